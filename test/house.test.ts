@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { backendInfo, initWasm, setBackend, wasmFor } from "../bindings/wasm.js";
+import { sha256Backend, sha256Hex } from "../bindings/sha256.js";
+
+describe("the house", () => {
+  it("loads the inlined WASM module and reports the active backend", async () => {
+    const exports = await initWasm();
+    expect(exports).not.toBeNull();
+    expect(exports!.memory).toBeInstanceOf(WebAssembly.Memory);
+    expect(backendInfo()).toEqual({ requested: "auto", active: "wasm", reason: null });
+    setBackend("ts");
+    expect(backendInfo().active).toBe("ts");
+    expect(wasmFor()).toBeNull();
+    setBackend("auto");
+    expect(() => setBackend("gpu" as never)).toThrow(/unknown backend "gpu"/);
+  });
+
+  it("hashes with node:crypto in Node, the FIPS 180-4 digest of 'abc'", () => {
+    expect(sha256Backend()).toBe("node:crypto");
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  });
+});

@@ -1,0 +1,9 @@
+// placeholder: the check command is built by its issue.
+import { CliError, type Command } from "./common.js";
+
+const command: Command = {
+  async run() {
+    throw new CliError("check: not implemented yet");
+  },
+};
+export default command;

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * The `groundwire` command. Each subcommand lives in its own module and is loaded
+ * on demand. Output is human-readable by default, `--json` for machines; an error
+ * is one clear line on stderr and a non-zero exit (2 for usage errors).
+ */
+import { initWasm } from "../../bindings/wasm.js";
+import { initSha256, setSha256Backend } from "../../bindings/sha256.js";
+import { nodeCryptoBackend } from "../../bindings/sha256-node.js";
+import { CliError, type Command } from "./common.js";
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
+  books: { summary: "list the corpus keys with titles", load: async () => (await import("./books.js")).default },
+  index: { summary: "list a graph's triples with ids and its fingerprint", load: async () => (await import("./index-command.js")).default },
+  critique: { summary: "apply a critique (triple ids) to a graph", load: async () => (await import("./critique.js")).default },
+  check: { summary: "type-check a SPARQL query or op-list plan against a schema", load: async () => (await import("./check.js")).default },
+  prove: { summary: "plan a SPARQL query for a question, verified step by step", load: async () => (await import("./prove.js")).default },
+  render: { summary: "render a graph neighborhood as a MemDSL envelope", load: async () => (await import("./render.js")).default },
+  fragments: { summary: "list a document's citable fragments", load: async () => (await import("./fragments.js")).default },
+  cite: { summary: "resolve stored citations against a document", load: async () => (await import("./cite.js")).default },
+  bench: { summary: "run the benchmark harness", load: async () => (await import("./bench.js")).default },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: groundwire <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun groundwire <command> --help for a command's options.`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h") {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) throw new CliError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
+  await Promise.all([initWasm(), initSha256()]);
+  setSha256Backend(nodeCryptoBackend);
+  const command = await entry.load();
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`groundwire: ${message}\n`);
+    if (process.env.GROUNDWIRE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  },
+);

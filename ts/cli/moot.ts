@@ -1,0 +1,9 @@
+// placeholder: the moot command is built by its issue.
+import { CliError, type Command } from "./common.js";
+
+const command: Command = {
+  async run() {
+    throw new CliError("moot: not implemented yet");
+  },
+};
+export default command;

@@ -1,0 +1,9 @@
+// placeholder: the prove command is built by its issue.
+import { CliError, type Command } from "./common.js";
+
+const command: Command = {
+  async run() {
+    throw new CliError("prove: not implemented yet");
+  },
+};
+export default command;

@@ -1,0 +1,9 @@
+// placeholder: the render command is built by its issue.
+import { CliError, type Command } from "./common.js";
+
+const command: Command = {
+  async run() {
+    throw new CliError("render: not implemented yet");
+  },
+};
+export default command;

@@ -1,0 +1,2 @@
+// ts/memdsl: public API of this part (browser-safe). Filled in by its issue.
+export {};

@@ -1,0 +1,12 @@
+/**
+ * groundwire — the Node entry: everything the browser entry has, plus Node-only
+ * pieces (file loading, the on-disk book corpus, HTTP helpers), and SHA-256 on
+ * node:crypto (hardware SHA instructions) instead of hash-wasm.
+ */
+import { setSha256Backend } from "../bindings/sha256.js";
+import { nodeCryptoBackend } from "../bindings/sha256-node.js";
+
+export * from "./index.js";
+export { loadGraphFile } from "./rdf/load.js";
+
+setSha256Backend(nodeCryptoBackend);

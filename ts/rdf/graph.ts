@@ -1,0 +1,84 @@
+/**
+ * RDF graphs for every part of groundwire: RDF/JS terms (from `n3`), parsed with
+ * N3.js's Turtle / N-Triples / N-Quads parser and held in an `N3.Store`, with the
+ * prefixes the source declared. Parsing is N3.js's business, never ours.
+ */
+import { Parser, Store } from "n3";
+import type * as RDF from "@rdfjs/types";
+
+/** Serializations `parseGraph` reads. */
+export type RdfFormat = "turtle" | "ntriples" | "nquads";
+
+const MEDIA_TYPE: Record<RdfFormat, string> = {
+  turtle: "text/turtle",
+  ntriples: "application/n-triples",
+  nquads: "application/n-quads",
+};
+
+/** A parsed graph: its triples (in an N3.Store), the prefixes it declared, and where it came from. */
+export interface Graph {
+  store: Store;
+  prefixes: Record<string, string>;
+  /** File path or URL the text came from, when known (used in error messages). */
+  source?: string;
+}
+
+/** A graph failed to parse: names the source, the 1-based line and column, and the parser's message. */
+export class RdfParseError extends Error {
+  constructor(
+    readonly source: string,
+    readonly line: number | null,
+    readonly column: number | null,
+    readonly detail: string,
+  ) {
+    super(`${source}${line != null ? `:${line}${column != null ? `:${column}` : ""}` : ""}: ${detail}`);
+    this.name = "RdfParseError";
+  }
+}
+
+/**
+ * Guess the format from a file name: `.ttl` turtle, `.nt` ntriples, `.nq` nquads.
+ * Throws a TypeError naming the extension when it is none of those.
+ */
+export function formatFromPath(path: string): RdfFormat {
+  const lower = path.toLowerCase();
+  if (lower.endsWith(".ttl") || lower.endsWith(".turtle")) return "turtle";
+  if (lower.endsWith(".nt")) return "ntriples";
+  if (lower.endsWith(".nq")) return "nquads";
+  const ext = lower.includes(".") ? lower.slice(lower.lastIndexOf(".")) : "(none)";
+  throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt or .nq)`);
+}
+
+/**
+ * Parse RDF text into a Graph. Strict per format (a Turtle file with N3-only syntax fails).
+ *
+ * @param text the document, as a JS string
+ * @param options.format "turtle" (default), "ntriples" or "nquads"
+ * @param options.source name used in errors (default "<input>")
+ * @param options.baseIRI base for relative IRIs
+ * @throws RdfParseError with source, line and column (1-based) of the first error
+ */
+export function parseGraph(
+  text: string,
+  options: { format?: RdfFormat; source?: string; baseIRI?: string } = {},
+): Graph {
+  const format = options.format ?? "turtle";
+  const source = options.source ?? "<input>";
+  const parser = new Parser({ format: MEDIA_TYPE[format], baseIRI: options.baseIRI });
+  let quads: RDF.Quad[];
+  const prefixes: Record<string, string> = {};
+  try {
+    quads = parser.parse(text, null, (prefix: string, iri: RDF.NamedNode) => {
+      prefixes[prefix] = iri.value;
+    }) as unknown as RDF.Quad[];
+  } catch (error) {
+    const err = error as Error & { context?: { line?: number; token?: { start?: number } } };
+    const line = err.context?.line ?? null;
+    const start = err.context?.token?.start;
+    const detail = err.message.replace(/ on line \d+\.?$/, "");
+    throw new RdfParseError(source, line, start != null ? start + 1 : null, detail);
+  }
+  const store = new Store();
+  store.addQuads(quads as never);
+  return { store, prefixes, source: options.source };
+}
