@@ -6,24 +6,57 @@
  * The Node entry (ts/node.ts) registers the node:crypto backend; the browser entry
  * leaves hash-wasm. Both must be initialised once (`await initSha256()`) before the
  * synchronous `sha256Hex` is called. `sha256Backend()` says which one is active.
+ *
+ * Where WebAssembly is disabled (iOS Lockdown Mode, `--jitless`, strict CSP) hash-wasm
+ * cannot load; `initSha256` then takes the pure-JS `@noble/hashes` SHA-256 (same digest,
+ * slower) and says so once on console.warn — never silently, never a failed import.
  */
 import { createSHA256, type IHasher } from "hash-wasm";
+import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 
 /** A SHA-256 backend: digest bytes (already UTF-8 encoded) to 64 lowercase hex chars. */
 export interface Sha256Backend {
-  readonly name: "node:crypto" | "hash-wasm";
+  readonly name: "node:crypto" | "hash-wasm" | "@noble/hashes";
   digestHex(bytes: Uint8Array): string;
 }
 
 let active: Sha256Backend | null = null;
 let wasmHasher: IHasher | null = null;
+/** Why hash-wasm could not load; announced once, at the first digest on the pure-JS backend. */
+let fallbackReason: string | null = null;
 const encoder = new TextEncoder();
 
-/** Prepare the hash-wasm backend (async compile, once). Idempotent. */
+/**
+ * Prepare the hash-wasm backend (async compile, once). Idempotent. Never rejects: when
+ * WebAssembly is unavailable it activates the pure-JS backend (unless a backend is already
+ * active), which says so on console.warn at its first digest — so the Node entry, which
+ * switches to node:crypto right after, prints nothing misleading.
+ */
 export async function initSha256(): Promise<void> {
-  if (!wasmHasher) wasmHasher = await createSHA256();
+  if (!wasmHasher) {
+    try {
+      wasmHasher = await createSHA256();
+    } catch (error) {
+      fallbackReason = (error as Error).message;
+      if (!active) active = pureJsBackend;
+      return;
+    }
+  }
   if (!active) active = hashWasmBackend();
 }
+
+/** The pure-JS backend (@noble/hashes): synchronous, no WebAssembly, same digest. */
+export const pureJsBackend: Sha256Backend = {
+  name: "@noble/hashes",
+  digestHex(bytes) {
+    if (fallbackReason !== null) {
+      console.warn(`groundwire: SHA-256 on pure-JS @noble/hashes (hash-wasm unavailable: ${fallbackReason}); digests are identical, only slower`);
+      fallbackReason = null;
+    }
+    return bytesToHex(nobleSha256(bytes));
+  },
+};
 
 /** The hash-wasm backend; requires initSha256() to have run. */
 export function hashWasmBackend(): Sha256Backend {
