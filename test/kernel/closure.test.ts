@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { closureHas, closurePairCount, closureAncestorsOf, computeClosure, type Closure } from "../../ts/kernel/closure.js";
+import { loadGraphFile } from "../../ts/rdf/load.js";
+
+const SHARED = new URL("../../../shared/data", import.meta.url);
+const WORDNET = fileURLToPath(new URL("../../../shared/data/rdf/wordnet30-noun-taxonomy.nt", import.meta.url));
+const SUBCLASS = "http://www.w3.org/2000/01/rdf-schema#subClassOf";
+
+/** The oracle: a plain DFS from every node, no SCCs, no sharing. */
+function naiveClosure(n: number, child: Uint32Array, parent: Uint32Array): number[][] {
+  const adj: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < child.length; i++) adj[child[i]].push(parent[i]);
+  return adj.map((_, v) => {
+    const seen = new Set<number>([v]);
+    const todo = [v];
+    while (todo.length) for (const w of adj[todo.pop()!]) if (!seen.has(w)) (seen.add(w), todo.push(w));
+    return [...seen].sort((a, b) => a - b);
+  });
+}
+
+function lists(c: Closure): number[][] {
+  return Array.from({ length: c.nodeCount }, (_, v) => [...closureAncestorsOf(c, v)]);
+}
+
+/** Deterministic pseudo-random graphs (mulberry32). */
+function randomGraph(seed: number, n: number, m: number, acyclic: boolean) {
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const child = new Uint32Array(m);
+  const parent = new Uint32Array(m);
+  for (let i = 0; i < m; i++) {
+    let a = Math.floor(rnd() * n);
+    let b = Math.floor(rnd() * n);
+    if (acyclic && a < b) [a, b] = [b, a];
+    child[i] = a;
+    parent[i] = b;
+  }
+  return { child, parent };
+}
+
+const backends = [{ name: "wasm" as const }, { name: "ts" as const }];
+
+describe.each(backends)("closure on the $name backend", ({ name }) => {
+  const run = (n: number, child: number[] | Uint32Array, parent: number[] | Uint32Array) =>
+    computeClosure(n, Uint32Array.from(child), Uint32Array.from(parent), { backend: name });
+
+  it("reports the backend it ran on", () => {
+    expect(run(1, [], []).backend).toBe(name);
+  });
+
+  it("is reflexive and transitive on a chain with a diamond", () => {
+    // 0 ⊑ 1 ⊑ 3, 0 ⊑ 2 ⊑ 3, 4 isolated
+    const c = run(5, [0, 0, 1, 2], [1, 2, 3, 3]);
+    expect(lists(c)).toEqual([[0, 1, 2, 3], [1, 3], [2, 3], [3], [4]]);
+    expect(closurePairCount(c)).toBe(4 + 2 + 2 + 1 + 1);
+    expect(closureHas(c, 0, 3)).toBe(true);
+    expect(closureHas(c, 3, 0)).toBe(false);
+  });
+
+  it("condenses cycles: mutual subclasses share one ancestor list", () => {
+    // 0 ⊑ 1 ⊑ 0 (equivalent classes), 1 ⊑ 2, 3 ⊑ 0, self-loop on 2
+    const c = run(4, [0, 1, 1, 3, 2], [1, 0, 2, 0, 2]);
+    expect(lists(c)).toEqual([[0, 1, 2], [0, 1, 2], [2], [0, 1, 2, 3]]);
+    expect(c.sccOf[0]).toBe(c.sccOf[1]);
+    expect(c.ancestors.length).toBe(3 + 1 + 4); // shared list: memory follows the condensation
+  });
+
+  it("rejects an edge naming an id outside 0..n-1", () => {
+    expect(() => run(2, [0], [2])).toThrow(/outside 0\.\.1/);
+  });
+
+  it.each([
+    [1, 50, 120, false],
+    [2, 200, 600, true],
+    [3, 300, 300, false],
+    [4, 1000, 2500, true],
+    [5, 64, 2000, false],
+  ])("matches the naive DFS oracle (seed %i, n=%i, m=%i, acyclic=%s)", (seed, n, m, acyclic) => {
+    const { child, parent } = randomGraph(seed, n, m, acyclic);
+    expect(lists(run(n, child, parent))).toEqual(naiveClosure(n, child, parent));
+  });
+
+  it("grows its arena: a 20,000-node chain (closure 200 million pairs is avoided, lists shared)", () => {
+    // a long chain with a back edge at the top is one big cycle: one shared list of 20,000
+    const n = 20_000;
+    const child = Uint32Array.from({ length: n }, (_, i) => i);
+    const parent = Uint32Array.from({ length: n }, (_, i) => (i + 1) % n);
+    const c = run(n, child, parent);
+    expect(c.offsets.length).toBe(2);
+    expect(c.ancestors.length).toBe(n);
+    expect(closurePairCount(c)).toBe(n * n);
+  });
+});
+
+describe("closure: both backends give identical arrays", () => {
+  it("on random graphs with cycles", () => {
+    for (let seed = 10; seed < 20; seed++) {
+      const { child, parent } = randomGraph(seed, 500, 900, seed % 2 === 0);
+      const a = computeClosure(500, child, parent, { backend: "wasm" });
+      const b = computeClosure(500, child, parent, { backend: "ts" });
+      expect(a.sccOf).toEqual(b.sccOf);
+      expect(a.offsets).toEqual(b.offsets);
+      expect(a.ancestors).toEqual(b.ancestors);
+    }
+  });
+});
+
+describe.skipIf(!existsSync(SHARED))("closure on the WordNet 3.0 noun taxonomy (skipped: ../shared/data absent)", () => {
+  it("has 663,508 non-reflexive (class, ancestor) pairs, at most 28 ancestors per class, on both backends", () => {
+    const graph = loadGraphFile(WORDNET);
+    const ids = new Map<string, number>();
+    const id = (iri: string) => ids.get(iri) ?? (ids.set(iri, ids.size), ids.size - 1);
+    const child: number[] = [];
+    const parent: number[] = [];
+    for (const q of graph.store.getQuads(null, SUBCLASS, null, null)) {
+      child.push(id(q.subject.value));
+      parent.push(id(q.object.value));
+    }
+    expect(child.length).toBe(75_850);
+    expect(ids.size).toBe(74_401);
+    const results = backends.map(({ name }) => computeClosure(ids.size, Uint32Array.from(child), Uint32Array.from(parent), { backend: name }));
+    for (const c of results) {
+      // SOURCES.md's 663,508 counts strict pairs: the reflexive closure adds one pair per class
+      expect(closurePairCount(c) - ids.size).toBe(663_508);
+      let max = 0;
+      for (let v = 0; v < ids.size; v++) max = Math.max(max, closureAncestorsOf(c, v).length - 1);
+      expect(max).toBe(28);
+      expect(c.offsets.length - 1).toBe(ids.size); // WordNet's hypernym graph has no cycles
+    }
+    expect(results[0].ancestors).toEqual(results[1].ancestors);
+  });
+});

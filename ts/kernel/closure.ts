@@ -1,0 +1,198 @@
+/**
+ * Reflexive-transitive closure of a child → parent id graph (rdfs:subClassOf,
+ * rdfs:subPropertyOf), cycles included: one contract, two backends. This file is
+ * the pure-TS backend (the readable reference) and the dispatcher; the WASM
+ * backend is assembly/closure.ts behind bindings/closure.ts.
+ *
+ * Algorithm (identical in both backends): CSR adjacency; Tarjan's strongly
+ * connected components, iterative; each component, when emitted (after all of
+ * its ancestors' components), gets the sorted union of its members and its
+ * parents' components' lists. O(n + m + Σ list lengths) time up to the unions,
+ * memory O(n + m + S) where S ≤ the closure size (members of one cycle share a
+ * list), never n².
+ */
+import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
+import { closureWasm } from "../../bindings/closure.js";
+
+/**
+ * The closure, as CSR over strongly connected components.
+ * The ancestors of node v (itself included) are
+ * `ancestors.subarray(offsets[sccOf[v]], offsets[sccOf[v] + 1])`, ascending node ids.
+ */
+export interface Closure {
+  /** Number of nodes (ids 0..nodeCount-1). */
+  nodeCount: number;
+  /** Node id → component id (components numbered in Tarjan emission order: ancestors first). */
+  sccOf: Uint32Array;
+  /** componentCount + 1 offsets into `ancestors`. */
+  offsets: Uint32Array;
+  /** Per component: ascending ids of every node reachable from it (its members included). */
+  ancestors: Uint32Array;
+  /** Which backend computed it. */
+  backend: "wasm" | "ts";
+}
+
+const NONE = 0xffffffff;
+
+/** Throw the contract's error for an edge naming a node outside 0..n-1. */
+function badEdge(n: number): never {
+  throw new RangeError(`closure: an edge names a node id outside 0..${n - 1}`);
+}
+
+/**
+ * Pure-TS backend. `child[i] → parent[i]` is one edge (child rdfs:subClassOf parent).
+ * @param n number of nodes; ids are 0..n-1
+ * @throws RangeError when an edge names an id ≥ n, or child and parent differ in length
+ */
+export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): Closure {
+  if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
+  const m = child.length;
+  // 1. CSR child → parents, parents kept in input order
+  const adjOff = new Uint32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    if (child[e] >= n || parent[e] >= n) badEdge(n);
+    adjOff[child[e] + 1]++;
+  }
+  for (let i = 0; i < n; i++) adjOff[i + 1] += adjOff[i];
+  const iter = adjOff.slice(0, n);
+  const adj = new Uint32Array(m);
+  for (let e = 0; e < m; e++) adj[iter[child[e]]++] = parent[e];
+  // 2. + 3. Tarjan, iterative, ancestors computed at emission
+  const index = new Uint32Array(n).fill(NONE);
+  const low = new Uint32Array(n);
+  const stack = new Uint32Array(n);
+  const call = new Uint32Array(n);
+  const sccOf = new Uint32Array(n).fill(NONE);
+  const mark = new Uint32Array(n).fill(NONE);
+  const sccOff = new Uint32Array(n + 1);
+  let anc = new Uint32Array(n + m + 16);
+  let counter = 0;
+  let sp = 0;
+  let cp = 0;
+  let scc = 0;
+  let total = 0;
+  const grow = (need: number) => {
+    if (need <= anc.length) return;
+    let cap = anc.length;
+    while (cap < need) cap *= 2;
+    const next = new Uint32Array(cap);
+    next.set(anc.subarray(0, total));
+    anc = next;
+  };
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== NONE) continue;
+    index[root] = low[root] = counter++;
+    stack[sp++] = root;
+    iter[root] = adjOff[root];
+    call[cp++] = root;
+    while (cp > 0) {
+      const v = call[cp - 1];
+      const it = iter[v];
+      if (it < adjOff[v + 1]) {
+        iter[v] = it + 1;
+        const w = adj[it];
+        if (index[w] === NONE) {
+          index[w] = low[w] = counter++;
+          stack[sp++] = w;
+          iter[w] = adjOff[w];
+          call[cp++] = w;
+        } else if (sccOf[w] === NONE && index[w] < low[v]) {
+          low[v] = index[w];
+        }
+        continue;
+      }
+      cp--;
+      if (low[v] === index[v]) {
+        let first = sp;
+        for (;;) {
+          const w = stack[--first];
+          sccOf[w] = scc;
+          if (w === v) break;
+        }
+        const start = total;
+        for (let k = first; k < sp; k++) {
+          const w = stack[k];
+          grow(total + 1);
+          anc[total++] = w;
+          mark[w] = scc;
+        }
+        for (let k = first; k < sp; k++) {
+          const x = stack[k];
+          for (let e = adjOff[x]; e < adjOff[x + 1]; e++) {
+            const pc = sccOf[adj[e]];
+            if (pc === scc) continue;
+            const a0 = sccOff[pc];
+            const a1 = sccOff[pc + 1];
+            grow(total + (a1 - a0));
+            for (let a = a0; a < a1; a++) {
+              const y = anc[a];
+              if (mark[y] !== scc) {
+                mark[y] = scc;
+                anc[total++] = y;
+              }
+            }
+          }
+        }
+        anc.subarray(start, total).sort();
+        sp = first;
+        scc++;
+        sccOff[scc] = total;
+      }
+      if (cp > 0) {
+        const u = call[cp - 1];
+        if (low[v] < low[u]) low[u] = low[v];
+      }
+    }
+  }
+  return { nodeCount: n, sccOf, offsets: sccOff.slice(0, scc + 1), ancestors: anc.slice(0, total), backend: "ts" };
+}
+
+/**
+ * Closure of `child[i] rdfs:subClassOf parent[i]` over node ids 0..n-1, on the
+ * backend `backend` asks for ("auto": WASM when loaded, else TS, see bindings/wasm.ts).
+ * Both backends return identical arrays.
+ * @throws RangeError when an edge names an id ≥ n
+ */
+export function computeClosure(
+  n: number,
+  child: Uint32Array,
+  parent: Uint32Array,
+  options: { backend?: BackendRequest } = {},
+): Closure {
+  const wasm = wasmFor(options.backend);
+  if (!wasm) return closureTs(n, child, parent);
+  if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
+  const out = closureWasm(wasm, n, child, parent);
+  if (!out) badEdge(n);
+  return { nodeCount: n, ...out, backend: "wasm" };
+}
+
+/** The ancestors of node `v` (itself included), ascending ids. A view, not a copy. */
+export function closureAncestorsOf(closure: Closure, v: number): Uint32Array {
+  const c = closure.sccOf[v];
+  return closure.ancestors.subarray(closure.offsets[c], closure.offsets[c + 1]);
+}
+
+/** Whether `ancestor` is reachable from `v` (or equal to it): binary search, O(log k). */
+export function closureHas(closure: Closure, v: number, ancestor: number): boolean {
+  const c = closure.sccOf[v];
+  let lo = closure.offsets[c];
+  let hi = closure.offsets[c + 1];
+  const list = closure.ancestors;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < ancestor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < closure.offsets[c + 1] && list[lo] === ancestor;
+}
+
+/** Number of (node, ancestor) pairs, reflexive pairs included (Σ over nodes of their list length). */
+export function closurePairCount(closure: Closure): number {
+  let total = 0;
+  for (let v = 0; v < closure.nodeCount; v++) {
+    const c = closure.sccOf[v];
+    total += closure.offsets[c + 1] - closure.offsets[c];
+  }
+  return total;
+}
