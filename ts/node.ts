@@ -8,5 +8,6 @@ import { nodeCryptoBackend } from "../bindings/sha256-node.js";
 
 export * from "./index.js";
 export { loadGraphFile } from "./rdf/load.js";
+export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 
 setSha256Backend(nodeCryptoBackend);

@@ -1,0 +1,621 @@
+/**
+ * Moots: two books from a corpus hold a conversation, every quote checked.
+ *
+ * Each book is a {@link Tree}. On its turn a tree retrieves passages from its
+ * own book only, answers the other tree from them through a
+ * {@link TextSynthesizer}, and cites them with `[sN]` tags. The reply is
+ * checked ({@link checkGrounding}); a reply that fails is retried once with a
+ * reminder; then every quote that missed is snapped or unquoted
+ * ({@link snapQuotes}), so every quote left in the transcript is verbatim.
+ * Pure logic: retrieval and synthesis are passed in. Nothing is written.
+ */
+import {
+  checkGrounding,
+  passesGrounding,
+  parseTags,
+  snapQuotes,
+  type Grounding,
+  type QuoteCheck,
+  type Snap,
+} from "./grounding.js";
+import type { Hit, WorkerClient } from "./retrieval.js";
+import type { ChatMessage, TextSynthesizer } from "./synth.js";
+
+/** The rolling summary is rebuilt before every turn whose 0-based index is a positive multiple of this. */
+export const SUMMARY_EVERY = 4;
+/** How many utterances before the incoming one are shown verbatim to the speaker. */
+export const RECENT_TURNS = 3;
+/** With cited passages to avoid, a retrieval asks for `k * FRESH_OVERFETCH` hits. */
+export const FRESH_OVERFETCH = 3;
+/** Most quotes a tree is asked to make per turn. */
+export const MAX_QUOTES = 3;
+/** Token bound passed to every completion. */
+export const MAX_TOKENS = 400;
+
+/** One book taking part: key `<genre>/<book>`, title, author ("" when unknown), genre. */
+export interface Tree {
+  key: string;
+  title: string;
+  author: string;
+  genre: string;
+}
+
+/** One passage given to a tree for a turn. */
+export interface Passage {
+  /** Citation tag `s1`…`sk`. */
+  tag: string;
+  /** Entry date for a diary (`1660-09-12`), the chunk name (`chunk:0166`) for a book. */
+  label: string;
+  nodeId: string;
+  content: string;
+}
+
+/** One line of a moot. */
+export interface Utterance {
+  /** Turn number, from 1; `[oN]` tags name it. */
+  turn: number;
+  /** The speaking tree's key. */
+  speaker: string;
+  title: string;
+  /** What it said, after snapping. */
+  text: string;
+  /** Each valid `sN` tag the reply cited → the passage's node id. */
+  cited: Record<string, string>;
+  /** Each checked quote (3+ words) of the kept raw reply. */
+  quotes: QuoteCheck[];
+  /** The grounding check of the kept raw reply, without its quote list. */
+  grounding: Omit<Grounding, "quotes">;
+  grounded: boolean;
+  /** 1, or 2 when the first reply failed and the turn was retried. */
+  attempts: number;
+  /** The retrieval query that produced this turn's passages. */
+  query: string;
+  retrieved: Array<{ tag: string; label: string; nodeId: string }>;
+  /** The model's reply before snapping; grounding was measured on it. */
+  rawText: string;
+  /** The move asked for; a key of {@link INTENTS}. */
+  intent: Intent;
+  /** One record per quote snapping corrected. */
+  snaps: Snap[];
+}
+
+/** Grounding totals of a moot (see {@link Transcript.stats}). */
+export interface MootStats {
+  turns: number;
+  tagsValidTurns: number;
+  tagsValidRate: number | null;
+  turnsCiting: number;
+  quotesFound: number;
+  quotesTotal: number;
+  quoteFoundRate: number | null;
+  groundedTurns: number;
+  retriedTurns: number;
+  otherQuotesFound: number;
+  otherQuotesTotal: number;
+  otherQuoteValidRate: number | null;
+  selfQuotesFound: number;
+  selfQuotesTotal: number;
+  quotesPerTurn: number | null;
+  quotesSnapped: number;
+  quotesUnquoted: number;
+  quotesTooShort: number;
+}
+
+/** Settings recorded on a transcript. */
+export interface MootSettings {
+  turns: number;
+  k: number;
+  temperature: number;
+  maxTokens: number;
+}
+
+const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
+
+/** A moot's record: its trees, utterances and rolling summaries. */
+export class Transcript {
+  readonly utterances: Utterance[] = [];
+  /** `{beforeTurn, text}` for each rolling summary built. */
+  readonly summaries: Array<{ beforeTurn: number; text: string }> = [];
+
+  constructor(
+    readonly trees: Tree[],
+    readonly topic: string | null,
+    readonly model: string,
+    readonly settings: MootSettings,
+  ) {}
+
+  /**
+   * Grounding totals, measured on the models' raw replies. `quoteFoundRate`
+   * covers own-book quotes; `otherQuote*` the `[oN]` quotes of the other tree
+   * and `selfQuotes*` those of the speaker's own turns (neither counts toward
+   * grounding). `quotesSnapped`/`quotesUnquoted` count the corrections made to
+   * quotes of 3+ words, `quotesTooShort` the shorter quotes unquoted unchecked.
+   * `quotesPerTurn` counts quotes of every source. A rate is null when there
+   * was nothing to count; rates have 3 places, `quotesPerTurn` 2.
+   */
+  stats(): MootStats {
+    const us = this.utterances;
+    const n = us.length;
+    const sum = (f: (u: Utterance) => number) => us.reduce((a, u) => a + f(u), 0);
+    const snaps = us.flatMap((u) => u.snaps);
+    const found = sum((u) => u.grounding.quotesFound);
+    const total = sum((u) => u.grounding.quotesTotal);
+    const oFound = sum((u) => u.grounding.otherQuotesFound);
+    const oTotal = sum((u) => u.grounding.otherQuotesTotal);
+    const sTotal = sum((u) => u.grounding.selfQuotesTotal);
+    const tagsValid = us.filter((u) => u.grounding.tagsValid).length;
+    return {
+      turns: n,
+      tagsValidTurns: tagsValid,
+      tagsValidRate: n ? round(tagsValid / n, 3) : null,
+      turnsCiting: us.filter((u) => u.grounding.tagsCited > 0).length,
+      quotesFound: found,
+      quotesTotal: total,
+      quoteFoundRate: total ? round(found / total, 3) : null,
+      groundedTurns: us.filter((u) => u.grounded).length,
+      retriedTurns: us.filter((u) => u.attempts > 1).length,
+      otherQuotesFound: oFound,
+      otherQuotesTotal: oTotal,
+      otherQuoteValidRate: oTotal ? round(oFound / oTotal, 3) : null,
+      selfQuotesFound: sum((u) => u.grounding.selfQuotesFound),
+      selfQuotesTotal: sTotal,
+      quotesPerTurn: n ? round((total + oTotal + sTotal) / n, 2) : null,
+      quotesSnapped: snaps.filter((s) => s.action === "snapped").length,
+      quotesUnquoted: snaps.filter((s) => s.action === "unquoted" && s.reason !== "under 3 words").length,
+      quotesTooShort: snaps.filter((s) => s.reason === "under 3 words").length,
+    };
+  }
+
+  /** The transcript as plain JSON-ready data: trees, topic, model, settings, utterances, summaries and stats. */
+  toDict(): {
+    trees: Tree[];
+    topic: string | null;
+    model: string;
+    settings: MootSettings;
+    utterances: Utterance[];
+    summaries: Array<{ beforeTurn: number; text: string }>;
+    stats: MootStats;
+  } {
+    return structuredClone({
+      trees: this.trees,
+      topic: this.topic,
+      model: this.model,
+      settings: this.settings,
+      utterances: this.utterances,
+      summaries: this.summaries,
+      stats: this.stats(),
+    });
+  }
+}
+
+/** A moot cannot continue: the model returned nothing twice, or the moot is misused. */
+export class MootError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MootError";
+  }
+}
+
+/** The same book was given for both trees. */
+export class SameBookError extends MootError {
+  constructor(readonly key: string) {
+    super(`a moot needs two different books, got ${JSON.stringify(key)} twice`);
+    this.name = "SameBookError";
+  }
+}
+
+/** The model returned no text on both attempts of a turn. */
+export class EmptyReplyError extends MootError {
+  constructor(readonly tree: string) {
+    super(`the model returned no text twice for ${tree}`);
+    this.name = "EmptyReplyError";
+  }
+}
+
+/**
+ * The move each turn is asked to make; `{other}` becomes the other book's title.
+ * `open` is turn 1's (its prompt has its own opening line), `close` each book's last turn.
+ */
+export const INTENTS = {
+  open: "Open the moot.",
+  answer: "Take up what {other} just said and answer it from your own pages.",
+  challenge: "Find where your pages part ways with {other} and press that difference.",
+  example: "Give {other} one concrete scene or day from your pages that bears on the point.",
+  question: "Put one pointed question to {other}, grounded in what your pages show.",
+  close: "This is your last word to {other}: draw your side together in a few sentences.",
+} as const;
+
+/** A key of {@link INTENTS}. */
+export type Intent = keyof typeof INTENTS;
+
+const MIDDLE_INTENTS: Intent[] = ["answer", "challenge", "example", "question"];
+
+/**
+ * The move for turn `number` (from 1) of a moot of `turns` turns: `open` for
+ * turn 1, `close` for the last two (each book's last word), the middle moves
+ * (`answer`, `challenge`, `example`, `question`) in rotation between.
+ */
+export function turnIntent(number: number, turns: number): Intent {
+  if (number === 1) return "open";
+  if (number > turns - 2) return "close";
+  return MIDDLE_INTENTS[(number - 2) % MIDDLE_INTENTS.length]!;
+}
+
+const NO_AUTHOR = new Set(["various", "anonymous", "unknown", "anon", "n/a"]);
+
+/**
+ * The system prompt for one tree: it is the book, speaking in its author's
+ * voice (first person where the author wrote so), citing `[sN]`, quoting
+ * 3+-word phrases of its passages exactly (1 to {@link MAX_QUOTES} per turn),
+ * quoting moot words only with `[oN]`, at most 120 words. With no named author
+ * ("" or a placeholder such as "Various") the book speaks as itself.
+ */
+export function persona(tree: Tree, other: Tree, topic: string | null): string {
+  const named = !!tree.author && !NO_AUTHOR.has(tree.author.toLowerCase());
+  const by = named ? `, written by ${tree.author}` : "";
+  const voice = named
+    ? `Take on the voice of ${tree.author}: speak in the first person wherever ${tree.author} did, with ${tree.author}'s own manner and vocabulary. `
+    : "";
+  const topicLine = topic ? `The topic before the moot: ${topic}. ` : "";
+  return [
+    `You are ${tree.title}${by}, a book taking part in a moot, an unhurried exchange with another book, ${other.title}. `,
+    voice,
+    topicLine,
+    "Draw only on the passages in front of you this turn, and respond to the point the other book has just made: ",
+    "side with it, dispute it or carry it further. Leave aside how you were quoted unless you really were misquoted, ",
+    "and never say the same sentence twice in the moot. ",
+    "Every claim carries the tag of its passage, such as [s2]. ",
+    `Quote your passages word for word inside double quotes: at least one quote each turn, no more than ${MAX_QUOTES}, `,
+    "and each quote three words or longer, never one or two words. Everything else you say in your own words, still tagged. ",
+    "When you repeat words already said in this moot, by the other book or by you, put them in double quotes with [oN] after them, ",
+    "N being the turn they were said in, such as [o3]; never put an [sN] tag on words from the moot. ",
+    "Speak as the book, never of passages or sources, and never say your book lacks something: you see only part of it each turn. ",
+    "If your passages do not touch what was said, steer toward what they do say. ",
+    "The other book quotes its own pages, not yours. ",
+    `Stay under 120 words, write no lists, and speak to the other book as ${other.title}.`,
+  ].join("");
+}
+
+/**
+ * The chat messages for one turn: the persona as system message, then one
+ * user message with this turn's passages (`[sN] (label)` then the text, one
+ * blank line between passages, blank lines inside a passage collapsed), the
+ * rolling summary, the recent lines, and either the opening instruction or
+ * the incoming line with this turn's intent.
+ *
+ * @param recent the utterances before `incoming`, oldest first
+ * @param incoming the other tree's last utterance, or null when opening
+ */
+export function buildMessages(
+  tree: Tree,
+  other: Tree,
+  topic: string | null,
+  passages: readonly Passage[],
+  summary: string,
+  recent: readonly Utterance[],
+  incoming: Utterance | null,
+  intent: Intent = "answer",
+): ChatMessage[] {
+  const parts = ["Passages open before you this turn:"];
+  for (const p of passages) parts.push(`[${p.tag}] (${p.label})\n${p.content.replace(/\n\s*\n/g, "\n")}`);
+  if (summary) parts.push(`What the moot has covered so far: ${summary}`);
+  if (recent.length) parts.push(`Latest exchanges:\n${recent.map((u) => `Turn ${u.turn}, ${u.title}: ${u.text}`).join("\n")}`);
+  if (!incoming) {
+    parts.push(`Begin the moot ${topic ? `on ${topic}` : "by saying what you are"}, addressing ${other.title}.`);
+  } else {
+    parts.push(`Turn ${incoming.turn}, ${other.title} has just said: ${incoming.text}\n\nThis turn: ${INTENTS[intent].replaceAll("{other}", other.title)}`);
+  }
+  return [
+    { role: "system", content: persona(tree, other, topic) },
+    { role: "user", content: parts.join("\n\n") },
+  ];
+}
+
+/** The anchor rule: every retrieval stays tied to the topic: `topic + " " + incoming`, or `incoming` with no topic. */
+export function retrievalQuery(topic: string | null, incoming: string): string {
+  return topic ? `${topic} ${incoming}` : incoming;
+}
+
+/**
+ * Tag hits `s1`…`sk`. A diary hit is labelled with its entry date (so a diary
+ * cites days), a book hit with its section name (`chunk:0042`).
+ */
+export function passagesFromHits(hits: readonly Hit[]): Passage[] {
+  return hits.map((h, i) => ({
+    tag: `s${i + 1}`,
+    label: h.timestamp ? String(h.timestamp).split("T", 1)[0]! : h.name || "",
+    nodeId: h.node_id || "",
+    content: h.content || "",
+  }));
+}
+
+/** A tree from the first hit of its opening retrieval; with no hits the title is the key's book part. */
+export function treeFromHits(key: string, hits: readonly Hit[]): Tree {
+  const first = hits[0];
+  return {
+    key,
+    title: first?.title || key.split("/").at(-1)!,
+    author: first?.author || "",
+    genre: first?.genre || key.split("/", 1)[0]!,
+  };
+}
+
+/**
+ * Retrieve `k` passages from the tree's own book, fresh ones first: with
+ * passages already cited in the moot, asks for `k * FRESH_OVERFETCH` hits and
+ * keeps uncited ones in rank order, cited ones only filling what is left.
+ *
+ * @param cited node ids the tree has cited so far
+ */
+export async function retrieve(
+  client: WorkerClient,
+  tree: Tree,
+  text: string,
+  k: number,
+  cited: ReadonlySet<string> = new Set(),
+): Promise<Passage[]> {
+  const { hits } = await client.query(text, { corpus: tree.key, k: cited.size ? k * FRESH_OVERFETCH : k });
+  const fresh = hits.filter((h) => !cited.has(h.node_id));
+  const used = hits.filter((h) => cited.has(h.node_id));
+  return passagesFromHits([...fresh, ...used].slice(0, k));
+}
+
+/**
+ * Rebuild the rolling summary with one completion (temperature 0.2).
+ * @returns the new summary, or the previous one when the model returned nothing
+ */
+export async function summarize(
+  synth: TextSynthesizer,
+  summary: string,
+  utterances: readonly Utterance[],
+  model?: string,
+): Promise<string> {
+  const lines = utterances.map((u) => `${u.title}: ${u.text}`).join("\n");
+  const messages: ChatMessage[] = [
+    {
+      role: "system",
+      content: "You are an impartial narrator. In no more than 80 words, summarize the exchange below, adding nothing it does not contain.",
+    },
+    { role: "user", content: `${summary ? `Previous summary: ${summary}\n\n` : ""}Conversation:\n${lines}` },
+  ];
+  return (await synth.complete(messages, { model, maxTokens: MAX_TOKENS, temperature: 0.2 })) || summary;
+}
+
+/** The reminder sent with a retry: what the check wants. */
+function reminder(passages: readonly Passage[]): string {
+  const tags = passages.map((p) => `[${p.tag}]`).join(", ") || "(none)";
+  return (
+    `That reply did not pass the citation check. Write it again. The only tags you may use are ${tags}; ` +
+    "cite at least one, and include at least one phrase of three or more words copied exactly from a passage, " +
+    "in double quotes, with its tag. Quote nothing you cannot copy word for word."
+  );
+}
+
+/** Options of a moot. */
+export interface MootOptions {
+  /** Passages per turn (default 6). */
+  k?: number;
+  /** Model id passed to `complete`; undefined for the synthesizer's default. */
+  model?: string;
+  /** Model id recorded in the transcript (default `model`, else the synthesizer's name). */
+  modelName?: string;
+  /** Sampling temperature (default 0.6). */
+  temperature?: number;
+}
+
+/**
+ * A moot between two books, held one turn at a time. {@link start} makes both
+ * trees' opening retrievals (on the topic, or each book's name with no topic)
+ * and names the trees; each {@link nextTurn} speaks one utterance. Each tree
+ * keeps a pool of every passage its book returned during the moot; its own
+ * quotes are checked against that pool.
+ */
+export class Moot {
+  transcript: Transcript | null = null;
+  readonly k: number;
+  readonly temperature: number;
+  private readonly opening: Passage[][] = [];
+  private readonly openingQueries: string[];
+  private readonly pools = new Map<string, Map<string, Passage>>();
+  private readonly cited = new Map<string, Set<string>>();
+  private summary = "";
+
+  /**
+   * @param keys the two books' keys, in speaking order
+   * @param turns total utterances, at least 1
+   * @throws SameBookError when the same key is given twice
+   * @throws RangeError when `keys` is not two keys, or `turns`/`k` is not a positive integer
+   */
+  constructor(
+    readonly client: WorkerClient,
+    readonly synth: TextSynthesizer,
+    readonly keys: readonly [string, string] | readonly string[],
+    readonly topic: string | null,
+    readonly turns: number,
+    readonly options: MootOptions = {},
+  ) {
+    if (keys.length !== 2) throw new RangeError(`a moot needs exactly two books, got ${keys.length}`);
+    if (keys[0] === keys[1]) throw new SameBookError(keys[0]!);
+    if (!Number.isInteger(turns) || turns < 1) throw new RangeError(`turns must be a whole number of at least 1, got ${turns}`);
+    this.k = options.k ?? 6;
+    if (!Number.isInteger(this.k) || this.k < 1) throw new RangeError(`k must be a whole number of at least 1, got ${this.k}`);
+    this.temperature = options.temperature ?? 0.6;
+    this.openingQueries = keys.map((key) => topic || key.split("/").at(-1)!);
+    for (const key of keys) {
+      this.pools.set(key, new Map());
+      this.cited.set(key, new Set());
+    }
+  }
+
+  /** Whether every turn has been spoken. */
+  get done(): boolean {
+    return !!this.transcript && this.transcript.utterances.length >= this.turns;
+  }
+
+  /** Make both opening retrievals and name the trees; returns the transcript (no utterances yet). */
+  async start(): Promise<Transcript> {
+    const trees: Tree[] = [];
+    for (const [i, key] of this.keys.entries()) {
+      const { hits } = await this.client.query(this.openingQueries[i]!, { corpus: key, k: this.k });
+      trees.push(treeFromHits(key, hits));
+      const passages = passagesFromHits(hits);
+      this.opening.push(passages);
+      this.addToPool(key, passages);
+    }
+    this.transcript = new Transcript(trees, this.topic, this.options.modelName || this.options.model || this.synth.name || "", {
+      turns: this.turns,
+      k: this.k,
+      temperature: this.temperature,
+      maxTokens: MAX_TOKENS,
+    });
+    return this.transcript;
+  }
+
+  /**
+   * Speak the next utterance (also appended to the transcript).
+   * @throws MootError before {@link start} or after the last turn
+   * @throws EmptyReplyError when the model returns nothing on both attempts
+   */
+  async nextTurn(): Promise<Utterance> {
+    const transcript = this.transcript;
+    if (!transcript) throw new MootError("start the moot before its first turn");
+    if (this.done) throw new MootError("the moot is over");
+    const i = transcript.utterances.length;
+    const speaker = transcript.trees[i % 2]!;
+    const other = transcript.trees[(i + 1) % 2]!;
+    if (i && i % SUMMARY_EVERY === 0) {
+      this.summary = await summarize(this.synth, this.summary, transcript.utterances, this.options.model);
+      transcript.summaries.push({ beforeTurn: i + 1, text: this.summary });
+    }
+    const incoming = transcript.utterances.at(-1) ?? null;
+    let passages: Passage[];
+    let query: string;
+    if (!incoming) {
+      passages = this.opening[0]!;
+      query = this.openingQueries[0]!;
+    } else {
+      query = retrievalQuery(this.topic, incoming.text);
+      passages = await retrieve(this.client, speaker, query, this.k, this.cited.get(speaker.key));
+      this.addToPool(speaker.key, passages);
+    }
+    const turnsOf = (key: string) => new Map(transcript.utterances.filter((u) => u.speaker === key).map((u) => [u.turn, u.text]));
+    const utterance = await speakTurn(this.synth, {
+      tree: speaker,
+      other,
+      topic: this.topic,
+      passages,
+      summary: this.summary,
+      recent: transcript.utterances.slice(Math.max(0, i - 1 - RECENT_TURNS), Math.max(0, i - 1)),
+      incoming,
+      number: i + 1,
+      pool: [...this.pools.get(speaker.key)!.values()],
+      others: turnsOf(other.key),
+      own: turnsOf(speaker.key),
+      query,
+      model: this.options.model,
+      temperature: this.temperature,
+      intent: turnIntent(i + 1, this.turns),
+    });
+    transcript.utterances.push(utterance);
+    for (const nodeId of Object.values(utterance.cited)) this.cited.get(speaker.key)!.add(nodeId);
+    return utterance;
+  }
+
+  private addToPool(key: string, passages: readonly Passage[]): void {
+    const pool = this.pools.get(key)!;
+    for (const p of passages) if (!pool.has(p.nodeId || p.content)) pool.set(p.nodeId || p.content, p);
+  }
+}
+
+/** Everything one turn needs (see {@link speakTurn}). */
+export interface TurnInput {
+  tree: Tree;
+  other: Tree;
+  topic: string | null;
+  passages: readonly Passage[];
+  summary: string;
+  recent: readonly Utterance[];
+  incoming: Utterance | null;
+  /** This turn's number, from 1. */
+  number: number;
+  /** Every passage of this tree's book seen in the moot, this turn's included. */
+  pool: readonly Passage[];
+  others: ReadonlyMap<number, string>;
+  own: ReadonlyMap<number, string>;
+  query: string;
+  model?: string;
+  temperature: number;
+  intent: Intent;
+}
+
+/**
+ * Speak one turn: complete, check grounding, retry once with a reminder when
+ * the reply is empty or fails; then snap the kept reply's quotes. A reply
+ * that fails twice is kept and marked ungrounded; grounding is measured
+ * before snapping.
+ *
+ * @throws EmptyReplyError when the model returns no text on both attempts
+ */
+export async function speakTurn(synth: TextSynthesizer, t: TurnInput): Promise<Utterance> {
+  const messages = buildMessages(t.tree, t.other, t.topic, t.passages, t.summary, t.recent, t.incoming, t.intent);
+  const opts = { model: t.model, maxTokens: MAX_TOKENS, temperature: t.temperature };
+  let reply = await synth.complete(messages, opts);
+  let attempts = 1;
+  let grounding = checkGrounding(reply || "", t.passages, t.pool, t.others, t.own);
+  if (!reply || !passesGrounding(grounding)) {
+    attempts = 2;
+    const retry: ChatMessage[] = [...messages];
+    if (reply) retry.push({ role: "assistant", content: reply });
+    retry.push({ role: "user", content: reminder(t.passages) });
+    const second = await synth.complete(retry, opts);
+    if (second) {
+      reply = second;
+      grounding = checkGrounding(reply, t.passages, t.pool, t.others, t.own);
+    }
+  }
+  if (!reply) throw new EmptyReplyError(t.tree.title);
+  const byTag = new Map(t.passages.map((p) => [p.tag, p.nodeId]));
+  const cited: Record<string, string> = {};
+  for (const tag of parseTags(reply)) if (byTag.has(tag) && !(tag in cited)) cited[tag] = byTag.get(tag)!;
+  const { text, snaps } = snapQuotes(reply, t.pool, t.others, t.own);
+  const { quotes, ...counts } = grounding;
+  return {
+    turn: t.number,
+    speaker: t.tree.key,
+    title: t.tree.title,
+    text,
+    cited,
+    quotes,
+    grounding: counts,
+    grounded: passesGrounding(grounding),
+    attempts,
+    query: t.query,
+    retrieved: t.passages.map((p) => ({ tag: p.tag, label: p.label, nodeId: p.nodeId })),
+    rawText: reply,
+    intent: t.intent,
+    snaps,
+  };
+}
+
+/**
+ * Hold a moot start to finish (see {@link Moot}).
+ *
+ * @param onUtterance called with each utterance as it lands (may be async; awaited)
+ * @throws SameBookError, EmptyReplyError, and whatever the client or synthesizer throws
+ */
+export async function runMoot(
+  client: WorkerClient,
+  synth: TextSynthesizer,
+  keys: readonly string[],
+  topic: string | null,
+  turns: number,
+  options: MootOptions & { onUtterance?: (u: Utterance, transcript: Transcript) => void | Promise<void> } = {},
+): Promise<Transcript> {
+  const moot = new Moot(client, synth, keys, topic, turns, options);
+  const transcript = await moot.start();
+  while (!moot.done) {
+    const u = await moot.nextTurn();
+    await options.onUtterance?.(u, transcript);
+  }
+  return transcript;
+}

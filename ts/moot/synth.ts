@@ -1,0 +1,291 @@
+/**
+ * Text synthesizers for moots: the interface, an OpenAI-compatible chat client
+ * (fetch, so it runs in Node and browsers), and the embedded extractive
+ * synthesizer that answers from its passages with verbatim quotes, so a moot
+ * runs offline and deterministically.
+ */
+import { translateQuoteChars, words } from "./words.js";
+
+/** One chat message, OpenAI style. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** Options of one completion. `model` undefined means the synthesizer's default. */
+export interface CompleteOptions {
+  model?: string;
+  /** Upper bound on the reply's length, in tokens. */
+  maxTokens?: number;
+  temperature?: number;
+}
+
+/** Anything that turns chat messages into a reply. An empty string means "the model returned nothing". */
+export interface TextSynthesizer {
+  /** A short name for logs and transcripts, e.g. `"extractive"` or the endpoint's model. */
+  readonly name?: string;
+  complete(messages: readonly ChatMessage[], options?: CompleteOptions): Promise<string>;
+}
+
+/** A synthesizer failed: the endpoint was unreachable or answered with an error. The message names the URL. */
+export class SynthesizerError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "SynthesizerError";
+  }
+}
+
+/** Settings of {@link createOpenAICompatibleSynthesizer}. */
+export interface OpenAICompatibleOptions {
+  /** Base URL including the API prefix, e.g. `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
+  baseUrl: string;
+  /** Default model id; sent unless a call names another. Omitted from the request when neither is set. */
+  model?: string;
+  /** Bearer token, sent as `Authorization: Bearer <apiKey>` when given. */
+  apiKey?: string;
+  /** Per-request timeout in milliseconds (default 120,000). */
+  timeoutMs?: number;
+  /** The fetch to use (default the global one); for tests and custom agents. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * A chat client for any OpenAI-compatible endpoint (OpenAI, llama.cpp server,
+ * Ollama, vLLM, LM Studio…): POST `<baseUrl>/chat/completions` with
+ * `{model, messages, max_tokens, temperature}`; the reply is
+ * `choices[0].message.content`, or `""` when the server sent none.
+ *
+ * @throws SynthesizerError from `complete` when the endpoint is unreachable
+ *   (the message names the URL), times out, answers non-2xx (status and the
+ *   start of the body), or answers with something that is not JSON.
+ */
+export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptions): TextSynthesizer {
+  if (!options.baseUrl) throw new TypeError("createOpenAICompatibleSynthesizer: baseUrl is required");
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  return {
+    name: options.model ?? url,
+    async complete(messages, opts = {}) {
+      const model = opts.model ?? options.model;
+      const body: Record<string, unknown> = { messages };
+      if (model) body.model = model;
+      if (opts.maxTokens !== undefined) body.max_tokens = opts.maxTokens;
+      if (opts.temperature !== undefined) body.temperature = opts.temperature;
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+        const why = cause?.code ?? cause?.message ?? (error as Error).message;
+        throw new SynthesizerError(`cannot reach the model endpoint ${url} (${why})`, url);
+      }
+      const raw = await response.text();
+      if (!response.ok) {
+        throw new SynthesizerError(
+          `the model endpoint ${url} answered HTTP ${response.status}: ${raw.slice(0, 200).replace(/\s+/g, " ")}`,
+          url,
+          response.status,
+        );
+      }
+      let data: { choices?: Array<{ message?: { content?: string | null } }> };
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        throw new SynthesizerError(`the model endpoint ${url} answered with something that is not JSON`, url, response.status);
+      }
+      return data.choices?.[0]?.message?.content ?? "";
+    },
+  };
+}
+
+// --- the embedded extractive synthesizer ---------------------------------
+
+/** A passage block as build_messages writes it: `[sN] (label)` then its text. */
+interface PromptPassage {
+  tag: string;
+  content: string;
+}
+
+// buildMessages writes each passage as "[sN] (label)" then its text, blocks separated by one blank line.
+const PASSAGE_BLOCK_RE = /^\[(s\d+)\] \([^\n]*\)\n([\s\S]*?)(?=\n\n|(?![\s\S]))/gm;
+const STOPWORDS = new Set(
+  "a an and are as at be been but by for from had has have he her him his i if in into is it its me my no not of on or our she so that the their them then there they this to was we were what when which who will with you your".split(
+    " ",
+  ),
+);
+const CLEAN_SPAN_RE = /^[^"“”„‟″«»「」『』\[\]…]*$/;
+const MIN_QUOTE = 5;
+const MAX_QUOTE = 12;
+
+/** Parse the passage blocks out of a prompt written by `buildMessages`. */
+function promptPassages(text: string): PromptPassage[] {
+  const out: PromptPassage[] = [];
+  for (const m of text.matchAll(PASSAGE_BLOCK_RE)) out.push({ tag: m[1]!, content: m[2]!.trim() });
+  return out;
+}
+
+interface Candidate {
+  tag: string;
+  text: string;
+  score: number;
+}
+
+/**
+ * The best clean span of 5–12 words in one passage: a window inside one
+ * sentence holding no quote marks, brackets or ellipsis, scored by the weight
+ * of the distinct query words it holds, with a small bonus for starting or
+ * ending where its sentence does and a small cost for ending on a stopword
+ * (ties: earliest). Windows already quoted in the moot (`avoid`) are skipped.
+ */
+function bestWindow(p: PromptPassage, weights: ReadonlyMap<string, number>, avoid: ReadonlySet<string>): Candidate | null {
+  const content = p.content;
+  let best: Candidate | null = null;
+  // Sentences: "Mr." and its like do not end one.
+  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?;:\n])+[.!?;:]?/g)) {
+    const base = sentence.index!;
+    const ws = words(sentence[0]);
+    if (ws.length < MIN_QUOTE) continue;
+    for (let size = Math.min(MAX_QUOTE, ws.length); size >= MIN_QUOTE; size--) {
+      for (let i = 0; i + size <= ws.length; i++) {
+        const span = content.slice(base + ws[i]!.start, base + ws[i + size - 1]!.end);
+        if (!CLEAN_SPAN_RE.test(span) || span.includes("...") || avoid.has(span)) continue;
+        const keys = new Set(ws.slice(i, i + size).map((w) => w.key));
+        let score = 0;
+        for (const k of keys) score += weights.get(k) ?? 0;
+        if (i === 0) score += 0.3;
+        if (i + size === ws.length) score += 0.5;
+        if (STOPWORDS.has(ws[i + size - 1]!.key)) score -= 0.4;
+        score += size * 0.01;
+        if (!best || score > best.score) best = { tag: p.tag, text: span, score };
+      }
+    }
+  }
+  return best;
+}
+
+/** Content words of a text, as keys. */
+function contentKeys(text: string): Set<string> {
+  return new Set(words(text).map((w) => w.key).filter((k) => k.length > 2 && !STOPWORDS.has(k)));
+}
+
+/** The double-quoted spans of a text that quote its book (followed by an `[sN]` tag). */
+function quotedParts(text: string): string[] {
+  return [...translateQuoteChars(text).matchAll(/"([^"]+)"\s*\[s\d+/gi)].map((m) => m[1]!);
+}
+
+const OPENERS = [
+  "I hold that",
+  "My pages answer plainly:",
+  "Hear how I tell it:",
+  "I set this beside your words:",
+  "Consider what I record:",
+];
+const JOINERS = ["And further,", "Mark this too:", "Elsewhere I say", "I would add"];
+
+/**
+ * Four to six words of the other tree's last line to quote back with `[oN]`:
+ * taken from the first phrase it quoted from its own book (the heart of what
+ * it said), else from its first sentence of six words or more. Null when no
+ * clean span exists.
+ */
+function echoSpan(said: string): string | null {
+  const flat = translateQuoteChars(said);
+  const sources = [...quotedParts(said), ...flat.replace(/\[[^\]]*\]|"/g, "|").split(/[|.!?;:]/)];
+  for (const part of sources) {
+    const ws = words(part);
+    if (ws.length < 4) continue;
+    const from = ws.length >= 7 ? 1 : 0;
+    const span = part.slice(ws[from]!.start, ws[Math.min(ws.length - 1, from + 5)]!.end);
+    if (CLEAN_SPAN_RE.test(span) && span.includes(" ")) return span;
+  }
+  return null;
+}
+
+/**
+ * The embedded, deterministic extractive synthesizer. It needs no model: it
+ * reads the passages `buildMessages` put in the last user message (`[sN]
+ * (label)` blocks), picks the clean 5–12-word window of each passage that
+ * shares most content words with the line it answers (or the topic), and
+ * answers with two or three of them as verbatim quotes, each tagged `[sN]`.
+ * When answering, it quotes four or five of the other book's words back with
+ * `[oN]`. Asked to summarize (no passages), it returns the first words of
+ * each turn, quote marks removed. Same messages, same reply; `options` are ignored.
+ */
+export function createExtractiveSynthesizer(): TextSynthesizer {
+  return {
+    name: "extractive",
+    async complete(messages) {
+      const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+      const firstUser = messages.find((m) => m.role === "user")?.content ?? "";
+      const passages = promptPassages(firstUser);
+      if (passages.length === 0) return summarizeLines(last);
+      const incoming = /^Turn (\d+), ([^\n]*?) has just said: ([\s\S]*?)(?:\n\nThis turn:|$)/m.exec(firstUser);
+      const system = messages.find((m) => m.role === "system")?.content ?? "";
+      const topic = /The topic before the moot: ([^\n]*?)\.(?: |$)/.exec(system)?.[1] ?? "";
+      // Topic words weigh most; then the words the other book quoted; its own phrasing least.
+      const weights = new Map<string, number>();
+      for (const k of contentKeys(incoming?.[3] ?? "")) weights.set(k, 0.25);
+      for (const k of contentKeys(quotedParts(incoming?.[3] ?? "").join(" "))) weights.set(k, 1);
+      for (const k of contentKeys(topic)) weights.set(k, 3);
+      const said = new Set<string>();
+      for (const m of firstUser.matchAll(/"([^"]+)"/g)) said.add(m[1]!);
+      const picks = passages
+        .map((p) => bestWindow(p, weights, said))
+        .filter((c): c is Candidate => c !== null)
+        .map((c, i) => ({ ...c, rank: i }))
+        .sort((a, b) => b.score - a.score || a.rank - b.rank)
+        .slice(0, 3)
+        .sort((a, b) => a.rank - b.rank);
+      if (picks.length === 0) return "";
+      const seed = [...firstUser].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+      const sentences: string[] = [];
+      if (incoming) {
+        const echo = echoSpan(incoming[3]!);
+        const other = incoming[2]!;
+        sentences.push(echo ? `${other}, you speak of "${echo}" [o${incoming[1]}].` : `${other}, I have heard you.`);
+      }
+      picks.forEach((c, i) => {
+        const lead = i === 0 ? OPENERS[seed % OPENERS.length]! : JOINERS[(seed + i) % JOINERS.length]!;
+        sentences.push(`${lead} "${c.text}" [${c.tag}].`);
+      });
+      return sentences.join(" ");
+    },
+  };
+}
+
+/**
+ * Summary fallback: for each `Title: text` line of the conversation, the
+ * title and the first phrase it quoted (else its first twelve words), quote
+ * marks and tags removed; at most 80 words.
+ */
+function summarizeLines(prompt: string): string {
+  const body = prompt.split(/Conversation:\n/)[1] ?? prompt;
+  const out: string[] = [];
+  let budget = 80;
+  for (const line of body.split("\n")) {
+    const colon = line.indexOf(": ");
+    if (colon < 0) continue;
+    const who = line.slice(0, colon);
+    const said = line.slice(colon + 2);
+    const phrase = quotedParts(said)[0] ?? said;
+    const clean = translateQuoteChars(phrase).replace(/\[[^\]]*\]|"/g, "");
+    const ws = words(clean).slice(0, 12);
+    const cost = ws.length + words(who).length + 2;
+    if (!ws.length || cost > budget) break;
+    out.push(`${who} spoke of ${clean.slice(ws[0]!.start, ws.at(-1)!.end)}.`);
+    budget -= cost;
+  }
+  return out.join(" ");
+}
