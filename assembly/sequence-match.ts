@@ -1,2 +1,315 @@
-// placeholder until the sequence-match kernel lands
-export function seqVersion(): i32 { return 0; }
+// difflib-exact best-span search (DESIGN.md §5), the WASM twin of
+// ts/moot/sequence-match.ts + the scan of ts/moot/best-span.ts.
+//
+// Ratio = CPython difflib.SequenceMatcher(None, window, quote, autojunk=False)
+// .ratio() over interned code points; autojunk is off (no element is ever junk),
+// so find_longest_match is the plain dynamic programme with difflib's ties:
+// among the longest blocks the smallest i (in the window, seq1), then the
+// smallest j (in the quote, seq2). The ratio is 2*M/(la+lb) in f64, the same
+// expression as the TS backend, so results are bit-identical.
+//
+// Windows are skipped when an upper bound of their ratio is <= the best so far
+// (never changes the result): difflib's real_quick_ratio (lengths) and
+// quick_ratio (multiset intersection, kept incrementally while sliding), then
+// the length of the longest common subsequence (bit-parallel, Hyyrö 2004,
+// 64 quote characters per u64), which bounds M since the matching blocks form
+// a common subsequence.
+//
+// Memory: one arena of buffers, allocated by seqReserve and reused by every
+// call (grown by doubling; the stub runtime never frees, so the old copies
+// stay — at most twice the largest request). Addresses live in a static table:
+//
+//   TABLE (i32 slots)                      buffer (element type, length)
+//   [0] generation (bumped on realloc)
+//   [1] POOL_CHARS   i32 x poolChars       interned ids, keys one space (id 0) apart
+//   [2] CHAR_START   i32 x poolWords       first char of word w's key
+//   [3] CHAR_END     i32 x poolWords       end of word w's key
+//   [4] SOURCE_WORDS i32 x sources+1       words of source s: [SW[s], SW[s+1])
+//   [5] QUOTE_CHARS  i32 x quoteChars      all quotes' ids, back to back
+//   [6] QUOTE_META   i32 x 3*quotes        per quote: offset, length, words
+//   [7] RESULTS      i32 x 3*quotes        per quote: source, first word, size (-1 = none)
+//   [8] RATIOS       f64 x quotes
+//   [9..] private work space (counts, DP rows, stack, bit masks)
+
+const SLOTS: i32 = 24;
+const TABLE: usize = memory.data(SLOTS * 4);
+
+// capacities (elements) of the buffers
+let capPoolChars: i32 = 0;
+let capPoolWords: i32 = 0;
+let capSources: i32 = 0;
+let capQuoteChars: i32 = 0;
+let capQuotes: i32 = 0;
+let capAlphabet: i32 = 0;
+let capQuoteLen: i32 = 0;
+
+let POOL_CHARS: usize = 0;
+let CHAR_START: usize = 0;
+let CHAR_END: usize = 0;
+let SOURCE_WORDS: usize = 0;
+let QUOTE_CHARS: usize = 0;
+let QUOTE_META: usize = 0;
+let RESULTS: usize = 0;
+let RATIOS: usize = 0;
+let COUNT_A: usize = 0;
+let COUNT_B: usize = 0;
+let ROW_PREV: usize = 0;
+let ROW_CUR: usize = 0;
+let STACK: usize = 0;
+let PEQ: usize = 0; // u64 x alphabet*words64
+let VBITS: usize = 0; // u64 x words64
+
+function grow(cap: i32, want: i32): i32 {
+  let c = cap > 0 ? cap : 64;
+  while (c < want) c <<= 1;
+  return c;
+}
+
+function publish(): void {
+  store<i32>(TABLE, load<i32>(TABLE) + 1);
+  store<i32>(TABLE + 4, <i32>POOL_CHARS);
+  store<i32>(TABLE + 8, <i32>CHAR_START);
+  store<i32>(TABLE + 12, <i32>CHAR_END);
+  store<i32>(TABLE + 16, <i32>SOURCE_WORDS);
+  store<i32>(TABLE + 20, <i32>QUOTE_CHARS);
+  store<i32>(TABLE + 24, <i32>QUOTE_META);
+  store<i32>(TABLE + 28, <i32>RESULTS);
+  store<i32>(TABLE + 32, <i32>RATIOS);
+}
+
+/**
+ * Make room for a pool and a batch of quotes (all sizes in elements) and return
+ * the address of the pointer table. Buffers only grow; when any moves, the
+ * generation in slot 0 changes and the caller must re-copy the pool.
+ */
+export function seqReserve(
+  poolChars: i32, poolWords: i32, sources: i32,
+  quoteChars: i32, quotes: i32, alphabet: i32, maxQuoteLen: i32,
+): usize {
+  let moved = false;
+  if (poolChars > capPoolChars) {
+    capPoolChars = grow(capPoolChars, poolChars);
+    POOL_CHARS = heap.alloc(<usize>capPoolChars << 2);
+    moved = true;
+  }
+  if (poolWords > capPoolWords) {
+    capPoolWords = grow(capPoolWords, poolWords);
+    CHAR_START = heap.alloc(<usize>capPoolWords << 2);
+    CHAR_END = heap.alloc(<usize>capPoolWords << 2);
+    moved = true;
+  }
+  if (sources + 1 > capSources) {
+    capSources = grow(capSources, sources + 1);
+    SOURCE_WORDS = heap.alloc(<usize>capSources << 2);
+    moved = true;
+  }
+  if (quoteChars > capQuoteChars) {
+    capQuoteChars = grow(capQuoteChars, quoteChars);
+    QUOTE_CHARS = heap.alloc(<usize>capQuoteChars << 2);
+    moved = true;
+  }
+  if (quotes > capQuotes) {
+    capQuotes = grow(capQuotes, quotes);
+    QUOTE_META = heap.alloc(<usize>capQuotes * 12);
+    RESULTS = heap.alloc(<usize>capQuotes * 12);
+    RATIOS = heap.alloc(<usize>capQuotes << 3);
+    moved = true;
+  }
+  if (alphabet > capAlphabet || maxQuoteLen > capQuoteLen) {
+    if (alphabet > capAlphabet) capAlphabet = grow(capAlphabet, alphabet);
+    if (maxQuoteLen > capQuoteLen) capQuoteLen = grow(capQuoteLen, maxQuoteLen);
+    const words64 = (capQuoteLen + 63) >> 6;
+    COUNT_A = heap.alloc(<usize>capAlphabet << 2);
+    COUNT_B = heap.alloc(<usize>capAlphabet << 2);
+    ROW_PREV = heap.alloc(<usize>(capQuoteLen + 1) << 2);
+    ROW_CUR = heap.alloc(<usize>(capQuoteLen + 1) << 2);
+    STACK = heap.alloc(<usize>(capQuoteLen + 2) << 4);
+    PEQ = heap.alloc(<usize>capAlphabet * <usize>words64 << 3);
+    VBITS = heap.alloc(<usize>words64 << 3);
+    moved = true;
+  }
+  if (moved || load<i32>(TABLE) == 0) publish();
+  return TABLE;
+}
+
+// results of longestMatch (globals: no allocation, no multi-value)
+let lmI: i32 = 0;
+let lmJ: i32 = 0;
+
+/** difflib find_longest_match, no junk: a = window at `a`, b = quote at `b`; returns the size. */
+function longestMatch(a: usize, alo: i32, ahi: i32, b: usize, blo: i32, bhi: i32): i32 {
+  let prev = ROW_PREV;
+  let cur = ROW_CUR;
+  let besti = alo;
+  let bestj = blo;
+  let bestsize = 0;
+  const cap = min(ahi - alo, bhi - blo);
+  memory.fill(prev + (<usize>blo << 2), 0, <usize>(bhi - blo + 1) << 2);
+  store<i32>(cur + (<usize>blo << 2), 0);
+  for (let i = alo; i < ahi && bestsize < cap; i++) {
+    const ai = load<i32>(a + (<usize>i << 2));
+    for (let j = blo; j < bhi; j++) {
+      const oj = <usize>j << 2;
+      if (load<i32>(b + oj) == ai) {
+        const k = load<i32>(prev + oj) + 1;
+        store<i32>(cur + oj + 4, k);
+        if (k > bestsize) {
+          besti = i - k + 1;
+          bestj = j - k + 1;
+          bestsize = k;
+        }
+      } else {
+        store<i32>(cur + oj + 4, 0);
+      }
+    }
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  lmI = besti;
+  lmJ = bestj;
+  return bestsize;
+}
+
+/** Sum of difflib's matching block sizes (get_matching_blocks' recursion, explicit stack). */
+function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
+  let top: usize = STACK;
+  let total = 0;
+  store<i32>(top, 0); store<i32>(top, la, 4); store<i32>(top, 0, 8); store<i32>(top, lb, 12);
+  top += 16;
+  while (top > STACK) {
+    top -= 16;
+    const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
+    const k = longestMatch(a, alo, ahi, b, blo, bhi);
+    if (k == 0) continue;
+    const i = lmI, j = lmJ;
+    total += k;
+    if (alo < i && blo < j) {
+      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12);
+      top += 16;
+    }
+    if (i + k < ahi && j + k < bhi) {
+      store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12);
+      top += 16;
+    }
+  }
+  return total;
+}
+
+/** Length of the longest common subsequence of window a[0, la) and the quote (PEQ built for it). */
+function lcsLength(a: usize, la: i32, lb: i32, words64: i32): i32 {
+  for (let k = 0; k < words64; k++) store<u64>(VBITS + (<usize>k << 3), ~(<u64>0));
+  for (let i = 0; i < la; i++) {
+    const c = load<i32>(a + (<usize>i << 2));
+    if (load<i32>(COUNT_B + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
+    const row = PEQ + (<usize>c * <usize>words64 << 3);
+    let carry: u64 = 0;
+    for (let k = 0; k < words64; k++) {
+      const vp = VBITS + (<usize>k << 3);
+      const v = load<u64>(vp);
+      const pm = load<u64>(row + (<usize>k << 3));
+      const u = v & pm;
+      const t = v + carry;
+      const c1: u64 = <u64>(t < v);
+      const x = t + u;
+      carry = c1 | <u64>(x < t);
+      store<u64>(vp, x | (v & ~pm));
+    }
+  }
+  let zeros = 0;
+  for (let k = 0; k < words64; k++) {
+    let v = load<u64>(VBITS + (<usize>k << 3));
+    const bits = min(64, lb - (k << 6));
+    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
+    zeros += <i32>popcnt(~v);
+  }
+  return zeros;
+}
+
+/** Scan the pool for one quote; writes RESULTS[3q..] and RATIOS[q]. */
+function scanOne(q: i32, nSources: i32, alphabet: i32): void {
+  const meta = QUOTE_META + <usize>q * 12;
+  const b = QUOTE_CHARS + (<usize>load<i32>(meta) << 2);
+  const lb = load<i32>(meta, 4);
+  const n = load<i32>(meta, 8);
+  const res = RESULTS + <usize>q * 12;
+  store<i32>(res, -1); store<i32>(res, -1, 4); store<i32>(res, 0, 8);
+  let best: f64 = 0;
+  if (lb == 0) {
+    store<f64>(RATIOS + (<usize>q << 3), 0);
+    return;
+  }
+  const words64 = (lb + 63) >> 6;
+  memory.fill(COUNT_B, 0, <usize>alphabet << 2);
+  memory.fill(PEQ, 0, <usize>alphabet * <usize>words64 << 3);
+  for (let j = 0; j < lb; j++) {
+    const c = load<i32>(b + (<usize>j << 2));
+    const cb = COUNT_B + (<usize>c << 2);
+    store<i32>(cb, load<i32>(cb) + 1);
+    const p = PEQ + ((<usize>c * <usize>words64 + <usize>(j >> 6)) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
+  }
+  for (let s = 0; s < nSources; s++) {
+    const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
+    const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
+    for (let size = max(1, n - 2); size <= n + 2 && size <= nw; size++) {
+      memory.fill(COUNT_A, 0, <usize>alphabet << 2);
+      let inter = 0;
+      const firstEnd = load<i32>(CHAR_END + (<usize>(w0 + size - 1) << 2));
+      for (let p = load<i32>(CHAR_START + (<usize>w0 << 2)); p < firstEnd; p++) {
+        const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
+        const ca = load<i32>(COUNT_A + c);
+        store<i32>(COUNT_A + c, ca + 1);
+        if (ca < load<i32>(COUNT_B + c)) inter++;
+      }
+      for (let i = 0; i + size <= nw; i++) {
+        const w = w0 + i;
+        if (i > 0) {
+          const dropEnd = load<i32>(CHAR_START + (<usize>w << 2));
+          for (let p = load<i32>(CHAR_START + (<usize>(w - 1) << 2)); p < dropEnd; p++) {
+            const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
+            const ca = load<i32>(COUNT_A + c) - 1;
+            store<i32>(COUNT_A + c, ca);
+            if (ca < load<i32>(COUNT_B + c)) inter--;
+          }
+          const addEnd = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2));
+          for (let p = load<i32>(CHAR_END + (<usize>(w + size - 2) << 2)); p < addEnd; p++) {
+            const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
+            const ca = load<i32>(COUNT_A + c);
+            store<i32>(COUNT_A + c, ca + 1);
+            if (ca < load<i32>(COUNT_B + c)) inter++;
+          }
+        }
+        const start = load<i32>(CHAR_START + (<usize>w << 2));
+        const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
+        const total = <f64>(la + lb);
+        if (<f64>(2 * min(la, lb)) / total <= best) continue; // real_quick_ratio
+        if (<f64>(2 * inter) / total <= best) continue; // quick_ratio
+        const a = POOL_CHARS + (<usize>start << 2);
+        if (<f64>(2 * lcsLength(a, la, lb, words64)) / total <= best) continue; // LCS bound
+        const ratio = <f64>(2 * matchingCharacters(a, la, b, lb)) / total;
+        if (ratio > best) {
+          best = ratio;
+          store<i32>(res, s); store<i32>(res, w, 4); store<i32>(res, size, 8);
+        }
+      }
+    }
+  }
+  store<f64>(RATIOS + (<usize>q << 3), best);
+}
+
+/**
+ * Best span of each of `nQuotes` quotes (QUOTE_CHARS/QUOTE_META) over the pool
+ * (POOL_CHARS, CHAR_START, CHAR_END, SOURCE_WORDS of `nSources` sources), all
+ * ids < `alphabet`. Results in RESULTS/RATIOS. Call seqReserve first.
+ */
+export function seqMatch(nSources: i32, nQuotes: i32, alphabet: i32): void {
+  for (let q = 0; q < nQuotes; q++) scanOne(q, nSources, alphabet);
+}
+
+/** difflib ratio of a = QUOTE_CHARS[0, la) and b = QUOTE_CHARS[la, la+lb) (for tests of the kernel alone). */
+export function seqRatio(la: i32, lb: i32): f64 {
+  const total = la + lb;
+  if (total == 0) return 1;
+  return <f64>(2 * matchingCharacters(QUOTE_CHARS, la, QUOTE_CHARS + (<usize>la << 2), lb)) / <f64>total;
+}

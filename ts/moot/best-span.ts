@@ -1,0 +1,292 @@
+/**
+ * bestSpan: the span of a source most like a quote (DESIGN.md section 5).
+ *
+ * For each source in order, for window sizes n-2 .. n+2 (n = the quote's word
+ * count, at least 1), for each start word: the window's word keys joined by one
+ * space are compared with the quote's (`normalize`) by
+ * `difflib.SequenceMatcher(None, window, quote, autojunk=False).ratio()` over
+ * code points — the window is seq1, the quote seq2, as the seed sets them. The
+ * first window with the strictly highest ratio wins; its span is the source
+ * text from the first word's start to the last word's end, as written.
+ *
+ * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
+ * and pure TS (ts/moot/sequence-match.ts). Both skip windows whose upper bound
+ * (difflib's `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS
+ * bound) cannot beat the best so far — a bound never changes the result, only
+ * the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
+ * and ratios are identical, bit for bit (test/moot/parity.test.ts).
+ */
+import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
+import { seqBindingFor } from "../../bindings/sequence-match.js";
+import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
+import { words } from "./words.js";
+
+/**
+ * The best span found. `text` is `sources[source].slice(start, end)` (UTF-16
+ * offsets); `ratio` is difflib's. No match: `{text: "", ratio: 0, source: -1, start: -1, end: -1}`.
+ */
+export interface SpanMatch {
+  text: string;
+  ratio: number;
+  source: number;
+  start: number;
+  end: number;
+}
+
+/** Options of `bestSpan`/`createQuoteMatcher`: `backend` forces "wasm" or "ts" ("auto" = WASM when loaded). */
+export interface BestSpanOptions {
+  backend?: BackendRequest;
+}
+
+/**
+ * A pool of passages prepared once (tokenized, keys interned to code-point ids,
+ * and — on the WASM backend — copied into WASM memory on first use).
+ */
+export interface QuoteMatcher {
+  /** The backend this matcher runs on, fixed at creation. */
+  readonly backend: Backend;
+  /** Number of passages in the pool. */
+  readonly size: number;
+  /** `bestSpan(quote, pool)`, reusing the prepared pool. Throws as `bestSpan` does. */
+  bestSpan(quote: string): SpanMatch;
+  /** `bestSpan` for each quote, in order, in one batch (one copy into WASM, one call). */
+  match(quotes: readonly string[]): SpanMatch[];
+}
+
+/**
+ * The longest quote (in words) `bestSpan` accepts; longer ones throw a RangeError.
+ * Why 200: the cost per window grows with the square of the quote's length
+ * (~6 characters a word: a 200-word quote is a 1,200 × 1,200 comparison per
+ * window), so an unbounded quote could freeze a turn. 200 words is far above
+ * anything a model quotes in a moot, and the grounding layer unquotes longer
+ * quotes with the reason "too long" (a verbatim one is found by its exact path first).
+ */
+export const MAX_QUOTE_WORDS = 200;
+
+/** The empty result: nothing scored above 0 (or there were no sources). */
+const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, start: -1, end: -1 }) as SpanMatch;
+
+/**
+ * The pool as both backends read it. Every code point of a key is interned to a
+ * small id (the space between keys is id 0). Source s owns words
+ * [sourceWords[s], sourceWords[s+1]); word w's key is chars[charStart[w], charEnd[w])
+ * and the keys of one source are laid out one space apart, so the window of
+ * words w..v is the contiguous run chars[charStart[w], charEnd[v]).
+ */
+export interface PreparedPool {
+  sources: readonly string[];
+  alphabet: Map<number, number>;
+  chars: Int32Array;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  /** UTF-16 start and end of word w in its source: spans[2w], spans[2w+1]. */
+  spans: Int32Array;
+  sourceWords: Int32Array;
+}
+
+/** A quote translated to the pool's ids (code points the pool lacks get fresh ids ≥ pool alphabet). */
+interface PreparedQuote {
+  ids: Int32Array;
+  words: number;
+  alphabetSize: number;
+}
+
+function checkSources(sources: readonly string[], what: string): void {
+  if (!Array.isArray(sources)) throw new TypeError(`${what} must be an array of strings, got ${typeof sources}`);
+  for (let i = 0; i < sources.length; i++) {
+    if (typeof sources[i] !== "string") throw new TypeError(`${what}[${i}] must be a string, got ${typeof sources[i]}`);
+  }
+}
+
+/** Tokenize and intern a pool (DESIGN §5 words and keys). O(total characters). */
+export function preparePool(sources: readonly string[]): PreparedPool {
+  checkSources(sources, "sources");
+  const alphabet = new Map<number, number>([[32, 0]]);
+  const chars: number[] = [];
+  const charStart: number[] = [];
+  const charEnd: number[] = [];
+  const spans: number[] = [];
+  const sourceWords = new Int32Array(sources.length + 1);
+  let w = 0;
+  for (let s = 0; s < sources.length; s++) {
+    sourceWords[s] = w;
+    let first = true;
+    for (const word of words(sources[s])) {
+      if (!first) chars.push(0);
+      first = false;
+      charStart.push(chars.length);
+      for (const ch of word.key) {
+        const cp = ch.codePointAt(0)!;
+        let id = alphabet.get(cp);
+        if (id === undefined) alphabet.set(cp, (id = alphabet.size));
+        chars.push(id);
+      }
+      charEnd.push(chars.length);
+      spans.push(word.start, word.end);
+      w++;
+    }
+  }
+  sourceWords[sources.length] = w;
+  return {
+    sources,
+    alphabet,
+    chars: Int32Array.from(chars),
+    charStart: Int32Array.from(charStart),
+    charEnd: Int32Array.from(charEnd),
+    spans: Int32Array.from(spans),
+    sourceWords,
+  };
+}
+
+function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
+  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+  const ws = words(quote);
+  if (ws.length > MAX_QUOTE_WORDS) {
+    throw new RangeError(`quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to match`);
+  }
+  const extra = new Map<number, number>();
+  const ids: number[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    if (i) ids.push(0);
+    for (const ch of ws[i].key) {
+      const cp = ch.codePointAt(0)!;
+      let id = pool.alphabet.get(cp) ?? extra.get(cp);
+      if (id === undefined) extra.set(cp, (id = pool.alphabet.size + extra.size));
+      ids.push(id);
+    }
+  }
+  return { ids: Int32Array.from(ids), words: ws.length, alphabetSize: pool.alphabet.size + extra.size };
+}
+
+/** The winning window of a scan: source index, first word (global index), word count, ratio. */
+export interface Found {
+  source: number;
+  word: number;
+  size: number;
+  ratio: number;
+}
+
+/**
+ * The pure-TS scan (the reference the WASM kernel mirrors). Per window:
+ * `real_quick_ratio` (lengths), then `quick_ratio` (multiset intersection,
+ * kept incrementally as the window slides one word), then the exact ratio.
+ * A window is skipped when its bound is ≤ the best ratio so far, exactly as
+ * the seed's Python does; since ratio ≤ bound and only a strictly higher ratio
+ * wins, skipping never changes the result.
+ */
+export function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
+  const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
+  const b = quote.ids;
+  const lb = b.length;
+  const n = quote.words;
+  if (lb === 0) return found; // every ratio is 2·0/la = 0: nothing wins
+  const countB = new Int32Array(quote.alphabetSize);
+  for (let j = 0; j < lb; j++) countB[b[j]]++;
+  const countA = new Int32Array(quote.alphabetSize);
+  const scratch = createMatchScratch(lb);
+  const { chars, charStart, charEnd, sourceWords } = pool;
+  let best = 0;
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    for (let size = Math.max(1, n - 2); size <= n + 2 && size <= nw; size++) {
+      // multiset of the first window; `inter` = Σ_c min(countA[c], countB[c])
+      countA.fill(0);
+      let inter = 0;
+      for (let p = charStart[w0]; p < charEnd[w0 + size - 1]; p++) {
+        if (countA[chars[p]]++ < countB[chars[p]]) inter++;
+      }
+      for (let i = 0; i + size <= nw; i++) {
+        const w = w0 + i;
+        if (i > 0) {
+          // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
+          for (let p = charStart[w - 1]; p < charStart[w]; p++) {
+            if (--countA[chars[p]] < countB[chars[p]]) inter--;
+          }
+          for (let p = charEnd[w + size - 2]; p < charEnd[w + size - 1]; p++) {
+            if (countA[chars[p]]++ < countB[chars[p]]) inter++;
+          }
+        }
+        const start = charStart[w];
+        const la = charEnd[w + size - 1] - start;
+        const total = la + lb;
+        if (ratioOf(Math.min(la, lb), total) <= best) continue; // real_quick_ratio
+        if (ratioOf(inter, total) <= best) continue; // quick_ratio
+        const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
+        if (ratio > best) {
+          best = ratio;
+          found.source = s;
+          found.word = w;
+          found.size = size;
+          found.ratio = ratio;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+function toSpan(pool: PreparedPool, f: Found): SpanMatch {
+  if (f.source < 0) return { ...NO_MATCH };
+  const start = pool.spans[2 * f.word];
+  const end = pool.spans[2 * (f.word + f.size - 1) + 1];
+  return { text: pool.sources[f.source].slice(start, end), ratio: f.ratio, source: f.source, start, end };
+}
+
+/**
+ * Prepare a pool of passages once and match many quotes against it.
+ *
+ * @param pool passages as written (not normalized); indices in results refer to it.
+ * @param options `backend`: "wasm" (throws if the module is not loaded), "ts", or "auto" (default: WASM when loaded).
+ * @returns a `QuoteMatcher`; the backend is chosen here and shown in `.backend`.
+ * @throws TypeError when `pool` is not an array of strings.
+ */
+export function createQuoteMatcher(pool: readonly string[], options: BestSpanOptions = {}): QuoteMatcher {
+  const prepared = preparePool(pool);
+  const exports = wasmFor(options.backend);
+  const binding = exports ? seqBindingFor(exports) : null;
+  const token = {};
+  const run = (quotes: readonly string[]): SpanMatch[] => {
+    if (!Array.isArray(quotes)) throw new TypeError(`quotes must be an array of strings, got ${typeof quotes}`);
+    const prepped = quotes.map((q, i) => {
+      if (typeof q !== "string") throw new TypeError(`quotes[${i}] must be a string, got ${typeof q}`);
+      return prepareQuote(prepared, q);
+    });
+    if (!binding) return prepped.map((q) => toSpan(prepared, scanTs(prepared, q)));
+    return binding.match(token, prepared, prepped).map((f) => toSpan(prepared, f));
+  };
+  return {
+    backend: binding ? "wasm" : "ts",
+    size: pool.length,
+    bestSpan: (quote: string) => run([quote])[0],
+    match: run,
+  };
+}
+
+/**
+ * The span of `sources` most like `quote` (DESIGN.md §5; the seed's `best_span`).
+ *
+ * @param quote the quoted text as the model wrote it (quote marks, case and punctuation are ignored).
+ * @param sources the texts to search, as written; searched in order.
+ * @param options `backend` as in `createQuoteMatcher`.
+ * @returns the first window with the strictly highest difflib ratio (autojunk off, code points),
+ *   with UTF-16 `start`/`end` in `sources[source]`; `{text: "", ratio: 0, source: -1, start: -1, end: -1}`
+ *   with no sources, an empty quote, or nothing in common.
+ * @throws RangeError when the quote has more than `MAX_QUOTE_WORDS` words; TypeError on non-string input.
+ * Complexity: O(W) windows (W = words in sources, 5 sizes each), each O(la·lb) at worst
+ * (la, lb = window and quote length in characters), most skipped by the bounds.
+ */
+export function bestSpan(quote: string, sources: readonly string[], options: BestSpanOptions = {}): SpanMatch {
+  return createQuoteMatcher(sources, options).bestSpan(quote);
+}
+
+/**
+ * `difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()` of two strings,
+ * over code points (a letter outside the BMP counts once, as in Python):
+ * `2·M / (len(a) + len(b))`, M = total size of the matching blocks; 1 when both are empty.
+ * O(len(a)·len(b)·blocks) worst case. Pure TS (the strings are compared as given, not normalized).
+ */
+export function sequenceRatio(a: string, b: string): number {
+  if (typeof a !== "string" || typeof b !== "string") throw new TypeError("sequenceRatio(a, b) takes two strings");
+  return ratioOfStrings(a, b);
+}
