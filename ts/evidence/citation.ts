@@ -1,0 +1,223 @@
+/**
+ * Citations and their status against a later version of a document: address
+ * first, content second (DESIGN §4, the seed's resolve_fragment / citation_status).
+ *
+ *   current  the address resolves and its content hash is the cited one
+ *   moved    exactly one fragment carries the cited content hash, at another address
+ *            (checked before stale: a displaced quote is not a rewritten quote)
+ *   stale    the address resolves, its content changed, the cited content is nowhere
+ *   lost     neither resolves, or the cited content is carried by several fragments
+ *            (ambiguous: reported with the candidates, never guessed)
+ *
+ * Lookups go through a FragmentIndex (two hash maps), so resolving one citation is
+ * O(1) expected, whatever the document's size.
+ */
+import type { Fragment, FragmentKind } from "./fragment.js";
+import { normalizeWhitespace } from "./text.js";
+import { ratioUpperBound, similarityRatio } from "./similarity.js";
+
+/** The four outcomes of resolving a citation. */
+export type CitationStatus = "current" | "moved" | "stale" | "lost";
+
+/** A stored citation: the pinned address and content, optionally the text that was cited. */
+export interface Citation {
+  /** 64 lowercase hex. */
+  fragmentId: string;
+  /** `sha256:<64 hex>`. */
+  contentHash: string;
+  /** The cited fragment's text (verbatim or normalized); enables similarity suggestions. */
+  text?: string;
+  /** The cited fragment's kind; narrows suggestions to fragments of that kind. */
+  kind?: FragmentKind;
+}
+
+/** A fragment offered with a score: 1 for a carrier of the cited content, else the similarity ratio. */
+export interface Candidate {
+  fragment: Fragment;
+  score: number;
+}
+
+/** The answer for one citation. */
+export interface CitationReport {
+  status: CitationStatus;
+  citation: Citation;
+  /**
+   * current: the cited fragment; moved: the one fragment now carrying the content
+   * (re-point the citation to its versionId); stale: the fragment now at the address
+   * (with its changed text); lost: null.
+   */
+  fragment: Fragment | null;
+  /**
+   * lost because ambiguous: every fragment carrying the cited content (score 1).
+   * stale, or lost with nothing found: suggestions by similarity to `citation.text`
+   * (empty when the citation carries no text). Never applied automatically.
+   */
+  candidates: Candidate[];
+  /** One sentence saying why. */
+  reason: string;
+}
+
+/** A malformed version id or citation: names the value and what was expected. */
+export class CitationFormatError extends Error {
+  constructor(readonly value: string, detail: string) {
+    super(`not a citation: ${JSON.stringify(value)} (${detail})`);
+    this.name = "CitationFormatError";
+  }
+}
+
+const FRAGMENT_ID = /^[0-9a-f]{64}$/;
+const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * Parse a version id `<fragmentId>#sha256:<hex>` into a Citation.
+ * @throws CitationFormatError naming the value and the part that is wrong
+ */
+export function parseCitation(versionId: string): Citation {
+  if (typeof versionId !== "string") throw new CitationFormatError(String(versionId), "expected a string");
+  const hash = versionId.indexOf("#");
+  if (hash < 0) throw new CitationFormatError(versionId, "expected <fragmentId>#sha256:<hex>");
+  const fragmentId = versionId.slice(0, hash);
+  const contentHash = versionId.slice(hash + 1);
+  if (!FRAGMENT_ID.test(fragmentId)) throw new CitationFormatError(versionId, "the fragment id must be 64 lowercase hex characters");
+  if (!CONTENT_HASH.test(contentHash)) throw new CitationFormatError(versionId, "the content hash must be sha256: and 64 lowercase hex characters");
+  return { fragmentId, contentHash };
+}
+
+/** The citation of a fragment as it is now: its address, its content, its text and kind. */
+export function citeFragment(fragment: Fragment): Citation {
+  return { fragmentId: fragment.fragmentId, contentHash: fragment.contentHash, text: fragment.text, kind: fragment.kind };
+}
+
+/** Fragments indexed for resolution: by address and by content hash. */
+export interface FragmentIndex {
+  readonly fragments: readonly Fragment[];
+  readonly byId: ReadonlyMap<string, Fragment>;
+  /** Content hash → the fragments carrying it, in document order. */
+  readonly byContent: ReadonlyMap<string, readonly Fragment[]>;
+  /** @internal normalized text and its code-point length, filled lazily for suggestions */
+  readonly normalized: Map<Fragment, { text: string; length: number }>;
+}
+
+/**
+ * Index fragments (one version of one or several documents) for `citationStatus`
+ * and `resolveFragment`. O(n) time and memory.
+ * @throws Error when two fragments share a fragmentId (not one document's output)
+ */
+export function indexFragments(fragments: readonly Fragment[]): FragmentIndex {
+  const byId = new Map<string, Fragment>();
+  const byContent = new Map<string, Fragment[]>();
+  for (const f of fragments) {
+    if (byId.has(f.fragmentId)) throw new Error(`indexFragments: fragment id ${f.fragmentId} occurs twice (path ${f.path})`);
+    byId.set(f.fragmentId, f);
+    const carriers = byContent.get(f.contentHash);
+    if (carriers) carriers.push(f);
+    else byContent.set(f.contentHash, [f]);
+  }
+  return { fragments, byId, byContent, normalized: new Map() };
+}
+
+const frozenIndexes = new WeakMap<readonly Fragment[], FragmentIndex>();
+
+function indexOf(fragments: readonly Fragment[] | FragmentIndex): FragmentIndex {
+  if (!Array.isArray(fragments)) return fragments as FragmentIndex;
+  const list = fragments as readonly Fragment[];
+  // A frozen array (what fragmentMarkdown returns) cannot change, so its index is kept.
+  if (!Object.isFrozen(list)) return indexFragments(list);
+  let index = frozenIndexes.get(list);
+  if (!index) frozenIndexes.set(list, (index = indexFragments(list)));
+  return index;
+}
+
+/**
+ * The fragment at an address, or null. O(1) expected.
+ * @param address a fragmentId, or a versionId (its fragment part is used)
+ * @param fragments the fragments, or their FragmentIndex (pass the index when
+ *   resolving many citations against a non-frozen array)
+ */
+export function resolveFragment(address: string, fragments: readonly Fragment[] | FragmentIndex): Fragment | null {
+  const hash = address.indexOf("#");
+  return indexOf(fragments).byId.get(hash < 0 ? address : address.slice(0, hash)) ?? null;
+}
+
+/** Options for suggestions on stale / lost citations. */
+export interface CitationOptions {
+  /** How many similarity suggestions at most (default 3; 0 turns them off). */
+  suggestions?: number;
+  /** Lowest similarity ratio offered (default 0.6). */
+  minRatio?: number;
+}
+
+/**
+ * Resolve a stored citation against the fragments of the current version.
+ *
+ * @param citation a Citation, or a versionId string (`<fragmentId>#sha256:<hex>`)
+ * @param fragments the current version's fragments, or their FragmentIndex
+ * @param options suggestions (count, minimum ratio); computed only when the
+ *   citation carries `text`, against fragments of its kind (or of the addressed
+ *   fragment's kind), skipping those whose length bound is below `minRatio`
+ * @returns a CitationReport; `moved` always points at a fragment with the cited
+ *   content hash, i.e. identical kind and whitespace-normalized text
+ * @throws CitationFormatError for a malformed versionId
+ */
+export function citationStatus(
+  citation: Citation | string,
+  fragments: readonly Fragment[] | FragmentIndex,
+  options: CitationOptions = {},
+): CitationReport {
+  const cited = typeof citation === "string" ? parseCitation(citation) : citation;
+  const index = indexOf(fragments);
+  const atAddress = index.byId.get(cited.fragmentId) ?? null;
+  if (atAddress && atAddress.contentHash === cited.contentHash) {
+    return { status: "current", citation: cited, fragment: atAddress, candidates: [], reason: "the address resolves and its content is unchanged" };
+  }
+  const carriers = index.byContent.get(cited.contentHash) ?? [];
+  if (carriers.length === 1) {
+    const moved = carriers[0];
+    return { status: "moved", citation: cited, fragment: moved, candidates: [], reason: `exactly one fragment carries the cited content, now at ${moved.path}` };
+  }
+  if (carriers.length > 1) {
+    return {
+      status: "lost",
+      citation: cited,
+      fragment: null,
+      candidates: carriers.map((fragment) => ({ fragment, score: 1 })),
+      reason: `${carriers.length} fragments carry the cited content${atAddress ? " and the address holds other text" : " and the address is gone"}: ambiguous, not guessed`,
+    };
+  }
+  const candidates = suggest(index, cited, atAddress, options);
+  if (atAddress) {
+    return { status: "stale", citation: cited, fragment: atAddress, candidates, reason: "the address resolves but its content changed, and the cited content is nowhere else" };
+  }
+  return { status: "lost", citation: cited, fragment: null, candidates, reason: "neither the address nor the cited content exists in this version" };
+}
+
+function normalizedOf(index: FragmentIndex, f: Fragment): { text: string; length: number } {
+  let entry = index.normalized.get(f);
+  if (!entry) {
+    const text = normalizeWhitespace(f.text);
+    let length = 0;
+    for (const _ of text) length++;
+    index.normalized.set(f, (entry = { text, length }));
+  }
+  return entry;
+}
+
+function suggest(index: FragmentIndex, cited: Citation, atAddress: Fragment | null, options: CitationOptions): Candidate[] {
+  const max = options.suggestions ?? 3;
+  const minRatio = options.minRatio ?? 0.6;
+  if (max <= 0 || cited.text === undefined) return [];
+  const kind = cited.kind ?? atAddress?.kind;
+  const want = normalizeWhitespace(cited.text);
+  let wantLength = 0;
+  for (const _ of want) wantLength++;
+  const scored: Candidate[] = [];
+  for (const f of index.fragments) {
+    if (kind && f.kind !== kind) continue;
+    const n = normalizedOf(index, f);
+    if (ratioUpperBound(wantLength, n.length) < minRatio) continue;
+    const score = similarityRatio(want, n.text);
+    if (score >= minRatio) scored.push({ fragment: f, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.fragment.sequence - b.fragment.sequence);
+  return scored.slice(0, max);
+}

@@ -1,0 +1,33 @@
+/**
+ * Node-only side of the evidence spine: read a document from disk as an Artifact
+ * and fragment it (node:fs). Exported from the Node entry (ts/node.ts).
+ */
+import { readFileSync } from "node:fs";
+import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
+import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
+
+/** A document read from disk: its artifact, its text (UTF-8 decoded) and its fragments. */
+export interface LoadedDocument {
+  artifact: Artifact;
+  text: string;
+  fragments: readonly Fragment[];
+}
+
+/**
+ * Read a file, describe it as an Artifact (connector `"file"`, source object id =
+ * the path as given, content hash over the file's bytes) and fragment it by media
+ * type (markdown or plain text).
+ *
+ * @param path the file; its extension picks the media type unless `options.mediaType` is given
+ * @param options.artifactId key for fragment ids (default: the path as given)
+ * @throws UnsupportedFormatError for formats other than markdown and plain text (before reading);
+ *   the fs error (ENOENT …) when the file cannot be read
+ */
+export function loadDocumentFile(path: string, options: { artifactId?: string; mediaType?: string } = {}): LoadedDocument {
+  const mediaType = options.mediaType ?? mediaTypeForPath(path);
+  if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
+  const bytes = readFileSync(path);
+  const text = new TextDecoder("utf-8").decode(bytes);
+  const artifact = createArtifact({ sourceObjectId: path, content: bytes, mediaType, connector: "file", artifactId: options.artifactId });
+  return { artifact, text, fragments: fragmentDocument(artifact.artifactId, text, mediaType, path) };
+}
