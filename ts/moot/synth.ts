@@ -180,9 +180,10 @@ function contentKeys(text: string): Set<string> {
   return new Set(words(text).map((w) => w.key).filter((k) => k.length > 2 && !STOPWORDS.has(k)));
 }
 
-/** The double-quoted spans of a text that quote its book (followed by an `[sN]` tag). */
+/** The double-quoted spans of a text that quote its book (followed by an `[sN]` tag), as the text writes them. */
 function quotedParts(text: string): string[] {
-  return [...translateQuoteChars(text).matchAll(/"([^"]+)"\s*\[s\d+/gi)].map((m) => m[1]!);
+  // The translation is one code unit for one, so offsets into it are offsets into `text`.
+  return [...translateQuoteChars(text).matchAll(/"([^"]+)"\s*\[s\d+/gi)].map((m) => text.slice(m.index! + 1, m.index! + 1 + m[1]!.length));
 }
 
 const OPENERS = [
@@ -201,8 +202,7 @@ const JOINERS = ["And further,", "Mark this too:", "Elsewhere I say", "I would a
  * clean span exists.
  */
 function echoSpan(said: string): string | null {
-  const flat = translateQuoteChars(said);
-  const sources = [...quotedParts(said), ...flat.replace(/\[[^\]]*\]|"/g, "|").split(/[|.!?;:]/)];
+  const sources = [...quotedParts(said), ...said.replace(/\[[^\]]*\]|["“”„‟″«»「」『』]/g, "|").split(/[|.!?;:]/)];
   for (const part of sources) {
     const ws = words(part);
     if (ws.length < 4) continue;
