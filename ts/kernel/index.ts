@@ -1,2 +1,8 @@
-// ts/kernel: public API of this part (browser-safe). Filled in by its issue.
-export {};
+// ts/kernel: the plan verifier (browser-safe). Node-only pieces (the embedded Oxigraph store) are in ./node.ts.
+export { Schema, namespaceOf, type PropertyInfo } from "./schema.js";
+export { computeClosure, closureTs, closureAncestorsOf, closureHas, closurePairCount, type Closure } from "./closure.js";
+export * from "./algebra.js";
+export { parseSparql, SparqlSyntaxError, createLineIndex } from "./sparql.js";
+export { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
+export { parseGoal, GoalError, expandName, type Goal } from "./goal.js";
+export { Kernel, createKernel, renderPlanState, closest, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";

@@ -1,0 +1,277 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { parseGraph } from "../../ts/rdf/index.js";
+import {
+  Schema, createKernel, renderPlanState, compileOps, toSparql, parseSparql,
+  SparqlSyntaxError, PlanError, GoalError, parseGoal, type CheckResult,
+} from "../../ts/kernel/index.js";
+
+const KG = readFileSync(new URL("../fixtures/kernel/olympics.ttl", import.meta.url), "utf8");
+const schema = Schema.fromGraph(parseGraph(KG, { source: "olympics.ttl" }));
+const kernel = createKernel(schema);
+/** A schema that describes no namespace but rdf: and rdfs: (the issue's `ex:` examples are generic). */
+const bare = createKernel(Schema.fromGraph(parseGraph("")));
+const P = "PREFIX ex: <http://example.org/olympics/>\n";
+const messages = (r: CheckResult) => r.errors.map((e) => e.message);
+const warnings = (r: CheckResult) => r.warnings.map((e) => e.message);
+
+describe("Schema.fromGraph", () => {
+  it("reads classes, properties, domains, ranges and the subclass closure", () => {
+    expect(schema.isClass("http://example.org/olympics/City")).toBe(true);
+    expect(schema.isSubClassOf("http://example.org/olympics/Capital", "http://example.org/olympics/Place")).toBe(true);
+    expect(schema.isSubClassOf("http://example.org/olympics/Place", "http://example.org/olympics/City")).toBe(false);
+    expect(schema.domainsOf("http://example.org/olympics/hosted")).toEqual(["http://example.org/olympics/City"]);
+    expect(schema.describes("http://example.org/olympics/anything")).toBe(true);
+    expect(schema.describes("http://example.org/other/anything")).toBe(false);
+  });
+
+  it("handles equivalent classes by mutual subclassing (a cycle)", () => {
+    const s = Schema.fromGraph(parseGraph(`@prefix ex: <http://e/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+      ex:A rdfs:subClassOf ex:B . ex:B rdfs:subClassOf ex:A . ex:C rdfs:subClassOf ex:A .`));
+    expect(s.isSubClassOf("http://e/A", "http://e/B") && s.isSubClassOf("http://e/B", "http://e/A")).toBe(true);
+    expect(s.isSubClassOf("http://e/C", "http://e/B")).toBe(true);
+  });
+});
+
+describe("the seed's error table, word for word", () => {
+  it("unknown term in a described namespace, with did-you-mean", () => {
+    const r = kernel.check(P + 'SELECT ?c WHERE { ?c ex:hosts ?g }');
+    expect(messages(r)).toEqual(["unknown property ex:hosts (did you mean ex:hosted?)"]);
+    expect(r.errors[0]).toMatchObject({ code: "unknown-term", term: "ex:hosts", candidates: ["ex:hosted"], span: { line: 2, column: 22 } });
+    expect(messages(kernel.check(P + "SELECT ?c WHERE { ?c a ex:Cty }"))).toEqual(["unknown class ex:Cty (did you mean ex:City?)"]);
+  });
+
+  it("no unknown-term error outside described namespaces", () => {
+    expect(kernel.check("PREFIX o: <http://other.org/> SELECT ?c WHERE { ?c o:hosts ?g }").errors).toEqual([]);
+  });
+
+  it("literal where an entity is required", () => {
+    expect(messages(kernel.check(P + 'SELECT ?c WHERE { ?c ex:hosted "Winter" }'))).toEqual([
+      'type mismatch: ex:hosted expects an entity of ex:OlympicGames, got the literal "Winter"',
+    ]);
+  });
+
+  it("literal used as an entity, or the reverse", () => {
+    const r = kernel.check(P + "SELECT ?c WHERE { ?c ex:hosted ?g . ?g ex:season ?s . ?s ex:name ?n }");
+    expect(messages(r)).toEqual(["type mismatch: ?s is a literal but it is used as the subject of ex:name"]);
+    expect(messages(kernel.check(P + "SELECT ?c WHERE { ?c ex:name ?n . ?x ex:hosted ?n }"))).toEqual([
+      "type mismatch: ?n is a literal but ex:hosted expects an entity of ex:OlympicGames",
+    ]);
+    expect(messages(kernel.check(P + "SELECT ?c WHERE { ?c ex:hosted ?g . ?x ex:population ?g }"))).toEqual([
+      "type mismatch: ?g is an entity but ex:population expects a literal of xsd:integer",
+    ]);
+  });
+
+  it("unbound variable in FILTER", () => {
+    const r = kernel.check(P + "SELECT ?c WHERE { ?c ex:hosted ?g . FILTER(?y > 2) }");
+    expect(messages(r)).toEqual(["unbound variable ?y in FILTER"]);
+    expect(r.errors[0].span).toMatchObject({ line: 2, column: 44 });
+  });
+
+  it("a FILTER sees its whole group, and an OPTIONAL's FILTER sees the left side", () => {
+    expect(kernel.check(P + "SELECT ?c WHERE { FILTER(?p > 2) ?c ex:population ?p }").errors).toEqual([]);
+    expect(kernel.check(P + "SELECT ?c WHERE { ?c ex:population ?p OPTIONAL { ?c ex:hosted ?g FILTER(?p > 2) } }").errors).toEqual([]);
+    expect(kernel.check(P + "SELECT ?c WHERE { ?c ex:population ?p FILTER NOT EXISTS { ?c ex:hosted ?g FILTER(?p > 2) } }").errors).toEqual([]);
+  });
+
+  it("BIND onto a bound variable", () => {
+    expect(messages(kernel.check(P + "SELECT ?g WHERE { ?c ex:hosted ?g . BIND(ex:Paris AS ?g) }"))).toEqual(["BIND target ?g is already bound"]);
+  });
+
+  it("ungrouped projection", () => {
+    expect(messages(kernel.check(P + "SELECT ?g (COUNT(?c) AS ?n) WHERE { ?c ex:hosted ?g . ?g ex:year ?y } GROUP BY ?y"))).toEqual([
+      "?g is neither grouped nor aggregated",
+    ]);
+  });
+
+  it("variables only inside MINUS are not bound", () => {
+    const r = kernel.check(P + "SELECT ?c ?g WHERE { ?c a ex:City MINUS { ?c ex:hosted ?g } FILTER(BOUND(?c) && ?g != ex:Paris1900) }");
+    expect(messages(r)).toEqual(["unbound variable ?g in FILTER"]);
+    expect(warnings(r)).toContain("?g is projected but never bound");
+  });
+
+  it("two unrelated classes on one variable are a warning, not an error", () => {
+    const r = kernel.check(P + "SELECT ?x WHERE { ?x a ex:City , ex:OlympicGames }");
+    expect(r.errors).toEqual([]);
+    expect(warnings(r)).toEqual(["?x has two unrelated classes: ex:City and ex:OlympicGames"]);
+    // related classes refine silently: the most specific one is kept
+    const ok = kernel.check(P + "SELECT ?x WHERE { ?x a ex:Place , ex:Capital }");
+    expect(ok.warnings).toEqual([]);
+    expect(ok.context.map((c) => c.text)).toEqual(["?x : ex:Capital"]);
+  });
+});
+
+describe("cases from the field", () => {
+  it("BIND(3 AS ?n) BIND(4 AS ?n): points at the second BIND and at the first binding", () => {
+    const r = bare.check("SELECT ?n WHERE { BIND(3 AS ?n) BIND(4 AS ?n) }");
+    expect(messages(r)).toEqual(["BIND target ?n is already bound"]);
+    expect(r.errors[0].span).toMatchObject({ line: 1, column: 33 });
+    expect(r.errors[0].related).toEqual([{ message: "?n is bound by BIND(… AS ?n)", span: { start: 18, end: 31, line: 1, column: 19 } }]);
+  });
+
+  it("?a ?b ?c . BIND(?c AS ?a): names the triple pattern that bound ?a", () => {
+    const r = bare.check("SELECT * { ?a ?b ?c . BIND(?c AS ?a) }");
+    expect(messages(r)).toEqual(["BIND target ?a is already bound"]);
+    expect(r.errors[0].related?.[0]).toMatchObject({ message: "?a is bound by the triple pattern ?a ?b ?c", span: { line: 1, column: 12 } });
+  });
+
+  it("SUM without GROUP BY: the implicit single group", () => {
+    const r = bare.check("PREFIX ex: <http://example.org/> SELECT ?acct (SUM(?amt) AS ?total) WHERE { ?acct ex:amount ?amt }");
+    expect(messages(r)).toEqual(["?acct is neither grouped nor aggregated"]);
+  });
+
+  it("GROUP BY (?a + ?b) with ((?a + ?b) AS ?s) projected: rejected with the hint", () => {
+    const r = bare.check("PREFIX ex: <http://example.org/> SELECT ((?a + ?b) AS ?s) (COUNT(?a) AS ?c) WHERE { ?x ex:p ?a ; ex:q ?b } GROUP BY (?a + ?b)");
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(new Set(messages(r))).toEqual(new Set(["?a is neither grouped nor aggregated", "?b is neither grouped nor aggregated"]));
+    expect(r.errors[0].hint).toContain("GROUP BY ((?a + ?b) AS ?s)");
+    // the repair the hint asks for is accepted
+    expect(bare.check("PREFIX ex: <http://example.org/> SELECT ?s (COUNT(?a) AS ?c) WHERE { ?x ex:p ?a ; ex:q ?b } GROUP BY ((?a + ?b) AS ?s)").errors).toEqual([]);
+  });
+
+  it("MINUS sharing no variable: a warning that it removes nothing", () => {
+    const r = bare.check("SELECT * { ?s ?p ?o MINUS { ?x ?y ?z } }");
+    expect(r.errors).toEqual([]);
+    expect(warnings(r)).toEqual(["MINUS shares no variable with its left side and removes nothing"]);
+  });
+
+  it("?popluation projected but never bound (did you mean ?population?)", () => {
+    const r = kernel.check(P + "SELECT ?city ?popluation WHERE { ?city a ex:City ; ex:population ?population }", {
+      answer: ["?city", "?popluation"], kind: "entity", many: true,
+    });
+    expect(warnings(r)).toEqual(["?popluation is projected but never bound (did you mean ?population?)"]);
+    expect(r.warnings[0].candidates).toEqual(["?population"]);
+    expect(r.openGoals).toContain("answer ?popluation is not bound");
+  });
+
+  it("ASK { [] !ex:a ex:b } is valid: accepted and typed, no crash", () => {
+    const r = bare.check("PREFIX ex: <http://example.org/> ASK { [] !ex:a ex:b }", { kind: "boolean", many: false });
+    expect(r.errors).toEqual([]);
+    expect(r.openGoals).toEqual([]);
+    expect(r.query.form).toBe("ask");
+  });
+});
+
+describe("goals and the plan state", () => {
+  const goal = { op: "goal", answer: ["?c"], kind: "entity", type: "ex:City", many: true };
+
+  it("renders the seed's plan state when the goal is met", () => {
+    const r = kernel.check(P + 'SELECT ?c WHERE { ?c ex:hosted ?g . ?g ex:season "Winter" }', goal);
+    expect(renderPlanState(r)).toBe("context:\n  ?c : ex:City\n  ?g : ex:OlympicGames\nopen goals:\n  goals accomplished\n");
+  });
+
+  it("lists every open goal of the seed", () => {
+    expect(kernel.check(P + "SELECT ?g WHERE { ?g a ex:OlympicGames }", goal).openGoals).toEqual([
+      "answer ?c is not bound", "answer ?c is not projected", "?g is projected but is not an answer",
+    ]);
+    expect(kernel.check(P + "SELECT ?c WHERE { ?g ex:season ?c }", goal).openGoals).toEqual([
+      "answer ?c should be an entity but is a literal", "answer ?c is not established as ex:City",
+    ]);
+    expect(kernel.check(P + "SELECT ?c WHERE { ?c ex:country ?k }", goal).openGoals).toEqual([]);
+    expect(kernel.check(P + "SELECT ?c WHERE { ?c a ex:Place }", goal).openGoals).toEqual(["answer ?c is not established as ex:City"]);
+    const number = { answer: ["?n"], kind: "number", many: false };
+    expect(kernel.check(P + "SELECT ?n WHERE { ?g ex:season ?n }", number).openGoals).toEqual(["answer ?n is not a number: not an aggregate or a numeric value"]);
+    expect(kernel.check(P + "SELECT (COUNT(?g) AS ?n) WHERE { ?g ex:season ?s }", number).openGoals).toEqual([]);
+    expect(kernel.check(P + "SELECT ?n WHERE { ?c ex:population ?n }", number).openGoals).toEqual([]);
+    const yesNo = { kind: "boolean", many: false };
+    expect(kernel.check(P + "SELECT ?g WHERE { ex:Paris ex:hosted ?g }", yesNo).openGoals).toEqual(["a yes-or-no question is not an ASK"]);
+    expect(kernel.check(P + "ASK { ex:Paris ex:hosted ?g }", yesNo).openGoals).toEqual([]);
+  });
+
+  it("after execution: more than one solution when one was asked for", () => {
+    const one = { answer: ["?c"], kind: "entity", type: "ex:City", many: false };
+    const q = P + "SELECT ?c WHERE { ?c ex:hosted ?g }";
+    expect(kernel.check(q, one).openGoals).toEqual([]);
+    expect(kernel.check(q, one, { solutions: 9 }).openGoals).toEqual(["one answer was asked for, but the plan returned 9 solutions"]);
+    expect(kernel.check(q, one, { solutions: 1 }).openGoals).toEqual([]);
+  });
+
+  it("rejects a malformed goal clearly", () => {
+    expect(() => parseGoal({ answer: ["?c"], kind: "place" })).toThrow(GoalError);
+    expect(() => parseGoal({ answer: ["?c"], kind: "place" })).toThrow('malformed goal: "kind" must be one of entity, literal, number, boolean, got "place"');
+    expect(() => parseGoal({ answer: "c", kind: "entity" })).toThrow(/"answer" must be a list of variables/);
+    expect(() => parseGoal({ answer: ["?c"], kind: "entity", many: "yes" })).toThrow(/"many" must be true or false/);
+    expect(() => parseGoal([1])).toThrow(/expected a JSON object/);
+  });
+});
+
+describe("op-list plans", () => {
+  const ops = [
+    { op: "prefix", prefix: "ex", iri: "http://example.org/olympics/" },
+    { op: "goal", answer: ["?c"], kind: "entity", type: "ex:City", many: true },
+    { op: "triple", s: "?c", p: "ex:hosted", o: "?g" },
+    { op: "triple", s: "?g", p: "ex:season", o: '"Winter"' },
+    { op: "project", vars: ["?c"] },
+    { op: "distinct" },
+  ];
+
+  it("compile to the same algebra as the query and to SPARQL text", () => {
+    const r = kernel.check(ops);
+    expect(r.errors).toEqual([]);
+    expect(r.openGoals).toEqual([]);
+    expect(r.sparql).toBe('PREFIX ex: <http://example.org/olympics/>\nSELECT DISTINCT ?c\nWHERE {\n  ?c ex:hosted ?g .\n  ?g ex:season "Winter" .\n}\n');
+    // the SPARQL text parses back and checks the same
+    expect(renderPlanState(kernel.check(r.sparql, r.goal))).toBe(renderPlanState(r));
+  });
+
+  it("point diagnostics at the op index", () => {
+    const bad = [...ops.slice(0, 2), { op: "triple", s: "?c", p: "ex:hosts", o: "?g" }, { op: "project", vars: ["?c"] }];
+    const r = kernel.check(bad);
+    expect(r.errors).toMatchObject([{ message: "unknown property ex:hosts (did you mean ex:hosted?)", op: 2 }]);
+  });
+
+  it("cover FILTER, BIND, OPTIONAL, MINUS, UNION, VALUES, GROUP BY with aggregates, ASK, ORDER BY, LIMIT/OFFSET", () => {
+    const { query } = compileOps([
+      { op: "prefix", prefix: "ex", iri: "http://example.org/olympics/" },
+      { op: "values", vars: ["?k"], rows: [["ex:France"], ["ex:Japan"]] },
+      { op: "union", branches: [[{ op: "triple", s: "?c", p: "a", o: "ex:City" }], [{ op: "triple", s: "?c", p: "a", o: "ex:Capital" }]] },
+      { op: "triple", s: "?c", p: "ex:country", o: "?k" },
+      { op: "optional", ops: [{ op: "triple", s: "?c", p: "ex:population", o: "?p" }] },
+      { op: "minus", ops: [{ op: "triple", s: "?c", p: "ex:name", o: '"Paris"' }] },
+      { op: "triple", s: "?c", p: "ex:hosted", o: "?g" },
+      { op: "bind", expr: "?p / 1000", as: "?kp" },
+      { op: "filter", expr: "?kp > 10" },
+      { op: "group", by: ["?k"] },
+      { op: "aggregate", fn: "count", of: "?g", as: "?n", distinct: true },
+      { op: "project", vars: ["?k"] },
+      { op: "order", by: ["DESC(?n)"] },
+      { op: "limit", n: 2 },
+      { op: "offset", n: 0 },
+    ]);
+    const text = toSparql(query);
+    expect(text).toContain("GROUP BY ?k");
+    expect(text).toContain("(COUNT(DISTINCT ?g) AS ?n)");
+    const again = parseSparql(text);
+    expect(again.limit).toBe(2);
+    expect(kernel.check(text).errors).toEqual([]);
+    expect(toSparql(compileOps([{ op: "ask" }, { op: "triple", s: "<http://e/a>", p: "<http://e/b>", o: "?x" }]).query)).toBe("ASK\nWHERE {\n  <http://e/a> <http://e/b> ?x .\n}\n");
+  });
+
+  it("reject an unknown op, a malformed op and a malformed goal op with the op index", () => {
+    expect(() => compileOps([{ op: "jion" }])).toThrow(PlanError);
+    expect(() => compileOps([{ op: "jion" }])).toThrow(/^op 0: unknown op "jion" \(expected one of prefix, goal, triple/);
+    expect(() => compileOps([{ op: "triple", s: "?c", p: "ex:hosted" }])).toThrow('op 0: triple needs "o" as a non-empty string, got undefined');
+    expect(() => compileOps([{ op: "limit", n: -1 }])).toThrow(/op 0: limit needs "n"/);
+    expect(() => compileOps([{ op: "triple", s: "?c", p: "zz:hosted", o: "?g" }])).toThrow(/op 0: triple: undeclared prefix "zz:"/);
+    expect(() => compileOps([{ op: "goal", answer: ["?c"], kind: "city" }])).toThrow(/op 0: malformed goal: "kind"/);
+    expect(() => compileOps("[{")).toThrow(/the plan is not JSON/);
+  });
+});
+
+describe("bad SPARQL", () => {
+  it("reports the line and column of a parse error", () => {
+    try {
+      kernel.check("SELECT ?x WHERE {\n  ?x ?y }");
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SparqlSyntaxError);
+      expect(error).toMatchObject({ line: 2, column: 9 });
+      expect((error as Error).message).toMatch(/^SPARQL syntax error at line 2, column 9: unexpected '}'/);
+    }
+  });
+
+  it("reports a lexer error and an undeclared prefix with line and column", () => {
+    expect(() => kernel.check("SELECT ?x WHERE {\n ?x ?y 'abc }")).toThrow(/line 2, column 8/);
+    expect(() => kernel.check("SELECT ?x WHERE {\n ?x zz:p ?y }")).toThrow('SPARQL syntax error at line 2, column 5: undeclared prefix "zz:"');
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * The one internal algebra both plan forms compile to: a SPARQL 1.1 query
+ * (parsed by Traqula, ts/kernel/sparql.ts) and an agent's JSON op list
+ * (ts/kernel/ops.ts). It stays close to the SPARQL grammar (groups, not
+ * joins) because diagnostics must point back at what the author wrote.
+ * `toSparql` prints it back as SPARQL 1.1 text.
+ */
+import { RDF_TYPE, XSD } from "./schema.js";
+
+/** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
+export interface Span {
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+}
+
+/** Where a node came from: a span of the query text, or the index (0-based) of an op in an op list. */
+export interface Origin {
+  span?: Span;
+  op?: number;
+}
+
+export interface Variable { kind: "var"; name: string; at?: Origin }
+export interface Iri { kind: "iri"; value: string; at?: Origin }
+export interface Literal { kind: "literal"; value: string; language?: string; datatype: string; at?: Origin }
+export interface BlankNode { kind: "bnode"; label: string; at?: Origin }
+/** An RDF term or a variable. */
+export type Term = Variable | Iri | Literal | BlankNode;
+
+/** A property path. A single IRI predicate is a plain `Iri` term in the triple, not a path. */
+export type Path =
+  | { kind: "link"; iri: Iri }
+  | { kind: "inv"; path: Path }
+  | { kind: "seq" | "alt"; items: Path[] }
+  | { kind: "mod"; mod: "*" | "+" | "?"; path: Path }
+  | { kind: "nps"; items: Path[] };
+
+export interface TriplePattern {
+  s: Term;
+  p: Variable | Iri | Path;
+  o: Term;
+  at?: Origin;
+}
+
+/** Expressions. Operators and built-in calls are `call` with the lower-case SPARQL name (`+`, `=`, `str`, `regex`, `in`…); IRI functions carry the IRI as name and `iri: true`. */
+export type Expr =
+  | { kind: "term"; term: Term; at?: Origin }
+  | { kind: "call"; name: string; iri?: boolean; distinct?: boolean; args: Expr[]; at?: Origin }
+  | { kind: "aggregate"; name: string; distinct: boolean; arg: Expr | "*"; separator?: string; at?: Origin }
+  | { kind: "exists"; negated: boolean; group: Group; at?: Origin };
+
+export interface Group { type: "group"; patterns: Pattern[]; at?: Origin }
+export interface Values { type: "values"; variables: Variable[]; rows: (Term | undefined)[][]; at?: Origin }
+
+export type Pattern =
+  | { type: "bgp"; triples: TriplePattern[]; at?: Origin }
+  | Group
+  | { type: "optional"; group: Group; at?: Origin }
+  | { type: "minus"; group: Group; at?: Origin }
+  | { type: "union"; branches: Group[]; at?: Origin }
+  | { type: "filter"; expr: Expr; at?: Origin }
+  | { type: "bind"; expr: Expr; variable: Variable; at?: Origin }
+  | Values
+  | { type: "graph"; name: Variable | Iri; group: Group; at?: Origin }
+  | { type: "service"; name: Variable | Iri; silent: boolean; group: Group; at?: Origin }
+  | { type: "subquery"; query: Query; at?: Origin };
+
+/** One projected column: a variable, or `(expr AS ?variable)`. */
+export interface Projection { variable: Variable; expr?: Expr; at?: Origin }
+
+export interface Query {
+  form: "select" | "ask" | "construct" | "describe";
+  prefixes: Record<string, string>;
+  base?: string;
+  distinct?: boolean;
+  reduced?: boolean;
+  /** "*" for SELECT * / DESCRIBE *; the projected columns otherwise (empty for ASK and CONSTRUCT). */
+  projection: "*" | Projection[];
+  where: Group;
+  groupBy: { expr: Expr; variable?: Variable; at?: Origin }[];
+  having: Expr[];
+  orderBy: { expr: Expr; descending: boolean; at?: Origin }[];
+  limit?: number;
+  offset?: number;
+  /** A trailing VALUES block. */
+  values?: Values;
+  /** CONSTRUCT template. */
+  template?: TriplePattern[];
+  /** DESCRIBE resources besides the projected variables. */
+  describe?: (Variable | Iri)[];
+  at?: Origin;
+}
+
+/** A new empty SELECT query. */
+export function emptyQuery(prefixes: Record<string, string> = {}): Query {
+  return { form: "select", prefixes, projection: [], where: { type: "group", patterns: [] }, groupBy: [], having: [], orderBy: [] };
+}
+
+// ---------------------------------------------------------------- printing
+
+const PN_LOCAL = /^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/;
+
+/** Print an IRI as a prefixed name when a prefix matches and the local part is a plain PN_LOCAL, else `<iri>`. Longest namespace wins. */
+export function compactIri(iri: string, prefixes: Record<string, string>): string {
+  let best: [string, string] | null = null;
+  for (const [prefix, ns] of Object.entries(prefixes)) {
+    if (ns && iri.startsWith(ns) && (!best || ns.length > best[1].length)) {
+      const local = iri.slice(ns.length);
+      if (local === "" || PN_LOCAL.test(local)) best = [prefix, ns];
+    }
+  }
+  return best ? `${best[0]}:${iri.slice(best[1].length)}` : `<${iri}>`;
+}
+
+function escapeString(value: string): string {
+  return value.replace(/[\\"\n\r\t]/g, (c) => ({ "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" })[c]!);
+}
+
+/** Print a term in SPARQL syntax (literals on one line, xsd:string plain). */
+export function termToSparql(term: Term, prefixes: Record<string, string>): string {
+  switch (term.kind) {
+    case "var":
+      return `?${term.name}`;
+    case "iri":
+      return compactIri(term.value, prefixes);
+    case "bnode":
+      return `_:${term.label}`;
+    case "literal": {
+      const body = `"${escapeString(term.value)}"`;
+      if (term.language) return `${body}@${term.language}`;
+      if (term.datatype === `${XSD}string`) return body;
+      return `${body}^^${compactIri(term.datatype, prefixes)}`;
+    }
+  }
+}
+
+/** Print a property path in SPARQL syntax, fully parenthesized where precedence could bite. */
+export function pathToSparql(path: Path | Iri | Variable, prefixes: Record<string, string>): string {
+  if (path.kind === "iri" || path.kind === "var") return path.kind === "iri" && path.value === RDF_TYPE ? "a" : termToSparql(path, prefixes);
+  switch (path.kind) {
+    case "link":
+      return path.iri.value === RDF_TYPE ? "a" : termToSparql(path.iri, prefixes);
+    case "inv":
+      return `^${wrap(path.path, prefixes)}`;
+    case "seq":
+      return path.items.map((p) => wrap(p, prefixes)).join("/");
+    case "alt":
+      return path.items.map((p) => wrap(p, prefixes)).join("|");
+    case "mod":
+      return `${wrap(path.path, prefixes)}${path.mod}`;
+    case "nps":
+      return `!(${path.items.map((p) => pathToSparql(p, prefixes)).join("|")})`;
+  }
+}
+
+function wrap(path: Path, prefixes: Record<string, string>): string {
+  const text = pathToSparql(path, prefixes);
+  return path.kind === "link" || path.kind === "nps" ? text : `(${text})`;
+}
+
+const INFIX = new Set(["||", "&&", "=", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/"]);
+
+/** Print an expression in SPARQL syntax. */
+export function exprToSparql(expr: Expr, prefixes: Record<string, string>): string {
+  switch (expr.kind) {
+    case "term":
+      return termToSparql(expr.term, prefixes);
+    case "aggregate": {
+      const arg = expr.arg === "*" ? "*" : exprToSparql(expr.arg, prefixes);
+      const sep = expr.separator !== undefined ? ` ; SEPARATOR="${escapeString(expr.separator)}"` : "";
+      return `${expr.name.toUpperCase()}(${expr.distinct ? "DISTINCT " : ""}${arg}${sep})`;
+    }
+    case "exists":
+      return `${expr.negated ? "NOT EXISTS" : "EXISTS"} ${groupToSparql(expr.group, prefixes, "")}`;
+    case "call": {
+      const args = expr.args.map((a) => exprToSparql(a, prefixes));
+      if (expr.iri) return `${compactIri(expr.name, prefixes)}(${expr.distinct ? "DISTINCT " : ""}${args.join(", ")})`;
+      if (INFIX.has(expr.name) && args.length === 2) return `(${args[0]} ${expr.name} ${args[1]})`;
+      if (expr.name === "!" && args.length === 1) return `(!${args[0]})`;
+      if ((expr.name === "-" || expr.name === "+") && args.length === 1) return `(${expr.name}${args[0]})`;
+      if (expr.name === "in" || expr.name === "notin") return `(${args[0]} ${expr.name === "in" ? "IN" : "NOT IN"} (${args.slice(1).join(", ")}))`;
+      return `${expr.name.toUpperCase()}(${args.join(", ")})`;
+    }
+  }
+}
+
+function triplesToSparql(triples: TriplePattern[], prefixes: Record<string, string>, indent: string): string[] {
+  return triples.map(
+    (t) => `${indent}${termToSparql(t.s, prefixes)} ${pathToSparql(t.p, prefixes)} ${termToSparql(t.o, prefixes)} .`,
+  );
+}
+
+function valuesToSparql(v: Values, prefixes: Record<string, string>): string {
+  const rows = v.rows.map((r) => `(${r.map((t) => (t ? termToSparql(t, prefixes) : "UNDEF")).join(" ")})`);
+  return `VALUES (${v.variables.map((x) => `?${x.name}`).join(" ")}) { ${rows.join(" ")} }`;
+}
+
+function patternToSparql(p: Pattern, prefixes: Record<string, string>, indent: string): string[] {
+  switch (p.type) {
+    case "bgp":
+      return triplesToSparql(p.triples, prefixes, indent);
+    case "group":
+      return [`${indent}${groupToSparql(p, prefixes, indent)}`];
+    case "optional":
+      return [`${indent}OPTIONAL ${groupToSparql(p.group, prefixes, indent)}`];
+    case "minus":
+      return [`${indent}MINUS ${groupToSparql(p.group, prefixes, indent)}`];
+    case "union":
+      return [`${indent}${p.branches.map((b) => groupToSparql(b, prefixes, indent)).join(" UNION ")}`];
+    case "filter":
+      return [`${indent}FILTER(${exprToSparql(p.expr, prefixes)})`];
+    case "bind":
+      return [`${indent}BIND(${exprToSparql(p.expr, prefixes)} AS ?${p.variable.name})`];
+    case "values":
+      return [`${indent}${valuesToSparql(p, prefixes)}`];
+    case "graph":
+      return [`${indent}GRAPH ${termToSparql(p.name, prefixes)} ${groupToSparql(p.group, prefixes, indent)}`];
+    case "service":
+      return [`${indent}SERVICE ${p.silent ? "SILENT " : ""}${termToSparql(p.name, prefixes)} ${groupToSparql(p.group, prefixes, indent)}`];
+    case "subquery":
+      return [`${indent}{ ${queryBody(p.query, prefixes, indent + "  ").trimStart()} }`];
+  }
+}
+
+function groupToSparql(g: Group, prefixes: Record<string, string>, indent: string): string {
+  const inner = g.patterns.flatMap((p) => patternToSparql(p, prefixes, indent + "  "));
+  return inner.length ? `{\n${inner.join("\n")}\n${indent}}` : "{ }";
+}
+
+function queryBody(q: Query, prefixes: Record<string, string>, indent: string): string {
+  const parts: string[] = [];
+  const modifier = q.distinct ? "DISTINCT " : q.reduced ? "REDUCED " : "";
+  const projection =
+    q.projection === "*"
+      ? "*"
+      : q.projection.map((c) => (c.expr ? `(${exprToSparql(c.expr, prefixes)} AS ?${c.variable.name})` : `?${c.variable.name}`)).join(" ");
+  if (q.form === "select") parts.push(`SELECT ${modifier}${projection || "*"}`);
+  else if (q.form === "ask") parts.push("ASK");
+  else if (q.form === "construct") parts.push(`CONSTRUCT {\n${triplesToSparql(q.template ?? [], prefixes, indent + "  ").join("\n")}\n${indent}}`);
+  else parts.push(`DESCRIBE ${[projection === "*" ? "*" : projection, ...(q.describe ?? []).map((t) => termToSparql(t, prefixes))].filter(Boolean).join(" ")}`);
+  parts.push(`WHERE ${groupToSparql(q.where, prefixes, indent)}`);
+  if (q.groupBy.length)
+    parts.push(`GROUP BY ${q.groupBy.map((g) => (g.variable ? `(${exprToSparql(g.expr, prefixes)} AS ?${g.variable.name})` : g.expr.kind === "term" ? exprToSparql(g.expr, prefixes) : `(${exprToSparql(g.expr, prefixes)})`)).join(" ")}`);
+  if (q.having.length) parts.push(`HAVING ${q.having.map((h) => `(${exprToSparql(h, prefixes)})`).join(" ")}`);
+  if (q.orderBy.length) parts.push(`ORDER BY ${q.orderBy.map((o) => `${o.descending ? "DESC" : "ASC"}(${exprToSparql(o.expr, prefixes)})`).join(" ")}`);
+  if (q.limit !== undefined) parts.push(`LIMIT ${q.limit}`);
+  if (q.offset !== undefined) parts.push(`OFFSET ${q.offset}`);
+  if (q.values) parts.push(valuesToSparql(q.values, prefixes));
+  return parts.map((p) => indent + p).join("\n");
+}
+
+/** Print a query as SPARQL 1.1 text: PREFIX lines for the prefixes it uses, then the query. */
+export function toSparql(query: Query): string {
+  const body = queryBody(query, query.prefixes, "");
+  const used = Object.entries(query.prefixes).filter(([p]) => new RegExp(`(^|[\\s(/|^!{,])${p.replace(/[-.]/g, "\\$&")}:`).test(body));
+  const head = used.map(([p, ns]) => `PREFIX ${p}: <${ns}>`);
+  if (query.base) head.unshift(`BASE <${query.base}>`);
+  return [...head, body].join("\n") + "\n";
+}

@@ -1,0 +1,740 @@
+/**
+ * The kernel: checks a plan against a schema and a goal in one pass over the
+ * algebra; nothing is executed (DESIGN §2, after the seed's kernel.py).
+ *
+ * Typing: `?x a C` gives `?x : C`; `?x p ?y` gives `?x` the domains and `?y`
+ * the ranges of `p` (inherited through rdfs:subPropertyOf); classes are
+ * compared up to rdfs:subClassOf (the closure). Two unrelated classes on one
+ * variable are a warning: RDF is open world and the schema need not declare
+ * disjointness. Scoping follows SPARQL 1.1 §18.2.1: a FILTER sees its whole
+ * group (and, inside OPTIONAL, the left side); BIND may not target a variable
+ * in scope earlier in its group; variables only inside MINUS are not bound.
+ */
+import { distance } from "fastest-levenshtein";
+import type { Expr, Group, Iri, Origin, Path, Pattern, Query, Span, Term, TriplePattern, Variable } from "./algebra.js";
+import { compactIri, termToSparql, exprToSparql, toSparql } from "./algebra.js";
+import { RDF_TYPE, Schema, XSD, namespaceOf } from "./schema.js";
+import { parseGoal, type Goal } from "./goal.js";
+import { compileOps, type Op } from "./ops.js";
+import { parseSparql } from "./sparql.js";
+
+/** One finding, structured for a repair loop. `message` is the seed's wording. */
+export interface Diagnostic {
+  code:
+    | "unknown-term"
+    | "type-mismatch"
+    | "unbound-filter-variable"
+    | "bind-already-bound"
+    | "ungrouped-projection"
+    | "unrelated-classes"
+    | "minus-disjoint"
+    | "unbound-projection";
+  severity: "error" | "warning";
+  message: string;
+  /** Where, when the plan came from text (1-based line and column). */
+  span?: Span;
+  /** Where, when the plan came from an op list (0-based op index). */
+  op?: number;
+  /** The offending term as written for the reader (`ex:hosts`, `?n`). */
+  term?: string;
+  /** Did-you-mean candidates, best first. */
+  candidates?: string[];
+  /** A repair hint beyond the message. */
+  hint?: string;
+  /** Other places the finding involves (e.g. the first binding of a variable). */
+  related?: { message: string; span?: Span; op?: number }[];
+}
+
+/** What the plan establishes about one variable. */
+export interface ContextEntry {
+  variable: string;
+  kind: "entity" | "literal" | "unknown";
+  /** Most specific classes (compact names). */
+  classes: string[];
+  /** Literal datatype (compact), when known. */
+  datatype?: string;
+  numeric: boolean;
+  aggregate: boolean;
+  /** The rendered line, e.g. `?c : ex:City`. */
+  text: string;
+}
+
+/** The result of `Kernel.check`. */
+export interface CheckResult {
+  context: ContextEntry[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+  /** Open goals, in the seed's order; empty when the goal is met (or there is none). */
+  openGoals: string[];
+  /** Whether a goal was checked. */
+  goal?: Goal;
+  /** The plan, as algebra and as SPARQL text. */
+  query: Query;
+  sparql: string;
+}
+
+interface VarInfo {
+  name: string;
+  kind: "entity" | "literal" | "unknown";
+  kindAt?: string;
+  classes: string[];
+  datatype?: string;
+  numeric: boolean;
+  aggregate: boolean;
+}
+
+interface Binding {
+  how: string;
+  at?: Origin;
+}
+
+type ExprType = { kind: "entity" | "literal" | "unknown"; numeric: boolean; aggregate: boolean; datatype?: string; from?: string };
+
+const NUMERIC_FUNCS = new Set(["strlen", "year", "month", "day", "hours", "minutes", "seconds", "abs", "ceil", "floor", "round", "rand", "+", "-", "*", "/"]);
+const BOOLEAN_FUNCS = new Set(["||", "&&", "=", "!=", "<", ">", "<=", ">=", "!", "bound", "regex", "isiri", "isuri", "isblank", "isliteral", "isnumeric", "sameterm", "langmatches", "contains", "strstarts", "strends", "in", "notin"]);
+const STRING_FUNCS = new Set(["str", "lang", "concat", "ucase", "lcase", "substr", "replace", "encode_for_uri", "strbefore", "strafter", "md5", "sha1", "sha256", "sha384", "sha512", "struuid", "tz", "strlang", "strdt"]);
+const ENTITY_FUNCS = new Set(["iri", "uri", "bnode", "datatype"]);
+
+/** A kernel bound to one schema. Create with `createKernel(schema)` or `new Kernel(schema)`. */
+export class Kernel {
+  constructor(readonly schema: Schema) {}
+
+  /**
+   * Check a plan against the schema and an optional goal, in one pass; nothing is executed.
+   * @param plan SPARQL 1.1 query text; or an op list (array, or JSON text starting with `[`/`{`); or algebra
+   * @param goal a Goal, or goal JSON (`{"answer":["?c"],"kind":"entity",…}`); defaults to the op list's goal op
+   * @param options.solutions solutions the plan returned when run (enables the after-execution goal)
+   * @throws SparqlSyntaxError (line, column) for unparsable SPARQL; PlanError for a malformed op list; GoalError for a malformed goal
+   */
+  check(plan: string | Op[] | Query, goal?: Goal | Record<string, unknown>, options: { solutions?: number } = {}): CheckResult {
+    const prefixes = this.schema.prefixes;
+    let query: Query;
+    let planGoal: Goal | undefined;
+    if (typeof plan === "string" && !/^\s*[[{]/.test(plan)) query = parseSparql(plan, { prefixes });
+    else if (typeof plan === "string" || Array.isArray(plan)) ({ query, goal: planGoal } = compileOps(plan, { prefixes }));
+    else query = plan;
+    const g = goal === undefined ? planGoal : isGoal(goal) ? goal : parseGoal(goal, { ...prefixes, ...query.prefixes });
+    return this.checkQuery(query, g, options);
+  }
+
+  /**
+   * Check a plan (already compiled to the algebra) against the schema and an optional goal.
+   * @param options.solutions the number of solutions the plan returned when executed (enables the after-execution goal check)
+   */
+  checkQuery(query: Query, goal?: Goal, options: { solutions?: number } = {}): CheckResult {
+    return new Checker(this.schema, query).run(goal, options.solutions);
+  }
+}
+
+/** A kernel for `schema`. */
+export function createKernel(schema: Schema): Kernel {
+  return new Kernel(schema);
+}
+
+class Checker {
+  readonly errors: Diagnostic[] = [];
+  readonly warnings: Diagnostic[] = [];
+  readonly vars = new Map<string, VarInfo>();
+  readonly prefixes: Record<string, string>;
+
+  constructor(
+    readonly schema: Schema,
+    readonly query: Query,
+  ) {
+    this.prefixes = { ...schema.prefixes, ...query.prefixes };
+  }
+
+  name(iri: string): string {
+    return compactIri(iri, this.prefixes);
+  }
+
+  show(term: Term): string {
+    return termToSparql(term, this.prefixes);
+  }
+
+  report(d: Omit<Diagnostic, "span" | "op">, at?: Origin): void {
+    const full: Diagnostic = { ...d };
+    if (at?.span) full.span = at.span;
+    if (at?.op !== undefined) full.op = at.op;
+    (d.severity === "error" ? this.errors : this.warnings).push(full);
+  }
+
+  info(name: string): VarInfo {
+    let v = this.vars.get(name);
+    if (!v) this.vars.set(name, (v = { name, kind: "unknown", classes: [], numeric: false, aggregate: false }));
+    return v;
+  }
+
+  run(goal: Goal | undefined, solutions: number | undefined): CheckResult {
+    const q = this.query;
+    const inScope = this.checkQuery(q);
+    const context = [...this.vars.values()].map((v) => this.entry(v));
+    const openGoals = goal ? this.openGoals(goal, inScope, solutions) : [];
+    return { context, errors: this.errors, warnings: this.warnings, openGoals, goal, query: q, sparql: toSparql(q) };
+  }
+
+  entry(v: VarInfo): ContextEntry {
+    const classes = v.classes.map((c) => this.name(c));
+    const datatype = v.datatype ? this.name(v.datatype) : undefined;
+    let shown: string;
+    if (classes.length) shown = classes.join(", ");
+    else if (v.kind === "literal") shown = datatype ?? (v.numeric ? "number" : "literal");
+    else if (v.kind === "entity") shown = "entity";
+    else shown = "(untyped)";
+    return { variable: `?${v.name}`, kind: v.kind, classes, datatype, numeric: v.numeric, aggregate: v.aggregate, text: `?${v.name} : ${shown}` };
+  }
+
+  // ------------------------------------------------------------ queries
+
+  /** Check a (sub)query; returns the variables it makes visible (projected, or in scope for SELECT *). */
+  checkQuery(q: Query): Map<string, Binding> {
+    const bound = this.group(q.where, new Set());
+    if (q.values) this.values(q.values, bound);
+    const grouped = q.groupBy.length > 0 || (q.projection !== "*" && q.projection.some((c) => c.expr && hasAggregate(c.expr))) || q.having.some(hasAggregate);
+    const groupVars = new Set<string>();
+    const groupExprs: { expr: Expr; text: string }[] = [];
+    for (const g of q.groupBy) {
+      for (const v of varsOf(g.expr)) if (!bound.has(v.name)) this.unboundNotice(v, bound, "GROUP BY");
+      if (g.variable) {
+        groupVars.add(g.variable.name);
+        this.setType(g.variable.name, this.exprType(g.expr), g.at);
+      } else if (g.expr.kind === "term" && g.expr.term.kind === "var") groupVars.add(g.expr.term.name);
+      else groupExprs.push({ expr: g.expr, text: exprToSparql(g.expr, this.prefixes) });
+    }
+    const visible = new Map<string, Binding>();
+    if (q.projection === "*") {
+      for (const [k, v] of bound) visible.set(k, v);
+      return visible;
+    }
+    const aliases = new Set<string>();
+    for (const col of q.projection) {
+      const name = col.variable.name;
+      if (!col.expr) {
+        if (grouped) {
+          if (!groupVars.has(name) && !aliases.has(name)) this.ungrouped(col.variable, col.at, undefined, groupExprs, name);
+        } else if (!bound.has(name) && !aliases.has(name)) {
+          this.unboundNotice(col.variable, bound, "projection");
+        }
+        visible.set(name, bound.get(name) ?? { how: "projection", at: col.at });
+        continue;
+      }
+      if (grouped) {
+        for (const v of freeVars(col.expr)) {
+          if (!groupVars.has(v.name) && !aliases.has(v.name)) this.ungrouped(v, v.at ?? col.at, col, groupExprs, name);
+        }
+      }
+      if (bound.has(name)) {
+        const first = bound.get(name)!;
+        this.report(
+          {
+            code: "bind-already-bound",
+            severity: "error",
+            message: `BIND target ?${name} is already bound`,
+            term: `?${name}`,
+            related: [{ message: `?${name} is bound by ${first.how}`, ...originFields(first.at) }],
+          },
+          col.variable.at ?? col.at,
+        );
+      }
+      this.exprCheck(col.expr, new Set(bound.keys()));
+      this.setType(name, this.exprType(col.expr), col.at);
+      aliases.add(name);
+      visible.set(name, { how: `(… AS ?${name})`, at: col.at });
+    }
+    for (const h of q.having) this.exprCheck(h, new Set(bound.keys()));
+    return visible;
+  }
+
+  ungrouped(v: Variable, at: Origin | undefined, col: { expr?: Expr; variable: Variable } | undefined, groupExprs: { expr: Expr; text: string }[], alias: string): void {
+    if (this.errors.some((e) => e.code === "ungrouped-projection" && e.term === `?${v.name}` && sameOrigin(e, at))) return;
+    let hint: string | undefined;
+    if (col?.expr) {
+      const text = exprToSparql(col.expr, this.prefixes);
+      const match = groupExprs.find((g) => g.text === text);
+      if (match) hint = `the expression ${text} is grouped but not named: write GROUP BY (${text} AS ?${alias}) and project ?${alias}`;
+    }
+    if (!hint) hint = `add ?${v.name} to GROUP BY or wrap it in an aggregate such as SAMPLE(?${v.name})`;
+    this.report({ code: "ungrouped-projection", severity: "error", message: `?${v.name} is neither grouped nor aggregated`, term: `?${v.name}`, hint }, at);
+  }
+
+  unboundNotice(v: Variable, bound: Map<string, Binding>, where: string): void {
+    const candidates = closest(v.name, [...bound.keys()], { variables: true }).map((c) => `?${c}`);
+    const suffix = candidates.length ? ` (did you mean ${candidates[0]}?)` : "";
+    this.report(
+      { code: "unbound-projection", severity: "warning", message: `?${v.name} is ${where === "projection" ? "projected" : `used in ${where}`} but never bound${suffix}`, term: `?${v.name}`, candidates },
+      v.at,
+    );
+  }
+
+  // ------------------------------------------------------------ patterns
+
+  /**
+   * Walk a group graph pattern. `visible` are variables a FILTER of this group may
+   * also see (the left side of an OPTIONAL, the enclosing group of an EXISTS).
+   * Returns the variables in scope after the group, with where each was first bound.
+   */
+  group(g: Group, visible: Set<string>): Map<string, Binding> {
+    const bound = new Map<string, Binding>();
+    const filters: Pattern[] = [];
+    const bind = (name: string, b: Binding) => {
+      if (!bound.has(name)) bound.set(name, b);
+    };
+    for (const p of g.patterns) {
+      switch (p.type) {
+        case "bgp":
+          for (const t of p.triples) {
+            this.triple(t);
+            for (const v of tripleVars(t)) bind(v.name, { how: `the triple pattern ${this.tripleText(t)}`, at: t.at ?? v.at });
+          }
+          break;
+        case "group":
+        case "graph":
+        case "service": {
+          const inner = this.group(p.type === "group" ? p : p.group, new Set());
+          if (p.type !== "group" && p.name.kind === "var") bind(p.name.name, { how: `${p.type.toUpperCase()} ?${p.name.name}`, at: p.at });
+          for (const [k, b] of inner) bind(k, b);
+          break;
+        }
+        case "optional": {
+          const inner = this.group(p.group, new Set([...visible, ...bound.keys()]));
+          for (const [k, b] of inner) bind(k, b);
+          break;
+        }
+        case "union":
+          for (const branch of p.branches) for (const [k, b] of this.group(branch, new Set())) bind(k, b);
+          break;
+        case "minus": {
+          const inner = this.group(p.group, new Set());
+          const shared = [...inner.keys()].some((k) => bound.has(k));
+          if (!shared)
+            this.report({ code: "minus-disjoint", severity: "warning", message: "MINUS shares no variable with its left side and removes nothing" }, p.at);
+          break; // variables only inside MINUS are not bound
+        }
+        case "filter":
+          filters.push(p);
+          break;
+        case "bind": {
+          const name = p.variable.name;
+          if (bound.has(name)) {
+            const first = bound.get(name)!;
+            this.report(
+              {
+                code: "bind-already-bound",
+                severity: "error",
+                message: `BIND target ?${name} is already bound`,
+                term: `?${name}`,
+                related: [{ message: `?${name} is bound by ${first.how}`, ...originFields(first.at) }],
+              },
+              p.at,
+            );
+          }
+          this.exprCheck(p.expr, new Set([...bound.keys(), ...visible]));
+          this.setType(name, this.exprType(p.expr), p.at);
+          bind(name, { how: `BIND(… AS ?${name})`, at: p.at });
+          break;
+        }
+        case "values":
+          this.values(p, bound);
+          break;
+        case "subquery":
+          for (const [k, b] of this.checkQuery(p.query)) bind(k, b);
+          break;
+      }
+    }
+    const scope = new Set([...bound.keys(), ...visible]);
+    for (const f of filters) if (f.type === "filter") this.filter(f.expr, scope, f.at);
+    return bound;
+  }
+
+  values(p: { variables: Variable[]; rows: (Term | undefined)[][]; at?: Origin }, bound: Map<string, Binding>): void {
+    p.variables.forEach((v, i) => {
+      if (!bound.has(v.name)) bound.set(v.name, { how: `VALUES ?${v.name}`, at: p.at });
+      const kinds = new Set(p.rows.map((r) => r[i]).filter((t): t is Term => !!t).map((t) => (t.kind === "literal" ? "literal" : "entity")));
+      if (kinds.size === 1) {
+        const kind = [...kinds][0] as "entity" | "literal";
+        const numeric = kind === "literal" && p.rows.every((r) => !r[i] || (r[i]!.kind === "literal" && this.schema.isNumericDatatype((r[i] as { datatype: string }).datatype)));
+        this.setType(v.name, { kind, numeric, aggregate: false, from: `VALUES ?${v.name}` }, p.at);
+      }
+    });
+  }
+
+  filter(expr: Expr, scope: Set<string>, at: Origin | undefined): void {
+    const seen = new Set<string>();
+    for (const v of freeVars(expr, true)) {
+      if (scope.has(v.name) || seen.has(v.name)) continue;
+      seen.add(v.name);
+      const candidates = closest(v.name, [...scope], { variables: true }).map((c) => `?${c}`);
+      this.report({ code: "unbound-filter-variable", severity: "error", message: `unbound variable ?${v.name} in FILTER`, term: `?${v.name}`, candidates }, v.at ?? at);
+    }
+    this.exprCheck(expr, scope);
+  }
+
+  /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRIs in described namespaces. */
+  exprCheck(expr: Expr, scope: Set<string>): void {
+    switch (expr.kind) {
+      case "exists":
+        this.group(expr.group, scope);
+        return;
+      case "call":
+        for (const a of expr.args) this.exprCheck(a, scope);
+        return;
+      case "aggregate":
+        if (expr.arg !== "*") this.exprCheck(expr.arg, scope);
+        return;
+      case "term":
+        return;
+    }
+  }
+
+  tripleText(t: TriplePattern): string {
+    const p = t.p.kind === "iri" && t.p.value === RDF_TYPE ? "a" : t.p.kind === "iri" || t.p.kind === "var" ? this.show(t.p) : "(path)";
+    return `${this.show(t.s)} ${p} ${this.show(t.o)}`;
+  }
+
+  // ------------------------------------------------------------ typing
+
+  triple(t: TriplePattern): void {
+    const p = t.p;
+    if (p.kind === "var") {
+      this.asEntity(t.s, undefined, t.at);
+      return;
+    }
+    if (p.kind === "iri") {
+      this.typedTriple(t.s, p, t.o, t.at);
+      return;
+    }
+    // property paths: a single IRI under inverse is typed; every IRI is checked for existence
+    if (p.kind === "inv" && p.path.kind === "link") {
+      this.typedTriple(t.o, p.path.iri, t.s, t.at);
+      return;
+    }
+    for (const iri of pathIris(p)) this.knownProperty(iri);
+    const first = firstLink(p);
+    if (first && first.value === RDF_TYPE && t.o.kind === "iri") this.knownClass(t.o);
+    if (p.kind !== "nps") this.asEntity(t.s, undefined, t.at);
+  }
+
+  typedTriple(s: Term, p: Iri, o: Term, at: Origin | undefined): void {
+    if (p.value === RDF_TYPE) {
+      this.asEntity(s, undefined, at);
+      if (o.kind === "iri") {
+        if (this.knownClass(o) && s.kind === "var") this.addClass(s.name, o.value, o.at ?? at);
+      } else if (o.kind === "literal") {
+        this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: rdf:type expects a class, got the literal ${this.show(o)}`, term: this.show(o) }, o.at ?? at);
+      } else if (o.kind === "var") this.setKind(o.name, "entity", "the object of rdf:type", o.at ?? at, undefined);
+      return;
+    }
+    const known = this.knownProperty(p);
+    const pName = this.name(p.value);
+    this.asEntity(s, pName, at);
+    if (!known) return;
+    const info = this.schema.properties.get(p.value)!;
+    for (const d of this.schema.domainsOf(p.value)) if (s.kind === "var" && this.schema.isClass(d)) this.addClass(s.name, d, at);
+    const ranges = this.schema.rangesOf(p.value);
+    const classRanges = ranges.filter((r) => this.schema.isClass(r) && !this.schema.isDatatype(r));
+    const dataRanges = ranges.filter((r) => this.schema.isDatatype(r));
+    const kind = info.kind !== "unknown" ? info.kind : classRanges.length ? "object" : dataRanges.length ? "datatype" : "unknown";
+    if (kind === "object") {
+      const expects = classRanges.length ? `an entity of ${classRanges.map((r) => this.name(r)).join(" and ")}` : "an entity";
+      if (o.kind === "literal") {
+        this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: ${pName} expects ${expects}, got the literal ${this.show(o)}`, term: this.show(o) }, o.at ?? at);
+      } else if (o.kind === "var") {
+        const v = this.info(o.name);
+        if (v.kind === "literal") {
+          this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: ?${o.name} is a literal but ${pName} expects ${expects}`, term: `?${o.name}`, related: v.kindAt ? [{ message: `?${o.name} is a literal as ${v.kindAt}` }] : undefined }, o.at ?? at);
+        } else {
+          this.setKind(o.name, "entity", `the object of ${pName}`, o.at ?? at, undefined);
+          for (const r of classRanges) this.addClass(o.name, r, at);
+        }
+      }
+    } else if (kind === "datatype") {
+      const dt = dataRanges[0];
+      const expects = dt ? `a literal of ${this.name(dt)}` : "a literal";
+      if (o.kind === "iri") {
+        this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: ${pName} expects ${expects}, got the entity ${this.show(o)}`, term: this.show(o) }, o.at ?? at);
+      } else if (o.kind === "var") {
+        const v = this.info(o.name);
+        if (v.kind === "entity") {
+          this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: ?${o.name} is an entity but ${pName} expects ${expects}`, term: `?${o.name}`, related: v.kindAt ? [{ message: `?${o.name} is an entity as ${v.kindAt}` }] : undefined }, o.at ?? at);
+        } else {
+          this.setKind(o.name, "literal", `the object of ${pName}`, o.at ?? at, dt);
+        }
+      }
+    }
+  }
+
+  /** The subject of a triple is an entity: a literal there is a type mismatch. */
+  asEntity(s: Term, pName: string | undefined, at: Origin | undefined): void {
+    const role = pName ? `the subject of ${pName}` : "a triple subject";
+    if (s.kind === "literal") {
+      this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: ${this.show(s)} is a literal but it is used as ${role}`, term: this.show(s) }, s.at ?? at);
+    } else if (s.kind === "var") {
+      const v = this.info(s.name);
+      if (v.kind === "literal") {
+        this.report({ code: "type-mismatch", severity: "error", message: `type mismatch: ?${s.name} is a literal but it is used as ${role}`, term: `?${s.name}`, related: v.kindAt ? [{ message: `?${s.name} is a literal as ${v.kindAt}` }] : undefined }, s.at ?? at);
+      } else this.setKind(s.name, "entity", role, s.at ?? at, undefined);
+    }
+  }
+
+  setKind(name: string, kind: "entity" | "literal", how: string, _at: Origin | undefined, datatype: string | undefined): void {
+    const v = this.info(name);
+    if (v.kind === "unknown") {
+      v.kind = kind;
+      v.kindAt = how;
+    }
+    if (kind === "literal" && datatype && !v.datatype) {
+      v.datatype = datatype;
+      if (this.schema.isNumericDatatype(datatype)) v.numeric = true;
+    }
+  }
+
+  setType(name: string, t: ExprType, at: Origin | undefined): void {
+    const v = this.info(name);
+    if (t.kind !== "unknown") this.setKind(name, t.kind, t.from ?? "an expression", at, t.datatype);
+    if (t.numeric) v.numeric = true;
+    if (t.aggregate) v.aggregate = true;
+  }
+
+  addClass(name: string, cls: string, at: Origin | undefined): void {
+    if (this.schema.isTopClass(cls)) return;
+    const v = this.info(name);
+    if (v.classes.some((e) => this.schema.isSubClassOf(e, cls))) return;
+    const below = v.classes.filter((e) => this.schema.isSubClassOf(cls, e));
+    if (below.length) {
+      v.classes = v.classes.filter((e) => !below.includes(e)).concat(cls);
+      return;
+    }
+    if (v.classes.length) {
+      const other = v.classes[0];
+      this.report(
+        { code: "unrelated-classes", severity: "warning", message: `?${name} has two unrelated classes: ${this.name(other)} and ${this.name(cls)}`, term: `?${name}`, candidates: [this.name(other), this.name(cls)] },
+        at,
+      );
+    }
+    v.classes.push(cls);
+  }
+
+  exprType(e: Expr): ExprType {
+    const none: ExprType = { kind: "unknown", numeric: false, aggregate: false };
+    switch (e.kind) {
+      case "term": {
+        const t = e.term;
+        if (t.kind === "literal") return { kind: "literal", numeric: this.schema.isNumericDatatype(t.datatype), aggregate: false, datatype: t.datatype, from: `the literal ${this.show(t)}` };
+        if (t.kind === "iri") return { kind: "entity", numeric: false, aggregate: false, from: `the IRI ${this.show(t)}` };
+        if (t.kind === "var") {
+          const v = this.vars.get(t.name);
+          return v ? { kind: v.kind, numeric: v.numeric, aggregate: v.aggregate, datatype: v.datatype, from: v.kindAt } : none;
+        }
+        return none;
+      }
+      case "aggregate": {
+        const n = e.name;
+        if (n === "count" || n === "sum" || n === "avg") return { kind: "literal", numeric: true, aggregate: true, datatype: n === "count" ? `${XSD}integer` : undefined, from: `${n.toUpperCase()}(…)` };
+        if (n === "group_concat") return { kind: "literal", numeric: false, aggregate: true, datatype: `${XSD}string`, from: "GROUP_CONCAT(…)" };
+        const inner = e.arg === "*" ? none : this.exprType(e.arg);
+        return { ...inner, aggregate: true };
+      }
+      case "exists":
+        return { kind: "literal", numeric: false, aggregate: false, datatype: `${XSD}boolean`, from: "EXISTS" };
+      case "call": {
+        const n = e.name;
+        if (e.iri) {
+          if (n.startsWith(XSD)) return { kind: "literal", numeric: this.schema.isNumericDatatype(n), aggregate: e.args.some(hasAggregate), datatype: n, from: `a cast to ${this.name(n)}` };
+          return { ...none, aggregate: e.args.some(hasAggregate) };
+        }
+        const aggregate = e.args.some(hasAggregate);
+        if (NUMERIC_FUNCS.has(n)) return { kind: "literal", numeric: true, aggregate, from: `the expression ${exprToSparql(e, this.prefixes)}` };
+        if (BOOLEAN_FUNCS.has(n)) return { kind: "literal", numeric: false, aggregate, datatype: `${XSD}boolean`, from: `the expression ${exprToSparql(e, this.prefixes)}` };
+        if (STRING_FUNCS.has(n)) return { kind: "literal", numeric: false, aggregate, from: `the expression ${exprToSparql(e, this.prefixes)}` };
+        if (ENTITY_FUNCS.has(n)) return { kind: "entity", numeric: false, aggregate, from: `the expression ${exprToSparql(e, this.prefixes)}` };
+        if ((n === "if" || n === "coalesce") && e.args.length) return { ...this.exprType(e.args[n === "if" ? 1 : 0] ?? e.args[0]), aggregate };
+        return { ...none, aggregate };
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ vocabulary
+
+  /** Is `p` a known property? Reports `unknown property …` in a described namespace. Returns whether the schema knows it. */
+  knownProperty(p: Iri): boolean {
+    if (this.schema.isProperty(p.value)) return true;
+    if (this.schema.describes(p.value)) this.unknown("property", p);
+    return false;
+  }
+
+  /** Is `c` a known class? Reports `unknown class …` in a described namespace. */
+  knownClass(c: Iri): boolean {
+    if (this.schema.isClass(c.value)) return true;
+    if (this.schema.describes(c.value)) this.unknown("class", c);
+    return false;
+  }
+
+  unknown(kind: "property" | "class", t: Iri): void {
+    const ns = namespaceOf(t.value);
+    const bucket = this.schema.termsByNamespace.get(ns);
+    const local = t.value.slice(ns.length);
+    const pool = bucket ? (kind === "class" ? bucket.classes : bucket.properties) : [];
+    let candidates = closest(local, pool.map((iri) => iri.slice(ns.length)));
+    if (!candidates.length && bucket) candidates = closest(local, (kind === "class" ? bucket.properties : bucket.classes).map((iri) => iri.slice(ns.length)));
+    const names = candidates.map((c) => this.name(ns + c));
+    const shown = this.name(t.value);
+    const suffix = names.length ? ` (did you mean ${names[0]}?)` : "";
+    this.report({ code: "unknown-term", severity: "error", message: `unknown ${kind} ${shown}${suffix}`, term: shown, candidates: names }, t.at);
+  }
+
+  // ------------------------------------------------------------ goals
+
+  openGoals(goal: Goal, visible: Map<string, Binding>, solutions: number | undefined): string[] {
+    const q = this.query;
+    const open: string[] = [];
+    if (goal.kind === "boolean") {
+      if (q.form !== "ask") open.push("a yes-or-no question is not an ASK");
+    } else {
+      if (q.form === "ask") open.push(`the goal asks for ${goal.answer.map((a) => `?${a}`).join(", ")} but the plan is an ASK`);
+      const projected = q.projection === "*" ? [...visible.keys()] : q.projection.map((c) => c.variable.name);
+      for (const a of goal.answer) {
+        const v = this.vars.get(a);
+        const isBound = visible.has(a) && (q.projection === "*" || this.isBoundIn(a));
+        if (!isBound) open.push(`answer ?${a} is not bound`);
+        if (q.form !== "ask" && !projected.includes(a)) open.push(`answer ?${a} is not projected`);
+        if (!isBound) continue;
+        if (goal.kind === "number" && !(v && (v.numeric || v.aggregate))) open.push(`answer ?${a} is not a number: not an aggregate or a numeric value`);
+        if (goal.kind === "entity" && v?.kind === "literal") open.push(`answer ?${a} should be an entity but is a literal`);
+        if (goal.kind === "literal" && v?.kind === "entity") open.push(`answer ?${a} should be a literal but is an entity`);
+        if (goal.type && !(v && v.classes.some((c) => this.schema.isSubClassOf(c, goal.type!))))
+          open.push(`answer ?${a} is not established as ${this.name(goal.type)}`);
+      }
+      if (q.form === "select") for (const p of projected) if (!goal.answer.includes(p)) open.push(`?${p} is projected but is not an answer`);
+    }
+    if (!goal.many && solutions !== undefined && solutions > 1) open.push(`one answer was asked for, but the plan returned ${solutions} solutions`);
+    return open;
+  }
+
+  isBoundIn(name: string): boolean {
+    return !this.warnings.some((w) => w.code === "unbound-projection" && w.term === `?${name}`);
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function isGoal(g: Goal | Record<string, unknown>): g is Goal {
+  return Array.isArray(g.answer) && typeof g.many === "boolean" && (g.answer as unknown[]).every((a) => typeof a === "string" && !a.startsWith("?")) && !("op" in g);
+}
+
+/**
+ * The plan state the planner is shown each turn (the seed's text): `context:` with one
+ * `?v : Class` line per variable, then `open goals:` lines or `goals accomplished`;
+ * then `errors:` and `warnings:` sections, only when there are some.
+ */
+export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals" | "errors" | "warnings">): string {
+  const lines = ["context:"];
+  for (const c of result.context) lines.push(`  ${c.text}`);
+  lines.push("open goals:");
+  if (result.openGoals.length) for (const g of result.openGoals) lines.push(`  ${g}`);
+  else lines.push("  goals accomplished");
+  const where = (d: Diagnostic) => (d.span ? ` (line ${d.span.line}, column ${d.span.column})` : d.op !== undefined ? ` (op ${d.op})` : "");
+  if (result.errors.length) {
+    lines.push("errors:");
+    for (const e of result.errors) lines.push(`  ${e.message}${where(e)}`);
+  }
+  if (result.warnings.length) {
+    lines.push("warnings:");
+    for (const w of result.warnings) lines.push(`  ${w.message}${where(w)}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function originFields(at: Origin | undefined): { span?: Span; op?: number } {
+  const out: { span?: Span; op?: number } = {};
+  if (at?.span) out.span = at.span;
+  if (at?.op !== undefined) out.op = at.op;
+  return out;
+}
+
+function sameOrigin(d: Diagnostic, at: Origin | undefined): boolean {
+  return (d.span?.start ?? -1) === (at?.span?.start ?? -1) && d.op === at?.op;
+}
+
+/** Up to 3 names within edit distance 2 (3 for names of 12+ characters), best first; ties by name. Levenshtein from fastest-levenshtein. */
+export function closest(word: string, pool: string[], options: { variables?: boolean } = {}): string[] {
+  const limit = word.length >= 12 ? 3 : 2;
+  const scored: [number, string][] = [];
+  const lower = word.toLowerCase();
+  for (const w of pool) {
+    if (w === word) continue;
+    if (Math.abs(w.length - word.length) > limit) continue;
+    let d = distance(word, w);
+    if (d > limit) {
+      // a case-only slip (dbo:birthplace for dbo:birthPlace) still counts as near
+      if (w.toLowerCase() === lower) d = limit;
+      else continue;
+    }
+    // a variable name of one or two letters is "near" every other: only suggest a real near miss
+    if (options.variables && d * 2 >= word.length) continue;
+    scored.push([d, w]);
+  }
+  scored.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return [...new Set(scored.map((s) => s[1]))].slice(0, 3);
+}
+
+function tripleVars(t: TriplePattern): Variable[] {
+  const out: Variable[] = [];
+  if (t.s.kind === "var") out.push(t.s);
+  if (t.p.kind === "var") out.push(t.p);
+  if (t.o.kind === "var") out.push(t.o);
+  return out;
+}
+
+function pathIris(p: Path): Iri[] {
+  switch (p.kind) {
+    case "link":
+      return [p.iri];
+    case "inv":
+    case "mod":
+      return pathIris(p.path);
+    case "seq":
+    case "alt":
+    case "nps":
+      return p.items.flatMap(pathIris);
+  }
+}
+
+function firstLink(p: Path): Iri | undefined {
+  if (p.kind === "link") return p.iri;
+  if (p.kind === "seq") return firstLink(p.items[0]);
+  return undefined;
+}
+
+/** Whether an expression contains an aggregate (not looking into EXISTS). */
+export function hasAggregate(e: Expr): boolean {
+  if (e.kind === "aggregate") return true;
+  if (e.kind === "call") return e.args.some(hasAggregate);
+  return false;
+}
+
+/** Variables of an expression outside aggregates (and outside EXISTS unless `intoExists`... never: EXISTS has its own scope). */
+function freeVars(e: Expr, _filter = false): Variable[] {
+  switch (e.kind) {
+    case "term":
+      return e.term.kind === "var" ? [{ ...e.term, at: e.term.at ?? e.at }] : [];
+    case "call":
+      if (!e.iri && e.name === "bound") return e.args.flatMap((a) => freeVars(a)).length ? [] : [];
+      return e.args.flatMap((a) => freeVars(a));
+    case "aggregate":
+    case "exists":
+      return [];
+  }
+}
+
+function varsOf(e: Expr): Variable[] {
+  switch (e.kind) {
+    case "term":
+      return e.term.kind === "var" ? [e.term] : [];
+    case "call":
+      return e.args.flatMap(varsOf);
+    case "aggregate":
+      return e.arg === "*" ? [] : varsOf(e.arg);
+    case "exists":
+      return [];
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The op list an agent builds step by step, compiled to the kernel algebra
+ * (and from there to SPARQL text with `toSparql`). Each op is one JSON object:
+ *
+ *   {"op":"prefix","prefix":"ex","iri":"http://example.org/"}
+ *   {"op":"goal","answer":["?c"],"kind":"entity","type":"ex:City","many":true}
+ *   {"op":"triple","s":"?c","p":"ex:hosted","o":"?g"}        p may be "a" or a property path
+ *   {"op":"filter","expr":"?pop > 1000000"}
+ *   {"op":"bind","expr":"YEAR(?d)","as":"?y"}
+ *   {"op":"optional","ops":[…]}   {"op":"minus","ops":[…]}   {"op":"union","branches":[[…],[…]]}
+ *   {"op":"values","vars":["?x"],"rows":[["ex:a"],["ex:b"]]}
+ *   {"op":"group","by":["?x","(?a + ?b) AS ?s"]}
+ *   {"op":"aggregate","fn":"count","of":"?x","as":"?n","distinct":true}   (adds (COUNT(DISTINCT ?x) AS ?n) to the projection)
+ *   {"op":"project","vars":["?c","(MAX(?p) AS ?m)"]}     {"op":"distinct"}
+ *   {"op":"having","expr":"COUNT(?x) > 2"}   {"op":"ask"}   {"op":"order","by":["DESC(?n)"]}
+ *   {"op":"limit","n":1}   {"op":"offset","n":10}   {"op":"finish"} (ends a prove loop; no effect here)
+ *
+ * Terms and expressions are SPARQL syntax, parsed by Traqula (through
+ * `parseSparql`), so an op accepts exactly what a query would. Diagnostics on an
+ * op-list plan carry `op` (the 0-based index of the top-level op), not a span.
+ */
+import type { Expr, Group, Origin, Pattern, Projection, Query, Term, TriplePattern, Variable } from "./algebra.js";
+import { emptyQuery } from "./algebra.js";
+import { parseSparql, SparqlSyntaxError } from "./sparql.js";
+import { parseGoal, GoalError, type Goal } from "./goal.js";
+
+/** One op of a plan (see the module comment for the shapes). */
+export type Op = { op: string; [field: string]: unknown };
+
+/** The op list is malformed: names the op index, the op and what is wrong. */
+export class PlanError extends Error {
+  constructor(
+    message: string,
+    readonly op?: number,
+  ) {
+    super(message);
+    this.name = "PlanError";
+  }
+}
+
+/** Every op name `compileOps` knows. */
+export const OP_NAMES = [
+  "prefix", "goal", "triple", "filter", "bind", "optional", "minus", "union", "values",
+  "group", "aggregate", "project", "distinct", "having", "ask", "order", "limit", "offset", "finish",
+] as const;
+const PATTERN_OPS = new Set(["triple", "filter", "bind", "optional", "minus", "union", "values"]);
+
+/** Remove the spans of a parsed fragment (they point into a scratch text) and mark it with the op index. */
+function relocate<T>(node: T, at: Origin): T {
+  if (Array.isArray(node)) {
+    for (const x of node) relocate(x, at);
+  } else if (node && typeof node === "object") {
+    const o = node as Record<string, unknown>;
+    if ("at" in o || "kind" in o || "type" in o) o.at = at;
+    for (const [k, v] of Object.entries(o)) if (k !== "at" && typeof v === "object") relocate(v, at);
+  }
+  return node;
+}
+
+class OpCompiler {
+  readonly query: Query;
+  goal: Goal | undefined;
+  private projection: Projection[] | "*" = "*";
+  private index = 0;
+
+  constructor(prefixes: Record<string, string>) {
+    this.query = emptyQuery({ ...prefixes });
+  }
+
+  fail(message: string): never {
+    throw new PlanError(`op ${this.index}: ${message}`, this.index);
+  }
+
+  str(op: Op, field: string): string {
+    const v = op[field];
+    if (typeof v !== "string" || !v.trim()) this.fail(`${op.op} needs "${field}" as a non-empty string, got ${JSON.stringify(v)}`);
+    return v as string;
+  }
+
+  /** Parse a fragment inside a scratch query; errors name the op. */
+  fragment(text: string, op: string): Query {
+    try {
+      return parseSparql(text, { prefixes: this.query.prefixes });
+    } catch (error) {
+      if (error instanceof SparqlSyntaxError) this.fail(`${op}: ${error.detail}`);
+      throw error;
+    }
+  }
+
+  expr(text: string, op: string): Expr {
+    // a projection accepts every expression, aggregates included
+    const q = this.fragment(`SELECT (${text} AS ?groundwire_expr) WHERE { }`, op);
+    const col = q.projection === "*" ? undefined : q.projection[0];
+    if (!col?.expr) this.fail(`${op}: not an expression: ${text}`);
+    return relocate(col.expr, { op: this.index });
+  }
+
+  variable(text: unknown, op: string, field: string): Variable {
+    if (typeof text !== "string" || !/^[?$][A-Za-z_0-9\u00B7-\uFFFF]+$/u.test(text)) this.fail(`${op} needs "${field}" as a variable like "?x", got ${JSON.stringify(text)}`);
+    return { kind: "var", name: (text as string).slice(1), at: { op: this.index } };
+  }
+
+  term(text: unknown, op: string): Term | undefined {
+    if (text === null || text === "UNDEF") return undefined;
+    if (typeof text === "number" || typeof text === "boolean") text = String(text);
+    if (typeof text !== "string") this.fail(`${op}: a term must be a string, got ${JSON.stringify(text)}`);
+    const q = this.fragment(`SELECT * WHERE { VALUES ?v { ${text} } }`, op);
+    const v = q.where.patterns[0];
+    if (!v || v.type !== "values" || v.rows.length !== 1) this.fail(`${op}: not a single term: ${text}`);
+    return relocate(v.rows[0][0], { op: this.index });
+  }
+
+  patterns(ops: unknown, op: string): Group {
+    if (!Array.isArray(ops)) this.fail(`${op} needs "ops" as a list of ops`);
+    const g: Group = { type: "group", patterns: [], at: { op: this.index } };
+    for (const inner of ops as unknown[]) g.patterns.push(this.pattern(inner as Op));
+    return g;
+  }
+
+  pattern(op: Op): Pattern {
+    if (!op || typeof op !== "object" || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${JSON.stringify(op)}`);
+    const at = { op: this.index };
+    switch (op.op) {
+      case "triple": {
+        const s = this.str(op, "s");
+        const p = this.str(op, "p");
+        const o = this.str(op, "o");
+        const q = this.fragment(`SELECT * WHERE { ${s} ${p} ${o} . }`, "triple");
+        const bgp = q.where.patterns[0];
+        if (!bgp || bgp.type !== "bgp" || bgp.triples.length < 1) this.fail(`triple: not a triple pattern: ${s} ${p} ${o}`);
+        return relocate({ type: "bgp", triples: bgp.triples as TriplePattern[], at }, at);
+      }
+      case "filter":
+        return { type: "filter", expr: this.expr(this.str(op, "expr"), "filter"), at };
+      case "bind":
+        return { type: "bind", expr: this.expr(this.str(op, "expr"), "bind"), variable: this.variable(op.as, "bind", "as"), at };
+      case "optional":
+        return { type: "optional", group: this.patterns(op.ops, "optional"), at };
+      case "minus":
+        return { type: "minus", group: this.patterns(op.ops, "minus"), at };
+      case "union": {
+        if (!Array.isArray(op.branches) || op.branches.length < 2) this.fail(`union needs "branches" as a list of at least two op lists`);
+        return { type: "union", branches: (op.branches as unknown[]).map((b) => this.patterns(b, "union")), at };
+      }
+      case "values": {
+        if (!Array.isArray(op.vars) || !Array.isArray(op.rows)) this.fail(`values needs "vars" (variables) and "rows" (lists of terms)`);
+        const variables = (op.vars as unknown[]).map((v) => this.variable(v, "values", "vars"));
+        const rows = (op.rows as unknown[]).map((r) => {
+          if (!Array.isArray(r) || r.length !== variables.length) this.fail(`values: every row needs ${variables.length} terms, got ${JSON.stringify(r)}`);
+          return (r as unknown[]).map((t) => this.term(t, "values"));
+        });
+        return { type: "values", variables, rows, at };
+      }
+    }
+    if ((OP_NAMES as readonly string[]).includes(op.op)) this.fail(`"${op.op}" is not allowed inside a nested op list`);
+    this.fail(`unknown op "${op.op}" (expected one of ${OP_NAMES.join(", ")})`);
+  }
+
+  top(op: Op, index: number): void {
+    this.index = index;
+    if (!op || typeof op !== "object" || Array.isArray(op) || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${JSON.stringify(op)}`);
+    const q = this.query;
+    const at = { op: index };
+    if (PATTERN_OPS.has(op.op)) {
+      q.where.patterns.push(this.pattern(op));
+      return;
+    }
+    switch (op.op) {
+      case "prefix": {
+        const prefix = op.prefix;
+        if (typeof prefix !== "string" || !/^[A-Za-z][\w.-]*$|^$/.test(prefix)) this.fail(`prefix needs "prefix" like "ex", got ${JSON.stringify(prefix)}`);
+        q.prefixes[prefix as string] = this.str(op, "iri");
+        return;
+      }
+      case "goal":
+        try {
+          this.goal = parseGoal(op, q.prefixes);
+        } catch (error) {
+          if (error instanceof GoalError) this.fail(error.message);
+          throw error;
+        }
+        return;
+      case "group": {
+        if (!Array.isArray(op.by) || !op.by.length) this.fail(`group needs "by" as a non-empty list like ["?x"]`);
+        const text = (op.by as unknown[]).map((b) => {
+          if (typeof b !== "string") this.fail(`group: "by" items must be strings`);
+          const s = (b as string).trim();
+          return s.startsWith("?") || s.startsWith("$") ? s : s.startsWith("(") ? s : `(${s})`;
+        });
+        const g = this.fragment(`SELECT * WHERE { } GROUP BY ${text.join(" ")}`, "group");
+        q.groupBy.push(...relocate(g.groupBy, at));
+        return;
+      }
+      case "aggregate": {
+        const fn = this.str(op, "fn").toUpperCase();
+        if (!["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"].includes(fn)) this.fail(`aggregate: unknown fn "${op.fn}" (expected count, sum, avg, min, max, sample, group_concat)`);
+        const of = op.of === undefined ? "*" : this.str(op, "of");
+        const alias = this.variable(op.as, "aggregate", "as");
+        const expr = this.expr(`${fn}(${op.distinct ? "DISTINCT " : ""}${of})`, "aggregate");
+        this.column({ variable: alias, expr, at });
+        return;
+      }
+      case "project": {
+        if (!Array.isArray(op.vars) || !op.vars.length) this.fail(`project needs "vars" as a non-empty list like ["?c"]`);
+        const cols: Projection[] = [];
+        for (const v of op.vars as unknown[]) {
+          if (typeof v !== "string") this.fail(`project: "vars" items must be strings`);
+          const text = (v as string).trim();
+          if (text.startsWith("?") || text.startsWith("$")) cols.push({ variable: this.variable(text, "project", "vars"), at });
+          else {
+            const p = this.fragment(`SELECT ${text.startsWith("(") ? text : `(${text})`} WHERE { }`, "project");
+            if (p.projection === "*" || p.projection.length !== 1) this.fail(`project: not a column: ${text}`);
+            cols.push(relocate(p.projection[0], at));
+          }
+        }
+        for (const c of cols) this.column(c);
+        return;
+      }
+      case "distinct":
+        q.distinct = true;
+        return;
+      case "having":
+        q.having.push(this.expr(this.str(op, "expr"), "having"));
+        return;
+      case "ask":
+        q.form = "ask";
+        return;
+      case "order": {
+        if (!Array.isArray(op.by) || !op.by.length) this.fail(`order needs "by" as a non-empty list like ["DESC(?n)"]`);
+        const g = this.fragment(`SELECT * WHERE { } ORDER BY ${(op.by as unknown[]).map(String).join(" ")}`, "order");
+        q.orderBy.push(...relocate(g.orderBy, at));
+        return;
+      }
+      case "limit":
+      case "offset": {
+        const n = op.n;
+        if (typeof n !== "number" || !Number.isInteger(n) || n < 0) this.fail(`${op.op} needs "n" as a non-negative integer, got ${JSON.stringify(n)}`);
+        q[op.op] = n as number;
+        return;
+      }
+      case "finish":
+        return;
+    }
+    this.fail(`unknown op "${op.op}" (expected one of ${OP_NAMES.join(", ")})`);
+  }
+
+  column(c: Projection): void {
+    if (this.projection === "*") this.projection = [];
+    const i = this.projection.findIndex((x) => x.variable.name === c.variable.name);
+    if (i >= 0) this.projection[i] = c;
+    else this.projection.push(c);
+  }
+
+  finish(): Query {
+    if (this.query.form === "select") this.query.projection = this.projection;
+    return this.query;
+  }
+}
+
+/**
+ * Compile an op list to the kernel algebra.
+ * @param ops the plan: an array of op objects (or the JSON text of one)
+ * @param options.prefixes prefixes assumed before any `prefix` op (e.g. the schema's)
+ * @returns the query, and the goal when the list has a goal op
+ * @throws PlanError naming the op index on an unknown op, a malformed op, a malformed goal or bad SPARQL inside an op
+ */
+export function compileOps(ops: Op[] | string, options: { prefixes?: Record<string, string> } = {}): { query: Query; goal?: Goal } {
+  let list: unknown = ops;
+  if (typeof ops === "string") {
+    try {
+      list = JSON.parse(ops);
+    } catch (error) {
+      throw new PlanError(`the plan is not JSON: ${(error as Error).message}`);
+    }
+  }
+  if (list && typeof list === "object" && !Array.isArray(list) && Array.isArray((list as { ops?: unknown }).ops)) list = (list as { ops: unknown }).ops;
+  if (!Array.isArray(list)) throw new PlanError(`a plan is a JSON list of ops, got ${JSON.stringify(list)?.slice(0, 80)}`);
+  const c = new OpCompiler(options.prefixes ?? {});
+  list.forEach((op, i) => c.top(op as Op, i));
+  return { query: c.finish(), goal: c.goal };
+}

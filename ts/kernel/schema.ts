@@ -1,0 +1,277 @@
+/**
+ * The schema the kernel checks plans against: classes, properties, datatypes,
+ * rdfs:domain / rdfs:range, and the reflexive-transitive closure of
+ * rdfs:subClassOf and rdfs:subPropertyOf (ts/kernel/closure.ts, WASM by default).
+ * RDFS and OWL declarations both count. A namespace is *described* when the
+ * schema declares any term in it (DESIGN §2); only described namespaces get
+ * "unknown term" errors.
+ */
+import type { Graph } from "../rdf/index.js";
+import type { BackendRequest } from "../../bindings/wasm.js";
+import { closureHas, computeClosure, type Closure } from "./closure.js";
+
+export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+export const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
+export const OWL = "http://www.w3.org/2002/07/owl#";
+export const XSD = "http://www.w3.org/2001/XMLSchema#";
+export const RDF_TYPE = `${RDF}type`;
+
+const CLASS_TYPES = new Set([`${OWL}Class`, `${RDFS}Class`]);
+const PROPERTY_TYPES = new Set([
+  `${RDF}Property`,
+  `${OWL}ObjectProperty`,
+  `${OWL}DatatypeProperty`,
+  `${OWL}AnnotationProperty`,
+  `${OWL}FunctionalProperty`,
+  `${OWL}InverseFunctionalProperty`,
+  `${OWL}TransitiveProperty`,
+  `${OWL}SymmetricProperty`,
+  `${OWL}AsymmetricProperty`,
+  `${OWL}ReflexiveProperty`,
+  `${OWL}IrreflexiveProperty`,
+  `${OWL}OntologyProperty`,
+]);
+const DATATYPE_TYPES = new Set([`${RDFS}Datatype`]);
+/** Top classes: every entity is one, so they never make a type warning or an open goal. */
+const TOP_CLASSES = new Set([`${OWL}Thing`, `${RDFS}Resource`]);
+
+/** The RDF and RDFS vocabularies (RDF 1.1 Schema): these namespaces are always described. */
+const BUILTIN_PROPERTIES = [
+  `${RDF}type`, `${RDF}subject`, `${RDF}predicate`, `${RDF}object`, `${RDF}first`, `${RDF}rest`, `${RDF}value`,
+  `${RDFS}subClassOf`, `${RDFS}subPropertyOf`, `${RDFS}domain`, `${RDFS}range`, `${RDFS}label`, `${RDFS}comment`,
+  `${RDFS}member`, `${RDFS}seeAlso`, `${RDFS}isDefinedBy`,
+];
+const BUILTIN_CLASSES = [
+  `${RDF}Property`, `${RDF}Statement`, `${RDF}List`, `${RDF}Bag`, `${RDF}Seq`, `${RDF}Alt`, `${RDF}langString`,
+  `${RDF}HTML`, `${RDF}XMLLiteral`, `${RDF}JSON`, `${RDF}CompoundLiteral`, `${RDF}PlainLiteral`, `${RDF}nil`,
+  `${RDFS}Resource`, `${RDFS}Class`, `${RDFS}Literal`, `${RDFS}Datatype`, `${RDFS}Container`,
+  `${RDFS}ContainerMembershipProperty`,
+];
+const NUMERIC_XSD = new Set(
+  ["integer", "decimal", "float", "double", "nonNegativeInteger", "positiveInteger", "nonPositiveInteger",
+    "negativeInteger", "long", "int", "short", "byte", "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte"]
+    .map((t) => XSD + t),
+);
+
+/** The namespace of an IRI: everything up to and including its last `#` or `/` (or `:` for URNs). */
+export function namespaceOf(iri: string): string {
+  const cut = Math.max(iri.lastIndexOf("#"), iri.lastIndexOf("/"));
+  if (cut >= 0 && cut < iri.length - 1) return iri.slice(0, cut + 1);
+  const colon = iri.lastIndexOf(":");
+  return colon >= 0 ? iri.slice(0, colon + 1) : iri;
+}
+
+/** What the schema knows about one property. */
+export interface PropertyInfo {
+  iri: string;
+  /** rdfs:domain values (a conjunction, as RDFS says). */
+  domains: string[];
+  /** rdfs:range values; a datatype range means the object is a literal. */
+  ranges: string[];
+  /** owl:ObjectProperty (object is an entity), owl:DatatypeProperty (object is a literal), or unknown. */
+  kind: "object" | "datatype" | "unknown";
+}
+
+/** A checked schema. Build it with `Schema.fromGraph(graph)`. */
+export class Schema {
+  /** Declared or implied classes (rdf:type owl:Class/rdfs:Class, either end of rdfs:subClassOf, domains, ranges that are not datatypes). */
+  readonly classes = new Set<string>();
+  /** Declared or implied properties, with their domains and ranges. */
+  readonly properties = new Map<string, PropertyInfo>();
+  /** Datatypes: rdfs:Datatype declarations, every xsd: IRI used, rdf:langString, rdfs:Literal. */
+  readonly datatypes = new Set<string>();
+  /** Namespaces of the declared terms (plus rdf: and rdfs:). */
+  readonly describedNamespaces = new Set<string>([RDF, RDFS]);
+  /** Prefixes the schema source declared (used to print terms). */
+  readonly prefixes: Record<string, string>;
+  /** Terms of each described namespace, for did-you-mean. */
+  readonly termsByNamespace = new Map<string, { classes: string[]; properties: string[] }>();
+  private readonly classIds = new Map<string, number>();
+  private readonly propertyIds = new Map<string, number>();
+  private classClosure!: Closure;
+  private propertyClosure!: Closure;
+
+  private constructor(prefixes: Record<string, string>) {
+    this.prefixes = prefixes;
+  }
+
+  /**
+   * Read a schema from an RDF graph (an ontology, or a KG carrying its own schema).
+   * Follows RDFS 1.1 and the OWL 2 declarations named above; owl:equivalentClass
+   * counts as subclassing both ways (a cycle the closure condenses).
+   * @param options.backend closure backend ("auto" default: WASM when loaded)
+   */
+  static fromGraph(graph: Graph, options: { backend?: BackendRequest } = {}): Schema {
+    const schema = new Schema({ ...graph.prefixes });
+    const store = graph.store;
+    const declared = new Set<string>();
+    const property = (iri: string): PropertyInfo => {
+      let info = schema.properties.get(iri);
+      if (!info) schema.properties.set(iri, (info = { iri, domains: [], ranges: [], kind: "unknown" }));
+      return info;
+    };
+    for (const q of store.getQuads(null, RDF_TYPE, null, null)) {
+      if (q.subject.termType !== "NamedNode") continue;
+      const s = q.subject.value;
+      const t = q.object.value;
+      if (CLASS_TYPES.has(t)) schema.classes.add(s), declared.add(s);
+      else if (PROPERTY_TYPES.has(t)) {
+        const info = property(s);
+        if (t === `${OWL}ObjectProperty`) info.kind = "object";
+        else if (t === `${OWL}DatatypeProperty`) info.kind = "datatype";
+        declared.add(s);
+      } else if (DATATYPE_TYPES.has(t)) schema.datatypes.add(s), declared.add(s);
+    }
+    for (const b of [...BUILTIN_CLASSES]) schema.classes.add(b);
+    for (const p of BUILTIN_PROPERTIES) property(p);
+    schema.datatypes.add(`${RDF}langString`).add(`${RDFS}Literal`).add(`${RDF}PlainLiteral`).add(`${RDF}XMLLiteral`).add(`${RDF}HTML`);
+    const subClass: [string, string][] = [];
+    for (const q of store.getQuads(null, `${RDFS}subClassOf`, null, null)) {
+      if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
+      schema.classes.add(q.subject.value).add(q.object.value);
+      subClass.push([q.subject.value, q.object.value]);
+    }
+    for (const q of store.getQuads(null, `${OWL}equivalentClass`, null, null)) {
+      if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
+      schema.classes.add(q.subject.value).add(q.object.value);
+      subClass.push([q.subject.value, q.object.value], [q.object.value, q.subject.value]);
+    }
+    const subProperty: [string, string][] = [];
+    for (const pred of [`${RDFS}subPropertyOf`, `${OWL}equivalentProperty`]) {
+      for (const q of store.getQuads(null, pred, null, null)) {
+        if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
+        property(q.subject.value);
+        property(q.object.value);
+        subProperty.push([q.subject.value, q.object.value]);
+        if (pred !== `${RDFS}subPropertyOf`) subProperty.push([q.object.value, q.subject.value]);
+      }
+    }
+    const isDatatype = (iri: string) => schema.datatypes.has(iri) || iri.startsWith(XSD);
+    for (const q of store.getQuads(null, `${RDFS}domain`, null, null)) {
+      if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
+      property(q.subject.value).domains.push(q.object.value);
+      schema.classes.add(q.object.value);
+    }
+    for (const q of store.getQuads(null, `${RDFS}range`, null, null)) {
+      if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
+      const info = property(q.subject.value);
+      info.ranges.push(q.object.value);
+      if (isDatatype(q.object.value)) {
+        if (q.object.value.startsWith(XSD)) schema.datatypes.add(q.object.value);
+        if (info.kind === "unknown") info.kind = "datatype";
+      } else {
+        schema.classes.add(q.object.value);
+        if (info.kind === "unknown") info.kind = "object";
+      }
+    }
+    for (const iri of declared) schema.describedNamespaces.add(namespaceOf(iri));
+    for (const iri of [...schema.classes, ...schema.properties.keys()]) {
+      const ns = namespaceOf(iri);
+      if (!schema.describedNamespaces.has(ns)) continue;
+      let bucket = schema.termsByNamespace.get(ns);
+      if (!bucket) schema.termsByNamespace.set(ns, (bucket = { classes: [], properties: [] }));
+      (schema.classes.has(iri) ? bucket.classes : bucket.properties).push(iri);
+    }
+    schema.classClosure = buildClosure(schema.classes, subClass, schema.classIds, options.backend);
+    schema.propertyClosure = buildClosure(schema.properties.keys(), subProperty, schema.propertyIds, options.backend);
+    return schema;
+  }
+
+  /** Whether the namespace of `iri` is described by this schema. */
+  describes(iri: string): boolean {
+    return this.describedNamespaces.has(namespaceOf(iri));
+  }
+
+  /** Whether `iri` is a known class. */
+  isClass(iri: string): boolean {
+    return this.classes.has(iri);
+  }
+
+  /** Whether `iri` is a known property. */
+  isProperty(iri: string): boolean {
+    return this.properties.has(iri);
+  }
+
+  /** Whether `iri` names a datatype (declared, or any xsd: IRI). */
+  isDatatype(iri: string): boolean {
+    return this.datatypes.has(iri) || iri.startsWith(XSD);
+  }
+
+  /** Whether `iri` is a numeric XSD datatype. */
+  isNumericDatatype(iri: string): boolean {
+    return NUMERIC_XSD.has(iri);
+  }
+
+  /** Whether `iri` is a top class (owl:Thing, rdfs:Resource). */
+  isTopClass(iri: string): boolean {
+    return TOP_CLASSES.has(iri);
+  }
+
+  /** `sub rdfs:subClassOf* sup` by the reflexive-transitive closure; top classes are above everything. */
+  isSubClassOf(sub: string, sup: string): boolean {
+    if (sub === sup || TOP_CLASSES.has(sup)) return true;
+    const a = this.classIds.get(sub);
+    const b = this.classIds.get(sup);
+    return a !== undefined && b !== undefined && closureHas(this.classClosure, a, b);
+  }
+
+  /** `sub rdfs:subPropertyOf* sup` by the reflexive-transitive closure. */
+  isSubPropertyOf(sub: string, sup: string): boolean {
+    if (sub === sup) return true;
+    const a = this.propertyIds.get(sub);
+    const b = this.propertyIds.get(sup);
+    return a !== undefined && b !== undefined && closureHas(this.propertyClosure, a, b);
+  }
+
+  /** Domains of `p` including those inherited from its super-properties (RDFS rule rdfs2 with rdfs7). */
+  domainsOf(p: string): string[] {
+    return this.inherited(p, (info) => info.domains);
+  }
+
+  /** Ranges of `p` including those inherited from its super-properties. */
+  rangesOf(p: string): string[] {
+    return this.inherited(p, (info) => info.ranges);
+  }
+
+  /** The closure backend that built the class closure. */
+  get closureBackend(): "wasm" | "ts" {
+    return this.classClosure.backend;
+  }
+
+  private inherited(p: string, pick: (info: PropertyInfo) => string[]): string[] {
+    const own = this.properties.get(p);
+    if (!own) return [];
+    const id = this.propertyIds.get(p);
+    const out = new Set(pick(own));
+    if (id !== undefined) {
+      const c = this.propertyClosure;
+      const k = c.sccOf[id];
+      for (let i = c.offsets[k]; i < c.offsets[k + 1]; i++) {
+        const sup = this.propertyIris[c.ancestors[i]];
+        for (const v of pick(this.properties.get(sup)!)) out.add(v);
+      }
+    }
+    return [...out];
+  }
+
+  private get propertyIris(): string[] {
+    return (this._propertyIris ??= [...this.propertyIds.keys()]);
+  }
+  private _propertyIris?: string[];
+}
+
+function buildClosure(
+  terms: Iterable<string>,
+  edges: [string, string][],
+  ids: Map<string, number>,
+  backend: BackendRequest | undefined,
+): Closure {
+  for (const t of terms) if (!ids.has(t)) ids.set(t, ids.size);
+  const child = new Uint32Array(edges.length);
+  const parent = new Uint32Array(edges.length);
+  edges.forEach(([c, p], i) => {
+    child[i] = ids.get(c)!;
+    parent[i] = ids.get(p)!;
+  });
+  return computeClosure(ids.size, child, parent, { backend });
+}
