@@ -8,7 +8,7 @@ import { TAINT_KINDS, type StatusVerdict } from "./epistemics.js";
 import type { Affordance, Envelope, GapToken, RenderedNode } from "./schema.js";
 import type { Edge, Neighborhood, Node } from "./substrate.js";
 import { codePointLength, compareCodePoints, invisibleCharacters, sliceCodePoints } from "./text.js";
-import { wrapUntrustedBody } from "./untrusted.js";
+import { defangFences, wrapUntrustedBody } from "./untrusted.js";
 
 /** Where the renderer reports what it dropped. Default: nothing is printed. */
 export interface MemDSLLogger {
@@ -59,8 +59,10 @@ function describeInvisible(parts: Array<[string, string]>): string {
  *   neighbor is addressable and not in `expanded`, sorted by (target token,
  *   relation) in code point order; then `ground` when the body was elided.
  *
- * Bodies: "" stays "" (no data region); otherwise cut to `maxBodyChars` code
- * points when longer, then wrapped by wrapUntrustedBody.
+ * Bodies: "" stays "" (no data region); otherwise fence look-alikes are
+ * defanged, the result is cut to `maxBodyChars` code points when longer (the
+ * counts in the `elided` gap are of the defanged body), then wrapped by
+ * wrapUntrustedBody.
  *
  * @param nodeStatus token → verdict; the status shown is `verdict.wire()`
  * @throws RangeError when maxBodyChars is not a non-negative integer
@@ -118,7 +120,8 @@ export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeS
     for (const t of taints) gaps.push({ ref, kind: t.kind, detail: t.note });
     if (!verdict) gaps.push({ ref, kind: "missing", detail: "no status verdict; shown at the inferred floor" });
 
-    let body = node.body ?? "";
+    // Defang before cutting, so a cut can never leave half a fence look-alike behind.
+    let body = defangFences(node.body ?? "");
     let elided = false;
     if (maxBodyChars !== null && body.length > maxBodyChars) {
       const total = codePointLength(body);

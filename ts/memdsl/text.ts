@@ -63,9 +63,8 @@ function escapeChar(ch: string): string {
  * padding) for every other character in the must-escape set; TAB stays raw.
  */
 export function escapeWire(text: string, quoted: boolean): string {
-  const re = quoted ? MUST_ESCAPE_QUOTED : MUST_ESCAPE;
-  re.lastIndex = 0;
-  return re.test(text) ? text.replace(re, escapeChar) : text;
+  // String.replace with a global regex starts at 0 and resets lastIndex itself.
+  return text.replace(quoted ? MUST_ESCAPE_QUOTED : MUST_ESCAPE, escapeChar);
 }
 
 /** A wire text failed to decode: `index` is the 0-based UTF-16 offset within the decoded line part. */
@@ -145,6 +144,7 @@ export function findRawForbidden(line: string): number {
 
 /** Matches one invisible or bidi character: format (Cf) or default-ignorable code points. */
 const INVISIBLE = /[\p{Cf}\p{DI}]/gu;
+const INVISIBLE_ONE = /[\p{Cf}\p{DI}]/u;
 
 /**
  * The invisible and bidi characters in `text`: format characters (Cf: bidi
@@ -156,8 +156,7 @@ const INVISIBLE = /[\p{Cf}\p{DI}]/gu;
  */
 export function invisibleCharacters(text: string): Map<string, number> {
   const counts = new Map<number, number>();
-  INVISIBLE.lastIndex = 0;
-  if (!INVISIBLE.test(text)) return new Map();
+  if (!INVISIBLE_ONE.test(text)) return new Map();
   for (const m of text.matchAll(INVISIBLE)) {
     const cp = m[0].codePointAt(0)!;
     counts.set(cp, (counts.get(cp) ?? 0) + 1);
