@@ -3,7 +3,7 @@
  * N3.js's Turtle / N-Triples / N-Quads parser and held in an `N3.Store`, with the
  * prefixes the source declared. Parsing is N3.js's business, never ours.
  */
-import { Parser, Store } from "n3";
+import { DataFactory, Parser, Store } from "n3";
 import type * as RDF from "@rdfjs/types";
 
 /** Serializations `parseGraph` reads. */
@@ -52,6 +52,13 @@ export function formatFromPath(path: string): RdfFormat {
 /**
  * Parse RDF text into a Graph. Strict per format (a Turtle file with N3-only syntax fails).
  *
+ * Blank nodes are labelled deterministically, so the same text always yields the same
+ * graph — and therefore the same triple-index fingerprint — in any process, in any order
+ * of parses: labelled ones keep the document's label (`_:x` stays `_:x`), anonymous ones
+ * (`[]`, `[ … ]`, collections) are numbered `b1, b2, …` in document order, skipping any
+ * label the document itself uses. (N3.js alone would prefix labels with a per-process
+ * counter, `b0_x`, `b1_x`…, and number anonymous nodes from a global counter.)
+ *
  * @param text the document, as a JS string
  * @param options.format "turtle" (default), "ntriples" or "nquads"
  * @param options.source name used in errors (default "<input>")
@@ -64,21 +71,65 @@ export function parseGraph(
 ): Graph {
   const format = options.format ?? "turtle";
   const source = options.source ?? "<input>";
-  const parser = new Parser({ format: MEDIA_TYPE[format], baseIRI: options.baseIRI });
-  let quads: RDF.Quad[];
-  const prefixes: Record<string, string> = {};
-  try {
-    quads = parser.parse(text, null, (prefix: string, iri: RDF.NamedNode) => {
-      prefixes[prefix] = iri.value;
-    }) as unknown as RDF.Quad[];
-  } catch (error) {
-    const err = error as Error & { context?: { line?: number; token?: { start?: number } } };
-    const line = err.context?.line ?? null;
-    const start = err.context?.token?.start;
-    const detail = err.message.replace(/ on line \d+\.?$/, "");
-    throw new RdfParseError(source, line, start != null ? start + 1 : null, detail);
+  if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples or nquads)`);
+  // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
+  // parse again with a longer stem (rare, and deterministic).
+  for (let anon = "b"; ; anon = `${anon}_`) {
+    let collided = false;
+    let counter = 0;
+    const factory = {
+      ...DataFactory,
+      blankNode(name?: string) {
+        if (name === undefined) return DataFactory.blankNode(`${anon}${++counter}`);
+        if (!collided && name.startsWith(anon)) {
+          collided = /^\d+$/.test(name.slice(anon.length));
+        }
+        return DataFactory.blankNode(name);
+      },
+    };
+    const parser = new Parser({
+      format: MEDIA_TYPE[format],
+      baseIRI: options.baseIRI,
+      blankNodePrefix: "_:",
+      factory: factory as unknown as typeof DataFactory,
+    } as ConstructorParameters<typeof Parser>[0]);
+    let quads: RDF.Quad[];
+    const prefixes: Record<string, string> = {};
+    try {
+      quads = parser.parse(text, null, (prefix: string, iri: RDF.NamedNode) => {
+        prefixes[prefix] = iri.value;
+      }) as unknown as RDF.Quad[];
+    } catch (error) {
+      const err = error as Error & { context?: { line?: number; token?: { start?: number } } };
+      const line = err.context?.line ?? null;
+      const start = err.context?.token?.start;
+      const detail = err.message.replace(/ on line \d+\.?$/, "");
+      throw new RdfParseError(source, line, start != null ? start + 1 : null, detail);
+    }
+    if (collided && counter > 0) continue;
+    const store = new Store();
+    store.addQuads(quads as never);
+    return { store, prefixes, source: options.source };
   }
+}
+
+/**
+ * A Graph from quads already in hand (copied into a new N3.Store).
+ * @param quads RDF/JS quads (any factory)
+ * @param prefixes name → namespace, used when rendering and serializing
+ * @param source where they came from, for messages
+ */
+export function createGraph(
+  quads: Iterable<RDF.Quad> = [],
+  prefixes: Record<string, string> = {},
+  source?: string,
+): Graph {
   const store = new Store();
-  store.addQuads(quads as never);
-  return { store, prefixes, source: options.source };
+  for (const quad of quads) store.addQuad(quad as never);
+  return { store, prefixes: { ...prefixes }, source };
+}
+
+/** A copy of `graph` with its own store (quads shared as immutable terms) and prefixes. */
+export function cloneGraph(graph: Graph): Graph {
+  return createGraph(graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[], graph.prefixes, graph.source);
 }

@@ -1,5 +1,6 @@
 /** Node-only: read an RDF file from disk into a Graph. Kept apart so the browser entry never imports node:fs. */
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
 
 /**
@@ -16,4 +17,22 @@ export function loadGraphFile(path: string, options: { format?: RdfFormat; baseI
     throw error;
   }
   return parseGraph(text, { format, source: path, baseIRI: options.baseIRI });
+}
+
+/**
+ * Write a graph to `path` atomically (a temporary file beside it, then rename), in the
+ * format its extension names unless given. Nothing is left behind when serializing fails.
+ * @throws TypeError for an unknown extension; the file system's error otherwise
+ */
+export function writeGraphFile(path: string, graph: Graph, options: { format?: RdfFormat } = {}): void {
+  const format = options.format ?? formatFromPath(path);
+  const text = serializeGraph(graph, { format });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, "utf8");
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }

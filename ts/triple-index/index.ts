@@ -1,2 +1,30 @@
-// ts/triple-index: public API of this part (browser-safe). Filled in by its issue.
-export {};
+// ts/triple-index: stable triple ids, listings and drift-safe critiques (DESIGN §1). Browser-safe.
+export {
+  buildTripleIndex,
+  fingerprintGraph,
+  fingerprintLines,
+  encodeLines,
+  renderLine,
+  TripleIndex,
+  TripleIds,
+  type IndexedTriple,
+  type SubjectBlock,
+} from "./triple-index.js";
+export { renderListing, READ_ONLY_MARKER } from "./listing.js";
+export {
+  applyCritique,
+  parseCritique,
+  CritiqueFormatError,
+  TripleIndexDriftError,
+  type Critique,
+  type CritiqueItem,
+  type CritiqueOp,
+  type CritiqueGuards,
+  type GuardName,
+  type RejectionCode,
+  type AppliedItem,
+  type RejectedItem,
+  type CritiqueReport,
+} from "./critique.js";
+export { canonicalHash, canonicalNQuads, CanonicalizationLimitError, DEFAULT_MAX_WORK_FACTOR } from "./canonical-hash.js";
+export { sortTriples, type SortedTriples } from "./ordering.js";

@@ -1,0 +1,46 @@
+/**
+ * Writing graphs back out, losslessly, with N3.js's Writer: every literal keeps its lexical
+ * form (numbers are written bare only when N3.js's Writer can do so without changing the
+ * lexical form: `7.50`, `1.0E-7`, `007` stay as written), language tags and datatypes are
+ * kept, IRIs use the graph's prefixes where the local part is a valid PN_LOCAL.
+ */
+import { Writer } from "n3";
+import type * as RDF from "@rdfjs/types";
+import type { Graph, RdfFormat } from "./graph.js";
+
+const WRITER_FORMAT: Record<RdfFormat, string> = {
+  turtle: "Turtle",
+  ntriples: "N-Triples",
+  nquads: "N-Quads",
+};
+
+/**
+ * Serialize a graph to text.
+ *
+ * @param graph the graph; its `prefixes` become `@prefix` lines in Turtle
+ * @param options.format "turtle" (default), "ntriples" (canonical escapes, one triple a
+ *   line; quads in named graphs lose their graph) or "nquads"
+ * @returns the document (UTF-8 when written), ending in a newline when non-empty
+ * @throws TypeError for an unknown format
+ */
+export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {}): string {
+  const format = options.format ?? "turtle";
+  const writerFormat = WRITER_FORMAT[format];
+  if (!writerFormat) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples or nquads)`);
+  const writer = new Writer({ format: writerFormat, prefixes: format === "turtle" ? graph.prefixes : undefined });
+  const quads = graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[];
+  for (const quad of quads) {
+    if (format === "ntriples" && quad.graph.termType !== "DefaultGraph") {
+      writer.addQuad(quad.subject as never, quad.predicate as never, quad.object as never);
+    } else {
+      writer.addQuad(quad as never);
+    }
+  }
+  let result = "";
+  // Without an output stream N3.js's Writer calls back synchronously with the whole text.
+  writer.end((error: Error | null, text: string) => {
+    if (error) throw error;
+    result = text;
+  });
+  return result;
+}

@@ -1,0 +1,207 @@
+/**
+ * Stable integer ids for the triples a critic is shown (DESIGN §1).
+ *
+ * A critic asked to re-quote the triples it wants changed gets them wrong most of the
+ * time; a critic that cites ids cannot. Ids are 1..N in listing order; the index keeps the
+ * fingerprint of the graph state they were assigned against, and every resolution of ids
+ * against a graph first checks that the graph still has that fingerprint — the loop edits
+ * the graph between passes, and an id carried forward must never resolve against a later
+ * numbering.
+ */
+import type * as RDF from "@rdfjs/types";
+import { sha256Hex } from "../../bindings/sha256.js";
+import { formatTerm, toPrefixMap, type Graph, type PrefixMap } from "../rdf/index.js";
+import { sortTriples, type SortedTriples } from "./ordering.js";
+
+/** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */
+export interface IndexedTriple {
+  readonly triple: RDF.Quad;
+  readonly tripleId: number | null;
+  /** The rendered triple, `s\tp\to` (the fingerprint line without its newline). */
+  readonly line: string;
+}
+
+/** One subject's block in the listing. */
+export interface SubjectBlock {
+  readonly subject: RDF.Term;
+  readonly triples: readonly IndexedTriple[];
+}
+
+/**
+ * Triple → id, looked up by the triple's rendering, so any RDF/JS triple equal to an indexed
+ * one (from any factory) finds its id. Iterates as [line, id].
+ */
+export class TripleIds implements Iterable<[string, number]> {
+  constructor(
+    private readonly byLine: Map<string, number>,
+    private readonly prefixes: PrefixMap,
+  ) {}
+
+  /** The id of `triple` (an RDF/JS quad, graph ignored, or its `s\tp\to` line), or undefined. */
+  get(triple: RDF.Quad | string): number | undefined {
+    return this.byLine.get(typeof triple === "string" ? triple : renderLine(triple, this.prefixes));
+  }
+
+  /** Whether `triple` has an id. */
+  has(triple: RDF.Quad | string): boolean {
+    return this.get(triple) !== undefined;
+  }
+
+  /** Number of triples with an id. */
+  get size(): number {
+    return this.byLine.size;
+  }
+
+  [Symbol.iterator](): Iterator<[string, number]> {
+    return this.byLine.entries();
+  }
+}
+
+/** `s\tp\to` for one triple, as the listing and the fingerprint render it. */
+export function renderLine(triple: RDF.Quad, prefixes: PrefixMap | Readonly<Record<string, string>>): string {
+  const map = toPrefixMap(prefixes);
+  return `${formatTerm(triple.subject, map)}\t${formatTerm(triple.predicate, map)}\t${formatTerm(triple.object, map)}`;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * SHA-256 (lowercase hex) over `lines`, each followed by "\n", as UTF-8. The lines are joined
+ * and encoded into one buffer (one copy) and hashed in one call on the active backend
+ * (`sha256Backend()`: node:crypto in Node, hash-wasm in browsers).
+ */
+export function fingerprintLines(lines: readonly string[]): string {
+  return sha256Hex(encodeLines(lines));
+}
+
+/** The UTF-8 bytes a fingerprint hashes: every line followed by "\n", in one buffer. */
+export function encodeLines(lines: readonly string[]): Uint8Array {
+  return lines.length === 0 ? new Uint8Array(0) : encoder.encode(`${lines.join("\n")}\n`);
+}
+
+/**
+ * The drift check's digest: SHA-256 (hex) over the sorted rendered lines `s\tp\to\n`
+ * (UTF-8) — exactly the strings the listing shows, in listing order (DESIGN §1).
+ *
+ * This is deliberately not {@link canonicalHash}: RDFC-1.0 canonicalization answers "is
+ * this the same graph up to blank-node relabelling?", which is the right identity for a
+ * catalog but far more work (and unbounded on poison graphs) than the question asked here:
+ * "is this still the graph whose listing I numbered?". The fingerprint also changes when
+ * the prefixes change, because the listing the critic read would change.
+ *
+ * @param graph a parsed Graph (its prefixes are used for rendering)
+ * @returns 64 lowercase hex characters; for the empty graph, SHA-256 of zero bytes
+ * @throws when no SHA-256 backend is initialised (import the package entry first)
+ */
+export function fingerprintGraph(graph: Graph): string {
+  return fingerprintLines(sortTriples(graph.store, toPrefixMap(graph.prefixes), { withQuads: false }).lines);
+}
+
+/**
+ * Ids 1..N over exactly the triples a listing shows, the reverse lookup, the listing order
+ * and the fingerprint of the graph state they were assigned against. Built by
+ * {@link buildTripleIndex}; valid for one graph state only.
+ */
+export class TripleIndex {
+  /** id → triple, ids 1..scopeSize without gaps. */
+  readonly byId: ReadonlyMap<number, RDF.Quad>;
+  /** triple → id (by rendering; read-only triples are absent). */
+  readonly ids: TripleIds;
+  /** Subject blocks in listing order; the order is part of the contract, recorded here. */
+  readonly order: readonly SubjectBlock[];
+  /** SHA-256 hex of the listing's lines: the graph state these ids belong to. */
+  readonly fingerprint: string;
+  /** Number of triples that received an id. */
+  readonly scopeSize: number;
+  /** Number of triples listed (with or without id). */
+  readonly tripleCount: number;
+  /** The prefixes the listing was rendered with. */
+  readonly prefixes: PrefixMap;
+
+  /** @internal use {@link buildTripleIndex}. */
+  constructor(parts: {
+    byId: Map<number, RDF.Quad>;
+    ids: TripleIds;
+    order: SubjectBlock[];
+    fingerprint: string;
+    tripleCount: number;
+    prefixes: PrefixMap;
+  }) {
+    this.byId = parts.byId;
+    this.ids = parts.ids;
+    this.order = parts.order;
+    this.fingerprint = parts.fingerprint;
+    this.scopeSize = parts.byId.size;
+    this.tripleCount = parts.tripleCount;
+    this.prefixes = parts.prefixes;
+  }
+
+  /** Number of triples with an id (as `len()` of the seed's index). */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** True when no triple has an id (nothing can be cited). */
+  get isEmpty(): boolean {
+    return this.byId.size === 0;
+  }
+
+  /** The triple with id `tripleId`, or null when the id is unknown (read-only lines have none). */
+  resolve(tripleId: number): RDF.Quad | null {
+    return this.byId.get(tripleId) ?? null;
+  }
+
+  /**
+   * Whether `graph` is still in the state these ids were assigned to: its fingerprint
+   * (recomputed now, O(n) rendering plus sorting) equals {@link fingerprint}.
+   */
+  matches(graph: Graph): boolean {
+    return fingerprintGraph(graph) === this.fingerprint;
+  }
+}
+
+/**
+ * Assign ids to `graph`'s triples, grouped and ordered by subject (DESIGN §1).
+ *
+ * @param graph the graph exactly as the critic will be shown it (for a chapter that
+ *   condenses before showing, pass the condensed graph: an id on a triple the critic never
+ *   saw is a delete ordered blind). Triples in named graphs are listed once, graph ignored.
+ * @param options.scope when given, only triples also in this graph receive an id; the rest
+ *   are listed read-only and cannot be cited — so deleting them is inexpressible, not merely
+ *   refused after the fact. Blank nodes match by label.
+ * @returns the index; ids 1..N follow listing order
+ */
+export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
+  const prefixes = toPrefixMap(graph.prefixes);
+  const sorted: SortedTriples = sortTriples(graph.store, prefixes);
+  const { quads, lines, blockStarts } = sorted;
+  const scope = options.scope?.store;
+  const byId = new Map<number, RDF.Quad>();
+  const byLine = new Map<string, number>();
+  const order: SubjectBlock[] = new Array(blockStarts.length - 1);
+  let nextId = 0;
+  for (let b = 0; b + 1 < blockStarts.length; b++) {
+    const start = blockStarts[b];
+    const end = blockStarts[b + 1];
+    const triples: IndexedTriple[] = new Array(end - start);
+    for (let k = start; k < end; k++) {
+      const quad = quads[k];
+      let tripleId: number | null = null;
+      if (scope === undefined || scope.countQuads(quad.subject, quad.predicate, quad.object, null) > 0) {
+        tripleId = ++nextId;
+        byId.set(tripleId, quad);
+        byLine.set(lines[k], tripleId);
+      }
+      triples[k - start] = { triple: quad, tripleId, line: lines[k] };
+    }
+    order[b] = { subject: quads[start].subject, triples };
+  }
+  return new TripleIndex({
+    byId,
+    ids: new TripleIds(byLine, prefixes),
+    order,
+    fingerprint: fingerprintLines(lines),
+    tripleCount: quads.length,
+    prefixes,
+  });
+}
