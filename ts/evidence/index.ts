@@ -40,3 +40,4 @@ export {
 } from "./graph-slice.js";
 export { normalizeWhitespace, slugify, anchorFor } from "./text.js";
 export { EVIDENCE_ONTOLOGY_TURTLE, EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
+export { formatFragmentListing, firstWords } from "./listing.js";

@@ -1,0 +1,38 @@
+/**
+ * The human-readable listing of a fragment tree (what `groundwire fragments` prints
+ * and what the golden fixtures pin): one line per fragment, in document order.
+ *
+ *   <versionId>  L<line>  <two spaces per depth><kind>:<anchor>  <first words>
+ *
+ * The address is the chain of `<kind>:<anchor>` segments from the top-level line
+ * down to this one (the full path is `fragment.path`, also in `--json`).
+ */
+import type { Artifact } from "./artifact.js";
+import type { Fragment } from "./fragment.js";
+import { normalizeWhitespace } from "./text.js";
+
+/** The first words of a text: whitespace normalized, cut at a word boundary to at most `max` UTF-16 units, `…` when cut. */
+export function firstWords(text: string, max = 60): string {
+  const flat = normalizeWhitespace(text);
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * Render the listing. The first line describes the artifact when one is given:
+ * `<artifactId>  <mediaType>  <byteLength> bytes  <contentHash>  <n> fragments`.
+ * Ends with a newline; deterministic (no clock, no locale).
+ */
+export function formatFragmentListing(fragments: readonly Fragment[], artifact?: Artifact): string {
+  const lines: string[] = [];
+  if (artifact) {
+    lines.push(`${artifact.artifactId}  ${artifact.mediaType}  ${artifact.byteLength} bytes  ${artifact.contentHash}  ${fragments.length} fragments`);
+  }
+  const lineWidth = String(fragments.reduce((m, f) => Math.max(m, f.line), 0)).length;
+  for (const f of fragments) {
+    lines.push(`${f.versionId}  L${String(f.line).padEnd(lineWidth)}  ${"  ".repeat(f.depth)}${f.kind}:${f.anchor}  ${JSON.stringify(firstWords(f.text))}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
