@@ -77,13 +77,14 @@ export class PrefixMap {
 
   /**
    * The prefixed name for `iri` (`ex:Thing`), or null when no namespace matches with a
-   * valid PN_LOCAL remainder.
+   * valid, non-empty PN_LOCAL remainder (the namespace IRI itself is shown as `<iri>`).
    */
   shorten(iri: string): string | null {
     for (const [namespace, name] of this.shorteners) {
       if (iri.startsWith(namespace)) {
         const local = iri.slice(namespace.length);
-        if (isPnLocal(local)) return `${name}:${local}`;
+        // An empty local part is valid Turtle (`ex:`) but reads badly; show the namespace in full.
+        if (local !== "" && isPnLocal(local)) return `${name}:${local}`;
       }
     }
     return null;

@@ -209,7 +209,8 @@ function sortTriplesFast(
 
   const typeText = formatTerm({ termType: "NamedNode", value: RDF_TYPE } as RDF.NamedNode, prefixes);
   const predicateIds = Object.keys(content.predicates).map(Number);
-  predicateIds.sort((a, b) => byKey(render(a), render(b)));
+  for (const id of predicateIds) render(id);
+  predicateIds.sort((a, b) => byKey(rendered[a]!, rendered[b]!));
   for (let r = 0; r < predicateIds.length; r++) {
     const p = rendered[predicateIds[r]]!;
     p.predicateRank = p.text === typeText ? 0 : r + 1;
