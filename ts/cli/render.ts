@@ -1,9 +1,115 @@
-// placeholder: the render command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire render <graph> <focus> [--hops N] [--max-body-chars N] [--expanded IRI,...] [--json]`
+ *
+ * Loads an RDF file, assembles the focus's neighborhood, derives node statuses
+ * from the graph, renders the MemDSL envelope and prints its wire text (or the
+ * Envelope as JSON with --json). The focus and --expanded entries are absolute
+ * IRIs (optionally in <>) or prefixed names using the graph's prefixes (then
+ * rdf, rdfs, owl, xsd, skos, prov, dcterms, gwm).
+ */
+import { loadGraphFile } from "../rdf/load.js";
+import { RdfParseError } from "../rdf/index.js";
+import {
+  applyNodeStatuses,
+  assembleNeighborhood,
+  isAddressToken,
+  renderNeighborhood,
+  serializeEnvelope,
+  STANDARD_PREFIXES,
+  UnknownFocusError,
+} from "../memdsl/index.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+
+const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
+
+Render the focus's neighborhood as a MemDSL envelope (wire text on stdout).
+
+options:
+  --hops N             neighborhood radius in undirected steps (default 1)
+  --max-body-chars N   cut longer bodies to N code points (elided gap + ground handle)
+  --expanded IRI,...   nodes already expanded: no expand handle toward them
+                       (the nodes inside the radius are always counted as expanded)
+  --json               print the Envelope as JSON instead of MemDSL text
+  -h, --help           this help`;
+
+/** Parse a non-negative integer option, or throw a usage error naming it. */
+function count(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^(0|[1-9][0-9]{0,6})$/.test(value)) throw new CliError(`render: --${name} must be a non-negative integer, got ${JSON.stringify(value)}`, 2);
+  return Number(value);
+}
+
+/**
+ * Resolve a term the user typed: `<iri>`; `prefix:local` with a prefix the graph
+ * (then the standard map) declares; an absolute IRI with `://` or a `urn:`,
+ * `tag:`, `mailto:` scheme. Anything else is a usage error naming `what`
+ * (`dbo:City` without a `dbo` prefix is reported as an unknown prefix, not
+ * taken as an IRI with scheme `dbo`; write `<dbo:City>` to mean that).
+ */
+export function resolveTerm(text: string, prefixes: Record<string, string>, what: string): string {
+  const t = text.trim();
+  if (t.startsWith("<") && t.endsWith(">")) {
+    const iri = t.slice(1, -1);
+    if (isAddressToken(iri)) return iri;
+    throw new CliError(`render: ${what} ${JSON.stringify(text)} is not an absolute IRI`, 2);
+  }
+  const all: Record<string, string> = { ...STANDARD_PREFIXES, ...prefixes };
+  const m = /^([A-Za-z][\w.-]*)?:(.*)$/u.exec(t);
+  if (m && !m[2].startsWith("//") && Object.hasOwn(all, m[1] ?? "")) return all[m[1] ?? ""] + m[2];
+  if (isAddressToken(t) && (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(t) || /^(urn|tag|mailto):/i.test(t))) return t;
+  if (m) throw new CliError(`render: ${what} ${JSON.stringify(text)} uses the unknown prefix ${JSON.stringify(`${m[1] ?? ""}:`)}`, 2);
+  throw new CliError(`render: ${what} ${JSON.stringify(text)} is neither an absolute IRI nor a prefixed name`, 2);
+}
 
 const command: Command = {
-  async run() {
-    throw new CliError("render: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("render", args, {
+      hops: { type: "string" },
+      "max-body-chars": { type: "string" },
+      expanded: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (positionals.length !== 2) throw new CliError(`render: expected <graph> and <focus>, got ${positionals.length} argument(s)\n${USAGE}`, 2);
+    const [path, focusText] = positionals;
+    const hops = count("hops", values.hops) ?? 1;
+    const maxBodyChars = count("max-body-chars", values["max-body-chars"]) ?? null;
+
+    let graph;
+    try {
+      graph = loadGraphFile(path);
+    } catch (error) {
+      if (error instanceof RdfParseError) throw new CliError(`render: cannot parse ${error.message}`);
+      if (error instanceof TypeError) throw new CliError(`render: ${error.message}`, 2);
+      throw new CliError(`render: ${(error as Error).message}`);
+    }
+    const focus = resolveTerm(focusText, graph.prefixes, "focus");
+    const expandedByUser = (values.expanded ?? "")
+      .split(",")
+      .filter((s) => s.trim() !== "")
+      .map((s) => resolveTerm(s, graph.prefixes, "--expanded entry"));
+
+    let neighborhood;
+    try {
+      neighborhood = assembleNeighborhood(graph, focus, { hops });
+    } catch (error) {
+      if (error instanceof UnknownFocusError) throw new CliError(`render: ${error.message}`);
+      throw error;
+    }
+    const warn = (message: string) => process.stderr.write(`groundwire: render: ${message}\n`);
+    const statuses = applyNodeStatuses(graph, neighborhood, { onProblem: warn });
+    const envelope = renderNeighborhood(neighborhood, statuses, {
+      focus,
+      expanded: [...neighborhood.expanded, ...expandedByUser],
+      maxBodyChars,
+      logger: { warn },
+    });
+    process.stdout.write(values.json ? `${JSON.stringify(envelope, null, 2)}\n` : serializeEnvelope(envelope));
+    return 0;
   },
 };
 export default command;
