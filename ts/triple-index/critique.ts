@@ -269,7 +269,8 @@ export function applyCritique(graph: Graph, index: TripleIndex, critique: Critiq
 
     // Apply (cannot fail from here on).
     for (const q of toRemove) {
-      store.removeMatches(q.subject as never, q.predicate as never, q.object as never, null as never);
+      // Every graph's copy of the triple goes (removeMatches would be asynchronous).
+      store.removeQuads(store.getQuads(q.subject as never, q.predicate as never, q.object as never, null));
     }
     const addedQuads: RDF.Quad[] = [];
     for (const q of toAdd) {
