@@ -1,0 +1,95 @@
+// The moot and books commands, run as the built CLI (node dist/cli.js; `npm test` builds first).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { closedPort, startStub } from "./stub-server.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Run the CLI without any model configured in the environment. */
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY"]) delete env[k];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `npm run build` first)", () => {
+  const out = mkdtempSync(join(tmpdir(), "gw-moot-"));
+
+  it("books lists the bundled keys with titles", async () => {
+    const r = await run(["books"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("diary/pepys-1660    The Diary of Samuel Pepys — Samuel Pepys (367 passages)");
+    expect(r.stdout).toMatch(/novel\/frankenstein +Frankenstein, or The Modern Prometheus — Mary Wollstonecraft \(Godwin\) Shelley/);
+  });
+
+  it("an offline moot prints each utterance and the stats, and --json writes the transcript", async () => {
+    const json = join(out, "moot.json");
+    const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire and ruin", "--turns", "4", "--json", json]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("the embedded extractive synthesizer speaks, offline");
+    expect(r.stdout).toContain("[1] Frankenstein, or The Modern Prometheus (novel/frankenstein) · open");
+    expect(r.stdout).toContain("[4] The Diary of Samuel Pepys (diary/pepys-1660) · close");
+    expect(r.stdout).toMatch(/cites: s\d 16\d\d-\d\d-\d\d/);
+    expect(r.stdout).toContain("stats:");
+    const d = JSON.parse(readFileSync(json, "utf8"));
+    expect(d.utterances).toHaveLength(4);
+    expect(d.stats.turns).toBe(4);
+    expect(r.stdout).toContain(`own-book quotes found ${d.stats.quotesFound}/${d.stats.quotesTotal}`);
+  });
+
+  const bad: Array<[string, string[], RegExp]> = [
+    ["an unknown key names the close keys", ["moot", "novel/frankenstien", "diary/pepys-1660"], /^groundwire: moot: unknown book "novel\/frankenstien"; did you mean "novel\/frankenstein"\?\n$/],
+    ["the same key twice", ["moot", "diary/pepys-1660", "diary/pepys-1660"], /^groundwire: moot: a moot needs two different books, got "diary\/pepys-1660" twice\n$/],
+    ["--turns 0", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "0"], /^groundwire: moot: --turns must be a whole number of at least 1, got "0"\n$/],
+    ["--turns not a number", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "eight"], /^groundwire: moot: --turns must be a whole number of at least 1, got "eight"\n$/],
+    ["one key only", ["moot", "novel/frankenstein"], /^groundwire: moot: needs two book keys, got 1/],
+    ["--model without an endpoint", ["moot", "novel/frankenstein", "diary/pepys-1660", "--model", "m"], /--model needs a model endpoint/],
+  ];
+  it.each(bad)("bad input: %s → one line, exit 2, nothing written", async (_, args, message) => {
+    const json = join(out, `bad-${args.join("_").replace(/\W/g, "")}.json`);
+    const r = await run([...args, "--json", json]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stdout).toBe("");
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it("an unreachable endpoint: one line naming the URL, exit 1, nothing written", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const json = join(out, "unreachable.json");
+    const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--base-url", url, "--model", "m", "--json", json]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^groundwire: moot: cannot reach the model endpoint ${url.replace(/\./g, "\\.")}/chat/completions \\(ECONNREFUSED\\)\\n$`));
+    expect(existsSync(json)).toBe(false);
+  });
+
+  it("a model that returns nothing: one line, exit 1, nothing written", async () => {
+    const stub = await startStub(() => ({ content: "" }));
+    try {
+      const json = join(out, "empty.json");
+      const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--base-url", stub.baseUrl, "--model", "m", "--json", json]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `groundwire: moot: the model returned no text twice for Frankenstein, or The Modern Prometheus (endpoint ${stub.baseUrl})\n`,
+      );
+      expect(existsSync(json)).toBe(false);
+      expect(stub.requests).toHaveLength(2);
+    } finally {
+      await stub.close();
+    }
+  });
+});
