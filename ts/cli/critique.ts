@@ -1,9 +1,110 @@
-// placeholder: the critique command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire critique <graph> <critique.json> --fingerprint <hex> [-o out.ttl | --in-place]
+ * [--scope <graph>] [--json] [guards]`: apply a critic's items (triple ids from
+ * `groundwire index`) and write the new graph. The input is never overwritten unless
+ * `--in-place` is given; without `-o` the graph goes to stdout and the report to stderr.
+ * Bad input (missing or unparsable graph, unknown format, invalid critique, drift) is one
+ * line on stderr, exit 1, and nothing written.
+ */
+import { readFileSync } from "node:fs";
+import { formatFromPath, serializeGraph, type RdfFormat } from "../rdf/index.js";
+import { writeGraphFile } from "../rdf/load.js";
+import { applyCritique, buildTripleIndex, CritiqueFormatError, parseCritique, TripleIndexDriftError, type CritiqueGuards } from "../triple-index/index.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { loadForCli } from "./index-command.js";
+
+const USAGE =
+  "usage: groundwire critique <graph> <critique.json> --fingerprint <hex> [-o out.ttl | --in-place] [--scope <graph>] [--json]\n" +
+  "       guards: [--max-delete-share <0..1>] [--keep-subjects] [--keep-subject-on-replace] [--whole-blank-nodes]";
 
 const command: Command = {
-  async run() {
-    throw new CliError("critique: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("critique", args, {
+      fingerprint: { type: "string" },
+      output: { type: "string", short: "o" },
+      "in-place": { type: "boolean" },
+      scope: { type: "string" },
+      json: { type: "boolean" },
+      "max-delete-share": { type: "string" },
+      "keep-subjects": { type: "boolean" },
+      "keep-subject-on-replace": { type: "boolean" },
+      "whole-blank-nodes": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (positionals.length !== 2) throw new CliError(`critique: expected a graph and a critique file\n${USAGE}`, 2);
+    const [graphPath, critiquePath] = positionals;
+    if (!values.fingerprint) throw new CliError("critique: --fingerprint <hex> is required (the fingerprint `groundwire index` printed for the listing the critic read)", 2);
+    if (!/^[0-9a-f]{64}$/i.test(values.fingerprint)) throw new CliError(`critique: --fingerprint must be 64 hex characters, got ${JSON.stringify(values.fingerprint)}`, 2);
+    if (values.output !== undefined && values["in-place"]) throw new CliError("critique: give either -o <file> or --in-place, not both", 2);
+    const outPath = values["in-place"] ? graphPath : values.output;
+    // Check the output format before doing any work.
+    let outFormat: RdfFormat = "turtle";
+    try {
+      if (outPath !== undefined) outFormat = formatFromPath(outPath);
+    } catch (error) {
+      throw new CliError((error as Error).message);
+    }
+    const guards: CritiqueGuards = {};
+    if (values["max-delete-share"] !== undefined) {
+      const share = Number(values["max-delete-share"]);
+      if (!(share >= 0 && share <= 1)) throw new CliError(`critique: --max-delete-share must be a number in 0..1, got ${values["max-delete-share"]}`, 2);
+      guards.maxDeleteShare = share;
+    }
+    if (values["keep-subjects"]) guards.keepSubjects = true;
+    if (values["keep-subject-on-replace"]) guards.keepSubjectOnReplace = true;
+    if (values["whole-blank-nodes"]) guards.wholeBlankNodes = true;
+
+    const graph = loadForCli(graphPath);
+    let critiqueText: string;
+    try {
+      critiqueText = readFileSync(critiquePath, "utf8");
+    } catch (error) {
+      throw new CliError((error as NodeJS.ErrnoException).code === "ENOENT" ? `no such file: ${critiquePath}` : (error as Error).message);
+    }
+    let items;
+    try {
+      items = parseCritique(critiqueText);
+    } catch (error) {
+      if (error instanceof CritiqueFormatError) throw new CliError(`${critiquePath}: ${error.message}`);
+      throw error;
+    }
+    const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;
+    const index = buildTripleIndex(graph, { scope });
+    if (index.fingerprint !== values.fingerprint.toLowerCase()) {
+      const drift = new TripleIndexDriftError(values.fingerprint.toLowerCase(), index.fingerprint);
+      throw new CliError(`${graphPath}: ${drift.message}`);
+    }
+    const report = applyCritique(graph, index, items, guards);
+    if (outPath !== undefined) writeGraphFile(outPath, graph, { format: outFormat });
+    else process.stdout.write(serializeGraph(graph, { format: outFormat }));
+
+    const summary = {
+      graph: graphPath,
+      written: outPath ?? "<stdout>",
+      fingerprintBefore: report.fingerprintBefore,
+      fingerprintAfter: report.fingerprintAfter,
+      removed: report.removedCount,
+      added: report.addedCount,
+      applied: report.applied.map((a) => ({ item: a.item, op: a.op, tripleIds: a.tripleIds, removed: a.removed.length, added: a.added.length })),
+      rejected: report.rejected,
+    };
+    const out = outPath !== undefined ? process.stdout : process.stderr;
+    if (values.json) {
+      out.write(`${JSON.stringify(summary, null, 1)}\n`);
+    } else {
+      const lines = [
+        `applied ${report.applied.length} of ${items.length} items: ${report.removedCount} triples removed, ${report.addedCount} added; wrote ${summary.written}`,
+        ...report.applied.map((a) => `  item ${a.item} ${a.op} [${a.tripleIds.join(", ")}]: -${a.removed.length} +${a.added.length}`),
+        ...report.rejected.map((r) => `  item ${r.item} ${r.op} [${r.tripleIds.join(", ")}] rejected (${r.guard ?? r.code}): ${r.reason}`),
+        `fingerprint: ${report.fingerprintBefore} -> ${report.fingerprintAfter}`,
+      ];
+      out.write(`${lines.join("\n")}\n`);
+    }
+    return 0;
   },
 };
 export default command;

@@ -1,9 +1,55 @@
-// placeholder: the index-command command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire index <graph> [--scope <graph>] [--json]`: the listing a critic reads (one
+ * triple a line with its id, read-only lines marked) and the fingerprint the ids belong to.
+ */
+import { loadGraphFile } from "../rdf/load.js";
+import { RdfParseError, type Graph } from "../rdf/index.js";
+import { buildTripleIndex, renderListing } from "../triple-index/index.js";
+import { sha256Backend } from "../../bindings/sha256.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+
+const USAGE = "usage: groundwire index <graph.ttl|.nt|.nq> [--scope <graph>] [--json]";
+
+/** Load a graph for a command, turning every loading failure into a one-line CliError. */
+export function loadForCli(path: string): Graph {
+  try {
+    return loadGraphFile(path);
+  } catch (error) {
+    if (error instanceof RdfParseError) throw new CliError(`cannot parse ${error.message}`);
+    throw new CliError((error as Error).message);
+  }
+}
 
 const command: Command = {
-  async run() {
-    throw new CliError("index-command: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("index", args, {
+      scope: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new CliError(`index: expected one graph file\n${USAGE}`, 2);
+    const graph = loadForCli(positionals[0]);
+    const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;
+    const index = buildTripleIndex(graph, { scope });
+    if (values.json) {
+      const lines = index.order.flatMap((block) =>
+        block.triples.map((t) => {
+          const [s, p, o] = t.line.split("\t");
+          return { id: t.tripleId, s, p, o };
+        }),
+      );
+      process.stdout.write(
+        `${JSON.stringify({ graph: positionals[0], fingerprint: index.fingerprint, triples: index.tripleCount, ids: index.scopeSize, hash: sha256Backend(), lines }, null, 1)}\n`,
+      );
+      return 0;
+    }
+    process.stdout.write(renderListing(index));
+    process.stdout.write(`\nfingerprint: ${index.fingerprint}\ntriples: ${index.tripleCount} (${index.scopeSize} with ids${index.scopeSize < index.tripleCount ? `, ${index.tripleCount - index.scopeSize} read-only` : ""})\n`);
+    return 0;
   },
 };
 export default command;
