@@ -90,6 +90,14 @@ interface Binding {
 
 type ExprType = { kind: "entity" | "literal" | "unknown"; numeric: boolean; aggregate: boolean; datatype?: string; from?: string };
 
+const WELL_KNOWN: Record<string, string> = {
+  rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
+  owl: "http://www.w3.org/2002/07/owl#",
+  xsd: XSD,
+};
+/** rdf:_1, rdf:_2, … (RDF 1.1 Schema §5.1.6): infinitely many, never declared. */
+const CONTAINER_MEMBERSHIP = /^http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#_[1-9][0-9]*$/;
 const NUMERIC_FUNCS = new Set(["strlen", "year", "month", "day", "hours", "minutes", "seconds", "abs", "ceil", "floor", "round", "rand", "+", "-", "*", "/"]);
 const BOOLEAN_FUNCS = new Set(["||", "&&", "=", "!=", "<", ">", "<=", ">=", "!", "bound", "regex", "isiri", "isuri", "isblank", "isliteral", "isnumeric", "sameterm", "langmatches", "contains", "strstarts", "strends", "in", "notin"]);
 const STRING_FUNCS = new Set(["str", "lang", "concat", "ucase", "lcase", "substr", "replace", "encode_for_uri", "strbefore", "strafter", "md5", "sha1", "sha256", "sha384", "sha512", "struuid", "tz", "strlang", "strdt"]);
@@ -104,25 +112,26 @@ export class Kernel {
    * @param plan SPARQL 1.1 query text; or an op list (array, or JSON text starting with `[`/`{`); or algebra
    * @param goal a Goal, or goal JSON (`{"answer":["?c"],"kind":"entity",…}`); defaults to the op list's goal op
    * @param options.solutions solutions the plan returned when run (enables the after-execution goal)
+   * @param options.prefixes prefixes assumed when a query uses one it does not declare (an endpoint's predeclared prefixes, e.g. DBpedia's `dbo:`); the schema's are always assumed
    * @throws SparqlSyntaxError (line, column) for unparsable SPARQL; PlanError for a malformed op list; GoalError for a malformed goal
    */
-  check(plan: string | Op[] | Query, goal?: Goal | Record<string, unknown>, options: { solutions?: number } = {}): CheckResult {
-    const prefixes = this.schema.prefixes;
+  check(plan: string | Op[] | Query, goal?: Goal | Record<string, unknown>, options: { solutions?: number; prefixes?: Record<string, string> } = {}): CheckResult {
+    const prefixes = { ...this.schema.prefixes, ...options.prefixes };
     let query: Query;
     let planGoal: Goal | undefined;
     if (typeof plan === "string" && !/^\s*[[{]/.test(plan)) query = parseSparql(plan, { prefixes });
     else if (typeof plan === "string" || Array.isArray(plan)) ({ query, goal: planGoal } = compileOps(plan, { prefixes }));
     else query = plan;
     const g = goal === undefined ? planGoal : isGoal(goal) ? goal : parseGoal(goal, { ...prefixes, ...query.prefixes });
-    return this.checkQuery(query, g, options);
+    return this.checkQuery(query, g, { solutions: options.solutions, prefixes: options.prefixes });
   }
 
   /**
    * Check a plan (already compiled to the algebra) against the schema and an optional goal.
    * @param options.solutions the number of solutions the plan returned when executed (enables the after-execution goal check)
    */
-  checkQuery(query: Query, goal?: Goal, options: { solutions?: number } = {}): CheckResult {
-    return new Checker(this.schema, query).run(goal, options.solutions);
+  checkQuery(query: Query, goal?: Goal, options: { solutions?: number; prefixes?: Record<string, string> } = {}): CheckResult {
+    return new Checker(this.schema, query, options.prefixes).run(goal, options.solutions);
   }
 }
 
@@ -140,8 +149,11 @@ class Checker {
   constructor(
     readonly schema: Schema,
     readonly query: Query,
+    assumed: Record<string, string> = {},
   ) {
-    this.prefixes = { ...schema.prefixes, ...query.prefixes };
+    // names in messages: the query's own prefixes first, then the schema's (not its empty prefix, which reads badly as ":Name"), then the RDF vocabularies
+    const schemaPrefixes = Object.fromEntries(Object.entries(schema.prefixes).filter(([p]) => p !== ""));
+    this.prefixes = { ...WELL_KNOWN, ...schemaPrefixes, ...assumed, ...query.prefixes };
   }
 
   name(iri: string): string {
@@ -203,6 +215,8 @@ class Checker {
     }
     const visible = new Map<string, Binding>();
     if (q.projection === "*") {
+      // SELECT * projects every in-scope variable: with grouping each must be grouped (SPARQL 1.1 §11.4)
+      if (grouped) for (const [k, b] of bound) if (!groupVars.has(k)) this.ungrouped({ kind: "var", name: k, at: b.at }, q.at, undefined, groupExprs, k);
       for (const [k, v] of bound) visible.set(k, v);
       return visible;
     }
@@ -223,8 +237,8 @@ class Checker {
           if (!groupVars.has(v.name) && !aliases.has(v.name)) this.ungrouped(v, v.at ?? col.at, col, groupExprs, name);
         }
       }
-      if (bound.has(name)) {
-        const first = bound.get(name)!;
+      if (bound.has(name) || aliases.has(name)) {
+        const first = bound.get(name) ?? visible.get(name)!;
         this.report(
           {
             code: "bind-already-bound",
@@ -411,7 +425,7 @@ class Checker {
     for (const iri of pathIris(p)) this.knownProperty(iri);
     const first = firstLink(p);
     if (first && first.value === RDF_TYPE && t.o.kind === "iri") this.knownClass(t.o);
-    if (p.kind !== "nps") this.asEntity(t.s, undefined, t.at);
+    // no node-kind inference through longer paths: a zero-length path (p?, p*) or an inverse step may start at a literal
   }
 
   typedTriple(s: Term, p: Iri, o: Term, at: Origin | undefined): void {
@@ -428,7 +442,8 @@ class Checker {
     const pName = this.name(p.value);
     this.asEntity(s, pName, at);
     if (!known) return;
-    const info = this.schema.properties.get(p.value)!;
+    const info = this.schema.properties.get(p.value);
+    if (!info) return; // known without a declaration (rdf:_n): nothing to type
     for (const d of this.schema.domainsOf(p.value)) if (s.kind === "var" && this.schema.isClass(d)) this.addClass(s.name, d, at);
     const ranges = this.schema.rangesOf(p.value);
     const classRanges = ranges.filter((r) => this.schema.isClass(r) && !this.schema.isDatatype(r));
@@ -558,6 +573,7 @@ class Checker {
   /** Is `p` a known property? Reports `unknown property …` in a described namespace. Returns whether the schema knows it. */
   knownProperty(p: Iri): boolean {
     if (this.schema.isProperty(p.value)) return true;
+    if (CONTAINER_MEMBERSHIP.test(p.value)) return true;
     if (this.schema.describes(p.value)) this.unknown("property", p);
     return false;
   }
