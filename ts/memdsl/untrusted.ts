@@ -51,7 +51,6 @@ function foldChar(ch: string): string {
  * then `untrusted`. Matching the start is enough: whatever follows (`-data>`,
  * `_DATA\t>`, nothing at all — a partial fence) the result could read as a fence.
  */
-const FENCE_LIKE = /<\s*\/?\s*untrusted/g;
 /** ASCII fast path of the same (already case-folded by the `i` flag). */
 const FENCE_LIKE_ASCII = /<\s*\/?\s*untrusted/gi;
 
@@ -68,25 +67,39 @@ export function findFenceLookalikes(text: string): Array<{ index: number; length
     for (const m of text.matchAll(FENCE_LIKE_ASCII)) hits.push({ index: m.index!, length: 1 });
     return hits;
   }
-  // Fold code point by code point, remembering where each folded unit came from.
-  let folded = "";
-  const origin: number[] = [];
-  const originLen: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i)!;
-    const len = cp > 0xffff ? 2 : 1;
-    const ch = text.slice(i, i + len);
-    const f = cp < 0x80 ? ch.toLowerCase() : foldChar(ch);
-    for (let k = 0; k < f.length; k++) {
-      origin.push(i);
-      originLen.push(len);
+  // Only a character that folds to "<" can start a look-alike: find those with one regex pass,
+  // then fold forward from each one just as far as the text can still become a fence.
+  LT_LIKE.lastIndex = 0;
+  for (let m = LT_LIKE.exec(text); m; m = LT_LIKE.exec(text)) {
+    const start = m.index;
+    let folded = "";
+    for (let i = start; i < text.length; ) {
+      const cp = text.codePointAt(i)!;
+      const len = cp > 0xffff ? 2 : 1;
+      const ch = text.slice(i, i + len);
+      folded += cp < 0x80 ? ch.toLowerCase() : foldChar(ch);
+      i += len;
+      if (FENCE_AT_START.test(folded)) {
+        hits.push({ index: start, length: m[0].length });
+        break;
+      }
+      if (!FENCE_PREFIX.test(folded)) break;
     }
-    folded += f;
-    i += len;
   }
-  for (const m of folded.matchAll(FENCE_LIKE)) hits.push({ index: origin[m.index!], length: originLen[m.index!] });
   return hits;
 }
+
+/** Every character whose fold begins with "<": ASCII, the compatibility forms NFKD maps to it, and the confusables above. */
+const LT_LIKE = new RegExp(
+  `[<\\u226E\\uFE64\\uFF1C${Object.keys(CONFUSABLE)
+    .filter((k) => CONFUSABLE[k] === "<")
+    .map((k) => `\\u${k.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .join("")}]`,
+  "gu",
+);
+const FENCE_AT_START = /^<\s*\/?\s*untrusted/;
+/** A folded text that may still grow into a fence look-alike. */
+const FENCE_PREFIX = /^<\s*(?:\/\s*)?(?:u(?:n(?:t(?:r(?:u(?:s(?:t(?:e(?:d)?)?)?)?)?)?)?)?)?$/;
 
 /** What a fence look-alike's opening bracket becomes: the HTML entity, read everywhere as "not a tag". */
 export const DEFANGED_BRACKET = "&lt;";
