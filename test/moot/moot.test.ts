@@ -237,6 +237,15 @@ describe("turns", () => {
     await expect(moot.nextTurn()).rejects.toThrow("the moot is over");
   });
 
+  it("a topic one book never mentions: that tree is still named, speaks without quotes, and is kept ungrounded", async () => {
+    expect((await corpus.query("plague", { corpus: "diary/pepys-1660", k: 6 })).hits).toEqual([]); // 1665, not 1660
+    const t = await runMoot(corpus, createExtractiveSynthesizer(), ["diary/pepys-1660", "novel/frankenstein"], "plague", 2);
+    expect(t.trees[0]!.title).toBe("The Diary of Samuel Pepys");
+    expect(t.utterances[0]).toMatchObject({ retrieved: [], grounded: false, attempts: 2, quotes: [] });
+    expect(t.utterances[0]!.text).toContain("my pages are silent");
+    expect(t.utterances[1]!.grounded).toBe(true);
+  });
+
   it("with no topic each tree opens on its own book name", async () => {
     const t = await runMoot(corpus, createExtractiveSynthesizer(), KEYS, null, 2);
     expect(t.utterances[0]!.query).toBe("frankenstein");

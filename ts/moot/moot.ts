@@ -457,7 +457,9 @@ export class Moot {
     const trees: Tree[] = [];
     for (const [i, key] of this.keys.entries()) {
       const { hits } = await this.client.query(this.openingQueries[i]!, { corpus: key, k: this.k });
-      trees.push(treeFromHits(key, hits));
+      // A topic the book never touches still leaves the tree a name: ask once more, for one hit on the book's name.
+      const naming = hits.length ? hits : (await this.client.query(key.split("/").at(-1)!, { corpus: key, k: 1 })).hits;
+      trees.push(treeFromHits(key, naming));
       const passages = passagesFromHits(hits);
       this.opening.push(passages);
       this.addToPool(key, passages);

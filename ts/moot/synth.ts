@@ -220,8 +220,10 @@ function echoSpan(said: string): string | null {
  * shares most content words with the line it answers (or the topic), and
  * answers with two or three of them as verbatim quotes, each tagged `[sN]`.
  * When answering, it quotes four or five of the other book's words back with
- * `[oN]`. Asked to summarize (no passages), it returns the first words of
- * each turn, quote marks removed. Same messages, same reply; `options` are ignored.
+ * `[oN]`. With no passage to quote it answers one plain sentence without
+ * tags or quotes (so the turn fails the check and is kept ungrounded). Asked
+ * to summarize (a `Conversation:` prompt), it returns the first phrase each
+ * turn quoted, quote marks removed. Same messages, same reply; `options` are ignored.
  */
 export function createExtractiveSynthesizer(): TextSynthesizer {
   return {
@@ -229,8 +231,8 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
     async complete(messages) {
       const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const firstUser = messages.find((m) => m.role === "user")?.content ?? "";
+      if (/^Conversation:$/m.test(last)) return summarizeLines(last);
       const passages = promptPassages(firstUser);
-      if (passages.length === 0) return summarizeLines(last);
       const incoming = /^Turn (\d+), ([^\n]*?) has just said: ([\s\S]*?)(?:\n\nThis turn:|$)/m.exec(firstUser);
       const system = messages.find((m) => m.role === "system")?.content ?? "";
       const topic = /The topic before the moot: ([^\n]*?)\.(?: |$)/.exec(system)?.[1] ?? "";
@@ -248,7 +250,11 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
         .sort((a, b) => b.score - a.score || a.rank - b.rank)
         .slice(0, 3)
         .sort((a, b) => a.rank - b.rank);
-      if (picks.length === 0) return "";
+      if (picks.length === 0) {
+        // Nothing to quote: say so plainly, without quotes or tags (the turn will not pass the check).
+        const other = incoming?.[2] ?? /addressing (.+?)\.$/m.exec(firstUser)?.[1] ?? "friend";
+        return `${other}, on this my pages are silent for now; let the moot turn to what they do hold.`;
+      }
       const seed = [...firstUser].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
       const sentences: string[] = [];
       if (incoming) {
