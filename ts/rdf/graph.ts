@@ -100,17 +100,39 @@ export function parseGraph(
         prefixes[prefix] = iri.value;
       }) as unknown as RDF.Quad[];
     } catch (error) {
-      const err = error as Error & { context?: { line?: number; token?: { start?: number } } };
+      const err = error as Error & { context?: { line?: number; token?: { start?: number }; previousToken?: { end?: number } } };
       const line = err.context?.line ?? null;
-      const start = err.context?.token?.start;
       const detail = err.message.replace(/ on line \d+\.?$/, "");
-      throw new RdfParseError(source, line, start != null ? start + 1 : null, detail);
+      throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), detail);
     }
     if (collided && counter > 0) continue;
     const store = new Store();
     store.addQuads(quads as never);
     return { store, prefixes, source: options.source };
   }
+}
+
+/**
+ * 1-based column of a parse error. N3.js gives the offending token's start for grammar
+ * errors; for lexer errors (`Unexpected "…"`) it gives only the previous token, so the
+ * unexpected text is looked up on the line after it.
+ */
+function errorColumn(
+  text: string,
+  line: number | null,
+  context: { token?: { start?: number }; previousToken?: { end?: number } } | undefined,
+  detail: string,
+): number | null {
+  if (context?.token?.start != null) return context.token.start + 1;
+  if (line === null) return null;
+  const after = context?.previousToken?.end ?? 0;
+  const lineText = text.split("\n", line)[line - 1] ?? "";
+  const unexpected = /^Unexpected "([\s\S]+)"$/.exec(detail)?.[1];
+  if (unexpected !== undefined) {
+    const at = lineText.indexOf(unexpected.slice(0, 16), after);
+    if (at >= 0) return at + 1;
+  }
+  return context?.previousToken?.end != null ? after + 1 : null;
 }
 
 /**
