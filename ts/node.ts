@@ -7,7 +7,7 @@ import { setSha256Backend } from "../bindings/sha256.js";
 import { nodeCryptoBackend } from "../bindings/sha256-node.js";
 
 export * from "./index.js";
-export { loadGraphFile } from "./rdf/load.js";
+export { loadGraphFile, writeGraphFile } from "./rdf/load.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 
 setSha256Backend(nodeCryptoBackend);
