@@ -258,7 +258,10 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
   return {
     backend: binding ? "wasm" : "ts",
     size: pool.length,
-    bestSpan: (quote: string) => run([quote])[0],
+    bestSpan: (quote: string) => {
+      if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+      return run([quote])[0];
+    },
     match: run,
   };
 }

@@ -1,0 +1,192 @@
+/**
+ * bestSpan benchmarks (issue 2 §4): quotes of 5–14 words against a pool of 12
+ * passages of ~1,200 characters cut from the real books in ../shared/data/books.
+ *
+ * Contenders, all on the same quotes and pool:
+ * - wasm, ts: groundwire's two backends (createQuoteMatcher: pool prepared once);
+ * - python reference: the seed's algorithm (difflib with real_quick_ratio /
+ *   quick_ratio pruning, bench/python/best_span_reference.py) run by python3; it
+ *   first checks its spans and ratios equal ours, then times itself;
+ * - difflib (npm port): the same window scan with its SequenceMatcher (autojunk off);
+ * - fuzzball partial_ratio: a peer's fuzzy score per passage (no span; we
+ *   report whether its best passage is ours).
+ * Peers are checked for agreement and the result is put in the note, not asserted:
+ * they implement different contracts.
+ *
+ * Run: npx tsx bench/run.ts moot
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as difflib from "difflib";
+import * as fuzzball from "fuzzball";
+import { createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
+import { words } from "../ts/moot/words.js";
+import type { BenchCase, BenchSuite, Contender } from "./harness.js";
+
+const BOOKS = fileURLToPath(new URL("../../shared/data/books/", import.meta.url));
+const PY = fileURLToPath(new URL("./python/moot_bench.py", import.meta.url));
+
+/** Deterministic PRNG (mulberry32) so every run measures the same cases. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** 12 passages of ~1,200 characters (cut at word boundaries) from the middle of three books. */
+function makePool(rand: () => number): string[] {
+  const names = ["novel__frankenstein.txt", "novel__pride-and-prejudice.txt", "diary__pepys-1660.txt"];
+  const pool: string[] = [];
+  for (let k = 0; k < 12; k++) {
+    const text = readFileSync(join(BOOKS, names[k % 3]), "utf8");
+    let at = Math.floor(text.length * (0.1 + 0.75 * rand()));
+    at = text.indexOf(" ", at) + 1;
+    const end = text.lastIndexOf(" ", at + 1200);
+    pool.push(text.slice(at, end).trim());
+  }
+  return pool;
+}
+
+function misspell(word: string, rand: () => number): string {
+  const j = Math.floor(rand() * word.length);
+  return word.slice(0, j) + "etaoinshr"[Math.floor(rand() * 9)] + word.slice(j + 1);
+}
+
+/** Quotes of 5–14 words taken from the pool: verbatim, a word dropped, a word misspelled, a word inserted. */
+function makeQuotes(pool: string[], count: number, rand: () => number): string[] {
+  const out: string[] = [];
+  for (let q = 0; q < count; q++) {
+    const src = pool[Math.floor(rand() * pool.length)];
+    const ws = words(src);
+    const k = 5 + Math.floor(rand() * 10);
+    const i = Math.floor(rand() * (ws.length - k));
+    const picked = ws.slice(i, i + k).map((w) => src.slice(w.start, w.end));
+    const kind = q % 4;
+    if (kind === 1) picked.splice(1 + Math.floor(rand() * (k - 2)), 1);
+    if (kind === 2) {
+      const j = Math.floor(rand() * k);
+      picked[j] = misspell(picked[j], rand);
+    }
+    if (kind === 3) picked.splice(1 + Math.floor(rand() * (k - 2)), 0, "indeed");
+    out.push(picked.join(" "));
+  }
+  return out;
+}
+
+function sameSpans(got: SpanMatch[], want: SpanMatch[], who: string): void {
+  for (let i = 0; i < want.length; i++) {
+    const g = got[i], w = want[i];
+    if (g.text !== w.text || g.ratio !== w.ratio || g.source !== w.source) {
+      throw new Error(`${who}: quote ${i} gave ${JSON.stringify(g)}, expected ${JSON.stringify(w)}`);
+    }
+  }
+}
+
+/** The seed's scan with the difflib npm port's SequenceMatcher (autojunk off); UTF-16 units, not code points. */
+function difflibPortBestSpan(quote: string, pool: readonly string[]): { text: string; ratio: number; source: number } {
+  const target = words(quote).map((w) => w.key).join(" ");
+  const n = target ? target.split(" ").length : 0;
+  const m = new difflib.SequenceMatcher(null, "", target, false);
+  let best = { text: "", ratio: 0, source: -1 };
+  pool.forEach((src, s) => {
+    const ws = words(src);
+    for (let size = Math.max(1, n - 2); size <= n + 2; size++) {
+      for (let i = 0; i + size <= ws.length; i++) {
+        m.setSeq1(ws.slice(i, i + size).map((w) => w.key).join(" "));
+        if (m.realQuickRatio() <= best.ratio || m.quickRatio() <= best.ratio) continue;
+        const r = m.ratio();
+        if (r > best.ratio) best = { text: src.slice(ws[i].start, ws[i + size - 1].end), ratio: r, source: s };
+      }
+    }
+  });
+  return best;
+}
+
+/** fuzzball: the passage with the highest partial_ratio (first on ties). */
+function fuzzballBest(quote: string, pool: readonly string[]): number {
+  let best = -1, at = -1;
+  pool.forEach((p, s) => {
+    const r = fuzzball.partial_ratio(quote, p);
+    if (r > best) { best = r; at = s; }
+  });
+  return at;
+}
+
+function pythonContender(pool: string[], quotes: string[], expected: SpanMatch[], budgetSeconds: number): Contender {
+  return {
+    name: "python reference (difflib)",
+    kind: "external",
+    async measure() {
+      const dir = mkdtempSync(join(tmpdir(), "groundwire-moot-bench-"));
+      const file = join(dir, "cases.json");
+      writeFileSync(file, JSON.stringify({ pool, quotes, expected: expected.map((e) => ({ text: e.text, ratio: e.ratio, source: e.source })) }));
+      const out = execFileSync("python3", [PY, file, String(budgetSeconds)], { encoding: "utf8" });
+      const r = JSON.parse(out.trim().split("\n").pop()!);
+      if (r.error) throw new Error(`python reference disagrees: ${out}`);
+      return { medianMs: r.medianMs, samples: r.samples, note: "spans and ratios equal ours (checked by the script)" };
+    },
+  };
+}
+
+function contenders(pool: string[], quotes: string[], budget: number): Contender[] {
+  const wasm = createQuoteMatcher(pool, { backend: "wasm" });
+  const ts = createQuoteMatcher(pool, { backend: "ts" });
+  const expected = wasm.match(quotes);
+  sameSpans(ts.match(quotes), expected, "ts backend");
+  const portResults = quotes.map((q) => difflibPortBestSpan(q, pool));
+  const portAgree = portResults.filter((r, i) => r.text === expected[i].text && r.ratio === expected[i].ratio).length;
+  const fuzzAgree = quotes.filter((q, i) => fuzzballBest(q, pool) === expected[i].source).length;
+  return [
+    { name: "wasm", run: () => (quotes.length === 1 ? [wasm.bestSpan(quotes[0])] : wasm.match(quotes)), check: (o) => sameSpans(o as SpanMatch[], expected, "wasm") },
+    { name: "ts", run: () => (quotes.length === 1 ? [ts.bestSpan(quotes[0])] : ts.match(quotes)), check: (o) => sameSpans(o as SpanMatch[], expected, "ts") },
+    pythonContender(pool, quotes, expected, budget),
+    {
+      name: "difflib (npm port)",
+      run: () => quotes.map((q) => difflibPortBestSpan(q, pool)),
+      check: () => {
+        if (portAgree !== quotes.length) console.log(`  note: difflib npm port agrees on ${portAgree}/${quotes.length} spans`);
+      },
+    },
+    {
+      name: "fuzzball partial_ratio",
+      run: () => quotes.map((q) => fuzzballBest(q, pool)),
+      check: () => console.log(`  note: fuzzball partial_ratio picks our passage for ${fuzzAgree}/${quotes.length} quotes (score only, no span)`),
+    },
+  ];
+}
+
+const suite: BenchSuite = {
+  part: "moot",
+  async cases(): Promise<BenchCase[]> {
+    if (!existsSync(BOOKS)) {
+      suite.skipped = `${BOOKS} absent: the bestSpan bench needs the real books of ../shared/data`;
+      return [];
+    }
+    const rand = rng(1234);
+    const pool = makePool(rand);
+    const quotes = makeQuotes(pool, 100, rand);
+    const one = [quotes[2]]; // a misspelled quote: the common near-miss
+    return [
+      {
+        name: "bestSpan, one 5–14-word quote, pool of 12 passages of ~1,200 chars",
+        size: "small",
+        units: { count: 1, unit: "quotes" },
+        contenders: contenders(pool, one, 3),
+      },
+      {
+        name: "bestSpan, 100 quotes of 5–14 words, pool of 12 passages of ~1,200 chars",
+        size: "large",
+        units: { count: quotes.length, unit: "quotes" },
+        contenders: contenders(pool, quotes, 20),
+      },
+    ];
+  },
+};
+
+export default suite;
