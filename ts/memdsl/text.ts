@@ -36,9 +36,39 @@ export function compareCodePoints(a: string, b: string): number {
  * escaping, a physical wire line is always exactly one logical line, for any
  * reader that splits on any Unicode line break, and nothing invisible reorders it.
  */
-const MUST_ESCAPE = /[\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\p{Cs}]/gu;
-const MUST_ESCAPE_QUOTED = /[\\"\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\p{Cs}]/gu;
 const MUST_ESCAPE_ONE = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\p{Cs}]$/u;
+
+/**
+ * The same set as a lookup table over the BMP (built once, on first use), so the
+ * hot loops test one byte per code unit instead of running a Unicode-property
+ * regex: 1 = must escape. Astral code points go through MUST_ESCAPE_ONE (rare).
+ */
+let BMP_TABLE: Uint8Array | null = null;
+function bmpTable(): Uint8Array {
+  if (BMP_TABLE) return BMP_TABLE;
+  const t = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) if (MUST_ESCAPE_ONE.test(String.fromCharCode(c))) t[c] = 1;
+  t[0x09] = 0;
+  return (BMP_TABLE = t);
+}
+
+/**
+ * Length (1 or 2 UTF-16 units) of the character at `i` when the wire must
+ * escape it (TAB never), else 0. A lone surrogate must be escaped; a valid pair
+ * is checked as its code point.
+ */
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function mustEscapeAt(text: string, i: number, table: Uint8Array): number {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return MUST_ESCAPE_ONE.test(text.slice(i, i + 2)) ? 2 : 0;
+  }
+  return table[c] ? 1 : 0;
+}
 
 function escapeChar(ch: string): string {
   switch (ch) {
@@ -63,8 +93,23 @@ function escapeChar(ch: string): string {
  * padding) for every other character in the must-escape set; TAB stays raw.
  */
 export function escapeWire(text: string, quoted: boolean): string {
-  // String.replace with a global regex starts at 0 and resets lastIndex itself.
-  return text.replace(quoted ? MUST_ESCAPE_QUOTED : MUST_ESCAPE, escapeChar);
+  const table = bmpTable();
+  let out = "";
+  let run = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    const n = c === 0x5c || (quoted && c === 0x22) ? 1 : mustEscapeAt(text, i, table);
+    if (n === 0) {
+      // Step over a whole surrogate pair, so its low half is never seen alone.
+      i += c >= 0xd800 && c <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1)) ? 2 : 1;
+      continue;
+    }
+    const ch = text.slice(i, i + n);
+    out += text.slice(run, i) + escapeChar(ch);
+    i += n;
+    run = i;
+  }
+  return run === 0 ? text : out + text.slice(run);
 }
 
 /** A wire text failed to decode: `index` is the 0-based UTF-16 offset within the decoded line part. */
@@ -113,7 +158,7 @@ export function unescapeWire(line: string, start: number, quoted: boolean): { te
         if (cp > 0x10ffff) throw new WireEscapeError(i, `\\u{${hex}} is beyond U+10FFFF`);
         if (hex.length > 1 && hex[0] === "0") throw new WireEscapeError(i, `non-canonical escape \\u{${hex}} (leading zero)`);
         const ch = String.fromCodePoint(cp);
-        if (!MUST_ESCAPE_ONE.test(ch) || ch === "\n" || ch === "\r" || ch === "\t")
+        if (mustEscapeAt(ch, 0, bmpTable()) === 0 || ch === "\n" || ch === "\r" || ch === "\t")
           throw new WireEscapeError(i, `non-canonical escape \\u{${hex}}: that character is written ${ch === "\t" ? "raw" : "with its short form or raw"}`);
         out += ch;
         i = close + 1;
@@ -131,15 +176,20 @@ export function unescapeWire(line: string, start: number, quoted: boolean): { te
   return { text: out, end: line.length };
 }
 
-const RAW_FORBIDDEN = /(?!\t)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\p{Cs}]/u;
-
 /**
  * Index (UTF-16) of the first raw character in `line` that the wire must escape
- * (see {@link escapeWire}), or -1. One regex pass.
+ * (see {@link escapeWire}), or -1. One pass.
  */
 export function findRawForbidden(line: string): number {
-  const m = RAW_FORBIDDEN.exec(line);
-  return m ? m.index : -1;
+  const table = bmpTable();
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x7f && c >= 0x20) continue;
+    const n = mustEscapeAt(line, i, table);
+    if (n) return i;
+    if (c >= 0xd800 && c <= 0xdbff) i++; // a valid pair that needs no escape (a lone one returned above)
+  }
+  return -1;
 }
 
 /** Matches one invisible or bidi character: format (Cf) or default-ignorable code points. */

@@ -50,8 +50,9 @@ function foldChar(ch: string): string {
  * A fence look-alike: `<`, optional whitespace, optional `/` and whitespace,
  * then `untrusted`. Matching the start is enough: whatever follows (`-data>`,
  * `_DATA\t>`, nothing at all — a partial fence) the result could read as a fence.
+ * This is the ASCII fast path (case folded by the `i` flag); other text is
+ * folded from each `<`-like character on (see findFenceLookalikes).
  */
-/** ASCII fast path of the same (already case-folded by the `i` flag). */
 const FENCE_LIKE_ASCII = /<\s*\/?\s*untrusted/gi;
 
 /**
