@@ -82,6 +82,7 @@ describe("the bundled corpus", () => {
     expect(error).toBeInstanceOf(UnknownBookError);
     expect(error.message).toBe('unknown book "novel/frankenstien"; did you mean "novel/frankenstein"?');
     expect(() => corpus.resolve("diary/pepys")).toThrow('did you mean "diary/pepys-1660"?');
+    expect(() => corpus.resolve("scripture/kjv")).toThrow('unknown book "scripture/kjv"; the corpus holds diary/pepys-1660, novel/frankenstein');
   });
 
   it("any plain-text book dropped in under <genre>__<book>.txt joins the corpus", async () => {

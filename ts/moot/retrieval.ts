@@ -56,15 +56,22 @@ export interface DiaryEntry {
   offset: number;
 }
 
-/** A book key was asked for that the corpus does not hold. `close` lists the nearest keys. */
+/**
+ * A book key was asked for that the corpus does not hold. `close` lists the
+ * nearest keys; when none is close, the message lists `known` (up to 10).
+ */
 export class UnknownBookError extends Error {
   constructor(
     readonly key: string,
     readonly close: string[],
+    known: readonly string[] = [],
   ) {
-    super(
-      `unknown book ${JSON.stringify(key)}${close.length ? `; did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?` : ""}`,
-    );
+    const hint = close.length
+      ? `; did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?`
+      : known.length && known.length <= 10
+        ? `; the corpus holds ${known.join(", ")}`
+        : "";
+    super(`unknown book ${JSON.stringify(key)}${hint}`);
     this.name = "UnknownBookError";
   }
 }
@@ -278,7 +285,7 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
     book: (k) => byKey.get(k),
     resolve(k) {
       if (byKey.has(k)) return k;
-      throw new UnknownBookError(k, closeKeys(k, corpus.keys()));
+      throw new UnknownBookError(k, closeKeys(k, corpus.keys()), corpus.keys());
     },
     async query(text, { corpus: k, k: count }) {
       const book = byKey.get(corpus.resolve(k))!;
