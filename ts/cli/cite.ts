@@ -1,9 +1,75 @@
-// placeholder: the cite command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire cite <file> <versionId>... [--artifact ID] [--json]`: resolve stored
+ * citations against the file as it is now and print each status: current, moved
+ * (with the new address and version id to store), stale (what the address holds
+ * now) or lost (with the fragments that carry the content when it is ambiguous).
+ * Exit code 0 when every citation is current or moved, 1 when any is stale or lost.
+ */
+import { citationStatus, CitationFormatError, firstWords, indexFragments, parseCitation, type CitationReport } from "../evidence/index.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { loadForCli } from "./fragments.js";
+
+const HELP = `usage: groundwire cite <file> <versionId>... [--artifact ID] [--json]
+
+Resolves citations (version ids printed by groundwire fragments) against the file now:
+  current  the address resolves and says the same
+  moved    exactly one fragment says the same at another address (its new version id is shown)
+  stale    the address resolves but its text changed
+  lost     the address is gone and the text is nowhere, or is in several places (listed, not guessed)
+Exit code 0 when all are current or moved, 1 when any is stale or lost.
+
+  --artifact ID   the artifact key used when the citations were made (default: the file path, normalized)
+  --json          machine output: [{versionId, status, reason, fragment, candidates}]`;
+
+function describe(r: CitationReport, versionId: string): string {
+  const lines = [`${r.status.padEnd(7)}  ${versionId}`];
+  const f = r.fragment;
+  if (r.status === "current" && f) lines.push(`         ${f.path}  L${f.line}`);
+  if (r.status === "moved" && f) lines.push(`         now at ${f.path}  L${f.line}`, `         cite as ${f.versionId}`);
+  if (r.status === "stale" && f) lines.push(`         ${f.path}  L${f.line} now reads ${JSON.stringify(firstWords(f.text))}`);
+  if (r.status === "lost") lines.push(`         ${r.reason}`);
+  for (const c of r.candidates) lines.push(`         candidate ${c.fragment.path}  L${c.fragment.line}  ${c.fragment.versionId}${c.score < 1 ? `  ratio ${c.score.toFixed(3)}` : ""}`);
+  return lines.join("\n");
+}
 
 const command: Command = {
-  async run() {
-    throw new CliError("cite: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("cite", args, {
+      artifact: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (positionals.length < 2) throw new CliError(`cite: expected a file and at least one version id\n${HELP}`, 2);
+    const [file, ...versionIds] = positionals;
+    const citations = versionIds.map((v) => {
+      try {
+        return parseCitation(v);
+      } catch (error) {
+        if (error instanceof CitationFormatError) throw new CliError(`cite: ${error.message}`, 2);
+        throw error;
+      }
+    });
+    const { fragments } = loadForCli("cite", file, values.artifact);
+    const index = indexFragments(fragments);
+    const reports = citations.map((c) => citationStatus(c, index));
+    if (values.json) {
+      const strip = (f: CitationReport["fragment"]) => (f ? { ...f, text: undefined, firstWords: firstWords(f.text) } : null);
+      const rows = reports.map((r, i) => ({
+        versionId: versionIds[i],
+        status: r.status,
+        reason: r.reason,
+        fragment: strip(r.fragment),
+        candidates: r.candidates.map((c) => ({ score: c.score, fragment: strip(c.fragment) })),
+      }));
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    } else {
+      process.stdout.write(`${reports.map((r, i) => describe(r, versionIds[i])).join("\n")}\n`);
+    }
+    return reports.every((r) => r.status === "current" || r.status === "moved") ? 0 : 1;
   },
 };
 export default command;

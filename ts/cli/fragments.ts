@@ -1,9 +1,56 @@
-// placeholder: the fragments command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire fragments <file> [--artifact ID] [--json]`: list a document's citable
+ * fragments — version id (the citation to store), line, nesting, kind:anchor, first
+ * words — or, with --json, the artifact and every fragment's fields (without the
+ * text; slice the file by `start`/`end`, UTF-16 code units).
+ */
+import { firstWords, formatFragmentListing, UnsupportedFormatError } from "../evidence/index.js";
+import { loadDocumentFile } from "../evidence/node.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+
+const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json]
+
+Lists the citable fragments of a markdown (.md) or plain-text (.txt) file:
+  <versionId>  L<line>  <nesting><kind>:<anchor>  "<first words>"
+Store a versionId to cite a fragment; check it later with: groundwire cite <file> <versionId>...
+
+  --artifact ID   the artifact key fragment ids hang off (default: the file path as given, normalized);
+                  use the same ID with cite
+  --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}`;
+
+/** Read a file as an evidence document, turning read and format errors into one CLI line. */
+export function loadForCli(command: string, file: string, artifactId: string | undefined) {
+  try {
+    return loadDocumentFile(file, { artifactId });
+  } catch (error) {
+    if (error instanceof UnsupportedFormatError) throw new CliError(`${command}: ${error.message}`, 1);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new CliError(`${command}: no such file: ${file}`, 1);
+    if (code === "EISDIR") throw new CliError(`${command}: ${file} is a directory, not a document`, 1);
+    throw error;
+  }
+}
 
 const command: Command = {
-  async run() {
-    throw new CliError("fragments: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("fragments", args, {
+      artifact: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      console.log(HELP);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length}\n${HELP}`, 2);
+    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact);
+    if (values.json) {
+      const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
+      process.stdout.write(`${JSON.stringify({ artifact, fragments: rows }, null, 2)}\n`);
+    } else {
+      process.stdout.write(formatFragmentListing(fragments, artifact));
+    }
+    return 0;
   },
 };
 export default command;

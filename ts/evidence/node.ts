@@ -3,6 +3,7 @@
  * and fragment it (node:fs). Exported from the Node entry (ts/node.ts).
  */
 import { readFileSync } from "node:fs";
+import { normalize } from "node:path";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
 import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
 
@@ -15,11 +16,13 @@ export interface LoadedDocument {
 
 /**
  * Read a file, describe it as an Artifact (connector `"file"`, source object id =
- * the path as given, content hash over the file's bytes) and fragment it by media
- * type (markdown or plain text).
+ * the path as given, normalized: `./docs//a.md` and `docs/a.md` are one source
+ * object, `\\` becomes `/`; content hash over the file's bytes) and fragment it by
+ * media type (markdown or plain text). Pass `artifactId` when the same document is
+ * read from different working directories, so its fragment ids do not depend on them.
  *
  * @param path the file; its extension picks the media type unless `options.mediaType` is given
- * @param options.artifactId key for fragment ids (default: the path as given)
+ * @param options.artifactId key for fragment ids (default: the normalized path)
  * @throws UnsupportedFormatError for formats other than markdown and plain text (before reading);
  *   the fs error (ENOENT …) when the file cannot be read
  */
@@ -28,6 +31,7 @@ export function loadDocumentFile(path: string, options: { artifactId?: string; m
   if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
   const bytes = readFileSync(path);
   const text = new TextDecoder("utf-8").decode(bytes);
-  const artifact = createArtifact({ sourceObjectId: path, content: bytes, mediaType, connector: "file", artifactId: options.artifactId });
+  const sourceObjectId = normalize(path).replace(/\\/g, "/");
+  const artifact = createArtifact({ sourceObjectId, content: bytes, mediaType, connector: "file", artifactId: options.artifactId });
   return { artifact, text, fragments: fragmentDocument(artifact.artifactId, text, mediaType, path) };
 }
