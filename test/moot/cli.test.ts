@@ -77,6 +77,33 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(existsSync(json)).toBe(false);
   });
 
+  it("a model that misquotes: its quotes are snapped to the book's words, and the corrections printed", async () => {
+    // The stub quotes ten words of its first passage with the fifth word dropped.
+    const stub = await startStub((req) => {
+      const prompt = req.body.messages[1]!.content;
+      const passage = /^\[s1\] \([^)]*\)\n(.*)$/m.exec(prompt)![1]!;
+      const ws = passage.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w)).slice(0, 10);
+      return { content: `I remember "${[...ws.slice(0, 4), ...ws.slice(5)].join(" ")}" [s1].` };
+    });
+    try {
+      const json = join(out, "snapped.json");
+      const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire", "--turns", "2", "--base-url", stub.baseUrl, "--model", "stub", "--json", json]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`moot: model stub at ${stub.baseUrl}`);
+      const d = JSON.parse(readFileSync(json, "utf8"));
+      expect(d.model).toBe("stub");
+      for (const u of d.utterances) {
+        expect(u.grounded).toBe(false);
+        for (const snap of u.snaps) expect(r.stdout).toContain(snap.action === "snapped" ? `snapped "${snap.text}" → "${snap.to}"` : `unquoted "${snap.text}"`);
+      }
+      expect(d.stats.quotesSnapped + d.stats.quotesUnquoted).toBeGreaterThan(0);
+      expect(r.stdout).toContain(`corrections: snapped ${d.stats.quotesSnapped} · unquoted ${d.stats.quotesUnquoted}`);
+    } finally {
+      await stub.close();
+    }
+  });
+
   it("a model that returns nothing: one line, exit 1, nothing written", async () => {
     const stub = await startStub(() => ({ content: "" }));
     try {
