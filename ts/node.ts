@@ -8,6 +8,7 @@ import { nodeCryptoBackend } from "../bindings/sha256-node.js";
 
 export * from "./index.js";
 export { loadGraphFile, writeGraphFile } from "./rdf/load.js";
+export { createOxigraphStore } from "./kernel/store-oxigraph.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 export { loadDocumentFile, type LoadedDocument } from "./evidence/node.js";
 

@@ -6,3 +6,5 @@ export { parseSparql, SparqlSyntaxError, createLineIndex } from "./sparql.js";
 export { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
 export { parseGoal, GoalError, expandName, type Goal } from "./goal.js";
 export { Kernel, createKernel, renderPlanState, closest, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";
+export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
+export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";
