@@ -17,7 +17,7 @@
 // `await import("groundwire")` from CommonJS.
 //
 // The .wasm needs no asset plugin: it is inlined as base64 in bindings/wasm-bytes.generated.ts.
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import esbuild from "rollup-plugin-esbuild";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
@@ -31,8 +31,18 @@ const external = (id) =>
   builtinModules.includes(id) ||
   deps.some((d) => id === d || id.startsWith(`${d}/`));
 
-// A clean dist/ each build: stale chunks from an earlier build must never be packed.
-if (!process.env.ROLLUP_WATCH) rmSync(new URL("./dist", import.meta.url), { recursive: true, force: true });
+/**
+ * Stale chunks from an earlier build must never be packed. Runs after the JS build wrote
+ * dist/: removes every file of dist/chunks/ it did not write (old .d.ts chunks included;
+ * the declarations build writes the new ones next). A failed build leaves dist/ as it was.
+ */
+const pruneStaleChunks = {
+  name: "groundwire-prune-stale-chunks",
+  writeBundle(_options, bundle) {
+    const dir = new URL("./dist/chunks/", import.meta.url);
+    for (const f of readdirSync(dir)) if (!(`chunks/${f}` in bundle)) rmSync(new URL(f, dir));
+  },
+};
 
 /** dist/browser/groundwire.d.ts: the self-contained bundle has the same API as the entry. */
 const browserTypes = {
@@ -46,10 +56,27 @@ const browserTypes = {
   },
 };
 
+/**
+ * Honour package.json "browser" file maps that @rollup/plugin-node-resolve misses for
+ * CommonJS `require("./x")` without an extension: rdf-canonize maps lib/MessageDigest.js
+ * (node:crypto) and lib/platform.js to WebCrypto versions.
+ */
+const browserFileMaps = {
+  name: "groundwire-browser-file-maps",
+  async resolveId(source, importer, options) {
+    if (!importer || !source.startsWith(".") || !/[\\/]rdf-canonize[\\/]lib[\\/]/.test(importer)) return null;
+    const mapped = { "./MessageDigest": "./MessageDigest-webcrypto.js", "./MessageDigest.js": "./MessageDigest-webcrypto.js", "./platform": "./platform-browser.js", "./platform.js": "./platform-browser.js" }[source];
+    return mapped ? this.resolve(mapped, importer, { ...options, skipSelf: true }) : null;
+  },
+};
+
 const tsPlugins = () => [nodeResolve({ extensions: [".ts", ".js"] }), esbuild({ target: "es2022", tsconfig: "tsconfig.json" })];
 
 /** Warnings that are expected and harmless in the self-contained browser bundle. */
 function onwarnBrowser(warning, warn) {
+  // An import left unresolved would be shipped as a bare specifier the browser cannot load
+  // (a node: builtin reaching the browser entry, or a missing dependency): fail the build.
+  if (warning.code === "UNRESOLVED_IMPORT") throw new Error(`browser bundle: ${warning.message}`);
   // Dependencies (readable-stream, micromark…) have circular imports and `this` at top level in UMD glue.
   if (warning.code === "CIRCULAR_DEPENDENCY" || warning.code === "THIS_IS_UNDEFINED") return;
   warn(warning);
@@ -60,7 +87,7 @@ export default [
     input: { index: "ts/index.ts", node: "ts/node.ts", cli: "ts/cli/index.ts" },
     output: { dir: "dist", format: "es", sourcemap: true, chunkFileNames: "chunks/[name]-[hash].js" },
     external,
-    plugins: tsPlugins(),
+    plugins: [...tsPlugins(), pruneStaleChunks],
   },
   {
     input: { index: "ts/index.ts", node: "ts/node.ts" },
@@ -74,6 +101,7 @@ export default [
     // Nothing external: a node: import here is a bug (the browser entry must stay browser-safe),
     // and rollup fails the build on an unresolvable import rather than shipping it.
     plugins: [
+      browserFileMaps,
       nodeResolve({ extensions: [".ts", ".js"], browser: true, preferBuiltins: false, exportConditions: ["browser", "import", "default"] }),
       commonjs({ transformMixedEsModules: true }),
       esbuild({ target: "es2022", tsconfig: "tsconfig.json", minify: false, define: { "process.env.NODE_ENV": '"production"' } }),

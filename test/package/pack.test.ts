@@ -1,0 +1,130 @@
+/**
+ * The built package, tested as a user gets it: `npm pack`, install the tarball into a
+ * fresh project, import "groundwire" there and call every part (test/browser/probe.js);
+ * the same with WebAssembly deleted (pure-TS fallback, visible notice, identical results);
+ * the self-contained bundle; the CLI bin; publint and attw; and the browser entry's import
+ * graph (no node: module may reach a browser). The slow runs (pure-TS backend) use a sample
+ * of the bestSpan parity cases (see probeInput); the WASM runs use all of them.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, importSpecifiers, packAndInstall, requireBuild, runProbeInNode, sameProbeBytes, type Installed, type ProbeResult } from "./support.js";
+
+const bin = (name: string) => join(ROOT, "node_modules/.bin", name);
+
+describe("the browser entry's import graph", () => {
+  beforeAll(requireBuild);
+
+  it("dist/index.js and every chunk it reaches import no node: or builtin module", () => {
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of importSpecifiers(readFileSync(file, "utf8"))) {
+        if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+        else bare.add(spec);
+      }
+    };
+    visit(join(ROOT, "dist/index.js"));
+    const builtins = [...bare].filter((s) => s.startsWith("node:") || builtinModules.includes(s.split("/")[0]));
+    expect(builtins, `node builtins reachable from dist/index.js: ${builtins.join(", ")}`).toEqual([]);
+    expect(seen.size).toBeGreaterThan(1); // the graph was walked, not just the entry
+    // and the Node entry does pull in node:crypto (so the walk above would have seen it)
+    expect(importSpecifiers(readFileSync(join(ROOT, "dist/node.js"), "utf8")).some((s) => s.startsWith("./chunks/"))).toBe(true);
+  });
+
+  it("dist/browser/groundwire.js is self-contained: no import of anything", () => {
+    const code = readFileSync(join(ROOT, "dist/browser/groundwire.js"), "utf8");
+    expect(importSpecifiers(code)).toEqual([]);
+    expect(code).not.toMatch(/\brequire\(\s*["']node:/);
+  });
+});
+
+describe("npm pack → install in a fresh project → import from Node", () => {
+  let pkg: Installed;
+  /** the reference: dist/node.js of the repo, WASM backend, all parity cases / the sample */
+  let repoRun: ProbeResult;
+  let repoSampled: ProbeResult;
+  let scratch: string;
+  beforeAll(() => {
+    pkg = packAndInstall();
+    scratch = mkdtempSync(join(tmpdir(), "groundwire-repo-probe-"));
+    const dist = pathToFileURL(join(ROOT, "dist/node.js")).href;
+    repoRun = runProbeInNode(dist, scratch).result;
+    repoSampled = runProbeInNode(dist, scratch, { sample: 16 }).result;
+  });
+  afterAll(() => {
+    if (pkg) rmSync(pkg.dir, { recursive: true, force: true });
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("publint --strict finds nothing to report on the package", () => {
+    const r = spawnSync(bin("publint"), ["run", ROOT, "--strict", "--pack", "false"], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/Errors:|Warnings:/);
+  });
+
+  it("attw --profile esm-only passes on the tarball (ESM only by design: the entries use top-level await)", () => {
+    const r = spawnSync(bin("attw"), [pkg.tarball, "--profile", "esm-only", "--format", "table-flipped"], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/"groundwire"/);
+  });
+
+  it("the tarball holds the built entries, types, bundle, CLI and books, and no sources or tests", () => {
+    for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli.js", "dist/browser/groundwire.js", "dist/browser/groundwire.d.ts"]) {
+      expect(pkg.files).toContain(f);
+    }
+    expect(pkg.files.filter((f) => /^(ts|test|bench|assembly|bindings|scripts)\//.test(f))).toEqual([]);
+    // every chunk the entries import is in the tarball (a clean dist: no stale chunks either)
+    const chunks = readdirSync(join(ROOT, "dist/chunks")).map((f) => `dist/chunks/${f}`);
+    expect(pkg.files.filter((f) => f.startsWith("dist/chunks/")).sort()).toEqual(chunks.sort());
+  });
+
+  it("import \"groundwire\" resolves to the Node entry and every part runs", () => {
+    const { result } = runProbeInNode("groundwire", pkg.app);
+    expect(result.env.backend.active).toBe("wasm");
+    expect(result.env.sha256).toBe("node:crypto");
+    expect(result.skipped, "every part's API is exported and ran").toEqual({});
+    expect(Object.keys(result.parts).sort()).toEqual(["evidence", "kernel", "memdsl", "moot", "sha256", "tripleIndex"]);
+    expect(sameProbeBytes(result, repoRun)).toBeNull();
+  });
+
+  it("with WebAssembly deleted every import still works: pure-TS backend, a visible reason, identical results", () => {
+    const { result, stderr } = runProbeInNode("groundwire", pkg.app, { noWasm: true, sample: 16 });
+    expect(result.env.backend).toEqual({ requested: "auto", active: "ts", reason: "WebAssembly is not available in this runtime" });
+    expect(result.env.sha256).toBe("node:crypto");
+    if (Object.keys(result.skipped).length < 5) expect(stderr).toMatch(/groundwire: using the pure-TS backend/);
+    expect(sameProbeBytes(result, repoSampled)).toBeNull();
+  });
+
+  it("the backend can be forced: setBackend(\"ts\") with WebAssembly present gives identical results", () => {
+    const { result } = runProbeInNode("groundwire", pkg.app, { backend: "ts", sample: 16 });
+    expect(result.env.backend).toEqual({ requested: "ts", active: "ts", reason: 'forced by setBackend("ts")' });
+    expect(sameProbeBytes(result, repoSampled)).toBeNull();
+  });
+
+  it("groundwire/browser resolves to the self-contained bundle (it runs in browsers: test/browser/)", () => {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", 'console.log(import.meta.resolve("groundwire/browser"))'], { cwd: pkg.app, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/node_modules\/groundwire\/dist\/browser\/groundwire\.js$/);
+  });
+
+  it("the groundwire bin is installed and prints its usage", () => {
+    const r = spawnSync(join(pkg.app, "node_modules/.bin/groundwire"), ["--help"], { cwd: pkg.app, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^usage: groundwire <command>/);
+    expect(r.stdout).toMatch(/\bbench\b/);
+  });
+
+  it("an unknown subpath is refused by the exports map", () => {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", 'await import("groundwire/dist/chunks/x.js")'], { cwd: pkg.app, encoding: "utf8" });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+});
