@@ -1,5 +1,6 @@
 // One test per row of the seed's stability table: what happens to a cited
 // fragment's address and hash under each kind of real edit, and the status.
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { citationStatus, citeFragment, fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 
@@ -67,6 +68,11 @@ describe("the seed's stability table", () => {
     expect(report.fragment).toBe(after);
     expect(report.candidates[0]).toMatchObject({ fragment: after });
     expect(report.candidates[0].score).toBeGreaterThan(0.98);
+    // The score is the quote matcher's ratio: difflib's, on the whitespace-normalized texts.
+    const py = "import difflib,sys;a,b=sys.argv[1:3];print(repr(difflib.SequenceMatcher(None,a,b,autojunk=False).ratio()))";
+    const norm = (t: string) => t.replace(/\s+/g, " ").trim();
+    const want = Number(execFileSync("python3", ["-c", py, norm(before.text), norm(after.text)], { encoding: "utf8" }));
+    expect(report.candidates[0].score).toBe(want);
   });
 
   it("insert a paragraph in another section: address identical, hash identical → current", () => {

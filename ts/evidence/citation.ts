@@ -14,7 +14,7 @@
  */
 import type { Fragment, FragmentKind } from "./fragment.js";
 import { normalizeWhitespace } from "./text.js";
-import { ratioUpperBound, similarityRatio } from "./similarity.js";
+import { sequenceRatio } from "../moot/index.js";
 
 /** The four outcomes of resolving a citation. */
 export type CitationStatus = "current" | "moved" | "stale" | "lost";
@@ -154,7 +154,11 @@ export interface CitationOptions {
  * @param fragments the current version's fragments, or their FragmentIndex
  * @param options suggestions (count, minimum ratio); computed only when the
  *   citation carries `text`, against fragments of its kind (or of the addressed
- *   fragment's kind), skipping those whose length bound is below `minRatio`
+ *   fragment's kind), skipping those whose length bound is below `minRatio`. The
+ *   score is the quote matcher's ratio (`sequenceRatio` from ts/moot: difflib's
+ *   `SequenceMatcher(None, a, b, autojunk=False).ratio()` over code points) of the
+ *   whitespace-normalized texts. Suggestions are a linear pass over fragments of
+ *   one kind; the resolution itself is two map lookups.
  * @returns a CitationReport; `moved` always points at a fragment with the cited
  *   content hash, i.e. identical kind and whitespace-normalized text
  * @throws CitationFormatError for a malformed versionId
@@ -191,6 +195,15 @@ export function citationStatus(
   return { status: "lost", citation: cited, fragment: null, candidates, reason: "neither the address nor the cited content exists in this version" };
 }
 
+/**
+ * difflib's `real_quick_ratio`: `2·min(|a|,|b|) / (|a|+|b|)` over code points, an
+ * upper bound of the ratio; lets suggestions skip hopeless candidates unscored.
+ */
+function ratioUpperBound(aLength: number, bLength: number): number {
+  const total = aLength + bLength;
+  return total === 0 ? 1 : (2 * Math.min(aLength, bLength)) / total;
+}
+
 function normalizedOf(index: FragmentIndex, f: Fragment): { text: string; length: number } {
   let entry = index.normalized.get(f);
   if (!entry) {
@@ -215,7 +228,7 @@ function suggest(index: FragmentIndex, cited: Citation, atAddress: Fragment | nu
     if (kind && f.kind !== kind) continue;
     const n = normalizedOf(index, f);
     if (ratioUpperBound(wantLength, n.length) < minRatio) continue;
-    const score = similarityRatio(want, n.text);
+    const score = sequenceRatio(want, n.text);
     if (score >= minRatio) scored.push({ fragment: f, score });
   }
   scored.sort((a, b) => b.score - a.score || a.fragment.sequence - b.fragment.sequence);
