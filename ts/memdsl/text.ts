@@ -39,24 +39,26 @@ export function compareCodePoints(a: string, b: string): number {
 const MUST_ESCAPE_ONE = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\p{Cs}]$/u;
 
 /**
- * The same set as a lookup table over the BMP (built once, on first use), so the
- * hot loops test one byte per code unit instead of running a Unicode-property
- * regex: 1 = must escape. Astral code points go through MUST_ESCAPE_ONE (rare).
+ * The same set as a memo table over the BMP, so hot loops test one byte per
+ * code unit instead of running a Unicode-property regex: 0 = raw, 1 = escape,
+ * 2 = not yet known (filled on first sight, so the cost is per distinct
+ * character seen). Astral code points go through MUST_ESCAPE_ONE (rare).
  */
 let BMP_TABLE: Uint8Array | null = null;
 function bmpTable(): Uint8Array {
   if (BMP_TABLE) return BMP_TABLE;
-  const t = new Uint8Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) if (MUST_ESCAPE_ONE.test(String.fromCharCode(c))) t[c] = 1;
+  const t = new Uint8Array(0x10000).fill(2);
+  for (let c = 0; c < 0x80; c++) t[c] = c < 0x20 || c === 0x7f ? 1 : 0;
   t[0x09] = 0;
   return (BMP_TABLE = t);
 }
 
-/**
- * Length (1 or 2 UTF-16 units) of the character at `i` when the wire must
- * escape it (TAB never), else 0. A lone surrogate must be escaped; a valid pair
- * is checked as its code point.
- */
+function bmpMustEscape(table: Uint8Array, c: number): boolean {
+  let v = table[c];
+  if (v === 2) v = table[c] = MUST_ESCAPE_ONE.test(String.fromCharCode(c)) ? 1 : 0;
+  return v === 1;
+}
+
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
@@ -67,7 +69,7 @@ function mustEscapeAt(text: string, i: number, table: Uint8Array): number {
     const d = text.charCodeAt(i + 1);
     if (d >= 0xdc00 && d <= 0xdfff) return MUST_ESCAPE_ONE.test(text.slice(i, i + 2)) ? 2 : 0;
   }
-  return table[c] ? 1 : 0;
+  return bmpMustEscape(table, c) ? 1 : 0;
 }
 
 function escapeChar(ch: string): string {
