@@ -1,0 +1,130 @@
+/**
+ * Evidence-spine bench.
+ * - large: fragmentMarkdown on the largest real markdown file, the CommonMark spec
+ *   0.31.2 source (../shared/data/markdown/commonmark/spec.txt, 205 KB): fragments/s
+ *   and MB/s; the bare mdast parse (mdast-util-from-markdown + GFM + front matter, no
+ *   fragments) is the peer, so the spine's own cost is the difference.
+ * - small: a real 815-byte README (awesome v000, the golden fixture): per-call overhead.
+ * - large: 10,000 citations resolved against a 10,000-fragment document (1,000
+ *   sections × 9 paragraphs of Frankenstein, data/books) after an edit that moves,
+ *   rewrites and keeps fragments: indexed `citationStatus` vs a linear scan, the
+ *   pathological contender kept on purpose.
+ * Every contender's output is checked before it is timed.
+ * Run: npx tsx bench/run.ts evidence
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import { frontmatter } from "micromark-extension-frontmatter";
+import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
+import { citationStatus, fragmentMarkdown, indexFragments, type CitationStatus, type Fragment } from "../ts/evidence/index.js";
+import type { BenchCase, BenchSuite } from "./harness.js";
+
+const SPEC = new URL("../../shared/data/markdown/commonmark/spec.txt", import.meta.url);
+const SMALL = new URL("../test/fixtures/evidence/awesome-v000.input.md", import.meta.url);
+const BOOK = new URL("../data/books/novel__frankenstein.txt", import.meta.url);
+
+const parseOnly = (text: string) =>
+  fromMarkdown(text, { extensions: [frontmatter(["yaml", "toml"]), gfm()], mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()] });
+
+function fragmentCase(name: string, size: BenchCase["size"], text: string): BenchCase {
+  const reference = fragmentMarkdown("bench", text);
+  const bytes = new TextEncoder().encode(text).byteLength;
+  const ids = reference.map((f) => f.versionId).join("\n");
+  return {
+    name: `${name}: ${bytes} bytes, ${reference.length} fragments`,
+    size,
+    units: { count: bytes, unit: "bytes" },
+    contenders: [
+      {
+        name: "fragmentMarkdown",
+        run: () => fragmentMarkdown("bench", text),
+        check: (out) => {
+          if ((out as Fragment[]).map((f) => f.versionId).join("\n") !== ids) throw new Error("fragment ids differ between runs");
+        },
+      },
+      {
+        name: "mdast parse only (peer)",
+        run: () => parseOnly(text),
+        check: (out) => {
+          if (!(out as { children: unknown[] }).children.length) throw new Error("empty tree");
+        },
+      },
+    ],
+    extra: () => ({ fragments: reference.length, bytes }),
+  };
+}
+
+/** 1,000 sections × 9 paragraphs (Frankenstein's paragraphs, numbered so each is unique) = 10,000 fragments. */
+function tenThousand(): { v1: readonly Fragment[]; v2: readonly Fragment[] } {
+  const paras = readFileSync(BOOK, "utf8")
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, " ").trim())
+    .filter((p) => p.length > 40);
+  const doc = (edit: boolean) => {
+    const out: string[] = [];
+    for (let s = 0; s < 1000; s++) {
+      out.push(`## Part ${s}`);
+      if (edit && s % 10 === 0) out.push(`Inserted note for part ${s}.`); // same-kind sibling above: the rest move
+      for (let p = 0; p < 9; p++) {
+        let body = `${s}.${p} ${paras[(s * 9 + p) % paras.length]}`;
+        if (edit && p === 4 && s % 7 === 0) body = body.replace(/ the /, " a "); // a rewrite: stale
+        out.push(body);
+      }
+    }
+    return `${out.join("\n\n")}\n`;
+  };
+  return { v1: fragmentMarkdown("novel", doc(false)), v2: fragmentMarkdown("novel", doc(true)) };
+}
+
+/** The naive resolver: the same rules by scanning every fragment for each citation. */
+function linearStatus(c: Fragment, fragments: readonly Fragment[]): CitationStatus {
+  const at = fragments.find((f) => f.fragmentId === c.fragmentId);
+  if (at && at.contentHash === c.contentHash) return "current";
+  const carriers = fragments.filter((f) => f.contentHash === c.contentHash);
+  if (carriers.length === 1) return "moved";
+  if (carriers.length > 1) return "lost";
+  return at ? "stale" : "lost";
+}
+
+function citationCase(): BenchCase {
+  const { v1, v2 } = tenThousand();
+  const index = indexFragments(v2);
+  const tally = (statuses: CitationStatus[]) => statuses.reduce<Record<string, number>>((m, s) => ((m[s] = (m[s] ?? 0) + 1), m), {});
+  const expected = JSON.stringify(tally(v1.map((f) => citationStatus(f.versionId, index).status)));
+  const check = (out: unknown) => {
+    const got = JSON.stringify(tally(out as CitationStatus[]));
+    if (got !== expected) throw new Error(`statuses differ: ${got} vs ${expected}`);
+  };
+  const sample = v1.filter((_, i) => i % 20 === 0); // the linear scan is O(n) per citation: time it on 500
+  return {
+    name: `citationStatus: ${v1.length} citations vs a ${v2.length}-fragment version (${expected})`,
+    size: "large",
+    units: { count: v1.length, unit: "citations" },
+    contenders: [
+      { name: "indexed (prebuilt index)", run: () => v1.map((f) => citationStatus(f.versionId, index).status), check },
+      { name: "indexed incl. building the index", run: () => { const ix = indexFragments(v2); return v1.map((f) => citationStatus(f.versionId, ix).status); }, check },
+      {
+        name: "linear scan, 500 of them (×20 to compare)",
+        run: () => sample.map((f) => linearStatus(f, v2)),
+        check: (out) => {
+          const want = sample.map((f) => citationStatus(f.versionId, index).status);
+          if (JSON.stringify(out) !== JSON.stringify(want)) throw new Error("linear scan disagrees with the index");
+        },
+      },
+    ],
+    extra: () => ({ fragmentsV1: v1.length, fragmentsV2: v2.length }),
+  };
+}
+
+const suite: BenchSuite = {
+  part: "evidence",
+  async cases() {
+    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8")), citationCase()];
+    if (existsSync(SPEC)) cases.unshift(fragmentCase("CommonMark spec.txt (largest real markdown)", "large", readFileSync(SPEC, "utf8")));
+    else suite.skipped = "../shared/data absent: the spec.txt throughput case is skipped";
+    return cases;
+  },
+};
+export default suite;
