@@ -1,9 +1,96 @@
-// placeholder: the check command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire check <query.rq|plan.json> --schema <ttl> [--goal <json|file>] [--json]`:
+ * type-check a SPARQL query or an op-list plan against a schema (and a goal) before it
+ * runs. Prints the context, errors with did-you-mean, warnings and open goals; exit 1
+ * when errors remain.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { loadGraphFile } from "../rdf/load.js";
+import { RdfParseError } from "../rdf/index.js";
+import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+
+const USAGE = "usage: groundwire check <query.rq|plan.json> --schema <schema.ttl|.nt> [--goal <json or file>] [--json]";
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`no such ${what}: ${path}`);
+    throw new CliError(`cannot read ${what} ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Load a schema for the CLI: one clear line on a missing file or a parse error (with line and column). */
+export function loadSchemaForCli(path: string): Schema {
+  try {
+    return Schema.fromGraph(loadGraphFile(path));
+  } catch (error) {
+    if (error instanceof RdfParseError) throw new CliError(`schema ${error.message}`);
+    throw new CliError(`schema: ${(error as Error).message}`);
+  }
+}
+
+function where(file: string, d: Diagnostic): string {
+  if (d.span) return `${file}:${d.span.line}:${d.span.column}: `;
+  if (d.op !== undefined) return `${file}: op ${d.op}: `;
+  return `${file}: `;
+}
+
+/** The human report: the plan state, then each diagnostic as `file:line:col: message`, with related places and hints. */
+export function renderCheck(file: string, r: CheckResult): string {
+  const out = [renderPlanState({ ...r, errors: [], warnings: [] }).trimEnd()];
+  for (const [title, list] of [["errors", r.errors], ["warnings", r.warnings]] as const) {
+    if (!list.length) continue;
+    out.push(`${title}:`);
+    for (const d of list) {
+      out.push(`  ${where(file, d)}${d.message}`);
+      for (const rel of d.related ?? []) out.push(`    ${rel.span ? `${file}:${rel.span.line}:${rel.span.column}: ` : ""}${rel.message}`);
+      if (d.hint) out.push(`    hint: ${d.hint}`);
+    }
+  }
+  return `${out.join("\n")}\n`;
+}
 
 const command: Command = {
-  async run() {
-    throw new CliError("check: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("check", args, {
+      schema: { type: "string" },
+      goal: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new CliError(`check: expected one plan file\n${USAGE}`, 2);
+    if (!values.schema) throw new CliError(`check: --schema is required\n${USAGE}`, 2);
+    const file = positionals[0];
+    const plan = readText(file, "plan file");
+    const kernel = createKernel(loadSchemaForCli(values.schema));
+    let goal: Record<string, unknown> | undefined;
+    if (values.goal !== undefined) {
+      const text = values.goal.trim().startsWith("{") || !existsSync(values.goal) ? values.goal : readText(values.goal, "goal file");
+      try {
+        goal = JSON.parse(text);
+      } catch (error) {
+        throw new CliError(`malformed goal: not JSON (${(error as Error).message})`);
+      }
+    }
+    let result: CheckResult;
+    try {
+      result = kernel.check(plan, goal);
+    } catch (error) {
+      if (error instanceof SparqlSyntaxError) throw new CliError(`${file}:${error.line}:${error.column}: SPARQL syntax error: ${error.detail}`);
+      if (error instanceof PlanError || error instanceof GoalError) throw new CliError(`${file}: ${error.message}`);
+      throw error;
+    }
+    if (values.json) {
+      const { query: _query, ...rest } = result;
+      process.stdout.write(`${JSON.stringify({ plan: file, ...rest }, null, 1)}\n`);
+    } else process.stdout.write(renderCheck(file, result));
+    return result.errors.length ? 1 : 0;
   },
 };
 export default command;

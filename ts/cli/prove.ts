@@ -1,9 +1,133 @@
-// placeholder: the prove command is built by its issue.
-import { CliError, type Command } from "./common.js";
+/**
+ * `groundwire prove "<question>" --kg <ttl> [--model M --base-url URL [--api-key K]]
+ * [--script <file.json>] [--endpoint URL] [--max-turns N] [--json]`: plan a SPARQL query
+ * for a question, verified by the kernel op by op, then run it. Without --base-url the
+ * planner is scripted: --script, or the bundled demo scripts (data/kernel/*.prove.json)
+ * when the question is one of theirs. The store is embedded Oxigraph holding the KG,
+ * or --endpoint (any SPARQL 1.1 endpoint).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadGraphFile } from "../rdf/load.js";
+import { RdfParseError, type Graph } from "../rdf/index.js";
+import {
+  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema, compactIri,
+  type Op, type ProveResult, type SparqlResult,
+} from "../kernel/index.js";
+import { createOxigraphStore } from "../kernel/store-oxigraph.js";
+import { createOpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/index.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+
+const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl> [--model M --base-url URL [--api-key K]] [--script plan.json] [--endpoint URL] [--max-turns N] [--json]`;
+
+interface Script {
+  question: string;
+  replies: Op[];
+}
+
+function dataDir(): string | null {
+  for (const rel of ["../data/kernel", "../../data/kernel"]) {
+    const path = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  return null;
+}
+
+function readScripts(path: string): Script[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new CliError(`script ${path}: ${(error as Error).message}`);
+  }
+  const list = Array.isArray(doc) ? [{ question: "", replies: doc }] : (doc as { scripts?: Script[] }).scripts;
+  if (!Array.isArray(list)) throw new CliError(`script ${path}: expected {"scripts":[{"question","replies"}]} or a list of replies`);
+  return list;
+}
+
+const normalize = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+
+function scriptFor(question: string, scriptPath: string | undefined): Op[] {
+  const files = scriptPath ? [scriptPath] : (() => {
+    const dir = dataDir();
+    return dir ? readdirSync(dir).filter((f) => f.endsWith(".prove.json")).map((f) => join(dir, f)) : [];
+  })();
+  const scripts = files.flatMap(readScripts);
+  const match = scripts.find((s) => normalize(s.question) === normalize(question)) ?? (scriptPath && scripts.length === 1 ? scripts[0] : undefined);
+  if (!match) {
+    const known = scripts.map((s) => `  "${s.question}"`).join("\n");
+    throw new CliError(`prove: no scripted plan for this question; pass --base-url and --model for a model, or --script <file>.${known ? `\nscripted questions:\n${known}` : ""}`);
+  }
+  return match.replies;
+}
+
+function renderAnswer(answer: SparqlResult | null, prefixes: Record<string, string>): string {
+  if (!answer) return "no answer";
+  if (answer.kind === "boolean") return answer.boolean ? "yes" : "no";
+  if (!answer.rows.length) return "no solutions";
+  return answer.rows
+    .map((row) => answer.variables.map((v) => (row[v] ? (row[v].type === "uri" ? compactIri(row[v].value, prefixes) : JSON.stringify(row[v].value)) : "UNDEF")).join("\t"))
+    .join("\n");
+}
+
+function loadKg(path: string): Graph {
+  try {
+    return loadGraphFile(path);
+  } catch (error) {
+    if (error instanceof RdfParseError) throw new CliError(`kg ${error.message}`);
+    throw new CliError(`kg: ${(error as Error).message}`);
+  }
+}
 
 const command: Command = {
-  async run() {
-    throw new CliError("prove: not implemented yet");
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("prove", args, {
+      kg: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      "api-key": { type: "string" },
+      script: { type: "string" },
+      endpoint: { type: "string" },
+      "max-turns": { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new CliError(`prove: expected one question (quote it)\n${USAGE}`, 2);
+    if (!values.kg) throw new CliError(`prove: --kg is required\n${USAGE}`, 2);
+    const question = positionals[0];
+    const maxTurns = values["max-turns"] !== undefined ? Number(values["max-turns"]) : 16;
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer`, 2);
+    const kg = loadKg(values.kg);
+    let synth: TextSynthesizer;
+    if (values["base-url"]) {
+      synth = createOpenAICompatibleSynthesizer({ baseUrl: values["base-url"], model: values.model, apiKey: values["api-key"] ?? process.env.OPENAI_API_KEY });
+    } else {
+      if (values.model) throw new CliError("prove: --model needs --base-url (an OpenAI-compatible endpoint)", 2);
+      synth = createScriptedSynthesizer(scriptFor(question, values.script));
+    }
+    const store = values.endpoint ? createSparqlEndpointStore(values.endpoint) : createOxigraphStore(kg);
+    const kernel = createKernel(Schema.fromGraph(kg));
+    const result: ProveResult = await prove(question, { synth, kg, store, kernel, maxTurns, model: values.model });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ ...result, planner: synth.name ?? "model", store: store.name }, null, 1)}\n`);
+      return result.finished ? 0 : 1;
+    }
+    const prefixes = Object.fromEntries(Object.entries(kg.prefixes).filter(([p]) => p !== ""));
+    const out: string[] = [`question: ${question}`, `planner: ${synth.name ?? "model"}   store: ${store.name}`, ""];
+    for (const t of result.turns) {
+      out.push(`turn ${t.turn} ${t.status}: ${t.op ? JSON.stringify(t.op) : t.reply.slice(0, 120)}`);
+      if (t.status !== "accepted") out.push(...t.feedback.trimEnd().split("\n").map((l) => `  ${l}`));
+    }
+    out.push("", `kernel rejections: ${result.kernelRejections}`);
+    if (result.sparql) out.push("", "verified SPARQL:", result.sparql.trimEnd());
+    out.push("", "answer:", renderAnswer(result.answer, prefixes));
+    process.stdout.write(`${out.join("\n")}\n`);
+    return result.finished ? 0 : 1;
   },
 };
 export default command;

@@ -97,8 +97,11 @@ export class Schema {
 
   /**
    * Read a schema from an RDF graph (an ontology, or a KG carrying its own schema).
-   * Follows RDFS 1.1 and the OWL 2 declarations named above; owl:equivalentClass
-   * counts as subclassing both ways (a cycle the closure condenses).
+   * Follows RDFS 1.1 and the OWL 2 declarations named above. Cycles of rdfs:subClassOf
+   * (equivalent classes by mutual subclassing) are condensed by the closure.
+   * owl:equivalentClass / owl:equivalentProperty are not followed: in DBpedia they point
+   * at schema.org and Wikidata terms, and chains through those would merge unrelated
+   * DBpedia terms (dbo:deathPlace ≡ wikidata:P20 ≡ … would give it a Country range).
    * @param options.backend closure backend ("auto" default: WASM when loaded)
    */
   static fromGraph(graph: Graph, options: { backend?: BackendRequest } = {}): Schema {
@@ -131,20 +134,12 @@ export class Schema {
       schema.classes.add(q.subject.value).add(q.object.value);
       subClass.push([q.subject.value, q.object.value]);
     }
-    for (const q of store.getQuads(null, `${OWL}equivalentClass`, null, null)) {
-      if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
-      schema.classes.add(q.subject.value).add(q.object.value);
-      subClass.push([q.subject.value, q.object.value], [q.object.value, q.subject.value]);
-    }
     const subProperty: [string, string][] = [];
-    for (const pred of [`${RDFS}subPropertyOf`, `${OWL}equivalentProperty`]) {
-      for (const q of store.getQuads(null, pred, null, null)) {
-        if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
-        property(q.subject.value);
-        property(q.object.value);
-        subProperty.push([q.subject.value, q.object.value]);
-        if (pred !== `${RDFS}subPropertyOf`) subProperty.push([q.object.value, q.subject.value]);
-      }
+    for (const q of store.getQuads(null, `${RDFS}subPropertyOf`, null, null)) {
+      if (q.subject.termType !== "NamedNode" || q.object.termType !== "NamedNode") continue;
+      property(q.subject.value);
+      property(q.object.value);
+      subProperty.push([q.subject.value, q.object.value]);
     }
     const isDatatype = (iri: string) => schema.datatypes.has(iri) || iri.startsWith(XSD);
     for (const q of store.getQuads(null, `${RDFS}domain`, null, null)) {
