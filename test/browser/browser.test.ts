@@ -14,7 +14,7 @@
  *    their passages) is rendered and screenshotted to test/browser/screenshots/.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
   beforeAll(async () => {
     requireBuild();
     scratch = mkdtempSync(join(tmpdir(), "groundwire-browser-"));
-    server = await serveStatic({ "/dist/": join(ROOT, "dist"), "/test/browser/": join(ROOT, "test/browser") });
+    server = await serveStatic({ "/dist/": join(ROOT, "dist"), "/test/browser/": join(ROOT, "test/browser"), "/data/books/": join(ROOT, "data/books") });
     nodeRun = runProbeInNode(pathToFileURL(join(ROOT, "dist/node.js")).href, scratch).result;
     nodeSampled = runProbeInNode(pathToFileURL(join(ROOT, "dist/node.js")).href, scratch, { sample: TS_SAMPLE }).result;
     nodeJitlessSample = runProbeInNode(pathToFileURL(join(ROOT, "dist/node.js")).href, scratch, { sample: JITLESS_SAMPLE }).result;
@@ -172,8 +172,50 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
     });
   });
 
-  describe("the demo page", () => {
-    it.todo("renders a grounded moot transcript and saves a screenshot");
+  describe("the demo page: a grounded moot held in Chromium", () => {
+    let browser: Awaited<ReturnType<typeof launchChromium>>;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => browser?.close());
+
+    it("renders the transcript with quotes highlighted and citations linked, equal to Node's moot; screenshot saved", async () => {
+      const turns = 4;
+      const page = await browser.context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${server.origin}/test/browser/demo.html?turns=${turns}`);
+      await page.waitForSelector("body[data-ready]", { timeout: 60_000 });
+      expect(errors).toEqual([]);
+      expect(await page.getAttribute("body", "data-ready")).toBe("yes");
+
+      // the same moot in Node (dist/node.js, the books read from disk) gives the same transcript
+      const node = await import(pathToFileURL(join(ROOT, "dist/node.js")).href);
+      const expected = (await node.runMoot(node.loadCorpus(join(ROOT, "data/books")), node.createExtractiveSynthesizer(), ["novel/frankenstein", "diary/pepys-1660"], "fire and ruin", turns)).toDict();
+      const inBrowser = await page.evaluate(() => (window as unknown as { transcript: unknown }).transcript);
+      const a = JSON.stringify(inBrowser);
+      const b = JSON.stringify(expected);
+      let at = 0;
+      while (at < a.length && a[at] === b[at]) at++;
+      expect(a === b ? null : `transcripts differ at char ${at}: …${a.slice(at - 120, at + 80)}… vs …${b.slice(at - 120, at + 80)}…`).toBeNull();
+
+      // every turn is shown; quotes are marked; each found quote and each [sN] links to a passage on the page
+      expect(await page.locator("section.turn").count()).toBe(turns);
+      const found = page.locator("main a.quote.found");
+      expect(await found.count()).toBeGreaterThan(0);
+      // every own quote left in the text (after snapping) is verbatim in a passage its turn cited
+      expect(await found.count()).toBeGreaterThanOrEqual((expected.stats as { quotesFound: number }).quotesFound);
+      expect(await page.locator("main a.quote.missing").evaluateAll((as) => as.map((a) => `${a.closest("section")?.id}: ${a.textContent}`)), "no own quote left unverified").toEqual([]);
+      for (const href of await page.locator("main a.quote, main a.tag").evaluateAll((as) => as.map((a) => a.getAttribute("href")))) {
+        expect(href).toMatch(/^#(t\d+-s\d+|turn-\d+)$/);
+        expect(await page.locator(href!).count(), `link target ${href}`).toBe(1);
+      }
+      expect(await page.locator("main .passage mark").count()).toBeGreaterThan(0);
+
+      const shot = join(ROOT, "test/browser/screenshots/demo.png");
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(statSync(shot).size).toBeGreaterThan(20_000);
+    });
   });
 });
 
