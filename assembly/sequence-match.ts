@@ -226,29 +226,39 @@ function lcsLength(a: usize, la: i32, lb: i32, words64: i32): i32 {
   return zeros;
 }
 
-/** Scan the pool for one quote; writes RESULTS[3q..] and RATIOS[q]. */
-function scanOne(q: i32, nSources: i32, alphabet: i32): void {
-  const meta = QUOTE_META + <usize>q * 12;
-  const b = QUOTE_CHARS + (<usize>load<i32>(meta) << 2);
-  const lb = load<i32>(meta, 4);
-  const n = load<i32>(meta, 8);
-  const res = RESULTS + <usize>q * 12;
-  store<i32>(res, -1); store<i32>(res, -1, 4); store<i32>(res, 0, 8);
+// The seed: before the scan in order, the K windows with the highest quick_ratio
+// bound get their exact ratio; the best of those, FLOOR, is a lower bound of the
+// winning ratio. The ordered scan then also skips windows whose bound is < FLOOR
+// (strictly: a window tying FLOOR may come first and must still win). Exact.
+const K: i32 = 4;
+const TOP_UB: usize = memory.data(K * 8);
+const TOP_WIN: usize = memory.data(K * 12); // source, word, size
+let FLOOR: f64 = 0;
+
+function seedOffer(ub: f64, s: i32, w: i32, size: i32): void {
+  // keep the K largest bounds; on ties the earlier window stays ahead
+  let at = K;
+  while (at > 0 && ub > load<f64>(TOP_UB + (<usize>(at - 1) << 3))) at--;
+  if (at == K) return;
+  for (let k = K - 1; k > at; k--) {
+    store<f64>(TOP_UB + (<usize>k << 3), load<f64>(TOP_UB + (<usize>(k - 1) << 3)));
+    memory.copy(TOP_WIN + <usize>k * 12, TOP_WIN + <usize>(k - 1) * 12, 12);
+  }
+  store<f64>(TOP_UB + (<usize>at << 3), ub);
+  store<i32>(TOP_WIN + <usize>at * 12, s);
+  store<i32>(TOP_WIN + <usize>at * 12, w, 4);
+  store<i32>(TOP_WIN + <usize>at * 12, size, 8);
+}
+
+/**
+ * One pass over every window in the contract's order (source, size n-2..n+2,
+ * start), keeping the multiset intersection with the quote incrementally.
+ * seeding: offer each window's quick_ratio bound to the top K.
+ * else: the ordered scan; returns the best ratio and writes the winner to `res`.
+ */
+function pass(seeding: bool, nSources: i32, alphabet: i32, b: usize, lb: i32, n: i32, words64: i32, res: usize): f64 {
   let best: f64 = 0;
-  if (lb == 0) {
-    store<f64>(RATIOS + (<usize>q << 3), 0);
-    return;
-  }
-  const words64 = (lb + 63) >> 6;
-  memory.fill(COUNT_B, 0, <usize>alphabet << 2);
-  memory.fill(PEQ, 0, <usize>alphabet * <usize>words64 << 3);
-  for (let j = 0; j < lb; j++) {
-    const c = load<i32>(b + (<usize>j << 2));
-    const cb = COUNT_B + (<usize>c << 2);
-    store<i32>(cb, load<i32>(cb) + 1);
-    const p = PEQ + ((<usize>c * <usize>words64 + <usize>(j >> 6)) << 3);
-    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
-  }
+  const floor = FLOOR;
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
@@ -265,6 +275,7 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
       for (let i = 0; i + size <= nw; i++) {
         const w = w0 + i;
         if (i > 0) {
+          // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
           const dropEnd = load<i32>(CHAR_START + (<usize>w << 2));
           for (let p = load<i32>(CHAR_START + (<usize>(w - 1) << 2)); p < dropEnd; p++) {
             const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
@@ -283,10 +294,17 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
         const total = <f64>(la + lb);
-        if (<f64>(2 * min(la, lb)) / total <= best) continue; // real_quick_ratio
-        if (<f64>(2 * inter) / total <= best) continue; // quick_ratio
+        const quick = <f64>(2 * inter) / total; // quick_ratio (<= real_quick_ratio, as inter <= min(la, lb))
+        if (seeding) {
+          seedOffer(quick, s, w, size);
+          continue;
+        }
+        const realQuick = <f64>(2 * min(la, lb)) / total;
+        if (realQuick <= best || realQuick < floor) continue; // real_quick_ratio
+        if (quick <= best || quick < floor) continue; // quick_ratio
         const a = POOL_CHARS + (<usize>start << 2);
-        if (<f64>(2 * lcsLength(a, la, lb, words64)) / total <= best) continue; // LCS bound
+        const lcs = <f64>(2 * lcsLength(a, la, lb, words64)) / total;
+        if (lcs <= best || lcs < floor) continue; // LCS bound
         const ratio = <f64>(2 * matchingCharacters(a, la, b, lb)) / total;
         if (ratio > best) {
           best = ratio;
@@ -295,7 +313,51 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
       }
     }
   }
-  store<f64>(RATIOS + (<usize>q << 3), best);
+  return best;
+}
+
+/** Scan the pool for one quote; writes RESULTS[3q..] and RATIOS[q]. */
+function scanOne(q: i32, nSources: i32, alphabet: i32): void {
+  const meta = QUOTE_META + <usize>q * 12;
+  const b = QUOTE_CHARS + (<usize>load<i32>(meta) << 2);
+  const lb = load<i32>(meta, 4);
+  const n = load<i32>(meta, 8);
+  const res = RESULTS + <usize>q * 12;
+  store<i32>(res, -1); store<i32>(res, -1, 4); store<i32>(res, 0, 8);
+  if (lb == 0) {
+    store<f64>(RATIOS + (<usize>q << 3), 0);
+    return;
+  }
+  const words64 = (lb + 63) >> 6;
+  memory.fill(COUNT_B, 0, <usize>alphabet << 2);
+  memory.fill(PEQ, 0, <usize>alphabet * <usize>words64 << 3);
+  for (let j = 0; j < lb; j++) {
+    const c = load<i32>(b + (<usize>j << 2));
+    const cb = COUNT_B + (<usize>c << 2);
+    store<i32>(cb, load<i32>(cb) + 1);
+    const p = PEQ + ((<usize>c * <usize>words64 + <usize>(j >> 6)) << 3);
+    store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
+  }
+  // seed a floor from the K most promising windows, then scan in order
+  for (let k = 0; k < K; k++) {
+    store<f64>(TOP_UB + (<usize>k << 3), -1);
+    store<i32>(TOP_WIN + <usize>k * 12, -1);
+  }
+  FLOOR = 0;
+  pass(true, nSources, alphabet, b, lb, n, words64, res);
+  let floor: f64 = 0;
+  for (let k = 0; k < K; k++) {
+    const win = TOP_WIN + <usize>k * 12;
+    if (load<i32>(win) < 0) break;
+    const w = load<i32>(win, 4);
+    const size = load<i32>(win, 8);
+    const start = load<i32>(CHAR_START + (<usize>w << 2));
+    const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
+    const r = <f64>(2 * matchingCharacters(POOL_CHARS + (<usize>start << 2), la, b, lb)) / <f64>(la + lb);
+    if (r > floor) floor = r;
+  }
+  FLOOR = floor;
+  store<f64>(RATIOS + (<usize>q << 3), pass(false, nSources, alphabet, b, lb, n, words64, res));
 }
 
 /**

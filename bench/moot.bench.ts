@@ -170,7 +170,7 @@ const suite: BenchSuite = {
     }
     const rand = rng(1234);
     const pool = makePool(rand);
-    const quotes = makeQuotes(pool, 100, rand);
+    const quotes = makeQuotes(pool, 40, rand);
     const one = [quotes[2]]; // a misspelled quote: the common near-miss
     return [
       {
@@ -180,10 +180,10 @@ const suite: BenchSuite = {
         contenders: contenders(pool, one, 3),
       },
       {
-        name: "bestSpan, 100 quotes of 5–14 words, pool of 12 passages of ~1,200 chars",
+        name: "bestSpan, 40 quotes of 5–14 words, pool of 12 passages of ~1,200 chars",
         size: "large",
         units: { count: quotes.length, unit: "quotes" },
-        contenders: contenders(pool, quotes, 20),
+        contenders: contenders(pool, quotes, 10),
       },
     ];
   },

@@ -10,10 +10,12 @@
  * text from the first word's start to the last word's end, as written.
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
- * and pure TS (ts/moot/sequence-match.ts). Both skip windows whose upper bound
- * (difflib's `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS
- * bound) cannot beat the best so far — a bound never changes the result, only
- * the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
+ * and pure TS (ts/moot/sequence-match.ts, `scanTs` here). Both first take the
+ * exact ratio of the few windows with the best `quick_ratio` as a floor, then
+ * scan in order skipping windows whose upper bound (difflib's
+ * `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS bound)
+ * cannot beat the best so far or the floor — a bound never changes the
+ * result, only the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
  * and ratios are identical, bit for bit (test/moot/parity.test.ts).
  */
 import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
@@ -166,31 +168,25 @@ export interface Found {
   ratio: number;
 }
 
+/** How many of the most promising windows seed the floor (see `scanTs`). */
+const SEED_WINDOWS = 4;
+
 /**
- * The pure-TS scan (the reference the WASM kernel mirrors). Per window:
- * `real_quick_ratio` (lengths), then `quick_ratio` (multiset intersection,
- * kept incrementally as the window slides one word), then the exact ratio.
- * A window is skipped when its bound is ≤ the best ratio so far, exactly as
- * the seed's Python does; since ratio ≤ bound and only a strictly higher ratio
- * wins, skipping never changes the result.
+ * Every window in the contract's order (source, size n-2..n+2, start word),
+ * with the multiset intersection `inter` = Σ_c min(countA[c], countB[c]) of its
+ * characters and the quote's (difflib's `quick_ratio` numerator), kept
+ * incrementally as the window slides one word. `visit` returns nothing.
  */
-export function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
-  const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
-  const b = quote.ids;
-  const lb = b.length;
-  const n = quote.words;
-  if (lb === 0) return found; // every ratio is 2·0/la = 0: nothing wins
-  const countB = new Int32Array(quote.alphabetSize);
-  for (let j = 0; j < lb; j++) countB[b[j]]++;
-  const countA = new Int32Array(quote.alphabetSize);
-  const scratch = createMatchScratch(lb);
+function eachWindow(
+  pool: PreparedPool, n: number, countB: Int32Array,
+  visit: (s: number, w: number, size: number, start: number, la: number, inter: number) => void,
+): void {
   const { chars, charStart, charEnd, sourceWords } = pool;
-  let best = 0;
+  const countA = new Int32Array(countB.length);
   for (let s = 0; s + 1 < sourceWords.length; s++) {
     const w0 = sourceWords[s];
     const nw = sourceWords[s + 1] - w0;
     for (let size = Math.max(1, n - 2); size <= n + 2 && size <= nw; size++) {
-      // multiset of the first window; `inter` = Σ_c min(countA[c], countB[c])
       countA.fill(0);
       let inter = 0;
       for (let p = charStart[w0]; p < charEnd[w0 + size - 1]; p++) {
@@ -207,22 +203,62 @@ export function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
             if (countA[chars[p]]++ < countB[chars[p]]) inter++;
           }
         }
-        const start = charStart[w];
-        const la = charEnd[w + size - 1] - start;
-        const total = la + lb;
-        if (ratioOf(Math.min(la, lb), total) <= best) continue; // real_quick_ratio
-        if (ratioOf(inter, total) <= best) continue; // quick_ratio
-        const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
-        if (ratio > best) {
-          best = ratio;
-          found.source = s;
-          found.word = w;
-          found.size = size;
-          found.ratio = ratio;
-        }
+        visit(s, w, size, charStart[w], charEnd[w + size - 1] - charStart[w], inter);
       }
     }
   }
+}
+
+/**
+ * The pure-TS scan (the reference the WASM kernel mirrors).
+ *
+ * 1. Seed: the `SEED_WINDOWS` windows with the highest `quick_ratio` get their
+ *    exact ratio; the best of them, `floor`, is a lower bound of the winner's ratio.
+ * 2. Scan in order. A window is skipped when an upper bound of its ratio —
+ *    `real_quick_ratio` (lengths), then `quick_ratio` (multiset) — is ≤ the best
+ *    so far (as the seed's Python does) or < `floor` (strictly: a window tying
+ *    the floor may come first, and the first wins). Since ratio ≤ bound and only
+ *    a strictly higher ratio wins, skipping never changes the result.
+ * The WASM kernel adds one more bound (LCS length, bit-parallel on 64-bit lanes).
+ */
+export function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
+  const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
+  const b = quote.ids;
+  const lb = b.length;
+  if (lb === 0) return found; // every ratio is 2·0/la = 0: nothing wins
+  const countB = new Int32Array(quote.alphabetSize);
+  for (let j = 0; j < lb; j++) countB[b[j]]++;
+  const scratch = createMatchScratch(lb);
+  const chars = pool.chars;
+
+  const top: { bound: number; start: number; la: number }[] = [];
+  eachWindow(pool, quote.words, countB, (_s, _w, _size, start, la, inter) => {
+    const bound = ratioOf(inter, la + lb);
+    if (top.length === SEED_WINDOWS && bound <= top[SEED_WINDOWS - 1].bound) return;
+    let at = top.length;
+    while (at > 0 && bound > top[at - 1].bound) at--;
+    top.splice(at, 0, { bound, start, la });
+    if (top.length > SEED_WINDOWS) top.pop();
+  });
+  let floor = 0;
+  for (const t of top) floor = Math.max(floor, ratioOf(matchingCharacters(chars, t.start, t.la, b, lb, scratch), t.la + lb));
+
+  let best = 0;
+  eachWindow(pool, quote.words, countB, (s, w, size, start, la, inter) => {
+    const total = la + lb;
+    const realQuick = ratioOf(Math.min(la, lb), total);
+    if (realQuick <= best || realQuick < floor) return; // real_quick_ratio
+    const quick = ratioOf(inter, total);
+    if (quick <= best || quick < floor) return; // quick_ratio
+    const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
+    if (ratio > best) {
+      best = ratio;
+      found.source = s;
+      found.word = w;
+      found.size = size;
+      found.ratio = ratio;
+    }
+  });
   return found;
 }
 
