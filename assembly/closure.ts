@@ -18,7 +18,10 @@
 // runtime grows the last block in place). Layout, all u32, offsets in words:
 //
 //   | child[m] | parent[m] | adjOff[n+1] | adj[m] | index[n] | low[n] | stack[n] |
-//   | call[n] | iter[n] | sccOf[n] | mark[n] | sccOff[n+1] | anc[...grows...] |
+//   | call[n] | iter[n] | sccOf[n] | mark[n] | markC[n] | sccOff[n+1] | anc[...grows...] |
+//
+// (the WASM backend unions sorted lists by merging, the TS reference by marking and
+// sorting: both yield each list sorted and duplicate-free, so the arrays are identical)
 //
 // JS writes child/parent with one set() at closureInputPtr(), calls
 // closureRun(n, m) once, then reads the outputs at the pointers it exports.
@@ -42,6 +45,7 @@ let oIter: usize = 0;
 let oScc: usize = 0;
 let oMark: usize = 0;
 let oSccOff: usize = 0;
+let oMarkC: usize = 0;
 let oAnc: usize = 0;
 let ancCapacity: usize = 0;
 
@@ -83,7 +87,8 @@ export function closureInputPtr(n: u32, m: u32): usize {
   oIter = oCall + <usize>n;
   oScc = oIter + <usize>n;
   oMark = oScc + <usize>n;
-  oSccOff = oMark + <usize>n;
+  oMarkC = oMark + <usize>n;
+  oSccOff = oMarkC + <usize>n;
   oAnc = oSccOff + <usize>n + 1;
   // start the ancestor region at n + m words (a DAG's closure is at least n)
   ancCapacity = <usize>n + <usize>m + 16;
@@ -173,6 +178,7 @@ export function closureRun(n: u32, m: u32): i32 {
     put(oIndex + i, NONE);
     put(oScc + i, NONE);
     put(oMark + i, NONE);
+    put(oMarkC + i, NONE);
   }
   let counter: u32 = 0;
   let sp: usize = 0;
@@ -219,33 +225,79 @@ export function closureRun(n: u32, m: u32): i32 {
           if (<usize>w == v) break;
         }
         const start = total;
-        // members
-        for (let k = first; k < sp; k++) {
-          const w = get(oStack + k);
-          growAncestors(total + 1);
-          put(oAnc + total++, w);
-          put(oMark + <usize>w, scc);
+        // fast path (every class of a tree, most of a taxonomy): one member, one parent
+        // component: the parent's sorted list with the member inserted in order, no marks, no sort
+        if (sp - first == 1) {
+          const x = <usize>get(oStack + first);
+          const e0 = <usize>get(oAdjOff + x);
+          const e1 = <usize>get(oAdjOff + x + 1);
+          let single = e1 > e0;
+          let pc: u32 = 0;
+          if (single) {
+            pc = get(oScc + <usize>get(oAdj + e0));
+            for (let e = e0 + 1; e < e1; e++) if (get(oScc + <usize>get(oAdj + e)) != pc) { single = false; break; }
+            if (pc == scc) single = false;
+          }
+          if (single) {
+            const a0 = <usize>get(oSccOff + <usize>pc);
+            const a1 = <usize>get(oSccOff + <usize>pc + 1);
+            growAncestors(total + (a1 - a0) + 1);
+            const self = <u32>x;
+            let a = a0;
+            while (a < a1 && get(oAnc + a) < self) put(oAnc + total++, get(oAnc + a++));
+            put(oAnc + total++, self);
+            // the rest is one block: copy it at once
+            const rest = a1 - a;
+            memory.copy(at(oAnc + total), at(oAnc + a), rest << 2);
+            total += rest;
+            put(oMark + x, scc);
+            sp = first;
+            scc++;
+            put(oSccOff + <usize>scc, <u32>total);
+            if (cp > 0) {
+              const u = <usize>get(oCall + cp - 1);
+              if (get(oLow + v) < get(oLow + u)) put(oLow + u, get(oLow + v));
+            }
+            continue;
+          }
         }
-        // ancestors of parent components (all emitted already)
+        // general path: the sorted members, then one sorted merge per distinct parent
+        // component (lists are sorted, so a merge replaces marking and sorting)
+        for (let k = first; k < sp; k++) {
+          growAncestors(total + 1);
+          put(oAnc + total++, get(oStack + k));
+        }
+        sortRange(oAnc + start, oAnc + total);
+        let r0 = start;
+        let r1 = total;
         for (let k = first; k < sp; k++) {
           const x = <usize>get(oStack + k);
           const pe = <usize>get(oAdjOff + x + 1);
           for (let e = <usize>get(oAdjOff + x); e < pe; e++) {
             const pc = get(oScc + <usize>get(oAdj + e));
-            if (pc == scc) continue;
-            const a0 = <usize>get(oSccOff + <usize>pc);
-            const a1 = <usize>get(oSccOff + <usize>pc + 1);
-            growAncestors(total + (a1 - a0));
-            for (let a = a0; a < a1; a++) {
-              const y = get(oAnc + a);
-              if (get(oMark + <usize>y) != scc) {
-                put(oMark + <usize>y, scc);
-                put(oAnc + total++, y);
-              }
+            if (pc == scc || get(oMarkC + <usize>pc) == scc) continue;
+            put(oMarkC + <usize>pc, scc);
+            const b0 = <usize>get(oSccOff + <usize>pc);
+            const b1 = <usize>get(oSccOff + <usize>pc + 1);
+            growAncestors(r1 + (r1 - r0) + (b1 - b0));
+            let i = r0;
+            let j = b0;
+            let o = r1;
+            while (i < r1 && j < b1) {
+              const x1 = get(oAnc + i);
+              const y1 = get(oAnc + j);
+              if (x1 < y1) { put(oAnc + o++, x1); i++; }
+              else if (y1 < x1) { put(oAnc + o++, y1); j++; }
+              else { put(oAnc + o++, x1); i++; j++; }
             }
+            while (i < r1) put(oAnc + o++, get(oAnc + i++));
+            while (j < b1) put(oAnc + o++, get(oAnc + j++));
+            r0 = r1;
+            r1 = o;
           }
         }
-        sortRange(oAnc + start, oAnc + total);
+        if (r0 != start) memory.copy(at(oAnc + start), at(oAnc + r0), (r1 - r0) << 2);
+        total = start + (r1 - r0);
         sp = first;
         scc++;
         put(oSccOff + <usize>scc, <u32>total);
