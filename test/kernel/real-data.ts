@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadGraphFile } from "../../ts/rdf/load.js";
-import { Schema, createKernel, parseSparql, compactIri, type Kernel, type Iri, type Path, type Pattern, type Group, type Query } from "../../ts/kernel/index.js";
+import { compactIri } from "../../ts/kernel/algebra.js";
+import { Schema, createKernel, parseSparql, type Kernel, type Iri, type Path, type Pattern, type Group, type Query } from "../../ts/kernel/index.js";
 
 export const SHARED = new URL("../../../shared/data/", import.meta.url);
 export const hasShared = existsSync(SHARED);

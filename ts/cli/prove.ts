@@ -12,10 +12,11 @@ import { fileURLToPath } from "node:url";
 import { loadGraphFile } from "../rdf/load.js";
 import { RdfParseError, type Graph } from "../rdf/index.js";
 import {
-  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema, compactIri,
+  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema,
   type Op, type ProveResult, type SparqlResult,
 } from "../kernel/index.js";
 import { createOxigraphStore } from "../kernel/store-oxigraph.js";
+import { compactIri } from "../kernel/algebra.js";
 import { createOpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 

@@ -1,10 +1,10 @@
 // ts/kernel: the plan verifier (browser-safe). Node-only pieces (the embedded Oxigraph store) are in ./node.ts.
 export { Schema, namespaceOf, type PropertyInfo } from "./schema.js";
 export { computeClosure, closureTs, closureAncestorsOf, closureHas, closurePairCount, type Closure } from "./closure.js";
-export * from "./algebra.js";
+export { toSparql, emptyQuery, type Query, type Group, type Pattern, type TriplePattern, type Path, type Expr, type Term, type Iri, type Variable, type Literal, type BlankNode, type Values, type Projection, type Origin, type Span as PlanSpan } from "./algebra.js";
 export { parseSparql, SparqlSyntaxError, createLineIndex } from "./sparql.js";
 export { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
 export { parseGoal, GoalError, expandName, type Goal } from "./goal.js";
-export { Kernel, createKernel, renderPlanState, closest, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";
+export { Kernel, createKernel, renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";
 export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
 export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";
