@@ -130,6 +130,10 @@ export function termToSparql(term: Term, prefixes: Record<string, string>): stri
       const body = `"${escapeString(term.value)}"`;
       if (term.language) return `${body}@${term.language}`;
       if (term.datatype === `${XSD}string`) return body;
+      // SPARQL's own numeric and boolean literals, when the lexical form is the grammar's (the value shown is the value held)
+      if (term.datatype === `${XSD}integer` && /^[+-]?[0-9]+$/.test(term.value)) return term.value;
+      if (term.datatype === `${XSD}decimal` && /^[+-]?[0-9]*\.[0-9]+$/.test(term.value)) return term.value;
+      if (term.datatype === `${XSD}boolean` && /^(true|false)$/.test(term.value)) return term.value;
       return `${body}^^${compactIri(term.datatype, prefixes)}`;
     }
   }
