@@ -27,4 +27,4 @@ export {
   type CritiqueReport,
 } from "./critique.js";
 export { canonicalHash, canonicalNQuads, CanonicalizationLimitError, DEFAULT_MAX_WORK_FACTOR } from "./canonical-hash.js";
-export { sortTriples, type SortedTriples } from "./ordering.js";
+export { sortTriples, SortedTriples } from "./ordering.js";

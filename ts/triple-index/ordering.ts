@@ -18,24 +18,91 @@
  */
 import type * as RDF from "@rdfjs/types";
 import { DataFactory, type Store } from "n3";
-import { codePointSortKey, formatTerm, RDF_TYPE, type PrefixMap } from "../rdf/index.js";
+import { codePointSortKey, escapeLiteral, formatTerm, RDF_TYPE, type PrefixMap } from "../rdf/index.js";
 
 /** A term as the listing shows it, with its code-point sort key and (for subjects/predicates) its rank. */
 interface Rendered {
   readonly text: string;
   readonly key: string;
+  readonly num: number;
   subjectRank: number;
   predicateRank: number;
 }
 
-/** The sorted rows of one graph: parallel arrays in listing order. */
-export interface SortedTriples {
-  /** The triples (as stored: quads, graph ignored), in listing order. */
-  readonly quads: RDF.Quad[];
-  /** `s\tp\to` per triple, same order. */
-  readonly lines: string[];
-  /** Index in `quads` where each subject block starts, plus a final `quads.length`. */
-  readonly blockStarts: number[];
+const encoder = new TextEncoder();
+
+/** UTF-8 byte length of a well-formed JS string (lone surrogates count 3, as TextEncoder's U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a pair: 2 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * The triples of one graph in listing order, held compactly: each distinct term's rendering
+ * once (`texts`), and three term numbers per triple (`spo`). Lines are built on demand.
+ */
+export class SortedTriples {
+  private cachedLines: string[] | null = null;
+
+  constructor(
+    /** Rendered text per term number. */
+    readonly texts: readonly string[],
+    /** Subject, predicate, object term numbers of triple k at 3k, 3k+1, 3k+2. */
+    readonly spo: Int32Array,
+    /** The triples as RDF/JS quads (graph ignored), when asked for; else empty. */
+    readonly quads: RDF.Quad[],
+    /** Index where each subject block starts, plus a final `count`. */
+    readonly blockStarts: number[],
+  ) {}
+
+  /** Number of triples. */
+  get count(): number {
+    return this.spo.length / 3;
+  }
+
+  /** `s\tp\to` for triple k. */
+  line(k: number): string {
+    const { texts, spo } = this;
+    return `${texts[spo[3 * k]]}\t${texts[spo[3 * k + 1]]}\t${texts[spo[3 * k + 2]]}`;
+  }
+
+  /** Every line, in order (built once). */
+  get lines(): string[] {
+    if (this.cachedLines === null) this.cachedLines = Array.from({ length: this.count }, (_, k) => this.line(k));
+    return this.cachedLines;
+  }
+
+  /**
+   * The fingerprint's bytes: every line `s\tp\to` + "\n", UTF-8, in one buffer. Each distinct
+   * term is encoded once (all of them in one TextEncoder call, into one arena) and its bytes
+   * are copied into place per triple — the same bytes as encoding the joined lines, without
+   * building a string per line.
+   */
+  encode(): Uint8Array {
+    const { texts, spo } = this;
+    const arena = encoder.encode(texts.join(""));
+    const start = new Int32Array(texts.length + 1);
+    for (let t = 0; t < texts.length; t++) start[t + 1] = start[t] + utf8Length(texts[t]);
+    let total = 0;
+    for (let i = 0; i < spo.length; i++) total += start[spo[i] + 1] - start[spo[i]] + 1;
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (let i = 0; i < spo.length; i++) {
+      const t = spo[i];
+      for (let b = start[t], end = start[t + 1]; b < end; b++) out[at++] = arena[b];
+      out[at++] = i % 3 === 2 ? 0x0a : 0x09;
+    }
+    return out;
+  }
 }
 
 const byKey = (a: Rendered, b: Rendered) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -49,12 +116,14 @@ function termId(term: RDF.Term): string {
 function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
   let quads = store.getQuads(null, null, null, null) as RDF.Quad[];
   const cache = new Map<string, Rendered>();
+  const texts: string[] = [];
   const render = (term: RDF.Term): Rendered => {
     const id = termId(term);
     let r = cache.get(id);
     if (r === undefined) {
       const text = formatTerm(term, prefixes);
-      r = { text, key: codePointSortKey(text), subjectRank: -1, predicateRank: -1 };
+      r = { text, key: codePointSortKey(text), num: texts.length, subjectRank: -1, predicateRank: -1 };
+      texts.push(text);
       cache.set(id, r);
     }
     return r;
@@ -132,13 +201,15 @@ function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
   }
 
   const sortedQuads: RDF.Quad[] = new Array(n);
-  const lines: string[] = new Array(n);
+  const spo = new Int32Array(3 * n);
   for (let k = 0; k < n; k++) {
     const i = order[k];
     sortedQuads[k] = quads[i];
-    lines[k] = `${S[i].text}\t${P[i].text}\t${O[i].text}`;
+    spo[3 * k] = S[i].num;
+    spo[3 * k + 1] = P[i].num;
+    spo[3 * k + 2] = O[i].num;
   }
-  return { quads: sortedQuads, lines, blockStarts };
+  return new SortedTriples(texts, spo, sortedQuads, blockStarts);
 }
 
 /** The parts of N3.js 2.x's Store this module reads on its fast path. */
@@ -173,7 +244,40 @@ export function sortTriples(
     if (options.path === "fast") throw new Error("sortTriples: the N3.Store fast path is unavailable for this store");
     return sortTriplesGeneric(store, prefixes);
   }
-  return sortTriplesFast(graphs!, entityIndex!, prefixes, options.withQuads ?? true);
+  return sortTriplesFast(graphs!, entityIndex!, prefixes, options.withQuads ?? true, store.size);
+}
+
+/**
+ * Render an N3.js entity key (the store's internal term id) exactly as formatTerm renders
+ * the term, without materialising the term: IRIs are the IRI (wrapped in `<…>` when it starts
+ * with a marker character), `_:label`, `"value"`, `"value"@lang[--dir]`, `"value"^^datatype`.
+ * Returns null for keys it does not handle (quoted triples, variables): the caller renders
+ * the term instead. Parity with formatTerm is tested.
+ */
+function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
+  const first = key.charCodeAt(0);
+  if (first === 0x22 /* " */) {
+    const close = key.lastIndexOf('"');
+    const body = `"${escapeLiteral(key.slice(1, close))}"`;
+    if (close === key.length - 1) return body;
+    if (key.charCodeAt(close + 1) === 0x40 /* @ */) return body + key.slice(close + 1).toLowerCase();
+    const datatype = key.slice(close + 3);
+    return datatype === XSD_STRING || datatype === RDF_LANG_STRING ? body : `${body}^^${prefixes.formatIri(datatype)}`;
+  }
+  if (first === 0x5f /* _ */ && key.charCodeAt(1) === 0x3a) return key;
+  if (first === 0x3c /* < */) return prefixes.formatIri(key.slice(1, -1));
+  if (first === 0x2e /* . */ || first === 0x3f /* ? */ || key === "") return null;
+  return prefixes.formatIri(key);
+}
+const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
+
+/** A term of the fast path: its rendering, and its code-point key once needed. */
+interface FastRendered {
+  readonly text: string;
+  readonly num: number;
+  key: string | null;
+  predicateRank: number;
 }
 
 function sortTriplesFast(
@@ -181,64 +285,93 @@ function sortTriplesFast(
   entityIndex: NonNullable<StoreInternals["_entityIndex"]>,
   prefixes: PrefixMap,
   withQuads: boolean,
+  expectedCount: number,
 ): SortedTriples {
   const graphKey = Object.keys(graphs).find((g) => Object.keys(graphs[g].subjects).length > 0);
-  const lines: string[] = [];
   const quads: RDF.Quad[] = [];
   const blockStarts: number[] = [0];
-  if (graphKey === undefined) return { quads, lines, blockStarts };
+  if (graphKey === undefined) return new SortedTriples([], new Int32Array(0), quads, blockStarts);
   const content = graphs[graphKey];
   const entities = entityIndex._entities;
   const graphTerm = entityIndex._termFromId(entities[graphKey]) as RDF.Quad["graph"];
 
   // Dense arrays indexed by entity number (sized up front so V8 keeps fast elements).
   const entityCount = entityIndex._id + 1;
-  const terms: (RDF.Term | undefined)[] = new Array(entityCount).fill(undefined);
-  const rendered: (Rendered | undefined)[] = new Array(entityCount).fill(undefined);
-  const render = (id: number): Rendered => {
+  const terms: (RDF.Term | undefined)[] = withQuads ? new Array(entityCount).fill(undefined) : [];
+  const rendered: (FastRendered | undefined)[] = new Array(entityCount).fill(undefined);
+  const texts: string[] = [];
+  const render = (id: number): FastRendered => {
     let r = rendered[id];
     if (r === undefined) {
-      const term = entityIndex._termFromId(entities[id]);
-      terms[id] = term;
-      const text = formatTerm(term, prefixes);
-      r = { text, key: codePointSortKey(text), subjectRank: -1, predicateRank: -1 };
+      const key = entities[id];
+      const text = renderEntityKey(key, prefixes) ?? formatTerm(entityIndex._termFromId(key), prefixes);
+      r = { text, key: null, predicateRank: -1, num: texts.length };
+      texts.push(text);
       rendered[id] = r;
     }
     return r;
+  };
+  const sortKey = (r: FastRendered) => (r.key ??= codePointSortKey(r.text));
+  const term = (id: number): RDF.Term => (terms[id] ??= entityIndex._termFromId(entities[id]));
+  const compareIds = (a: number, b: number) => {
+    const x = sortKey(rendered[a]!);
+    const y = sortKey(rendered[b]!);
+    return x < y ? -1 : x > y ? 1 : 0;
   };
 
   const typeText = formatTerm({ termType: "NamedNode", value: RDF_TYPE } as RDF.NamedNode, prefixes);
   const predicateIds = Object.keys(content.predicates).map(Number);
   for (const id of predicateIds) render(id);
-  predicateIds.sort((a, b) => byKey(rendered[a]!, rendered[b]!));
+  predicateIds.sort(compareIds);
   for (let r = 0; r < predicateIds.length; r++) {
     const p = rendered[predicateIds[r]]!;
     p.predicateRank = p.text === typeText ? 0 : r + 1;
   }
   const byPredicateRank = (a: number, b: number) => rendered[a]!.predicateRank - rendered[b]!.predicateRank;
-  const byObjectKey = (a: number, b: number) => byKey(rendered[a]!, rendered[b]!);
 
   const subjects = content.subjects;
-  const subjectIds = Object.keys(subjects).map(Number);
-  for (const id of subjectIds) render(id);
-  subjectIds.sort((a, b) => byKey(rendered[a]!, rendered[b]!));
+  // Keys stay strings (Object.keys order is irrelevant: every level is sorted); `+key` reads
+  // the entity number — cheaper than mapping whole key arrays to numbers.
+  const subjectKeys = Object.keys(subjects);
+  for (const key of subjectKeys) render(+key);
+  subjectKeys.sort((a, b) => compareIds(+a, +b));
+  const byPredicateKey = (a: string, b: string) => rendered[+a]!.predicateRank - rendered[+b]!.predicateRank;
+  const byObjectKey = (a: string, b: string) => compareIds(+a, +b);
 
-  for (const s of subjectIds) {
-    const sText = rendered[s]!.text;
-    const byPredicate = subjects[s];
-    const pIds = Object.keys(byPredicate).map(Number);
-    if (pIds.length > 1) pIds.sort(byPredicateRank);
-    for (const p of pIds) {
-      const prefix = `${sText}\t${rendered[p]!.text}\t`;
-      const oIds = Object.keys(byPredicate[p]).map(Number);
-      for (const o of oIds) render(o);
-      if (oIds.length > 1) oIds.sort(byObjectKey);
-      for (const o of oIds) {
-        lines.push(prefix + rendered[o]!.text);
-        if (withQuads) quads.push(DataFactory.quad(terms[s] as RDF.Quad_Subject, terms[p] as RDF.Quad_Predicate, terms[o] as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad);
+  let spo: Int32Array = new Int32Array(3 * Math.max(1, expectedCount));
+  let at = 0;
+  for (const sKey of subjectKeys) {
+    const s = +sKey;
+    const sNum = rendered[s]!.num;
+    const byPredicate = subjects[sKey];
+    const pKeys = Object.keys(byPredicate);
+    if (pKeys.length > 1) pKeys.sort(byPredicateKey);
+    for (const pKey of pKeys) {
+      const p = +pKey;
+      const pNum = rendered[p]!.num;
+      const oKeys = Object.keys(byPredicate[pKey]);
+      if (oKeys.length > 1) {
+        for (const oKey of oKeys) render(+oKey);
+        oKeys.sort(byObjectKey);
+      }
+      for (const oKey of oKeys) {
+        const o = +oKey;
+        if (at === spo.length) spo = growInt32(spo);
+        spo[at] = sNum;
+        spo[at + 1] = pNum;
+        spo[at + 2] = (rendered[o] ?? render(o)).num;
+        at += 3;
+        if (withQuads) quads.push(DataFactory.quad(term(s) as RDF.Quad_Subject, term(p) as RDF.Quad_Predicate, term(o) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad);
       }
     }
-    blockStarts.push(lines.length);
+    blockStarts.push(at / 3);
   }
-  return { quads, lines, blockStarts };
+  return new SortedTriples(texts, spo.subarray(0, at), quads, blockStarts);
+}
+
+function growInt32(a: Int32Array): Int32Array {
+  // Only when the store's size undercounts (it never does for one graph); kept for safety.
+  const b = new Int32Array(Math.max(30, a.length * 2));
+  b.set(a);
+  return b;
 }

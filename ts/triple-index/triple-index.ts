@@ -11,7 +11,7 @@
 import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { formatTerm, toPrefixMap, type Graph, type PrefixMap } from "../rdf/index.js";
-import { sortTriples, type SortedTriples } from "./ordering.js";
+import { sortTriples, SortedTriples } from "./ordering.js";
 
 /** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */
 export interface IndexedTriple {
@@ -19,6 +19,20 @@ export interface IndexedTriple {
   readonly tripleId: number | null;
   /** The rendered triple, `s\tp\to` (the fingerprint line without its newline). */
   readonly line: string;
+}
+
+/** An IndexedTriple whose line is built from the sorted terms when read (no string per line up front). */
+class ListedTriple implements IndexedTriple {
+  constructor(
+    readonly triple: RDF.Quad,
+    readonly tripleId: number | null,
+    private readonly sorted: SortedTriples,
+    private readonly k: number,
+  ) {}
+
+  get line(): string {
+    return this.sorted.line(this.k);
+  }
 }
 
 /** One subject's block in the listing. */
@@ -29,17 +43,32 @@ export interface SubjectBlock {
 
 /**
  * Triple → id, looked up by the triple's rendering, so any RDF/JS triple equal to an indexed
- * one (from any factory) finds its id. Iterates as [line, id].
+ * one (from any factory) finds its id. Iterates as [line, id]. The underlying map is built
+ * on first use (O(n) once).
  */
 export class TripleIds implements Iterable<[string, number]> {
+  private byLine: Map<string, number> | null = null;
+
+  /** @param order the listing's blocks (the map is built from them on first use) */
   constructor(
-    private readonly byLine: Map<string, number>,
+    private readonly order: readonly SubjectBlock[],
     private readonly prefixes: PrefixMap,
   ) {}
 
+  // Built on first use: the loop resolves ids (byId) far more often than it looks triples up,
+  // and a map keyed by every line costs as much as the rest of the index.
+  private map(): Map<string, number> {
+    if (this.byLine === null) {
+      const map = new Map<string, number>();
+      for (const block of this.order) for (const t of block.triples) if (t.tripleId !== null) map.set(t.line, t.tripleId);
+      this.byLine = map;
+    }
+    return this.byLine;
+  }
+
   /** The id of `triple` (an RDF/JS quad, graph ignored, or its `s\tp\to` line), or undefined. */
   get(triple: RDF.Quad | string): number | undefined {
-    return this.byLine.get(typeof triple === "string" ? triple : renderLine(triple, this.prefixes));
+    return this.map().get(typeof triple === "string" ? triple : renderLine(triple, this.prefixes));
   }
 
   /** Whether `triple` has an id. */
@@ -49,11 +78,11 @@ export class TripleIds implements Iterable<[string, number]> {
 
   /** Number of triples with an id. */
   get size(): number {
-    return this.byLine.size;
+    return this.map().size;
   }
 
   [Symbol.iterator](): Iterator<[string, number]> {
-    return this.byLine.entries();
+    return this.map().entries();
   }
 }
 
@@ -94,7 +123,7 @@ export function encodeLines(lines: readonly string[]): Uint8Array {
  * @throws when no SHA-256 backend is initialised (import the package entry first)
  */
 export function fingerprintGraph(graph: Graph): string {
-  return fingerprintLines(sortTriples(graph.store, toPrefixMap(graph.prefixes), { withQuads: false }).lines);
+  return sha256Hex(sortTriples(graph.store, toPrefixMap(graph.prefixes), { withQuads: false }).encode());
 }
 
 /**
@@ -174,10 +203,9 @@ export class TripleIndex {
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
   const prefixes = toPrefixMap(graph.prefixes);
   const sorted: SortedTriples = sortTriples(graph.store, prefixes);
-  const { quads, lines, blockStarts } = sorted;
+  const { quads, blockStarts } = sorted;
   const scope = options.scope?.store;
   const byId = new Map<number, RDF.Quad>();
-  const byLine = new Map<string, number>();
   const order: SubjectBlock[] = new Array(blockStarts.length - 1);
   let nextId = 0;
   for (let b = 0; b + 1 < blockStarts.length; b++) {
@@ -190,17 +218,16 @@ export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}):
       if (scope === undefined || scope.countQuads(quad.subject, quad.predicate, quad.object, null) > 0) {
         tripleId = ++nextId;
         byId.set(tripleId, quad);
-        byLine.set(lines[k], tripleId);
       }
-      triples[k - start] = { triple: quad, tripleId, line: lines[k] };
+      triples[k - start] = new ListedTriple(quad, tripleId, sorted, k);
     }
     order[b] = { subject: quads[start].subject, triples };
   }
   return new TripleIndex({
     byId,
-    ids: new TripleIds(byLine, prefixes),
+    ids: new TripleIds(order, prefixes),
     order,
-    fingerprint: fingerprintLines(lines),
+    fingerprint: sha256Hex(sorted.encode()),
     tripleCount: quads.length,
     prefixes,
   });
