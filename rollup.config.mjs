@@ -104,7 +104,7 @@ export default [
       browserFileMaps,
       nodeResolve({ extensions: [".ts", ".js"], browser: true, preferBuiltins: false, exportConditions: ["browser", "import", "default"] }),
       commonjs({ transformMixedEsModules: true }),
-      esbuild({ target: "es2022", tsconfig: "tsconfig.json", minify: false, define: { "process.env.NODE_ENV": '"production"' } }),
+      esbuild({ target: "es2022", tsconfig: "tsconfig.json", minify: true, keepNames: true, define: { "process.env.NODE_ENV": '"production"' } }),
       browserTypes,
     ],
     onwarn: onwarnBrowser,

@@ -22,9 +22,10 @@ export type Contender =
       /**
        * Run the contender out of process (e.g. python3) on the same input; it must
        * check its own output against the expectation and time itself, returning
-       * its median milliseconds per run and how many samples it took.
+       * its median milliseconds per run and how many samples it took. `options.budgetMs`
+       * (optional to honour) is the runner's time budget for this contender.
        */
-      measure: () => Promise<{ medianMs: number; samples: number; note?: string }>;
+      measure: (options?: { budgetMs: number }) => Promise<{ medianMs: number; samples: number; note?: string }>;
     };
 
 /** One input measured by several contenders. */
@@ -37,6 +38,8 @@ export interface BenchCase {
   units?: { count: number; unit: string };
   /** The contender the ratios are computed against (default: the first). */
   baseline?: string;
+  /** Time budget per contender in ms, overriding the runner's default for this size (optional). */
+  budgetMs?: number;
   contenders: Contender[];
   /** Extra figures to report (memory, MB/s of a sub-step…), name → value with unit in the name. */
   extra?: () => Record<string, number | string>;

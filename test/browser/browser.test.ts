@@ -220,7 +220,13 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
 });
 
 describe.skipIf(hasChromium)("groundwire in Chromium", () => {
-  it.skip(`skipped: no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium with apt)`, () => {});
+  if (process.env.GROUNDWIRE_REQUIRE_BROWSER) {
+    it("Chromium is installed (GROUNDWIRE_REQUIRE_BROWSER is set, as .ci/run does)", () => {
+      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (see .ci/run)`);
+    });
+  } else {
+    it.skip(`skipped: no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium with apt)`, () => {});
+  }
 });
 
 // keep the screenshot folder present for the demo test

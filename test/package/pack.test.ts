@@ -122,6 +122,15 @@ describe("npm pack → install in a fresh project → import from Node", () => {
     expect(r.stdout).toMatch(/\bbench\b/);
   });
 
+  it("groundwire bench in an installed package runs the built-in check (WASM vs TS, outputs checked)", () => {
+    const r = spawnSync(join(pkg.app, "node_modules/.bin/groundwire"), ["bench", "--quick", "--json"], { cwd: pkg.app, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { backend: { active: string }; cases: { name: string; contenders: { name: string; checked: boolean; medianMs: number | null }[] }[] };
+    expect(report.backend.active).toBe("wasm");
+    expect(report.cases.map((c) => c.name.split(",")[0])).toEqual(["bestSpan", "subclass closure", "SHA-256 of 4 MiB"]);
+    for (const c of report.cases) for (const k of c.contenders) expect(k.checked && k.medianMs! > 0, `${c.name} / ${k.name}`).toBe(true);
+  });
+
   it("an unknown subpath is refused by the exports map", () => {
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", 'await import("groundwire/dist/chunks/x.js")'], { cwd: pkg.app, encoding: "utf8" });
     expect(r.status).not.toBe(0);
