@@ -152,6 +152,19 @@ describe("cases from the field", () => {
   });
 });
 
+describe("property paths", () => {
+  it("types a single IRI under inverse and checks every IRI of a longer path", () => {
+    const r = kernel.check(P + "SELECT ?c WHERE { ?g ^ex:hosted ?c }");
+    expect(r.errors).toEqual([]);
+    expect(r.context.map((c) => c.text).sort()).toEqual(["?c : ex:City", "?g : ex:OlympicGames"]);
+    expect(messages(kernel.check(P + "SELECT ?c WHERE { ?c ex:country/ex:nam ?n }"))).toEqual(["unknown property ex:nam (did you mean ex:name?)"]);
+    expect(messages(kernel.check(P + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT ?c WHERE { ?c a/rdfs:subClassOf* ex:Plase }"))).toEqual([
+      "unknown class ex:Plase (did you mean ex:Place?)",
+    ]);
+    expect(kernel.check(P + "SELECT * WHERE { ?a (ex:hosted|^ex:country)+ ?b . ?b !(ex:name|^ex:year) ?c }").errors).toEqual([]);
+  });
+});
+
 describe("goals and the plan state", () => {
   const goal = { op: "goal", answer: ["?c"], kind: "entity", type: "ex:City", many: true };
 

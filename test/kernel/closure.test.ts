@@ -97,6 +97,18 @@ describe.each(backends)("closure on the $name backend", ({ name }) => {
   });
 });
 
+describe("closure: the WASM module's exports", () => {
+  it("has exactly the closure functions the binding types", async () => {
+    const { initWasm } = await import("../../bindings/wasm.js");
+    const exports = (await initWasm())!;
+    const names = Object.keys(exports).filter((k) => k.startsWith("closure")).sort();
+    expect(names).toEqual([
+      "closureAncestorCount", "closureAncestorsPtr", "closureComponentCount", "closureInputPtr",
+      "closureOffsetsPtr", "closureRun", "closureSccOfPtr",
+    ]);
+  });
+});
+
 describe("closure: both backends give identical arrays", () => {
   it("on random graphs with cycles", () => {
     for (let seed = 10; seed < 20; seed++) {
