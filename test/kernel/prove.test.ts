@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { parseGraph } from "../../ts/rdf/index.js";
 import { createOxigraphStore } from "../../ts/kernel/store-oxigraph.js";
+import { createOpenAICompatibleSynthesizer } from "../../ts/moot/index.js";
 import {
   prove, createScriptedSynthesizer, createSparqlEndpointStore, SparqlStoreError, type Op, type SparqlStore,
 } from "../../ts/kernel/index.js";
@@ -118,6 +119,24 @@ describe("prove with the scripted planner", () => {
     expect(r.turns[4].feedback).toContain('type mismatch: ex:hosted expects an entity of ex:OlympicGames, got the literal "Summer"');
     expect(queried).toEqual([`PREFIX ex: <${EX}>\nASK\nWHERE {\n  ex:Paris ex:hosted ?g .\n}\n`]);
     expect(r.answer).toEqual({ kind: "boolean", boolean: true });
+  });
+
+  it("drives an OpenAI-compatible model (stub fetch): the model sees the plan state after each op", async () => {
+    const replies = demo.scripts[1].replies.map((op) => `Next op:\n\`\`\`json\n${JSON.stringify(op)}\n\`\`\``);
+    const requests: { model: string; messages: { role: string; content: string }[] }[] = [];
+    const fetchStub = (async (_url: string, init: { body: string }) => {
+      const body = JSON.parse(init.body);
+      requests.push(body);
+      const content = replies[requests.length - 1] ?? '{"op":"finish"}';
+      return new Response(JSON.stringify({ choices: [{ message: { role: "assistant", content } }] }), { status: 200, headers: { "content-type": "application/json" } });
+    }) as unknown as typeof fetch;
+    const synth = createOpenAICompatibleSynthesizer({ baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", fetch: fetchStub });
+    const r = await prove(demo.scripts[1].question, { synth, kg, store: createOxigraphStore(kg) });
+    expect(r.finished).toBe(true);
+    expect(r.answer).toMatchObject({ rows: [{ n: { value: "2" } }] });
+    expect(requests[0].model).toBe("stub-model");
+    expect(requests[0].messages[1].content).toContain("ex:hosted (ex:City → ex:OlympicGames)");
+    expect(requests[1].messages.at(-1)!.content).toBe("context:\nopen goals:\n  answer ?n is not bound\n  answer ?n is not projected\n");
   });
 
   it("gives up after the turn budget with no answer", async () => {
