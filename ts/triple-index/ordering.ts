@@ -58,11 +58,24 @@ export class SortedTriples {
     readonly texts: readonly string[],
     /** Subject, predicate, object term numbers of triple k at 3k, 3k+1, 3k+2. */
     readonly spo: Int32Array,
-    /** The triples as RDF/JS quads (graph ignored), when asked for; else empty. */
-    readonly quads: RDF.Quad[],
     /** Index where each subject block starts, plus a final `count`. */
     readonly blockStarts: number[],
+    /** Makes triple k as an RDF/JS quad (called once per k, on demand). */
+    private readonly makeQuad: (k: number) => RDF.Quad,
   ) {}
+
+  private quadCache: (RDF.Quad | undefined)[] | null = null;
+
+  /** Triple k as an RDF/JS quad (graph as stored); the same object on every call. */
+  quad(k: number): RDF.Quad {
+    this.quadCache ??= new Array(this.count).fill(undefined);
+    return (this.quadCache[k] ??= this.makeQuad(k));
+  }
+
+  /** Every triple as an RDF/JS quad, in order. */
+  get quads(): RDF.Quad[] {
+    return Array.from({ length: this.count }, (_, k) => this.quad(k));
+  }
 
   /** Number of triples. */
   get count(): number {
@@ -89,19 +102,28 @@ export class SortedTriples {
    */
   encode(): Uint8Array {
     const { texts, spo } = this;
-    const arena = encoder.encode(texts.join(""));
+    const joined = texts.join("");
     const start = new Int32Array(texts.length + 1);
     for (let t = 0; t < texts.length; t++) start[t + 1] = start[t] + utf8Length(texts[t]);
     let total = 0;
     for (let i = 0; i < spo.length; i++) total += start[spo[i] + 1] - start[spo[i]] + 1;
-    const out = new Uint8Array(total);
+    // One buffer: the output first, the terms' bytes (the arena) after it, so every copy is a
+    // native copyWithin inside one ArrayBuffer; the result is a view of the output part.
+    const buffer = new Uint8Array(total + start[texts.length]);
+    encoder.encodeInto(joined, buffer.subarray(total));
     let at = 0;
-    for (let i = 0; i < spo.length; i++) {
-      const t = spo[i];
-      for (let b = start[t], end = start[t + 1]; b < end; b++) out[at++] = arena[b];
-      out[at++] = i % 3 === 2 ? 0x0a : 0x09;
+    for (let i = 0; i < spo.length; i += 3) {
+      for (let j = 0; j < 3; j++) {
+        const t = spo[i + j];
+        const from = total + start[t];
+        const length = start[t + 1] - start[t];
+        if (length < 16) for (let b = 0; b < length; b++) buffer[at + b] = buffer[from + b];
+        else buffer.copyWithin(at, from, from + length);
+        at += length;
+        buffer[at++] = j === 2 ? 0x0a : 0x09;
+      }
     }
-    return out;
+    return buffer.subarray(0, total);
   }
 }
 
@@ -209,7 +231,7 @@ function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
     spo[3 * k + 1] = P[i].num;
     spo[3 * k + 2] = O[i].num;
   }
-  return new SortedTriples(texts, spo, sortedQuads, blockStarts);
+  return new SortedTriples(texts, spo, blockStarts, (k) => sortedQuads[k]);
 }
 
 /** The parts of N3.js 2.x's Store this module reads on its fast path. */
@@ -222,8 +244,7 @@ interface StoreInternals {
  * Render and order every triple of `store` (all graphs; a triple present in several named
  * graphs is listed once).
  *
- * @param options.withQuads also return the triples as RDF/JS quads (default true);
- *   the fingerprint needs only the lines
+ * @param options.withQuads ignored (kept for callers): quads are made on demand by `quad(k)`
  * @param options.path force "generic" (public API) or "fast"; default: fast when possible
  */
 export function sortTriples(
@@ -284,20 +305,22 @@ function sortTriplesFast(
   graphs: NonNullable<StoreInternals["_graphs"]>,
   entityIndex: NonNullable<StoreInternals["_entityIndex"]>,
   prefixes: PrefixMap,
-  withQuads: boolean,
+  _withQuads: boolean,
   expectedCount: number,
 ): SortedTriples {
   const graphKey = Object.keys(graphs).find((g) => Object.keys(graphs[g].subjects).length > 0);
-  const quads: RDF.Quad[] = [];
   const blockStarts: number[] = [0];
-  if (graphKey === undefined) return new SortedTriples([], new Int32Array(0), quads, blockStarts);
+  if (graphKey === undefined) return new SortedTriples([], new Int32Array(0), blockStarts, () => {
+    throw new RangeError("no triples");
+  });
   const content = graphs[graphKey];
   const entities = entityIndex._entities;
   const graphTerm = entityIndex._termFromId(entities[graphKey]) as RDF.Quad["graph"];
 
   // Dense arrays indexed by entity number (sized up front so V8 keeps fast elements).
   const entityCount = entityIndex._id + 1;
-  const terms: (RDF.Term | undefined)[] = withQuads ? new Array(entityCount).fill(undefined) : [];
+  const terms: (RDF.Term | undefined)[] = [];
+  const entityOf: number[] = []; // term number → entity number
   const rendered: (FastRendered | undefined)[] = new Array(entityCount).fill(undefined);
   const texts: string[] = [];
   const render = (id: number): FastRendered => {
@@ -307,6 +330,7 @@ function sortTriplesFast(
       const text = renderEntityKey(key, prefixes) ?? formatTerm(entityIndex._termFromId(key), prefixes);
       r = { text, key: null, predicateRank: -1, num: texts.length };
       texts.push(text);
+      entityOf.push(id);
       rendered[id] = r;
     }
     return r;
@@ -361,12 +385,15 @@ function sortTriplesFast(
         spo[at + 1] = pNum;
         spo[at + 2] = (rendered[o] ?? render(o)).num;
         at += 3;
-        if (withQuads) quads.push(DataFactory.quad(term(s) as RDF.Quad_Subject, term(p) as RDF.Quad_Predicate, term(o) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad);
       }
     }
     blockStarts.push(at / 3);
   }
-  return new SortedTriples(texts, spo.subarray(0, at), quads, blockStarts);
+  const triples = spo.subarray(0, at);
+  const termOf = (num: number) => term(entityOf[num]);
+  return new SortedTriples(texts, triples, blockStarts, (k) =>
+    DataFactory.quad(termOf(triples[3 * k]) as RDF.Quad_Subject, termOf(triples[3 * k + 1]) as RDF.Quad_Predicate, termOf(triples[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+  );
 }
 
 function growInt32(a: Int32Array): Int32Array {

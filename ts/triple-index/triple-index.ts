@@ -24,14 +24,61 @@ export interface IndexedTriple {
 /** An IndexedTriple whose line is built from the sorted terms when read (no string per line up front). */
 class ListedTriple implements IndexedTriple {
   constructor(
-    readonly triple: RDF.Quad,
     readonly tripleId: number | null,
     private readonly sorted: SortedTriples,
     private readonly k: number,
   ) {}
 
+  /** The quad, made on first read and then always the same object. */
+  get triple(): RDF.Quad {
+    return this.sorted.quad(this.k);
+  }
+
   get line(): string {
     return this.sorted.line(this.k);
+  }
+}
+
+/** A subject block whose subject term is read from its first triple. */
+class Block implements SubjectBlock {
+  constructor(readonly triples: readonly ListedTriple[]) {}
+  get subject(): RDF.Term {
+    return this.triples[0].triple.subject;
+  }
+}
+
+/**
+ * id → triple over the listed entries (ids are 1..N in order, so an array is the map).
+ * Quads are made when first read; the same object is returned every time.
+ */
+class TriplesById implements ReadonlyMap<number, RDF.Quad> {
+  constructor(private readonly listed: readonly ListedTriple[]) {}
+  get size(): number {
+    return this.listed.length;
+  }
+  get(id: number): RDF.Quad | undefined {
+    return Number.isInteger(id) && id >= 1 && id <= this.listed.length ? this.listed[id - 1].triple : undefined;
+  }
+  has(id: number): boolean {
+    return Number.isInteger(id) && id >= 1 && id <= this.listed.length;
+  }
+  *keys(): MapIterator<number> {
+    for (let id = 1; id <= this.listed.length; id++) yield id;
+  }
+  *values(): MapIterator<RDF.Quad> {
+    for (const e of this.listed) yield e.triple;
+  }
+  *entries_(): Generator<[number, RDF.Quad]> {
+    for (let i = 0; i < this.listed.length; i++) yield [i + 1, this.listed[i].triple];
+  }
+  entries(): MapIterator<[number, RDF.Quad]> {
+    return this.entries_() as MapIterator<[number, RDF.Quad]>;
+  }
+  forEach(callback: (value: RDF.Quad, key: number, map: ReadonlyMap<number, RDF.Quad>) => void): void {
+    for (let i = 0; i < this.listed.length; i++) callback(this.listed[i].triple, i + 1, this);
+  }
+  [Symbol.iterator](): MapIterator<[number, RDF.Quad]> {
+    return this.entries();
   }
 }
 
@@ -149,7 +196,7 @@ export class TripleIndex {
 
   /** @internal use {@link buildTripleIndex}. */
   constructor(parts: {
-    byId: Map<number, RDF.Quad>;
+    byId: ReadonlyMap<number, RDF.Quad>;
     ids: TripleIds;
     order: SubjectBlock[];
     fingerprint: string;
@@ -203,32 +250,34 @@ export class TripleIndex {
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
   const prefixes = toPrefixMap(graph.prefixes);
   const sorted: SortedTriples = sortTriples(graph.store, prefixes);
-  const { quads, blockStarts } = sorted;
+  const { blockStarts } = sorted;
   const scope = options.scope?.store;
-  const byId = new Map<number, RDF.Quad>();
+  const listed: ListedTriple[] = [];
   const order: SubjectBlock[] = new Array(blockStarts.length - 1);
   let nextId = 0;
   for (let b = 0; b + 1 < blockStarts.length; b++) {
     const start = blockStarts[b];
     const end = blockStarts[b + 1];
-    const triples: IndexedTriple[] = new Array(end - start);
+    const triples: ListedTriple[] = new Array(end - start);
     for (let k = start; k < end; k++) {
-      const quad = quads[k];
       let tripleId: number | null = null;
-      if (scope === undefined || scope.countQuads(quad.subject, quad.predicate, quad.object, null) > 0) {
-        tripleId = ++nextId;
-        byId.set(tripleId, quad);
-      }
-      triples[k - start] = new ListedTriple(quad, tripleId, sorted, k);
+      if (scope === undefined || inScope(scope, sorted.quad(k))) tripleId = ++nextId;
+      const entry = new ListedTriple(tripleId, sorted, k);
+      if (tripleId !== null) listed.push(entry);
+      triples[k - start] = entry;
     }
-    order[b] = { subject: quads[start].subject, triples };
+    order[b] = new Block(triples);
   }
   return new TripleIndex({
-    byId,
+    byId: new TriplesById(listed),
     ids: new TripleIds(order, prefixes),
     order,
     fingerprint: sha256Hex(sorted.encode()),
-    tripleCount: quads.length,
+    tripleCount: sorted.count,
     prefixes,
   });
+}
+
+function inScope(scope: Graph["store"], quad: RDF.Quad): boolean {
+  return scope.countQuads(quad.subject, quad.predicate, quad.object, null) > 0;
 }
