@@ -43,7 +43,7 @@ const command: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length < 2) throw new CliError(`cite: expected a file and at least one version id\n${HELP}`, 2);
+    if (positionals.length < 2) throw new CliError("cite: expected a file and at least one version id (see groundwire cite --help)", 2);
     const [file, ...versionIds] = positionals;
     const citations = versionIds.map((v) => {
       try {

@@ -42,7 +42,7 @@ const command: Command = {
       console.log(HELP);
       return 0;
     }
-    if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length}\n${HELP}`, 2);
+    if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
     const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact);
     if (values.json) {
       const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
