@@ -146,6 +146,27 @@ describe("wasm and ts agree beyond the fixtures", () => {
   });
 });
 
+describe("wasm and ts agree at the 64-bit lane edges of the WASM LCS bound", () => {
+  it("on quotes of 63, 64, 65, 127, 128, 129 and 192 characters", () => {
+    const text = "when I was oppressed by cold I found a fire which had been left by some wandering beggars and was overcome with delight at the warmth I experienced from it in my joy I thrust my hand into the live embers but quickly drew it out again with a cry of pain";
+    const ws = text.split(" ");
+    for (const target of [63, 64, 65, 127, 128, 129, 192]) {
+      for (let from = 0; from < 12; from += 3) {
+        // the shortest run of words from `from` whose normalized length reaches `target`, trimmed to exactly it
+        let q = "";
+        for (let k = from; k < ws.length && q.length < target; k++) q = q ? q + " " + ws[k] : ws[k];
+        q = q.slice(0, target).trim();
+        const edited = q.replace(/e/, "a").replace(/ by /, " ");
+        for (const quote of [q, edited]) {
+          const w = bestSpan(quote, ["I was cold", text], { backend: "wasm" });
+          expect(w).toEqual(bestSpan(quote, ["I was cold", text], { backend: "ts" }));
+          expect(w.ratio).toBeGreaterThan(0.8);
+        }
+      }
+    }
+  });
+});
+
 describe("exports", () => {
   it("the package surface and the wasm export list", () => {
     for (const name of ["bestSpan", "createQuoteMatcher", "sequenceRatio", "MAX_QUOTE_WORDS"]) expect(name in moot).toBe(true);
