@@ -356,9 +356,10 @@ function sortTriplesFast(
   const subjects = content.subjects;
   // Keys stay strings (Object.keys order is irrelevant: every level is sorted); `+key` reads
   // the entity number — cheaper than mapping whole key arrays to numbers.
-  const subjectKeys = Object.keys(subjects);
-  for (const key of subjectKeys) render(+key);
-  subjectKeys.sort((a, b) => compareIds(+a, +b));
+  // Sort (sort key, entity key) pairs: no number parsing or lookups inside the comparator.
+  const subjectPairs = Object.keys(subjects).map((key) => [sortKey(render(+key)), key] as const);
+  subjectPairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const subjectKeys = subjectPairs.map((pair) => pair[1]);
   const byPredicateKey = (a: string, b: string) => rendered[+a]!.predicateRank - rendered[+b]!.predicateRank;
   const byObjectKey = (a: string, b: string) => compareIds(+a, +b);
 
