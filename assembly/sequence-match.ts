@@ -29,7 +29,7 @@
 //   [6] QUOTE_META   i32 x 3*quotes        per quote: offset, length, words
 //   [7] RESULTS      i32 x 3*quotes        per quote: source, first word, size (-1 = none)
 //   [8] RATIOS       f64 x quotes
-//   [9..] private work space (counts, DP rows, stack, bit masks)
+//   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window)
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -58,6 +58,8 @@ let ROW_CUR: usize = 0;
 let STACK: usize = 0;
 let PEQ: usize = 0; // u64 x alphabet*words64
 let VBITS: usize = 0; // u64 x words64
+let WIN_INTER: usize = 0; // i32 per window: quick_ratio numerator, from the seeding pass
+let capWindows: i32 = 0;
 
 function grow(cap: i32, want: i32): i32 {
   let c = cap > 0 ? cap : 64;
@@ -114,6 +116,11 @@ export function seqReserve(
     RESULTS = heap.alloc(<usize>capQuotes * 12);
     RATIOS = heap.alloc(<usize>capQuotes << 3);
     moved = true;
+  }
+  // every window of every source, 5 sizes: at most 5 per word
+  if (5 * poolWords > capWindows) {
+    capWindows = grow(capWindows, 5 * poolWords);
+    WIN_INTER = heap.alloc(<usize>capWindows << 2);
   }
   if (alphabet > capAlphabet || maxQuoteLen > capQuoteLen) {
     if (alphabet > capAlphabet) capAlphabet = grow(capAlphabet, alphabet);
@@ -259,48 +266,55 @@ function seedOffer(ub: f64, s: i32, w: i32, size: i32): void {
 function pass(seeding: bool, nSources: i32, alphabet: i32, b: usize, lb: i32, n: i32, words64: i32, res: usize): f64 {
   let best: f64 = 0;
   const floor = FLOOR;
+  let win: usize = WIN_INTER; // the seeding pass writes each window's intersection, the ordered scan reads it
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
     for (let size = max(1, n - 2); size <= n + 2 && size <= nw; size++) {
-      memory.fill(COUNT_A, 0, <usize>alphabet << 2);
       let inter = 0;
-      const firstEnd = load<i32>(CHAR_END + (<usize>(w0 + size - 1) << 2));
-      for (let p = load<i32>(CHAR_START + (<usize>w0 << 2)); p < firstEnd; p++) {
-        const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
-        const ca = load<i32>(COUNT_A + c);
-        store<i32>(COUNT_A + c, ca + 1);
-        if (ca < load<i32>(COUNT_B + c)) inter++;
+      if (seeding) {
+        memory.fill(COUNT_A, 0, <usize>alphabet << 2);
+        const firstEnd = load<i32>(CHAR_END + (<usize>(w0 + size - 1) << 2));
+        for (let p = load<i32>(CHAR_START + (<usize>w0 << 2)); p < firstEnd; p++) {
+          const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
+          const ca = load<i32>(COUNT_A + c);
+          store<i32>(COUNT_A + c, ca + 1);
+          if (ca < load<i32>(COUNT_B + c)) inter++;
+        }
       }
       for (let i = 0; i + size <= nw; i++) {
         const w = w0 + i;
-        if (i > 0) {
-          // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
-          const dropEnd = load<i32>(CHAR_START + (<usize>w << 2));
-          for (let p = load<i32>(CHAR_START + (<usize>(w - 1) << 2)); p < dropEnd; p++) {
-            const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
-            const ca = load<i32>(COUNT_A + c) - 1;
-            store<i32>(COUNT_A + c, ca);
-            if (ca < load<i32>(COUNT_B + c)) inter--;
-          }
-          const addEnd = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2));
-          for (let p = load<i32>(CHAR_END + (<usize>(w + size - 2) << 2)); p < addEnd; p++) {
-            const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
-            const ca = load<i32>(COUNT_A + c);
-            store<i32>(COUNT_A + c, ca + 1);
-            if (ca < load<i32>(COUNT_B + c)) inter++;
-          }
-        }
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
         const total = <f64>(la + lb);
-        const quick = <f64>(2 * inter) / total; // quick_ratio (<= real_quick_ratio, as inter <= min(la, lb))
         if (seeding) {
-          seedOffer(quick, s, w, size);
+          if (i > 0) {
+            // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
+            for (let p = load<i32>(CHAR_START + (<usize>(w - 1) << 2)); p < start; p++) {
+              const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
+              const ca = load<i32>(COUNT_A + c) - 1;
+              store<i32>(COUNT_A + c, ca);
+              if (ca < load<i32>(COUNT_B + c)) inter--;
+            }
+            const addEnd = start + la;
+            for (let p = load<i32>(CHAR_END + (<usize>(w + size - 2) << 2)); p < addEnd; p++) {
+              const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
+              const ca = load<i32>(COUNT_A + c);
+              store<i32>(COUNT_A + c, ca + 1);
+              if (ca < load<i32>(COUNT_B + c)) inter++;
+            }
+          }
+          store<i32>(win, inter);
+          win += 4;
+          // quick_ratio (<= real_quick_ratio, as inter <= min(la, lb))
+          seedOffer(<f64>(2 * inter) / total, s, w, size);
           continue;
         }
+        inter = load<i32>(win);
+        win += 4;
         const realQuick = <f64>(2 * min(la, lb)) / total;
         if (realQuick <= best || realQuick < floor) continue; // real_quick_ratio
+        const quick = <f64>(2 * inter) / total;
         if (quick <= best || quick < floor) continue; // quick_ratio
         const a = POOL_CHARS + (<usize>start << 2);
         const lcs = <f64>(2 * lcsLength(a, la, lb, words64)) / total;

@@ -180,6 +180,9 @@ const suite: BenchSuite = {
     const pool = makePool(rand);
     const quotes = makeQuotes(pool, 16, rand);
     const one = [quotes[2]]; // a misspelled quote: the common near-miss
+    // pathological: a quote from a book not in the pool — no window is close, few bounds prune
+    const devil = readFileSync(join(BOOKS, "dictionary__devils-dictionary.txt"), "utf8");
+    const unrelated = [makeQuotes([devil.slice(200_000, 201_200)], 1, rand)[0]];
     return [
       {
         name: "bestSpan, one 5–14-word quote, pool of 12 passages of ~1,200 chars",
@@ -192,6 +195,12 @@ const suite: BenchSuite = {
         size: "large",
         units: { count: quotes.length, unit: "quotes" },
         contenders: contenders(pool, quotes, 1, false),
+      },
+      {
+        name: "bestSpan, a quote with no close span (another book), same pool",
+        size: "pathological",
+        units: { count: 1, unit: "quotes" },
+        contenders: contenders(pool, unrelated, 1, false),
       },
     ];
   },
