@@ -3,11 +3,13 @@
  * formatTerm, subjects by rendered form in code-point order, then within a subject
  * `rdf:type` first, then by rendered predicate, then rendered object (code-point order).
  *
- * Cost: each distinct term is rendered once (cached by its N3.js id); distinct subjects
- * and predicates are sorted once (O(k log k) string comparisons); triples are bucketed by
- * subject rank (counting sort, O(n)), and only inside a subject block are triples compared,
- * by numbers first and object strings last. For n triples over k distinct subjects this is
- * O(n + k log k + Σ b log b) for block sizes b, not O(n log n) string comparisons.
+ * Cost: each distinct term is rendered once; distinct subjects and predicates are sorted
+ * once (O(k log k) string comparisons); triples are grouped by subject (the store's own
+ * subject index on the fast path, a counting sort by subject rank on the generic one), and
+ * only inside a subject block are triples compared, predicate rank first and object strings
+ * last. For n triples over k distinct subjects this is O(n + k log k + Σ b log b) for block
+ * sizes b, not O(n log n) string comparisons. The result holds each rendering once and three
+ * term numbers per triple; no string per line is built unless asked for.
  *
  * Fast path: when the store holds one graph, N3.Store's own subject → predicate → object
  * index (entity numbers) is walked directly, so terms are materialised once per distinct
