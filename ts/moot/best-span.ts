@@ -75,7 +75,7 @@ const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, star
  * and the keys of one source are laid out one space apart, so the window of
  * words w..v is the contiguous run chars[charStart[w], charEnd[v]).
  */
-export interface PreparedPool {
+interface PreparedPool {
   sources: readonly string[];
   alphabet: Map<number, number>;
   chars: Int32Array;
@@ -101,7 +101,7 @@ function checkSources(sources: readonly string[], what: string): void {
 }
 
 /** Tokenize and intern a pool (DESIGN §5 words and keys). O(total characters). */
-export function preparePool(sources: readonly string[]): PreparedPool {
+function preparePool(sources: readonly string[]): PreparedPool {
   checkSources(sources, "sources");
   const alphabet = new Map<number, number>([[32, 0]]);
   const chars: number[] = [];
@@ -161,7 +161,7 @@ function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
 }
 
 /** The winning window of a scan: source index, first word (global index), word count, ratio. */
-export interface Found {
+interface Found {
   source: number;
   word: number;
   size: number;
@@ -221,7 +221,7 @@ function eachWindow(
  *    a strictly higher ratio wins, skipping never changes the result.
  * The WASM kernel adds one more bound (LCS length, bit-parallel on 64-bit lanes).
  */
-export function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
+function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
   const b = quote.ids;
   const lb = b.length;
