@@ -6,7 +6,8 @@
  * output is wrong is reported, never timed); calibrate a batch so one sample lasts at
  * least ~1 ms (timer resolution and call overhead stay below 1 %); then take samples
  * until the time budget is spent, with at least `minSamples` (3 when one run is longer
- * than half the budget) and at most `maxSamples`. The figure reported is the median
+ * than half the budget; the checked run alone when it exceeds the whole budget) and at
+ * most `maxSamples`. The figure reported is the median
  * milliseconds per run; external contenders (python3) report their own median.
  * Ratios are medians divided by the baseline contender's median (lower is faster).
  */
@@ -96,6 +97,11 @@ export async function measureCase(c: BenchCase, options: TimingOptions & { scale
         rows.push({ name: k.name, kind: "inprocess", medianMs: null, samples: 0, ratio: null, perSecond: null, checked: false, error: `check failed: ${errorText(e)}` });
         continue;
       }
+      // one run longer than the whole budget: that run (checked above) is the one sample
+      if (first >= budget) {
+        rows.push({ name: k.name, kind: "inprocess", medianMs: first, minMs: first, maxMs: first, samples: 1, batch: 1, ratio: null, perSecond: null, checked: true, note: "one run exceeds the time budget: 1 sample" });
+        continue;
+      }
       // calibrate: a few warm-up runs (JIT), then a batch size so a sample lasts >= ~1 ms
       let warm = first;
       const warmUntil = performance.now() + Math.min(budget / 10, 200);
@@ -144,27 +150,32 @@ export async function measureCase(c: BenchCase, options: TimingOptions & { scale
   return { name: c.name, size: c.size, units: c.units, baseline: baselineName, contenders: rows, extra, seconds: (performance.now() - started) / 1000 };
 }
 
+/** Three significant figures, never in exponent form (1430, 62.6, 0.639). */
+export function sig3(x: number): string {
+  return Math.abs(x) >= 1000 ? Math.round(x).toLocaleString("en") : x.toPrecision(3);
+}
+
 /** `1.23 ms`, `45.6 µs`, `2.10 s`: three significant figures. */
 export function formatMs(ms: number | null): string {
   if (ms === null) return "—";
-  if (ms >= 1000) return `${(ms / 1000).toPrecision(3)} s`;
-  if (ms >= 1) return `${ms.toPrecision(3)} ms`;
-  if (ms >= 0.001) return `${(ms * 1000).toPrecision(3)} µs`;
-  return `${(ms * 1e6).toPrecision(3)} ns`;
+  if (ms >= 1000) return `${sig3(ms / 1000)} s`;
+  if (ms >= 1) return `${sig3(ms)} ms`;
+  if (ms >= 0.001) return `${sig3(ms * 1000)} µs`;
+  return `${sig3(ms * 1e6)} ns`;
 }
 
 /** Throughput with a readable unit: bytes become MB/s; anything else `<n> <unit>/s` (k, M suffixes). */
 export function formatRate(perSecond: number | null, unit: string | undefined): string {
   if (perSecond === null || !unit) return "—";
-  if (unit === "bytes") return `${(perSecond / 1e6).toPrecision(3)} MB/s`;
+  if (unit === "bytes") return `${sig3(perSecond / 1e6)} MB/s`;
   const [n, suffix] = perSecond >= 1e6 ? [perSecond / 1e6, "M"] : perSecond >= 1e4 ? [perSecond / 1e3, "k"] : [perSecond, ""];
-  return `${n.toPrecision(3)}${suffix} ${unit}/s`;
+  return `${sig3(n)}${suffix} ${unit}/s`;
 }
 
 /** The ratio column: `baseline`, `3.20× slower`, `12.5× faster`. */
 export function formatRatio(r: ContenderResult, baseline: string): string {
   if (r.name === baseline) return "baseline";
   if (r.ratio === null) return "—";
-  if (r.ratio >= 1) return `${r.ratio.toPrecision(3)}× slower`;
-  return `${(1 / r.ratio).toPrecision(3)}× faster`;
+  if (r.ratio >= 1) return `${sig3(r.ratio)}× slower`;
+  return `${sig3(1 / r.ratio)}× faster`;
 }

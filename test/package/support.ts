@@ -83,6 +83,14 @@ export function packAndInstall(): Installed {
   return { dir, app, tarball, files: (packed[0].files as { path: string }[]).map((f) => f.path) };
 }
 
+/** A probe's child process exited non-zero; `stderr` says why. */
+export class ProbeFailed extends Error {
+  constructor(readonly specifier: string, readonly status: number | null, readonly stderr: string) {
+    super(`probe of ${specifier} failed (exit ${status}):\n${stderr}`);
+    this.name = "ProbeFailed";
+  }
+}
+
 /**
  * Run test/browser/probe.js in a child Node process against `specifier` (a package name
  * resolved from `cwd`, or an absolute file URL), optionally with `WebAssembly` deleted
@@ -91,7 +99,7 @@ export function packAndInstall(): Installed {
 export function runProbeInNode(
   specifier: string,
   cwd: string,
-  options: { backend?: "auto" | "wasm" | "ts"; noWasm?: boolean; sample?: number } = {},
+  options: { backend?: "auto" | "wasm" | "ts"; noWasm?: boolean; sample?: number; conditions?: string[] } = {},
 ): { result: ProbeResult; stderr: string } {
   const dir = mkdtempSync(join(tmpdir(), "groundwire-probe-"));
   const inputPath = join(dir, "input.json");
@@ -108,8 +116,9 @@ export function runProbeInNode(
       `process.stdout.write(JSON.stringify(out));`,
     ].join("\n"),
   );
-  const r = spawnSync(process.execPath, [script], { cwd, encoding: "utf8", maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`probe of ${specifier} failed (exit ${r.status}):\n${r.stderr}`);
+  const flags = (options.conditions ?? []).map((c) => `--conditions=${c}`);
+  const r = spawnSync(process.execPath, [...flags, script], { cwd, encoding: "utf8", maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new ProbeFailed(specifier, r.status, r.stderr);
   return { result: JSON.parse(r.stdout) as ProbeResult, stderr: r.stderr };
 }
 
