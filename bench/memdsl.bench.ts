@@ -10,11 +10,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import type * as RDF from "@rdfjs/types";
-import { parseGraph, type Graph } from "../ts/rdf/index.js";
+import { compareCodePoints, parseGraph, type Graph } from "../ts/rdf/index.js";
 import {
   applyNodeStatuses,
   assembleNeighborhood,
-  compareCodePoints,
   parseEnvelope,
   renderNeighborhood,
   serializeEnvelope,

@@ -2,11 +2,10 @@
 // fixed order, affordances, dropped nodes, language choice, statuses from the graph.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseGraph } from "../../ts/rdf/index.js";
+import { compareCodePoints, parseGraph } from "../../ts/rdf/index.js";
 import {
   applyNodeStatuses,
   assembleNeighborhood,
-  compareCodePoints,
   MEMDSL_CLASSES,
   MEMDSL_NS,
   MEMDSL_PROPERTIES,

@@ -6,6 +6,7 @@
  * `toSparql` prints it back as SPARQL 1.1 text.
  */
 import { RDF_TYPE, XSD } from "./schema.js";
+import { PrefixMap } from "../rdf/prefixes.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {
@@ -99,18 +100,13 @@ export function emptyQuery(prefixes: Record<string, string> = {}): Query {
 
 // ---------------------------------------------------------------- printing
 
-const PN_LOCAL = /^[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/;
+const prefixMaps = new WeakMap<object, PrefixMap>();
 
-/** Print an IRI as a prefixed name when a prefix matches and the local part is a plain PN_LOCAL, else `<iri>`. Longest namespace wins. */
+/** Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is built once per prefixes object. */
 export function compactIri(iri: string, prefixes: Record<string, string>): string {
-  let best: [string, string] | null = null;
-  for (const [prefix, ns] of Object.entries(prefixes)) {
-    if (ns && iri.startsWith(ns) && (!best || ns.length > best[1].length)) {
-      const local = iri.slice(ns.length);
-      if (local === "" || PN_LOCAL.test(local)) best = [prefix, ns];
-    }
-  }
-  return best ? `${best[0]}:${iri.slice(best[1].length)}` : `<${iri}>`;
+  let map = prefixMaps.get(prefixes);
+  if (!map) prefixMaps.set(prefixes, (map = new PrefixMap(prefixes)));
+  return map.formatIri(iri);
 }
 
 function escapeString(value: string): string {

@@ -1,3 +1,5 @@
+import { PrefixMap } from "../rdf/prefixes.js";
+
 /**
  * Address tokens: the stable handle of a node. A token is an absolute IRI that
  * can stand on a wire line unquoted and unescaped and cannot hide anything.
@@ -20,25 +22,18 @@ export function isAddressToken(token: string): boolean {
   return typeof token === "string" && ADDRESS_TOKEN.test(token);
 }
 
-/** Turtle PN_LOCAL, simplified to the safe common subset (no escapes, no `%` runs, no trailing dot). */
-const SAFE_LOCAL = /^(?:[\p{L}\p{N}_](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_-])?)?$/u;
+const prefixMaps = new WeakMap<object, PrefixMap>();
 
 /**
- * Compact an IRI with a prefix map (`{prefix: namespace}`): the longest
- * namespace that the IRI starts with and whose remainder is a plain local name
- * (letters, digits, `_`, `-`, inner `.`) wins; ties by prefix in code unit
- * order. Returns `prefix:local`, or the IRI itself when none fits.
+ * Compact an IRI with a prefix map (`{prefix: namespace}`) by ts/rdf's PrefixMap
+ * rules (longest namespace, valid Turtle PN_LOCAL remainder). Returns `prefix:local`,
+ * or the IRI itself (an address token is a bare IRI) when none fits. The PrefixMap is
+ * built once per prefixes object.
  */
 export function compactIri(iri: string, prefixes: Readonly<Record<string, string>>): string {
-  let best: [string, string] | null = null;
-  for (const prefix of Object.keys(prefixes).sort()) {
-    const ns = prefixes[prefix];
-    if (!ns || !iri.startsWith(ns)) continue;
-    const local = iri.slice(ns.length);
-    if (!SAFE_LOCAL.test(local)) continue;
-    if (best === null || ns.length > prefixes[best[0]].length) best = [prefix, local];
-  }
-  return best ? `${best[0]}:${best[1]}` : iri;
+  let map = prefixMaps.get(prefixes);
+  if (!map) prefixMaps.set(prefixes, (map = new PrefixMap(prefixes)));
+  return map.shorten(iri) ?? iri;
 }
 
 /** Prefixes every compaction may use, below the graph's own (which win on conflict). */

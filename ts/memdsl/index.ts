@@ -1,5 +1,5 @@
 // ts/memdsl: MemDSL — deterministic, injection-safe envelopes of a graph neighborhood (browser-safe).
-export { isAddressToken, compactIri, STANDARD_PREFIXES } from "./address.js";
+export { isAddressToken, STANDARD_PREFIXES } from "./address.js";
 export {
   type Node,
   type Edge,
@@ -36,5 +36,5 @@ export {
   DEFANGED_BRACKET,
 } from "./untrusted.js";
 export { serializeEnvelope, parseEnvelope, MEMDSL_HEADER, BODY_LINE_PREFIX } from "./wire.js";
-export { compareCodePoints, invisibleCharacters, escapeWire } from "./text.js";
+export { invisibleCharacters, escapeWire } from "./text.js";
 export { MEMDSL_NS, MEMDSL_PROPERTIES, MEMDSL_STATUS, MEMDSL_TAINT, MEMDSL_CLASSES } from "./vocab.js";

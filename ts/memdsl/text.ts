@@ -4,28 +4,8 @@
  * indices) unless a name says code points.
  */
 
-/**
- * Compare two strings by Unicode code point (not by UTF-16 code unit, which is
- * what `<` and `Array.prototype.sort` do: they put U+FF5E before U+1F600).
- * Returns a negative number, 0 or a positive number. O(min(|a|, |b|)).
- */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Only when both units are in D800–FFFF can code unit order disagree with
-    // code point order: a surrogate (an astral code point) must sort after E000–FFFF.
-    if (x >= 0xd800 && y >= 0xd800) {
-      const xs = x <= 0xdfff;
-      const ys = y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
+// Code point order is ts/rdf's (compareCodePoints); it is re-exported here for this part's modules.
+export { compareCodePoints } from "../rdf/code-points.js";
 
 /**
  * Characters that the wire never carries raw (escaped as `\u{HEX}` unless they
