@@ -41,7 +41,8 @@ export function reportMarkdown(report: BenchReport): string {
       `Medians per run; every contender's output was checked before it was timed; ratios are against the case's baseline (first row).`,
   );
   for (const suite of report.suites) {
-    out.push("", `#### ${suite.part}`);
+    const inCases = suite.cases.reduce((t, c) => t + c.seconds, 0);
+    out.push("", `#### ${suite.part} (${Math.round(suite.seconds)} s: ${Math.round(inCases)} s timing its cases, ${Math.round(suite.seconds - inCases)} s preparing them)`);
     if (suite.error) out.push("", `Failed: ${suite.error}`);
     if (suite.skipped) out.push("", `Skipped in part: ${suite.skipped}`);
     if (!suite.cases.length) continue;
