@@ -60,7 +60,7 @@ describe("CommonMark examples copied into the fixtures (always on)", () => {
   });
 });
 
-describe.skipIf(!existsSync(SHARED))("CommonMark spec 0.31.2, all 652 examples (skipped: ../shared/data absent)", () => {
+describe.skipIf(!existsSync(SHARED))("CommonMark spec 0.31.2, all 652 examples (needs ../shared/data; skipped when it is absent)", () => {
   it("every example fragments without error, deterministically, offsets slicing back to the source", () => {
     const examples = JSON.parse(readFileSync(SPEC, "utf8")) as Example[];
     expect(examples.length).toBe(652);

@@ -27,7 +27,7 @@ describe("awesome v001 → v002 (fixtures, always on)", () => {
   });
 });
 
-describe.skipIf(!existsSync(SHARED))("revision histories v000..v039 (skipped: ../shared/data absent)", () => {
+describe.skipIf(!existsSync(SHARED))("revision histories v000..v039 (needs ../shared/data; skipped when it is absent)", () => {
   const results: HistoryStats[] = [];
 
   it.each([

@@ -53,7 +53,7 @@ describe("groundwire check", () => {
     await expect(check.run(["x.rq"])).rejects.toMatchObject({ exitCode: 2 });
   });
 
-  it.skipIf(!hasShared)("runs on real data: a QALD-9 gold query against the DBpedia ontology (skipped without ../shared/data)", async () => {
+  it.skipIf(!hasShared)("runs on real data: a QALD-9 gold query against the DBpedia ontology (needs ../shared/data; skipped when it is absent)", async () => {
     const q = file("qald374.rq", "PREFIX dbo: <http://dbpedia.org/ontology/> PREFIX res: <http://dbpedia.org/resource/>\nASK WHERE { res:Abraham_Lincoln dbo:deathPlace ?p . ?p dbo:website ?w }");
     expect(await check.run([q, "--schema", DBPEDIA_ONTOLOGY, "--goal", '{"kind":"boolean","many":false}'])).toBe(1);
     expect(out).toContain(`${q}:2:56: unknown property dbo:website (did you mean dbo:Website?)`);

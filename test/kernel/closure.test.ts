@@ -122,7 +122,7 @@ describe("closure: both backends give identical arrays", () => {
   });
 });
 
-describe.skipIf(!existsSync(SHARED))("closure on the WordNet 3.0 noun taxonomy (skipped: ../shared/data absent)", () => {
+describe.skipIf(!existsSync(SHARED))("closure on the WordNet 3.0 noun taxonomy (needs ../shared/data; skipped when it is absent)", () => {
   it("has 663,508 non-reflexive (class, ancestor) pairs, at most 28 ancestors per class, on both backends", () => {
     const { n, child, parent } = wordnetSubclassEdges();
     const ids = { size: n };

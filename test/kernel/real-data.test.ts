@@ -18,7 +18,7 @@ const REVIEWED_REJECTIONS: Record<string, string> = {
   "374": "unknown property dbo:website (did you mean dbo:Website?)",
 };
 
-describe.skipIf(!hasShared)("QALD-9 train gold queries over the DBpedia ontology (skipped: ../shared/data absent)", () => {
+describe.skipIf(!hasShared)("QALD-9 train gold queries over the DBpedia ontology (needs ../shared/data; skipped when it is absent)", () => {
   it("rejects only the reviewed defective queries", () => {
     const kernel = dbpediaKernel();
     const rejected: Record<string, string> = {};
@@ -64,7 +64,7 @@ describe.skipIf(!hasShared)("QALD-9 train gold queries over the DBpedia ontology
   });
 });
 
-describe.skipIf(!hasShared)("W3C SPARQL 1.1 query files (skipped: ../shared/data absent)", () => {
+describe.skipIf(!hasShared)("W3C SPARQL 1.1 query files (needs ../shared/data; skipped when it is absent)", () => {
   it("checks every .rq file without a crash; negative syntax tests yield errors, not crashes", () => {
     const kernel = createKernel(Schema.fromGraph(parseGraph("")));
     const index = (JSON.parse(readFileSync(join(W3C_SPARQL11, "index.json"), "utf8")) as { queries: { file: string; type: string | null }[] }).queries;

@@ -60,7 +60,7 @@ describe.each(MEMDSL_CASES)("golden envelope: $name", (c) => {
   }
 });
 
-describe.skipIf(!existsSync(SHARED))("golden excerpts agree with the full graphs in ../shared/data (skipped when ../shared/data is absent)", () => {
+describe.skipIf(!existsSync(SHARED))("golden excerpts agree with the full graphs in ../shared/data (needs ../shared/data; skipped when it is absent)", () => {
   it.each(MEMDSL_CASES)("$name: the full graph renders the golden bytes", (c) => {
     const full = parseGraph(readFileSync(new URL(`rdf/${c.sharedFile}`, `${SHARED.href}/`), "utf8"), { source: c.sharedFile });
     for (const elision of c.elisions) {

@@ -100,7 +100,7 @@ describe("serializeGraph", () => {
   });
 });
 
-describe.skipIf(!existsSync(SHARED))("real ontologies (skipped: ../shared/data absent)", () => {
+describe.skipIf(!existsSync(SHARED))("real ontologies (needs ../shared/data; skipped when it is absent)", () => {
   it("schema.org Turtle and N-Triples give the same listing fingerprint", () => {
     const ttl = loadGraphFile(new URL("rdf/schemaorg-30.0-current-https.ttl", SHARED).pathname);
     const nt = loadGraphFile(new URL("rdf/schemaorg-30.0-current-https.nt", SHARED).pathname);
