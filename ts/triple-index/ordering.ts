@@ -262,7 +262,7 @@ export function sortTriples(
     entityIndex !== undefined &&
     typeof entityIndex._termFromId === "function" &&
     typeof entityIndex._id === "number" &&
-    Object.keys(graphs).filter((g) => Object.keys(graphs[g].subjects).length > 0).length <= 1;
+    Object.keys(graphs).filter((g) => hasKeys(graphs[g].subjects)).length <= 1;
   if (options.path === "generic" || !fastPossible) {
     if (options.path === "fast") throw new Error("sortTriples: the N3.Store fast path is unavailable for this store");
     return sortTriplesGeneric(store, prefixes);
@@ -280,6 +280,8 @@ export function sortTriples(
 function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
   const first = key.charCodeAt(0);
   if (first === 0x22 /* " */) {
+    // Most literals need no escape and carry a lower-case tag or none: the key is the rendering.
+    if (PLAIN_LITERAL_KEY.test(key)) return key;
     const close = key.lastIndexOf('"');
     const body = `"${escapeLiteral(key.slice(1, close))}"`;
     if (close === key.length - 1) return body;
@@ -293,15 +295,18 @@ function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
   return prefixes.formatIri(key);
 }
 const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+/** A literal key `"lexical"` or `"lexical"@tag` whose lexical form needs no escape (as escapeLiteral) and whose tag is lower-case. */
+const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-]+)?$/;
 const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
 
-/** A term of the fast path: its rendering, and its code-point key once needed. */
-interface FastRendered {
-  readonly text: string;
-  readonly num: number;
-  key: string | null;
-  predicateRank: number;
+/** Whether `record` has an own enumerable key (without listing all of them). */
+function hasKeys(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }
+
+/** Blocks up to this many triples are ordered by insertion sort in place; larger ones by Array#sort. */
+const INSERTION_SORT_MAX = 24;
 
 function sortTriplesFast(
   graphs: NonNullable<StoreInternals["_graphs"]>,
@@ -310,7 +315,7 @@ function sortTriplesFast(
   _withQuads: boolean,
   expectedCount: number,
 ): SortedTriples {
-  const graphKey = Object.keys(graphs).find((g) => Object.keys(graphs[g].subjects).length > 0);
+  const graphKey = Object.keys(graphs).find((g) => hasKeys(graphs[g].subjects));
   const blockStarts: number[] = [0];
   if (graphKey === undefined) return new SortedTriples([], new Int32Array(0), blockStarts, () => {
     throw new RangeError("no triples");
@@ -319,84 +324,113 @@ function sortTriplesFast(
   const entities = entityIndex._entities;
   const graphTerm = entityIndex._termFromId(entities[graphKey]) as RDF.Quad["graph"];
 
-  // Dense arrays indexed by entity number (sized up front so V8 keeps fast elements).
+  // Term numbers by entity number (-1: not rendered yet), and per term number its text, its
+  // code-point key (made when first compared) and its predicate rank. No object per term.
   const entityCount = entityIndex._id + 1;
-  const terms: (RDF.Term | undefined)[] = [];
-  const entityOf: number[] = []; // term number → entity number
-  const rendered: (FastRendered | undefined)[] = new Array(entityCount).fill(undefined);
+  const numOf = new Int32Array(entityCount).fill(-1);
   const texts: string[] = [];
-  const render = (id: number): FastRendered => {
-    let r = rendered[id];
-    if (r === undefined) {
-      const key = entities[id];
-      const text = renderEntityKey(key, prefixes) ?? formatTerm(entityIndex._termFromId(key), prefixes);
-      r = { text, key: null, predicateRank: -1, num: texts.length };
-      texts.push(text);
-      entityOf.push(id);
-      rendered[id] = r;
-    }
-    return r;
+  const keys: (string | undefined)[] = [];
+  const entityOf: number[] = []; // term number → entity number
+  const render = (id: number): number => {
+    const key = entities[id];
+    const text = renderEntityKey(key, prefixes) ?? formatTerm(entityIndex._termFromId(key), prefixes);
+    const num = texts.length;
+    texts.push(text);
+    keys.push(undefined);
+    entityOf.push(id);
+    numOf[id] = num;
+    return num;
   };
-  const sortKey = (r: FastRendered) => (r.key ??= codePointSortKey(r.text));
-  const term = (id: number): RDF.Term => (terms[id] ??= entityIndex._termFromId(entities[id]));
-  const compareIds = (a: number, b: number) => {
-    const x = sortKey(rendered[a]!);
-    const y = sortKey(rendered[b]!);
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
+  const sortKey = (num: number): string => keys[num] ?? (keys[num] = codePointSortKey(texts[num]));
 
   const typeText = formatTerm({ termType: "NamedNode", value: RDF_TYPE } as RDF.NamedNode, prefixes);
-  const predicateIds = Object.keys(content.predicates).map(Number);
-  for (const id of predicateIds) render(id);
-  predicateIds.sort(compareIds);
-  for (let r = 0; r < predicateIds.length; r++) {
-    const p = rendered[predicateIds[r]]!;
-    p.predicateRank = p.text === typeText ? 0 : r + 1;
-  }
-  const byPredicateRank = (a: number, b: number) => rendered[a]!.predicateRank - rendered[b]!.predicateRank;
+  const predicateNums = Object.keys(content.predicates).map((key) => render(+key));
+  predicateNums.sort((a, b) => {
+    const x = sortKey(a);
+    const y = sortKey(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  const predicateRank = new Int32Array(entityCount); // by term number; predicates are rendered first
+  for (let r = 0; r < predicateNums.length; r++) predicateRank[predicateNums[r]] = texts[predicateNums[r]] === typeText ? 0 : r + 1;
 
   const subjects = content.subjects;
-  // Keys stay strings (Object.keys order is irrelevant: every level is sorted); `+key` reads
-  // the entity number — cheaper than mapping whole key arrays to numbers.
   // Sort (sort key, entity key) pairs: no number parsing or lookups inside the comparator.
-  const subjectPairs = Object.keys(subjects).map((key) => [sortKey(render(+key)), key] as const);
+  const subjectPairs = Object.keys(subjects).map((key) => {
+    const id = +key;
+    const num = numOf[id];
+    return [sortKey(num < 0 ? render(id) : num), key] as const;
+  });
   subjectPairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const subjectKeys = subjectPairs.map((pair) => pair[1]);
-  const byPredicateKey = (a: string, b: string) => rendered[+a]!.predicateRank - rendered[+b]!.predicateRank;
-  const byObjectKey = (a: string, b: string) => compareIds(+a, +b);
 
+  // Inside a block: predicate rank, then object key (p, o are term numbers at 3k+1, 3k+2).
   let spo: Int32Array = new Int32Array(3 * Math.max(1, expectedCount));
+  const comparePO = (p1: number, o1: number, p2: number, o2: number): number => {
+    const d = predicateRank[p1] - predicateRank[p2];
+    if (d !== 0) return d;
+    const x = sortKey(o1);
+    const y = sortKey(o2);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
   let at = 0;
-  for (const sKey of subjectKeys) {
-    const s = +sKey;
-    const sNum = rendered[s]!.num;
+  for (let i = 0; i < subjectPairs.length; i++) {
+    const sKey = subjectPairs[i][1];
+    const sNum = numOf[+sKey];
     const byPredicate = subjects[sKey];
-    const pKeys = Object.keys(byPredicate);
-    if (pKeys.length > 1) pKeys.sort(byPredicateKey);
-    for (const pKey of pKeys) {
-      const p = +pKey;
-      const pNum = rendered[p]!.num;
-      const oKeys = Object.keys(byPredicate[pKey]);
-      if (oKeys.length > 1) {
-        for (const oKey of oKeys) render(+oKey);
-        oKeys.sort(byObjectKey);
-      }
-      for (const oKey of oKeys) {
+    const blockAt = at;
+    for (const pKey in byPredicate) {
+      const pNum = numOf[+pKey];
+      for (const oKey in byPredicate[pKey]) {
         const o = +oKey;
+        let oNum = numOf[o];
+        if (oNum < 0) oNum = render(o);
         if (at === spo.length) spo = growInt32(spo);
         spo[at] = sNum;
         spo[at + 1] = pNum;
-        spo[at + 2] = (rendered[o] ?? render(o)).num;
+        spo[at + 2] = oNum;
         at += 3;
+      }
+    }
+    const size = (at - blockAt) / 3;
+    if (size > INSERTION_SORT_MAX) sortBlock(spo, blockAt, size, comparePO);
+    else if (size > 1) {
+      for (let j = blockAt + 3; j < at; j += 3) {
+        const p = spo[j + 1];
+        const o = spo[j + 2];
+        let k = j - 3;
+        while (k >= blockAt && comparePO(spo[k + 1], spo[k + 2], p, o) > 0) {
+          spo[k + 4] = spo[k + 1];
+          spo[k + 5] = spo[k + 2];
+          k -= 3;
+        }
+        spo[k + 4] = p;
+        spo[k + 5] = o;
       }
     }
     blockStarts.push(at / 3);
   }
   const triples = spo.subarray(0, at);
-  const termOf = (num: number) => term(entityOf[num]);
+  const terms: (RDF.Term | undefined)[] = [];
+  const termOf = (num: number): RDF.Term => (terms[num] ??= entityIndex._termFromId(entities[entityOf[num]]));
   return new SortedTriples(texts, triples, blockStarts, (k) =>
     DataFactory.quad(termOf(triples[3 * k]) as RDF.Quad_Subject, termOf(triples[3 * k + 1]) as RDF.Quad_Predicate, termOf(triples[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
   );
+}
+
+/** Order one large block (`size` triples from `start` in `spo`) by (predicate, object) with Array#sort. */
+function sortBlock(spo: Int32Array, start: number, size: number, comparePO: (p1: number, o1: number, p2: number, o2: number) => number): void {
+  const p = new Int32Array(size);
+  const o = new Int32Array(size);
+  const order = new Array<number>(size);
+  for (let k = 0; k < size; k++) {
+    p[k] = spo[start + 3 * k + 1];
+    o[k] = spo[start + 3 * k + 2];
+    order[k] = k;
+  }
+  order.sort((a, b) => comparePO(p[a], o[a], p[b], o[b]));
+  for (let k = 0; k < size; k++) {
+    spo[start + 3 * k + 1] = p[order[k]];
+    spo[start + 3 * k + 2] = o[order[k]];
+  }
 }
 
 function growInt32(a: Int32Array): Int32Array {
