@@ -32,6 +32,8 @@ interface Rendered {
 }
 
 const encoder = new TextEncoder();
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** UTF-8 byte length of a well-formed JS string (lone surrogates count 3, as TextEncoder's U+FFFD). */
 function utf8Length(text: string): number {
@@ -105,14 +107,25 @@ export class SortedTriples {
   encode(): Uint8Array {
     const { texts, spo } = this;
     const joined = texts.join("");
+    // Byte offsets of each term in the arena: when every term is ASCII (one TextEncoder pass
+    // over the joined text tells) they are the character offsets; otherwise each term holding
+    // a non-ASCII character is measured.
     const start = new Int32Array(texts.length + 1);
-    for (let t = 0; t < texts.length; t++) start[t + 1] = start[t] + utf8Length(texts[t]);
+    for (let t = 0; t < texts.length; t++) start[t + 1] = start[t] + texts[t].length;
+    const probe = new Uint8Array(joined.length);
+    if (encoder.encodeInto(joined, probe).read !== joined.length) {
+      for (let t = 0; t < texts.length; t++) {
+        const text = texts[t];
+        start[t + 1] = start[t] + (NON_ASCII.test(text) ? utf8Length(text) : text.length);
+      }
+    }
     let total = 0;
     for (let i = 0; i < spo.length; i++) total += start[spo[i] + 1] - start[spo[i]] + 1;
     // One buffer: the output first, the terms' bytes (the arena) after it, so every copy is a
     // native copyWithin inside one ArrayBuffer; the result is a view of the output part.
     const buffer = new Uint8Array(total + start[texts.length]);
-    encoder.encodeInto(joined, buffer.subarray(total));
+    if (start[texts.length] === joined.length) buffer.set(probe, total);
+    else encoder.encodeInto(joined, buffer.subarray(total));
     let at = 0;
     for (let i = 0; i < spo.length; i += 3) {
       for (let j = 0; j < 3; j++) {
@@ -297,6 +310,8 @@ function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
 const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
 /** A literal key `"lexical"` or `"lexical"@tag` whose lexical form needs no escape (as escapeLiteral) and whose tag is lower-case. */
 const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-]+)?$/;
+/** Characters at or above U+D800, where code-unit and code-point order can disagree (see codePointSortKey). */
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
 const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
 
 /** Whether `record` has an own enumerable key (without listing all of them). */
@@ -336,7 +351,9 @@ function sortTriplesFast(
     const text = renderEntityKey(key, prefixes) ?? formatTerm(entityIndex._termFromId(key), prefixes);
     const num = texts.length;
     texts.push(text);
-    keys.push(undefined);
+    // A rendering that is the entity key itself (most literals, blank nodes) is its own sort
+    // key when the key has no unit ≥ U+D800 (the check runs on the flat key, not a new string).
+    keys.push(text === key && !HIGH_UNITS.test(key) ? key : undefined);
     entityOf.push(id);
     numOf[id] = num;
     return num;
