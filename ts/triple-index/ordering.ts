@@ -372,12 +372,19 @@ function sortTriplesFast(
 
   const subjects = content.subjects;
   // Sort (sort key, entity key) pairs: no number parsing or lookups inside the comparator.
-  const subjectPairs = Object.keys(subjects).map((key) => {
-    const id = +key;
+  const subjectKeys = Object.keys(subjects);
+  const subjectNums: number[] = new Array(subjectKeys.length);
+  for (let i = 0; i < subjectKeys.length; i++) {
+    const id = +subjectKeys[i];
     const num = numOf[id];
-    return [sortKey(num < 0 ? render(id) : num), key] as const;
+    subjectNums[i] = num < 0 ? render(id) : num;
+    sortKey(subjectNums[i]);
+  }
+  subjectNums.sort((a, b) => {
+    const x = keys[a]!;
+    const y = keys[b]!;
+    return x < y ? -1 : x > y ? 1 : 0;
   });
-  subjectPairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
   // Inside a block: predicate rank, then object key (p, o are term numbers at 3k+1, 3k+2).
   let spo: Int32Array = new Int32Array(3 * Math.max(1, expectedCount));
@@ -389,15 +396,17 @@ function sortTriplesFast(
     return x < y ? -1 : x > y ? 1 : 0;
   };
   let at = 0;
-  for (let i = 0; i < subjectPairs.length; i++) {
-    const sKey = subjectPairs[i][1];
-    const sNum = numOf[+sKey];
-    const byPredicate = subjects[sKey];
+  for (let i = 0; i < subjectNums.length; i++) {
+    const sNum = subjectNums[i];
+    const byPredicate = subjects[entityOf[sNum]];
     const blockAt = at;
-    for (const pKey in byPredicate) {
+    const pKeys = Object.keys(byPredicate);
+    for (let pi = 0; pi < pKeys.length; pi++) {
+      const pKey = pKeys[pi];
       const pNum = numOf[+pKey];
-      for (const oKey in byPredicate[pKey]) {
-        const o = +oKey;
+      const oKeys = Object.keys(byPredicate[pKey]);
+      for (let oi = 0; oi < oKeys.length; oi++) {
+        const o = +oKeys[oi];
         let oNum = numOf[o];
         if (oNum < 0) oNum = render(o);
         if (at === spo.length) spo = growInt32(spo);
