@@ -48,34 +48,42 @@ class Block implements SubjectBlock {
 }
 
 /**
- * id → triple over the listed entries (ids are 1..N in order, so an array is the map).
+ * id → triple over the sorted triples: id i is listing position i - 1, or `positions[i - 1]`
+ * when a scope left some lines without id (ids are 1..N without gaps, so arrays are the map).
  * Quads are made when first read; the same object is returned every time.
  */
 class TriplesById implements ReadonlyMap<number, RDF.Quad> {
-  constructor(private readonly listed: readonly ListedTriple[]) {}
+  constructor(
+    private readonly sorted: SortedTriples,
+    /** Listing position per id - 1, or null when every line has an id (position = id - 1). */
+    private readonly positions: Int32Array | null,
+  ) {}
   get size(): number {
-    return this.listed.length;
+    return this.positions === null ? this.sorted.count : this.positions.length;
+  }
+  private quadOf(id: number): RDF.Quad {
+    return this.sorted.quad(this.positions === null ? id - 1 : this.positions[id - 1]);
   }
   get(id: number): RDF.Quad | undefined {
-    return Number.isInteger(id) && id >= 1 && id <= this.listed.length ? this.listed[id - 1].triple : undefined;
+    return this.has(id) ? this.quadOf(id) : undefined;
   }
   has(id: number): boolean {
-    return Number.isInteger(id) && id >= 1 && id <= this.listed.length;
+    return Number.isInteger(id) && id >= 1 && id <= this.size;
   }
   *keys(): MapIterator<number> {
-    for (let id = 1; id <= this.listed.length; id++) yield id;
+    for (let id = 1; id <= this.size; id++) yield id;
   }
   *values(): MapIterator<RDF.Quad> {
-    for (const e of this.listed) yield e.triple;
+    for (let id = 1; id <= this.size; id++) yield this.quadOf(id);
   }
   *entries_(): Generator<[number, RDF.Quad]> {
-    for (let i = 0; i < this.listed.length; i++) yield [i + 1, this.listed[i].triple];
+    for (let id = 1; id <= this.size; id++) yield [id, this.quadOf(id)];
   }
   entries(): MapIterator<[number, RDF.Quad]> {
     return this.entries_() as MapIterator<[number, RDF.Quad]>;
   }
   forEach(callback: (value: RDF.Quad, key: number, map: ReadonlyMap<number, RDF.Quad>) => void): void {
-    for (let i = 0; i < this.listed.length; i++) callback(this.listed[i].triple, i + 1, this);
+    for (let id = 1; id <= this.size; id++) callback(this.quadOf(id), id, this);
   }
   [Symbol.iterator](): MapIterator<[number, RDF.Quad]> {
     return this.entries();
@@ -96,9 +104,13 @@ export interface SubjectBlock {
 export class TripleIds implements Iterable<[string, number]> {
   private byLine: Map<string, number> | null = null;
 
-  /** @param order the listing's blocks (the map is built from them on first use) */
+  /**
+   * @param sorted the listing's triples (the map is built from them on first use)
+   * @param idOf the id per listing position (0: read-only), or null when position k has id k + 1
+   */
   constructor(
-    private readonly order: readonly SubjectBlock[],
+    private readonly sorted: SortedTriples,
+    private readonly idOf: Int32Array | null,
     private readonly prefixes: PrefixMap,
   ) {}
 
@@ -107,7 +119,11 @@ export class TripleIds implements Iterable<[string, number]> {
   private map(): Map<string, number> {
     if (this.byLine === null) {
       const map = new Map<string, number>();
-      for (const block of this.order) for (const t of block.triples) if (t.tripleId !== null) map.set(t.line, t.tripleId);
+      const { sorted, idOf } = this;
+      for (let k = 0; k < sorted.count; k++) {
+        const id = idOf === null ? k + 1 : idOf[k];
+        if (id !== 0) map.set(sorted.line(k), id);
+      }
       this.byLine = map;
     }
     return this.byLine;
@@ -183,8 +199,8 @@ export class TripleIndex {
   readonly byId: ReadonlyMap<number, RDF.Quad>;
   /** triple → id (by rendering; read-only triples are absent). */
   readonly ids: TripleIds;
-  /** Subject blocks in listing order; the order is part of the contract, recorded here. */
-  readonly order: readonly SubjectBlock[];
+  private orderCache: readonly SubjectBlock[] | null = null;
+  private readonly makeOrder: () => readonly SubjectBlock[];
   /** SHA-256 hex of the listing's lines: the graph state these ids belong to. */
   readonly fingerprint: string;
   /** Number of triples that received an id. */
@@ -198,18 +214,26 @@ export class TripleIndex {
   constructor(parts: {
     byId: ReadonlyMap<number, RDF.Quad>;
     ids: TripleIds;
-    order: SubjectBlock[];
+    order: () => readonly SubjectBlock[];
     fingerprint: string;
     tripleCount: number;
     prefixes: PrefixMap;
   }) {
     this.byId = parts.byId;
     this.ids = parts.ids;
-    this.order = parts.order;
+    this.makeOrder = parts.order;
     this.fingerprint = parts.fingerprint;
     this.scopeSize = parts.byId.size;
     this.tripleCount = parts.tripleCount;
     this.prefixes = parts.prefixes;
+  }
+
+  /**
+   * Subject blocks in listing order; the order is part of the contract, recorded here. Built
+   * on first read (one entry object per line), then the same array every time.
+   */
+  get order(): readonly SubjectBlock[] {
+    return (this.orderCache ??= this.makeOrder());
   }
 
   /** Number of triples with an id (as `len()` of the seed's index). */
@@ -250,28 +274,40 @@ export class TripleIndex {
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
   const prefixes = toPrefixMap(graph.prefixes);
   const sorted: SortedTriples = sortTriples(graph.store, prefixes);
-  const { blockStarts } = sorted;
   const scope = options.scope?.store;
-  const listed: ListedTriple[] = [];
-  const order: SubjectBlock[] = new Array(blockStarts.length - 1);
-  let nextId = 0;
-  for (let b = 0; b + 1 < blockStarts.length; b++) {
-    const start = blockStarts[b];
-    const end = blockStarts[b + 1];
-    const triples: ListedTriple[] = new Array(end - start);
-    for (let k = start; k < end; k++) {
-      let tripleId: number | null = null;
-      if (scope === undefined || inScope(scope, sorted.quad(k))) tripleId = ++nextId;
-      const entry = new ListedTriple(tripleId, sorted, k);
-      if (tripleId !== null) listed.push(entry);
-      triples[k - start] = entry;
+  // Ids: listing position k has id k + 1 unless a scope leaves lines read-only (id 0 here).
+  let idOf: Int32Array | null = null;
+  let positions: Int32Array | null = null;
+  if (scope !== undefined) {
+    idOf = new Int32Array(sorted.count);
+    const listed: number[] = [];
+    for (let k = 0; k < sorted.count; k++) {
+      if (inScope(scope, sorted.quad(k))) {
+        listed.push(k);
+        idOf[k] = listed.length;
+      }
     }
-    order[b] = new Block(triples);
+    positions = Int32Array.from(listed);
   }
+  const makeOrder = (): SubjectBlock[] => {
+    const { blockStarts } = sorted;
+    const order: SubjectBlock[] = new Array(blockStarts.length - 1);
+    for (let b = 0; b + 1 < blockStarts.length; b++) {
+      const start = blockStarts[b];
+      const end = blockStarts[b + 1];
+      const triples: ListedTriple[] = new Array(end - start);
+      for (let k = start; k < end; k++) {
+        const id = idOf === null ? k + 1 : idOf[k];
+        triples[k - start] = new ListedTriple(id === 0 ? null : id, sorted, k);
+      }
+      order[b] = new Block(triples);
+    }
+    return order;
+  };
   return new TripleIndex({
-    byId: new TriplesById(listed),
-    ids: new TripleIds(order, prefixes),
-    order,
+    byId: new TriplesById(sorted, positions),
+    ids: new TripleIds(sorted, idOf, prefixes),
+    order: makeOrder,
     fingerprint: sha256Hex(sorted.encode()),
     tripleCount: sorted.count,
     prefixes,
