@@ -38,6 +38,19 @@ describe("parseGraph", () => {
     expect(e.line).toBe(2);
     expect(e.message).toMatch(/^bad\.ttl:2(:\d+)?: /);
   });
+  it("points at the offending token when it starts a line (not at the previous line's end)", () => {
+    const columnOf = (text: string) => {
+      try {
+        parseGraph(text);
+      } catch (e) {
+        return [(e as RdfParseError).line, (e as RdfParseError).column];
+      }
+      return null;
+    };
+    expect(columnOf("@prefix ex: <http://e/> .\nex:a ex:b ex:c .\n  oops ex:b ex:c .")).toEqual([3, 3]);
+    expect(columnOf("<a:a> <a:b> <a:c> .\n\n\n   bogus")).toEqual([4, 4]);
+    expect(columnOf('<a:a> <a:b> "x .')).toEqual([1, 13]);
+  });
   it("rejects an unknown format", () => {
     expect(() => formatFromPath("graph.rdf")).toThrow("unknown RDF format for graph.rdf: extension .rdf (expected .ttl, .nt or .nq)");
     expect(() => parseGraph("", { format: "rdfxml" as never })).toThrow(/unknown RDF format "rdfxml"/);

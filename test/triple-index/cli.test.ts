@@ -1,6 +1,6 @@
 // The `groundwire index` and `groundwire critique` commands: real fixtures, bad input, nothing written on error.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -63,6 +63,21 @@ describe("groundwire index", () => {
 });
 
 describe("groundwire critique", () => {
+  it("never writes over the input through -o (same path, another spelling, a symlink), nor into a missing folder", async () => {
+    const { dir, graph } = workdir();
+    const before = readFileSync(graph, "utf8");
+    const fingerprint = await fingerprintOf(graph);
+    const critique = join(dir, "critique.json");
+    writeFileSync(critique, JSON.stringify([{ op: "remove", tripleIds: [1] }]));
+    const link = join(dir, "link.ttl");
+    symlinkSync(graph, link);
+    for (const target of [graph, join(dir, ".", "graph.ttl"), link]) {
+      await expect(critiqueCommand.run([graph, critique, "--fingerprint", fingerprint, "-o", target])).rejects.toThrow("is the input graph; pass --in-place to overwrite it");
+    }
+    await expect(critiqueCommand.run([graph, critique, "--fingerprint", fingerprint, "-o", join(dir, "missing", "out.ttl")])).rejects.toThrow(/cannot write .*out\.ttl: folder .*missing does not exist/);
+    expect(readFileSync(graph, "utf8")).toBe(before);
+    expect(existsSync(join(dir, "missing"))).toBe(false);
+  });
   it("applies a critique to -o and leaves the input alone", async () => {
     const { dir, graph } = workdir();
     const before = readFileSync(graph, "utf8");

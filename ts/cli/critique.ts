@@ -6,7 +6,8 @@
  * Bad input (missing or unparsable graph, unknown format, invalid critique, drift) is one
  * line on stderr, exit 1, and nothing written.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { formatFromPath, serializeGraph, type RdfFormat } from "../rdf/index.js";
 import { writeGraphFile } from "../rdf/load.js";
 import { applyCritique, buildTripleIndex, CritiqueFormatError, parseCritique, TripleIndexDriftError, type CritiqueGuards } from "../triple-index/index.js";
@@ -16,6 +17,21 @@ import { loadForCli } from "./index-command.js";
 const USAGE =
   "usage: groundwire critique <graph> <critique.json> --fingerprint <hex> [-o out.ttl | --in-place] [--scope <graph>] [--json]\n" +
   "       guards: [--max-delete-share <0..1>] [--keep-subjects] [--keep-subject-on-replace] [--whole-blank-nodes]";
+
+/**
+ * The file `-o` names, resolved through symlinks (so a link is written through, not replaced).
+ * Refuses a path that is the input graph (only --in-place may overwrite it) and a folder
+ * that does not exist, before any work is done.
+ */
+function checkOutputPath(output: string, graphPath: string): string {
+  const target = existsSync(output) ? realpathSync(output) : resolve(output);
+  if (existsSync(graphPath) && target === realpathSync(graphPath)) {
+    throw new CliError(`critique: -o ${output} is the input graph; pass --in-place to overwrite it`, 2);
+  }
+  const folder = dirname(target);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new CliError(`critique: cannot write ${output}: folder ${folder} does not exist`, 2);
+  return target;
+}
 
 const command: Command = {
   async run(args) {
@@ -40,7 +56,7 @@ const command: Command = {
     if (!values.fingerprint) throw new CliError("critique: --fingerprint <hex> is required (the fingerprint `groundwire index` printed for the listing the critic read)", 2);
     if (!/^[0-9a-f]{64}$/i.test(values.fingerprint)) throw new CliError(`critique: --fingerprint must be 64 hex characters, got ${JSON.stringify(values.fingerprint)}`, 2);
     if (values.output !== undefined && values["in-place"]) throw new CliError("critique: give either -o <file> or --in-place, not both", 2);
-    const outPath = values["in-place"] ? graphPath : values.output;
+    const outPath = values["in-place"] ? (existsSync(graphPath) ? realpathSync(graphPath) : graphPath) : values.output !== undefined ? checkOutputPath(values.output, graphPath) : undefined;
     // Check the output format before doing any work.
     let outFormat: RdfFormat = "turtle";
     try {

@@ -120,19 +120,24 @@ export function parseGraph(
 function errorColumn(
   text: string,
   line: number | null,
-  context: { token?: { start?: number }; previousToken?: { end?: number } } | undefined,
+  context: { token?: { start?: number }; previousToken?: { end?: number; line?: number } } | undefined,
   detail: string,
 ): number | null {
   if (context?.token?.start != null) return context.token.start + 1;
   if (line === null) return null;
-  const after = context?.previousToken?.end ?? 0;
+  // The previous token's end is a column on its own line, which need not be the error's line.
+  const previous = context?.previousToken;
+  const sameLine = previous?.end != null && previous.line === line;
+  const after = sameLine ? previous!.end! : 0;
   const lineText = text.split("\n", line)[line - 1] ?? "";
   const unexpected = /^Unexpected "([\s\S]+)"$/.exec(detail)?.[1];
   if (unexpected !== undefined) {
     const at = lineText.indexOf(unexpected.slice(0, 16), after);
     if (at >= 0) return at + 1;
   }
-  return context?.previousToken?.end != null ? after + 1 : null;
+  if (sameLine) return after + 1;
+  const firstText = lineText.search(/\S/);
+  return firstText >= 0 ? firstText + 1 : null;
 }
 
 /**
