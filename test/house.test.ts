@@ -20,3 +20,19 @@ describe("the house", () => {
     expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 });
+
+describe("CLI argument errors", () => {
+  it("are one line naming the command, exit 2, even when node:util's message spans lines", async () => {
+    const { parseCommandArgs, CliError } = await import("../ts/cli/common.js");
+    let error: unknown;
+    try {
+      parseCommandArgs("moot", ["--turns", "-3"], { turns: { type: "string" } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as InstanceType<typeof CliError>).exitCode).toBe(2);
+    expect((error as Error).message).toMatch(/^moot: Option '--turns' argument is ambiguous\..*'--turns=-XYZ'\.$/);
+    expect((error as Error).message).not.toContain("\n");
+  });
+});

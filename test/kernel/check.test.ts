@@ -202,6 +202,9 @@ describe("goals and the plan state", () => {
   it("rejects a malformed goal clearly", () => {
     expect(() => parseGoal({ answer: ["?c"], kind: "place" })).toThrow(GoalError);
     expect(() => parseGoal({ answer: ["?c"], kind: "place" })).toThrow('malformed goal: "kind" must be one of entity, literal, number, boolean, got "place"');
+    expect(parseGoal('{"answer":["?c"],"kind":"entity","many":false}')).toEqual({ answer: ["c"], kind: "entity", type: undefined, many: false });
+    expect(() => parseGoal("{nope")).toThrow(/^malformed goal: not JSON/);
+    expect(() => parseGoal({ kind: "entity" })).toThrow('"answer" must name at least one variable for an entity goal');
     expect(() => parseGoal({ answer: "c", kind: "entity" })).toThrow(/"answer" must be a list of variables/);
     expect(() => parseGoal({ answer: ["?c"], kind: "entity", many: "yes" })).toThrow(/"many" must be true or false/);
     expect(() => parseGoal([1])).toThrow(/expected a JSON object/);

@@ -48,6 +48,7 @@ describe("groundwire check", () => {
     await expect(check.run([file("op.json", '[{"op":"jion"}]'), "--schema", KG])).rejects.toThrow(/op\.json: op 0: unknown op "jion"/);
     await expect(check.run([file("ok.rq", "SELECT * { ?s ?p ?o }"), "--schema", KG, "--goal", '{"answer":["?s"],"kind":"thing"}'])).rejects.toThrow(/malformed goal: "kind" must be one of/);
     await expect(check.run([file("ok2.rq", "SELECT * { ?s ?p ?o }"), "--schema", KG, "--goal", "{nope"])).rejects.toThrow(/malformed goal: not JSON/);
+    await expect(check.run([file("ok3.rq", "SELECT * { ?s ?p ?o }"), "--schema", KG, "--goal", "/nonexistent/goal.json"])).rejects.toThrow("--goal: no such file: /nonexistent/goal.json");
     await expect(check.run([file("ok3.rq", "SELECT * { ?s ?p ?o }"), "--schema", file("bad.ttl", "@prefix ex: <http://e/> .\nex:a ex:b .\n")])).rejects.toThrow(/^schema .*bad\.ttl:2:\d+: /);
     await expect(check.run([join(dir, "missing.rq"), "--schema", KG])).rejects.toThrow(/no such plan file/);
     await expect(check.run(["x.rq"])).rejects.toMatchObject({ exitCode: 2 });

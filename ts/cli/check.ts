@@ -71,11 +71,13 @@ const command: Command = {
     const kernel = createKernel(loadSchemaForCli(values.schema));
     let goal: Record<string, unknown> | undefined;
     if (values.goal !== undefined) {
-      const text = values.goal.trim().startsWith("{") || !existsSync(values.goal) ? values.goal : readText(values.goal, "goal file");
+      const inline = values.goal.trim().startsWith("{");
+      if (!inline && !existsSync(values.goal)) throw new CliError(`--goal: no such file: ${values.goal} (give a goal file or inline JSON such as '{"answer":["?c"],"kind":"entity"}')`, 2);
+      const text = inline ? values.goal : readText(values.goal, "goal file");
       try {
         goal = JSON.parse(text);
       } catch (error) {
-        throw new CliError(`malformed goal: not JSON (${(error as Error).message})`);
+        throw new CliError(`malformed goal${inline ? "" : ` in ${values.goal}`}: not JSON (${(error as Error).message})`);
       }
     }
     let result: CheckResult;
@@ -83,7 +85,8 @@ const command: Command = {
       result = kernel.check(plan, goal);
     } catch (error) {
       if (error instanceof SparqlSyntaxError) throw new CliError(`${file}:${error.line}:${error.column}: SPARQL syntax error: ${error.detail}`);
-      if (error instanceof PlanError || error instanceof GoalError) throw new CliError(`${file}: ${error.message}`);
+      if (error instanceof GoalError) throw new CliError(`--goal: ${error.message}`);
+      if (error instanceof PlanError) throw new CliError(`${file}: ${error.message}`);
       throw error;
     }
     if (values.json) {

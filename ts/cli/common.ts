@@ -26,6 +26,8 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new CliError(`${command}: ${(error as Error).message}`, 2);
+    // node:util's messages can span lines (e.g. a negative number taken as an option); keep one.
+    const message = (error as Error).message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");
+    throw new CliError(`${command}: ${message}`, 2);
   }
 }

@@ -30,6 +30,13 @@ const KINDS = ["entity", "literal", "number", "boolean"] as const;
  * @throws GoalError naming the bad field
  */
 export function parseGoal(value: unknown, prefixes: Record<string, string> = {}): Goal {
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch (error) {
+      throw new GoalError(`not JSON (${(error as Error).message})`);
+    }
+  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GoalError(`expected a JSON object, got ${JSON.stringify(value)}`);
   const g = value as Record<string, unknown>;
   if (g.op !== undefined && g.op !== "goal") throw new GoalError(`"op" must be "goal", got ${JSON.stringify(g.op)}`);
@@ -44,7 +51,7 @@ export function parseGoal(value: unknown, prefixes: Record<string, string> = {})
       throw new GoalError(`"answer" must be a list of variables like ["?c"], got ${JSON.stringify(g.answer)}`);
     answer = list.map((a: string) => a.slice(1));
   }
-  if (kind !== "boolean" && answer.length === 0) throw new GoalError(`"answer" must name at least one variable for a ${kind} goal`);
+  if (kind !== "boolean" && answer.length === 0) throw new GoalError(`"answer" must name at least one variable for ${kind === "entity" ? "an" : "a"} ${kind} goal`);
   let type: string | undefined;
   if (g.type !== undefined && g.type !== null) {
     if (typeof g.type !== "string" || !g.type) throw new GoalError(`"type" must be a class name like "ex:City", got ${JSON.stringify(g.type)}`);
