@@ -70,10 +70,14 @@ export function initWasm(): Promise<WasmExports | null> {
  * loaded; "ts" always runs the pure-TS reference; "auto" (default) prefers WASM.
  */
 export function setBackend(backend: BackendRequest): void {
+  requested = checkBackend(backend);
+}
+
+function checkBackend(backend: BackendRequest): BackendRequest {
   if (backend !== "auto" && backend !== "wasm" && backend !== "ts") {
     throw new TypeError(`unknown backend ${JSON.stringify(backend)} (expected "auto", "wasm" or "ts")`);
   }
-  requested = backend;
+  return backend;
 }
 
 /** The backend a hot path would use now, what was asked for, and why they differ (if they do). */
@@ -87,10 +91,10 @@ export function backendInfo(): { requested: BackendRequest; active: Backend; rea
 /**
  * The exports when the WASM backend is to be used for this call, else null (run TS).
  * `override` is a per-call request that wins over setBackend. Throws when "wasm" is
- * demanded but the module is not loaded.
+ * demanded but the module is not loaded, and a TypeError for an unknown backend name.
  */
 export function wasmFor(override?: BackendRequest): WasmExports | null {
-  const want = override ?? requested;
+  const want = override === undefined ? requested : checkBackend(override);
   if (want === "ts") return null;
   if (exportsCache) return exportsCache;
   if (want === "wasm") {

@@ -13,6 +13,7 @@ describe("the house", () => {
     expect(wasmFor()).toBeNull();
     setBackend("auto");
     expect(() => setBackend("gpu" as never)).toThrow(/unknown backend "gpu"/);
+    expect(() => wasmFor("gpu" as never)).toThrow(/unknown backend "gpu"/);
   });
 
   it("hashes with node:crypto in Node, the FIPS 180-4 digest of 'abc'", () => {
