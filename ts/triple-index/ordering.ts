@@ -107,25 +107,29 @@ export class SortedTriples {
   encode(): Uint8Array {
     const { texts, spo } = this;
     const joined = texts.join("");
-    // Byte offsets of each term in the arena: when every term is ASCII (one TextEncoder pass
-    // over the joined text tells) they are the character offsets; otherwise each term holding
-    // a non-ASCII character is measured.
+    // Byte offsets of each term in the arena. First assume every term is ASCII (offsets are
+    // character offsets); TextEncoder then fills the arena completely exactly when that holds.
+    // Otherwise each term holding a non-ASCII character is measured and the arena re-encoded.
     const start = new Int32Array(texts.length + 1);
     for (let t = 0; t < texts.length; t++) start[t + 1] = start[t] + texts[t].length;
-    const probe = new Uint8Array(joined.length);
-    if (encoder.encodeInto(joined, probe).read !== joined.length) {
+    const outputLength = (): number => {
+      let total = 0;
+      for (let i = 0; i < spo.length; i++) total += start[spo[i] + 1] - start[spo[i]] + 1;
+      return total;
+    };
+    let total = outputLength();
+    // One buffer: the output first, the terms' bytes (the arena) after it, so every copy is a
+    // native copyWithin inside one ArrayBuffer; the result is a view of the output part.
+    let buffer = new Uint8Array(total + joined.length);
+    if (encoder.encodeInto(joined, buffer.subarray(total)).read !== joined.length) {
       for (let t = 0; t < texts.length; t++) {
         const text = texts[t];
         start[t + 1] = start[t] + (NON_ASCII.test(text) ? utf8Length(text) : text.length);
       }
+      total = outputLength();
+      buffer = new Uint8Array(total + start[texts.length]);
+      encoder.encodeInto(joined, buffer.subarray(total));
     }
-    let total = 0;
-    for (let i = 0; i < spo.length; i++) total += start[spo[i] + 1] - start[spo[i]] + 1;
-    // One buffer: the output first, the terms' bytes (the arena) after it, so every copy is a
-    // native copyWithin inside one ArrayBuffer; the result is a view of the output part.
-    const buffer = new Uint8Array(total + start[texts.length]);
-    if (start[texts.length] === joined.length) buffer.set(probe, total);
-    else encoder.encodeInto(joined, buffer.subarray(total));
     let at = 0;
     for (let i = 0; i < spo.length; i += 3) {
       for (let j = 0; j < 3; j++) {
