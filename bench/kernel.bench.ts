@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 import { computeClosure, closurePairCount, type Closure } from "../ts/kernel/closure.js";
 import { DBPEDIA_ENDPOINT_PREFIXES, dbpediaKernel, hasShared, qaldTrain, wordnetSubclassEdges } from "../test/kernel/real-data.js";
+import { mulberry32 } from "../test/prng.js";
 
 const PYTHON = "/usr/bin/python3";
 const RDFLIB_SCRIPT = fileURLToPath(new URL("./python/closure_rdflib.py", import.meta.url));
@@ -28,14 +29,7 @@ const RDFLIB_SCRIPT = fileURLToPath(new URL("./python/closure_rdflib.py", import
  * of about the same depth). Deterministic (mulberry32, seed 42).
  */
 export function generatedDag(n: number): { child: Uint32Array; parent: Uint32Array } {
-  let s = 42;
-  const rnd = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = mulberry32(42);
   const child: number[] = [];
   const parent: number[] = [];
   for (let i = 1; i < n; i++) {

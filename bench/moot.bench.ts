@@ -25,19 +25,10 @@ import * as fuzzball from "fuzzball";
 import { createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
 import { words } from "../ts/moot/words.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
+import { mulberry32 } from "../test/prng.js";
 
 const BOOKS = fileURLToPath(new URL("../../shared/data/books/", import.meta.url));
 const PY = fileURLToPath(new URL("./python/moot_bench.py", import.meta.url));
-
-/** Deterministic PRNG (mulberry32) so every run measures the same cases. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 12 passages of ~1,200 characters (cut at word boundaries) from the middle of three books. */
 function makePool(rand: () => number): string[] {
@@ -176,7 +167,7 @@ const suite: BenchSuite = {
       suite.skipped = `${BOOKS} absent: the bestSpan bench needs the real books of ../shared/data`;
       return [];
     }
-    const rand = rng(1234);
+    const rand = mulberry32(1234);
     const pool = makePool(rand);
     const quotes = makeQuotes(pool, 16, rand);
     const one = [quotes[2]]; // a misspelled quote: the common near-miss

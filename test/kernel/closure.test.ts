@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { closureHas, closurePairCount, closureAncestorsOf, computeClosure, type Closure } from "../../ts/kernel/closure.js";
 import { wordnetSubclassEdges } from "./real-data.js";
+import { mulberry32 } from "../prng.js";
 
 const SHARED = new URL("../../../shared/data", import.meta.url);
 
@@ -23,14 +24,7 @@ function lists(c: Closure): number[][] {
 
 /** Deterministic pseudo-random graphs (mulberry32). */
 function randomGraph(seed: number, n: number, m: number, acyclic: boolean) {
-  let s = seed >>> 0;
-  const rnd = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = mulberry32(seed);
   const child = new Uint32Array(m);
   const parent = new Uint32Array(m);
   for (let i = 0; i < m; i++) {

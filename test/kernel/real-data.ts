@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { loadGraphFile } from "../../ts/rdf/load.js";
 import { compactIri } from "../../ts/kernel/algebra.js";
 import { Schema, createKernel, parseSparql, type Kernel, type Iri, type Path, type Pattern, type Group, type Query } from "../../ts/kernel/index.js";
+import { mulberry32 } from "../prng.js";
 
 export const SHARED = new URL("../../../shared/data/", import.meta.url);
 export const hasShared = existsSync(SHARED);
@@ -76,18 +77,6 @@ export function schemaTermsOf(q: Query): { iri: Iri; role: "property" | "class" 
   return out;
 }
 
-/** mulberry32: a small deterministic PRNG. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One or two character edits (substitute, delete, insert, swap neighbours) of a local name, deterministic in `rnd`. */
 export function nearMiss(local: string, rnd: () => number): string {
   const letters = "abcdefghijklmnopqrstuvwxyz";
@@ -133,7 +122,7 @@ export function mutateGoldQueries(kernel: Kernel, queries: GoldQuery[]): Mutatio
       ({ iri, role }) => iri.at?.span && schema.describes(iri.value) && (role === "class" ? schema.isClass(iri.value) : schema.isProperty(iri.value)) && !iri.value.startsWith("http://www.w3.org/"),
     );
     if (!terms.length) continue;
-    const rnd = prng(Number(g.id) * 7919 + 1);
+    const rnd = mulberry32(Number(g.id) * 7919 + 1);
     const { iri } = terms[Math.floor(rnd() * terms.length)];
     const span = iri.at!.span!;
     const written = g.sparql.slice(span.start, span.end);

@@ -6,6 +6,7 @@ import { Writer } from "n3";
 import { parseGraph, type Graph } from "../../ts/rdf/index.js";
 import { applyNodeStatuses, assembleNeighborhood, parseEnvelope, renderNeighborhood, serializeEnvelope } from "../../ts/memdsl/index.js";
 import { MEMDSL_CASES, type MemDSLCase } from "./cases.js";
+import { mulberry32 } from "../prng.js";
 
 const FIXTURES = new URL("../fixtures/memdsl/", import.meta.url);
 const SHARED = new URL("../../../shared/data", import.meta.url);
@@ -26,14 +27,7 @@ function excerpt(c: MemDSLCase): Graph {
 /** Deterministic shuffle (mulberry32) of the excerpt's triples, written back as N-Triples. */
 function shuffled(graph: Graph, seed: number): Graph {
   const quads = graph.store.getQuads(null, null, null, null);
-  let s = seed >>> 0;
-  const rand = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   for (let i = quads.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [quads[i], quads[j]] = [quads[j], quads[i]];
