@@ -23,9 +23,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { initWasm } from "../bindings/wasm.js";
-import { initSha256, setSha256Backend } from "../bindings/sha256.js";
-import { nodeCryptoBackend } from "../bindings/sha256-node.js";
+import { initNodeBackends } from "../bindings/init-node.js";
 import type { BenchSuite } from "./harness.js";
 import { caseText, reportMarkdown, type BenchReport, type SuiteResult } from "./report.js";
 import { measureCase } from "./timing.js";
@@ -67,8 +65,7 @@ if (unknown.length) {
   process.exit(2);
 }
 
-await Promise.all([initWasm(), initSha256()]);
-setSha256Backend(nodeCryptoBackend);
+await initNodeBackends();
 
 const started = performance.now();
 const suites: SuiteResult[] = [];

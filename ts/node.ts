@@ -3,8 +3,7 @@
  * pieces (file loading, the on-disk book corpus, HTTP helpers), and SHA-256 on
  * node:crypto (hardware SHA instructions) instead of hash-wasm.
  */
-import { setSha256Backend } from "../bindings/sha256.js";
-import { nodeCryptoBackend } from "../bindings/sha256-node.js";
+import { initNodeBackends } from "../bindings/init-node.js";
 
 export * from "./index.js";
 export { loadGraphFile, writeGraphFile } from "./rdf/load.js";
@@ -12,4 +11,5 @@ export { createOxigraphStore } from "./kernel/store-oxigraph.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 export { loadDocumentFile, type LoadedDocument } from "./evidence/node.js";
 
-setSha256Backend(nodeCryptoBackend);
+// ./index.js has already awaited both inits (cached); this only switches SHA-256 to node:crypto.
+await initNodeBackends();

@@ -4,9 +4,7 @@
  * on demand. Output is human-readable by default, `--json` for machines; an error
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
-import { initWasm } from "../../bindings/wasm.js";
-import { initSha256, setSha256Backend } from "../../bindings/sha256.js";
-import { nodeCryptoBackend } from "../../bindings/sha256-node.js";
+import { initNodeBackends } from "../../bindings/init-node.js";
 import { CliError, type Command } from "./common.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -36,8 +34,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS[name];
   if (!entry) throw new CliError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
-  await Promise.all([initWasm(), initSha256()]);
-  setSha256Backend(nodeCryptoBackend);
+  await initNodeBackends();
   const command = await entry.load();
   return command.run(rest);
 }
