@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { backendInfo, initWasm, setBackend, wasmFor } from "../bindings/wasm.js";
 import { sha256Backend, sha256Hex } from "../bindings/sha256.js";
@@ -27,7 +28,7 @@ describe("CLI argument errors", () => {
     const { parseCommandArgs, CliError } = await import("../ts/cli/common.js");
     let error: unknown;
     try {
-      parseCommandArgs("moot", ["--turns", "-3"], { turns: { type: "string" } });
+      parseCommandArgs("moot", ["--turns", "-3"], { turns: { type: "string" } }, "usage: groundwire moot …");
     } catch (e) {
       error = e;
     }
@@ -35,5 +36,19 @@ describe("CLI argument errors", () => {
     expect((error as InstanceType<typeof CliError>).exitCode).toBe(2);
     expect((error as Error).message).toMatch(/^moot: Option '--turns' argument is ambiguous\..*'--turns=-XYZ'\.$/);
     expect((error as Error).message).not.toContain("\n");
+  });
+});
+
+describe("--help", () => {
+  it("every command prints its usage on stdout and exits 0 with nothing on stderr", () => {
+    const cli = new URL("../dist/cli.js", import.meta.url).pathname;
+    for (const command of ["moot", "books", "index", "critique", "check", "prove", "render", "fragments", "cite", "bench"]) {
+      for (const flag of ["--help", "-h"]) {
+        const r = spawnSync(process.execPath, [cli, command, flag], { encoding: "utf8" });
+        expect(r.status, `${command} ${flag}: ${r.stderr}`).toBe(0);
+        expect(r.stderr).toBe("");
+        expect(r.stdout, `${command} ${flag}`).toMatch(new RegExp(`usage: groundwire ${command}\\b`));
+      }
+    }
   });
 });

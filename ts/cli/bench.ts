@@ -143,23 +143,19 @@ export function installedCases(root: string): BenchCase[] {
   return cases;
 }
 
+const USAGE =
+  "usage: groundwire bench [part...] [--quick] [--installed] [--json]\n\n" +
+  "In a clone: runs the full harness (npx tsx bench/run.ts), every part's benchmark with its peers.\n" +
+  "In an installed package: times bestSpan, the subclass closure and SHA-256 on bundled data,\n" +
+  "WASM vs pure-TS backend, each output checked first. --installed forces that check in a clone.";
+
 const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("bench", args, {
       quick: { type: "boolean", default: false },
       installed: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    });
-    if (values.help) {
-      console.log(
-        "usage: groundwire bench [part...] [--quick] [--installed] [--json]\n\n" +
-          "In a clone: runs the full harness (npx tsx bench/run.ts), every part's benchmark with its peers.\n" +
-          "In an installed package: times bestSpan, the subclass closure and SHA-256 on bundled data,\n" +
-          "WASM vs pure-TS backend, each output checked first. --installed forces that check in a clone.",
-      );
-      return 0;
-    }
+    }, USAGE);
     const root = packageRoot();
     const runner = join(root, "bench/run.ts");
     const tsx = tsxCli(root);

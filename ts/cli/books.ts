@@ -17,12 +17,7 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("books", args, {
       corpus: { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
+    }, HELP);
     if (positionals.length) throw new CliError(`books: unexpected argument ${JSON.stringify(positionals[0])}`, 2);
     let books;
     try {

@@ -58,12 +58,7 @@ const command: Command = {
       schema: { type: "string" },
       goal: { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(USAGE);
-      return 0;
-    }
+    }, USAGE);
     if (positionals.length !== 1) throw new CliError(`check: expected one plan file\n${USAGE}`, 2);
     if (!values.schema) throw new CliError(`check: --schema is required\n${USAGE}`, 2);
     const file = positionals[0];

@@ -37,12 +37,7 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("cite", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
+    }, HELP);
     if (positionals.length < 2) throw new CliError("cite: expected a file and at least one version id (see groundwire cite --help)", 2);
     const [file, ...versionIds] = positionals;
     const citations = versionIds.map((v) => {

@@ -14,20 +14,37 @@ export class CliError extends Error {
   }
 }
 
+/** Thrown after `--help` printed the usage: the command ends there with exit 0 and no stderr line. */
+export class HelpShown extends CliError {
+  constructor() {
+    super("", 0);
+    this.name = "HelpShown";
+  }
+}
+
 /**
- * node:util parseArgs, strict, with its errors turned into CliError (exit 2) that
- * names the command. Returns values and positionals.
+ * node:util parseArgs, strict, for one command. Every command gets `--help`/`-h`: it prints
+ * `usage` on stdout and ends the command (HelpShown, exit 0), so no command handles it
+ * itself. Parse errors become one-line CliErrors (exit 2) that name the command.
+ * Returns values and positionals.
  */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
   command: string,
   args: string[],
   options: T,
+  usage: string,
 ) {
+  let parsed;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } } as T, allowPositionals: true, strict: true });
   } catch (error) {
     // node:util's messages can span lines (e.g. a negative number taken as an option); keep one.
     const message = (error as Error).message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");
     throw new CliError(`${command}: ${message}`, 2);
   }
+  if ((parsed.values as Record<string, unknown>).help) {
+    console.log(usage);
+    throw new HelpShown();
+  }
+  return parsed;
 }

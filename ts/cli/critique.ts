@@ -45,12 +45,7 @@ const command: Command = {
       "keep-subjects": { type: "boolean" },
       "keep-subject-on-replace": { type: "boolean" },
       "whole-blank-nodes": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(USAGE);
-      return 0;
-    }
+    }, USAGE);
     if (positionals.length !== 2) throw new CliError(`critique: expected a graph and a critique file\n${USAGE}`, 2);
     const [graphPath, critiquePath] = positionals;
     if (!values.fingerprint) throw new CliError("critique: --fingerprint <hex> is required (the fingerprint `groundwire index` printed for the listing the critic read)", 2);

@@ -36,12 +36,7 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("fragments", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
+    }, HELP);
     if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
     const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact);
     if (values.json) {

@@ -25,12 +25,7 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("index", args, {
       scope: { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(USAGE);
-      return 0;
-    }
+    }, USAGE);
     if (positionals.length !== 1) throw new CliError(`index: expected one graph file\n${USAGE}`, 2);
     const graph = loadForCli(positionals[0]);
     const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;

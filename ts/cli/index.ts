@@ -5,7 +5,7 @@
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { CliError, type Command } from "./common.js";
+import { CliError, HelpShown, type Command } from "./common.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
@@ -44,6 +44,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
+    if (error instanceof HelpShown) {
+      process.exitCode = 0;
+      return;
+    }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`groundwire: ${message}\n`);
     if (process.env.GROUNDWIRE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);

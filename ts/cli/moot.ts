@@ -94,12 +94,7 @@ const command: Command = {
       temperature: { type: "string" },
       corpus: { type: "string" },
       json: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(HELP);
-      return 0;
-    }
+    }, HELP);
     if (positionals.length !== 2) {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
     }

@@ -92,12 +92,7 @@ const command: Command = {
       endpoint: { type: "string" },
       "max-turns": { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      console.log(USAGE);
-      return 0;
-    }
+    }, USAGE);
     if (positionals.length !== 1) throw new CliError(`prove: expected one question (quote it)\n${USAGE}`, 2);
     if (!values.kg) throw new CliError(`prove: --kg is required\n${USAGE}`, 2);
     const question = positionals[0];

@@ -68,12 +68,7 @@ const command: Command = {
       "max-body-chars": { type: "string" },
       expanded: { type: "string" },
       json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+    }, USAGE);
     if (positionals.length !== 2) throw new CliError(`render: expected <graph> and <focus>, got ${positionals.length} argument(s)\n${USAGE}`, 2);
     const [path, focusText] = positionals;
     const hops = count("hops", values.hops) ?? 1;
