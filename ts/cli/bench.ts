@@ -18,8 +18,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { backendInfo } from "../../bindings/wasm.js";
 import { hashWasmBackend, pureJsBackend } from "../../bindings/sha256.js";
 import { nodeCryptoBackend } from "../../bindings/sha256-node.js";
@@ -30,18 +29,7 @@ import { createQuoteMatcher, type SpanMatch } from "../moot/best-span.js";
 import { words } from "../moot/words.js";
 import { closurePairCount, computeClosure, type Closure } from "../kernel/closure.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
-
-/** The package root: the nearest folder above this module with groundwire's package.json. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "groundwire") return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new CliError("bench: cannot find groundwire's package.json above the CLI");
-    dir = up;
-  }
-}
+import { packageRoot } from "./package-root.js";
 
 /** tsx's CLI when the dev dependencies are installed (a clone after npm ci), else null. */
 function tsxCli(root: string): string | null {
