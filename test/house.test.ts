@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { backendInfo, initWasm, setBackend, wasmFor } from "../bindings/wasm.js";
 import { sha256Backend, sha256Hex } from "../bindings/sha256.js";
@@ -50,5 +53,17 @@ describe("--help", () => {
         expect(r.stdout, `${command} ${flag}`).toMatch(new RegExp(`usage: groundwire ${command}\\b`));
       }
     }
+  });
+});
+
+describe("a reader that stops early", () => {
+  it("ends the command quietly (exit 0), not with an EPIPE stack", () => {
+    const cli = new URL("../dist/cli.js", import.meta.url).pathname;
+    // 5,000 triples list as ~400 KB, far more than a pipe buffers, so the writer meets EPIPE.
+    const graph = join(mkdtempSync(join(tmpdir(), "gw-epipe-")), "big.nt");
+    writeFileSync(graph, Array.from({ length: 5000 }, (_, i) => `<urn:s:${i}> <urn:p:label> "subject number ${i}" .\n`).join(""));
+    const r = spawnSync("bash", ["-c", `"${process.execPath}" "${cli}" index "${graph}" | head -c 1 >/dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("0");
   });
 });

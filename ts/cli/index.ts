@@ -39,6 +39,12 @@ async function main(argv: string[]): Promise<number> {
   return command.run(rest);
 }
 
+// A reader that stops early (`groundwire index big.ttl | head`) is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
