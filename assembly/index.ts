@@ -2,3 +2,4 @@
 // Each kernel lives in its own file; bindings/ types the exports it uses.
 export * from "./sequence-match";
 export * from "./closure";
+export * from "./listing";

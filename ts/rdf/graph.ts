@@ -3,7 +3,8 @@
  * N3.js's Turtle / N-Triples / N-Quads parser and held in an `N3.Store`, with the
  * prefixes the source declared. Parsing is N3.js's business, never ours.
  */
-import { DataFactory, Parser, Store } from "n3";
+import { DataFactory, Parser, type Store } from "n3";
+import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
 
 /** Serializations `parseGraph` reads. */
@@ -15,7 +16,10 @@ const MEDIA_TYPE: Record<RdfFormat, string> = {
   nquads: "application/n-quads",
 };
 
-/** A parsed graph: its triples (in an N3.Store), the prefixes it declared, and where it came from. */
+/**
+ * A parsed graph: its triples (in an N3.Store; a {@link GraphStore} when groundwire made it),
+ * the prefixes it declared, and where it came from.
+ */
 export interface Graph {
   store: Store;
   prefixes: Record<string, string>;
@@ -106,7 +110,7 @@ export function parseGraph(
       throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), detail);
     }
     if (collided && counter > 0) continue;
-    const store = new Store();
+    const store = new GraphStore();
     store.addQuads(quads as never);
     return { store, prefixes, source: options.source };
   }
@@ -141,7 +145,7 @@ function errorColumn(
 }
 
 /**
- * A Graph from quads already in hand (copied into a new N3.Store).
+ * A Graph from quads already in hand (copied into a new GraphStore).
  * @param quads RDF/JS quads (any factory)
  * @param prefixes name → namespace, used when rendering and serializing
  * @param source where they came from, for messages
@@ -151,7 +155,7 @@ export function createGraph(
   prefixes: Record<string, string> = {},
   source?: string,
 ): Graph {
-  const store = new Store();
+  const store = new GraphStore();
   for (const quad of quads) store.addQuad(quad as never);
   return { store, prefixes: { ...prefixes }, source };
 }

@@ -76,6 +76,14 @@ export class PrefixMap {
   }
 
   /**
+   * The [namespace, name] pairs used for shortening, in the order {@link shorten} tries
+   * them: longest namespace first (entries whose name is not a PN_PREFIX are left out).
+   */
+  get shorteningOrder(): ReadonlyArray<readonly [namespace: string, name: string]> {
+    return this.shorteners;
+  }
+
+  /**
    * The prefixed name for `iri` (`ex:Thing`), or null when no namespace matches with a
    * valid, non-empty PN_LOCAL remainder (the namespace IRI itself is shown as `<iri>`).
    */

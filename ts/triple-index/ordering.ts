@@ -4,23 +4,28 @@
  * `rdf:type` first, then by rendered predicate, then rendered object (code-point order).
  *
  * Cost: each distinct term is rendered once; distinct subjects and predicates are sorted
- * once (O(k log k) string comparisons); triples are grouped by subject (the store's own
- * subject index on the fast path, a counting sort by subject rank on the generic one), and
- * only inside a subject block are triples compared, predicate rank first and object strings
- * last. For n triples over k distinct subjects this is O(n + k log k + Σ b log b) for block
- * sizes b, not O(n log n) string comparisons. The result holds each rendering once and three
- * term numbers per triple; no string per line is built unless asked for.
+ * once (O(k log k) comparisons); triples are grouped by subject with a counting sort by
+ * subject rank, and only inside a subject block are triples compared, predicate rank first
+ * and object renderings last. For n triples over k distinct subjects this is
+ * O(n + k log k + Σ b log b) for block sizes b, not O(n log n) string comparisons. The
+ * result holds each rendering once and three term numbers per triple; no string per line is
+ * built unless asked for.
  *
- * Fast path: when the store holds one graph, N3.Store's own subject → predicate → object
- * index (entity numbers) is walked directly, so terms are materialised once per distinct
- * entity instead of three times per triple, and no quad objects are made unless asked for.
- * That reads two internals of N3.js (`_graphs`, `_entityIndex`), pinned by the exact `n3`
- * version in package.json; when they are absent the public `getQuads` path is used, with the
- * same result (the parity is tested).
+ * Fast path: the store's triples are read as N3.js entity numbers — from a GraphStore's flat
+ * quad table (ts/rdf/graph-store.ts), or by walking N3.Store's subject → predicate → object
+ * index (reading two internals, `_graphs` and `_entityIndex`, pinned by the exact `n3`
+ * version) — so each distinct term is rendered once from its entity key, and no quad object
+ * is made unless asked for. The terms are then rendered, ordered and written out by the WASM
+ * kernel (assembly/listing.ts: UTF-8 byte order is code point order) or, on the TS backend,
+ * by the code below; when the store holds several graphs, or lacks those internals, the
+ * public `getQuads` path is used. All paths give the same listing (tested for parity).
  */
 import type * as RDF from "@rdfjs/types";
 import { DataFactory, type Store } from "n3";
-import { codePointSortKey, escapeLiteral, formatTerm, RDF_TYPE, type PrefixMap } from "../rdf/index.js";
+import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindings/listing.js";
+import { sha256Hex } from "../../bindings/sha256.js";
+import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
+import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_TYPE, type PrefixMap } from "../rdf/index.js";
 
 /** A term as the listing shows it, with its code-point sort key and (for subjects/predicates) its rank. */
 interface Rendered {
@@ -56,17 +61,38 @@ function utf8Length(text: string): number {
  */
 export class SortedTriples {
   private cachedLines: string[] | null = null;
+  private textCache: readonly string[] | null;
+  private readonly makeTexts: (() => string[]) | null;
+  private fingerprintCache: string | null;
 
+  /**
+   * @param texts rendered text per term number, or a function making them on first use
+   * @param spo subject, predicate, object term numbers of triple k at 3k, 3k+1, 3k+2
+   * @param blockStarts index where each subject block starts, plus a final `count`
+   * @param makeQuad makes triple k as an RDF/JS quad (called once per k, on demand)
+   * @param fingerprint SHA-256 hex of {@link encode}'s bytes when already known
+   */
   constructor(
-    /** Rendered text per term number. */
-    readonly texts: readonly string[],
-    /** Subject, predicate, object term numbers of triple k at 3k, 3k+1, 3k+2. */
+    texts: readonly string[] | (() => string[]),
     readonly spo: Int32Array,
-    /** Index where each subject block starts, plus a final `count`. */
     readonly blockStarts: number[],
-    /** Makes triple k as an RDF/JS quad (called once per k, on demand). */
     private readonly makeQuad: (k: number) => RDF.Quad,
-  ) {}
+    fingerprint: string | null = null,
+  ) {
+    this.textCache = typeof texts === "function" ? null : texts;
+    this.makeTexts = typeof texts === "function" ? texts : null;
+    this.fingerprintCache = fingerprint;
+  }
+
+  /** Rendered text per term number (made on first read when the WASM kernel rendered them). */
+  get texts(): readonly string[] {
+    return (this.textCache ??= this.makeTexts!());
+  }
+
+  /** SHA-256 (lowercase hex) of {@link encode}'s bytes: the graph's fingerprint (DESIGN §1). */
+  fingerprint(): string {
+    return (this.fingerprintCache ??= sha256Hex(this.encode()));
+  }
 
   private quadCache: (RDF.Quad | undefined)[] | null = null;
 
@@ -265,26 +291,76 @@ interface StoreInternals {
  *
  * @param options.withQuads ignored (kept for callers): quads are made on demand by `quad(k)`
  * @param options.path force "generic" (public API) or "fast"; default: fast when possible
+ * @param options.backend "wasm", "ts" or "auto" (default: the global choice, see setBackend)
+ *   for the fast path's rendering and ordering; the results are identical
+ * @param options.fingerprint hash the listing bytes now (the WASM path hashes them where
+ *   they lie, without copying them out); `fingerprint()` is then free
+ * @throws Error when `path: "fast"` is forced on a store that does not allow it, or
+ *   `backend: "wasm"` is forced and the module is not loaded
  */
 export function sortTriples(
   store: Store,
   prefixes: PrefixMap,
-  options: { withQuads?: boolean; path?: "fast" | "generic" } = {},
+  options: { withQuads?: boolean; path?: "fast" | "generic"; backend?: BackendRequest; fingerprint?: boolean } = {},
 ): SortedTriples {
-  const internals = store as unknown as StoreInternals;
-  const graphs = internals._graphs;
-  const entityIndex = internals._entityIndex;
-  const fastPossible =
-    graphs !== undefined &&
-    entityIndex !== undefined &&
-    typeof entityIndex._termFromId === "function" &&
-    typeof entityIndex._id === "number" &&
-    Object.keys(graphs).filter((g) => hasKeys(graphs[g].subjects)).length <= 1;
-  if (options.path === "generic" || !fastPossible) {
+  const entityTriples = options.path === "generic" ? null : readEntityTriples(store);
+  if (entityTriples === null) {
     if (options.path === "fast") throw new Error("sortTriples: the N3.Store fast path is unavailable for this store");
     return sortTriplesGeneric(store, prefixes);
   }
-  return sortTriplesFast(graphs!, entityIndex!, prefixes, options.withQuads ?? true, store.size);
+  return sortTriplesFast(entityTriples, prefixes, wasmFor(options.backend), options.fingerprint ?? false);
+}
+
+/** A store's triples as N3.js entity numbers, and what is needed to render them. */
+interface EntityTriples {
+  /** Subject, predicate, object entity numbers of triple k at stride·k, +1, +2. */
+  rows: Int32Array;
+  stride: 3 | 4;
+  count: number;
+  entityIndex: NonNullable<StoreInternals["_entityIndex"]>;
+  graphTerm: RDF.Quad["graph"];
+}
+
+/**
+ * The triples of a one-graph store as entity numbers: a GraphStore's flat table (read in
+ * place), or a walk of N3.Store's subject index. Null when the store holds triples in more
+ * than one graph (the generic path removes duplicates across graphs) or lacks the internals
+ * read here.
+ */
+function readEntityTriples(store: Store): EntityTriples | null {
+  const internals = store as unknown as StoreInternals;
+  const graphs = internals._graphs;
+  const entityIndex = internals._entityIndex;
+  if (graphs === undefined || entityIndex === undefined || typeof entityIndex._termFromId !== "function" || typeof entityIndex._id !== "number") return null;
+  const entities = entityIndex._entities;
+  const graphTermOf = (graph: number) => entityIndex._termFromId(entities[graph]) as RDF.Quad["graph"];
+  if (store instanceof GraphStore) {
+    const { rows, count } = store.quadRows();
+    const graph = count > 0 ? rows[3] : 1;
+    for (let i = 3; i < 4 * count; i += 4) if (rows[i] !== graph) return null;
+    return { rows, stride: 4, count, entityIndex, graphTerm: graphTermOf(graph) };
+  }
+  const nonEmpty = Object.keys(graphs).filter((g) => hasKeys(graphs[g].subjects));
+  if (nonEmpty.length > 1) return null;
+  const rows = new Int32Array(3 * store.size);
+  if (nonEmpty.length === 0) return { rows, stride: 3, count: 0, entityIndex, graphTerm: DataFactory.defaultGraph() };
+  const subjects = graphs[nonEmpty[0]].subjects;
+  let at = 0;
+  for (const subjectKey in subjects) {
+    const s = +subjectKey;
+    const predicates = subjects[subjectKey];
+    for (const predicateKey in predicates) {
+      const p = +predicateKey;
+      for (const objectKey in predicates[predicateKey]) {
+        rows[at] = s;
+        rows[at + 1] = p;
+        rows[at + 2] = +objectKey;
+        at += 3;
+      }
+    }
+  }
+  if (at !== rows.length) throw new Error(`sortTriples: the store reports ${store.size} triples but holds ${at / 3}`);
+  return { rows, stride: 3, count: at / 3, entityIndex, graphTerm: graphTermOf(+nonEmpty[0]) };
 }
 
 /**
@@ -327,123 +403,142 @@ function hasKeys(record: object): boolean {
 /** Blocks up to this many triples are ordered by insertion sort in place; larger ones by Array#sort. */
 const INSERTION_SORT_MAX = 24;
 
-function sortTriplesFast(
-  graphs: NonNullable<StoreInternals["_graphs"]>,
-  entityIndex: NonNullable<StoreInternals["_entityIndex"]>,
-  prefixes: PrefixMap,
-  _withQuads: boolean,
-  expectedCount: number,
-): SortedTriples {
-  const graphKey = Object.keys(graphs).find((g) => hasKeys(graphs[g].subjects));
-  const blockStarts: number[] = [0];
-  if (graphKey === undefined) return new SortedTriples([], new Int32Array(0), blockStarts, () => {
-    throw new RangeError("no triples");
-  });
-  const content = graphs[graphKey];
-  const entities = entityIndex._entities;
-  const graphTerm = entityIndex._termFromId(entities[graphKey]) as RDF.Quad["graph"];
+const prefixTables = new WeakMap<PrefixMap, Uint8Array>();
 
-  // Term numbers by entity number (-1: not rendered yet), and per term number its text, its
-  // code-point key (made when first compared) and its predicate rank. No object per term.
-  const entityCount = entityIndex._id + 1;
-  const numOf = new Int32Array(entityCount).fill(-1);
-  const texts: string[] = [];
-  const keys: (string | undefined)[] = [];
-  const entityOf: number[] = []; // term number → entity number
-  const render = (id: number): number => {
-    const key = entities[id];
-    const text = renderEntityKey(key, prefixes) ?? formatTerm(entityIndex._termFromId(key), prefixes);
-    const num = texts.length;
-    texts.push(text);
+function sortTriplesFast(
+  { rows, stride, count, entityIndex, graphTerm }: EntityTriples,
+  prefixes: PrefixMap,
+  wasm: ReturnType<typeof wasmFor>,
+  hashNow: boolean,
+): SortedTriples {
+  const entities = entityIndex._entities;
+  // Term numbers in order of first appearance, written straight into WASM memory on the
+  // WASM path; the entity key (N3.js's term id) of each term.
+  const useWasm = wasm !== null && count > 0;
+  const numOf = new Int32Array(entityIndex._id + 1).fill(-1);
+  const keys: string[] = [];
+  const numberInto = (spo: Int32Array): Int32Array => {
+    for (let k = 0; k < count; k++) {
+      for (let j = 0; j < 3; j++) {
+        const e = rows[stride * k + j];
+        let t = numOf[e];
+        if (t < 0) {
+          t = numOf[e] = keys.length;
+          keys.push(entities[e]);
+        }
+        spo[3 * k + j] = t;
+      }
+    }
+    return spo;
+  };
+  let spo = numberInto(useWasm ? listingTriplesView(wasm, count) : new Int32Array(3 * count));
+  const typeEntity = (entityIndex as unknown as { _ids?: Record<string, number> })._ids?.[RDF_TYPE];
+  const typeTerm = typeEntity !== undefined ? numOf[typeEntity] : -1;
+  const terms: (RDF.Term | undefined)[] = [];
+  const termOf = (num: number): RDF.Term => (terms[num] ??= entityIndex._termFromId(keys[num]));
+  const renderAll = (): string[] => keys.map((key, t) => renderEntityKey(key, prefixes) ?? formatTerm(termOf(t), prefixes));
+
+  if (useWasm) {
+    let table = prefixTables.get(prefixes);
+    if (table === undefined) prefixTables.set(prefixes, (table = encodePrefixTable(prefixes.shorteningOrder)));
+    const listing = listingWasm(wasm, keys, typeTerm, table, { digest: hashNow ? sha256Hex : undefined });
+    if (listing !== null) {
+      const sorted = listing.spo;
+      // The texts are the TS renderings of the same keys (identical by the parity contract),
+      // made only if lines are asked for.
+      return new SortedTriples(
+        renderAll,
+        sorted,
+        listing.blockStarts,
+        (k) => DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+        listing.fingerprint,
+      );
+    }
+    // The kernel declined (a key only the TS path renders): the WASM view is stale now.
+    spo = numberInto(new Int32Array(3 * count));
+  }
+
+  // The TS backend: render each term from its key, then the same ordering as the kernel.
+  const texts = renderAll();
+  const sortKeys: (string | undefined)[] = new Array(keys.length);
+  for (let t = 0; t < keys.length; t++) {
+    const key = keys[t];
+    const text = texts[t];
     // A rendering that is the entity key itself (most literals, blank nodes) is its own sort
     // key when the key has no unit ≥ U+D800 (the check runs on the flat key, not a new string).
-    keys.push(text === key && !HIGH_UNITS.test(key) ? key : undefined);
-    entityOf.push(id);
-    numOf[id] = num;
-    return num;
-  };
-  const sortKey = (num: number): string => keys[num] ?? (keys[num] = codePointSortKey(texts[num]));
-
-  const typeText = formatTerm({ termType: "NamedNode", value: RDF_TYPE } as RDF.NamedNode, prefixes);
-  const predicateNums = Object.keys(content.predicates).map((key) => render(+key));
-  predicateNums.sort((a, b) => {
+    sortKeys[t] = text === key && !HIGH_UNITS.test(key) ? key : undefined;
+  }
+  const sortKey = (t: number): string => sortKeys[t] ?? (sortKeys[t] = codePointSortKey(texts[t]));
+  const byRendering = (a: number, b: number) => {
     const x = sortKey(a);
     const y = sortKey(b);
     return x < y ? -1 : x > y ? 1 : 0;
-  });
-  const predicateRank = new Int32Array(entityCount); // by term number; predicates are rendered first
-  for (let r = 0; r < predicateNums.length; r++) predicateRank[predicateNums[r]] = texts[predicateNums[r]] === typeText ? 0 : r + 1;
-
-  const subjects = content.subjects;
-  // Sort (sort key, entity key) pairs: no number parsing or lookups inside the comparator.
-  const subjectKeys = Object.keys(subjects);
-  const subjectNums: number[] = new Array(subjectKeys.length);
-  for (let i = 0; i < subjectKeys.length; i++) {
-    const id = +subjectKeys[i];
-    const num = numOf[id];
-    subjectNums[i] = num < 0 ? render(id) : num;
-    sortKey(subjectNums[i]);
+  };
+  const n = spo.length / 3;
+  // Distinct subjects and predicates, each sorted by rendering; rdf:type is predicate rank 0.
+  const subjectRank = new Int32Array(keys.length).fill(-1);
+  const predicateRank = new Int32Array(keys.length).fill(-1);
+  const subjects: number[] = [];
+  const predicates: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const s = spo[3 * k];
+    const p = spo[3 * k + 1];
+    if (subjectRank[s] < 0) {
+      subjectRank[s] = 0;
+      subjects.push(s);
+    }
+    if (predicateRank[p] < 0) {
+      predicateRank[p] = 0;
+      predicates.push(p);
+    }
   }
-  subjectNums.sort((a, b) => {
-    const x = keys[a]!;
-    const y = keys[b]!;
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  subjects.sort(byRendering);
+  for (let r = 0; r < subjects.length; r++) subjectRank[subjects[r]] = r;
+  predicates.sort(byRendering);
+  for (let r = 0; r < predicates.length; r++) predicateRank[predicates[r]] = predicates[r] === typeTerm ? 0 : r + 1;
 
-  // Inside a block: predicate rank, then object key (p, o are term numbers at 3k+1, 3k+2).
-  let spo: Int32Array = new Int32Array(3 * Math.max(1, expectedCount));
+  // Group by subject rank (counting sort, stable), then order each block.
+  const counts = new Int32Array(subjects.length + 1);
+  for (let k = 0; k < n; k++) counts[subjectRank[spo[3 * k]] + 1]++;
+  for (let r = 0; r < subjects.length; r++) counts[r + 1] += counts[r];
+  const blockStarts = Array.from(counts);
+  const cursor = counts.slice(0, subjects.length);
+  const sorted = new Int32Array(spo.length);
+  for (let k = 0; k < n; k++) {
+    const at = 3 * cursor[subjectRank[spo[3 * k]]]++;
+    sorted[at] = spo[3 * k];
+    sorted[at + 1] = spo[3 * k + 1];
+    sorted[at + 2] = spo[3 * k + 2];
+  }
   const comparePO = (p1: number, o1: number, p2: number, o2: number): number => {
     const d = predicateRank[p1] - predicateRank[p2];
-    if (d !== 0) return d;
-    const x = sortKey(o1);
-    const y = sortKey(o2);
-    return x < y ? -1 : x > y ? 1 : 0;
+    return d !== 0 ? d : byRendering(o1, o2);
   };
-  let at = 0;
-  for (let i = 0; i < subjectNums.length; i++) {
-    const sNum = subjectNums[i];
-    const byPredicate = subjects[entityOf[sNum]];
-    const blockAt = at;
-    const pKeys = Object.keys(byPredicate);
-    for (let pi = 0; pi < pKeys.length; pi++) {
-      const pKey = pKeys[pi];
-      const pNum = numOf[+pKey];
-      const oKeys = Object.keys(byPredicate[pKey]);
-      for (let oi = 0; oi < oKeys.length; oi++) {
-        const o = +oKeys[oi];
-        let oNum = numOf[o];
-        if (oNum < 0) oNum = render(o);
-        if (at === spo.length) spo = growInt32(spo);
-        spo[at] = sNum;
-        spo[at + 1] = pNum;
-        spo[at + 2] = oNum;
-        at += 3;
-      }
-    }
-    const size = (at - blockAt) / 3;
-    if (size > INSERTION_SORT_MAX) sortBlock(spo, blockAt, size, comparePO);
+  for (let r = 0; r < subjects.length; r++) {
+    const blockAt = 3 * blockStarts[r];
+    const end = 3 * blockStarts[r + 1];
+    const size = (end - blockAt) / 3;
+    if (size > INSERTION_SORT_MAX) sortBlock(sorted, blockAt, size, comparePO);
     else if (size > 1) {
-      for (let j = blockAt + 3; j < at; j += 3) {
-        const p = spo[j + 1];
-        const o = spo[j + 2];
+      for (let j = blockAt + 3; j < end; j += 3) {
+        const p = sorted[j + 1];
+        const o = sorted[j + 2];
         let k = j - 3;
-        while (k >= blockAt && comparePO(spo[k + 1], spo[k + 2], p, o) > 0) {
-          spo[k + 4] = spo[k + 1];
-          spo[k + 5] = spo[k + 2];
+        while (k >= blockAt && comparePO(sorted[k + 1], sorted[k + 2], p, o) > 0) {
+          sorted[k + 4] = sorted[k + 1];
+          sorted[k + 5] = sorted[k + 2];
           k -= 3;
         }
-        spo[k + 4] = p;
-        spo[k + 5] = o;
+        sorted[k + 4] = p;
+        sorted[k + 5] = o;
       }
     }
-    blockStarts.push(at / 3);
   }
-  const triples = spo.subarray(0, at);
-  const terms: (RDF.Term | undefined)[] = [];
-  const termOf = (num: number): RDF.Term => (terms[num] ??= entityIndex._termFromId(entities[entityOf[num]]));
-  return new SortedTriples(texts, triples, blockStarts, (k) =>
-    DataFactory.quad(termOf(triples[3 * k]) as RDF.Quad_Subject, termOf(triples[3 * k + 1]) as RDF.Quad_Predicate, termOf(triples[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+  const result = new SortedTriples(texts, sorted, blockStarts, (k) =>
+    DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
   );
+  if (hashNow) result.fingerprint();
+  return result;
 }
 
 /** Order one large block (`size` triples from `start` in `spo`) by (predicate, object) with Array#sort. */
@@ -461,11 +556,4 @@ function sortBlock(spo: Int32Array, start: number, size: number, comparePO: (p1:
     spo[start + 3 * k + 1] = p[order[k]];
     spo[start + 3 * k + 2] = o[order[k]];
   }
-}
-
-function growInt32(a: Int32Array): Int32Array {
-  // Only when the store's size undercounts (it never does for one graph); kept for safety.
-  const b = new Int32Array(Math.max(30, a.length * 2));
-  b.set(a);
-  return b;
 }

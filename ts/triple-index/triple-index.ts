@@ -186,7 +186,7 @@ export function encodeLines(lines: readonly string[]): Uint8Array {
  * @throws when no SHA-256 backend is initialised (import the package entry first)
  */
 export function fingerprintGraph(graph: Graph): string {
-  return sha256Hex(sortTriples(graph.store, toPrefixMap(graph.prefixes), { withQuads: false }).encode());
+  return sortTriples(graph.store, toPrefixMap(graph.prefixes), { fingerprint: true }).fingerprint();
 }
 
 /**
@@ -273,7 +273,7 @@ export class TripleIndex {
  */
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
   const prefixes = toPrefixMap(graph.prefixes);
-  const sorted: SortedTriples = sortTriples(graph.store, prefixes);
+  const sorted: SortedTriples = sortTriples(graph.store, prefixes, { fingerprint: true });
   const scope = options.scope?.store;
   // Ids: listing position k has id k + 1 unless a scope leaves lines read-only (id 0 here).
   let idOf: Int32Array | null = null;
@@ -308,7 +308,7 @@ export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}):
     byId: new TriplesById(sorted, positions),
     ids: new TripleIds(sorted, idOf, prefixes),
     order: makeOrder,
-    fingerprint: sha256Hex(sorted.encode()),
+    fingerprint: sorted.fingerprint(),
     tripleCount: sorted.count,
     prefixes,
   });
