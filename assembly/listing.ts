@@ -58,13 +58,17 @@ let renderedCapacity: usize = 0;
 let oOutput: usize = 0;
 let outputLength: usize = 0;
 
-// Datatypes whose literals render without `^^` (as renderEntityKey).
+// Datatypes whose literals render without `^^` (as renderEntityKey); compared in place, so
+// the arena stays the module's last heap block and grows without a copy.
 const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
 const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
-let xsdString: usize = 0;
-let xsdStringLength: usize = 0;
-let rdfLangString: usize = 0;
-let rdfLangStringLength: usize = 0;
+
+/** Whether bytes [from, from + length) of the arena are the ASCII constant `text`. */
+function bytesAre(from: usize, length: usize, text: string): bool {
+  if (length != <usize>text.length) return false;
+  for (let i: usize = 0; i < length; i++) if (<u32>load<u8>(arena + from + i) != <u32>text.charCodeAt(<i32>i)) return false;
+  return true;
+}
 
 @inline function align8(x: usize): usize {
   return (x + 7) & ~(<usize>7);
@@ -81,18 +85,14 @@ let rdfLangStringLength: usize = 0;
 
 function ensureBytes(bytes: usize): void {
   if (bytes <= arenaBytes) return;
-  let want = arenaBytes < 65536 ? <usize>65536 : arenaBytes;
-  while (want < bytes) want <<= 1;
+  // Grow by what is needed plus an eighth, at least by half: WebAssembly memory counts as
+  // external memory to the JS engine, and V8 starts a full GC for every 64 MB it grows by,
+  // so doubling up to a power of two would cost a collection of the whole JS heap.
+  let want = bytes + (bytes >> 3);
+  const half = arenaBytes + (arenaBytes >> 1);
+  if (want < half) want = half;
   arena = arena == 0 ? heap.alloc(want) : heap.realloc(arena, want);
   arenaBytes = want;
-}
-
-function staticString(text: string): usize {
-  // the constant as UTF-8 in its own small block (ASCII constants only)
-  const length = <usize>text.length;
-  const block = heap.alloc(length);
-  for (let i: usize = 0; i < length; i++) store<u8>(block + i, <u8>text.charCodeAt(<i32>i));
-  return block;
 }
 
 /**
@@ -108,21 +108,16 @@ export function listingTriples(triples: u32): usize {
 
 /**
  * Reserve the other input regions, after the triples, for T terms whose keys hold `units`
- * UTF-16 code units and a prefix table of `prefixBytes` bytes; returns the arena's address
+ * UTF-16 code units (room for `keyCapacity` bytes of their UTF-8: 3·units always suffices)
+ * and a prefix table of `prefixBytes` bytes; returns the arena's address
  * (it may have moved: the triples written before are kept). JS then writes at
  * listingKeysPtr(), listingKeyEndsPtr() and listingPrefixesPtr().
  */
-export function listingInput(terms: u32, units: u32, prefixBytes: u32): usize {
-  if (xsdString == 0) {
-    xsdString = staticString(XSD_STRING);
-    xsdStringLength = <usize>XSD_STRING.length;
-    rdfLangString = staticString(RDF_LANG_STRING);
-    rdfLangStringLength = <usize>RDF_LANG_STRING.length;
-  }
+export function listingInput(terms: u32, units: u32, keyCapacity: u32, prefixBytes: u32): usize {
   termCount = terms;
   keyUnits = units;
   oKeys = align8(oTriples + 12 * <usize>tripleCount);
-  oKeyEnd = align8(oKeys + 3 * <usize>units);
+  oKeyEnd = align8(oKeys + <usize>keyCapacity);
   oPrefixes = align8(oKeyEnd + 4 * <usize>terms);
   ensureBytes(align8(oPrefixes + <usize>prefixBytes));
   return arena;
@@ -338,8 +333,7 @@ function renderTerm(t: usize): bool {
     if (marker != 0x5e || close + 3 > to) return false;
     const datatype = close + 3;
     const dtLength = to - datatype;
-    if (dtLength == xsdStringLength && memory.compare(arena + datatype, xsdString, dtLength) == 0) return true;
-    if (dtLength == rdfLangStringLength && memory.compare(arena + datatype, rdfLangString, dtLength) == 0) return true;
+    if (bytesAre(datatype, dtLength, XSD_STRING) || bytesAre(datatype, dtLength, RDF_LANG_STRING)) return true;
     emit(0x5e);
     emit(0x5e);
     emitIri(datatype, to);
@@ -548,7 +542,8 @@ export function listingRun(keyBytes: u32, typeTerm: i32): i32 {
   oSorted = align8(oCounts + 4 * (T + 1));
   oRendered = align8(oSorted + 12 * n);
   renderedLength = 0;
-  renderedCapacity = 2 * <usize>keyBytes + 16 * T + 4096;
+  // most renderings are their key, or the key and two brackets; reserveRendered grows it
+  renderedCapacity = <usize>keyBytes + 8 * T + 4096;
   ensureBytes(oRendered + renderedCapacity);
 
   // 1. byte offsets of the keys from their UTF-16 lengths

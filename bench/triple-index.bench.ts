@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { createSHA256 } from "hash-wasm";
 import { nodeCryptoBackend } from "../bindings/sha256-node.js";
 import { hashWasmBackend, initSha256 } from "../bindings/sha256.js";
+import { setBackend } from "../bindings/wasm.js";
 import { loadGraphFile } from "../ts/rdf/load.js";
 import { parseGraph, toPrefixMap, type Graph } from "../ts/rdf/index.js";
 import { buildTripleIndex, encodeLines, fingerprintGraph, sortTriples } from "../ts/triple-index/index.js";
@@ -162,6 +163,20 @@ async function indexCases(
         if (index.size !== n || index.resolve(n) === null || index.resolve(n + 1) !== null) throw new Error("ids are not 1..N");
         if (index.fingerprint !== expected) throw new Error("index fingerprint differs from the hash of the listing bytes");
         if (python && sameRendering && python.fingerprint !== index.fingerprint) throw new Error(`fingerprint differs from rdflib's: ${python.fingerprint} vs ${index.fingerprint}`);
+      },
+    },
+    {
+      name: "buildTripleIndex, TS backend (no WASM)",
+      run: () => {
+        setBackend("ts");
+        try {
+          return buildTripleIndex(graph);
+        } finally {
+          setBackend("auto");
+        }
+      },
+      check: (out) => {
+        if ((out as ReturnType<typeof buildTripleIndex>).fingerprint !== expected) throw new Error("TS backend fingerprint differs");
       },
     },
     {

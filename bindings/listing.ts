@@ -11,7 +11,7 @@ import type { WasmExports } from "./wasm.js";
 export interface ListingExports {
   memory: WebAssembly.Memory;
   listingTriples(triples: number): number;
-  listingInput(terms: number, units: number, prefixBytes: number): number;
+  listingInput(terms: number, units: number, keyCapacity: number, prefixBytes: number): number;
   listingKeysPtr(): number;
   listingKeyEndsPtr(): number;
   listingPrefixesPtr(): number;
@@ -80,16 +80,26 @@ export function listingWasm(
   const joined = keys.join("");
   if (!isWellFormed(joined)) return null;
   const terms = keys.length;
-  x.listingInput(terms, joined.length, prefixTable.length);
-  // views are made after listingInput: it may have grown (and so detached) the memory
-  let buffer = x.memory.buffer;
+  const units = joined.length;
+  // Room for the keys' UTF-8: first as if nearly all ASCII (keeps WASM memory small), and
+  // when that does not fit, the 3 bytes per code unit that always do.
+  let capacity = units + (units >> 3) + 64;
+  let buffer: ArrayBuffer;
+  let encoded: { read: number; written: number };
+  for (;;) {
+    x.listingInput(terms, units, capacity, prefixTable.length);
+    // views are made after listingInput: it may have grown (and so detached) the memory
+    buffer = x.memory.buffer;
+    encoded = encoder.encodeInto(joined, new Uint8Array(buffer, x.listingKeysPtr() >>> 0, capacity));
+    if (encoded.read === units) break;
+    if (capacity >= 3 * units) return null;
+    capacity = 3 * units;
+  }
   const keyEnds = new Uint32Array(buffer, x.listingKeyEndsPtr() >>> 0, terms);
   let end = 0;
   for (let t = 0; t < terms; t++) keyEnds[t] = end += keys[t].length;
-  const keysAt = x.listingKeysPtr() >>> 0;
-  const { read, written } = encoder.encodeInto(joined, new Uint8Array(buffer, keysAt, 3 * joined.length));
-  if (read !== joined.length) return null;
   new Uint8Array(buffer, x.listingPrefixesPtr() >>> 0, prefixTable.length).set(prefixTable);
+  const written = encoded.written;
   const blocks = x.listingRun(written, typeTerm);
   if (blocks < 0) return null;
   buffer = x.memory.buffer; // re-read: the run may have grown memory
