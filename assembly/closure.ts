@@ -18,8 +18,12 @@
 // How this differs from the TS reference (the arrays do not): the TS backend
 // unions by marking and sorting; here the lists are already sorted, so a union is a
 // merge. A class alone in its component with one parent (every class of a tree,
-// 72,967 of WordNet's 74,401) is handled inline in the walk: the parent's list
-// copied with the class inserted in order, straight to its final place. One with
+// 72,967 of WordNet's 74,401) is handled inline in the walk (emitBelow): the
+// parent's list copied with the class inserted in order, straight to its final
+// place. When the walk meets such a class and its parent is emitted already (as
+// a root of the outer loop or as an unvisited parent), it is emitted on the spot
+// without a frame or a stack entry: Tarjan would push it, find nothing new, pop
+// it and emit it alone, with the same component number. One with
 // two parent components (a quarter of the generated DAG) gets a two-way merge with
 // itself inserted, also in place (emit). Other components (cycles, self-loops,
 // three or more parent components) merge pairwise through scratch space.
@@ -205,6 +209,47 @@ function mergeWords(o: usize, i: usize, i1: usize, j: usize, j1: usize): usize {
 }
 
 /**
+ * Emit v as a component of its own whose one parent p is emitted already: p's
+ * list with v inserted in order, at anc[total...]; v's record and offsets[scc + 1]
+ * written. Returns the new total. The arena may move (callers reload `arena`).
+ * This is most classes of a taxonomy, so it is inlined where the walk meets them.
+ */
+@inline function emitBelow(v: usize, p: usize, scc: u32, total: usize): usize {
+  let base = arena;
+  const rp = base + bRec + (p << 4);
+  const a0 = <usize>load<u32>(rp, 8);
+  const a1 = <usize>load<u32>(rp, 12);
+  const need = total + (a1 - a0) + 1;
+  if (need > ancCapacity) {
+    growAncestors(need);
+    base = arena;
+  }
+  const anc = base + bAnc;
+  const i = anc + (a0 << 2);
+  const i1 = anc + (a1 << 2);
+  let o = anc + (total << 2);
+  const x = <u32>v;
+  // x's place, looked for from the end: children mostly have larger ids than
+  // their ancestors (86 % of WordNet's list entries precede the class itself)
+  let k = i1;
+  while (k > i && load<u32>(k - 4) > x) k -= 4;
+  copyWords(o, i, (k - i) >> 2);
+  o += k - i;
+  store<u32>(o, x);
+  o += 4;
+  copyWords(o, k, (i1 - k) >> 2);
+  o += i1 - k;
+  const next = (o - anc) >> 2;
+  const r = base + bRec + (v << 4);
+  store<u32>(r, DONE);
+  store<u32>(r, scc, 4);
+  store<u32>(r, <u32>total, 8);
+  store<u32>(r, <u32>next, 12);
+  store<u32>(base + bSccOff + ((<usize>scc + 1) << 2), <u32>next);
+  return next;
+}
+
+/**
  * Compute the closure of the edges written at closureInputPtr(n, m).
  * Returns the number of components, or -1 when an edge names a node ≥ n.
  * Outputs: closureSccOfPtr() (n words), closureOffsetsPtr() (components+1 words),
@@ -258,6 +303,16 @@ export function closureRun(n: u32, m: u32): i32 {
   for (let root: usize = 0; root < nn; root++) {
     let r = base + bRec + (root << 4);
     if (load<u32>(r) != NONE) continue;
+    if (load<u32>(r, 12) == ONE) {
+      // one parent, emitted already: Tarjan would push, scan, pop and emit it alone
+      const p = <usize>load<u32>(r, 8);
+      if (p != root && load<u32>(base + bRec + (p << 4)) == DONE) {
+        total = emitBelow(root, p, scc, total);
+        scc++;
+        base = arena;
+        continue;
+      }
+    }
     let w = root;
     fp = 0;
     // push w: index it, put it on the Tarjan stack, open its frame
@@ -281,7 +336,7 @@ export function closureRun(n: u32, m: u32): i32 {
       // or all are seen (v is finished)
       let descend = false;
       while (fp > 0) {
-        const f = base + bFrame + ((fp - 1) << 4);
+        let f = base + bFrame + ((fp - 1) << 4);
         const v = <usize>load<u32>(f);
         let it = <usize>load<u32>(f, 4);
         const end = <usize>load<u32>(f, 8);
@@ -292,13 +347,25 @@ export function closureRun(n: u32, m: u32): i32 {
           const rx = base + bRec + (x << 4);
           const ix = load<u32>(rx);
           if (ix == NONE) {
+            if (load<u32>(rx, 12) == ONE) {
+              // x has one parent, emitted already: x is a component of its own,
+              // emitted at once (as Tarjan would on returning from it); v's low stays
+              const q = <usize>load<u32>(rx, 8);
+              if (q != x && load<u32>(base + bRec + (q << 4)) == DONE) {
+                total = emitBelow(x, q, scc, total);
+                scc++;
+                base = arena;
+                continue;
+              }
+            }
             w = x;
-            r = rx;
+            r = base + bRec + (x << 4);
             descend = true;
             break;
           }
           if (ix < low) low = ix; // x is on the stack (DONE is never < low)
         }
+        f = base + bFrame + ((fp - 1) << 4); // the arena may have moved
         if (descend) {
           store<u32>(f, <u32>it, 4);
           store<u32>(f, low, 12);
@@ -313,47 +380,17 @@ export function closureRun(n: u32, m: u32): i32 {
           continue;
         }
         if (load<u32>(base + bStack + ((sp - 1) << 2)) == <u32>v && load<u32>(rv, 12) == ONE && <usize>load<u32>(rv, 8) != v) {
-          // the commonest case inline, no call: v alone in its component, one parent p
-          // (emitted already): p's list with v inserted in order
-          const p = <usize>load<u32>(rv, 8);
-          const rp = base + bRec + (p << 4);
-          const a0 = <usize>load<u32>(rp, 8);
-          const a1 = <usize>load<u32>(rp, 12);
-          const need = total + (a1 - a0) + 1;
-          if (need > ancCapacity) {
-            growAncestors(need);
-            base = arena;
-          }
-          const anc = base + bAnc;
-          const i = anc + (a0 << 2);
-          const i1 = anc + (a1 << 2);
-          let o = anc + (total << 2);
-          const x = <u32>v;
-          // x's place, looked for from the end: children mostly have larger ids than
-          // their ancestors (86 % of WordNet's list entries precede the class itself)
-          let k = i1;
-          while (k > i && load<u32>(k - 4) > x) k -= 4;
-          copyWords(o, i, (k - i) >> 2);
-          o += k - i;
-          store<u32>(o, x);
-          o += 4;
-          copyWords(o, k, (i1 - k) >> 2);
-          o += i1 - k;
-          const next = (o - anc) >> 2;
-          const r = base + bRec + (v << 4);
-          store<u32>(r, DONE);
-          store<u32>(r, scc, 4);
-          store<u32>(r, <u32>total, 8);
-          store<u32>(r, <u32>next, 12);
-          total = next;
+          // v alone in its component with one parent (emitted already)
+          total = emitBelow(v, <usize>load<u32>(rv, 8), scc, total);
+          base = arena;
           sp--;
         } else {
           total = emit(v, sp, scc, total);
           base = arena; // emit may have grown (and moved) the arena
           sp = emittedFirst; // the members leave the stack
+          store<u32>(base + bSccOff + ((<usize>scc + 1) << 2), <u32>total);
         }
         scc++;
-        store<u32>(base + bSccOff + (<usize>scc << 2), <u32>total);
       }
       if (!descend) break;
     }
