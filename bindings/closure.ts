@@ -1,6 +1,7 @@
 /**
  * Binding of assembly/closure.ts: copies the edge list into WASM memory in one
- * batch (one set() for child+parent), calls closureRun once, copies the CSR out.
+ * batch (one set() for child+parent), calls closureRun once, copies the CSR out
+ * in one slice.
  */
 import type { WasmExports } from "./wasm.js";
 
@@ -17,8 +18,13 @@ export interface ClosureExports {
 }
 
 /**
- * Run the WASM closure. Returns copies of sccOf, offsets and ancestors (see
+ * Run the WASM closure. Returns sccOf, offsets and ancestors (see
  * ts/kernel/closure.ts `Closure`), or null when an edge names a node ≥ n.
+ *
+ * The three arrays are copies, safe to keep across later calls, made with one
+ * copy: the module keeps sccOf[n], offsets[n + 1] and the ancestor lists adjacent,
+ * so one `slice` takes all three and the results are views into that one new
+ * ArrayBuffer (byteOffset 0, 4n and 4(2n + 1)), not three buffers.
  */
 export function closureWasm(
   exports: WasmExports,
@@ -35,9 +41,15 @@ export function closureWasm(
   words.set(parent, m);
   const components = x.closureRun(n, m);
   if (components < 0) return null;
-  const buffer = x.memory.buffer; // re-read: the run may have grown memory
-  const sccOf = new Uint32Array(buffer, x.closureSccOfPtr() >>> 0, n).slice();
-  const offsets = new Uint32Array(buffer, x.closureOffsetsPtr() >>> 0, components + 1).slice();
-  const ancestors = new Uint32Array(buffer, x.closureAncestorsPtr() >>> 0, x.closureAncestorCount() >>> 0).slice();
-  return { sccOf, offsets, ancestors };
+  const start = x.closureSccOfPtr() >>> 0;
+  const offsetsAt = (x.closureOffsetsPtr() >>> 0) - start;
+  const ancestorsAt = (x.closureAncestorsPtr() >>> 0) - start;
+  const count = x.closureAncestorCount() >>> 0;
+  // re-read the buffer: the run may have grown memory
+  const copy = new Uint32Array(x.memory.buffer, start, (ancestorsAt >>> 2) + count).slice().buffer;
+  return {
+    sccOf: new Uint32Array(copy, 0, n),
+    offsets: new Uint32Array(copy, offsetsAt, components + 1),
+    ancestors: new Uint32Array(copy, ancestorsAt, count),
+  };
 }

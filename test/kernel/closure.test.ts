@@ -66,6 +66,43 @@ describe.each(backends)("closure on the $name backend", ({ name }) => {
 
   it("rejects an edge naming an id outside 0..n-1", () => {
     expect(() => run(2, [0], [2])).toThrow(/outside 0\.\.1/);
+    expect(() => run(2, [5], [0])).toThrow(/outside 0\.\.1/); // on the child side too
+    expect(() => run(0, [0], [0])).toThrow(RangeError);
+  });
+
+  it("handles n = 0 and nodes without edges", () => {
+    const empty = run(0, [], []);
+    expect([empty.sccOf.length, empty.offsets.length, empty.ancestors.length]).toEqual([0, 1, 0]);
+    expect(lists(run(3, [], []))).toEqual([[0], [1], [2]]);
+  });
+
+  it("ignores duplicate edges and self-loops (each still one pair)", () => {
+    // 2 ⊑ 1 three times, 1 ⊑ 0 twice, self-loops on 0 and 2
+    const c = run(3, [2, 2, 1, 2, 1, 0, 2], [1, 1, 0, 1, 0, 0, 2]);
+    expect(lists(c)).toEqual([[0], [0, 1], [0, 1, 2]]);
+    expect(c.offsets.length - 1).toBe(3);
+  });
+
+  it("merges two parent lists with the class itself in the middle, first or last", () => {
+    // 5 ⊑ 1, 5 ⊑ 8 (lists [1,3] and [0,8]): 5 lands in the middle; 9 ⊑ 3, 9 ⊑ 2 at the end; 0 ⊑ 6, 0 ⊑ 7 first
+    const c = run(10, [1, 8, 5, 5, 9, 9, 0, 0], [3, 0, 1, 8, 3, 2, 6, 7]);
+    expect(closureAncestorsOf(c, 5)).toEqual(Uint32Array.from([0, 1, 3, 5, 6, 7, 8]));
+    expect(closureAncestorsOf(c, 9)).toEqual(Uint32Array.from([2, 3, 9]));
+    expect(closureAncestorsOf(c, 0)).toEqual(Uint32Array.from([0, 6, 7]));
+  });
+
+  it("unions three or more parent components, shared ancestors once", () => {
+    // 4 ⊑ 1, 2, 3 (each ⊑ 0), and 4 ⊑ 1 again
+    const c = run(5, [1, 2, 3, 4, 4, 4, 4], [0, 0, 0, 1, 2, 3, 1]);
+    expect(lists(c)).toEqual([[0], [0, 1], [0, 2], [0, 3], [0, 1, 2, 3, 4]]);
+  });
+
+  it("gives a cycle reached from several sides one list, with the ancestors of every member", () => {
+    // cycle 3 → 1 → 2 → 3; 1 ⊑ 0, 2 ⊑ 4, 3 ⊑ 5 ⊑ 4; 6 ⊑ 2 and 6 ⊑ 0
+    const c = run(7, [3, 1, 2, 1, 2, 3, 5, 6, 6], [1, 2, 3, 0, 4, 5, 4, 2, 0]);
+    expect(lists(c)).toEqual([[0], [0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5], [0, 1, 2, 3, 4, 5], [4], [4, 5], [0, 1, 2, 3, 4, 5, 6]]);
+    expect(c.sccOf[1]).toBe(c.sccOf[2]);
+    expect(c.sccOf[2]).toBe(c.sccOf[3]);
   });
 
   it.each([
@@ -103,7 +140,74 @@ describe("closure: the WASM module's exports", () => {
   });
 });
 
+describe("closure: the WASM arena", () => {
+  it("gives the same result when its arena has to move in the middle of a run", async () => {
+    const { initWasm } = await import("../../bindings/wasm.js");
+    const exports = (await initWasm()) as unknown as { seqReserve(...sizes: number[]): number };
+    // a run that leaves a large arena, then another kernel allocates after it, so that
+    // growing the ancestor region of the next run cannot extend the block in place
+    computeClosure(20_000, new Uint32Array(0), new Uint32Array(0), { backend: "wasm" });
+    exports.seqReserve(4096, 1024, 16, 4096, 16, 256, 64);
+    const n = 2000; // a chain: 2,001,000 pairs, far beyond the arena reserved for n + m
+    const child = Uint32Array.from({ length: n - 1 }, (_, i) => i + 1);
+    const parent = Uint32Array.from({ length: n - 1 }, (_, i) => i);
+    const a = computeClosure(n, child, parent, { backend: "wasm" });
+    const b = computeClosure(n, child, parent, { backend: "ts" });
+    expect(closurePairCount(a)).toBe((n * (n + 1)) / 2);
+    expect(a.sccOf).toEqual(b.sccOf);
+    expect(a.offsets).toEqual(b.offsets);
+    expect(a.ancestors).toEqual(b.ancestors);
+  });
+
+  it("hands out copies that later runs do not overwrite", () => {
+    const first = computeClosure(3, Uint32Array.of(2, 1), Uint32Array.of(1, 0), { backend: "wasm" });
+    const before = [...first.sccOf, ...first.offsets, ...first.ancestors];
+    computeClosure(3, Uint32Array.of(0, 1), Uint32Array.of(1, 2), { backend: "wasm" });
+    expect([...first.sccOf, ...first.offsets, ...first.ancestors]).toEqual(before);
+  });
+});
+
 describe("closure: both backends give identical arrays", () => {
+  it("on random graphs with dense cycles, duplicates and self-loops", () => {
+    for (let seed = 30; seed < 60; seed++) {
+      const n = 5 + (seed % 40);
+      const { child, parent } = randomGraph(seed, n, n * 3, false);
+      const a = computeClosure(n, child, parent, { backend: "wasm" });
+      const b = computeClosure(n, child, parent, { backend: "ts" });
+      expect([...a.sccOf]).toEqual([...b.sccOf]);
+      expect([...a.offsets]).toEqual([...b.offsets]);
+      expect([...a.ancestors]).toEqual([...b.ancestors]);
+      expect(lists(a)).toEqual(naiveClosure(n, child, parent));
+    }
+  });
+
+  it("on shuffled random taxonomies (mostly one parent, ids in no order, so the walk meets unvisited classes whose parent is done)", () => {
+    for (let seed = 70; seed < 80; seed++) {
+      const rnd = mulberry32(seed);
+      const n = 3000;
+      const label = Uint32Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [label[i], label[j]] = [label[j], label[i]];
+      }
+      const child: number[] = [];
+      const parent: number[] = [];
+      for (let i = 1; i < n; i++) {
+        child.push(label[i]);
+        parent.push(label[Math.floor(rnd() * i)]);
+        if (rnd() < 0.05) (child.push(label[i]), parent.push(label[Math.floor(rnd() * i)]));
+      }
+      const c = Uint32Array.from(child);
+      const p = Uint32Array.from(parent);
+      const a = computeClosure(n, c, p, { backend: "wasm" });
+      const b = computeClosure(n, c, p, { backend: "ts" });
+      expect([...a.sccOf]).toEqual([...b.sccOf]);
+      expect([...a.offsets]).toEqual([...b.offsets]);
+      expect([...a.ancestors]).toEqual([...b.ancestors]);
+      if (seed === 70) expect(lists(a)).toEqual(naiveClosure(n, c, p));
+    }
+  });
+
   it("on random graphs with cycles", () => {
     for (let seed = 10; seed < 20; seed++) {
       const { child, parent } = randomGraph(seed, 500, 900, seed % 2 === 0);

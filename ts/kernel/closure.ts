@@ -183,7 +183,9 @@ export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): C
 /**
  * Closure of `child[i] rdfs:subClassOf parent[i]` over node ids 0..n-1, on the
  * backend `backend` asks for ("auto": WASM when loaded, else TS, see bindings/wasm.ts).
- * Both backends return identical arrays.
+ * Both backends return identical arrays, owned by the caller (never views of WASM
+ * memory). On the WASM backend the three are views into one ArrayBuffer (one copy
+ * out of the module instead of three), so use them through the views, not `.buffer`.
  * @throws RangeError when an edge names an id ≥ n
  */
 export function computeClosure(
