@@ -87,5 +87,9 @@ describe("groundwire render", () => {
     expect(e.message).toMatch(new RegExp(`^render: cannot parse ${bad}:2:`));
     expect(e.exitCode).toBe(1);
     expect((await failure([BOOK])).exitCode).toBe(2);
+    // an unknown extension is bad input (exit 1), as in index and critique
+    const unknown = await failure([join(dir, "graph.rdf"), "ex:a"]);
+    expect(unknown.message).toBe(`render: unknown RDF format for ${join(dir, "graph.rdf")}: extension .rdf (expected .ttl, .nt or .nq)`);
+    expect(unknown.exitCode).toBe(1);
   });
 });

@@ -79,7 +79,7 @@ const command: Command = {
       graph = loadGraphFile(path);
     } catch (error) {
       if (error instanceof RdfParseError) throw new CliError(`render: cannot parse ${error.message}`);
-      if (error instanceof TypeError) throw new CliError(`render: ${error.message}`, 2);
+      // an unknown extension is a bad input file, exit 1 like a missing or unparsable one (as index and critique)
       throw new CliError(`render: ${(error as Error).message}`);
     }
     const focus = resolveTerm(focusText, graph.prefixes, "focus");
