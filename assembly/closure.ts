@@ -209,6 +209,22 @@ function mergeWords(o: usize, i: usize, i1: usize, j: usize, j1: usize): usize {
 }
 
 /**
+ * Copy the sorted words [i, i1) to o with x inserted in order; returns the end of the copy.
+ * x's place is looked for from the end: children mostly have larger ids than their
+ * ancestors (86 % of WordNet's list entries precede the class itself).
+ */
+@inline function copyInserting(o: usize, i: usize, i1: usize, x: u32): usize {
+  let k = i1;
+  while (k > i && load<u32>(k - 4) > x) k -= 4;
+  copyWords(o, i, (k - i) >> 2);
+  o += k - i;
+  store<u32>(o, x);
+  o += 4;
+  copyWords(o, k, (i1 - k) >> 2);
+  return o + (i1 - k);
+}
+
+/**
  * Emit v as a component of its own whose one parent p is emitted already: p's
  * list with v inserted in order, at anc[total...]; v's record and offsets[scc + 1]
  * written. Returns the new total. The arena may move (callers reload `arena`).
@@ -228,17 +244,7 @@ function mergeWords(o: usize, i: usize, i1: usize, j: usize, j1: usize): usize {
   const i = anc + (a0 << 2);
   const i1 = anc + (a1 << 2);
   let o = anc + (total << 2);
-  const x = <u32>v;
-  // x's place, looked for from the end: children mostly have larger ids than
-  // their ancestors (86 % of WordNet's list entries precede the class itself)
-  let k = i1;
-  while (k > i && load<u32>(k - 4) > x) k -= 4;
-  copyWords(o, i, (k - i) >> 2);
-  o += k - i;
-  store<u32>(o, x);
-  o += 4;
-  copyWords(o, k, (i1 - k) >> 2);
-  o += i1 - k;
+  o = copyInserting(o, i, i1, <u32>v);
   const next = (o - anc) >> 2;
   const r = base + bRec + (v << 4);
   store<u32>(r, DONE);
@@ -466,17 +472,8 @@ function emit(v: usize, sp: usize, scc: u32, total: usize): usize {
       let i = anc + (a0 << 2);
       const i1 = anc + (a1 << 2);
       if (pc2 == NONE) {
-        // the parent's list with x inserted in order (x is in no ancestor list yet).
-        // Look for x's place from the end: children mostly have larger ids than their
-        // ancestors (86 % of WordNet's list entries precede the class itself)
-        let k = i1;
-        while (k > i && load<u32>(k - 4) > x) k -= 4;
-        copyWords(o, i, (k - i) >> 2);
-        o += k - i;
-        store<u32>(o, x);
-        o += 4;
-        copyWords(o, k, (i1 - k) >> 2);
-        o += i1 - k;
+        // the parent's list with x inserted in order (x is in no ancestor list yet)
+        o = copyInserting(o, i, i1, x);
       } else {
         // both parents' lists merged, x inserted in order
         const j = anc + (b0 << 2);

@@ -25,7 +25,7 @@ import { DataFactory, type Store } from "n3";
 import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindings/listing.js";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
-import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_TYPE, type PrefixMap } from "../rdf/index.js";
+import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_TYPE, walkQuadRows, type PrefixMap } from "../rdf/index.js";
 
 /** A term as the listing shows it, with its code-point sort key and (for subjects/predicates) its rank. */
 interface Rendered {
@@ -313,9 +313,8 @@ export function sortTriples(
 
 /** A store's triples as N3.js entity numbers, and what is needed to render them. */
 interface EntityTriples {
-  /** Subject, predicate, object entity numbers of triple k at stride·k, +1, +2. */
+  /** Subject, predicate, object, graph entity numbers of triple k at 4k, +1, +2, +3. */
   rows: Int32Array;
-  stride: 3 | 4;
   count: number;
   entityIndex: NonNullable<StoreInternals["_entityIndex"]>;
   graphTerm: RDF.Quad["graph"];
@@ -323,44 +322,19 @@ interface EntityTriples {
 
 /**
  * The triples of a one-graph store as entity numbers: a GraphStore's flat table (read in
- * place), or a walk of N3.Store's subject index. Null when the store holds triples in more
- * than one graph (the generic path removes duplicates across graphs) or lacks the internals
- * read here.
+ * place), or a walk of any N3.Store's index. Null when the store holds triples in more than
+ * one graph (the generic path removes duplicates across graphs) or lacks the internals read
+ * here.
  */
 function readEntityTriples(store: Store): EntityTriples | null {
   const internals = store as unknown as StoreInternals;
-  const graphs = internals._graphs;
   const entityIndex = internals._entityIndex;
-  if (graphs === undefined || entityIndex === undefined || typeof entityIndex._termFromId !== "function" || typeof entityIndex._id !== "number") return null;
-  const entities = entityIndex._entities;
-  const graphTermOf = (graph: number) => entityIndex._termFromId(entities[graph]) as RDF.Quad["graph"];
-  if (store instanceof GraphStore) {
-    const { rows, count } = store.quadRows();
-    const graph = count > 0 ? rows[3] : 1;
-    for (let i = 3; i < 4 * count; i += 4) if (rows[i] !== graph) return null;
-    return { rows, stride: 4, count, entityIndex, graphTerm: graphTermOf(graph) };
-  }
-  const nonEmpty = Object.keys(graphs).filter((g) => hasKeys(graphs[g].subjects));
-  if (nonEmpty.length > 1) return null;
-  const rows = new Int32Array(3 * store.size);
-  if (nonEmpty.length === 0) return { rows, stride: 3, count: 0, entityIndex, graphTerm: DataFactory.defaultGraph() };
-  const subjects = graphs[nonEmpty[0]].subjects;
-  let at = 0;
-  for (const subjectKey in subjects) {
-    const s = +subjectKey;
-    const predicates = subjects[subjectKey];
-    for (const predicateKey in predicates) {
-      const p = +predicateKey;
-      for (const objectKey in predicates[predicateKey]) {
-        rows[at] = s;
-        rows[at + 1] = p;
-        rows[at + 2] = +objectKey;
-        at += 3;
-      }
-    }
-  }
-  if (at !== rows.length) throw new Error(`sortTriples: the store reports ${store.size} triples but holds ${at / 3}`);
-  return { rows, stride: 3, count: at / 3, entityIndex, graphTerm: graphTermOf(+nonEmpty[0]) };
+  if (internals._graphs === undefined || entityIndex === undefined || typeof entityIndex._termFromId !== "function" || typeof entityIndex._id !== "number") return null;
+  const { rows, count } = store instanceof GraphStore ? store.quadRows() : walkQuadRows(store);
+  const graph = count > 0 ? rows[3] : 1;
+  for (let i = 7; i < 4 * count; i += 4) if (rows[i] !== graph) return null;
+  const graphTerm = count > 0 ? (entityIndex._termFromId(entityIndex._entities[graph]) as RDF.Quad["graph"]) : DataFactory.defaultGraph();
+  return { rows, count, entityIndex, graphTerm };
 }
 
 /**
@@ -394,19 +368,13 @@ const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-
 const HIGH_UNITS = /[\uD800-\uFFFF]/;
 const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
 
-/** Whether `record` has an own enumerable key (without listing all of them). */
-function hasKeys(record: object): boolean {
-  for (const key in record) if (Object.hasOwn(record, key)) return true;
-  return false;
-}
-
 /** Blocks up to this many triples are ordered by insertion sort in place; larger ones by Array#sort. */
 const INSERTION_SORT_MAX = 24;
 
 const prefixTables = new WeakMap<PrefixMap, Uint8Array>();
 
 function sortTriplesFast(
-  { rows, stride, count, entityIndex, graphTerm }: EntityTriples,
+  { rows, count, entityIndex, graphTerm }: EntityTriples,
   prefixes: PrefixMap,
   wasm: ReturnType<typeof wasmFor>,
   hashNow: boolean,
@@ -420,7 +388,7 @@ function sortTriplesFast(
   const numberInto = (spo: Int32Array): Int32Array => {
     for (let k = 0; k < count; k++) {
       for (let j = 0; j < 3; j++) {
-        const e = rows[stride * k + j];
+        const e = rows[4 * k + j];
         let t = numOf[e];
         if (t < 0) {
           t = numOf[e] = keys.length;
