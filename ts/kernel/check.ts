@@ -98,6 +98,26 @@ const WELL_KNOWN: Record<string, string> = {
 };
 /** rdf:_1, rdf:_2, … (RDF 1.1 Schema §5.1.6): infinitely many, never declared. */
 const CONTAINER_MEMBERSHIP = /^http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#_[1-9][0-9]*$/;
+const RDFS_NS = WELL_KNOWN.rdfs;
+const OWL_NS = WELL_KNOWN.owl;
+/**
+ * The schema role a predicate gives the IRI in its subject ("s") or object ("o") position
+ * (RDFS 1.1 §3, OWL 2 structural vocabulary): an unknown IRI there is reported as an
+ * unknown class or property, with did-you-mean over that kind first. Any other subject or
+ * object position is a plain term (a class, a property or an individual alike).
+ */
+const POSITION_ROLES: Record<string, { s?: "class" | "property"; o?: "class" | "property" }> = {
+  [`${RDFS_NS}subClassOf`]: { s: "class", o: "class" },
+  [`${OWL_NS}equivalentClass`]: { s: "class", o: "class" },
+  [`${OWL_NS}disjointWith`]: { s: "class", o: "class" },
+  [`${OWL_NS}complementOf`]: { s: "class", o: "class" },
+  [`${RDFS_NS}subPropertyOf`]: { s: "property", o: "property" },
+  [`${OWL_NS}equivalentProperty`]: { s: "property", o: "property" },
+  [`${OWL_NS}inverseOf`]: { s: "property", o: "property" },
+  [`${OWL_NS}propertyDisjointWith`]: { s: "property", o: "property" },
+  [`${RDFS_NS}domain`]: { s: "property", o: "class" },
+  [`${RDFS_NS}range`]: { s: "property", o: "class" },
+};
 const NUMERIC_FUNCS = new Set(["strlen", "year", "month", "day", "hours", "minutes", "seconds", "abs", "ceil", "floor", "round", "rand", "+", "-", "*", "/"]);
 const BOOLEAN_FUNCS = new Set(["||", "&&", "=", "!=", "<", ">", "<=", ">=", "!", "bound", "regex", "isiri", "isuri", "isblank", "isliteral", "isnumeric", "sameterm", "langmatches", "contains", "strstarts", "strends", "in", "notin"]);
 const STRING_FUNCS = new Set(["str", "lang", "concat", "ucase", "lcase", "substr", "replace", "encode_for_uri", "strbefore", "strafter", "md5", "sha1", "sha256", "sha384", "sha512", "struuid", "tz", "strlang", "strdt"]);
@@ -205,7 +225,10 @@ class Checker {
     const grouped = q.groupBy.length > 0 || (q.projection !== "*" && q.projection.some((c) => c.expr && hasAggregate(c.expr))) || q.having.some(hasAggregate);
     const groupVars = new Set<string>();
     const groupExprs: { expr: Expr; text: string }[] = [];
+    for (const iri of q.describe ?? []) if (iri.kind === "iri") this.knownTerm(iri, "term");
+    for (const o of q.orderBy) this.exprCheck(o.expr, new Set(bound.keys()));
     for (const g of q.groupBy) {
+      this.exprCheck(g.expr, new Set(bound.keys()));
       for (const v of varsOf(g.expr)) if (!bound.has(v.name)) this.unboundNotice(v, bound, "GROUP BY");
       if (g.variable) {
         groupVars.add(g.variable.name);
@@ -361,6 +384,7 @@ class Checker {
   }
 
   values(p: { variables: Variable[]; rows: (Term | undefined)[][]; at?: Origin }, bound: Map<string, Binding>): void {
+    for (const row of p.rows) for (const t of row) if (t?.kind === "iri") this.knownTerm(t, "term");
     p.variables.forEach((v, i) => {
       if (!bound.has(v.name)) bound.set(v.name, { how: `VALUES ?${v.name}`, at: p.at });
       const kinds = new Set(p.rows.map((r) => r[i]).filter((t): t is Term => !!t).map((t) => (t.kind === "literal" ? "literal" : "entity")));
@@ -383,7 +407,7 @@ class Checker {
     this.exprCheck(expr, scope);
   }
 
-  /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRIs in described namespaces. */
+  /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRI constants in described namespaces (function names are not checked). */
   exprCheck(expr: Expr, scope: Set<string>): void {
     switch (expr.kind) {
       case "exists":
@@ -396,6 +420,7 @@ class Checker {
         if (expr.arg !== "*") this.exprCheck(expr.arg, scope);
         return;
       case "term":
+        if (expr.term.kind === "iri") this.knownTerm(expr.term, "term");
         return;
     }
   }
@@ -408,6 +433,7 @@ class Checker {
   // ------------------------------------------------------------ typing
 
   triple(t: TriplePattern): void {
+    this.nodeIris(t);
     const p = t.p;
     if (p.kind === "var") {
       this.asEntity(t.s, undefined, t.at);
@@ -426,6 +452,24 @@ class Checker {
     const first = firstLink(p);
     if (first && first.value === RDF_TYPE && t.o.kind === "iri") this.knownClass(t.o);
     // no node-kind inference through longer paths: a zero-length path (p?, p*) or an inverse step may start at a literal
+  }
+
+  /**
+   * Existence of the IRIs in the subject and object positions of a triple pattern (the
+   * predicate and the class of rdf:type are checked by the typing). The role (class,
+   * property or plain term) comes from the predicate, see POSITION_ROLES.
+   */
+  nodeIris(t: TriplePattern): void {
+    let pred: string | undefined;
+    let s = t.s;
+    let o = t.o;
+    if (t.p.kind === "iri") pred = t.p.value;
+    else if (t.p.kind === "inv" && t.p.path.kind === "link") [pred, s, o] = [t.p.path.iri.value, t.o, t.s];
+    else if (t.p.kind !== "var") pred = firstLink(t.p)?.value === RDF_TYPE ? RDF_TYPE : undefined;
+    const roles = pred ? POSITION_ROLES[pred] : undefined;
+    if (s.kind === "iri") this.knownTerm(s, roles?.s ?? "term");
+    // the class of rdf:type (also as the first step of a path) is checked as a class by the typing
+    if (o.kind === "iri" && pred !== RDF_TYPE) this.knownTerm(o, roles?.o ?? "term");
   }
 
   typedTriple(s: Term, p: Iri, o: Term, at: Origin | undefined): void {
@@ -585,13 +629,33 @@ class Checker {
     return false;
   }
 
-  unknown(kind: "property" | "class", t: Iri): void {
+  /**
+   * Is the IRI `t`, in a subject, object, VALUES or expression position, a term the schema
+   * knows (a class, a property, a datatype, or any IRI its graph mentions)? Reports
+   * `unknown class|property|term …` in a described namespace. In a namespace where the
+   * schema graph holds no individuals, a plain term is reported only when it is a near miss
+   * of a known one: it may be an individual of data the schema does not carry.
+   */
+  knownTerm(t: Iri, role: "class" | "property" | "term"): boolean {
+    if (this.schema.isKnownTerm(t.value) || CONTAINER_MEMBERSHIP.test(t.value)) return true;
+    if (this.schema.describes(t.value)) this.unknown(role, t, role === "term" && !this.schema.individualNamespaces.has(namespaceOf(t.value)));
+    return false;
+  }
+
+  /**
+   * Report an unknown IRI of a described namespace, with did-you-mean over that namespace's
+   * terms: classes for a class (properties when none is near), properties for a property
+   * (classes when none is near), every term the schema mentions for a plain term.
+   * @param onlyNear report nothing when no known term is near
+   */
+  unknown(kind: "property" | "class" | "term", t: Iri, onlyNear = false): void {
     const ns = namespaceOf(t.value);
     const bucket = this.schema.termsByNamespace.get(ns);
     const local = t.value.slice(ns.length);
-    const pool = bucket ? (kind === "class" ? bucket.classes : bucket.properties) : [];
+    const pool = !bucket ? [] : kind === "class" ? bucket.classes : kind === "property" ? bucket.properties : [...bucket.classes, ...bucket.properties, ...bucket.others];
     let candidates = closest(local, pool.map((iri) => iri.slice(ns.length)));
-    if (!candidates.length && bucket) candidates = closest(local, (kind === "class" ? bucket.properties : bucket.classes).map((iri) => iri.slice(ns.length)));
+    if (!candidates.length && bucket && kind !== "term") candidates = closest(local, (kind === "class" ? bucket.properties : bucket.classes).map((iri) => iri.slice(ns.length)));
+    if (onlyNear && !candidates.length) return;
     const names = candidates.map((c) => this.name(ns + c));
     const shown = this.name(t.value);
     const suffix = names.length ? ` (did you mean ${names[0]}?)` : "";
