@@ -227,6 +227,60 @@ describe("IRIs of a described namespace in subject, object, VALUES and expressio
   });
 });
 
+describe("subqueries are their own variable scope", () => {
+  const goal = { answer: ["c"], kind: "entity" as const, many: true };
+
+  it("a subquery's unprojected variable is distinct from a same-named one outside", () => {
+    // inside, ?n is a game; outside, a name: not a type mismatch, since the subquery does not project ?n
+    const r = kernel.check(P + "SELECT ?c WHERE { ?c ex:name ?n . { SELECT ?c WHERE { ?c ex:hosted ?n } } }", goal);
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.context.map((c) => c.text)).toEqual(["?c : ex:City", "?n : xsd:string", "?n : ex:OlympicGames (subquery 1)"]);
+    expect(r.context[2]).toMatchObject({ variable: "?n", scope: "subquery 1", kind: "entity" });
+    expect(r.openGoals).toEqual([]);
+    // nested subqueries are numbered in reading order
+    const nested = kernel.check(P + "SELECT ?c WHERE { ?c ex:name ?n { SELECT ?c WHERE { ?c ex:hosted ?n { SELECT ?n WHERE { ?n ex:year ?m } } } } }");
+    expect(nested.errors).toEqual([]);
+    expect(nested.context.map((c) => c.text)).toEqual(["?c : ex:City", "?n : xsd:string", "?m : xsd:integer (subquery 2)", "?n : ex:OlympicGames (subquery 1)"]);
+  });
+
+  it("a projected variable joins the outer one: its type carries across, both ways", () => {
+    const r = kernel.check(P + "SELECT ?g ?y WHERE { { SELECT ?g WHERE { ?x ex:hosted ?g } } ?g ex:year ?y }");
+    expect(r.errors).toEqual([]);
+    expect(r.context.map((c) => c.text)).toEqual(["?g : ex:OlympicGames", "?y : xsd:integer", "?x : ex:City (subquery 1)"]);
+    // the subquery first: the outer pattern sees ?g as an entity
+    expect(kernel.check(P + "SELECT ?g WHERE { { SELECT ?g WHERE { ?x ex:hosted ?g } } ?c ex:name ?g }").errors).toMatchObject([
+      { code: "type-mismatch", message: "type mismatch: ?g is an entity but ex:name expects a literal of xsd:string", span: { line: 2, column: 70 } },
+    ]);
+    // the subquery after: the join itself is the mismatch, reported at the subquery
+    expect(kernel.check(P + "SELECT ?g WHERE { ?c ex:name ?g . { SELECT ?g WHERE { ?x ex:hosted ?g } } }").errors).toEqual([
+      {
+        code: "type-mismatch",
+        severity: "error",
+        message: "type mismatch: ?g is a literal but the subquery binds it as an entity (the object of ex:hosted)",
+        term: "?g",
+        related: [{ message: "?g is a literal as the object of ex:name" }],
+        span: { start: 78, end: 113, line: 2, column: 37 }, // the subquery's SELECT
+      },
+    ]);
+    // classes join too: unrelated ones are a warning
+    expect(warnings(kernel.check(P + "SELECT ?g WHERE { ?g a ex:City . { SELECT ?g WHERE { ?x ex:hosted ?g } } }"))).toEqual([
+      "?g has two unrelated classes: ex:City and ex:OlympicGames",
+    ]);
+    // an aggregate projected out of a grouped subquery is a number outside
+    const agg = kernel.check(P + "SELECT ?c ?n WHERE { ?c ex:hosted ?g . { SELECT ?c (COUNT(?g) AS ?n) WHERE { ?c ex:hosted ?g } GROUP BY ?c } }", { answer: ["n"], kind: "number", many: true });
+    expect(agg.errors).toEqual([]);
+    expect(agg.context.find((c) => c.variable === "?n")).toMatchObject({ numeric: true, aggregate: true, text: "?n : xsd:integer" });
+  });
+
+  it("a subquery's unbound projection does not make the outer answer unbound", () => {
+    const r = kernel.check(P + "SELECT ?c WHERE { ?c ex:hosted ?g . { SELECT ?c ?k WHERE { ?c ex:country ?q } } }", goal);
+    expect(warnings(r)).toEqual(["?k is projected but never bound"]);
+    expect(r.openGoals).toEqual([]);
+    expect(kernel.check(P + "SELECT ?c WHERE { ?x ex:hosted ?g }", goal).openGoals).toEqual(["answer ?c is not bound"]);
+  });
+});
+
 describe("goals and the plan state", () => {
   const goal = { op: "goal", answer: ["?c"], kind: "entity", type: "ex:City", many: true };
 

@@ -55,8 +55,10 @@ export interface ContextEntry {
   datatype?: string;
   numeric: boolean;
   aggregate: boolean;
-  /** The rendered line, e.g. `?c : ex:City`. */
+  /** The rendered line, e.g. `?c : ex:City` (`?y : ex:Person (subquery 1)` for a scoped one). */
   text: string;
+  /** For a variable of a subquery that the subquery does not project: which one (`subquery 1`, numbered in reading order). */
+  scope?: string;
 }
 
 /** The result of `Kernel.check`. */
@@ -86,6 +88,8 @@ interface VarInfo {
 interface Binding {
   how: string;
   at?: Origin;
+  /** Projected by a SELECT whose pattern never binds it. */
+  unbound?: boolean;
 }
 
 type ExprType = { kind: "entity" | "literal" | "unknown"; numeric: boolean; aggregate: boolean; datatype?: string; from?: string };
@@ -163,7 +167,11 @@ export function createKernel(schema: Schema): Kernel {
 class Checker {
   readonly errors: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
-  readonly vars = new Map<string, VarInfo>();
+  /** The typing context of the scope being checked (the query, or the subquery inside it). */
+  vars = new Map<string, VarInfo>();
+  /** Variables of subqueries that are not projected out of them: distinct from same-named ones outside. */
+  readonly scoped: { scope: string; info: VarInfo }[] = [];
+  subqueries = 0;
   readonly prefixes: Record<string, string>;
 
   constructor(
@@ -200,12 +208,12 @@ class Checker {
   run(goal: Goal | undefined, solutions: number | undefined): CheckResult {
     const q = this.query;
     const inScope = this.checkQuery(q);
-    const context = [...this.vars.values()].map((v) => this.entry(v));
+    const context = [...this.vars.values()].map((v) => this.entry(v)).concat(this.scoped.map((s) => this.entry(s.info, s.scope)));
     const openGoals = goal ? this.openGoals(goal, inScope, solutions) : [];
     return { context, errors: this.errors, warnings: this.warnings, openGoals, goal, query: q, sparql: toSparql(q) };
   }
 
-  entry(v: VarInfo): ContextEntry {
+  entry(v: VarInfo, scope?: string): ContextEntry {
     const classes = v.classes.map((c) => this.name(c));
     const datatype = v.datatype ? this.name(v.datatype) : undefined;
     let shown: string;
@@ -213,7 +221,9 @@ class Checker {
     else if (v.kind === "literal") shown = datatype ?? (v.numeric ? "number" : "literal");
     else if (v.kind === "entity") shown = "entity";
     else shown = "(untyped)";
-    return { variable: `?${v.name}`, kind: v.kind, classes, datatype, numeric: v.numeric, aggregate: v.aggregate, text: `?${v.name} : ${shown}` };
+    const entry: ContextEntry = { variable: `?${v.name}`, kind: v.kind, classes, datatype, numeric: v.numeric, aggregate: v.aggregate, text: `?${v.name} : ${shown}${scope ? ` (${scope})` : ""}` };
+    if (scope) entry.scope = scope;
+    return entry;
   }
 
   // ------------------------------------------------------------ queries
@@ -247,12 +257,13 @@ class Checker {
     for (const col of q.projection) {
       const name = col.variable.name;
       if (!col.expr) {
+        const unbound = !grouped && !bound.has(name) && !aliases.has(name);
         if (grouped) {
           if (!groupVars.has(name) && !aliases.has(name)) this.ungrouped(col.variable, col.at, undefined, groupExprs, name);
-        } else if (!bound.has(name) && !aliases.has(name)) {
+        } else if (unbound) {
           this.unboundNotice(col.variable, bound, "projection");
         }
-        visible.set(name, bound.get(name) ?? { how: "projection", at: col.at });
+        visible.set(name, bound.get(name) ?? { how: "projection", at: col.at, ...(unbound ? { unbound } : {}) });
         continue;
       }
       if (grouped) {
@@ -374,13 +385,53 @@ class Checker {
           this.values(p, bound);
           break;
         case "subquery":
-          for (const [k, b] of this.checkQuery(p.query)) bind(k, b);
+          for (const [k, b] of this.subquery(p.query, p.at)) bind(k, b);
           break;
       }
     }
     const scope = new Set([...bound.keys(), ...visible]);
     for (const f of filters) if (f.type === "filter") this.filter(f.expr, scope, f.at);
     return bound;
+  }
+
+  /**
+   * A subquery is its own variable scope (SPARQL 1.1 §18.2.1, evaluated bottom-up): it is
+   * typed in a fresh context, and only its projected variables join the enclosing one,
+   * carrying their kind, classes and datatype across (a literal on one side and an entity on
+   * the other is a type mismatch; unrelated classes a warning). Its other variables are
+   * distinct from same-named ones outside and stay in the context marked `subquery N`.
+   */
+  subquery(q: Query, at: Origin | undefined): Map<string, Binding> {
+    const outer = this.vars;
+    const scope = `subquery ${++this.subqueries}`;
+    this.vars = new Map();
+    const visible = this.checkQuery(q);
+    const inner = this.vars;
+    this.vars = outer;
+    for (const v of inner.values()) if (!visible.has(v.name)) this.scoped.push({ scope, info: v });
+    for (const name of visible.keys()) {
+      const vi = inner.get(name);
+      if (!vi) continue;
+      const vo = this.info(name);
+      if (vi.kind !== "unknown" && vo.kind !== "unknown" && vi.kind !== vo.kind) {
+        this.report(
+          {
+            code: "type-mismatch",
+            severity: "error",
+            message: `type mismatch: ?${name} is ${article(vo.kind)} but the subquery binds it as ${article(vi.kind)}${vi.kindAt ? ` (${vi.kindAt})` : ""}`,
+            term: `?${name}`,
+            related: vo.kindAt ? [{ message: `?${name} is ${article(vo.kind)} as ${vo.kindAt}` }] : undefined,
+          },
+          at,
+        );
+        continue;
+      }
+      if (vi.kind !== "unknown") this.setKind(name, vi.kind, vi.kindAt ?? "a subquery", at, vi.datatype);
+      if (vi.numeric) vo.numeric = true;
+      if (vi.aggregate) vo.aggregate = true;
+      for (const c of vi.classes) this.addClass(name, c, at);
+    }
+    return visible;
   }
 
   values(p: { variables: Variable[]; rows: (Term | undefined)[][]; at?: Origin }, bound: Map<string, Binding>): void {
@@ -674,7 +725,7 @@ class Checker {
       const projected = q.projection === "*" ? [...visible.keys()] : q.projection.map((c) => c.variable.name);
       for (const a of goal.answer) {
         const v = this.vars.get(a);
-        const isBound = visible.has(a) && (q.projection === "*" || this.isBoundIn(a));
+        const isBound = visible.has(a) && !visible.get(a)!.unbound;
         if (!isBound) open.push(`answer ?${a} is not bound`);
         if (q.form !== "ask" && !projected.includes(a)) open.push(`answer ?${a} is not projected`);
         if (!isBound) continue;
@@ -689,13 +740,13 @@ class Checker {
     if (!goal.many && solutions !== undefined && solutions > 1) open.push(`one answer was asked for, but the plan returned ${solutions} solutions`);
     return open;
   }
-
-  isBoundIn(name: string): boolean {
-    return !this.warnings.some((w) => w.code === "unbound-projection" && w.term === `?${name}`);
-  }
 }
 
 // ---------------------------------------------------------------- helpers
+
+function article(kind: "entity" | "literal" | "unknown"): string {
+  return kind === "entity" ? "an entity" : kind === "literal" ? "a literal" : "untyped";
+}
 
 function isGoal(g: Goal | Record<string, unknown>): g is Goal {
   return Array.isArray(g.answer) && typeof g.many === "boolean" && (g.answer as unknown[]).every((a) => typeof a === "string" && !a.startsWith("?")) && !("op" in g);
