@@ -8,7 +8,11 @@
  * variable are a warning: RDF is open world and the schema need not declare
  * disjointness. Scoping follows SPARQL 1.1 §18.2.1: a FILTER sees its whole
  * group (and, inside OPTIONAL, the left side); BIND may not target a variable
- * in scope earlier in its group; variables only inside MINUS are not bound.
+ * in scope earlier in its group; variables only inside MINUS are not bound; a subquery
+ * is its own scope, joined to the enclosing one by its projected variables only.
+ * Existence: in a namespace the schema describes, predicates and classes of rdf:type must
+ * be schema properties and classes; IRIs in subject, object, VALUES and expression
+ * positions must be mentioned by the schema graph (see `knownTerm`).
  */
 import { distance } from "fastest-levenshtein";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Query, Span, Term, TriplePattern, Variable } from "./algebra.js";
