@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadGraphFile } from "../../ts/rdf/load.js";
 import { compactIri } from "../../ts/kernel/algebra.js";
-import { Schema, createKernel, parseSparql, type Kernel, type Iri, type Path, type Pattern, type Group, type Query } from "../../ts/kernel/index.js";
+import { Schema, createKernel, parseSparql, type Kernel, type Iri, type Path, type Pattern, type Group, type Query, type Expr, type Term } from "../../ts/kernel/index.js";
 import { mulberry32 } from "../prng.js";
 
 export const SHARED = new URL("../../../shared/data/", import.meta.url);
@@ -77,6 +77,53 @@ export function schemaTermsOf(q: Query): { iri: Iri; role: "property" | "class" 
   return out;
 }
 
+const RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
+
+/**
+ * Every IRI the query uses outside the schema-term positions: the subject and object of a
+ * triple pattern (not the class of rdf:type, also as a path's first step), VALUES cells, and
+ * IRI constants of FILTER/BIND/projection/HAVING/ORDER BY/GROUP BY expressions.
+ */
+export function nodeTermsOf(q: Query): Iri[] {
+  const out: Iri[] = [];
+  const term = (t: Term | undefined) => {
+    if (t?.kind === "iri") out.push(t);
+  };
+  const expr = (e: Expr): void => {
+    if (e.kind === "term") term(e.term);
+    else if (e.kind === "call") e.args.forEach(expr);
+    else if (e.kind === "aggregate") {
+      if (e.arg !== "*") expr(e.arg);
+    } else group(e.group);
+  };
+  const first = (p: Path | Iri | { kind: "var" }): string | undefined =>
+    p.kind === "iri" ? p.value : p.kind === "link" ? p.iri.value : p.kind === "seq" ? first(p.items[0]) : undefined;
+  const group = (g: Group) => g.patterns.forEach(pattern);
+  const pattern = (p: Pattern): void => {
+    if (p.type === "bgp")
+      for (const t of p.triples) {
+        term(t.s);
+        if (first(t.p) !== RDF_TYPE) term(t.o);
+      }
+    else if (p.type === "group") group(p);
+    else if (p.type === "optional" || p.type === "minus" || p.type === "graph" || p.type === "service") group(p.group);
+    else if (p.type === "union") p.branches.forEach(group);
+    else if (p.type === "filter" || p.type === "bind") expr(p.expr);
+    else if (p.type === "values") p.rows.forEach((r) => r.forEach(term));
+    else if (p.type === "subquery") query(p.query);
+  };
+  const query = (x: Query) => {
+    group(x.where);
+    if (x.projection !== "*") for (const c of x.projection) if (c.expr) expr(c.expr);
+    x.having.forEach(expr);
+    x.orderBy.forEach((o) => expr(o.expr));
+    x.groupBy.forEach((g) => expr(g.expr));
+    x.values?.rows.forEach((r) => r.forEach(term));
+  };
+  query(q);
+  return out;
+}
+
 /** One or two character edits (substitute, delete, insert, swap neighbours) of a local name, deterministic in `rnd`. */
 export function nearMiss(local: string, rnd: () => number): string {
   const letters = "abcdefghijklmnopqrstuvwxyz";
@@ -107,6 +154,8 @@ export interface Mutation {
 /**
  * For every gold query that uses a known term of a described namespace: replace one such
  * term (chosen by a PRNG seeded with the query id) by a near miss that is not itself a term.
+ * Only predicates and classes of rdf:type are mutated: QALD-9 train has no described (dbo:)
+ * IRI in any other position (see `nodeTermsOf`).
  */
 export function mutateGoldQueries(kernel: Kernel, queries: GoldQuery[]): Mutation[] {
   const schema = kernel.schema;

@@ -8,7 +8,11 @@
  * variable are a warning: RDF is open world and the schema need not declare
  * disjointness. Scoping follows SPARQL 1.1 §18.2.1: a FILTER sees its whole
  * group (and, inside OPTIONAL, the left side); BIND may not target a variable
- * in scope earlier in its group; variables only inside MINUS are not bound.
+ * in scope earlier in its group; variables only inside MINUS are not bound; a subquery
+ * is its own scope, joined to the enclosing one by its projected variables only.
+ * Existence: in a namespace the schema describes, predicates and classes of rdf:type must
+ * be schema properties and classes; IRIs in subject, object, VALUES and expression
+ * positions must be mentioned by the schema graph (see `knownTerm`).
  */
 import { distance } from "fastest-levenshtein";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Query, Span, Term, TriplePattern, Variable } from "./algebra.js";
@@ -55,8 +59,10 @@ export interface ContextEntry {
   datatype?: string;
   numeric: boolean;
   aggregate: boolean;
-  /** The rendered line, e.g. `?c : ex:City`. */
+  /** The rendered line, e.g. `?c : ex:City` (`?y : ex:Person (subquery 1)` for a scoped one). */
   text: string;
+  /** For a variable of a subquery that the subquery does not project: which one (`subquery 1`, numbered in reading order). */
+  scope?: string;
 }
 
 /** The result of `Kernel.check`. */
@@ -86,6 +92,8 @@ interface VarInfo {
 interface Binding {
   how: string;
   at?: Origin;
+  /** Projected by a SELECT whose pattern never binds it. */
+  unbound?: boolean;
 }
 
 type ExprType = { kind: "entity" | "literal" | "unknown"; numeric: boolean; aggregate: boolean; datatype?: string; from?: string };
@@ -98,6 +106,26 @@ const WELL_KNOWN: Record<string, string> = {
 };
 /** rdf:_1, rdf:_2, … (RDF 1.1 Schema §5.1.6): infinitely many, never declared. */
 const CONTAINER_MEMBERSHIP = /^http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#_[1-9][0-9]*$/;
+const RDFS_NS = WELL_KNOWN.rdfs;
+const OWL_NS = WELL_KNOWN.owl;
+/**
+ * The schema role a predicate gives the IRI in its subject ("s") or object ("o") position
+ * (RDFS 1.1 §3, OWL 2 structural vocabulary): an unknown IRI there is reported as an
+ * unknown class or property, with did-you-mean over that kind first. Any other subject or
+ * object position is a plain term (a class, a property or an individual alike).
+ */
+const POSITION_ROLES: Record<string, { s?: "class" | "property"; o?: "class" | "property" }> = {
+  [`${RDFS_NS}subClassOf`]: { s: "class", o: "class" },
+  [`${OWL_NS}equivalentClass`]: { s: "class", o: "class" },
+  [`${OWL_NS}disjointWith`]: { s: "class", o: "class" },
+  [`${OWL_NS}complementOf`]: { s: "class", o: "class" },
+  [`${RDFS_NS}subPropertyOf`]: { s: "property", o: "property" },
+  [`${OWL_NS}equivalentProperty`]: { s: "property", o: "property" },
+  [`${OWL_NS}inverseOf`]: { s: "property", o: "property" },
+  [`${OWL_NS}propertyDisjointWith`]: { s: "property", o: "property" },
+  [`${RDFS_NS}domain`]: { s: "property", o: "class" },
+  [`${RDFS_NS}range`]: { s: "property", o: "class" },
+};
 const NUMERIC_FUNCS = new Set(["strlen", "year", "month", "day", "hours", "minutes", "seconds", "abs", "ceil", "floor", "round", "rand", "+", "-", "*", "/"]);
 const BOOLEAN_FUNCS = new Set(["||", "&&", "=", "!=", "<", ">", "<=", ">=", "!", "bound", "regex", "isiri", "isuri", "isblank", "isliteral", "isnumeric", "sameterm", "langmatches", "contains", "strstarts", "strends", "in", "notin"]);
 const STRING_FUNCS = new Set(["str", "lang", "concat", "ucase", "lcase", "substr", "replace", "encode_for_uri", "strbefore", "strafter", "md5", "sha1", "sha256", "sha384", "sha512", "struuid", "tz", "strlang", "strdt"]);
@@ -143,7 +171,11 @@ export function createKernel(schema: Schema): Kernel {
 class Checker {
   readonly errors: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
-  readonly vars = new Map<string, VarInfo>();
+  /** The typing context of the scope being checked (the query, or the subquery inside it). */
+  vars = new Map<string, VarInfo>();
+  /** Variables of subqueries that are not projected out of them: distinct from same-named ones outside. */
+  readonly scoped: { scope: string; info: VarInfo }[] = [];
+  subqueries = 0;
   readonly prefixes: Record<string, string>;
 
   constructor(
@@ -180,12 +212,12 @@ class Checker {
   run(goal: Goal | undefined, solutions: number | undefined): CheckResult {
     const q = this.query;
     const inScope = this.checkQuery(q);
-    const context = [...this.vars.values()].map((v) => this.entry(v));
+    const context = [...this.vars.values()].map((v) => this.entry(v)).concat(this.scoped.map((s) => this.entry(s.info, s.scope)));
     const openGoals = goal ? this.openGoals(goal, inScope, solutions) : [];
     return { context, errors: this.errors, warnings: this.warnings, openGoals, goal, query: q, sparql: toSparql(q) };
   }
 
-  entry(v: VarInfo): ContextEntry {
+  entry(v: VarInfo, scope?: string): ContextEntry {
     const classes = v.classes.map((c) => this.name(c));
     const datatype = v.datatype ? this.name(v.datatype) : undefined;
     let shown: string;
@@ -193,7 +225,9 @@ class Checker {
     else if (v.kind === "literal") shown = datatype ?? (v.numeric ? "number" : "literal");
     else if (v.kind === "entity") shown = "entity";
     else shown = "(untyped)";
-    return { variable: `?${v.name}`, kind: v.kind, classes, datatype, numeric: v.numeric, aggregate: v.aggregate, text: `?${v.name} : ${shown}` };
+    const entry: ContextEntry = { variable: `?${v.name}`, kind: v.kind, classes, datatype, numeric: v.numeric, aggregate: v.aggregate, text: `?${v.name} : ${shown}${scope ? ` (${scope})` : ""}` };
+    if (scope) entry.scope = scope;
+    return entry;
   }
 
   // ------------------------------------------------------------ queries
@@ -205,7 +239,10 @@ class Checker {
     const grouped = q.groupBy.length > 0 || (q.projection !== "*" && q.projection.some((c) => c.expr && hasAggregate(c.expr))) || q.having.some(hasAggregate);
     const groupVars = new Set<string>();
     const groupExprs: { expr: Expr; text: string }[] = [];
+    for (const iri of q.describe ?? []) if (iri.kind === "iri") this.knownTerm(iri, "term");
+    for (const o of q.orderBy) this.exprCheck(o.expr, new Set(bound.keys()));
     for (const g of q.groupBy) {
+      this.exprCheck(g.expr, new Set(bound.keys()));
       for (const v of varsOf(g.expr)) if (!bound.has(v.name)) this.unboundNotice(v, bound, "GROUP BY");
       if (g.variable) {
         groupVars.add(g.variable.name);
@@ -224,12 +261,13 @@ class Checker {
     for (const col of q.projection) {
       const name = col.variable.name;
       if (!col.expr) {
+        const unbound = !grouped && !bound.has(name) && !aliases.has(name);
         if (grouped) {
           if (!groupVars.has(name) && !aliases.has(name)) this.ungrouped(col.variable, col.at, undefined, groupExprs, name);
-        } else if (!bound.has(name) && !aliases.has(name)) {
+        } else if (unbound) {
           this.unboundNotice(col.variable, bound, "projection");
         }
-        visible.set(name, bound.get(name) ?? { how: "projection", at: col.at });
+        visible.set(name, bound.get(name) ?? { how: "projection", at: col.at, ...(unbound ? { unbound } : {}) });
         continue;
       }
       if (grouped) {
@@ -351,7 +389,7 @@ class Checker {
           this.values(p, bound);
           break;
         case "subquery":
-          for (const [k, b] of this.checkQuery(p.query)) bind(k, b);
+          for (const [k, b] of this.subquery(p.query, p.at)) bind(k, b);
           break;
       }
     }
@@ -360,7 +398,48 @@ class Checker {
     return bound;
   }
 
+  /**
+   * A subquery is its own variable scope (SPARQL 1.1 §18.2.1, evaluated bottom-up): it is
+   * typed in a fresh context, and only its projected variables join the enclosing one,
+   * carrying their kind, classes and datatype across (a literal on one side and an entity on
+   * the other is a type mismatch; unrelated classes a warning). Its other variables are
+   * distinct from same-named ones outside and stay in the context marked `subquery N`.
+   */
+  subquery(q: Query, at: Origin | undefined): Map<string, Binding> {
+    const outer = this.vars;
+    const scope = `subquery ${++this.subqueries}`;
+    this.vars = new Map();
+    const visible = this.checkQuery(q);
+    const inner = this.vars;
+    this.vars = outer;
+    for (const v of inner.values()) if (!visible.has(v.name)) this.scoped.push({ scope, info: v });
+    for (const name of visible.keys()) {
+      const vi = inner.get(name);
+      if (!vi) continue;
+      const vo = this.info(name);
+      if (vi.kind !== "unknown" && vo.kind !== "unknown" && vi.kind !== vo.kind) {
+        this.report(
+          {
+            code: "type-mismatch",
+            severity: "error",
+            message: `type mismatch: ?${name} is ${article(vo.kind)} but the subquery binds it as ${article(vi.kind)}${vi.kindAt ? ` (${vi.kindAt})` : ""}`,
+            term: `?${name}`,
+            related: vo.kindAt ? [{ message: `?${name} is ${article(vo.kind)} as ${vo.kindAt}` }] : undefined,
+          },
+          at,
+        );
+        continue;
+      }
+      if (vi.kind !== "unknown") this.setKind(name, vi.kind, vi.kindAt ?? "a subquery", at, vi.datatype);
+      if (vi.numeric) vo.numeric = true;
+      if (vi.aggregate) vo.aggregate = true;
+      for (const c of vi.classes) this.addClass(name, c, at);
+    }
+    return visible;
+  }
+
   values(p: { variables: Variable[]; rows: (Term | undefined)[][]; at?: Origin }, bound: Map<string, Binding>): void {
+    for (const row of p.rows) for (const t of row) if (t?.kind === "iri") this.knownTerm(t, "term");
     p.variables.forEach((v, i) => {
       if (!bound.has(v.name)) bound.set(v.name, { how: `VALUES ?${v.name}`, at: p.at });
       const kinds = new Set(p.rows.map((r) => r[i]).filter((t): t is Term => !!t).map((t) => (t.kind === "literal" ? "literal" : "entity")));
@@ -383,7 +462,7 @@ class Checker {
     this.exprCheck(expr, scope);
   }
 
-  /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRIs in described namespaces. */
+  /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRI constants in described namespaces (function names are not checked). */
   exprCheck(expr: Expr, scope: Set<string>): void {
     switch (expr.kind) {
       case "exists":
@@ -396,6 +475,7 @@ class Checker {
         if (expr.arg !== "*") this.exprCheck(expr.arg, scope);
         return;
       case "term":
+        if (expr.term.kind === "iri") this.knownTerm(expr.term, "term");
         return;
     }
   }
@@ -408,6 +488,7 @@ class Checker {
   // ------------------------------------------------------------ typing
 
   triple(t: TriplePattern): void {
+    this.nodeIris(t);
     const p = t.p;
     if (p.kind === "var") {
       this.asEntity(t.s, undefined, t.at);
@@ -426,6 +507,24 @@ class Checker {
     const first = firstLink(p);
     if (first && first.value === RDF_TYPE && t.o.kind === "iri") this.knownClass(t.o);
     // no node-kind inference through longer paths: a zero-length path (p?, p*) or an inverse step may start at a literal
+  }
+
+  /**
+   * Existence of the IRIs in the subject and object positions of a triple pattern (the
+   * predicate and the class of rdf:type are checked by the typing). The role (class,
+   * property or plain term) comes from the predicate, see POSITION_ROLES.
+   */
+  nodeIris(t: TriplePattern): void {
+    let pred: string | undefined;
+    let s = t.s;
+    let o = t.o;
+    if (t.p.kind === "iri") pred = t.p.value;
+    else if (t.p.kind === "inv" && t.p.path.kind === "link") [pred, s, o] = [t.p.path.iri.value, t.o, t.s];
+    else if (t.p.kind !== "var") pred = firstLink(t.p)?.value === RDF_TYPE ? RDF_TYPE : undefined;
+    const roles = pred ? POSITION_ROLES[pred] : undefined;
+    if (s.kind === "iri") this.knownTerm(s, roles?.s ?? "term");
+    // the class of rdf:type (also as the first step of a path) is checked as a class by the typing
+    if (o.kind === "iri" && pred !== RDF_TYPE) this.knownTerm(o, roles?.o ?? "term");
   }
 
   typedTriple(s: Term, p: Iri, o: Term, at: Origin | undefined): void {
@@ -585,13 +684,33 @@ class Checker {
     return false;
   }
 
-  unknown(kind: "property" | "class", t: Iri): void {
+  /**
+   * Is the IRI `t`, in a subject, object, VALUES or expression position, a term the schema
+   * knows (a class, a property, a datatype, or any IRI its graph mentions)? Reports
+   * `unknown class|property|term …` in a described namespace. In a namespace where the
+   * schema graph holds no individuals, a plain term is reported only when it is a near miss
+   * of a known one: it may be an individual of data the schema does not carry.
+   */
+  knownTerm(t: Iri, role: "class" | "property" | "term"): boolean {
+    if (this.schema.isKnownTerm(t.value) || CONTAINER_MEMBERSHIP.test(t.value)) return true;
+    if (this.schema.describes(t.value)) this.unknown(role, t, role === "term" && !this.schema.individualNamespaces.has(namespaceOf(t.value)));
+    return false;
+  }
+
+  /**
+   * Report an unknown IRI of a described namespace, with did-you-mean over that namespace's
+   * terms: classes for a class (properties when none is near), properties for a property
+   * (classes when none is near), every term the schema mentions for a plain term.
+   * @param onlyNear report nothing when no known term is near
+   */
+  unknown(kind: "property" | "class" | "term", t: Iri, onlyNear = false): void {
     const ns = namespaceOf(t.value);
     const bucket = this.schema.termsByNamespace.get(ns);
     const local = t.value.slice(ns.length);
-    const pool = bucket ? (kind === "class" ? bucket.classes : bucket.properties) : [];
+    const pool = !bucket ? [] : kind === "class" ? bucket.classes : kind === "property" ? bucket.properties : [...bucket.classes, ...bucket.properties, ...bucket.others];
     let candidates = closest(local, pool.map((iri) => iri.slice(ns.length)));
-    if (!candidates.length && bucket) candidates = closest(local, (kind === "class" ? bucket.properties : bucket.classes).map((iri) => iri.slice(ns.length)));
+    if (!candidates.length && bucket && kind !== "term") candidates = closest(local, (kind === "class" ? bucket.properties : bucket.classes).map((iri) => iri.slice(ns.length)));
+    if (onlyNear && !candidates.length) return;
     const names = candidates.map((c) => this.name(ns + c));
     const shown = this.name(t.value);
     const suffix = names.length ? ` (did you mean ${names[0]}?)` : "";
@@ -610,7 +729,7 @@ class Checker {
       const projected = q.projection === "*" ? [...visible.keys()] : q.projection.map((c) => c.variable.name);
       for (const a of goal.answer) {
         const v = this.vars.get(a);
-        const isBound = visible.has(a) && (q.projection === "*" || this.isBoundIn(a));
+        const isBound = visible.has(a) && !visible.get(a)!.unbound;
         if (!isBound) open.push(`answer ?${a} is not bound`);
         if (q.form !== "ask" && !projected.includes(a)) open.push(`answer ?${a} is not projected`);
         if (!isBound) continue;
@@ -625,13 +744,13 @@ class Checker {
     if (!goal.many && solutions !== undefined && solutions > 1) open.push(`one answer was asked for, but the plan returned ${solutions} solutions`);
     return open;
   }
-
-  isBoundIn(name: string): boolean {
-    return !this.warnings.some((w) => w.code === "unbound-projection" && w.term === `?${name}`);
-  }
 }
 
 // ---------------------------------------------------------------- helpers
+
+function article(kind: "entity" | "literal" | "unknown"): string {
+  return kind === "entity" ? "an entity" : kind === "literal" ? "a literal" : "untyped";
+}
 
 function isGoal(g: Goal | Record<string, unknown>): g is Goal {
   return Array.isArray(g.answer) && typeof g.many === "boolean" && (g.answer as unknown[]).every((a) => typeof a === "string" && !a.startsWith("?")) && !("op" in g);

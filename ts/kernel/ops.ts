@@ -145,8 +145,10 @@ class OpCompiler {
       case "values": {
         if (!Array.isArray(op.vars) || !Array.isArray(op.rows)) this.fail(`values needs "vars" (variables) and "rows" (lists of terms)`);
         const variables = (op.vars as unknown[]).map((v) => this.variable(v, "values", "vars"));
-        const rows = (op.rows as unknown[]).map((r) => {
-          if (!Array.isArray(r) || r.length !== variables.length) this.fail(`values: every row needs ${variables.length} terms, got ${JSON.stringify(r)}`);
+        const rows = (op.rows as unknown[]).map((r, i) => {
+          if (!Array.isArray(r)) this.fail(`values: row ${i + 1} must be a list of ${variables.length} terms, got ${JSON.stringify(r)}`);
+          if (r.length !== variables.length)
+            this.fail(`values: row ${i + 1} ${JSON.stringify(r)} has ${r.length} term${r.length === 1 ? "" : "s"} for ${variables.length} variable${variables.length === 1 ? "" : "s"} (${variables.map((v) => `?${v.name}`).join(" ")}): write null or "UNDEF" for a missing value`);
           return (r as unknown[]).map((t) => this.term(t, "values"));
         });
         return { type: "values", variables, rows, at };

@@ -32,6 +32,11 @@ const PROPERTY_TYPES = new Set([
   `${OWL}OntologyProperty`,
 ]);
 const DATATYPE_TYPES = new Set([`${RDFS}Datatype`]);
+/** The types that declare a schema term rather than an individual (classes, property kinds, datatypes, OWL's own vocabulary). */
+function isMetaType(iri: string): boolean {
+  if (iri === `${OWL}NamedIndividual` || iri === `${OWL}Thing`) return false;
+  return CLASS_TYPES.has(iri) || PROPERTY_TYPES.has(iri) || DATATYPE_TYPES.has(iri) || iri.startsWith(OWL) || iri.startsWith(RDFS) || iri.startsWith(RDF);
+}
 /** Top classes: every entity is one, so they never make a type warning or an open goal. */
 const TOP_CLASSES = new Set([`${OWL}Thing`, `${RDFS}Resource`]);
 
@@ -84,8 +89,21 @@ export class Schema {
   readonly describedNamespaces = new Set<string>([RDF, RDFS]);
   /** Prefixes the schema source declared (used to print terms). */
   readonly prefixes: Record<string, string>;
-  /** Terms of each described namespace, for did-you-mean. */
-  readonly termsByNamespace = new Map<string, { classes: string[]; properties: string[] }>();
+  /**
+   * Terms of each described namespace, for did-you-mean: its classes, its properties, and
+   * `others`, every other IRI of the namespace the schema graph mentions (individuals,
+   * datatypes, odd IRIs such as DBpedia's `dbo:Location`).
+   */
+  readonly termsByNamespace = new Map<string, { classes: string[]; properties: string[]; others: string[] }>();
+  /** Every IRI the schema graph mentions in any position (subject, predicate, object, literal datatype), plus the built-in RDF/RDFS terms. */
+  readonly mentioned = new Set<string>();
+  /**
+   * Described namespaces in which the graph holds typed individuals (`ex:Paris a ex:City`):
+   * the graph is a KG for them, so an IRI of such a namespace it never mentions is unknown to it.
+   * In a namespace without individuals (an ontology alone, e.g. DBpedia's `dbo:`) an unmentioned
+   * IRI may be an individual of data the schema does not carry.
+   */
+  readonly individualNamespaces = new Set<string>();
   private readonly classIds = new Map<string, number>();
   private readonly propertyIds = new Map<string, number>();
   private classClosure!: Closure;
@@ -160,12 +178,25 @@ export class Schema {
       }
     }
     for (const iri of declared) schema.describedNamespaces.add(namespaceOf(iri));
-    for (const iri of [...schema.classes, ...schema.properties.keys()]) {
+    const mentioned = schema.mentioned;
+    for (const q of store.getQuads(null, null, null, null)) {
+      if (q.subject.termType === "NamedNode") mentioned.add(q.subject.value);
+      mentioned.add(q.predicate.value);
+      if (q.object.termType === "NamedNode") mentioned.add(q.object.value);
+      else if (q.object.termType === "Literal") mentioned.add(q.object.datatype.value);
+      // a typed individual: the subject of rdf:type with a class that is not a schema meta-class (owl:Class, rdf:Property, …)
+      if (q.predicate.value === RDF_TYPE && q.subject.termType === "NamedNode" && !isMetaType(q.object.value)) {
+        const ns = namespaceOf(q.subject.value);
+        if (schema.describedNamespaces.has(ns) && !schema.classes.has(q.subject.value) && !schema.properties.has(q.subject.value)) schema.individualNamespaces.add(ns);
+      }
+    }
+    for (const iri of [...schema.classes, ...schema.properties.keys(), ...schema.datatypes]) mentioned.add(iri);
+    for (const iri of mentioned) {
       const ns = namespaceOf(iri);
       if (!schema.describedNamespaces.has(ns)) continue;
       let bucket = schema.termsByNamespace.get(ns);
-      if (!bucket) schema.termsByNamespace.set(ns, (bucket = { classes: [], properties: [] }));
-      (schema.classes.has(iri) ? bucket.classes : bucket.properties).push(iri);
+      if (!bucket) schema.termsByNamespace.set(ns, (bucket = { classes: [], properties: [], others: [] }));
+      (schema.classes.has(iri) ? bucket.classes : schema.properties.has(iri) ? bucket.properties : bucket.others).push(iri);
     }
     schema.classClosure = buildClosure(schema.classes, subClass, schema.classIds, options.backend);
     schema.propertyClosure = buildClosure(schema.properties.keys(), subProperty, schema.propertyIds, options.backend);
@@ -180,6 +211,16 @@ export class Schema {
   /** Whether `iri` is a known class. */
   isClass(iri: string): boolean {
     return this.classes.has(iri);
+  }
+
+  /**
+   * Whether `iri` is a term the schema knows in any role: a class, a property, a datatype
+   * (any xsd: IRI included), or any other IRI its graph mentions (an individual, an
+   * annotation value). An IRI outside the described namespaces is never "known" here;
+   * ask `describes` first.
+   */
+  isKnownTerm(iri: string): boolean {
+    return this.mentioned.has(iri) || iri.startsWith(XSD);
   }
 
   /** Whether `iri` is a known property. */

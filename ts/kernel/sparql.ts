@@ -8,7 +8,7 @@
  * schema's), relative IRIs resolved against BASE.
  */
 import { Parser } from "@traqula/parser-sparql-1-1";
-import { AstFactory } from "@traqula/rules-sparql-1-1";
+import { AstFactory, lex } from "@traqula/rules-sparql-1-1";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
 
@@ -277,7 +277,7 @@ class Converter {
  * Parse a SPARQL 1.1 query into the kernel algebra.
  * @param text the query
  * @param options.prefixes prefixes assumed when the query uses one it does not declare (e.g. the schema's); the query's own PREFIX lines win
- * @throws SparqlSyntaxError with 1-based line and column on a lexer or parser error, an undeclared prefix, or an update request
+ * @throws SparqlSyntaxError with 1-based line and column on a lexer or parser error, an undeclared prefix, a VALUES row with too few or too many values, or an update request
  */
 export function parseSparql(text: string, options: { prefixes?: Record<string, string> } = {}): Query {
   const lineOf = createLineIndex(text);
@@ -285,10 +285,65 @@ export function parseSparql(text: string, options: { prefixes?: Record<string, s
   try {
     ast = getParser().parse(text);
   } catch (error) {
-    throw toSyntaxError(error as Error, lineOf);
+    const syntax = toSyntaxError(error as Error, lineOf);
+    // without its validation Traqula crashes (a TypeError) on a VALUES row with too many values
+    const fault = valuesRowFault(text, lineOf);
+    if (fault && (error instanceof TypeError || fault.line < syntax.line || (fault.line === syntax.line && fault.column <= syntax.column))) throw fault;
+    throw syntax;
   }
+  const fault = valuesRowFault(text, lineOf);
+  if (fault) throw fault;
   if (ast.type !== "query") throw new SparqlSyntaxError(1, 1, "a SPARQL Update request is not a query plan");
   return new Converter(lineOf, options.prefixes ?? {}).query(ast);
+}
+
+let lexer: ReturnType<typeof lex.sparql11LexerBuilder.build> | null = null;
+
+/**
+ * The first VALUES row whose number of values differs from the number of variables, as a
+ * SparqlSyntaxError at the row's `(` (SPARQL 1.1 §10.2.2: every row of a data block has
+ * one value or UNDEF per variable). Traqula's AST cannot show it: a row is stored as a
+ * map from variable to value, so a short row looks like one with UNDEFs (W3C negative test
+ * `syn-bad-values-too-few`). So the rows are counted on Traqula's own tokens (its SPARQL
+ * 1.1 lexer): one value per token, except a language tag, and `^^` with the datatype IRI
+ * after it, which belong to the literal before them. Only the many-variable form
+ * `VALUES (?a ?b) { (…) … }` has rows; anything not shaped like a data block is left to the parser.
+ */
+function valuesRowFault(text: string, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError | undefined {
+  if (!/values/i.test(text)) return undefined;
+  const { symbols: sym, terminals: term } = lex;
+  const tokens = (lexer ??= lex.sparql11LexerBuilder.build({ positionTracking: "onlyOffset" })).tokenize(text).tokens;
+  const type = (j: number) => tokens[j]?.tokenType;
+  for (let i = 0; i < tokens.length; i++) {
+    if (type(i) !== lex.values || type(i + 1) !== sym.LParen) continue;
+    let j = i + 2;
+    const variables: string[] = [];
+    while (type(j) === term.var1 || type(j) === term.var2) variables.push(tokens[j++].image);
+    if (type(j) !== sym.RParen || type(j + 1) !== sym.LCurly) continue;
+    j += 2;
+    for (let row = 1; j < tokens.length && type(j) !== sym.RCurly; row++) {
+      const open = tokens[j];
+      let count = 0;
+      if (type(j) === term.nil) j++; // "()" is one token: a row of no values
+      else if (type(j) === sym.LParen) {
+        j++;
+        while (j < tokens.length && type(j) !== sym.RParen && type(j) !== sym.LParen && type(j) !== sym.RCurly) {
+          if (type(j) === sym.hathat) j++; // skip the datatype IRI too
+          else if (type(j) !== term.langTag) count++;
+          j++;
+        }
+        if (type(j) !== sym.RParen) break;
+        j++;
+      } else break;
+      if (count !== variables.length) {
+        const { line, column } = lineOf(open.startOffset);
+        const hint = count < variables.length ? ": write UNDEF for a missing value" : "";
+        return new SparqlSyntaxError(line, column, `VALUES row ${row} has ${count} value${count === 1 ? "" : "s"} for ${variables.length} variable${variables.length === 1 ? "" : "s"} (${variables.join(" ")})${hint}`);
+      }
+    }
+    i = j;
+  }
+  return undefined;
 }
 
 function toSyntaxError(error: Error, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError {
