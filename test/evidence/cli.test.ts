@@ -59,6 +59,26 @@ describe("groundwire fragments / cite", () => {
     expect(human.out).toContain(`moved    ${cpp}\n         now at ${rows[1].fragment!.path}`);
   });
 
+  it("cite warns on stderr when no address exists under the artifact id in use (citations made with another --artifact)", async () => {
+    const { out } = await capture(() => fragmentsCommand.run([V1, "--artifact", "awesome", "--json"]));
+    const quote = (JSON.parse(out).fragments as { versionId: string; path: string }[]).find((f) => f.path === "section:awesome/quote:1")!.versionId;
+    let err = "";
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      err += String(chunk);
+      return true;
+    });
+    try {
+      const without = await capture(() => citeCommand.run([V2, quote]));
+      expect(without.out).toMatch(/^moved {4}/);
+      expect(err).toBe(`cite: none of the 1 citation address(es) exists in ${V2} under the artifact id ${JSON.stringify(V2)}; were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`);
+      err = "";
+      await capture(() => citeCommand.run([V2, quote, "--artifact", "awesome"]));
+      expect(err).toBe("");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("bad input: one clear error", async () => {
     await expect(fragmentsCommand.run([])).rejects.toThrow("fragments: expected one file, got 0");
     await expect(fragmentsCommand.run(["/nonexistent/x.md"])).rejects.toThrow("fragments: no such file: /nonexistent/x.md");

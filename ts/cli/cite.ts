@@ -18,7 +18,8 @@ Resolves citations (version ids printed by groundwire fragments) against the fil
   lost     the address is gone and the text is nowhere, or is in several places (listed, not guessed)
 Exit code 0 when all are current or moved, 1 when any is stale or lost.
 
-  --artifact ID   the artifact key used when the citations were made (default: the file path, normalized)
+  --artifact ID   the artifact key used when the citations were made (default: the file path, normalized);
+                  a warning on stderr says when no citation's address exists under the id in use
   --json          machine output: [{versionId, status, reason, fragment, candidates}]`;
 
 function describe(r: CitationReport, versionId: string): string {
@@ -48,9 +49,18 @@ const command: Command = {
         throw error;
       }
     });
-    const { fragments } = loadForCli("cite", file, values.artifact);
+    const { artifact, fragments } = loadForCli("cite", file, values.artifact);
     const index = indexFragments(fragments);
     const reports = citations.map((c) => citationStatus(c, index));
+    // Addresses are scoped to the artifact id: when not one of them exists under the id in
+    // use, the citations were most likely made under another one (another path, or without
+    // the same --artifact), and "moved" then only means "found by content". Say so.
+    if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost") && reports.some((r) => r.status === "moved")) {
+      process.stderr.write(
+        `cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
+          `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`,
+      );
+    }
     if (values.json) {
       const strip = (f: CitationReport["fragment"]) => (f ? { ...f, text: undefined, firstWords: firstWords(f.text) } : null);
       const rows = reports.map((r, i) => ({
