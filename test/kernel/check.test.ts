@@ -381,22 +381,22 @@ describe("op-list plans", () => {
 
   it("reject an unknown op, a malformed op and a malformed goal op with the op index", () => {
     expect(() => compileOps([{ op: "jion" }])).toThrow(PlanError);
-    expect(() => compileOps([{ op: "jion" }])).toThrow(/^op 0: unknown op "jion" \(expected one of prefix, goal, triple/);
-    expect(() => compileOps([{ op: "triple", s: "?c", p: "ex:hosted" }])).toThrow('op 0: triple needs "o" as a non-empty string, got undefined');
-    expect(() => compileOps([{ op: "limit", n: -1 }])).toThrow(/op 0: limit needs "n"/);
-    expect(() => compileOps([{ op: "triple", s: "?c", p: "zz:hosted", o: "?g" }])).toThrow(/op 0: triple: undeclared prefix "zz:"/);
-    expect(() => compileOps([{ op: "goal", answer: ["?c"], kind: "city" }])).toThrow(/op 0: malformed goal: "kind"/);
+    expect(() => compileOps([{ op: "jion" }])).toThrow(/^op 1: unknown op "jion" \(expected one of prefix, goal, triple/);
+    expect(() => compileOps([{ op: "triple", s: "?c", p: "ex:hosted" }])).toThrow('op 1: triple needs "o" as a non-empty string, got undefined');
+    expect(() => compileOps([{ op: "limit", n: -1 }])).toThrow(/op 1: limit needs "n"/);
+    expect(() => compileOps([{ op: "triple", s: "?c", p: "zz:hosted", o: "?g" }])).toThrow(/op 1: triple: undeclared prefix "zz:"/);
+    expect(() => compileOps([{ op: "goal", answer: ["?c"], kind: "city" }])).toThrow(/op 1: malformed goal: "kind"/);
     expect(() => compileOps("[{")).toThrow(/the plan is not JSON/);
   });
 
   it("reject a VALUES row of the wrong length, naming the op index and the row", () => {
     const plan = [{ op: "prefix", prefix: "ex", iri: "http://example.org/olympics/" }, { op: "values", vars: ["?c", "?k"], rows: [["ex:Paris", "ex:France"], ["ex:Oslo"]] }];
     expect(() => compileOps(plan)).toThrow(PlanError);
-    expect(() => compileOps(plan)).toThrow('op 1: values: row 2 ["ex:Oslo"] has 1 term for 2 variables (?c ?k): write null or "UNDEF" for a missing value');
-    expect(() => compileOps([{ op: "values", vars: ["?c"], rows: [["ex:a", "ex:b"]] }])).toThrow('op 0: values: row 1 ["ex:a","ex:b"] has 2 terms for 1 variable (?c)');
-    expect(() => compileOps([{ op: "values", vars: ["?c"], rows: ["ex:a"] }])).toThrow('op 0: values: row 1 must be a list of 1 terms, got "ex:a"');
+    expect(() => compileOps(plan)).toThrow('op 2: values: row 2 ["ex:Oslo"] has 1 term for 2 variables (?c ?k): write null or "UNDEF" for a missing value');
+    expect(() => compileOps([{ op: "values", vars: ["?c"], rows: [["ex:a", "ex:b"]] }])).toThrow('op 1: values: row 1 ["ex:a","ex:b"] has 2 terms for 1 variable (?c)');
+    expect(() => compileOps([{ op: "values", vars: ["?c"], rows: ["ex:a"] }])).toThrow('op 1: values: row 1 must be a list of 1 terms, got "ex:a"');
     // nested: the index is the top-level op's
-    expect(() => compileOps([{ op: "triple", s: "?c", p: "?p", o: "?o" }, { op: "optional", ops: [{ op: "values", vars: ["?c", "?o"], rows: [[null]] }] }])).toThrow("op 1: values: row 1 [null] has 1 term for 2 variables (?c ?o)");
+    expect(() => compileOps([{ op: "triple", s: "?c", p: "?p", o: "?o" }, { op: "optional", ops: [{ op: "values", vars: ["?c", "?o"], rows: [[null]] }] }])).toThrow("op 2: values: row 1 [null] has 1 term for 2 variables (?c ?o)");
     expect(compileOps([{ op: "values", vars: ["?c", "?o"], rows: [[null, "UNDEF"]] }]).query.where.patterns[0]).toMatchObject({ rows: [[undefined, undefined]] });
   });
 });

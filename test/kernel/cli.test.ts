@@ -45,7 +45,7 @@ describe("groundwire check", () => {
 
   it("turns bad input into one clear error", async () => {
     await expect(check.run([file("syntax.rq", "SELECT ?x WHERE {\n  ?x ?y }"), "--schema", KG])).rejects.toThrow(/syntax\.rq:2:9: SPARQL syntax error: unexpected '}'/);
-    await expect(check.run([file("op.json", '[{"op":"jion"}]'), "--schema", KG])).rejects.toThrow(/op\.json: op 0: unknown op "jion"/);
+    await expect(check.run([file("op.json", '[{"op":"jion"}]'), "--schema", KG])).rejects.toThrow(/op\.json: op 1: unknown op "jion"/);
     await expect(check.run([file("ok.rq", "SELECT * { ?s ?p ?o }"), "--schema", KG, "--goal", '{"answer":["?s"],"kind":"thing"}'])).rejects.toThrow(/malformed goal: "kind" must be one of/);
     await expect(check.run([file("ok2.rq", "SELECT * { ?s ?p ?o }"), "--schema", KG, "--goal", "{nope"])).rejects.toThrow(/malformed goal: not JSON/);
     await expect(check.run([file("ok3.rq", "SELECT * { ?s ?p ?o }"), "--schema", KG, "--goal", "/nonexistent/goal.json"])).rejects.toThrow("--goal: no such file: /nonexistent/goal.json");

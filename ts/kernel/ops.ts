@@ -27,7 +27,7 @@ import { parseGoal, GoalError, type Goal } from "./goal.js";
 /** One op of a plan (see the module comment for the shapes). */
 export type Op = { op: string; [field: string]: unknown };
 
-/** The op list is malformed: names the op index, the op and what is wrong. */
+/** The op list is malformed: names the op (`op N`, counted from 1; `op` holds the 0-based array index) and what is wrong. */
 export class PlanError extends Error {
   constructor(
     message: string,
@@ -68,7 +68,8 @@ class OpCompiler {
   }
 
   fail(message: string): never {
-    throw new PlanError(`op ${this.index}: ${message}`, this.index);
+    // counted from 1 in messages, as critique items and VALUES rows are; `PlanError.op` is the array index
+    throw new PlanError(`op ${this.index + 1}: ${message}`, this.index);
   }
 
   str(op: Op, field: string): string {
