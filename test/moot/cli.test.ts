@@ -74,6 +74,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--base-url", url, "--model", "m", "--json", json]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^groundwire: moot: cannot reach the model endpoint ${url.replace(/\./g, "\\.")}/chat/completions \\(ECONNREFUSED\\)\\n$`));
+    expect(r.stdout).toBe(""); // no transcript header for a moot in which nobody spoke
     expect(existsSync(json)).toBe(false);
   });
 

@@ -126,17 +126,24 @@ const command: Command = {
     }
 
     let synth: TextSynthesizer;
+    let header: string | null;
     if (baseUrl) {
       synth = createOpenAICompatibleSynthesizer({
         baseUrl,
         model,
         apiKey: process.env.GROUNDWIRE_API_KEY ?? process.env.OPENAI_API_KEY,
       });
-      console.log(`moot: model ${model ?? "(endpoint default)"} at ${baseUrl}`);
+      header = `moot: model ${model ?? "(endpoint default)"} at ${baseUrl}`;
     } else {
       synth = createExtractiveSynthesizer();
-      console.log("moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline");
+      header = "moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline";
     }
+    // The header heads the transcript: printed with the first utterance, so a moot that
+    // fails before anyone speaks (an unreachable endpoint) leaves stdout empty.
+    const showHeader = () => {
+      if (header !== null) console.log(header);
+      header = null;
+    };
 
     try {
       const transcript = await runMoot(corpus, synth, [keyA, keyB], values.topic ?? null, turns, {
@@ -144,8 +151,12 @@ const command: Command = {
         model,
         modelName: baseUrl ? (model ?? "") : "extractive",
         temperature,
-        onUtterance: (u) => console.log(`\n${formatUtterance(u)}`),
+        onUtterance: (u) => {
+          showHeader();
+          console.log(`\n${formatUtterance(u)}`);
+        },
       });
+      showHeader();
       console.log(`\n${formatStats(transcript.stats())}`);
       if (jsonPath) {
         writeFileSync(jsonPath, `${JSON.stringify(transcript.toDict(), null, 2)}\n`);
