@@ -298,6 +298,10 @@ describe("goals and the plan state", () => {
     ]);
     expect(kernel.check(P + "SELECT ?c WHERE { ?c ex:country ?k }", goal).openGoals).toEqual([]);
     expect(kernel.check(P + "SELECT ?c WHERE { ?c a ex:Place }", goal).openGoals).toEqual(["answer ?c is not established as ex:City"]);
+    // a misspelt goal class is an unknown class with a did-you-mean, not only an open goal
+    const typo = kernel.check(P + "SELECT ?c WHERE { ?c a ex:City }", { ...goal, type: "ex:Cty" });
+    expect(typo.errors.map((e) => [e.code, e.message, e.span])).toEqual([["unknown-term", "unknown class ex:Cty (did you mean ex:City?)", undefined]]);
+    expect(typo.openGoals).toEqual(["answer ?c is not established as ex:Cty"]);
     const number = { answer: ["?n"], kind: "number", many: false };
     expect(kernel.check(P + "SELECT ?n WHERE { ?g ex:season ?n }", number).openGoals).toEqual(["answer ?n is not a number: not an aggregate or a numeric value"]);
     expect(kernel.check(P + "SELECT (COUNT(?g) AS ?n) WHERE { ?g ex:season ?s }", number).openGoals).toEqual([]);

@@ -213,6 +213,8 @@ class Checker {
     const q = this.query;
     const inScope = this.checkQuery(q);
     const context = [...this.vars.values()].map((v) => this.entry(v)).concat(this.scoped.map((s) => this.entry(s.info, s.scope)));
+    // the goal's class is vocabulary too: a misspelt one is an unknown class, not merely an open goal
+    if (goal?.type) this.knownClass({ kind: "iri", value: goal.type });
     const openGoals = goal ? this.openGoals(goal, inScope, solutions) : [];
     return { context, errors: this.errors, warnings: this.warnings, openGoals, goal, query: q, sparql: toSparql(q) };
   }
