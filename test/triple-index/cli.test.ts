@@ -1,6 +1,6 @@
 // The `groundwire index` and `groundwire critique` commands: real fixtures, bad input, nothing written on error.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -110,7 +110,7 @@ describe("groundwire critique", () => {
     const output = join(dir, "out.ttl");
     const fp = await fingerprintOf(graph);
     await expect(critiqueCommand.run([graph, critique, "--fingerprint", stale, "-o", output])).rejects.toThrow(
-      `${graph}: graph drifted since it was indexed: the index has fingerprint ${stale}, the graph now has ${fp}; no item was applied`,
+      `${graph}: graph drifted since it was indexed: the index has fingerprint ${stale}, the graph now has ${fp}; no item was applied (a listing made with --scope needs the same --scope here)`,
     );
     expect(existsSync(output)).toBe(false);
   });
@@ -128,6 +128,75 @@ describe("groundwire critique", () => {
     await expect(critiqueCommand.run([graph, badOp, "--fingerprint", fp, "-o", join(dir, "out.rdf")])).rejects.toThrow(/unknown RDF format/);
     await expect(critiqueCommand.run([graph, badOp])).rejects.toBeInstanceOf(CliError);
     expect(existsSync(output)).toBe(false);
+  });
+});
+
+describe("groundwire critique: numbering, nothing applied, written format, directories (fresh-clone QA findings)", () => {
+  it("with --scope the fingerprint covers the numbering: a critique checked under another scope (or none) is refused, nothing written", async () => {
+    const { dir, graph } = workdir();
+    const scope = join(dir, "scope.ttl");
+    writeFileSync(scope, readFileSync(FIXTURE, "utf8").replace(/^:Volcano[\s\S]*?\n\n/m, ""));
+    const unscoped = await fingerprintOf(graph);
+    out = "";
+    await indexCommand.run([graph, "--scope", scope]);
+    const scoped = /^fingerprint: ([0-9a-f]{64})$/m.exec(out)![1];
+    expect(scoped).not.toBe(unscoped);
+    expect(out).toContain(`graph fingerprint: ${unscoped} (the fingerprint above also covers the scope)`);
+    const critique = join(dir, "c.json");
+    writeFileSync(critique, '[{"op":"remove","tripleIds":[1]}]');
+    const output = join(dir, "out.ttl");
+    await expect(critiqueCommand.run([graph, critique, "--fingerprint", scoped, "-o", output])).rejects.toThrow(
+      `${graph}: graph drifted since it was indexed: the index has fingerprint ${scoped}, the graph now has ${unscoped}; no item was applied (a listing made with --scope needs the same --scope here)`,
+    );
+    await expect(critiqueCommand.run([graph, critique, "--fingerprint", unscoped, "--scope", scope, "-o", output])).rejects.toThrow(
+      `${graph}: the listing the critic read has fingerprint ${unscoped}, this graph with --scope ${scope} has ${scoped} (same graph, other scope: its ids would name other triples); pass the --scope the listing was made with; no item was applied`,
+    );
+    expect(existsSync(output)).toBe(false);
+    expect(await critiqueCommand.run([graph, critique, "--fingerprint", scoped, "--scope", scope, "-o", output])).toBe(0);
+    expect(out).toContain("applied 1 of 1 items: 1 triples removed, 0 added");
+  });
+
+  it("a critique of which no item applies exits non-zero and writes nothing", async () => {
+    const { dir, graph } = workdir();
+    const fp = await fingerprintOf(graph);
+    const critique = join(dir, "c.json");
+    writeFileSync(critique, '[{"op":"remove","tripleIds":[99]},{"op":"replace","tripleIds":[1],"correctValue":"not turtle"}]');
+    const output = join(dir, "out.ttl");
+    await expect(critiqueCommand.run([graph, critique, "--fingerprint", fp, "-o", output])).rejects.toThrow(/c\.json: no item was applied \(item 1: unknown triple id 99: the listing has ids 1\.\.71 .*; item 2: .*\); nothing written$/);
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it("the fingerprint reported after writing N-Triples is the one `index` gives for that file (no prefixes there)", async () => {
+    const { dir, graph } = workdir();
+    const fp = await fingerprintOf(graph);
+    const critique = join(dir, "c.json");
+    writeFileSync(critique, '[{"op":"remove","tripleIds":[1]}]');
+    const nt = join(dir, "out.nt");
+    out = "";
+    await critiqueCommand.run([graph, critique, "--fingerprint", fp, "-o", nt]);
+    const reported = / -> ([0-9a-f]{64})$/m.exec(out)![1];
+    expect(await fingerprintOf(nt)).toBe(reported);
+  });
+
+  it("a directory given as the graph or as -o is named in one clear line", async () => {
+    const { dir, graph } = workdir();
+    await expect(indexCommand.run([dir])).rejects.toThrow(`${dir} is a directory, not an RDF file`);
+    const fp = await fingerprintOf(graph);
+    const critique = join(dir, "c.json");
+    writeFileSync(critique, '[{"op":"remove","tripleIds":[1]}]');
+    const folder = join(dir, "od.ttl");
+    mkdirSync(folder);
+    await expect(critiqueCommand.run([graph, critique, "--fingerprint", fp, "-o", folder])).rejects.toThrow(`cannot write ${folder}: it is a directory`);
+  });
+
+  it("invalid JSON is reported on one line", async () => {
+    const { dir, graph } = workdir();
+    const fp = await fingerprintOf(graph);
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, "[{op: remove}]\n");
+    const error = await critiqueCommand.run([graph, bad, "--fingerprint", fp]).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/bad\.json: critique is not valid JSON: /);
+    expect((error as Error).message).not.toContain("\n");
   });
 });
 

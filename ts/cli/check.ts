@@ -72,7 +72,7 @@ const command: Command = {
       try {
         goal = JSON.parse(text);
       } catch (error) {
-        throw new CliError(`malformed goal${inline ? "" : ` in ${values.goal}`}: not JSON (${(error as Error).message})`);
+        throw new CliError(`malformed goal${inline ? "" : ` in ${values.goal}`}: not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
       }
     }
     let result: CheckResult;

@@ -85,19 +85,38 @@ const command: Command = {
     }
     const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;
     const index = buildTripleIndex(graph, { scope });
-    if (index.fingerprint !== values.fingerprint.toLowerCase()) {
-      const drift = new TripleIndexDriftError(values.fingerprint.toLowerCase(), index.fingerprint);
-      throw new CliError(`${graphPath}: ${drift.message}`);
+    const expected = values.fingerprint.toLowerCase();
+    if (index.numbering !== expected) {
+      // Same graph, other numbering: the scope given now leaves other lines read-only than
+      // the one the critic's listing was made with (or none was given, or one was dropped).
+      if (scope !== undefined) {
+        const unchanged = index.fingerprint === expected;
+        throw new CliError(
+          `${graphPath}: the listing the critic read has fingerprint ${expected}, this graph with --scope ${values.scope} has ${index.numbering}` +
+            `${unchanged ? " (same graph, other scope: its ids would name other triples)" : ""}; pass the --scope the listing was made with; no item was applied`,
+        );
+      }
+      const drift = new TripleIndexDriftError(expected, index.fingerprint);
+      throw new CliError(`${graphPath}: ${drift.message} (a listing made with --scope needs the same --scope here)`);
     }
     const report = applyCritique(graph, index, items, guards);
+    if (items.length > 0 && report.applied.length === 0) {
+      // Nothing to write: a loop must see from the exit code that no item took effect.
+      const reasons = report.rejected.map((r) => `item ${r.item}: ${r.reason}`).join("; ");
+      throw new CliError(`${critiquePath}: no item was applied (${reasons}); nothing written`);
+    }
     if (outPath !== undefined) writeGraphFile(outPath, graph, { format: outFormat });
     else process.stdout.write(serializeGraph(graph, { format: outFormat }));
+    // The fingerprint to hand to the next critique: of the graph as written (N-Triples and
+    // N-Quads carry no prefixes, and prefixes change the rendering) and under the same scope.
+    const written = outFormat === "turtle" ? graph : { ...graph, prefixes: {} };
+    const after = buildTripleIndex(written, { scope }).numbering;
 
     const summary = {
       graph: graphPath,
       written: outPath ?? "<stdout>",
-      fingerprintBefore: report.fingerprintBefore,
-      fingerprintAfter: report.fingerprintAfter,
+      fingerprintBefore: index.numbering,
+      fingerprintAfter: after,
       removed: report.removedCount,
       added: report.addedCount,
       applied: report.applied.map((a) => ({ item: a.item, op: a.op, tripleIds: a.tripleIds, removed: a.removed.length, added: a.added.length })),
@@ -111,7 +130,7 @@ const command: Command = {
         `applied ${report.applied.length} of ${items.length} items: ${report.removedCount} triples removed, ${report.addedCount} added; wrote ${summary.written}`,
         ...report.applied.map((a) => `  item ${a.item} ${a.op} [${a.tripleIds.join(", ")}]: -${a.removed.length} +${a.added.length}`),
         ...report.rejected.map((r) => `  item ${r.item} ${r.op} [${r.tripleIds.join(", ")}] rejected (${r.guard ?? r.code}): ${r.reason}`),
-        `fingerprint: ${report.fingerprintBefore} -> ${report.fingerprintAfter}`,
+        `fingerprint: ${index.numbering} -> ${after}`,
       ];
       out.write(`${lines.join("\n")}\n`);
     }

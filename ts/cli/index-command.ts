@@ -38,12 +38,15 @@ const command: Command = {
         }),
       );
       process.stdout.write(
-        `${JSON.stringify({ graph: positionals[0], fingerprint: index.fingerprint, triples: index.tripleCount, ids: index.scopeSize, hash: sha256Backend(), lines }, null, 1)}\n`,
+        `${JSON.stringify({ graph: positionals[0], fingerprint: index.numbering, graphFingerprint: index.fingerprint, triples: index.tripleCount, ids: index.scopeSize, hash: sha256Backend(), lines }, null, 1)}\n`,
       );
       return 0;
     }
     process.stdout.write(renderListing(index));
-    process.stdout.write(`\nfingerprint: ${index.fingerprint}\ntriples: ${index.tripleCount} (${index.scopeSize} with ids${index.scopeSize < index.tripleCount ? `, ${index.tripleCount - index.scopeSize} read-only` : ""})\n`);
+    // With a scope the fingerprint to hand to `critique` also covers which lines are read-only
+    // (index.numbering): the same graph under another scope numbers other triples.
+    const graphLine = index.numbering !== index.fingerprint ? `graph fingerprint: ${index.fingerprint} (the fingerprint above also covers the scope)\n` : "";
+    process.stdout.write(`\nfingerprint: ${index.numbering}\n${graphLine}triples: ${index.tripleCount} (${index.scopeSize} with ids${index.scopeSize < index.tripleCount ? `, ${index.tripleCount - index.scopeSize} read-only` : ""})\n`);
     return 0;
   },
 };

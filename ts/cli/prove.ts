@@ -40,7 +40,7 @@ function readScripts(path: string): Script[] {
   try {
     doc = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new CliError(`script ${path}: ${(error as Error).message}`);
+    throw new CliError(`script ${path}: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
   }
   const list = Array.isArray(doc) ? [{ question: "", replies: doc }] : (doc as { scripts?: Script[] }).scripts;
   if (!Array.isArray(list)) throw new CliError(`script ${path}: expected {"scripts":[{"question","replies"}]} or a list of replies`);

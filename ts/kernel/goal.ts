@@ -34,7 +34,7 @@ export function parseGoal(value: unknown, prefixes: Record<string, string> = {})
     try {
       value = JSON.parse(value);
     } catch (error) {
-      throw new GoalError(`not JSON (${(error as Error).message})`);
+      throw new GoalError(`not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
     }
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GoalError(`expected a JSON object, got ${JSON.stringify(value)}`);

@@ -273,7 +273,7 @@ export function compileOps(ops: Op[] | string, options: { prefixes?: Record<stri
     try {
       list = JSON.parse(ops);
     } catch (error) {
-      throw new PlanError(`the plan is not JSON: ${(error as Error).message}`);
+      throw new PlanError(`the plan is not JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
     }
   }
   if (list && typeof list === "object" && !Array.isArray(list) && Array.isArray((list as { ops?: unknown }).ops)) list = (list as { ops: unknown }).ops;

@@ -1,13 +1,15 @@
 /** Node-only: read an RDF file from disk into a Graph. Kept apart so the browser entry never imports node:fs. */
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
 
 /**
  * Read and parse an RDF file (format from its extension unless given).
- * @throws Error "no such file: <path>" when it is missing; RdfParseError with line and column
+ * @throws Error "no such file: <path>" when it is missing, "<path> is a directory, not an RDF file";
+ *   RdfParseError with line and column
  */
 export function loadGraphFile(path: string, options: { format?: RdfFormat; baseIRI?: string } = {}): Graph {
+  if (isDirectory(path)) throw new Error(`${path} is a directory, not an RDF file`);
   const format = options.format ?? formatFromPath(path);
   let text: string;
   try {
@@ -22,9 +24,10 @@ export function loadGraphFile(path: string, options: { format?: RdfFormat; baseI
 /**
  * Write a graph to `path` atomically (a temporary file beside it, then rename), in the
  * format its extension names unless given. Nothing is left behind when serializing fails.
- * @throws TypeError for an unknown extension; the file system's error otherwise
+ * @throws TypeError for an unknown extension; Error "cannot write <path>: it is a directory"; the file system's error otherwise
  */
 export function writeGraphFile(path: string, graph: Graph, options: { format?: RdfFormat } = {}): void {
+  if (isDirectory(path)) throw new Error(`cannot write ${path}: it is a directory`);
   const format = options.format ?? formatFromPath(path);
   const text = serializeGraph(graph, { format });
   const temporary = `${path}.${process.pid}.tmp`;
@@ -34,5 +37,13 @@ export function writeGraphFile(path: string, graph: Graph, options: { format?: R
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // missing: the caller's own error says so
   }
 }

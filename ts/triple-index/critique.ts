@@ -119,7 +119,8 @@ export function parseCritique(input: unknown): CritiqueItem[] {
     try {
       value = JSON.parse(value);
     } catch (error) {
-      throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message}`);
+      // one line: V8 quotes the offending text, newlines included
+      throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
     }
   }
   const list =

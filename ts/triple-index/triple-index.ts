@@ -203,6 +203,15 @@ export class TripleIndex {
   private readonly makeOrder: () => readonly SubjectBlock[];
   /** SHA-256 hex of the listing's lines: the graph state these ids belong to. */
   readonly fingerprint: string;
+  /**
+   * Which numbering of that graph state these ids are: equal to {@link fingerprint} when every
+   * listed triple has an id; with a scope that leaves lines read-only, SHA-256 hex of the
+   * fingerprint, "\n", and the 0-based listing positions of the read-only lines, ascending,
+   * comma-separated. Two indexes resolve every id to the same triple exactly when their
+   * numberings are equal — a critique carried to another process must be checked against it
+   * (the CLI does), since the same graph under another scope numbers other triples.
+   */
+  readonly numbering: string;
   /** Number of triples that received an id. */
   readonly scopeSize: number;
   /** Number of triples listed (with or without id). */
@@ -216,6 +225,7 @@ export class TripleIndex {
     ids: TripleIds;
     order: () => readonly SubjectBlock[];
     fingerprint: string;
+    numbering: string;
     tripleCount: number;
     prefixes: PrefixMap;
   }) {
@@ -223,6 +233,7 @@ export class TripleIndex {
     this.ids = parts.ids;
     this.makeOrder = parts.order;
     this.fingerprint = parts.fingerprint;
+    this.numbering = parts.numbering;
     this.scopeSize = parts.byId.size;
     this.tripleCount = parts.tripleCount;
     this.prefixes = parts.prefixes;
@@ -304,11 +315,19 @@ export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}):
     }
     return order;
   };
+  const fingerprint = sorted.fingerprint();
+  let numbering = fingerprint;
+  if (idOf !== null && positions!.length < sorted.count) {
+    const readOnly: number[] = [];
+    for (let k = 0; k < sorted.count; k++) if (idOf[k] === 0) readOnly.push(k);
+    numbering = sha256Hex(`${fingerprint}\n${readOnly.join(",")}`);
+  }
   return new TripleIndex({
     byId: new TriplesById(sorted, positions),
     ids: new TripleIds(sorted, idOf, prefixes),
     order: makeOrder,
-    fingerprint: sorted.fingerprint(),
+    fingerprint,
+    numbering,
     tripleCount: sorted.count,
     prefixes,
   });
