@@ -51,6 +51,11 @@ describe("parseGraph", () => {
     expect(columnOf("<a:a> <a:b> <a:c> .\n\n\n   bogus")).toEqual([4, 4]);
     expect(columnOf('<a:a> <a:b> "x .')).toEqual([1, 13]);
   });
+  it("quotes the unexpected text of a lexer error as a JSON string", () => {
+    expect(() => parseGraph('@prefix ex: <http://example.org/> .\nex:a ex:b ex:c .\nex:a ex:b "unterminated .\n', { source: "bad.ttl" })).toThrow(
+      'bad.ttl:3:11: unexpected text "\\"unterminated"',
+    );
+  });
   it("rejects an unknown format", () => {
     expect(() => formatFromPath("graph.rdf")).toThrow("unknown RDF format for graph.rdf: extension .rdf (expected .ttl, .nt or .nq)");
     expect(() => parseGraph("", { format: "rdfxml" as never })).toThrow(/unknown RDF format "rdfxml"/);

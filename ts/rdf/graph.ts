@@ -107,7 +107,10 @@ export function parseGraph(
       const err = error as Error & { context?: { line?: number; token?: { start?: number }; previousToken?: { end?: number } } };
       const line = err.context?.line ?? null;
       const detail = err.message.replace(/ on line \d+\.?$/, "");
-      throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), detail);
+      // N3.js's lexer error quotes the rest of the line raw (`Unexpected ""open .`): quote it as a JSON string
+      const unexpected = /^Unexpected "([\s\S]+)"$/.exec(detail)?.[1];
+      const shown = unexpected !== undefined ? `unexpected text ${JSON.stringify(unexpected)}` : detail;
+      throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), shown);
     }
     if (collided && counter > 0) continue;
     const store = new GraphStore();
