@@ -354,6 +354,8 @@ describe("op-list plans", () => {
     const bad = [...ops.slice(0, 2), { op: "triple", s: "?c", p: "ex:hosts", o: "?g" }, { op: "project", vars: ["?c"] }];
     const r = kernel.check(bad);
     expect(r.errors).toMatchObject([{ message: "unknown property ex:hosts (did you mean ex:hosted?)", op: 2 }]);
+    // the text counts ops from 1, as PlanError messages do (op holds the 0-based index)
+    expect(renderPlanState(r)).toContain("errors:\n  unknown property ex:hosts (did you mean ex:hosted?) (op 3)\n");
   });
 
   it("cover FILTER, BIND, OPTIONAL, MINUS, UNION, VALUES, GROUP BY with aggregates, ASK, ORDER BY, LIMIT/OFFSET", () => {

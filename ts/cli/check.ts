@@ -33,7 +33,7 @@ export function loadSchemaForCli(path: string): Schema {
 
 function where(file: string, d: Diagnostic): string {
   if (d.span) return `${file}:${d.span.line}:${d.span.column}: `;
-  if (d.op !== undefined) return `${file}: op ${d.op}: `;
+  if (d.op !== undefined) return `${file}: op ${d.op + 1}: `; // counted from 1, as PlanError messages
   return `${file}: `;
 }
 

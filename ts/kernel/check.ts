@@ -769,7 +769,8 @@ export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals
   lines.push("open goals:");
   if (result.openGoals.length) for (const g of result.openGoals) lines.push(`  ${g}`);
   else lines.push("  goals accomplished");
-  const where = (d: Diagnostic) => (d.span ? ` (line ${d.span.line}, column ${d.span.column})` : d.op !== undefined ? ` (op ${d.op})` : "");
+  // ops are counted from 1 in text, as in PlanError messages (Diagnostic.op is the 0-based index)
+  const where = (d: Diagnostic) => (d.span ? ` (line ${d.span.line}, column ${d.span.column})` : d.op !== undefined ? ` (op ${d.op + 1})` : "");
   if (result.errors.length) {
     lines.push("errors:");
     for (const e of result.errors) lines.push(`  ${e.message}${where(e)}`);
