@@ -92,6 +92,11 @@ describe("PrefixMap", () => {
   });
   it("formats blank nodes and prefixed datatypes", () => {
     expect(formatTerm(DataFactory.blankNode("n1"), {})).toBe("_:n1");
+    // a lone surrogate in an IRI is escaped (UTF-8 would make it U+FFFD); a pair stays
+    expect(formatTerm(DataFactory.namedNode("urn:x:\ud800a"), {})).toBe("<urn:x:\\uD800a>");
+    expect(formatTerm(DataFactory.namedNode("urn:x:\udc00"), { x: "urn:x:" })).toBe("<urn:x:\\uDC00>");
+    expect(formatTerm(DataFactory.namedNode("urn:x:\ufffd"), {})).toBe("<urn:x:\ufffd>");
+    expect(formatTerm(DataFactory.namedNode("urn:x:\u{25651}"), {})).toBe("<urn:x:\u{25651}>");
     expect(formatTerm(DataFactory.literal("2.50", DataFactory.namedNode("http://www.w3.org/2001/XMLSchema#decimal")), { xsd: "http://www.w3.org/2001/XMLSchema#" })).toBe('"2.50"^^xsd:decimal');
   });
 });

@@ -32,15 +32,20 @@ export function isPnPrefix(name: string): boolean {
   return PN_PREFIX.test(name);
 }
 
+// Characters IRIREF forbids, and lone surrogates (no code point: UTF-8 would turn them into
+// U+FFFD, so an IRI holding one would list, and hash, like one holding U+FFFD).
+// eslint-disable-next-line no-control-regex
+const IRI_ESCAPE = /[\u0000-\u0020<>"{}|^`\\]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const IRI_ESCAPE_ALL = new RegExp(IRI_ESCAPE.source, "g");
+
 /**
  * Escape an IRI for `<…>`: characters IRIREF forbids (U+0000–U+0020, `<>"{}|^\``, and
- * `\`) become `\uXXXX`. IRIs from a parser never hold them; terms built elsewhere may.
+ * `\`) and lone surrogates become `\uXXXX`. IRIs from a parser never hold them; terms built
+ * elsewhere may.
  */
 export function escapeIri(iri: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u0020<>"{}|^`\\]/.test(iri)) return iri;
-  // eslint-disable-next-line no-control-regex
-  return iri.replace(/[\u0000-\u0020<>"{}|^`\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
+  if (!IRI_ESCAPE.test(iri)) return iri;
+  return iri.replace(IRI_ESCAPE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 }
 
 /**
