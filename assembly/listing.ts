@@ -473,7 +473,11 @@ function sortTerms(list: usize, count: usize): void {
   return compareTerms(u32At(oTriples, 3 * <usize>a + 2), u32At(oTriples, 3 * <usize>b + 2));
 }
 
-/** Stable sort of the triple numbers at order[lo, hi) (insertion sort, merge sort when long). */
+/**
+ * Stable sort of the triple numbers at order[lo, hi) (insertion sort, merge sort when long).
+ * The same merge sort as sortTerms, written out with its own comparator: one shared sort
+ * choosing the comparator per comparison made WordNet's listing 20–30 % slower (measured).
+ */
 function sortBlock(lo: usize, hi: usize): void {
   const count = hi - lo;
   if (count <= 24) {
