@@ -112,61 +112,56 @@ export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): C
         const start = total;
         // fast path (every class of a tree, most of a taxonomy): one member, one parent
         // component: the parent's sorted list with the member inserted in order, no marks, no sort
+        let single = false;
+        let pc = 0;
         if (sp - first === 1) {
           const x = stack[first];
           const e0 = adjOff[x];
           const e1 = adjOff[x + 1];
-          let single = e1 > e0;
-          let pc = 0;
+          single = e1 > e0;
           if (single) {
             pc = sccOf[adj[e0]];
             for (let e = e0 + 1; e < e1; e++) if (sccOf[adj[e]] !== pc) { single = false; break; }
             if (pc === scc) single = false;
           }
-          if (single) {
-            const a0 = sccOff[pc];
-            const a1 = sccOff[pc + 1];
-            grow(total + (a1 - a0) + 1);
-            let a = a0;
-            while (a < a1 && anc[a] < x) anc[total++] = anc[a++];
-            anc[total++] = x;
-            anc.copyWithin(total, a, a1);
-            total += a1 - a;
-            mark[x] = scc;
-            sp = first;
-            scc++;
-            sccOff[scc] = total;
-            if (cp > 0) {
-              const u = call[cp - 1];
-              if (low[v] < low[u]) low[u] = low[v];
-            }
-            continue;
+        }
+        if (single) {
+          const x = stack[first];
+          const a0 = sccOff[pc];
+          const a1 = sccOff[pc + 1];
+          grow(total + (a1 - a0) + 1);
+          let a = a0;
+          while (a < a1 && anc[a] < x) anc[total++] = anc[a++];
+          anc[total++] = x;
+          anc.copyWithin(total, a, a1);
+          total += a1 - a;
+          mark[x] = scc;
+        } else {
+          for (let k = first; k < sp; k++) {
+            const w = stack[k];
+            grow(total + 1);
+            anc[total++] = w;
+            mark[w] = scc;
           }
-        }
-        for (let k = first; k < sp; k++) {
-          const w = stack[k];
-          grow(total + 1);
-          anc[total++] = w;
-          mark[w] = scc;
-        }
-        for (let k = first; k < sp; k++) {
-          const x = stack[k];
-          for (let e = adjOff[x]; e < adjOff[x + 1]; e++) {
-            const pc = sccOf[adj[e]];
-            if (pc === scc) continue;
-            const a0 = sccOff[pc];
-            const a1 = sccOff[pc + 1];
-            grow(total + (a1 - a0));
-            for (let a = a0; a < a1; a++) {
-              const y = anc[a];
-              if (mark[y] !== scc) {
-                mark[y] = scc;
-                anc[total++] = y;
+          for (let k = first; k < sp; k++) {
+            const x = stack[k];
+            for (let e = adjOff[x]; e < adjOff[x + 1]; e++) {
+              const parent = sccOf[adj[e]];
+              if (parent === scc) continue;
+              const a0 = sccOff[parent];
+              const a1 = sccOff[parent + 1];
+              grow(total + (a1 - a0));
+              for (let a = a0; a < a1; a++) {
+                const y = anc[a];
+                if (mark[y] !== scc) {
+                  mark[y] = scc;
+                  anc[total++] = y;
+                }
               }
             }
           }
+          anc.subarray(start, total).sort();
         }
-        anc.subarray(start, total).sort();
         sp = first;
         scc++;
         sccOff[scc] = total;
