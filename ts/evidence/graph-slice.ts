@@ -8,7 +8,7 @@
 import { DataFactory, Store, Writer } from "n3";
 import type * as RDF from "@rdfjs/types";
 import SHACLValidator from "rdf-validate-shacl";
-import { parseGraph } from "../rdf/index.js";
+import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment.js";
 import { EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
@@ -17,8 +17,8 @@ const { namedNode, literal, quad } = DataFactory;
 
 /** The ontology's namespace. */
 export const EVIDENCE_NS = "https://w3id.org/groundwire/evidence#";
-const RDF_TYPE = namedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type");
-const XSD_INTEGER = namedNode("http://www.w3.org/2001/XMLSchema#integer");
+const RDF_TYPE = namedNode(RDF_TYPE_IRI);
+const XSD_INTEGER = namedNode(`${XSD}integer`);
 const SH = "http://www.w3.org/ns/shacl#";
 const gwe = (local: string) => namedNode(EVIDENCE_NS + local);
 
@@ -124,7 +124,7 @@ function show(term: RDF.Term | null | undefined): string | null {
   if (!term) return null;
   if (term.termType === "NamedNode") return `<${term.value}>`;
   if (term.termType === "BlankNode") return `_:${term.value}`;
-  if (term.termType === "Literal") return JSON.stringify(term.value) + (term.datatype && term.datatype.value !== "http://www.w3.org/2001/XMLSchema#string" ? `^^<${term.datatype.value}>` : "");
+  if (term.termType === "Literal") return JSON.stringify(term.value) + (term.datatype && term.datatype.value !== `${XSD}string` ? `^^<${term.datatype.value}>` : "");
   return term.value;
 }
 

@@ -10,11 +10,11 @@ import type { Graph } from "../rdf/index.js";
 import type { BackendRequest } from "../../bindings/wasm.js";
 import { closureHas, computeClosure, type Closure } from "./closure.js";
 
-export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+import { RDF_NS as RDF, RDF_TYPE, XSD } from "../rdf/format-term.js";
+
+export { RDF, RDF_TYPE, XSD };
 export const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
 export const OWL = "http://www.w3.org/2002/07/owl#";
-export const XSD = "http://www.w3.org/2001/XMLSchema#";
-export const RDF_TYPE = `${RDF}type`;
 
 const CLASS_TYPES = new Set([`${OWL}Class`, `${RDFS}Class`]);
 const PROPERTY_TYPES = new Set([

@@ -25,7 +25,7 @@ import { DataFactory, type Store } from "n3";
 import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindings/listing.js";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
-import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_TYPE, walkQuadRows, type PrefixMap } from "../rdf/index.js";
+import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_NS, RDF_TYPE, walkQuadRows, XSD, type PrefixMap } from "../rdf/index.js";
 
 /** A term as the listing shows it, with its code-point sort key and (for subjects/predicates) its rank. */
 interface Rendered {
@@ -361,12 +361,12 @@ function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
   if (first === 0x2e /* . */ || first === 0x3f /* ? */ || key === "") return null;
   return prefixes.formatIri(key);
 }
-const XSD_STRING = "http://www.w3.org/2001/XMLSchema#string";
+const XSD_STRING = `${XSD}string`;
 /** A literal key `"lexical"` or `"lexical"@tag` whose lexical form needs no escape (as escapeLiteral) and whose tag is lower-case. */
 const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-]+)?$/;
 /** Characters at or above U+D800, where code-unit and code-point order can disagree (see codePointSortKey). */
 const HIGH_UNITS = /[\uD800-\uFFFF]/;
-const RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
+const RDF_LANG_STRING = `${RDF_NS}langString`;
 
 /** Blocks up to this many triples are ordered by insertion sort in place; larger ones by Array#sort. */
 const INSERTION_SORT_MAX = 24;
