@@ -27,15 +27,6 @@ import { sha256Hex } from "../../bindings/sha256.js";
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
 import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_NS, RDF_TYPE, walkQuadRows, XSD, type PrefixMap } from "../rdf/index.js";
 
-/** A term as the listing shows it, with its code-point sort key and (for subjects/predicates) its rank. */
-interface Rendered {
-  readonly text: string;
-  readonly key: string;
-  readonly num: number;
-  subjectRank: number;
-  predicateRank: number;
-}
-
 const encoder = new TextEncoder();
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\u0000-\u007f]/;
@@ -172,111 +163,135 @@ export class SortedTriples {
   }
 }
 
-const byKey = (a: Rendered, b: Rendered) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
 function termId(term: RDF.Term): string {
   // N3.js terms carry a unique id string; others (never in an N3.Store) are keyed by type + value.
   const id = (term as { id?: string }).id;
   return id ?? `${term.termType}\u0000${term.value}\u0000${(term as RDF.Literal).language ?? ""}\u0000${(term as RDF.Literal).datatype?.value ?? ""}`;
 }
 
-function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
-  let quads = store.getQuads(null, null, null, null) as RDF.Quad[];
-  const cache = new Map<string, Rendered>();
-  const texts: string[] = [];
-  const render = (term: RDF.Term): Rendered => {
-    const id = termId(term);
-    let r = cache.get(id);
-    if (r === undefined) {
-      const text = formatTerm(term, prefixes);
-      r = { text, key: codePointSortKey(text), num: texts.length, subjectRank: -1, predicateRank: -1 };
-      texts.push(text);
-      cache.set(id, r);
-    }
-    return r;
-  };
+/** Blocks up to this many triples are ordered by insertion sort; larger ones by Array#sort (stable). */
+const INSERTION_SORT_MAX = 24;
 
-  const n0 = quads.length;
-  let S: Rendered[] = new Array(n0);
-  let P: Rendered[] = new Array(n0);
-  let O: Rendered[] = new Array(n0);
-  const subjects: Rendered[] = [];
-  const predicates: Rendered[] = [];
-  for (let i = 0; i < n0; i++) {
-    const q = quads[i];
-    const s = render(q.subject);
-    const p = render(q.predicate);
-    if (s.subjectRank === -1) {
-      s.subjectRank = -2;
+/**
+ * The listing order of n numbered triples (the TS twin of assembly/listing.ts's ordering):
+ * subjects by rendering in code-point order, then within a subject the predicate `typeTerm`
+ * (rdf:type) first, then by predicate rendering, then object rendering. Both steps are
+ * stable: a counting sort by subject rank, then each block on its own.
+ *
+ * @param texts rendering per term number
+ * @param spo subject, predicate, object term numbers of triple i at 3i, 3i+1, 3i+2
+ * @param typeTerm the term number of rdf:type, or -1
+ * @returns `order` (triple numbers in listing order) and `blockStarts` (where each subject
+ *   block starts in it, plus a final n)
+ */
+function orderTriples(texts: readonly string[], spo: Int32Array, typeTerm: number): { order: Int32Array; blockStarts: number[] } {
+  const sortKeys: (string | undefined)[] = new Array(texts.length);
+  const byRendering = (a: number, b: number): number => {
+    const x = (sortKeys[a] ??= codePointSortKey(texts[a]));
+    const y = (sortKeys[b] ??= codePointSortKey(texts[b]));
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const n = spo.length / 3;
+  // Distinct subjects and predicates, each sorted by rendering; rdf:type is predicate rank 0.
+  const subjectRank = new Int32Array(texts.length).fill(-1);
+  const predicateRank = new Int32Array(texts.length).fill(-1);
+  const subjects: number[] = [];
+  const predicates: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = spo[3 * i];
+    const p = spo[3 * i + 1];
+    if (subjectRank[s] < 0) {
+      subjectRank[s] = 0;
       subjects.push(s);
     }
-    if (p.predicateRank === -1) {
-      p.predicateRank = -2;
+    if (predicateRank[p] < 0) {
+      predicateRank[p] = 0;
       predicates.push(p);
     }
-    S[i] = s;
-    P[i] = p;
-    O[i] = render(q.object);
   }
+  subjects.sort(byRendering);
+  for (let r = 0; r < subjects.length; r++) subjectRank[subjects[r]] = r;
+  predicates.sort(byRendering);
+  for (let r = 0; r < predicates.length; r++) predicateRank[predicates[r]] = predicates[r] === typeTerm ? 0 : r + 1;
 
-  // Quads in named graphs may repeat a triple: keep its first occurrence only.
-  if (n0 > 0 && store.countQuads(null, null, null, DataFactory.defaultGraph()) !== n0) {
-    const seen = new Set<string>();
-    const keep: number[] = [];
-    for (let i = 0; i < n0; i++) {
-      const line = `${S[i].text}\t${P[i].text}\t${O[i].text}`;
-      if (!seen.has(line)) {
-        seen.add(line);
-        keep.push(i);
-      }
-    }
-    quads = keep.map((i) => quads[i]);
-    S = keep.map((i) => S[i]);
-    P = keep.map((i) => P[i]);
-    O = keep.map((i) => O[i]);
-  }
-  const n = quads.length;
-
-  subjects.sort(byKey);
-  for (let r = 0; r < subjects.length; r++) subjects[r].subjectRank = r;
-  predicates.sort(byKey);
-  // rdf:type sorts before every other predicate: rank 0, the rest 1..
-  const typeText = formatTerm({ termType: "NamedNode", value: RDF_TYPE } as RDF.NamedNode, prefixes);
-  for (let r = 0; r < predicates.length; r++) predicates[r].predicateRank = predicates[r].text === typeText ? 0 : r + 1;
-
-  // Counting sort by subject rank.
+  // Group by subject rank (counting sort, stable), then order each block.
   const counts = new Int32Array(subjects.length + 1);
-  for (let i = 0; i < n; i++) counts[S[i].subjectRank + 1]++;
+  for (let i = 0; i < n; i++) counts[subjectRank[spo[3 * i]] + 1]++;
   for (let r = 0; r < subjects.length; r++) counts[r + 1] += counts[r];
   const blockStarts = Array.from(counts);
+  const cursor = counts.slice(0, subjects.length);
   const order = new Int32Array(n);
-  const fill = counts.slice(0, subjects.length);
-  for (let i = 0; i < n; i++) order[fill[S[i].subjectRank]++] = i;
-
-  // Sort inside each subject block by (predicate rank, object key).
-  const byPredicateObject = (a: number, b: number) => {
-    const d = P[a].predicateRank - P[b].predicateRank;
-    if (d !== 0) return d;
-    const x = O[a].key;
-    const y = O[b].key;
-    return x < y ? -1 : x > y ? 1 : 0;
+  for (let i = 0; i < n; i++) order[cursor[subjectRank[spo[3 * i]]]++] = i;
+  const byPredicateObject = (a: number, b: number): number => {
+    const d = predicateRank[spo[3 * a + 1]] - predicateRank[spo[3 * b + 1]];
+    return d !== 0 ? d : byRendering(spo[3 * a + 2], spo[3 * b + 2]);
   };
   for (let r = 0; r < subjects.length; r++) {
     const start = blockStarts[r];
     const end = blockStarts[r + 1];
-    if (end - start > 1) order.subarray(start, end).sort(byPredicateObject);
+    if (end - start > INSERTION_SORT_MAX) order.set(Array.from(order.subarray(start, end)).sort(byPredicateObject), start);
+    else {
+      for (let j = start + 1; j < end; j++) {
+        const v = order[j];
+        let k = j - 1;
+        while (k >= start && byPredicateObject(order[k], v) > 0) {
+          order[k + 1] = order[k];
+          k--;
+        }
+        order[k + 1] = v;
+      }
+    }
   }
+  return { order, blockStarts };
+}
 
-  const sortedQuads: RDF.Quad[] = new Array(n);
-  const spo = new Int32Array(3 * n);
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    sortedQuads[k] = quads[i];
-    spo[3 * k] = S[i].num;
-    spo[3 * k + 1] = P[i].num;
-    spo[3 * k + 2] = O[i].num;
+/** The triples `spo` (3 term numbers each) permuted into `order`. */
+function permuteTriples(spo: Int32Array, order: Int32Array): Int32Array {
+  const sorted = new Int32Array(spo.length);
+  for (let k = 0; k < order.length; k++) {
+    const i = 3 * order[k];
+    sorted[3 * k] = spo[i];
+    sorted[3 * k + 1] = spo[i + 1];
+    sorted[3 * k + 2] = spo[i + 2];
   }
-  return new SortedTriples(texts, spo, blockStarts, (k) => sortedQuads[k]);
+  return sorted;
+}
+
+/** The public-API path: every quad from getQuads, a triple held in several graphs listed once. */
+function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
+  const quads = store.getQuads(null, null, null, null) as RDF.Quad[];
+  const numbers = new Map<string, number>();
+  const texts: string[] = [];
+  const number = (term: RDF.Term): number => {
+    const id = termId(term);
+    let t = numbers.get(id);
+    if (t === undefined) {
+      numbers.set(id, (t = texts.length));
+      texts.push(formatTerm(term, prefixes));
+    }
+    return t;
+  };
+  // Quads in named graphs may repeat a triple (the same line): keep its first occurrence only.
+  const dedupe = quads.length > 0 && store.countQuads(null, null, null, DataFactory.defaultGraph()) !== quads.length;
+  const seen = new Set<string>();
+  const kept: RDF.Quad[] = [];
+  const numbered: number[] = [];
+  for (const q of quads) {
+    const s = number(q.subject);
+    const p = number(q.predicate);
+    const o = number(q.object);
+    if (dedupe) {
+      const line = `${texts[s]}\t${texts[p]}\t${texts[o]}`;
+      if (seen.has(line)) continue;
+      seen.add(line);
+    }
+    kept.push(q);
+    numbered.push(s, p, o);
+  }
+  const spo = Int32Array.from(numbered);
+  const typeTerm = numbers.get(termId(DataFactory.namedNode(RDF_TYPE))) ?? -1;
+  const { order, blockStarts } = orderTriples(texts, spo, typeTerm);
+  return new SortedTriples(texts, permuteTriples(spo, order), blockStarts, (k) => kept[order[k]]);
 }
 
 /** The parts of N3.js 2.x's Store this module reads on its fast path. */
@@ -364,12 +379,7 @@ function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
 const XSD_STRING = `${XSD}string`;
 /** A literal key `"lexical"` or `"lexical"@tag` whose lexical form needs no escape (as escapeLiteral) and whose tag is lower-case. */
 const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-]+)?$/;
-/** Characters at or above U+D800, where code-unit and code-point order can disagree (see codePointSortKey). */
-const HIGH_UNITS = /[\uD800-\uFFFF]/;
 const RDF_LANG_STRING = `${RDF_NS}langString`;
-
-/** Blocks up to this many triples are ordered by insertion sort in place; larger ones by Array#sort. */
-const INSERTION_SORT_MAX = 24;
 
 const prefixTables = new WeakMap<PrefixMap, Uint8Array>();
 
@@ -428,80 +438,8 @@ function sortTriplesFast(
 
   // The TS backend: render each term from its key, then the same ordering as the kernel.
   const texts = renderAll();
-  const sortKeys: (string | undefined)[] = new Array(keys.length);
-  for (let t = 0; t < keys.length; t++) {
-    const key = keys[t];
-    const text = texts[t];
-    // A rendering that is the entity key itself (most literals, blank nodes) is its own sort
-    // key when the key has no unit ≥ U+D800 (the check runs on the flat key, not a new string).
-    sortKeys[t] = text === key && !HIGH_UNITS.test(key) ? key : undefined;
-  }
-  const sortKey = (t: number): string => sortKeys[t] ?? (sortKeys[t] = codePointSortKey(texts[t]));
-  const byRendering = (a: number, b: number) => {
-    const x = sortKey(a);
-    const y = sortKey(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
-  const n = spo.length / 3;
-  // Distinct subjects and predicates, each sorted by rendering; rdf:type is predicate rank 0.
-  const subjectRank = new Int32Array(keys.length).fill(-1);
-  const predicateRank = new Int32Array(keys.length).fill(-1);
-  const subjects: number[] = [];
-  const predicates: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const s = spo[3 * k];
-    const p = spo[3 * k + 1];
-    if (subjectRank[s] < 0) {
-      subjectRank[s] = 0;
-      subjects.push(s);
-    }
-    if (predicateRank[p] < 0) {
-      predicateRank[p] = 0;
-      predicates.push(p);
-    }
-  }
-  subjects.sort(byRendering);
-  for (let r = 0; r < subjects.length; r++) subjectRank[subjects[r]] = r;
-  predicates.sort(byRendering);
-  for (let r = 0; r < predicates.length; r++) predicateRank[predicates[r]] = predicates[r] === typeTerm ? 0 : r + 1;
-
-  // Group by subject rank (counting sort, stable), then order each block.
-  const counts = new Int32Array(subjects.length + 1);
-  for (let k = 0; k < n; k++) counts[subjectRank[spo[3 * k]] + 1]++;
-  for (let r = 0; r < subjects.length; r++) counts[r + 1] += counts[r];
-  const blockStarts = Array.from(counts);
-  const cursor = counts.slice(0, subjects.length);
-  const sorted = new Int32Array(spo.length);
-  for (let k = 0; k < n; k++) {
-    const at = 3 * cursor[subjectRank[spo[3 * k]]]++;
-    sorted[at] = spo[3 * k];
-    sorted[at + 1] = spo[3 * k + 1];
-    sorted[at + 2] = spo[3 * k + 2];
-  }
-  const comparePO = (p1: number, o1: number, p2: number, o2: number): number => {
-    const d = predicateRank[p1] - predicateRank[p2];
-    return d !== 0 ? d : byRendering(o1, o2);
-  };
-  for (let r = 0; r < subjects.length; r++) {
-    const blockAt = 3 * blockStarts[r];
-    const end = 3 * blockStarts[r + 1];
-    const size = (end - blockAt) / 3;
-    if (size > INSERTION_SORT_MAX) sortBlock(sorted, blockAt, size, comparePO);
-    else if (size > 1) {
-      for (let j = blockAt + 3; j < end; j += 3) {
-        const p = sorted[j + 1];
-        const o = sorted[j + 2];
-        let k = j - 3;
-        while (k >= blockAt && comparePO(sorted[k + 1], sorted[k + 2], p, o) > 0) {
-          sorted[k + 4] = sorted[k + 1];
-          sorted[k + 5] = sorted[k + 2];
-          k -= 3;
-        }
-        sorted[k + 4] = p;
-        sorted[k + 5] = o;
-      }
-    }
-  }
+  const { order, blockStarts } = orderTriples(texts, spo, typeTerm);
+  const sorted = permuteTriples(spo, order);
   const result = new SortedTriples(texts, sorted, blockStarts, (k) =>
     DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
   );
@@ -509,19 +447,3 @@ function sortTriplesFast(
   return result;
 }
 
-/** Order one large block (`size` triples from `start` in `spo`) by (predicate, object) with Array#sort. */
-function sortBlock(spo: Int32Array, start: number, size: number, comparePO: (p1: number, o1: number, p2: number, o2: number) => number): void {
-  const p = new Int32Array(size);
-  const o = new Int32Array(size);
-  const order = new Array<number>(size);
-  for (let k = 0; k < size; k++) {
-    p[k] = spo[start + 3 * k + 1];
-    o[k] = spo[start + 3 * k + 2];
-    order[k] = k;
-  }
-  order.sort((a, b) => comparePO(p[a], o[a], p[b], o[b]));
-  for (let k = 0; k < size; k++) {
-    spo[start + 3 * k + 1] = p[order[k]];
-    spo[start + 3 * k + 2] = o[order[k]];
-  }
-}
