@@ -109,8 +109,9 @@ const command: Command = {
     else process.stdout.write(serializeGraph(graph, { format: outFormat }));
     // The fingerprint to hand to the next critique: of the graph as written (N-Triples and
     // N-Quads carry no prefixes, and prefixes change the rendering) and under the same scope.
-    const written = outFormat === "turtle" ? graph : { ...graph, prefixes: {} };
-    const after = buildTripleIndex(written, { scope }).numbering;
+    // (applyCritique's fingerprintAfter already is that, for Turtle without a scope)
+    const after =
+      outFormat === "turtle" && scope === undefined ? report.fingerprintAfter : buildTripleIndex(outFormat === "turtle" ? graph : { ...graph, prefixes: {} }, { scope }).numbering;
 
     const summary = {
       graph: graphPath,
