@@ -103,7 +103,8 @@ export function listingWasm(
   const blocks = x.listingRun(written, typeTerm);
   if (blocks < 0) return null;
   buffer = x.memory.buffer; // re-read: the run may have grown memory
-  const triples = new Uint32Array(buffer, x.listingBlockStartsPtr() >>> 0, blocks + 1)[blocks];
+  const blockStarts = Array.from(new Uint32Array(buffer, x.listingBlockStartsPtr() >>> 0, blocks + 1));
+  const triples = blockStarts[blocks];
   let renderings: string[] | null = null;
   if (options.withRenderings) {
     const offsets = new Uint32Array(buffer, x.listingRenderedOffsetsPtr() >>> 0, terms + 1);
@@ -112,7 +113,7 @@ export function listingWasm(
   }
   return {
     spo: new Int32Array(buffer, x.listingSortedPtr() >>> 0, 3 * triples).slice(),
-    blockStarts: Array.from(new Uint32Array(buffer, x.listingBlockStartsPtr() >>> 0, blocks + 1)),
+    blockStarts,
     fingerprint: options.digest ? options.digest(new Uint8Array(buffer, x.listingOutputPtr() >>> 0, x.listingOutputLength() >>> 0)) : null,
     renderings,
   };
