@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   bookBody,
+  createEmbeddedCorpus,
   createExtractiveSynthesizer,
   cutBook,
   julianToGregorian,
@@ -339,5 +340,38 @@ describe("the offline synthesizer's rolling summary moves through the moot", () 
       const phrase = /"([^"]+)"/.exec(last.text)![1]!.split(/\s+/).slice(0, 4).join(" ");
       expect(s.text).toContain(phrase);
     }
+  });
+});
+
+/** Where a reader looks for a label in the book's text: the heading, verse reference or headword it names. */
+function anchorsOf(label: string): string[] {
+  const diary = /^(.+?): (.+)$/.exec(label);
+  if (diary) return [`\n${diary[1]}\n`, `\n${diary[2]}`];
+  const verse = /^(.+ \d+):(\d+)/.exec(label);
+  if (verse) return [`${verse[1]}:${verse[2]} `];
+  const chapter = /^(.+?)(?:, part \d+)?$/.exec(label)!;
+  if (/^[A-Z][A-Z' -]+( – [A-Z][A-Z' -]+)?$/.test(label)) return [`\n${label.split(" – ")[0]}`];
+  return [`\n${chapter[1]}\n`];
+}
+
+describe("a moot cites labels a reader can find in the book, and quotes no boilerplate", () => {
+  const pairs: Array<[URL, string, string]> = [[BUNDLED, "novel/frankenstein", "diary/pepys-1660"]];
+  if (existsSync(SHARED)) pairs.push([SHARED, "scripture/kjv", "dictionary/devils-dictionary"], [SHARED, "novel/pride-and-prejudice", "diary/pepys-1660"]);
+  it.each(pairs)("%s: %s and %s", async (dir, a, b) => {
+    // Each book cut from its own text (../shared also holds an entries index for Pepys, with converted dates).
+    const corpus = createEmbeddedCorpus([a, b].map((k) => parseBook(k, read(dir, `${k.replace("/", "__")}.txt`))));
+    const transcript = await runMoot(corpus, createExtractiveSynthesizer(), [a, b], "the law and the heart", 4);
+    let cited = 0;
+    for (const u of transcript.utterances) {
+      const text = read(dir, `${u.speaker.replace("/", "__")}.txt`);
+      for (const [tag, nodeId] of Object.entries(u.cited)) {
+        const label = u.retrieved.find((r) => r.tag === tag)!.label;
+        for (const anchor of anchorsOf(label)) expect(text, `${label} (${anchor.trim()})`).toContain(anchor);
+        expect(corpus.book(u.speaker)!.passages.find((p) => p.node_id === nodeId)!.label).toBe(label);
+        cited++;
+      }
+      for (const q of u.quotes) expect(q.text).not.toMatch(BOILERPLATE);
+    }
+    expect(cited).toBeGreaterThanOrEqual(4);
   });
 });

@@ -97,10 +97,12 @@ export interface DiaryEntry {
   gregorianDate?: string | null;
   /** The entry's heading as printed, used for the label when `label` is absent. */
   heading?: string | null;
+  /** The month or year heading printed above the entry (`MAY 1660`), put before the heading in a default label. */
+  month?: string | null;
 }
 
 /** The shape an entries index must have, said in its error messages. */
-export const ENTRIES_INDEX_SHAPE = '{"entries": [{"offset": <UTF-16 index>, "id"?: string, "label"?: string, "date"?: "YYYY-MM-DD" | null, "gregorianDate"?: "YYYY-MM-DD" | null, "heading"?: string}, ...]}';
+export const ENTRIES_INDEX_SHAPE = '{"entries": [{"offset": <UTF-16 index>, "id"?: string, "label"?: string, "date"?: "YYYY-MM-DD" | null, "gregorianDate"?: "YYYY-MM-DD" | null, "heading"?: string, "month"?: string}, ...]}';
 
 /** An entries index does not have the documented shape; the message names where and {@link ENTRIES_INDEX_SHAPE}. */
 export class EntriesIndexError extends Error {
@@ -135,7 +137,7 @@ export function readEntriesIndex(data: unknown, textLength: number, source = "en
       throw new EntriesIndexError(`${at}.offset must be an integer from 0 to ${textLength} (the text's length in UTF-16 code units), got ${JSON.stringify(o.offset)}`);
     }
     for (const f of ["date", "gregorianDate"]) if (!isDate(o[f])) throw new EntriesIndexError(`${at}.${f} must be "YYYY-MM-DD" or null, got ${JSON.stringify(o[f])?.slice(0, 40)}`);
-    for (const f of ["id", "label", "heading"]) if (!isText(o[f])) throw new EntriesIndexError(`${at}.${f} must be a string, got ${kind(o[f])}`);
+    for (const f of ["id", "label", "heading", "month"]) if (!isText(o[f])) throw new EntriesIndexError(`${at}.${f} must be a string, got ${kind(o[f])}`);
   });
   return entries as DiaryEntry[];
 }
@@ -159,7 +161,7 @@ export function diaryEntries(key: string, text: string, entries: readonly DiaryE
     const passage: BookPassage = {
       node_id: `${key}#${name}`,
       name,
-      label: e.label ?? e.heading ?? e.date ?? name,
+      label: e.label ?? (e.heading ? (e.month ? `${e.month}: ${e.heading}` : e.heading) : (e.date ?? e.month ?? name)),
       content,
       start,
       end: start + content.length,
