@@ -30,8 +30,26 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
   it("books lists the bundled keys with titles", async () => {
     const r = await run(["books"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("diary/pepys-1660    The Diary of Samuel Pepys — Samuel Pepys (367 passages)");
-    expect(r.stdout).toMatch(/novel\/frankenstein +Frankenstein, or The Modern Prometheus — Mary Wollstonecraft \(Godwin\) Shelley/);
+    expect(r.stdout).toContain("diary/pepys-1660    The Diary of Samuel Pepys — Samuel Pepys (367 passages, diary)");
+    expect(r.stdout).toMatch(/novel\/frankenstein +Frankenstein, or The Modern Prometheus — Mary Wollstonecraft \(Godwin\) Shelley \(\d+ passages, chapters\)/);
+  });
+
+  it("books --passages KEY shows how a book was cut: each passage's label and first words", async () => {
+    const r = await run(["books", "--passages", "diary/pepys-1660"]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("diary/pepys-1660: The Diary of Samuel Pepys — 367 passages, cut by diary");
+    expect(lines).toHaveLength(368);
+    expect(lines[1]).toMatch(/^JANUARY 1659–60 +Blessed be God, at the end of the last year …$/);
+    expect(lines[2]).toMatch(/^JANUARY 1659–60: Jan\. 1st \(Lord’s day\) +Jan\. 1st \(Lord’s day\)\. This morning \(we living lately in …$/);
+    expect(lines.at(-1)).toMatch(/^DECEMBER 1660: 31st +31st\. At the office all the morning and after that …$/);
+    const json = await run(["books", "--passages", "novel/frankenstein", "--json"]);
+    const d = JSON.parse(json.stdout);
+    expect(d).toMatchObject({ key: "novel/frankenstein", structure: "chapters" });
+    expect(d.passages[0]).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", firstWords: "_To Mrs. Saville, England._ St. Petersburgh, Dec. 11th, 17—. You …" });
+    const bad = await run(["books", "--passages", "diary/pepys"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^groundwire: books: unknown book "diary\/pepys"; did you mean "diary\/pepys-1660"\?\n$/);
   });
 
   it("an offline moot prints each utterance and the stats, and --json writes the transcript", async () => {
@@ -42,7 +60,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(r.stdout).toContain("the embedded extractive synthesizer speaks, offline");
     expect(r.stdout).toContain("[1] Frankenstein, or The Modern Prometheus (novel/frankenstein) · open");
     expect(r.stdout).toContain("[4] The Diary of Samuel Pepys (diary/pepys-1660) · close");
-    expect(r.stdout).toMatch(/cites: s\d 16\d\d-\d\d-\d\d/);
+    expect(r.stdout).toMatch(/cites: s\d [A-Z]+ 16\d\d(–\d\d)?: \d+/);
     expect(r.stdout).toContain("stats:");
     const d = JSON.parse(readFileSync(json, "utf8"));
     expect(d.utterances).toHaveLength(4);

@@ -151,7 +151,8 @@ describe("snapQuotes", () => {
   });
 
   it("a near miss of a real passage is snapped to the source's exact words, marks and edge punctuation kept", () => {
-    const content = frankenstein.passages[200]!.content;
+    // A passage with a long word among its 11th–19th words (the quote's inside).
+    const content = frankenstein.passages.slice(200).map((p) => p.content).find((c) => words(c).slice(10, 19).some((w) => w.end - w.start >= 6))!;
     const ws = words(content).slice(10, 20);
     const exact = content.slice(ws[0]!.start, ws.at(-1)!.end);
     const long = ws.slice(0, -1).find((w) => w.end - w.start >= 6)!; // a long word inside the quote

@@ -40,26 +40,28 @@ describe("the bundled corpus", () => {
     expect(bookKeyFromFileName("diary__pepys-1660.txt")).toBe("diary/pepys-1660");
     expect(bookKeyFromFileName("notes.txt")).toBeNull();
     expect(corpus.books()).toEqual([
-      { key: "diary/pepys-1660", title: "The Diary of Samuel Pepys", author: "Samuel Pepys", genre: "diary", passages: 367 },
+      { key: "diary/pepys-1660", title: "The Diary of Samuel Pepys", author: "Samuel Pepys", genre: "diary", structure: "diary", passages: 367 },
       {
         key: "novel/frankenstein",
         title: "Frankenstein, or The Modern Prometheus",
         author: "Mary Wollstonecraft (Godwin) Shelley",
         genre: "novel",
+        structure: "chapters",
         passages: expect.any(Number),
       },
     ]);
   });
 
-  it("a novel is chunk:NNNN passages of the PG body; a diary one passage per dated entry", () => {
+  it("a novel is cut into its letters and chapters; a diary into one passage per dated entry", () => {
     const novel = corpus.book("novel/frankenstein")!;
-    expect(novel.passages[0]!.name).toBe("chunk:0001");
-    expect(novel.passages[0]!.node_id).toBe("novel/frankenstein#chunk:0001");
-    expect(novel.passages.map((p) => p.content).join(" ")).not.toMatch(/PROJECT GUTENBERG/);
+    expect(novel.structure).toBe("chapters");
+    expect(novel.passages[0]!).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", node_id: "novel/frankenstein#letter-1-1" });
+    expect(novel.passages.map((p) => p.content).join(" ")).not.toMatch(/PROJECT GUTENBERG/i);
     expect(Math.max(...novel.passages.map((p) => p.content.length))).toBeLessThan(2 * 1200 + 200);
     const diary = corpus.book("diary/pepys-1660")!;
-    const jan1 = diary.passages.find((p) => p.name === "entry-1660-1-11")!;
-    expect(jan1.timestamp).toBe("1660-01-11");
+    expect(diary.structure).toBe("diary");
+    const jan1 = diary.passages.find((p) => p.name === "entry-1660-01-01")!;
+    expect(jan1).toMatchObject({ label: "JANUARY 1659–60: Jan. 1st (Lord’s day)", timestamp: "1660-01-01", gregorianDate: "1660-01-11" });
     expect(jan1.content.startsWith("Jan. 1st (Lord’s day). This morning")).toBe(true);
     expect(jan1.content.endsWith("and so to our own home.")).toBe(true);
     expect(diary.passages[0]!.timestamp).toBeUndefined(); // the undated opening entry
@@ -134,11 +136,11 @@ describe("an 8-turn offline moot between the bundled novel and diary", async () 
     expect(checked).toBeGreaterThanOrEqual(16);
   });
 
-  it("a diary cites days, a novel chunks; cited maps tags to retrieved node ids", () => {
+  it("a diary cites days as printed, a novel its chapters; cited maps tags to retrieved node ids", () => {
     for (const u of transcript.utterances) {
       const labels = u.retrieved.map((r) => r.label);
-      if (u.speaker === "diary/pepys-1660") expect(labels.every((l) => /^16\d\d-\d\d-\d\d$/.test(l))).toBe(true);
-      else expect(labels.every((l) => /^chunk:\d{4}$/.test(l))).toBe(true);
+      if (u.speaker === "diary/pepys-1660") expect(labels.every((l) => /^[A-Z]+ 16\d\d(–\d\d)?: .*\d/.test(l))).toBe(true);
+      else expect(labels.every((l) => /^(Letter|Chapter) \d+(, part \d+)?$/.test(l))).toBe(true);
       for (const [tag, nodeId] of Object.entries(u.cited)) expect(u.retrieved.find((r) => r.tag === tag)!.nodeId).toBe(nodeId);
     }
   });

@@ -1,37 +1,74 @@
 /**
- * `groundwire books [--corpus DIR] [--json]`: list the corpus keys with their
- * titles, authors and passage counts.
+ * `groundwire books [--corpus DIR] [--passages KEY] [--json]`: list the corpus
+ * keys with their titles, authors, structure and passage counts; with
+ * `--passages KEY`, how that book was cut: each passage's label and first words.
  */
 import { loadCorpus } from "../moot/corpus-node.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
-const HELP = `usage: groundwire books [--corpus DIR] [--json]
+const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json]
 
-Lists the books a moot can use: key (<genre>/<book>), title, author, passages.
-  --corpus DIR  folder of <genre>__<book>.txt files (default: the bundled data/books)
-  --json        print JSON instead of a table`;
+Lists the books a moot can use: key (<genre>/<book>), title, author, how the
+book was cut (diary entries, verses, dictionary headwords, chapters, or plain
+paragraph chunks) and its passage count.
+  --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --passages KEY  list one book's passages instead: label and first words, in order
+  --json          print JSON instead of text`;
+
+/** The first `n` words of a passage, with an ellipsis when there are more. */
+function firstWords(text: string, n = 10): string {
+  const ws = text.replace(/\s+/g, " ").trim().split(" ");
+  return ws.length > n ? `${ws.slice(0, n).join(" ")} …` : ws.join(" ");
+}
 
 const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("books", args, {
       corpus: { type: "string" },
+      passages: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
     if (positionals.length) throw new CliError(`books: unexpected argument ${JSON.stringify(positionals[0])}`, 2);
-    let books;
+    let corpus;
     try {
-      books = loadCorpus(corpusDir(values.corpus)).books();
+      corpus = loadCorpus(corpusDir(values.corpus));
     } catch (error) {
       throw new CliError(`books: ${(error as Error).message}`);
     }
+    if (values.passages !== undefined) {
+      let book;
+      try {
+        book = corpus.book(corpus.resolve(values.passages))!;
+      } catch (error) {
+        throw new CliError(`books: ${(error as Error).message}`);
+      }
+      if (values.json) {
+        const passages = book.passages.map((p) => ({
+          name: p.name,
+          label: p.label,
+          ...(p.timestamp ? { timestamp: p.timestamp } : {}),
+          ...(p.gregorianDate ? { gregorianDate: p.gregorianDate } : {}),
+          start: p.start,
+          end: p.end,
+          firstWords: firstWords(p.content),
+        }));
+        console.log(JSON.stringify({ key: book.key, title: book.title, structure: book.structure, passages }, null, 2));
+        return 0;
+      }
+      console.log(`${book.key}: ${book.title} — ${book.passages.length} passages, cut by ${book.structure}`);
+      const width = Math.min(40, Math.max(...book.passages.map((p) => p.label.length)));
+      for (const p of book.passages) console.log(`${p.label.padEnd(width)}  ${firstWords(p.content)}`);
+      return 0;
+    }
+    const books = corpus.books();
     if (values.json) {
       console.log(JSON.stringify(books, null, 2));
       return 0;
     }
     const width = Math.max(...books.map((b) => b.key.length));
     for (const b of books) {
-      console.log(`${b.key.padEnd(width)}  ${b.title}${b.author ? ` — ${b.author}` : ""} (${b.passages} passages)`);
+      console.log(`${b.key.padEnd(width)}  ${b.title}${b.author ? ` — ${b.author}` : ""} (${b.passages} passages, ${b.structure})`);
     }
     return 0;
   },

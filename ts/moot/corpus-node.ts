@@ -1,11 +1,12 @@
 /**
- * Node-only: load the book corpus from a folder of `<genre>__<book>.txt` files
- * (a diary's `<genre>__<book>.entries.json` beside it gives its dated entries).
+ * Node-only: load the book corpus from a folder of `<genre>__<book>.txt` files,
+ * each cut by its own structure (an optional `<genre>__<book>.entries.json`
+ * beside a book overrides it with an entries index).
  */
 import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bookKeyFromFileName, createEmbeddedCorpus, parseBook, type Book, type DiaryEntry, type EmbeddedCorpus } from "./retrieval.js";
+import { bookKeyFromFileName, createEmbeddedCorpus, parseBook, readEntriesIndex, type Book, type DiaryEntry, type EmbeddedCorpus } from "./retrieval.js";
 
 /** A corpus folder could not be read. */
 export class CorpusError extends Error {
@@ -17,11 +18,13 @@ export class CorpusError extends Error {
 
 /**
  * Read every `<genre>__<book>.txt` in a folder as a {@link Book} (files not
- * following that naming are skipped). A `.entries.json` beside a book
- * (`{entries: [{id, date, offset}]}`) splits it into dated entries.
+ * following that naming are skipped), cut by its own structure (see
+ * `cutBook`). A `<genre>__<book>.entries.json` beside a book overrides that
+ * with an entries index of the shape `ENTRIES_INDEX_SHAPE` (retrieval.ts).
  *
  * @param dir folder path or file: URL
- * @throws CorpusError when the folder is missing, holds no book, or an entries file is not valid JSON
+ * @throws CorpusError when the folder is missing, holds no book, or an entries
+ *   file is not valid JSON or not of the documented shape (one line naming the file)
  */
 export function loadBooks(dir: string | URL): Book[] {
   const path = dir instanceof URL ? fileURLToPath(dir) : dir;
@@ -34,10 +37,16 @@ export function loadBooks(dir: string | URL): Book[] {
     const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
     let entries: DiaryEntry[] | undefined;
     if (existsSync(entriesPath)) {
+      let data: unknown;
       try {
-        entries = (JSON.parse(readFileSync(entriesPath, "utf8")) as { entries: DiaryEntry[] }).entries;
+        data = JSON.parse(readFileSync(entriesPath, "utf8"));
       } catch (error) {
-        throw new CorpusError(`${entriesPath}: not a valid entries index (${(error as Error).message})`);
+        throw new CorpusError(`${entriesPath}: not valid JSON (${(error as Error).message.split("\n", 1)[0]})`);
+      }
+      try {
+        entries = readEntriesIndex(data, text.length, entriesPath);
+      } catch (error) {
+        throw new CorpusError((error as Error).message);
       }
     }
     books.push(parseBook(key, text, entries));

@@ -44,7 +44,7 @@ export interface Tree {
 export interface Passage {
   /** Citation tag `s1`…`sk`. */
   tag: string;
-  /** Entry date for a diary (`1660-09-12`), the chunk name (`chunk:0166`) for a book. */
+  /** Where a reader finds the passage, as the book prints it (`MAY 1660: 29th`, `Genesis 1:1–10`, `Chapter 3, part 2`). */
   label: string;
   nodeId: string;
   content: string;
@@ -317,13 +317,15 @@ export function retrievalQuery(topic: string | null, incoming: string): string {
 }
 
 /**
- * Tag hits `s1`…`sk`. A diary hit is labelled with its entry date (so a diary
- * cites days), a book hit with its section name (`chunk:0042`).
+ * Tag hits `s1`…`sk`, each labelled where a reader finds it in the book: the
+ * hit's `label` as the book prints it (`MAY 1660: 29th`, `Genesis 1:1–10`,
+ * `Chapter 3, part 2`); from a worker that sends no label, a diary entry's
+ * date, else the passage name.
  */
 export function passagesFromHits(hits: readonly Hit[]): Passage[] {
   return hits.map((h, i) => ({
     tag: `s${i + 1}`,
-    label: h.timestamp ? String(h.timestamp).split("T", 1)[0]! : h.name || "",
+    label: h.label || (h.timestamp ? String(h.timestamp).split("T", 1)[0]! : h.name || ""),
     nodeId: h.node_id || "",
     content: h.content || "",
   }));

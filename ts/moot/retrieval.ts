@@ -5,19 +5,27 @@
  */
 import MiniSearch from "minisearch";
 import { distance } from "fastest-levenshtein";
+import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";
+
+export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian, readBookMetadata } from "./book-structure.js";
+export type { BookPassage, BookStructure } from "./book-structure.js";
 
 /** One retrieved passage as a worker returns it. */
 export interface Hit {
-  /** Stable id of the passage, e.g. `novel/frankenstein#chunk:0042` or `diary/pepys-1660#entry-1660-9-12`. */
+  /** Stable id of the passage, e.g. `novel/frankenstein#chapter-3-2` or `diary/pepys-1660#entry-1660-05-29`. */
   node_id: string;
-  /** Section name: `chunk:0042` for a book, the entry id for a diary. */
+  /** The passage's id within its book (`chapter-3-2`, `entry-1660-05-29`, `genesis-1-1-10`). */
   name: string;
+  /** Where a reader finds the passage, as the book prints it (`Chapter 3, part 2`, `MAY 1660: 29th`, `Genesis 1:1–10`); absent from workers that do not send it. */
+  label?: string;
   content: string;
   title: string;
   author: string;
   genre: string;
-  /** ISO date of a diary entry (`1660-09-12`); absent for books. */
+  /** A diary entry's date as printed, ISO (`1660-05-29`); absent for books. */
   timestamp?: string;
+  /** An Old Style diary entry's date converted to the Gregorian calendar (`1660-06-08`). */
+  gregorianDate?: string;
   /** Retrieval score (BM25+), higher is better; informational. */
   score?: number;
 }
@@ -29,31 +37,6 @@ export interface WorkerClient {
    * @throws UnknownBookError when `corpus` is not a book this worker holds
    */
   query(text: string, options: { corpus: string; k: number }): Promise<{ hits: Hit[] }>;
-}
-
-/** One passage of a parsed book. */
-export interface BookPassage {
-  node_id: string;
-  name: string;
-  content: string;
-  timestamp?: string;
-}
-
-/** A book ready for indexing: key, metadata read from its text, and its passages in order. */
-export interface Book {
-  key: string;
-  title: string;
-  author: string;
-  genre: string;
-  passages: BookPassage[];
-}
-
-/** One dated entry of a diary index (`<book>.entries.json`): `offset` is a UTF-16 index into the text. */
-export interface DiaryEntry {
-  id: string;
-  date: string | null;
-  heading?: string | null;
-  offset: number;
 }
 
 /**
@@ -76,9 +59,6 @@ export class UnknownBookError extends Error {
   }
 }
 
-/** Target size of a book passage, in characters; paragraphs are never split below it. */
-export const CHUNK_CHARS = 1200;
-
 /**
  * A book's key from its file name: `diary__pepys-1660.txt` → `diary/pepys-1660`;
  * null when the name does not follow `<genre>__<book>.txt`.
@@ -88,128 +68,128 @@ export function bookKeyFromFileName(fileName: string): string | null {
   return m ? `${m[1]}/${m[2]}` : null;
 }
 
-/**
- * Title and author read from a book's own text. A Project Gutenberg header
- * gives `Title:` (with its indented continuation lines, joined with ", ") and
- * `Author:`. Otherwise the first non-empty line is the title (a trailing
- * ", <dates>" dropped) and an `Author:` or `by <name>` line gives the author;
- * failing that, a title of the form "The Diary (Journal, Letters, Memoirs) of
- * <Name>" names its author. Missing fields are "".
- */
-export function readBookMetadata(text: string): { title: string; author: string } {
-  const head = text.slice(0, 6000);
-  const field = (name: string): string => {
-    const m = new RegExp(`^${name}:[ \\t]*(.+)((?:\\n[ \\t]+\\S.*)*)`, "m").exec(head);
-    if (!m) return "";
-    const more = m[2] ? m[2].split("\n").map((l) => l.trim()).filter(Boolean) : [];
-    return [m[1]!.trim(), ...more].join(", ");
-  };
-  let title = field("Title");
-  let author = field("Author");
-  if (!title) {
-    const first = head.split("\n").map((l) => l.trim()).find(Boolean) ?? "";
-    title = first.replace(/,\s*[^,]*\d[^,]*$/, "").trim();
-  }
-  if (!author) {
-    const by = /^by\s+(.+)$/im.exec(head);
-    const of = /^(?:the\s+)?(?:diary|journal|letters|memoirs|autobiography)\s+of\s+(.+)$/i.exec(title);
-    author = by?.[1]?.trim() ?? of?.[1]?.trim() ?? "";
-  }
-  return { title, author };
-}
-
-/** The body of a Project Gutenberg text between its START and END markers; the whole text otherwise. */
-function gutenbergBody(text: string): string {
-  const start = /^\*\*\* ?START OF (?:THIS|THE) PROJECT GUTENBERG.*$/im.exec(text);
-  const end = /^\*\*\* ?END OF (?:THIS|THE) PROJECT GUTENBERG.*$/im.exec(text);
-  return text.slice(start ? start.index + start[0].length : 0, end ? end.index : text.length);
-}
-
-/** Paragraphs of a text (blank-line separated), each with its wrapped lines joined by one space. */
-function paragraphs(text: string): string[] {
-  return text
-    .split(/\n[ \t]*\n/)
-    .map((p) => p.replace(/\s*\n\s*/g, " ").trim())
-    .filter(Boolean);
+/** A book ready for indexing: key, metadata read from its text, how it was cut, and its passages in order. */
+export interface Book {
+  key: string;
+  title: string;
+  author: string;
+  genre: string;
+  /** How the passages were found: from the text's own structure, or from an entries index (`"index"`). */
+  structure: BookStructure | "index";
+  passages: BookPassage[];
 }
 
 /**
- * Split a book into passages of about {@link CHUNK_CHARS} characters: whole
- * paragraphs packed in order (a paragraph longer than twice the target is cut
- * at sentence ends). Passages are named `chunk:0001`, `chunk:0002`…, their
- * paragraphs separated by a blank line.
+ * One entry of a book's entries index (`<genre>__<book>.entries.json`, an
+ * optional override of the structure found in the text). `offset` is a UTF-16
+ * index into the text where the entry starts; it runs to the next entry's
+ * offset or the end of the book's own text (never into a licence or footer).
  */
-export function chunkBook(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] {
-  const pieces: string[] = [];
-  for (const p of paragraphs(gutenbergBody(text))) {
-    if (p.length <= 2 * chunkChars) {
-      pieces.push(p);
-      continue;
-    }
-    let current = "";
-    for (const s of p.match(/[^.!?]+[.!?]+["'”’)]*\s*|[^.!?]+$/g) ?? [p]) {
-      if (current && current.length + s.length > chunkChars) {
-        pieces.push(current.trim());
-        current = "";
-      }
-      current += s;
-    }
-    if (current.trim()) pieces.push(current.trim());
+export interface DiaryEntry {
+  offset: number;
+  /** Passage id within the book; default `entry-<date>` or `entry-<n>`. */
+  id?: string;
+  /** Where a reader finds it, as printed (`MAY 1660: 29th`); default the date, else the heading. */
+  label?: string;
+  /** The date as printed, ISO `YYYY-MM-DD`, or null when the entry does not say. */
+  date?: string | null;
+  /** The date converted to the Gregorian calendar, when the printed one is Julian. */
+  gregorianDate?: string | null;
+  /** The entry's heading as printed, used for the label when `label` is absent. */
+  heading?: string | null;
+  /** The month or year heading printed above the entry (`MAY 1660`), put before the heading in a default label. */
+  month?: string | null;
+}
+
+/** The shape an entries index must have, said in its error messages. */
+export const ENTRIES_INDEX_SHAPE = '{"entries": [{"offset": <UTF-16 index>, "id"?: string, "label"?: string, "date"?: "YYYY-MM-DD" | null, "gregorianDate"?: "YYYY-MM-DD" | null, "heading"?: string, "month"?: string}, ...]}';
+
+/** An entries index does not have the documented shape; the message names where and {@link ENTRIES_INDEX_SHAPE}. */
+export class EntriesIndexError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EntriesIndexError";
   }
-  const chunks: string[] = [];
-  let current: string[] = [];
-  let size = 0;
-  for (const p of pieces) {
-    if (size && size + p.length > chunkChars) {
-      chunks.push(current.join("\n\n"));
-      current = [];
-      size = 0;
-    }
-    current.push(p);
-    size += p.length + 2;
+}
+
+/**
+ * Check parsed JSON against the entries-index shape ({@link ENTRIES_INDEX_SHAPE}).
+ *
+ * @param data the parsed JSON
+ * @param textLength the book's length in UTF-16 code units (offsets must fall inside it)
+ * @param source the file name, for messages
+ * @throws EntriesIndexError naming the first thing wrong (`pepys.entries.json: expected an object {"entries": [...]}, got an array`)
+ */
+export function readEntriesIndex(data: unknown, textLength: number, source = "entries index"): DiaryEntry[] {
+  const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+  if (typeof data !== "object" || data === null || Array.isArray(data) || !Array.isArray((data as { entries?: unknown }).entries)) {
+    const got = typeof data === "object" && data !== null && !Array.isArray(data) ? 'an object without an "entries" array' : kind(data);
+    throw new EntriesIndexError(`${source}: expected ${ENTRIES_INDEX_SHAPE}, got ${got}`);
   }
-  if (current.length) chunks.push(current.join("\n\n"));
-  return chunks.map((content, i) => {
-    const name = `chunk:${String(i + 1).padStart(4, "0")}`;
-    return { node_id: `${key}#${name}`, name, content };
+  const entries = (data as { entries: unknown[] }).entries;
+  const isDate = (v: unknown) => v === undefined || v === null || (typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v));
+  const isText = (v: unknown) => v === undefined || v === null || typeof v === "string";
+  entries.forEach((e, i) => {
+    const at = `${source}: entries[${i}]`;
+    if (typeof e !== "object" || e === null || Array.isArray(e)) throw new EntriesIndexError(`${at} is ${kind(e)}, expected an object with an "offset"`);
+    const o = e as Record<string, unknown>;
+    if (!Number.isInteger(o.offset) || (o.offset as number) < 0 || (o.offset as number) > textLength) {
+      throw new EntriesIndexError(`${at}.offset must be an integer from 0 to ${textLength} (the text's length in UTF-16 code units), got ${JSON.stringify(o.offset)}`);
+    }
+    for (const f of ["date", "gregorianDate"]) if (!isDate(o[f])) throw new EntriesIndexError(`${at}.${f} must be "YYYY-MM-DD" or null, got ${JSON.stringify(o[f])?.slice(0, 40)}`);
+    for (const f of ["id", "label", "heading", "month"]) if (!isText(o[f])) throw new EntriesIndexError(`${at}.${f} must be a string, got ${kind(o[f])}`);
   });
+  return entries as DiaryEntry[];
 }
 
 /**
- * Split a diary into one passage per dated entry, using its entries index.
- * Entry i runs from its offset to the next entry's; a trailing all-capitals
- * month heading is dropped. `timestamp` is the entry's date (absent when null).
+ * Split a book into one passage per entry of an entries index. Entry i runs
+ * from its offset to the next entry's, and never past the end of the book's
+ * own text ({@link bookBody}: a Project Gutenberg footer or licence is not an
+ * entry); entries starting past it are dropped, as is a trailing all-capitals
+ * month heading. `timestamp` is the entry's printed date.
  */
 export function diaryEntries(key: string, text: string, entries: readonly DiaryEntry[]): BookPassage[] {
-  const sorted = [...entries].sort((a, b) => a.offset - b.offset);
+  const { end: bodyEnd } = bookBody(text);
+  const sorted = [...entries].filter((e) => e.offset < bodyEnd).sort((a, b) => a.offset - b.offset);
   return sorted.map((e, i) => {
-    const end = i + 1 < sorted.length ? sorted[i + 1]!.offset : text.length;
-    const content = text
-      .slice(e.offset, end)
-      .replace(/\n\s*[A-Z][A-Z0-9 –—-]+\s*$/, "")
-      .trim();
-    const passage: BookPassage = { node_id: `${key}#${e.id}`, name: e.id, content };
+    const end = Math.min(bodyEnd, i + 1 < sorted.length ? sorted[i + 1]!.offset : bodyEnd);
+    const raw = text.slice(e.offset, end);
+    const content = raw.replace(/\n\s*[A-Z][A-Z0-9 –—-]+\s*$/, "").trim();
+    const start = e.offset + (raw.length - raw.trimStart().length);
+    const name = e.id ?? (e.date ? `entry-${e.date}` : `entry-${i + 1}`);
+    const passage: BookPassage = {
+      node_id: `${key}#${name}`,
+      name,
+      label: e.label ?? (e.heading ? (e.month ? `${e.month}: ${e.heading}` : e.heading) : (e.date ?? e.month ?? name)),
+      content,
+      start,
+      end: start + content.length,
+    };
     if (e.date) passage.timestamp = e.date;
+    if (e.gregorianDate) passage.gregorianDate = e.gregorianDate;
     return passage;
   });
 }
 
 /**
- * Parse one book's text into a {@link Book}: metadata from the text, genre
- * from the key, passages by {@link diaryEntries} when an entries index is
- * given, else by {@link chunkBook}.
+ * Parse one book's text into a {@link Book}: title and author from the text
+ * ({@link readBookMetadata}), genre from the key, passages from an entries
+ * index when one is given, else from the book's own structure
+ * ({@link cutBook}: dated entries, verses, headwords, chapters, or paragraph
+ * chunks).
  *
  * @param key `<genre>/<book>`
- * @param text the book's full text
- * @param entries a diary's dated-entry index, when it has one
+ * @param text the book's full text (LF line ends)
+ * @param entries an entries index overriding the structure found in the text
  * @throws TypeError when the key is not `<genre>/<book>`
  */
 export function parseBook(key: string, text: string, entries?: readonly DiaryEntry[]): Book {
   if (!/^[^/\s]+\/[^/\s]+$/.test(key)) throw new TypeError(`book key ${JSON.stringify(key)} is not <genre>/<book>`);
   const { title, author } = readBookMetadata(text);
   const genre = key.split("/", 1)[0]!;
-  const passages = entries?.length ? diaryEntries(key, text, entries) : chunkBook(key, text);
-  return { key, title: title || key.split("/")[1]!, author, genre, passages: passages.filter((p) => p.content) };
+  const cut = entries?.length ? { structure: "index" as const, passages: diaryEntries(key, text, entries) } : cutBook(key, text);
+  return { key, title: title || key.split("/")[1]!, author, genre, structure: cut.structure, passages: cut.passages.filter((p) => p.content) };
 }
 
 const STOPWORDS = new Set(
@@ -222,8 +202,8 @@ const STOPWORDS = new Set(
 export interface EmbeddedCorpus extends WorkerClient {
   /** Book keys, sorted. */
   keys(): string[];
-  /** Each book's key, title, author, genre and passage count, sorted by key. */
-  books(): Array<{ key: string; title: string; author: string; genre: string; passages: number }>;
+  /** Each book's key, title, author, genre, structure and passage count, sorted by key. */
+  books(): Array<{ key: string; title: string; author: string; genre: string; structure: Book["structure"]; passages: number }>;
   /** The parsed book, or undefined. */
   book(key: string): Book | undefined;
   /**
@@ -280,7 +260,7 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
     books: () =>
       corpus.keys().map((k) => {
         const b = byKey.get(k)!;
-        return { key: k, title: b.title, author: b.author, genre: b.genre, passages: b.passages.length };
+        return { key: k, title: b.title, author: b.author, genre: b.genre, structure: b.structure, passages: b.passages.length };
       }),
     book: (k) => byKey.get(k),
     resolve(k) {
@@ -295,6 +275,7 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
         const hit: Hit = {
           node_id: p.node_id,
           name: p.name,
+          label: p.label,
           content: p.content,
           title: book.title,
           author: book.author,
@@ -302,6 +283,7 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
           score: r.score,
         };
         if (p.timestamp) hit.timestamp = p.timestamp;
+        if (p.gregorianDate) hit.gregorianDate = p.gregorianDate;
         return hit;
       });
       return { hits };

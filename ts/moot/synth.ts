@@ -222,8 +222,8 @@ function echoSpan(said: string): string | null {
  * When answering, it quotes four or five of the other book's words back with
  * `[oN]`. With no passage to quote it answers one plain sentence without
  * tags or quotes (so the turn fails the check and is kept ungrounded). Asked
- * to summarize (a `Conversation:` prompt), it returns the first phrase each
- * turn quoted, quote marks removed. Same messages, same reply; `options` are ignored.
+ * to summarize (a `Conversation:` prompt), it carries the previous summary
+ * forward and adds the first phrase each new turn quoted (see summarizeLines). Same messages, same reply; `options` are ignored.
  */
 export function createExtractiveSynthesizer(): TextSynthesizer {
   return {
@@ -272,26 +272,60 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
 }
 
 /**
- * Summary fallback: for each `Title: text` line of the conversation, the
- * title and the first phrase it quoted (else its first twelve words), quote
- * marks and tags removed; at most 80 words.
+ * The extractive rolling summary: it carries the previous summary forward and
+ * adds the turns it has not covered yet, so it moves through the moot. Each
+ * conversation line (`Title: text`) becomes one sentence, `Title spoke of
+ * <the first phrase it quoted, else its first twelve words>.` (quote marks and
+ * tags removed). The lines after the last one whose sentence the previous
+ * summary (`Previous summary: …`) already holds are the new ones; the summary
+ * is the latest sentences of the previous summary followed by the new lines'
+ * sentences, at most 80 words, the newest kept first when they do not all fit.
  */
 function summarizeLines(prompt: string): string {
+  const previous = /(?:Previous|Earlier) summary: ([\s\S]*?)\n\nConversation:/.exec(prompt)?.[1]?.trim() ?? "";
   const body = prompt.split(/Conversation:\n/)[1] ?? prompt;
-  const out: string[] = [];
-  let budget = 80;
+  const lineSentences: string[] = [];
+  const speakers = new Set<string>();
   for (const line of body.split("\n")) {
     const colon = line.indexOf(": ");
     if (colon < 0) continue;
     const who = line.slice(0, colon);
+    speakers.add(who);
     const said = line.slice(colon + 2);
     const phrase = quotedParts(said)[0] ?? said;
     const clean = translateQuoteChars(phrase).replace(/\[[^\]]*\]|"/g, "");
     const ws = words(clean).slice(0, 12);
-    const cost = ws.length + words(who).length + 2;
-    if (!ws.length || cost > budget) break;
-    out.push(`${who} spoke of ${clean.slice(ws[0]!.start, ws.at(-1)!.end)}.`);
-    budget -= cost;
+    if (!ws.length) continue;
+    lineSentences.push(`${who} spoke of ${clean.slice(ws[0]!.start, ws.at(-1)!.end)}.`);
   }
-  return out.join(" ");
+  // A sentence of the previous summary starts where a speaker "spoke of" (abbreviations like "Mr." do not end one).
+  const starts = [...speakers].map((w) => ` ${w} spoke of `);
+  const oldSentences: string[] = [];
+  let from = 0;
+  for (let i = 1; i < previous.length; i++) {
+    if (previous[i - 1] === "." && starts.some((st) => previous.startsWith(st, i))) {
+      oldSentences.push(previous.slice(from, i));
+      from = i + 1;
+    }
+  }
+  if (previous) oldSentences.push(previous.slice(from));
+  let covered = -1;
+  lineSentences.forEach((s, i) => {
+    if (oldSentences.includes(s)) covered = i;
+  });
+  const fresh = lineSentences.slice(covered + 1);
+  const cost = (s: string) => words(s).length;
+  let budget = 80;
+  const kept: string[] = [];
+  for (let i = fresh.length - 1; i >= 0 && cost(fresh[i]!) <= budget; i--) {
+    kept.unshift(fresh[i]!);
+    budget -= cost(fresh[i]!);
+  }
+  const carried: string[] = [];
+  for (let i = oldSentences.length - 1; i >= 0 && cost(oldSentences[i]!) <= budget; i--) {
+    if (kept.includes(oldSentences[i]!)) continue;
+    carried.unshift(oldSentences[i]!);
+    budget -= cost(oldSentences[i]!);
+  }
+  return [...carried, ...kept].join(" ");
 }

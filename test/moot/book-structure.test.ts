@@ -1,0 +1,377 @@
+// Books cut by their own structure: the bundled books and the real books in ../shared/data (a diary, the KJV,
+// two novels, a dictionary), diaries written here with and without year headings, boilerplate, titles and
+// the entries-index override.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  bookBody,
+  createEmbeddedCorpus,
+  createExtractiveSynthesizer,
+  cutBook,
+  julianToGregorian,
+  parseBook,
+  readBookMetadata,
+  readEntriesIndex,
+  runMoot,
+  type BookPassage,
+} from "../../ts/moot/index.js";
+import { loadBooks, loadCorpus } from "../../ts/moot/corpus-node.js";
+
+const BUNDLED = new URL("../../data/books/", import.meta.url);
+const SHARED = new URL("../../../shared/data/books/", import.meta.url);
+const read = (dir: URL, file: string) => readFileSync(new URL(file, dir), "utf8");
+
+/** Text that is about the file, never the book's own words. */
+const BOILERPLATE =
+  /Project Gutenberg|PROJECT GUTENBERG|gutenberg\.(?:org|net)|\*\*\*|START OF TH|END OF TH|Produced by|This eBook is for the use|Standard Ebooks|Converted to plain text|bible -f|Debian package|Selected books:/;
+
+function expectNoBoilerplate(passages: readonly BookPassage[]) {
+  for (const p of passages) expect(p.content, p.label).not.toMatch(BOILERPLATE);
+}
+
+/** Each passage's span in the source holds its content's first and last words. */
+function expectSpans(text: string, passages: readonly BookPassage[]) {
+  for (const p of passages) {
+    const span = text.slice(p.start, p.end).replace(/\s+/g, " ");
+    const ws = p.content.replace(/\s+/g, " ").split(" ");
+    expect(span.startsWith(ws.slice(0, 3).join(" ")), p.label).toBe(true);
+    expect(span.endsWith(ws.slice(-3).join(" ")), p.label).toBe(true);
+  }
+}
+
+describe("the bundled books, cut by their own structure", () => {
+  const books = loadBooks(BUNDLED);
+  const byKey = new Map(books.map((b) => [b.key, b]));
+
+  it("Frankenstein: letters then chapters, from the first letter's first words to the last chapter's last", () => {
+    const book = byKey.get("novel/frankenstein")!;
+    const text = read(BUNDLED, "novel__frankenstein.txt");
+    expect(book.structure).toBe("chapters");
+    const first = book.passages[0]!;
+    const last = book.passages.at(-1)!;
+    expect(first.label).toBe("Letter 1, part 1");
+    expect(first.content.startsWith("_To Mrs. Saville, England._\n\nSt. Petersburgh, Dec. 11th, 17—.")).toBe(true);
+    expect(last.label).toMatch(/^Chapter 24, part \d+$/);
+    expect(last.content.endsWith("He was soon borne away by the waves and lost in darkness and distance.")).toBe(true);
+    // The table of contents (Letter 1 … Chapter 24 with nothing between) is front matter.
+    expect(book.passages.filter((p) => p.label.startsWith("Letter 1,")).every((p) => p.start! >= text.lastIndexOf("Letter 1\n"))).toBe(true);
+    const chapters = new Set(book.passages.map((p) => p.label.replace(/, part \d+$/, "")));
+    expect(chapters.size).toBe(4 + 24);
+    expectNoBoilerplate(book.passages);
+    expectSpans(text, book.passages);
+  });
+
+  it("Pepys: 367 entries labelled as printed, every label's day at the start of its own text", () => {
+    const book = byKey.get("diary/pepys-1660")!;
+    const text = read(BUNDLED, "diary__pepys-1660.txt");
+    expect(book.structure).toBe("diary");
+    expect(book.passages).toHaveLength(367);
+    expect(book.passages[0]).toMatchObject({ label: "JANUARY 1659–60", name: "entry-january-1659-60" });
+    expect(book.passages[0]!.content.startsWith("Blessed be God, at the end of the last year")).toBe(true);
+    expect(book.passages.at(-1)).toMatchObject({
+      label: "DECEMBER 1660: 31st",
+      timestamp: "1660-12-31",
+      gregorianDate: "1661-01-10",
+      name: "entry-1660-12-31",
+    });
+    expect(book.passages.at(-1)!.content.startsWith("31st. At the office all the morning")).toBe(true);
+    for (const p of book.passages.slice(1)) {
+      const heading = p.label.split(": ").at(-1)!;
+      expect(p.content.startsWith(heading), p.label).toBe(true);
+      expect(p.timestamp, p.label).toMatch(/^16(59|60)-\d\d-\d\d$/);
+      expect(Number(p.timestamp!.slice(8)), p.label).toBe(Number(/(\d+)(?:st|nd|rd|th)/.exec(heading)![1]));
+    }
+    // The issue's case: the King's birthday is the 29th of May as Pepys wrote it, not the converted 8 June.
+    const birthday = book.passages.find((p) => p.content.startsWith("29th. The King’s birthday"))!;
+    expect(birthday).toMatchObject({ label: "MAY 1660: 29th", timestamp: "1660-05-29", gregorianDate: "1660-06-08" });
+    expectNoBoilerplate(book.passages);
+    expectSpans(text, book.passages);
+  });
+});
+
+describe.skipIf(!existsSync(SHARED))("real books in ../shared/data/books (skipped when ../shared is absent)", () => {
+  it("Pepys: the entries found in the text are Standard Ebooks' index, offsets and Gregorian dates alike", () => {
+    const text = read(SHARED, "diary__pepys-1660.txt");
+    const index = JSON.parse(read(SHARED, "diary__pepys-1660.entries.json")).entries as Array<{ offset: number; date: string | null }>;
+    const { passages } = cutBook("diary/pepys-1660", text);
+    expect(passages.map((p) => p.start)).toEqual(index.map((e) => e.offset));
+    expect(passages.map((p) => p.gregorianDate ?? null)).toEqual(index.map((e) => e.date));
+  });
+
+  it("the KJV: verse ranges within a chapter, labelled by book, chapter and verses; no verse numbers, no file header", () => {
+    const text = read(SHARED, "scripture__kjv.txt");
+    const book = parseBook("scripture/kjv", text);
+    expect(book.title).toBe("The Holy Bible, King James Version (Authorized Version, 1611 translation)");
+    expect(book.structure).toBe("verses");
+    const first = book.passages[0]!;
+    expect(first.label).toBe("Genesis 1:1–10");
+    expect(first.content.split("\n")[0]).toBe("In the beginning God created the heaven and the earth.");
+    const last = book.passages.at(-1)!;
+    expect(last.label).toMatch(/^Revelation 22:\d+–21$/);
+    expect(last.content.endsWith("The grace of our Lord Jesus Christ be with you all. Amen.")).toBe(true);
+    for (const p of book.passages) {
+      expect(p.content, p.label).not.toMatch(/\b\d{1,3}:\d{1,3}\b/);
+      expect(p.label, p.label).toMatch(/^(?:[1-3] )?[A-Z][a-z]+(?: [A-Z][a-z]+)* \d+:\d+(–\d+)?$/);
+    }
+    // John 3:16 is found under its own label.
+    const john = book.passages.find((p) => p.content.includes("For God so loved the world"))!;
+    expect(john.label).toMatch(/^John 3:\d+–\d+$/);
+    const [from, to] = john.label.split(":")[1]!.split("–").map(Number);
+    expect(from! <= 16 && 16 <= to!).toBe(true);
+    expectNoBoilerplate(book.passages);
+    expectSpans(text, book.passages);
+  });
+
+  it("Pride and Prejudice: 61 chapters, title page and licence left out", () => {
+    const text = read(SHARED, "novel__pride-and-prejudice.txt");
+    const book = parseBook("novel/pride-and-prejudice", text);
+    expect(book).toMatchObject({ title: "Pride and Prejudice", author: "Jane Austen", structure: "chapters" });
+    expect(book.passages[0]!.label).toBe("Chapter 1, part 1");
+    expect(book.passages[0]!.content.startsWith("It is a truth universally acknowledged, that a single man in possession")).toBe(true);
+    expect(book.passages.at(-1)!.label).toMatch(/^Chapter 61, part \d+$/);
+    expect(book.passages.at(-1)!.content.endsWith("had been the means of uniting them.")).toBe(true);
+    expect(new Set(book.passages.map((p) => p.label.replace(/, part \d+$/, ""))).size).toBe(61);
+    expectNoBoilerplate(book.passages);
+    expectSpans(text, book.passages);
+  });
+
+  it("The Devil's Dictionary: the author's preface, then runs of headwords", () => {
+    const text = read(SHARED, "dictionary__devils-dictionary.txt");
+    const book = parseBook("dictionary/devils-dictionary", text);
+    expect(book.structure).toBe("dictionary");
+    expect(book.passages[0]!.label).toBe("AUTHOR'S PREFACE, part 1");
+    expect(book.passages.find((p) => p.label.startsWith("ABASEMENT"))!.content.startsWith("ABASEMENT, n.  A decent and customary")).toBe(true);
+    expect(book.passages.at(-1)!.label).toBe("ZOOLOGY");
+    expectNoBoilerplate(book.passages);
+    expectSpans(text, book.passages);
+  });
+});
+
+/** A diary written here: a year heading, month names on some entries, a weekday heading, no index. */
+const DIARY = `My Little Diary
+Kept by A. Walker
+
+1854
+
+January 1st. Snow all day, and the lane closed by noon.
+
+2nd. Walked to the mill; the wheel was frozen fast.
+
+Sunday 8th. Church in the morning, and a long sermon on patience.
+
+FEBRUARY 3.—The thaw at last; water in every ditch.
+
+March 4, 1855. A year on, and the same lane flooded again.
+
+1st. A line whose day goes back with no month printed.
+`;
+
+describe("a diary with no entries index", () => {
+  it("entries come from the dated headings, with the year carried from the heading above or printed on the entry", () => {
+    const book = parseBook("diary/walker", DIARY);
+    expect(book.structure).toBe("diary");
+    expect(book.title).toBe("My Little Diary");
+    expect(book.passages.map((p) => [p.label, p.timestamp ?? null])).toEqual([
+      ["1854: January 1st", "1854-01-01"],
+      ["1854: 2nd", "1854-01-02"],
+      ["1854: Sunday 8th", "1854-01-08"],
+      ["1854: FEBRUARY 3", "1854-02-03"],
+      ["March 4, 1855", "1855-03-04"],
+      // The day goes backwards with no new month printed: no date is guessed.
+      ["1854: 1st", null],
+    ]);
+    expect(book.passages.every((p) => p.gregorianDate === undefined)).toBe(true);
+    expect(book.passages[3]!.content).toBe("FEBRUARY 3.—The thaw at last; water in every ditch.");
+  });
+
+  it("without any year printed, entries keep their printed labels and no timestamp", () => {
+    const book = parseBook("diary/undated", "April 3. Rain.\n\n4th. More rain.\n\n5th. Sun at last.\n");
+    expect(book.passages.map((p) => [p.label, p.timestamp ?? null])).toEqual([
+      ["April 3", null],
+      ["4th", null],
+      ["5th", null],
+    ]);
+  });
+
+  it("a dual year (1659–60) marks Old Style dates: printed day kept, the Gregorian conversion beside it", () => {
+    expect(julianToGregorian(1660, 0, 1)).toBe("1660-01-11");
+    expect(julianToGregorian(1660, 4, 29)).toBe("1660-06-08");
+    expect(julianToGregorian(1752, 8, 2)).toBe("1752-09-13");
+    const book = parseBook("diary/old", "MARCH 1659–60\n\n1st. A cold morning.\n\n2nd. Colder.\n\n3rd. Snow.\n");
+    expect(book.passages.map((p) => [p.label, p.timestamp, p.gregorianDate])).toEqual([
+      ["MARCH 1659–60: 1st", "1660-03-01", "1660-03-11"],
+      ["MARCH 1659–60: 2nd", "1660-03-02", "1660-03-12"],
+      ["MARCH 1659–60: 3rd", "1660-03-03", "1660-03-13"],
+    ]);
+  });
+});
+
+const PG_HEADER = `The Project Gutenberg EBook of A Walker's Diary, by A. Walker
+
+This eBook is for the use of anyone anywhere at no cost and with
+almost no restrictions whatsoever.
+
+Title: A Walker's Diary
+
+Author: A. Walker
+
+*** START OF THIS PROJECT GUTENBERG EBOOK A WALKER'S DIARY ***
+
+
+
+
+Produced by Volunteers at the Online Distributed Proofreading Team
+
+
+`;
+const PG_FOOTER = `
+
+
+
+End of the Project Gutenberg EBook of A Walker's Diary, by A. Walker
+
+*** END OF THIS PROJECT GUTENBERG EBOOK A WALKER'S DIARY ***
+
+***** This file should be named 99999.txt or 99999.zip *****
+
+Updating the public domain print editions means that no one owns a
+United States copyright in these works.
+
+*** START: FULL LICENSE ***
+
+THE FULL PROJECT GUTENBERG LICENSE
+PLEASE READ THIS BEFORE YOU DISTRIBUTE OR USE THIS WORK
+`;
+
+describe("boilerplate is never a passage", () => {
+  it("a diary whose last entry is followed by the Gutenberg footer and licence ends with that entry's last sentence", () => {
+    const text = PG_HEADER + DIARY.split("\n").slice(3).join("\n") + PG_FOOTER;
+    const book = parseBook("diary/walker", text);
+    expect(book).toMatchObject({ title: "A Walker's Diary", author: "A. Walker" });
+    expect(book.passages.at(-1)!.content).toBe("1st. A line whose day goes back with no month printed.");
+    expectNoBoilerplate(book.passages);
+  });
+
+  it("with a hand-made entries index too: the last entry stops where the book's own text ends", () => {
+    const text = PG_HEADER + DIARY.split("\n").slice(3).join("\n") + PG_FOOTER;
+    const offsets = [text.indexOf("January 1st."), text.indexOf("2nd."), text.indexOf("1st. A line")];
+    const book = parseBook("diary/walker", text, offsets.map((offset, i) => ({ offset, date: i < 2 ? `1854-01-0${i + 1}` : null })));
+    expect(book.structure).toBe("index");
+    expect(book.passages.map((p) => p.label)).toEqual(["1854-01-01", "1854-01-02", "entry-3"]);
+    expect(book.passages.at(-1)!.content).toBe("1st. A line whose day goes back with no month printed.");
+    expectNoBoilerplate(book.passages);
+  });
+
+  it("the licence is cut even when only its own heading marks it", () => {
+    const text = `Chapter 1\n\n${"A line of the story. ".repeat(20)}\n\nChapter 2\n\n${"More of the story. ".repeat(20)}\n\n*** START: FULL LICENSE ***\n\nTHE FULL PROJECT GUTENBERG LICENSE\n`;
+    expect(text.slice(bookBody(text).end).startsWith("*** START: FULL LICENSE ***")).toBe(true);
+    expect(parseBook("novel/story", text).passages.at(-1)!.content.endsWith("More of the story.")).toBe(true);
+  });
+});
+
+describe("title and author, whole", () => {
+  it.each([
+    [
+      "Project Gutenberg's The Holy Bible, King James Version (Authorized Version), by Anonymous\n\nText.",
+      { title: "The Holy Bible, King James Version (Authorized Version)", author: "Anonymous" },
+    ],
+    [
+      "The Holy Bible, King James Version (Authorized Version, 1611 translation)\nSelected books\n",
+      { title: "The Holy Bible, King James Version (Authorized Version, 1611 translation)", author: "" },
+    ],
+    [
+      "The Project Gutenberg EBook of Frankenstein; or, The Modern Prometheus, by Mary Shelley\n",
+      { title: "Frankenstein; or, The Modern Prometheus", author: "Mary Shelley" },
+    ],
+    ["The Diary of Samuel Pepys, January 1659-60 to December 1660\n", { title: "The Diary of Samuel Pepys", author: "Samuel Pepys" }],
+    ["Title: Frankenstein\n       or The Modern Prometheus\n\nAuthor: Mary Shelley\n", { title: "Frankenstein, or The Modern Prometheus", author: "Mary Shelley" }],
+  ])("%j", (text, expected) => {
+    expect(readBookMetadata(text)).toEqual(expected);
+  });
+});
+
+describe("the entries-index override", () => {
+  it("a JSON array instead of the documented object is a one-line error naming the file and the shape", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-entries-"));
+    writeFileSync(join(dir, "diary__walker.txt"), DIARY);
+    writeFileSync(join(dir, "diary__walker.entries.json"), JSON.stringify([{ offset: 0 }]));
+    expect(() => loadBooks(dir)).toThrow(/diary__walker\.entries\.json: expected \{"entries": \[\{"offset": <UTF-16 index>.*\}, got an array$/);
+    try {
+      loadBooks(dir);
+    } catch (error) {
+      expect((error as Error).message).not.toContain("\n");
+    }
+  });
+
+  it("each entry is checked: offsets inside the text, dates as YYYY-MM-DD", () => {
+    expect(() => readEntriesIndex({ entries: [{ offset: 99 }] }, 10, "x.json")).toThrow(
+      'x.json: entries[0].offset must be an integer from 0 to 10 (the text\'s length in UTF-16 code units), got 99',
+    );
+    expect(() => readEntriesIndex({ entries: [{ offset: 1, date: "29 May" }] }, 10, "x.json")).toThrow('x.json: entries[0].date must be "YYYY-MM-DD" or null, got "29 May"');
+    expect(() => readEntriesIndex({ items: [] }, 10, "x.json")).toThrow(/got an object without an "entries" array$/);
+    expect(readEntriesIndex({ entries: [{ offset: 3, label: "x" }] }, 10)).toEqual([{ offset: 3, label: "x" }]);
+  });
+
+  it("a valid index overrides the structure found in the text", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-entries-"));
+    writeFileSync(join(dir, "diary__walker.txt"), DIARY);
+    const at = DIARY.indexOf("2nd.");
+    writeFileSync(join(dir, "diary__walker.entries.json"), JSON.stringify({ entries: [{ offset: at, id: "two", label: "the second", date: "1854-01-02" }] }));
+    const [book] = loadBooks(dir);
+    expect(book!.structure).toBe("index");
+    expect(book!.passages[0]).toMatchObject({ name: "two", label: "the second", timestamp: "1854-01-02" });
+    expect(book!.passages[0]!.content.startsWith("2nd. Walked to the mill")).toBe(true);
+  });
+});
+
+describe("the offline synthesizer's rolling summary moves through the moot", () => {
+  it("the summaries before turns 5, 9 and 13 all differ, each naming the latest turns", async () => {
+    const corpus = loadCorpus(BUNDLED);
+    const transcript = await runMoot(corpus, createExtractiveSynthesizer(), ["novel/frankenstein", "diary/pepys-1660"], "fire and ruin", 13);
+    const summaries = transcript.summaries;
+    expect(summaries.map((s) => s.beforeTurn)).toEqual([5, 9, 13]);
+    expect(new Set(summaries.map((s) => s.text)).size).toBe(3);
+    for (const s of summaries) {
+      expect(s.text.split(/\s+/).length).toBeLessThanOrEqual(80);
+      // The turn just before the summary is in it: its first quoted phrase, as the summarizer quotes it.
+      const last = transcript.utterances[s.beforeTurn - 2]!;
+      const phrase = /"([^"]+)"/.exec(last.text)![1]!.split(/\s+/).slice(0, 4).join(" ");
+      expect(s.text).toContain(phrase);
+    }
+  });
+});
+
+/** Where a reader looks for a label in the book's text: the heading, verse reference or headword it names. */
+function anchorsOf(label: string): string[] {
+  const diary = /^(.+?): (.+)$/.exec(label);
+  if (diary) return [`\n${diary[1]}\n`, `\n${diary[2]}`];
+  const verse = /^(.+ \d+):(\d+)/.exec(label);
+  if (verse) return [`${verse[1]}:${verse[2]} `];
+  const chapter = /^(.+?)(?:, part \d+)?$/.exec(label)!;
+  if (/^[A-Z][A-Z' -]+( – [A-Z][A-Z' -]+)?$/.test(label)) return [`\n${label.split(" – ")[0]}`];
+  return [`\n${chapter[1]}\n`];
+}
+
+describe("a moot cites labels a reader can find in the book, and quotes no boilerplate", () => {
+  const pairs: Array<[URL, string, string]> = [[BUNDLED, "novel/frankenstein", "diary/pepys-1660"]];
+  if (existsSync(SHARED)) pairs.push([SHARED, "scripture/kjv", "dictionary/devils-dictionary"], [SHARED, "novel/pride-and-prejudice", "diary/pepys-1660"]);
+  it.each(pairs)("%s: %s and %s", async (dir, a, b) => {
+    // Each book cut from its own text (../shared also holds an entries index for Pepys, with converted dates).
+    const corpus = createEmbeddedCorpus([a, b].map((k) => parseBook(k, read(dir, `${k.replace("/", "__")}.txt`))));
+    const transcript = await runMoot(corpus, createExtractiveSynthesizer(), [a, b], "the law and the heart", 4);
+    let cited = 0;
+    for (const u of transcript.utterances) {
+      const text = read(dir, `${u.speaker.replace("/", "__")}.txt`);
+      for (const [tag, nodeId] of Object.entries(u.cited)) {
+        const label = u.retrieved.find((r) => r.tag === tag)!.label;
+        for (const anchor of anchorsOf(label)) expect(text, `${label} (${anchor.trim()})`).toContain(anchor);
+        expect(corpus.book(u.speaker)!.passages.find((p) => p.node_id === nodeId)!.label).toBe(label);
+        cited++;
+      }
+      for (const q of u.quotes) expect(q.text).not.toMatch(BOILERPLATE);
+    }
+    expect(cited).toBeGreaterThanOrEqual(4);
+  });
+});

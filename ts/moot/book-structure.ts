@@ -1,0 +1,666 @@
+/**
+ * Books cut by their own structure (browser-safe): a plain-text book is split
+ * into the passages a reader knows — a diary into dated entries, a
+ * verse-numbered book into verse ranges, a dictionary into headword runs, a
+ * novel into chapters (and parts of chapters) — and labelled so that a reader
+ * can find each passage in the printed book (`MAY 1660: 29th`, `Genesis 1:1–5`,
+ * `Chapter 3, part 2`, `ABASEMENT – ABDOMEN`).
+ *
+ * Project Gutenberg (and similar) headers, footers, licences, producer and
+ * transcriber notes, and the file's own front matter (title page, table of
+ * contents) are never passages, for every kind of book.
+ *
+ * Offsets are UTF-16 code units into the text as given to {@link cutBook}.
+ */
+
+/** Target size of a book passage, in characters; paragraphs are never split below it. */
+export const CHUNK_CHARS = 1200;
+
+/** How a book was cut: by dated entries, verses, headwords, chapters, or plain paragraphs. */
+export type BookStructure = "diary" | "verses" | "dictionary" | "chapters" | "paragraphs";
+
+/** One passage of a book, in reading order. */
+export interface BookPassage {
+  /** `<key>#<name>`. */
+  node_id: string;
+  /** Id of the passage within its book (`entry-1660-05-29`, `genesis-1-1-5`, `chapter-3-2`). */
+  name: string;
+  /** Where a reader finds it, as the book prints it: `MAY 1660: 29th`, `Genesis 1:1–5`, `Chapter 3, part 2`. */
+  label: string;
+  /** The passage's text: paragraphs with their wrapped lines joined by one space, separated by a blank line; verse numbers left out. */
+  content: string;
+  /**
+   * A diary entry's date as printed, ISO `YYYY-MM-DD` (the year in modern
+   * numbering: an Old Style `1659–60` is 1660); absent when the entry does not
+   * say its date or the year is unknown.
+   */
+  timestamp?: string;
+  /** For an Old Style (Julian) diary, {@link timestamp} converted to the Gregorian calendar. */
+  gregorianDate?: string;
+  /** UTF-16 offset of the passage's first character in the book's text. */
+  start?: number;
+  /** UTF-16 offset just past the passage's last character. */
+  end?: number;
+}
+
+/** A paragraph of the body: its text (lines joined) and its span in the source. */
+interface Paragraph {
+  text: string;
+  /** The paragraph as written in the source (`source.slice(start, end)`). */
+  raw: string;
+  start: number;
+  end: number;
+  /** Lines of the paragraph as written (for headings standing alone on a line). */
+  lines: number;
+}
+
+// ---------------------------------------------------------------------------
+// Boilerplate
+
+const START_MARKERS = [
+  /^\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$/im,
+  /^\*END\*THE SMALL PRINT.*$/im,
+];
+const END_MARKERS = [
+  /^\*{3}\s*END OF (?:THE|THIS) PROJECT GUTENBERG.*$/im,
+  /^End of (?:the |this )?Project Gutenberg.*$/im,
+  /^End of Project Gutenberg['’]s.*$/im,
+  /^\*{3}\s*START:? FULL LICEN[CS]E\s*\*{3}.*$/im,
+  /^THE FULL PROJECT GUTENBERG LICEN[CS]E.*$/im,
+  /^START: FULL LICEN[CS]E.*$/im,
+  /^Section 1\. General Terms of Use and Redistributing Project Gutenberg.*$/im,
+];
+/** Paragraphs that are about the file, not part of the book. */
+const NOTE = /^(?:produced by|e-?text prepared by|this e-?text was prepared by|transcribed (?:from|by)|\[?transcriber['’]s notes?|\[?note from the transcriber|updated editions will replace|this ebook is for the use of anyone)/i;
+
+/**
+ * The span of a book's own text: after a Project Gutenberg START marker (or
+ * the old "*END*THE SMALL PRINT" line), before its END marker, its "End of
+ * the Project Gutenberg EBook…" line or its licence, whichever comes first.
+ *
+ * @returns `[start, end)` in UTF-16 code units; the whole text when no marker is present
+ */
+export function bookBody(text: string): { start: number; end: number } {
+  let start = 0;
+  for (const re of START_MARKERS) {
+    const m = re.exec(text);
+    if (m) start = Math.max(start, m.index + m[0].length);
+  }
+  let end = text.length;
+  for (const re of END_MARKERS) {
+    const tail = text.slice(start);
+    const m = re.exec(tail);
+    if (m) end = Math.min(end, start + m.index);
+  }
+  return { start, end };
+}
+
+/** Paragraphs (blank-line separated) of `text[start, end)`, with offsets; notes about the file dropped. */
+function paragraphsOf(text: string, start: number, end: number): Paragraph[] {
+  const out: Paragraph[] = [];
+  const blank = /\n[ \t]*(?:\n[ \t]*)+/g;
+  blank.lastIndex = start;
+  let from = start;
+  const push = (a: number, b: number) => {
+    const raw = text.slice(a, b);
+    const lead = raw.length - raw.trimStart().length;
+    const body = raw.trim();
+    if (!body) return;
+    out.push({
+      text: body.replace(/[ \t]*\n[ \t]*/g, " "),
+      raw: body,
+      start: a + lead,
+      end: a + lead + body.length,
+      lines: body.split("\n").length,
+    });
+  };
+  for (let m = blank.exec(text); m && m.index < end; m = blank.exec(text)) {
+    push(from, m.index);
+    from = m.index + m[0].length;
+  }
+  push(from, end);
+  return out.filter((p) => !NOTE.test(p.text));
+}
+
+// ---------------------------------------------------------------------------
+// Packing
+
+/** A long paragraph cut at sentence ends into pieces of about `chunkChars` characters, each with its own source span. */
+function splitLong(p: Paragraph, chunkChars: number): Paragraph[] {
+  if (p.text.length <= 2 * chunkChars) return [p];
+  const pieces: Paragraph[] = [];
+  let from = -1;
+  let to = 0;
+  const flush = () => {
+    const raw = p.raw.slice(from, to).trimEnd();
+    if (raw.trim()) pieces.push({ text: raw.replace(/[ \t]*\n[ \t]*/g, " "), raw, start: p.start + from, end: p.start + from + raw.length, lines: raw.split("\n").length });
+  };
+  for (const m of p.raw.matchAll(/[^.!?]+[.!?]+["'”’)]*\s*|[^.!?]+$/g)) {
+    if (from >= 0 && to - from + m[0].length > chunkChars) {
+      flush();
+      from = -1;
+    }
+    if (from < 0) from = m.index! + (m[0].length - m[0].trimStart().length);
+    to = m.index! + m[0].length;
+  }
+  if (from >= 0) flush();
+  return pieces.length ? pieces : [p];
+}
+
+/** Whole paragraphs packed in order into passages of about `chunkChars` characters. */
+function pack(paragraphs: readonly Paragraph[], chunkChars: number): Paragraph[][] {
+  const groups: Paragraph[][] = [];
+  let current: Paragraph[] = [];
+  let size = 0;
+  for (const p of paragraphs.flatMap((q) => splitLong(q, chunkChars))) {
+    if (size && size + p.text.length > chunkChars) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(p);
+    size += p.text.length + 2;
+  }
+  if (current.length) groups.push(current);
+  return groups;
+}
+
+function passageOf(key: string, name: string, label: string, group: readonly Paragraph[], join = "\n\n"): BookPassage {
+  return {
+    node_id: `${key}#${name}`,
+    name,
+    label,
+    content: group.map((p) => p.text).join(join),
+    start: group[0]!.start,
+    end: group.at(-1)!.end,
+  };
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/^-+|-+$/g, "") || "x"
+  );
+}
+
+/** Names made unique within a book by a `-2`, `-3`… suffix on repeats. */
+function uniqueNames(passages: BookPassage[], key: string): BookPassage[] {
+  const seen = new Map<string, number>();
+  for (const p of passages) {
+    const n = (seen.get(p.name) ?? 0) + 1;
+    seen.set(p.name, n);
+    if (n > 1) {
+      p.name = `${p.name}-${n}`;
+      p.node_id = `${key}#${p.name}`;
+    }
+  }
+  return passages;
+}
+
+// ---------------------------------------------------------------------------
+// Diaries
+
+const MONTHS = [
+  "january", "february", "march", "april", "may", "june",
+  "july", "august", "september", "october", "november", "december",
+];
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const WEEKDAY = String.raw`(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?)(?:day)?\.?`;
+/** A year heading alone on a line: `1660`, `JANUARY 1659–60`, `April, 1660.` */
+const YEAR_HEADING = new RegExp(String.raw`^(?:(${MONTH})\.?,?\s+)?(\d{4})(?:\s*[–—-]\s*(\d{1,4}))?\.?$`, "i");
+/**
+ * A dated entry heading at the start of a paragraph: optional weekday, optional
+ * month, the day (with or without its ordinal suffix), optional year, optional
+ * bracketed note, then `.`, `,`, `:` or a dash (`January 1st.`, `APRIL 3.—`,
+ * `Sunday 12th`, `Jan. 1st (Lord’s day).`, `Monday, January 1, 1855.`).
+ */
+const ENTRY_HEADING = new RegExp(
+  String.raw`^((?:${WEEKDAY},?\s+)?(?:(${MONTH})\.?\s+)?(\d{1,2})(?:st|nd|rd|th|d)?(?:,?\s+(\d{4}))?(?:,?\s+${WEEKDAY})?(?:\s*\([^()\n]{1,40}\))?(?:\s+[A-Z][a-z’']+(?:\s+[a-z’']+){0,2}(?=\.))?)(?:\.\s*[—–-]*|,|:|\s*[—–]+|(?=\s*$))`,
+  "i",
+);
+
+function monthIndex(name: string | undefined): number | null {
+  if (!name) return null;
+  const n = name.toLowerCase().replace(/\.$/, "");
+  const i = MONTHS.findIndex((m) => m.startsWith(n.slice(0, 3)));
+  return i < 0 ? null : i;
+}
+
+const iso = (y: number, m: number, d: number) =>
+  `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+
+function validDate(y: number, m: number, d: number): boolean {
+  const t = new Date(Date.UTC(y, m, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m && t.getUTCDate() === d;
+}
+
+/**
+ * A Julian calendar date as the Gregorian date of the same day, by Julian Day
+ * Number (Richards, "Mapping Time", and the Explanatory Supplement to the
+ * Astronomical Almanac §12.95): 1 January 1660 (Julian) is 11 January 1660.
+ *
+ * @param y year (astronomical numbering), m month 0–11, d day 1–31
+ * @returns ISO `YYYY-MM-DD`
+ */
+export function julianToGregorian(y: number, m: number, d: number): string {
+  const a = Math.floor((14 - (m + 1)) / 12);
+  const yy = y + 4800 - a;
+  const mm = m + 1 + 12 * a - 3;
+  const jdn = d + Math.floor((153 * mm + 2) / 5) + 365 * yy + Math.floor(yy / 4) - 32083;
+  const t = new Date(Date.UTC(-4713, 10, 24) + jdn * 86_400_000);
+  // Date.UTC maps years 0–99 to 1900+; the epoch above is far outside that range, so no correction is needed.
+  return iso(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
+}
+
+/** A diary's year context: the printed heading and the year(s) it names. */
+interface YearContext {
+  printed: string;
+  /** Year in modern numbering for January–March (the later year of a dual `1659–60`). */
+  early: number;
+  /** Year for the rest of the year (the earlier one of a dual year). */
+  late: number;
+  month: number | null;
+}
+
+/**
+ * Cut a diary into dated entries found in its text. An entry starts at a
+ * paragraph opening with a dated heading ({@link ENTRY_HEADING}); it runs to
+ * the next entry or year heading. The year comes from the entry itself or the
+ * nearest year heading above it (`JANUARY 1659–60`, `1660`); the month from
+ * the entry, the heading, or the entry before. A day that goes backwards
+ * without a new month, or a year nowhere printed, leaves the timestamp empty
+ * rather than guessed. A dual year (`1659–60`) marks Old Style dating: the
+ * timestamp keeps the printed day and month (the year in modern numbering) and
+ * `gregorianDate` carries the conversion.
+ *
+ * @returns the entries, or null when the text has fewer than 3 dated headings
+ */
+export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  const { start, end } = bookBody(text);
+  const paras = paragraphsOf(text, start, end);
+  type Mark = { para: number; kind: "year" | "entry"; heading: string; match?: RegExpExecArray };
+  const marks: Mark[] = [];
+  let entries = 0;
+  let oldStyle = false;
+  paras.forEach((p, i) => {
+    const y = p.lines === 1 ? YEAR_HEADING.exec(p.text) : null;
+    if (y) {
+      marks.push({ para: i, kind: "year", heading: p.text.replace(/\.$/, ""), match: y });
+      if (y[3]) oldStyle = true;
+      return;
+    }
+    const e = ENTRY_HEADING.exec(p.text);
+    if (e && (p.text.length > e[0].length + 2 || p.lines === 1)) {
+      marks.push({ para: i, kind: "entry", heading: e[1]!.trim(), match: e });
+      entries++;
+    }
+  });
+  if (entries < 3) return null;
+  const out: BookPassage[] = [];
+  let ctx: YearContext | null = null;
+  let month: number | null = null;
+  let lastDay = 0;
+  for (let k = 0; k < marks.length; k++) {
+    const mark = marks[k]!;
+    const next = marks[k + 1]?.para ?? paras.length;
+    if (mark.kind === "year") {
+      const m = mark.match!;
+      const y = Number(m[2]);
+      let later = y;
+      if (m[3]) {
+        const tail = m[3];
+        later = Number(String(y).slice(0, 4 - tail.length) + tail);
+        if (later < y) later += 10 ** tail.length;
+      }
+      ctx = { printed: mark.heading, early: later, late: y, month: monthIndex(m[1]) };
+      if (ctx.month !== null) month = ctx.month;
+      lastDay = 0;
+      const body = paras.slice(mark.para + 1, next);
+      // Text between a year heading and the first dated entry under it is one undated entry.
+      if (body.length) out.push(passageOf(key, `entry-${slug(mark.heading)}`, mark.heading, body));
+      continue;
+    }
+    const e = mark.match!;
+    const printedMonth = monthIndex(e[2]);
+    const day = Number(e[3]);
+    let dateKnown = true;
+    if (printedMonth !== null) month = printedMonth;
+    else if (day < lastDay) dateKnown = false; // a new month nobody printed: do not guess it
+    lastDay = day;
+    let year: number | null = e[4] ? Number(e[4]) : null;
+    if (year === null && ctx) year = month !== null && month <= 2 ? ctx.early : ctx.late;
+    const label = ctx && !e[4] ? `${ctx.printed}: ${mark.heading}` : mark.heading;
+    const passage = passageOf(key, "", label, paras.slice(mark.para, next));
+    if (dateKnown && year !== null && month !== null && validDate(year, month, day)) {
+      passage.timestamp = iso(year, month, day);
+      if (oldStyle) {
+        // In an Old Style diary the dual year marks January–24 March; the printed year of the rest is the modern one.
+        passage.gregorianDate = julianToGregorian(year, month, day);
+      }
+      passage.name = `entry-${passage.timestamp}`;
+    } else {
+      passage.name = `entry-${slug(label)}`;
+    }
+    passage.node_id = `${key}#${passage.name}`;
+    out.push(passage);
+  }
+  return uniqueNames(out, key);
+}
+
+// ---------------------------------------------------------------------------
+// Verses
+
+/** A verse reference at the start of a line: optional book name, then `chapter:verse`. */
+const VERSE = /^(?:((?:[1-4] )?[A-Z][A-Za-z]+(?: (?:of )?[A-Z][A-Za-z]+)*) )?(\d{1,3}):(\d{1,3})[ \t]+/gm;
+
+/**
+ * Cut a verse-numbered book (`Genesis 1:1 In the beginning…`, or `1:1 …`
+ * under a book heading) into verse ranges within one chapter, packed to about
+ * `chunkChars` characters and labelled `Genesis 1:1–5`. Verse numbers are
+ * structure: they are left out of the content (one verse per line). Lines
+ * before the first verse are front matter; a line standing alone between
+ * verses names the book for verses that do not name it (`The First Book of
+ * Moses: Called Genesis` → `Genesis`).
+ *
+ * @returns the passages, or null when fewer than 50 verse references are found
+ */
+export function cutVerses(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  const { start, end } = bookBody(text);
+  const body = text.slice(start, end);
+  type Verse = { book: string; chapter: number; verse: number; start: number; end: number; text: string };
+  const verses: Verse[] = [];
+  const refs = [...body.matchAll(VERSE)];
+  if (refs.length < 50) return null;
+  let book = "";
+  let prevEnd = 0;
+  for (const [i, m] of refs.entries()) {
+    const between = body.slice(prevEnd, m.index);
+    // A heading between verses (a line alone, not verse text) names the book that follows.
+    const heading = between
+      .split(/\n[ \t]*\n/)
+      .map((s) => s.trim())
+      .filter((s) => s && !s.includes("\n") && s.length < 80)
+      .at(-1);
+    if (verses.length && heading && between.trim() !== verses.at(-1)!.text) {
+      const called = /called\s+(.+?)\.?$/i.exec(heading);
+      book = (called?.[1] ?? heading).trim();
+    } else if (!verses.length && heading) {
+      const called = /called\s+(.+?)\.?$/i.exec(heading);
+      book = (called?.[1] ?? heading).trim();
+    }
+    if (m[1]) book = m[1];
+    const from = m.index + m[0].length;
+    const to = i + 1 < refs.length ? refs[i + 1]!.index : body.length;
+    const raw = body.slice(from, to);
+    const trimmed = raw.replace(/\s+$/, "");
+    // A trailing heading line before the next verse is not verse text.
+    const cut = refs[i + 1] && !refs[i + 1]![1] ? trimmed.replace(/\n[ \t]*\n[^\n]*$/, "") : trimmed;
+    verses.push({
+      book,
+      chapter: Number(m[2]),
+      verse: Number(m[3]),
+      start: start + from,
+      end: start + from + cut.length,
+      text: cut.replace(/\s*\n\s*/g, " ").trim(),
+    });
+    prevEnd = from + cut.length;
+  }
+  const out: BookPassage[] = [];
+  let group: Verse[] = [];
+  let size = 0;
+  const flush = () => {
+    if (!group.length) return;
+    const a = group[0]!;
+    const b = group.at(-1)!;
+    const verseRange = a.verse === b.verse ? `${a.verse}` : `${a.verse}–${b.verse}`;
+    const label = `${a.book ? `${a.book} ` : ""}${a.chapter}:${verseRange}`.trim();
+    out.push({
+      node_id: "",
+      name: slug(`${a.book} ${a.chapter} ${a.verse} ${b.verse}`),
+      label,
+      content: group.map((v) => v.text).join("\n"),
+      start: a.start,
+      end: b.end,
+    });
+    group = [];
+    size = 0;
+  };
+  for (const v of verses) {
+    const last = group.at(-1);
+    if (last && (last.book !== v.book || last.chapter !== v.chapter || size + v.text.length > chunkChars)) flush();
+    group.push(v);
+    size += v.text.length + 1;
+  }
+  flush();
+  for (const p of out) p.node_id = `${key}#${p.name}`;
+  return uniqueNames(out, key);
+}
+
+// ---------------------------------------------------------------------------
+// Dictionaries
+
+/** A headword entry at the start of a paragraph: `ABASEMENT, n.`, `ABRACADABRA.` */
+const HEADWORD = /^([A-Z][A-Z0-9'’ -]*[A-Z0-9])(?:,\s*(?:n|v|adj|adv|pp|p|pro|prep|conj|interj|x|v\.\s?t|v\.\s?i)\.|\.(?=\s|$))/;
+
+/**
+ * Cut a dictionary into runs of whole entries of about `chunkChars`
+ * characters, labelled by their first and last headword (`ABASEMENT –
+ * ABDOMEN`). Section letters standing alone (`A`) are structure. Text before
+ * the first entry under a heading of its own (`AUTHOR'S PREFACE`) is kept,
+ * labelled by that heading; the title page is not.
+ *
+ * @returns the passages, or null when fewer than 50 headwords are found
+ */
+export function cutDictionary(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  const { start, end } = bookBody(text);
+  const paras = paragraphsOf(text, start, end).filter((p) => !/^[A-Z]$/.test(p.text));
+  const firstEntry = paras.findIndex((p) => HEADWORD.test(p.text) && p.text.length > 20);
+  if (firstEntry < 0 || paras.filter((p) => HEADWORD.test(p.text)).length < 50) return null;
+  const out: BookPassage[] = [...frontSections(key, paras.slice(0, firstEntry), chunkChars)];
+  const entries: Paragraph[][] = [];
+  for (const p of paras.slice(firstEntry)) {
+    if (HEADWORD.test(p.text) || !entries.length) entries.push([p]);
+    else entries.at(-1)!.push(p);
+  }
+  let group: Paragraph[][] = [];
+  let size = 0;
+  const flush = () => {
+    if (!group.length) return;
+    const first = HEADWORD.exec(group[0]![0]!.text)![1]!;
+    const last = HEADWORD.exec(group.at(-1)![0]!.text)![1]!;
+    const label = first === last ? first : `${first} – ${last}`;
+    out.push(passageOf(key, slug(first), label, group.flat()));
+    group = [];
+    size = 0;
+  };
+  for (const e of entries) {
+    const length = e.reduce((n, p) => n + p.text.length + 2, 0);
+    if (size && size + length > chunkChars) flush();
+    group.push(e);
+    size += length;
+  }
+  flush();
+  return uniqueNames(out, key);
+}
+
+// ---------------------------------------------------------------------------
+// Chapters
+
+const SECTION_WORD = "CHAPTER|Chapter|LETTER|Letter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|CANTO|Canto|SECTION|Section|ACT|Act|SCENE|Scene";
+const ORDINAL = String.raw`(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8}|(?:the\s+)?[A-Za-z]+(?:[- ][A-Za-z]+)?)`;
+/** A chapter heading alone on a line: `CHAPTER I.`, `Chapter 12`, `LETTER 4`, `Chapter III. The Return`, `BOOK THE FIRST`. */
+const CHAPTER = new RegExp(String.raw`^(?:(${SECTION_WORD})\s+(${ORDINAL})\b\.?(?:\s*[.:—–-]+\s*\S.{0,78})?)$`);
+/** A Roman numeral alone on a line (`IV.`), counted as a chapter heading only when there are several. */
+const ROMAN = /^([IVXLCDM]{1,8})\.?$/;
+/** A front-matter heading whose text is the author's own. */
+const PREFACE = /^(?:(?:the\s+)?(?:author['’]s\s+)?(?:preface|introduction|foreword|prologue|prefatory note|to the reader))\.?$/i;
+
+function frontSections(key: string, paras: readonly Paragraph[], chunkChars: number): BookPassage[] {
+  const at = paras.findIndex((p) => p.lines === 1 && PREFACE.test(p.text));
+  if (at < 0) return [];
+  const heading = paras[at]!.text.replace(/\.$/, "");
+  const body = paras.slice(at + 1);
+  if (!body.length) return [];
+  const groups = pack(body, chunkChars);
+  return groups.map((g, j) =>
+    passageOf(key, `${slug(heading)}${groups.length > 1 ? `-${j + 1}` : ""}`, groups.length > 1 ? `${heading}, part ${j + 1}` : heading, g),
+  );
+}
+
+/**
+ * Cut a book into its chapters (`CHAPTER I.`, `Chapter 12`, roman numerals,
+ * `LETTER 4`…), each packed into passages of about `chunkChars` characters
+ * labelled with the chapter (`Chapter 3`, or `Chapter 3, part 2` when the
+ * chapter takes several). A run of headings with no text between them is a
+ * table of contents and, like everything before the first chapter, front
+ * matter: never a passage — except a preface or introduction under a
+ * heading of its own. A heading with no text of its own before a heading of
+ * another kind (`PART I` then `CHAPTER I`) prefixes its label.
+ *
+ * @returns the passages, or null when fewer than 2 chapters are found
+ */
+export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  const { start, end } = bookBody(text);
+  const paras = paragraphsOf(text, start, end);
+  const keyword = paras.map((p) => (p.lines === 1 && CHAPTER.test(p.text) ? CHAPTER.exec(p.text)![1]!.toLowerCase() : null));
+  const romans = paras.filter((p) => p.lines === 1 && ROMAN.test(p.text)).length;
+  const heads = paras.map((p, i) => keyword[i] ?? (romans >= 3 && p.lines === 1 && ROMAN.test(p.text) ? "roman" : null));
+  const idx = heads.flatMap((h, i) => (h ? [i] : []));
+  if (idx.length < 2) return null;
+  // The first real chapter is the first heading followed by some prose before the next heading.
+  const prose = (i: number, j: number) => paras.slice(i + 1, j).reduce((n, p) => n + p.text.length, 0);
+  let firstReal = -1;
+  for (const [n, i] of idx.entries()) {
+    if (prose(i, idx[n + 1] ?? paras.length) >= 200) {
+      firstReal = n;
+      break;
+    }
+  }
+  if (firstReal < 0) return null;
+  const out = frontSections(key, paras.slice(0, idx[firstReal]!), chunkChars);
+  let prefix = "";
+  for (let n = firstReal; n < idx.length; n++) {
+    const i = idx[n]!;
+    const j = idx[n + 1] ?? paras.length;
+    const heading = paras[i]!.text.replace(/[.:]$/, "").replace(/\s+/g, " ");
+    const body = paras.slice(i + 1, j);
+    if (!body.length) {
+      if (heads[idx[n + 1] ?? -1] && heads[idx[n + 1]!] !== heads[i]) prefix = `${heading}, `;
+      continue;
+    }
+    const title = `${prefix}${heading}`;
+    prefix = "";
+    const groups = pack(body, chunkChars);
+    groups.forEach((g, k) => {
+      const label = groups.length > 1 ? `${title}, part ${k + 1}` : title;
+      out.push(passageOf(key, `${slug(title)}${groups.length > 1 ? `-${k + 1}` : ""}`, label, g));
+    });
+  }
+  return uniqueNames(out, key);
+}
+
+/**
+ * Cut a book with no structure found into passages of about `chunkChars`
+ * characters of whole paragraphs, named and labelled `chunk:0001`…
+ */
+export function cutParagraphs(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] {
+  const { start, end } = bookBody(text);
+  return pack(paragraphsOf(text, start, end), chunkChars).map((g, i) => {
+    const name = `chunk:${String(i + 1).padStart(4, "0")}`;
+    return passageOf(key, name, name, g);
+  });
+}
+
+/**
+ * Cut a book by its own structure. The genre (the key's first part) says
+ * where to look first — `diary`/`journal` for dated entries,
+ * `scripture`/`bible` for verses, `dictionary`/`glossary` for headwords — and
+ * every book falls back to chapters, then to plain paragraph chunks. A book
+ * of another genre whose text is verse-numbered or dated is cut as such.
+ *
+ * @param key `<genre>/<book>`
+ * @param text the whole text as read (LF line ends)
+ */
+export function cutBook(key: string, text: string, chunkChars = CHUNK_CHARS): { structure: BookStructure; passages: BookPassage[] } {
+  const genre = key.split("/", 1)[0]!.toLowerCase();
+  const tries: Array<[BookStructure, (k: string, t: string, c: number) => BookPassage[] | null]> = [];
+  if (/^(?:diary|diaries|journal|letters)$/.test(genre)) tries.push(["diary", cutDiary]);
+  if (/^(?:scripture|bible|verse|verses)$/.test(genre)) tries.push(["verses", cutVerses]);
+  if (/^(?:dictionary|glossary|lexicon)$/.test(genre)) tries.push(["dictionary", cutDictionary]);
+  tries.push(["chapters", cutChapters]);
+  for (const [structure, cut] of tries) {
+    const passages = cut(key, text, chunkChars);
+    if (passages?.length) return { structure, passages: passages.filter((p) => p.content) };
+  }
+  return { structure: "paragraphs", passages: cutParagraphs(key, text, chunkChars).filter((p) => p.content) };
+}
+
+// ---------------------------------------------------------------------------
+// Title and author
+
+/** Index of the last `sep` in `s` outside brackets, or -1. */
+function lastTopLevel(s: string, sep: RegExp): number {
+  let depth = 0;
+  let found = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      sep.lastIndex = i;
+      const m = sep.exec(s);
+      if (m && m.index === i) found = i;
+    }
+  }
+  return found;
+}
+
+/** `s` without bracketed parts (for telling a date range from a title that holds a year in brackets). */
+const outsideBrackets = (s: string) => s.replace(/\([^()]*\)|\[[^[\]]*\]/g, "");
+
+/**
+ * Title and author read from a book's own text, whole: a Project Gutenberg
+ * header's `Title:` (with its indented continuation lines, joined with ", ")
+ * and `Author:`; else the first line, read as `[The Project Gutenberg EBook
+ * of | Project Gutenberg's] <title>, by <author>` (split at the last `, by`
+ * outside brackets, so `The Holy Bible, King James Version (Authorized
+ * Version), by Anonymous` keeps its whole title) or as `<title>, <dates>` (a
+ * trailing date range outside brackets dropped); failing that, an `Author:`
+ * or `by <name>` line, or a title of the form "The Diary (Journal, Letters,
+ * Memoirs) of <Name>", names the author. Missing fields are "".
+ */
+export function readBookMetadata(text: string): { title: string; author: string } {
+  const head = text.slice(0, 6000);
+  const field = (name: string): string => {
+    const m = new RegExp(`^${name}:[ \\t]*(.+)((?:\\n[ \\t]+\\S.*)*)`, "m").exec(head);
+    if (!m) return "";
+    const more = m[2] ? m[2].split("\n").map((l) => l.trim()).filter(Boolean) : [];
+    return [m[1]!.trim(), ...more].join(", ");
+  };
+  let title = field("Title");
+  let author = field("Author");
+  if (!title) {
+    let first = (head.split("\n").map((l) => l.trim()).find(Boolean) ?? "").replace(/^\uFEFF/, "");
+    first = first.replace(/^(?:The\s+)?Project Gutenberg(?:['’]s|\s+e-?book(?:\s+of|,)?)\s+/i, "");
+    const by = lastTopLevel(first, /,?\s+by\s+/iy);
+    if (by > 0) {
+      const m = /,?\s+by\s+/iy;
+      m.lastIndex = by;
+      m.exec(first);
+      if (!author) author = first.slice(m.lastIndex).trim();
+      first = first.slice(0, by).replace(/,\s*$/, "");
+    }
+    const comma = lastTopLevel(first, /,/y);
+    if (comma > 0 && /\d{3,4}/.test(outsideBrackets(first.slice(comma + 1)))) first = first.slice(0, comma);
+    title = first.trim();
+  }
+  if (!author) {
+    const by = /^by\s+(.+)$/im.exec(head);
+    const of = /^(?:the\s+)?(?:diary|journal|letters|memoirs|autobiography)\s+of\s+(.+)$/i.exec(title);
+    author = by?.[1]?.trim() ?? of?.[1]?.trim() ?? "";
+  }
+  return { title, author };
+}
