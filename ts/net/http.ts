@@ -13,8 +13,20 @@
  *  - errors that name the peer, its URL (redacted: no credentials, no query
  *    values) and the cause (`ECONNREFUSED`, `ENOTFOUND`, …).
  */
-import ky, { HTTPError, TimeoutError } from "ky";
+import type { HTTPError as KyHTTPError } from "ky";
 import { redact, redactUrl } from "./redact.js";
+
+type Ky = typeof import("ky");
+let kyModule: Promise<Ky> | null = null;
+/**
+ * ky, loaded on the first request: importing it touches `globalThis.Request`,
+ * which in Node loads undici (and compiles its WASM parser), a cost no program
+ * that never talks HTTP should pay at import.
+ */
+function loadKy(): Promise<Ky> {
+  kyModule ??= import("ky");
+  return kyModule;
+}
 
 /** What went wrong talking to an endpoint. */
 export type EndpointFailure = "unreachable" | "timeout" | "status" | "redirect" | "too-large" | "encoding";
@@ -117,6 +129,7 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
   let sent = 0;
   // A Retry-After longer than allowed: remembered so the error can say so.
   let refusedWait: number | null = null;
+  const { default: ky, HTTPError, TimeoutError } = await loadKy();
   let response: Response;
   try {
     response = await ky(target, {
@@ -155,10 +168,7 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
       },
     });
   } catch (error) {
-    throw await describeFailure(error, { name, shown, clean, timeoutMs: request.timeoutMs, sent, refusedWait, maxRetryAfter });
-  }
-  if (response.status >= 300 || response.type === "opaqueredirect") {
-    throw redirectError(response, name, shown);
+    throw await describeFailure(error, { name, shown, clean, timeoutMs: request.timeoutMs, sent, refusedWait, maxRetryAfter, HTTPError, TimeoutError });
   }
   const text = await readBody(response, request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, request.timeoutMs, name, shown, false);
   return { status: response.status, text, attempts: sent };
@@ -225,15 +235,25 @@ function causeOf(error: unknown): string {
 
 async function describeFailure(
   error: unknown,
-  ctx: { name: string; shown: string; clean: (s: string) => string; timeoutMs: number; sent: number; refusedWait: number | null; maxRetryAfter: number },
+  ctx: {
+    name: string;
+    shown: string;
+    clean: (s: string) => string;
+    timeoutMs: number;
+    sent: number;
+    refusedWait: number | null;
+    maxRetryAfter: number;
+    HTTPError: Ky["HTTPError"];
+    TimeoutError: Ky["TimeoutError"];
+  },
 ): Promise<EndpointError> {
-  const { name, shown, clean } = ctx;
+  const { name, shown, clean, HTTPError, TimeoutError } = ctx;
   const tries = ctx.sent > 1 ? ` after ${ctx.sent} attempts` : "";
   if (error instanceof TimeoutError) {
     return new EndpointError(`timed out: ${name} did not answer within ${seconds(ctx.timeoutMs)}${tries}`, "timeout", shown, undefined, { cause: error });
   }
   if (error instanceof HTTPError) {
-    const r = error.response;
+    const r = (error as KyHTTPError).response;
     if ((r.status >= 300 && r.status < 400) || r.type === "opaqueredirect") return redirectError(r, name, shown);
     let said = "";
     try {

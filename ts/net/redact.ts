@@ -38,8 +38,8 @@ export function redactUrl(url: string | URL): string {
   u.username = "";
   u.password = "";
   for (const name of new Set(u.searchParams.keys())) u.searchParams.set(name, REDACTED);
-  // URLSearchParams percent-encodes "*"; keep the mark readable.
-  return u.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED).replaceAll("%2A%2A%2A", REDACTED);
+  // Some URL implementations percent-encode "*" in a query; keep the mark readable.
+  return u.toString().replaceAll("%2A%2A%2A", REDACTED);
 }
 
 /**
