@@ -100,15 +100,89 @@ describe("SHACL-guarded atomic ingest", () => {
     expect(outcome.violations).toHaveLength(2);
   });
 
-  it("a store whose update fails keeps what it held (one transaction)", async () => {
+  it("a store that fails part-way through the write keeps what it held (all or nothing)", async () => {
     const slice = toGraphSlice(artifact, fragments);
     const store = new oxigraph.Store();
     await ingest(store, slice);
-    const before = count(store);
-    // Same update text plus an operation that fails: oxigraph rolls the whole request back.
-    const failing = { update: (q: string) => store.update(`${q} ;\nLOAD <http://127.0.0.1:9/none.ttl>`) };
-    const a2 = createArtifact({ sourceObjectId: "awesome/readme.md", content: "# Other\n" });
-    await expect(ingest(failing, toGraphSlice(a2, fragmentMarkdown(a2.artifactId, "# Other\n")))).rejects.toThrow();
-    expect(count(store)).toBe(before);
+    const before = store.dump({ format: "application/n-quads" });
+    // The new revision's 10th quad fails: the old revision's quads are already deleted by then.
+    let adds = 0;
+    const failing = {
+      match: store.match.bind(store),
+      delete: store.delete.bind(store),
+      add: (q: RDF.Quad) => {
+        if (++adds === 10) throw new Error("disk full");
+        store.add(q as never);
+      },
+    };
+    const a2 = createArtifact({ sourceObjectId: "awesome/readme.md", content: "# Other\n\nText.\n" });
+    await expect(ingest(failing as never, toGraphSlice(a2, fragmentMarkdown(a2.artifactId, "# Other\n\nText.\n")))).rejects.toThrow("disk full");
+    expect(store.dump({ format: "application/n-quads" })).toBe(before);
+  });
+});
+
+describe("ingest writes terms, never SPARQL text built from the slice (issue 12 item 5)", () => {
+  const other = createArtifact({ sourceObjectId: "other/notes.md", content: "# Notes\n\nKeep me.\n" });
+  /** A store already holding another artifact's graph. */
+  async function populated(): Promise<oxigraph.Store> {
+    const store = new oxigraph.Store();
+    expect((await ingest(store, toGraphSlice(other, fragmentMarkdown(other.artifactId, "# Notes\n\nKeep me.\n")))).ok).toBe(true);
+    return store;
+  }
+
+  it("a crafted slice.artifactIri that ran DROP ALL is refused; every artifact survives", async () => {
+    const store = await populated();
+    const before = store.size;
+    const slice = toGraphSlice(artifact, fragments);
+    const crafted = { ...slice, artifactIri: "urn:x> { } } ; DROP ALL ; INSERT DATA { GRAPH <urn:x" };
+    const report = await ingest(store, crafted);
+    expect(report.ok).toBe(false);
+    expect(report.written).toBe(0);
+    expect(report.graph).toBe(slice.artifactIri);
+    expect(report.violations.map((v) => [v.constraint, v.message])).toEqual([["SliceArtifactIri", "slice.artifactIri does not name the slice's gwe:Artifact"]]);
+    expect(store.size).toBe(before);
+  });
+
+  it("an Artifact node whose IRI is not its artifactId's is refused, even when slice.artifactIri agrees", async () => {
+    const store = await populated();
+    const before = store.size;
+    const slice = toGraphSlice(artifact, fragments);
+    const evil = namedNode("urn:groundwire:artifact:a> } } ; DROP ALL ; #");
+    const renamed = tamper(slice, (q) => (q.subject.value === slice.artifactIri ? quad(evil, q.predicate as RDF.NamedNode, q.object as RDF.Quad_Object) : q.object.value === slice.artifactIri ? quad(q.subject as RDF.NamedNode, q.predicate as RDF.NamedNode, evil) : q));
+    const report = await ingest(store, { ...renamed, artifactIri: evil.value });
+    expect(report.ok).toBe(false);
+    expect(report.violations.filter((v) => v.constraint === "SliceArtifactIri")).toHaveLength(1);
+    expect(store.size).toBe(before);
+  });
+
+  it("a quad about an unrelated subject, or in a named graph, is refused and nothing is written", async () => {
+    const store = await populated();
+    const before = store.size;
+    const slice = toGraphSlice(artifact, fragments);
+    const otherGraph = `urn:groundwire:artifact:${encodeURIComponent(other.artifactId)}`;
+    const extra = [
+      quad(namedNode("urn:someone:else"), namedNode(`${EVIDENCE_NS}artifactId`), literal("hijack")),
+      quad(namedNode(slice.artifactIri), namedNode(`${EVIDENCE_NS}connector`), literal("x"), namedNode(otherGraph)),
+    ];
+    const report = await ingest(store, { ...slice, quads: [...slice.quads, ...extra] });
+    expect(report.ok).toBe(false);
+    expect(report.violations.map((v) => [v.constraint, v.focusNode])).toEqual(
+      expect.arrayContaining([
+        ["SliceSubject", "<urn:someone:else>"],
+        ["SliceGraph", `<${slice.artifactIri}>`],
+      ]),
+    );
+    expect(store.size).toBe(before);
+    // And the honest slice still lands beside the other artifact.
+    expect((await ingest(store, slice)).ok).toBe(true);
+    expect(store.size).toBe(before + slice.quads.length);
+  });
+
+  it("a slice with no Artifact, or two, is refused", async () => {
+    const slice = toGraphSlice(artifact, fragments);
+    const none = tamper(slice, (q) => (q.object.value === `${EVIDENCE_NS}Artifact` ? null : q));
+    expect((await validateSlice(none)).violations.map((v) => v.constraint)).toContain("SliceArtifact");
+    const report = await ingest(new oxigraph.Store(), none);
+    expect(report).toMatchObject({ ok: false, written: 0, graph: "" });
   });
 });

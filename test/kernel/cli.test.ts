@@ -72,6 +72,6 @@ describe("groundwire prove (scripted planner, embedded Oxigraph)", () => {
   it("says clearly when a question has no script and no model is given", async () => {
     await expect(prove.run(["What is the capital of Mars?", "--kg", KG])).rejects.toThrow(CliError);
     await expect(prove.run(["What is the capital of Mars?", "--kg", KG])).rejects.toThrow(/no scripted plan for this question/);
-    await expect(prove.run(["q", "--kg", KG, "--model", "m"])).rejects.toThrow(/--model needs --base-url/);
+    await expect(prove.run(["q", "--kg", KG, "--model", "m"])).rejects.toThrow(/--model needs a model endpoint: give --base-url/);
   });
 });

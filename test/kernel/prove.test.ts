@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import { parseGraph } from "../../ts/rdf/index.js";
 import { createOxigraphStore } from "../../ts/kernel/store-oxigraph.js";
 import { createOpenAICompatibleSynthesizer } from "../../ts/moot/index.js";
+import { closedPort, startStub } from "../moot/stub-server.js";
 import {
   prove, createScriptedSynthesizer, createSparqlEndpointStore, SparqlStoreError, type Op, type SparqlStore,
 } from "../../ts/kernel/index.js";
@@ -60,8 +61,12 @@ describe("the SPARQL 1.1 HTTP endpoint store, against a local server answering w
   });
 
   it("names the endpoint and the status on an error", async () => {
-    await expect(createSparqlEndpointStore(url).query("SELECT ?x WHERE { ?x")).rejects.toThrow(new RegExp(`SPARQL endpoint ${url} answered 400`));
-    await expect(createSparqlEndpointStore("http://127.0.0.1:9/sparql", { timeoutMs: 2000 }).query("ASK {}")).rejects.toThrow(/unreachable/);
+    await expect(createSparqlEndpointStore(url).query("SELECT ?x WHERE { ?x")).rejects.toThrow(new RegExp(`SPARQL endpoint ${url} answered HTTP 400 Bad Request: `));
+    // The cause (not a bare "fetch failed") and the URL.
+    const dead = `http://127.0.0.1:${await closedPort()}/sparql`;
+    await expect(createSparqlEndpointStore(dead, { timeoutMs: 2000 }).query("ASK {}")).rejects.toThrow(
+      `cannot reach the SPARQL endpoint ${dead}: connection refused (ECONNREFUSED)`,
+    );
   });
 
   it("runs a proof end to end", async () => {
@@ -121,19 +126,15 @@ describe("prove with the scripted planner", () => {
     expect(r.answer).toEqual({ kind: "boolean", boolean: true });
   });
 
-  it("drives an OpenAI-compatible model (stub fetch): the model sees the plan state after each op", async () => {
+  it("drives an OpenAI-compatible model (stub server on 127.0.0.1): the model sees the plan state after each op", async () => {
     const replies = demo.scripts[1].replies.map((op) => `Next op:\n\`\`\`json\n${JSON.stringify(op)}\n\`\`\``);
-    const requests: { model: string; messages: { role: string; content: string }[] }[] = [];
-    const fetchStub = (async (_url: string, init: { body: string }) => {
-      const body = JSON.parse(init.body);
-      requests.push(body);
-      const content = replies[requests.length - 1] ?? '{"op":"finish"}';
-      return new Response(JSON.stringify({ choices: [{ message: { role: "assistant", content } }] }), { status: 200, headers: { "content-type": "application/json" } });
-    }) as unknown as typeof fetch;
-    const synth = createOpenAICompatibleSynthesizer({ baseUrl: "http://127.0.0.1:1/v1", model: "stub-model", fetch: fetchStub });
+    const stub = await startStub((_, i) => ({ content: replies[i] ?? '{"op":"finish"}' }));
+    const synth = createOpenAICompatibleSynthesizer({ baseUrl: stub.baseUrl, model: "stub-model" });
     const r = await prove(demo.scripts[1].question, { synth, kg, store: createOxigraphStore(kg) });
     expect(r.finished).toBe(true);
     expect(r.answer).toMatchObject({ rows: [{ n: { value: "2" } }] });
+    await stub.close();
+    const requests = stub.requests.map((r) => r.body);
     expect(requests[0].model).toBe("stub-model");
     expect(requests[0].messages[1].content).toContain("ex:hosted (ex:City → ex:OlympicGames)");
     expect(requests[1].messages.at(-1)!.content).toBe("context:\nopen goals:\n  answer ?n is not bound\n  answer ?n is not projected\n");

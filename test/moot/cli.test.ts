@@ -71,8 +71,8 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
   const bad: Array<[string, string[], RegExp]> = [
     ["an unknown key names the close keys", ["moot", "novel/frankenstien", "diary/pepys-1660"], /^groundwire: moot: unknown book "novel\/frankenstien"; did you mean "novel\/frankenstein"\?\n$/],
     ["the same key twice", ["moot", "diary/pepys-1660", "diary/pepys-1660"], /^groundwire: moot: a moot needs two different books, got "diary\/pepys-1660" twice\n$/],
-    ["--turns 0", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "0"], /^groundwire: moot: --turns must be a whole number of at least 1, got "0"\n$/],
-    ["--turns not a number", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "eight"], /^groundwire: moot: --turns must be a whole number of at least 1, got "eight"\n$/],
+    ["--turns 0", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "0"], /^groundwire: moot: --turns must be a positive integer, got "0"\n$/],
+    ["--turns not a number", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "eight"], /^groundwire: moot: --turns must be a positive integer, got "eight"\n$/],
     ["one key only", ["moot", "novel/frankenstein"], /^groundwire: moot: needs two book keys, got 1/],
     ["--model without an endpoint", ["moot", "novel/frankenstein", "diary/pepys-1660", "--model", "m"], /--model needs a model endpoint/],
   ];
@@ -91,7 +91,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     const json = join(out, "unreachable.json");
     const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--base-url", url, "--model", "m", "--json", json]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^groundwire: moot: cannot reach the model endpoint ${url.replace(/\./g, "\\.")}/chat/completions \\(ECONNREFUSED\\)\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^groundwire: moot: cannot reach the model endpoint ${url.replace(/\./g, "\\.")}/chat/completions: connection refused \\(ECONNREFUSED\\)\\n$`));
     expect(r.stdout).toBe(""); // no transcript header for a moot in which nobody spoke
     expect(existsSync(json)).toBe(false);
   });

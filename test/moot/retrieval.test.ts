@@ -41,9 +41,9 @@ describe("createHttpWorkerClient", () => {
   it("a worker error or an unreachable worker is a WorkerError naming the URL", async () => {
     const e1 = await createHttpWorkerClient({ baseUrl }).query("x", { corpus: "novel/nope", k: 1 }).catch((e) => e);
     expect(e1).toBeInstanceOf(WorkerError);
-    expect(e1.message).toBe(`the worker ${baseUrl}/query answered HTTP 404: unknown book "novel/nope"; the corpus holds diary/pepys-1660, novel/frankenstein`);
+    expect(e1.message).toBe(`the worker ${baseUrl}/query answered HTTP 404 Not Found: unknown book "novel/nope"; the corpus holds diary/pepys-1660, novel/frankenstein`);
     const dead = `http://127.0.0.1:${await closedPort()}`;
     const e2 = await createHttpWorkerClient({ baseUrl: dead }).query("x", { corpus: "a/b", k: 1 }).catch((e) => e);
-    expect(e2.message).toBe(`cannot reach the worker ${dead}/query (ECONNREFUSED)`);
+    expect(e2.message).toBe(`cannot reach the worker ${dead}/query: connection refused (ECONNREFUSED)`);
   });
 });

@@ -57,7 +57,7 @@ describe("createOpenAICompatibleSynthesizer", () => {
     const e1 = await synth.complete([{ role: "user", content: "x" }]).catch((e) => e);
     expect(e1).toBeInstanceOf(SynthesizerError);
     expect(e1.status).toBe(500);
-    expect(e1.message).toContain("HTTP 500: model crashed");
+    expect(e1.message).toContain("HTTP 500 Internal Server Error: model crashed");
     const e2 = await synth.complete([{ role: "user", content: "x" }]).catch((e) => e);
     expect(e2.message).toContain("not JSON");
   });

@@ -1,26 +1,29 @@
 /**
  * `groundwire moot <keyA> <keyB>`: two books of the corpus converse; each
  * utterance is printed as it lands (speaker, text, citations, grounding,
- * corrections), then the moot's stats. `--json FILE` writes the transcript.
+ * corrections), then the moot's stats. `--json FILE` writes the transcript
+ * (atomically; `-` = stdout, the human text then on stderr); when the model
+ * fails mid-moot the turns already spoken are written, marked incomplete.
  *
  * The model: an OpenAI-compatible endpoint when a base URL is configured
- * (`--base-url` or GROUNDWIRE_BASE_URL; model from `--model` or
- * GROUNDWIRE_MODEL; key from GROUNDWIRE_API_KEY or OPENAI_API_KEY), else the
- * embedded extractive synthesizer (offline, deterministic), which it says.
+ * (ts/cli/model-config.ts: `--base-url`/GROUNDWIRE_BASE_URL, `--model`/
+ * GROUNDWIRE_MODEL, `--api-key-file`/GROUNDWIRE_API_KEY/OPENAI_API_KEY,
+ * `--timeout`/GROUNDWIRE_TIMEOUT), else the embedded extractive synthesizer
+ * (offline, deterministic), which it says.
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import writeFileAtomic from "write-file-atomic";
 import { dirname, resolve } from "node:path";
 import { loadCorpus } from "../moot/corpus-node.js";
-import { EmptyReplyError, MootError, runMoot, type MootStats, type Utterance } from "../moot/moot.js";
+import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type Utterance } from "../moot/moot.js";
 import { UnknownBookError, WorkerError } from "../moot/retrieval.js";
-import {
-  createExtractiveSynthesizer,
-  createOpenAICompatibleSynthesizer,
-  SynthesizerError,
-  type TextSynthesizer,
-} from "../moot/synth.js";
+import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
+import { redactUrl } from "../net/redact.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
+import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
+
+const writeFileAtomicSync = writeFileAtomic.sync;
 
 const HELP = `usage: groundwire moot <keyA> <keyB> [options]
 
@@ -29,21 +32,23 @@ snapped to the exact words or unquoted, so every quote left is verbatim.
 Keys are <genre>/<book> (see: groundwire books).
 
   --topic T       what the moot discusses (default: none; each book introduces itself)
-  --turns N       utterances in all, at least 1 (default 8)
+  --turns N       utterances in all, a positive integer (default 8)
   --k K           passages retrieved per turn (default 6)
-  --model M       model id for the endpoint (env GROUNDWIRE_MODEL)
-  --base-url URL  OpenAI-compatible endpoint incl. /v1 (env GROUNDWIRE_BASE_URL);
-                  key from GROUNDWIRE_API_KEY or OPENAI_API_KEY
+${MODEL_HELP}
   --temperature X sampling temperature (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
-  --json FILE     write the transcript (with stats) as JSON
+  --json FILE     write the transcript (with stats) as JSON; - writes it to stdout
+                  (the human text then goes to stderr). If the model fails mid-moot,
+                  the turns already spoken are written, marked "incomplete", exit 1.
 
-With no base URL the embedded extractive synthesizer speaks (offline).`;
+With no base URL the embedded extractive synthesizer speaks (offline).
+Model requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all;
+redirects are not followed; keys and credentials are redacted from every message.`;
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) {
-    throw new CliError(`moot: --${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`, 2);
+    throw new CliError(`moot: --${name} must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}`, 2);
   }
   return Number(raw);
 }
@@ -83,14 +88,25 @@ function formatStats(s: MootStats): string {
   ].join("\n");
 }
 
+/** `--turns -3` reads as an option to node:util; join a negative number to its numeric option so the check can name it. */
+function joinNegativeNumbers(args: string[], numeric: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (numeric.includes(a) && i + 1 < args.length && /^-[\d.]/.test(args[i + 1]!)) out.push(`${a}=${args[++i]}`);
+    else out.push(a);
+  }
+  return out;
+}
+
 const command: Command = {
-  async run(args) {
+  async run(rawArgs) {
+    const args = joinNegativeNumbers(rawArgs, ["--turns", "--k", "--temperature", "--timeout"]);
     const { values, positionals } = parseCommandArgs("moot", args, {
       topic: { type: "string" },
       turns: { type: "string" },
       k: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
+      ...MODEL_OPTIONS,
       temperature: { type: "string" },
       corpus: { type: "string" },
       json: { type: "string" },
@@ -106,15 +122,14 @@ const command: Command = {
       throw new CliError(`moot: --temperature must be a number of at least 0, got ${JSON.stringify(values.temperature)}`, 2);
     }
     if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${JSON.stringify(keyA)} twice`, 2);
-    const jsonPath = values.json ? resolve(values.json) : undefined;
+    // `--json -`: the transcript goes to stdout and everything for a human to stderr.
+    const jsonToStdout = values.json === "-";
+    const jsonPath = values.json && !jsonToStdout ? resolve(values.json) : undefined;
     if (jsonPath && !(existsSync(dirname(jsonPath)) && statSync(dirname(jsonPath)).isDirectory())) {
       throw new CliError(`moot: cannot write ${jsonPath}: folder ${dirname(jsonPath)} does not exist`, 2);
     }
-    const baseUrl = values["base-url"] ?? process.env.GROUNDWIRE_BASE_URL;
-    const model = values.model ?? process.env.GROUNDWIRE_MODEL;
-    if (values.model && !baseUrl) {
-      throw new CliError("moot: --model needs a model endpoint: give --base-url URL (or set GROUNDWIRE_BASE_URL)", 2);
-    }
+    const config = readModelConfig("moot", values);
+    const say = jsonToStdout ? (text: string) => console.error(text) : (text: string) => console.log(text);
 
     let corpus;
     try {
@@ -126,14 +141,12 @@ const command: Command = {
     }
 
     let synth: TextSynthesizer;
+    let endpoint: OpenAICompatibleSynthesizer | null = null;
     let header: string | null;
-    if (baseUrl) {
-      synth = createOpenAICompatibleSynthesizer({
-        baseUrl,
-        model,
-        apiKey: process.env.GROUNDWIRE_API_KEY ?? process.env.OPENAI_API_KEY,
-      });
-      header = `moot: model ${model ?? "(endpoint default)"} at ${baseUrl}`;
+    if (config.baseUrl) {
+      endpoint = createModelSynthesizer(config);
+      synth = withWaitNotice(endpoint, "moot", endpoint.url);
+      header = `moot: model ${config.model ?? "(endpoint default)"} at ${redactUrl(config.baseUrl)}`;
     } else {
       synth = createExtractiveSynthesizer();
       header = "moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline";
@@ -141,31 +154,52 @@ const command: Command = {
     // The header heads the transcript: printed with the first utterance, so a moot that
     // fails before anyone speaks (an unreachable endpoint) leaves stdout empty.
     const showHeader = () => {
-      if (header !== null) console.log(header);
+      if (header !== null) say(header);
       header = null;
     };
+    // The model a transcript records: the one asked for, else the id the endpoint reported (never its URL).
+    const transcriptDict = (transcript: Transcript) => {
+      const dict = transcript.toDict();
+      if (endpoint) dict.model = config.model ?? endpoint.reportedModel ?? "";
+      return dict;
+    };
+    const writeTranscript = (dict: object) => {
+      const text = `${JSON.stringify(dict, null, 2)}\n`;
+      if (jsonToStdout) process.stdout.write(text);
+      else if (jsonPath) writeFileAtomicSync(jsonPath, text);
+    };
 
+    const moot = new Moot(corpus, synth, [keyA, keyB], values.topic ?? null, turns, {
+      k,
+      model: config.model,
+      modelName: config.baseUrl ? (config.model ?? "") : "extractive",
+      temperature,
+    });
     try {
-      const transcript = await runMoot(corpus, synth, [keyA, keyB], values.topic ?? null, turns, {
-        k,
-        model,
-        modelName: baseUrl ? (model ?? "") : "extractive",
-        temperature,
-        onUtterance: (u) => {
-          showHeader();
-          console.log(`\n${formatUtterance(u)}`);
-        },
-      });
+      const transcript = await moot.start();
+      while (!moot.done) {
+        const u = await moot.nextTurn();
+        showHeader();
+        say(`\n${formatUtterance(u)}`);
+      }
       showHeader();
-      console.log(`\n${formatStats(transcript.stats())}`);
-      if (jsonPath) {
-        writeFileSync(jsonPath, `${JSON.stringify(transcript.toDict(), null, 2)}\n`);
-        console.log(`transcript written to ${jsonPath}`);
+      say(`\n${formatStats(transcript.stats())}`);
+      if (jsonPath || jsonToStdout) {
+        writeTranscript(transcriptDict(transcript));
+        if (jsonPath) say(`transcript written to ${jsonPath}`);
       }
     } catch (error) {
       if (error instanceof SynthesizerError || error instanceof MootError || error instanceof WorkerError) {
-        const where = error instanceof EmptyReplyError && baseUrl ? ` (endpoint ${baseUrl})` : "";
-        throw new CliError(`moot: ${error.message}${where}`);
+        const where = error instanceof EmptyReplyError && config.baseUrl ? ` (endpoint ${redactUrl(config.baseUrl)})` : "";
+        const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";
+        const message = `${error.message}${where}${hint}`;
+        // The turns already spoken are kept: written marked incomplete, with the error.
+        const spoken = moot.transcript?.utterances.length ?? 0;
+        if (moot.transcript && spoken > 0 && (jsonPath || jsonToStdout)) {
+          writeTranscript({ ...transcriptDict(moot.transcript), incomplete: true, error: message });
+          if (jsonPath) console.error(`moot: incomplete transcript (${spoken} of ${turns} turns) written to ${jsonPath}`);
+        }
+        throw new CliError(`moot: ${message}`);
       }
       throw error;
     }

@@ -1,10 +1,11 @@
 /**
- * `groundwire prove "<question>" --kg <ttl> [--model M --base-url URL [--api-key K]]
+ * `groundwire prove "<question>" --kg <ttl> [--base-url URL [--model M] [--api-key-file F] [--timeout S]]
  * [--script <file.json>] [--endpoint URL] [--max-turns N] [--json]`: plan a SPARQL query
  * for a question, verified by the kernel op by op, then run it. Without --base-url the
  * planner is scripted: --script, or the bundled demo scripts (data/kernel/*.prove.json)
  * when the question is one of theirs. The store is embedded Oxigraph holding the KG,
- * or --endpoint (any SPARQL 1.1 endpoint).
+ * or --endpoint (any SPARQL 1.1 endpoint). The model configuration (flags and
+ * GROUNDWIRE_* variables) is moot's: ts/cli/model-config.ts.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,15 +13,23 @@ import { fileURLToPath } from "node:url";
 import { loadGraphFile } from "../rdf/load.js";
 import { RdfParseError, type Graph } from "../rdf/index.js";
 import {
-  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema,
-  type Op, type ProveResult, type SparqlResult,
+  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema, SparqlStoreError,
+  type Op, type ProveResult, type SparqlResult, type SparqlStore,
 } from "../kernel/index.js";
 import { createOxigraphStore } from "../kernel/store-oxigraph.js";
 import { compactIri } from "../kernel/algebra.js";
-import { createOpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/index.js";
+import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 
-const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl> [--model M --base-url URL [--api-key K]] [--script plan.json] [--endpoint URL] [--max-turns N] [--json]`;
+const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json] [--endpoint URL] [--max-turns N] [--json]
+
+The model is configured as for moot:
+${MODEL_HELP}
+Without a base URL the planner is scripted (--script, or the bundled demo scripts).
+--endpoint URL runs the verified query on a SPARQL 1.1 endpoint instead of embedded Oxigraph.
+Requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all; redirects are not
+followed; keys and credentials are redacted from every message.`;
 
 interface Script {
   question: string;
@@ -85,30 +94,51 @@ const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("prove", args, {
       kg: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
+      ...MODEL_OPTIONS,
+      // Recognised only to say where the key goes instead.
       "api-key": { type: "string" },
       script: { type: "string" },
       endpoint: { type: "string" },
       "max-turns": { type: "string" },
       json: { type: "boolean" },
     }, USAGE);
+    if (values["api-key"] !== undefined) {
+      throw new CliError("prove: --api-key is gone (ps shows it to every user): set GROUNDWIRE_API_KEY or give --api-key-file FILE", 2);
+    }
     if (positionals.length !== 1) throw new CliError(`prove: expected one question (quote it)\n${USAGE}`, 2);
     if (!values.kg) throw new CliError(`prove: --kg is required\n${USAGE}`, 2);
     const question = positionals[0];
     const maxTurns = values["max-turns"] !== undefined ? Number(values["max-turns"]) : 16;
     if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer`, 2);
+    const config = readModelConfig("prove", values);
+    let endpointStore: SparqlStore | null = null;
+    if (values.endpoint !== undefined) {
+      try {
+        endpointStore = createSparqlEndpointStore(values.endpoint);
+      } catch (error) {
+        throw new CliError(`prove: --endpoint ${(error as Error).message.replace(/^createSparqlEndpointStore: /, "must be an http(s) URL: ")}`, 2);
+      }
+    }
     const kg = loadKg(values.kg);
     let synth: TextSynthesizer;
-    if (values["base-url"]) {
-      synth = createOpenAICompatibleSynthesizer({ baseUrl: values["base-url"], model: values.model, apiKey: values["api-key"] ?? process.env.OPENAI_API_KEY });
+    if (config.baseUrl) {
+      const endpoint = createModelSynthesizer(config);
+      synth = withWaitNotice(endpoint, "prove", endpoint.url);
     } else {
-      if (values.model) throw new CliError("prove: --model needs --base-url (an OpenAI-compatible endpoint)", 2);
       synth = createScriptedSynthesizer(scriptFor(question, values.script));
     }
-    const store = values.endpoint ? createSparqlEndpointStore(values.endpoint) : createOxigraphStore(kg);
+    const store = endpointStore ?? createOxigraphStore(kg);
     const kernel = createKernel(Schema.fromGraph(kg));
-    const result: ProveResult = await prove(question, { synth, kg, store, kernel, maxTurns, model: values.model });
+    let result: ProveResult;
+    try {
+      result = await prove(question, { synth, kg, store, kernel, maxTurns, model: config.model });
+    } catch (error) {
+      if (error instanceof SynthesizerError || error instanceof SparqlStoreError) {
+        const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";
+        throw new CliError(`prove: ${error.message}${hint}`);
+      }
+      throw error;
+    }
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ ...result, planner: synth.name ?? "model", store: store.name }, null, 1)}\n`);
       return result.finished ? 0 : 1;

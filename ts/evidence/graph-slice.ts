@@ -3,9 +3,9 @@
  * (`gwe:Artifact gwe:hasFragment gwe:Fragment`, the ontology in
  * data/ontology/evidence.ttl), validated against ArtifactShape / FragmentShape
  * (data/shapes/evidence-shapes.ttl) with a real SHACL engine (rdf-validate-shacl),
- * and written into an embedded store in one atomic update: all or nothing.
+ * and written into an embedded store with its quad API, all or nothing.
  */
-import { DataFactory, Store, Writer } from "n3";
+import { DataFactory, Store } from "n3";
 import type * as RDF from "@rdfjs/types";
 import SHACLValidator from "rdf-validate-shacl";
 import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
@@ -130,12 +130,16 @@ function show(term: RDF.Term | null | undefined): string | null {
 
 /**
  * Validate a slice against ArtifactShape and FragmentShape (SHACL Core, every
- * result collected). Async because the engine is.
+ * result collected), then check what the shapes cannot: one artifact, its IRI
+ * well formed and equal to `slice.artifactIri`, every quad in the default graph
+ * and about the artifact or one of its fragments (`Slice*` constraints, after
+ * the SHACL results). Async because the engine is.
  */
 export async function validateSlice(slice: GraphSlice): Promise<ValidationOutcome> {
   const data = new Store(slice.quads as never);
   const { validator, inversePath } = shapesEngine();
   const report = await validator.validate(data as unknown as RDF.DatasetCore);
+  const own = sliceViolations(slice);
   const violations = report.results.map((r): Violation => {
     // The only blank-node path the shapes declare is the inverse of gwe:hasFragment.
     const path = r.path && r.path.termType === "BlankNode" ? inversePath : show(r.path);
@@ -148,12 +152,19 @@ export async function validateSlice(slice: GraphSlice): Promise<ValidationOutcom
       message: r.message.map((m) => m.value).join("; "),
     };
   });
-  return { conforms: report.conforms, violations };
+  return { conforms: report.conforms && own.length === 0, violations: [...violations, ...own] };
 }
 
-/** A store `ingest` can write to: the one method of oxigraph's `Store` it uses. */
-export interface UpdatableStore {
-  update(sparqlUpdate: string): void;
+/**
+ * A store `ingest` can write to: the quad methods of oxigraph's `Store` (and of
+ * any RDF/JS-style dataset with the same three methods). No SPARQL text is
+ * ever built: terms go to the store as terms.
+ */
+export interface QuadStore {
+  /** Every quad of one graph (`match(null, null, null, graph)`). */
+  match(subject: null, predicate: null, object: null, graph: RDF.NamedNode): Iterable<RDF.Quad>;
+  add(quad: RDF.Quad): void;
+  delete(quad: RDF.Quad): void;
 }
 
 /** The outcome of `ingest`. */
@@ -162,30 +173,106 @@ export interface IngestReport {
   ok: boolean;
   /** Quads written (0 when the slice was refused). */
   written: number;
-  /** The named graph written (the artifact's IRI). */
+  /** The named graph written: the IRI of the slice's one `gwe:Artifact` ("" when there is none). */
   graph: string;
-  /** Every SHACL violation (empty when ok). */
+  /** Every violation (empty when ok): SHACL results, and the slice checks (`Slice*` constraints). */
   violations: Violation[];
 }
 
 /**
- * Validate a slice, then write it into an embedded store (oxigraph's `Store`) in
- * ONE SPARQL update — `DROP SILENT GRAPH <artifact> ; INSERT DATA { GRAPH <artifact>
- * { … } }` — which the store runs as one transaction: the artifact's previous
- * revision is replaced and the new one lands whole, or (on any failure) nothing
- * changes. A slice that fails validation is not written at all and every
- * violation is reported.
+ * Validate a slice, then write it into a store (oxigraph's `Store`) as the
+ * named graph of its artifact, replacing that graph's previous revision, all
+ * or nothing: the graph IRI is the one `gwe:Artifact` of the validated quads
+ * (`slice.artifactIri` must name the same node), written with the store's quad
+ * API (`match`/`delete`/`add`; never a SPARQL string). The write is
+ * synchronous, so no other code sees it half done; when the store throws
+ * part-way, what was deleted is put back and what was added is removed, then
+ * the error is rethrown. A slice that fails validation is not written at all
+ * and every violation is reported.
  *
- * @param store an oxigraph `Store` (or anything with the same `update(string)`)
+ * @param store an oxigraph `Store` (or anything with the same `match`/`add`/`delete`)
  * @param slice from `toGraphSlice`
  * @returns `{ok, written, graph, violations}`
- * @throws whatever the store throws on a failed update (after which it holds what it held before)
+ * @throws whatever the store throws on a failed write (after which it holds what it held before)
  */
-export async function ingest(store: UpdatableStore, slice: GraphSlice): Promise<IngestReport> {
-  const graph = slice.artifactIri;
+export async function ingest(store: QuadStore, slice: GraphSlice): Promise<IngestReport> {
   const outcome = await validateSlice(slice);
-  if (!outcome.conforms) return { ok: false, written: 0, graph, violations: outcome.violations };
-  const body = new Writer({ format: "N-Triples" }).quadsToString(slice.quads as never);
-  store.update(`DROP SILENT GRAPH <${graph}> ;\nINSERT DATA { GRAPH <${graph}> {\n${body}} }`);
-  return { ok: true, written: slice.quads.length, graph, violations: [] };
+  const artifact = sliceArtifact(slice.quads);
+  const graph = artifact?.value ?? "";
+  if (!outcome.conforms || !artifact) return { ok: false, written: 0, graph, violations: outcome.violations };
+  const target = namedNode(graph);
+  const incoming = slice.quads.map((q) => quad(q.subject as RDF.Quad_Subject, q.predicate as RDF.Quad_Predicate, q.object as RDF.Quad_Object, target));
+  const previous = [...store.match(null, null, null, target)];
+  const deleted: RDF.Quad[] = [];
+  const added: RDF.Quad[] = [];
+  try {
+    for (const q of previous) {
+      store.delete(q);
+      deleted.push(q);
+    }
+    for (const q of incoming) {
+      store.add(q);
+      added.push(q);
+    }
+  } catch (error) {
+    // Undo in reverse: the store ends as it began.
+    for (const q of added) store.delete(q);
+    for (const q of deleted) store.add(q);
+    throw error;
+  }
+  return { ok: true, written: incoming.length, graph, violations: [] };
+}
+
+const ARTIFACT_IRI_RE = /^urn:groundwire:artifact:[A-Za-z0-9\-_.!~*'()%]+$/;
+const FRAGMENT_IRI_RE = /^urn:groundwire:fragment:[0-9a-f]{64}$/;
+
+/** The one `gwe:Artifact` node of a slice, or null when there is not exactly one named node typed so. */
+function sliceArtifact(quads: readonly RDF.Quad[]): RDF.NamedNode | null {
+  const typed = quads.filter((q) => q.predicate.equals(RDF_TYPE) && q.object.equals(gwe("Artifact")));
+  const nodes = new Set(typed.map((q) => q.subject.value));
+  return typed.length && nodes.size === 1 && typed[0]!.subject.termType === "NamedNode" ? (typed[0]!.subject as RDF.NamedNode) : null;
+}
+
+/**
+ * What SHACL cannot say about a slice as a whole: it describes exactly one
+ * `gwe:Artifact`, whose IRI is `artifactIri(its gwe:artifactId)` (so a valid
+ * IRI: the id percent-encoded) and equals `slice.artifactIri`; every quad is
+ * in the default graph; and every subject is that artifact or one of its
+ * fragments (`urn:groundwire:fragment:<64 hex>`, linked by `gwe:hasFragment`
+ * or `gwe:artifact`). Constraints: `SliceArtifact`, `SliceArtifactIri`,
+ * `SliceGraph`, `SliceSubject`.
+ */
+function sliceViolations(slice: GraphSlice): Violation[] {
+  const out: Violation[] = [];
+  const v = (focusNode: string, constraint: string, message: string, path: string | null = null, value: string | null = null) =>
+    out.push({ focusNode, path, constraint, value, message });
+  const artifact = sliceArtifact(slice.quads);
+  if (!artifact) {
+    const n = new Set(slice.quads.filter((q) => q.predicate.equals(RDF_TYPE) && q.object.equals(gwe("Artifact"))).map((q) => q.subject.value)).size;
+    v("", "SliceArtifact", `a slice describes exactly one gwe:Artifact named by an IRI; this one describes ${n}`);
+    return out;
+  }
+  const a = show(artifact)!;
+  const ids = slice.quads.filter((q) => q.subject.equals(artifact) && q.predicate.equals(gwe("artifactId")));
+  const expected = ids.length === 1 ? artifactIri(ids[0]!.object.value) : null;
+  if (!ARTIFACT_IRI_RE.test(artifact.value) || (expected !== null && expected !== artifact.value)) {
+    v(a, "SliceArtifactIri", `the artifact's IRI must be ${expected ? `<${expected}> (artifactIri of its gwe:artifactId)` : "urn:groundwire:artifact: and its percent-encoded id"}`, null, JSON.stringify(artifact.value.slice(0, 80)));
+  }
+  if (slice.artifactIri !== artifact.value) {
+    v(a, "SliceArtifactIri", "slice.artifactIri does not name the slice's gwe:Artifact", null, JSON.stringify(String(slice.artifactIri).slice(0, 80)));
+  }
+  const fragments = new Set<string>();
+  for (const q of slice.quads) {
+    const linked = (q.subject.equals(artifact) && q.predicate.equals(gwe("hasFragment")) && q.object.termType === "NamedNode" && FRAGMENT_IRI_RE.test(q.object.value)) ? q.object.value
+      : (q.predicate.equals(gwe("artifact")) && q.object.equals(artifact) && q.subject.termType === "NamedNode" && FRAGMENT_IRI_RE.test(q.subject.value)) ? q.subject.value
+        : null;
+    if (linked) fragments.add(linked);
+  }
+  for (const q of slice.quads) {
+    if (q.graph.termType !== "DefaultGraph") v(show(q.subject)!, "SliceGraph", "slice quads are in the default graph; ingest names the graph", show(q.predicate), show(q.graph));
+    else if (!q.subject.equals(artifact) && !(q.subject.termType === "NamedNode" && fragments.has(q.subject.value))) {
+      v(show(q.subject)!, "SliceSubject", "a quad about something that is neither the artifact nor one of its fragments", show(q.predicate), show(q.object));
+    }
+  }
+  return out;
 }

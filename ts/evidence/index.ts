@@ -36,7 +36,7 @@ export {
   type Violation,
   type ValidationOutcome,
   type IngestReport,
-  type UpdatableStore,
+  type QuadStore,
 } from "./graph-slice.js";
 export { normalizeWhitespace, slugify, anchorFor } from "./text.js";
 export { EVIDENCE_ONTOLOGY_TURTLE, EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";

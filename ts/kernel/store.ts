@@ -4,6 +4,8 @@
  * in Node and browsers) and the SPARQL JSON results reader; the embedded
  * Oxigraph store is Node-only (ts/kernel/store-oxigraph.ts, exported from the Node entry).
  */
+import { EndpointError, parseEndpointUrl, postToEndpoint } from "../net/http.js";
+import { redactUrl } from "../net/redact.js";
 
 /** One RDF term of a result row, as SPARQL 1.1 Query Results JSON writes it. */
 export interface ResultTerm {
@@ -32,8 +34,9 @@ export class SparqlStoreError extends Error {
     message: string,
     readonly store: string,
     readonly status?: number,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "SparqlStoreError";
   }
 }
@@ -59,37 +62,69 @@ export function solutionCount(result: SparqlResult): number {
   return result.kind === "boolean" ? 1 : result.rows.length;
 }
 
+/** Settings of {@link createSparqlEndpointStore}. */
+export interface SparqlEndpointOptions {
+  /** The fetch to use (default the global one). */
+  fetch?: typeof fetch;
+  /** Extra request headers (e.g. authorization; their values are redacted from messages). */
+  headers?: Record<string, string>;
+  /** Per-attempt timeout, ms (default 60,000). */
+  timeoutMs?: number;
+  /** Attempts per query, retrying HTTP 429/503 only (default 3). */
+  attempts?: number;
+  /** Longest `Retry-After` honoured, ms (default 60,000). */
+  maxRetryAfterMs?: number;
+  /** First backoff without `Retry-After`, ms (default 500). */
+  retryDelayMs?: number;
+  /** Cap on a results body, bytes (default 16 MiB). */
+  maxResponseBytes?: number;
+}
+
 /**
- * A SPARQL 1.1 Protocol endpoint over HTTP: `POST` with
- * `application/x-www-form-urlencoded` `query=…`, `Accept: application/sparql-results+json`.
+ * A SPARQL 1.1 Protocol endpoint over HTTP (W3C SPARQL 1.1 Protocol §2.1.2,
+ * query via POST with URL-encoded parameters): `POST` with
+ * `application/x-www-form-urlencoded` `query=…`, `Accept: application/sparql-results+json`,
+ * through the shared endpoint wrapper (ts/net/http.ts: retries on 429/503 with
+ * Retry-After, timeouts named as timeouts, redirects not followed, capped body).
  * @param url the endpoint URL, e.g. `https://dbpedia.org/sparql` or `http://127.0.0.1:7878/query`
- * @param options.fetch the fetch to use (default the global one); options.headers extra request headers; options.timeoutMs (default 60,000)
- * @throws SparqlStoreError from `query` when the endpoint is unreachable, times out, or answers non-2xx
+ * @throws TypeError at once when `url` is not an http(s) URL
+ * @throws SparqlStoreError from `query` when the endpoint is unreachable (with the
+ *   cause, e.g. ECONNREFUSED), times out, redirects, answers non-2xx after its
+ *   retries, or sends an oversized body; the message names the URL, redacted
  */
-export function createSparqlEndpointStore(
-  url: string,
-  options: { fetch?: typeof fetch; headers?: Record<string, string>; timeoutMs?: number } = {},
-): SparqlStore {
-  if (!/^https?:\/\//.test(url)) throw new TypeError(`createSparqlEndpointStore: expected an http(s) URL, got ${JSON.stringify(url)}`);
-  const doFetch = options.fetch ?? fetch;
+export function createSparqlEndpointStore(url: string, options: SparqlEndpointOptions = {}): SparqlStore {
+  let target: URL;
+  try {
+    target = parseEndpointUrl(url);
+  } catch (error) {
+    throw new TypeError(`createSparqlEndpointStore: ${(error as Error).message}`);
+  }
+  const shown = redactUrl(target);
   const timeoutMs = options.timeoutMs ?? 60_000;
   return {
-    name: url,
+    name: shown,
     async query(sparql) {
-      let response: Response;
+      let text: string;
       try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/sparql-results+json", ...options.headers },
+        ({ text } = await postToEndpoint({
+          what: "the SPARQL endpoint",
+          url: target,
+          // The query travels as a form value (URLSearchParams encodes it), never pasted into the URL.
           body: new URLSearchParams({ query: sparql }).toString(),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/sparql-results+json", ...options.headers },
+          timeoutMs,
+          attempts: options.attempts,
+          maxRetryAfterMs: options.maxRetryAfterMs,
+          retryDelayMs: options.retryDelayMs,
+          maxResponseBytes: options.maxResponseBytes,
+          fetch: options.fetch,
+          secrets: Object.values(options.headers ?? {}),
+        }));
       } catch (error) {
-        throw new SparqlStoreError(`SPARQL endpoint ${url} unreachable: ${(error as Error).message}`, url);
+        if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.status, { cause: error });
+        throw error;
       }
-      const text = await response.text();
-      if (!response.ok) throw new SparqlStoreError(`SPARQL endpoint ${url} answered ${response.status}: ${text.slice(0, 200)}`, url, response.status);
-      return parseSparqlJsonResults(text, url);
+      return parseSparqlJsonResults(text, shown);
     },
   };
 }

@@ -6,6 +6,8 @@
 import MiniSearch from "minisearch";
 import { distance } from "fastest-levenshtein";
 import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";
+import { EndpointError, joinEndpointPath, postToEndpoint } from "../net/http.js";
+import { redactUrl } from "../net/redact.js";
 
 export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian, readBookMetadata } from "./book-structure.js";
 export type { BookPassage, BookStructure } from "./book-structure.js";
@@ -294,57 +296,76 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
 
 /** Settings of {@link createHttpWorkerClient}. */
 export interface HttpWorkerOptions {
-  /** The worker's base URL; queries go to `POST <baseUrl>/query`. */
+  /** The worker's base URL; queries go to `POST <baseUrl>/query` (path joined, query kept). */
   baseUrl: string;
-  /** Per-request timeout in milliseconds (default 30,000). */
+  /** Per-attempt timeout in milliseconds (default 30,000). */
   timeoutMs?: number;
+  /** Attempts per query, retrying HTTP 429/503 only (default 3). */
+  attempts?: number;
+  /** First backoff without `Retry-After`, ms (default 500). */
+  retryDelayMs?: number;
+  /** Cap on an answer body, bytes (default 16 MiB). */
+  maxResponseBytes?: number;
   fetch?: typeof fetch;
 }
 
-/** A remote worker could not be reached or answered with an error; the message names the URL. */
+/** A remote worker could not be reached or answered with an error; the message names the URL (redacted) and the cause. */
 export class WorkerError extends Error {
   constructor(
     message: string,
     readonly url: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "WorkerError";
   }
 }
 
 /**
  * A WorkerClient for a remote worker over HTTP: `POST <baseUrl>/query` with
- * JSON `{text, corpus, k}`, answered by JSON `{hits: Hit[]}`.
+ * JSON `{text, corpus, k}`, answered by JSON `{hits: Hit[]}`, through the
+ * shared endpoint wrapper (ts/net/http.ts: retries on 429/503 with
+ * Retry-After, timeouts named, redirects not followed, capped body).
  *
- * @throws WorkerError (from `query`) when unreachable, non-2xx, or not `{hits: [...]}`
+ * @throws TypeError at once when `baseUrl` is not an http(s) URL
+ * @throws WorkerError (from `query`) when unreachable (with the cause), timed
+ *   out, redirected, non-2xx after its retries, oversized, or not `{hits: [...]}`
  */
 export function createHttpWorkerClient(options: HttpWorkerOptions): WorkerClient {
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/query`;
-  const doFetch = options.fetch ?? fetch;
+  let url: URL;
+  try {
+    url = joinEndpointPath(options.baseUrl, "query");
+  } catch (error) {
+    throw new TypeError(`createHttpWorkerClient: baseUrl: ${(error as Error).message}`);
+  }
+  const shown = redactUrl(url);
   return {
     async query(text, { corpus, k }) {
-      let response: Response;
+      let raw: string;
       try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
+        ({ text: raw } = await postToEndpoint({
+          what: "the worker",
+          url,
           body: JSON.stringify({ text, corpus, k }),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-        });
+          headers: { "content-type": "application/json", accept: "application/json" },
+          timeoutMs: options.timeoutMs ?? 30_000,
+          attempts: options.attempts,
+          retryDelayMs: options.retryDelayMs,
+          maxResponseBytes: options.maxResponseBytes,
+          fetch: options.fetch,
+        }));
       } catch (error) {
-        const cause = (error as Error & { cause?: { code?: string } }).cause;
-        throw new WorkerError(`cannot reach the worker ${url} (${cause?.code ?? (error as Error).message})`, url);
+        if (error instanceof EndpointError) throw new WorkerError(error.message, shown, { cause: error });
+        throw error;
       }
-      const raw = await response.text();
-      if (!response.ok) throw new WorkerError(`the worker ${url} answered HTTP ${response.status}: ${raw.slice(0, 200)}`, url);
       let data: unknown;
       try {
         data = JSON.parse(raw);
       } catch {
-        throw new WorkerError(`the worker ${url} answered with something that is not JSON`, url);
+        throw new WorkerError(`the worker ${shown} answered with something that is not JSON`, shown);
       }
-      const hits = (data as { hits?: unknown }).hits;
-      if (!Array.isArray(hits)) throw new WorkerError(`the worker ${url} answered without a hits list`, url);
+      const hits = (data as { hits?: unknown } | null)?.hits;
+      if (!Array.isArray(hits)) throw new WorkerError(`the worker ${shown} answered without a hits list`, shown);
       return { hits: hits as Hit[] };
     },
   };

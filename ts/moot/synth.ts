@@ -1,6 +1,6 @@
 /**
- * Text synthesizers for moots: the interface, an OpenAI-compatible chat client
- * (fetch, so it runs in Node and browsers), and the embedded extractive
+ * Text synthesizers for moots: the interface, the OpenAI-compatible chat client
+ * (re-exported from chat-endpoint.ts; it runs in Node and browsers), and the embedded extractive
  * synthesizer that answers from its passages with verbatim quotes, so a moot
  * runs offline and deterministically.
  */
@@ -27,88 +27,14 @@ export interface TextSynthesizer {
   complete(messages: readonly ChatMessage[], options?: CompleteOptions): Promise<string>;
 }
 
-/** A synthesizer failed: the endpoint was unreachable or answered with an error. The message names the URL. */
-export class SynthesizerError extends Error {
-  constructor(
-    message: string,
-    readonly url: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = "SynthesizerError";
-  }
-}
-
-/** Settings of {@link createOpenAICompatibleSynthesizer}. */
-export interface OpenAICompatibleOptions {
-  /** Base URL including the API prefix, e.g. `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
-  baseUrl: string;
-  /** Default model id; sent unless a call names another. Omitted from the request when neither is set. */
-  model?: string;
-  /** Bearer token, sent as `Authorization: Bearer <apiKey>` when given. */
-  apiKey?: string;
-  /** Per-request timeout in milliseconds (default 120,000). */
-  timeoutMs?: number;
-  /** The fetch to use (default the global one); for tests and custom agents. */
-  fetch?: typeof fetch;
-}
-
-/**
- * A chat client for any OpenAI-compatible endpoint (OpenAI, llama.cpp server,
- * Ollama, vLLM, LM Studio…): POST `<baseUrl>/chat/completions` with
- * `{model, messages, max_tokens, temperature}`; the reply is
- * `choices[0].message.content`, or `""` when the server sent none.
- *
- * @throws SynthesizerError from `complete` when the endpoint is unreachable
- *   (the message names the URL), times out, answers non-2xx (status and the
- *   start of the body), or answers with something that is not JSON.
- */
-export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptions): TextSynthesizer {
-  if (!options.baseUrl) throw new TypeError("createOpenAICompatibleSynthesizer: baseUrl is required");
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 120_000;
-  return {
-    name: options.model ?? url,
-    async complete(messages, opts = {}) {
-      const model = opts.model ?? options.model;
-      const body: Record<string, unknown> = { messages };
-      if (model) body.model = model;
-      if (opts.maxTokens !== undefined) body.max_tokens = opts.maxTokens;
-      if (opts.temperature !== undefined) body.temperature = opts.temperature;
-      const headers: Record<string, string> = { "content-type": "application/json" };
-      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-      let response: Response;
-      try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers,
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (error) {
-        const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-        const why = cause?.code ?? cause?.message ?? (error as Error).message;
-        throw new SynthesizerError(`cannot reach the model endpoint ${url} (${why})`, url);
-      }
-      const raw = await response.text();
-      if (!response.ok) {
-        throw new SynthesizerError(
-          `the model endpoint ${url} answered HTTP ${response.status}: ${raw.slice(0, 200).replace(/\s+/g, " ")}`,
-          url,
-          response.status,
-        );
-      }
-      let data: { choices?: Array<{ message?: { content?: string | null } }> };
-      try {
-        data = JSON.parse(raw);
-      } catch {
-        throw new SynthesizerError(`the model endpoint ${url} answered with something that is not JSON`, url, response.status);
-      }
-      return data.choices?.[0]?.message?.content ?? "";
-    },
-  };
-}
+// The OpenAI-compatible chat client lives in chat-endpoint.ts (HTTP through ts/net/http.ts).
+export {
+  createOpenAICompatibleSynthesizer,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  SynthesizerError,
+  type OpenAICompatibleOptions,
+  type OpenAICompatibleSynthesizer,
+} from "./chat-endpoint.js";
 
 // --- the embedded extractive synthesizer ---------------------------------
 

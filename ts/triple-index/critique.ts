@@ -6,6 +6,7 @@
 import type * as RDF from "@rdfjs/types";
 import { DataFactory } from "n3";
 import { parseGraph, RdfParseError, type Graph } from "../rdf/index.js";
+import { escapeIri } from "../rdf/prefixes.js";
 import { fingerprintGraph, type TripleIndex } from "./triple-index.js";
 
 /** What an item does: delete the cited triples, or delete them and add `correctValue`. */
@@ -313,7 +314,8 @@ function describe(term: RDF.Term): string {
 function parseCorrectValue(text: string, graph: Graph, item: number): RDF.Quad[] | string {
   // All declarations on line 1, so the parser's line n is the correctValue's line n - 1.
   const header = Object.entries(graph.prefixes)
-    .map(([name, iri]) => `@prefix ${name}: <${iri}> .`)
+    // Escaped (UCHAR), never pasted raw: a namespace holding ">" must not end the IRIREF and inject triples.
+    .map(([name, iri]) => `@prefix ${name}: <${escapeIri(iri)}> .`)
     .join(" ");
   let parsed: Graph;
   try {

@@ -1,0 +1,158 @@
+/**
+ * One configuration for every command that talks to a model (`moot`, `prove`):
+ * the same flags, the same environment variables, the same checks and messages.
+ *
+ *   --base-url URL        or GROUNDWIRE_BASE_URL   OpenAI-compatible endpoint incl. /v1
+ *   --model M             or GROUNDWIRE_MODEL      model id (else the endpoint's default)
+ *   --api-key-file FILE   or GROUNDWIRE_API_KEY, OPENAI_API_KEY (keys never on the command line)
+ *   --timeout SECONDS     or GROUNDWIRE_TIMEOUT    per-request timeout (default 120)
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer } from "../moot/chat-endpoint.js";
+import type { TextSynthesizer } from "../moot/synth.js";
+import { redact, redactUrl } from "../net/redact.js";
+import { CliError } from "./common.js";
+
+/** The parseArgs options every model command takes. */
+export const MODEL_OPTIONS = {
+  model: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key-file": { type: "string" },
+  timeout: { type: "string" },
+} as const;
+
+/** Longest accepted `--timeout`, in seconds (one hour). */
+export const MAX_TIMEOUT_SECONDS = 3600;
+/** Longest accepted key file, in bytes. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+/** The help lines for {@link MODEL_OPTIONS}, aligned like the commands' own. */
+export const MODEL_HELP = `  --base-url URL  OpenAI-compatible endpoint incl. /v1 (env GROUNDWIRE_BASE_URL)
+  --model M       model id for the endpoint (env GROUNDWIRE_MODEL; default: the endpoint's)
+  --api-key-file FILE
+                  read the API key from FILE (else env GROUNDWIRE_API_KEY or OPENAI_API_KEY;
+                  never on the command line, where ps shows it)
+  --timeout S     seconds to wait for each model request (env GROUNDWIRE_TIMEOUT; default ${DEFAULT_MODEL_TIMEOUT_MS / 1000})`;
+
+/** A model endpoint as configured; `baseUrl` null means none (the command's offline path). */
+export interface ModelConfig {
+  baseUrl: string | null;
+  model?: string;
+  apiKey?: string;
+  timeoutMs: number;
+}
+
+type Values = { [K in keyof typeof MODEL_OPTIONS]?: string };
+
+/**
+ * Read and check the model configuration: flags first, then the environment.
+ *
+ * @param command the command name for messages (`moot`, `prove`)
+ * @throws CliError (exit 2) naming the flag or variable when the base URL is
+ *   not http(s), the timeout is not a number of seconds in (0, 3600], the key
+ *   file is unreadable, empty or not a regular file, or `--model` comes without
+ *   a base URL
+ */
+export function readModelConfig(command: string, values: Values, env: NodeJS.ProcessEnv = process.env): ModelConfig {
+  const fromFlag = values["base-url"] !== undefined;
+  const rawUrl = values["base-url"] ?? (env.GROUNDWIRE_BASE_URL || undefined);
+  let baseUrl: string | null = null;
+  if (rawUrl !== undefined) {
+    const name = fromFlag ? "--base-url" : "GROUNDWIRE_BASE_URL";
+    let u: URL | null = null;
+    try {
+      u = new URL(rawUrl);
+    } catch {
+      u = null;
+    }
+    if (!u || (u.protocol !== "http:" && u.protocol !== "https:")) {
+      const shown = u ? redactUrl(u) : redact(rawUrl);
+      throw new CliError(`${command}: ${name} must be an http(s) URL, got ${JSON.stringify(shown.length > 80 ? `${shown.slice(0, 80)}…` : shown)}`, 2);
+    }
+    baseUrl = rawUrl;
+  }
+  const model = values.model ?? (env.GROUNDWIRE_MODEL || undefined);
+  if (values.model !== undefined && !baseUrl) {
+    throw new CliError(`${command}: --model needs a model endpoint: give --base-url URL (or set GROUNDWIRE_BASE_URL)`, 2);
+  }
+  const timeoutName = values.timeout !== undefined ? "--timeout" : "GROUNDWIRE_TIMEOUT";
+  const rawTimeout = values.timeout ?? (env.GROUNDWIRE_TIMEOUT || undefined);
+  let timeoutMs = DEFAULT_MODEL_TIMEOUT_MS;
+  if (rawTimeout !== undefined) {
+    const s = /^\s*\d+(\.\d+)?\s*$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
+    if (!(s > 0 && s <= MAX_TIMEOUT_SECONDS)) {
+      throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${JSON.stringify(rawTimeout.slice(0, 40))}`, 2);
+    }
+    timeoutMs = Math.max(1, Math.round(s * 1000));
+  }
+  const apiKey = values["api-key-file"] !== undefined ? readKeyFile(command, values["api-key-file"]) : env.GROUNDWIRE_API_KEY || env.OPENAI_API_KEY || undefined;
+  return { baseUrl, model, apiKey, timeoutMs };
+}
+
+/** The first line of a key file, trimmed; the file must be a regular file of at most 64 KiB. */
+function readKeyFile(command: string, path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    throw new CliError(`${command}: --api-key-file ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot be read"}`, 2);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new CliError(`${command}: --api-key-file ${path}: not a regular file`, 2);
+    if (st.size > MAX_KEY_FILE_BYTES) throw new CliError(`${command}: --api-key-file ${path}: over ${MAX_KEY_FILE_BYTES} bytes; a key file holds one key`, 2);
+    const buf = Buffer.alloc(st.size);
+    readSync(fd, buf, 0, st.size, 0);
+    const key = buf.toString("utf8").split(/\r?\n/)[0]!.trim();
+    if (!key) throw new CliError(`${command}: --api-key-file ${path}: the first line is empty`, 2);
+    return key;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The chat client for a configured endpoint (`config.baseUrl` must be set). */
+export function createModelSynthesizer(config: ModelConfig): OpenAICompatibleSynthesizer {
+  if (!config.baseUrl) throw new TypeError("createModelSynthesizer: no base URL configured");
+  return createOpenAICompatibleSynthesizer({ baseUrl: config.baseUrl, model: config.model, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
+}
+
+/** Where {@link withWaitNotice} writes: a stream that may be a terminal. */
+export interface NoticeStream {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/**
+ * Wrap a synthesizer so that, on a terminal, a request that takes longer than
+ * `afterMs` shows `<label>: waiting for the model at <url>… Ns` on `stream`,
+ * updated each second and erased when the answer comes. Off a terminal it
+ * writes nothing (logs stay clean).
+ *
+ * @param afterMs delay before the notice appears (default 3,000)
+ */
+export function withWaitNotice<S extends TextSynthesizer>(synth: S, label: string, url: string, stream: NoticeStream = process.stderr, afterMs = 3000): S {
+  if (!stream.isTTY) return synth;
+  const complete: TextSynthesizer["complete"] = async (messages, options) => {
+    const started = Date.now();
+    let shown = false;
+    const tick = () => {
+      shown = true;
+      stream.write(`\r\x1b[K${label}: waiting for the model at ${url}… ${Math.round((Date.now() - started) / 1000)} s`);
+    };
+    let interval: ReturnType<typeof setInterval> | undefined;
+    const first = setTimeout(() => {
+      tick();
+      interval = setInterval(tick, 1000);
+    }, afterMs);
+    try {
+      return await synth.complete(messages, options);
+    } finally {
+      clearTimeout(first);
+      clearInterval(interval);
+      if (shown) stream.write("\r\x1b[K");
+    }
+  };
+  // Keep the synthesizer's own getters (name, reportedModel): a prototype, not a copy.
+  return Object.assign(Object.create(synth) as S, { complete });
+}
