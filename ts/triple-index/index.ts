@@ -5,6 +5,8 @@ export {
   fingerprintLines,
   encodeLines,
   renderLine,
+  listingPrefixes,
+  DEFAULT_LISTING_PREFIXES,
   TripleIndex,
   TripleIds,
   type IndexedTriple,
