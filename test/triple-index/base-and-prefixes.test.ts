@@ -106,3 +106,14 @@ describe("default listing prefixes (the seed's rdflib bindings)", () => {
     expect(buildTripleIndex(parseGraph(TTL)).fingerprint).toBe(fingerprintGraph(declared));
   });
 });
+
+describe("a critic may write the default prefixes the listing showed", () => {
+  it("a correctValue with rdf:type and xsd: parses though the graph declares neither", async () => {
+    const { applyCritique } = await import("../../ts/triple-index/index.js");
+    const g = parseGraph('@prefix ex: <http://example.org/> .\nex:a a ex:T ; ex:n "1" .\n');
+    const index = buildTripleIndex(g);
+    const report = applyCritique(g, index, [{ op: "replace", tripleIds: [2], correctValue: 'ex:a ex:n "1"^^xsd:integer . ex:a rdf:type ex:U .' }]);
+    expect(report.rejected).toEqual([]);
+    expect(renderListing(buildTripleIndex(g))).toBe('[1] ex:a rdf:type ex:T\n[2] ex:a rdf:type ex:U\n[3] ex:a ex:n "1"^^xsd:integer\n');
+  });
+});

@@ -6,6 +6,7 @@ export {
   encodeLines,
   renderLine,
   listingPrefixes,
+  listingPrefixRecord,
   DEFAULT_LISTING_PREFIXES,
   TripleIndex,
   TripleIds,

@@ -162,18 +162,23 @@ export const DEFAULT_LISTING_PREFIXES: Readonly<Record<string, string>> = Object
 });
 
 /**
- * The PrefixMap a listing and its fingerprint render with: DEFAULT_LISTING_PREFIXES under
- * the graph's own `prefixes` (see there). Built from the record's content on every call, so
- * an edited record is never served from a stale cache.
+ * The prefixes a listing shows, as a record: DEFAULT_LISTING_PREFIXES under the graph's own
+ * `prefixes` (see there). Also the prefixes a critic may write in a correctValue.
  */
-export function listingPrefixes(prefixes: Readonly<Record<string, string>>): PrefixMap {
-  const own = Object.entries(prefixes);
-  const namespaces = new Set(own.map(([, ns]) => ns));
+export function listingPrefixRecord(prefixes: Readonly<Record<string, string>>): Record<string, string> {
+  const namespaces = new Set(Object.values(prefixes));
   const merged: Record<string, string> = {};
   for (const [name, ns] of Object.entries(DEFAULT_LISTING_PREFIXES)) if (!(name in prefixes) && !namespaces.has(ns)) merged[name] = ns;
-  if (Object.keys(merged).length === 0) return toPrefixMap(prefixes);
-  for (const [name, ns] of own) merged[name] = ns;
-  return new PrefixMap(merged);
+  return Object.assign(merged, prefixes);
+}
+
+/**
+ * The PrefixMap a listing and its fingerprint render with (listingPrefixRecord). Built from
+ * the record's content on every call, so an edited record is never served from a stale cache.
+ */
+export function listingPrefixes(prefixes: Readonly<Record<string, string>>): PrefixMap {
+  const merged = listingPrefixRecord(prefixes);
+  return Object.keys(merged).length === Object.keys(prefixes).length ? toPrefixMap(prefixes) : new PrefixMap(merged);
 }
 
 /** `s\tp\to` for one triple, as the listing and the fingerprint render it. */
