@@ -154,3 +154,13 @@ describe("nesting (issue 12 item 10): a documented limit with a typed error, nev
     expect(e.detail).toMatch(/^the query is too deeply nested to parse/);
   });
 });
+
+describe("the fix reaches the planner", () => {
+  it("renderPlanState shows a diagnostic's fix on the line after it", async () => {
+    const { renderPlanState } = await import("../../ts/kernel/index.js");
+    const r = kernel.check(P + "SELECT ?c (COUNT(?g) AS ?n) WHERE { ?c ex:hosted ?g } GROUP BY ?c HAVING (?n > 1)");
+    expect(renderPlanState(r)).toContain(
+      "errors:\n  HAVING uses ?n, the name of (COUNT(?g) AS ?n) in SELECT, which is not bound yet: HAVING is evaluated before SELECT (SPARQL 1.1 §18.2.4.1) (line 2, column 75)\n    fix: write HAVING (COUNT(?g) > 1)\n",
+    );
+  });
+});

@@ -890,7 +890,8 @@ function isGoal(g: Goal | Record<string, unknown>): g is Goal {
 /**
  * The plan state the planner is shown each turn (the seed's text): `context:` with one
  * `?v : Class` line per variable, then `open goals:` lines or `goals accomplished`;
- * then `errors:` and `warnings:` sections, only when there are some.
+ * then `errors:` and `warnings:` sections, only when there are some (a diagnostic's `fix`, when
+ * it has one, on the line after it as `    fix: …`).
  */
 export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals" | "errors" | "warnings">): string {
   const lines = ["context:"];
@@ -902,11 +903,11 @@ export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals
   const where = (d: Diagnostic) => (d.span ? ` (line ${d.span.line}, column ${d.span.column})` : d.op !== undefined ? ` (op ${d.op + 1})` : "");
   if (result.errors.length) {
     lines.push("errors:");
-    for (const e of result.errors) lines.push(`  ${e.message}${where(e)}`);
+    for (const e of result.errors) lines.push(`  ${e.message}${where(e)}`, ...(e.fix ? [`    fix: ${e.fix}`] : []));
   }
   if (result.warnings.length) {
     lines.push("warnings:");
-    for (const w of result.warnings) lines.push(`  ${w.message}${where(w)}`);
+    for (const w of result.warnings) lines.push(`  ${w.message}${where(w)}`, ...(w.fix ? [`    fix: ${w.fix}`] : []));
   }
   return lines.join("\n") + "\n";
 }
