@@ -137,7 +137,7 @@ describe("prove with the scripted planner", () => {
     const requests = stub.requests.map((r) => r.body);
     expect(requests[0].model).toBe("stub-model");
     expect(requests[0].messages[1].content).toContain("ex:hosted (ex:City → ex:OlympicGames)");
-    expect(requests[1].messages.at(-1)!.content).toBe("context:\nopen goals:\n  answer ?n is not bound\n  answer ?n is not projected\n");
+    expect(requests[1].messages.at(-1)!.content).toBe("context:\nopen goals:\n  answer ?n is not projected\n");
   });
 
   it("gives up after the turn budget with no answer", async () => {

@@ -47,6 +47,7 @@ export function renderCheck(file: string, r: CheckResult): string {
       out.push(`  ${where(file, d)}${d.message}`);
       for (const rel of d.related ?? []) out.push(`    ${rel.span ? `${file}:${rel.span.line}:${rel.span.column}: ` : ""}${rel.message}`);
       if (d.hint) out.push(`    hint: ${d.hint}`);
+      if (d.fix) out.push(`    fix: ${d.fix}`);
     }
   }
   return `${out.join("\n")}\n`;
@@ -79,7 +80,7 @@ const command: Command = {
     try {
       result = kernel.check(plan, goal);
     } catch (error) {
-      if (error instanceof SparqlSyntaxError) throw new CliError(`${file}:${error.line}:${error.column}: SPARQL syntax error: ${error.detail}`);
+      if (error instanceof SparqlSyntaxError) throw new CliError(`${file}:${error.line}:${error.column}: SPARQL syntax error: ${error.detail}${error.fix ? ` (fix: ${error.fix})` : ""}`);
       if (error instanceof GoalError) throw new CliError(`--goal: ${error.message}`);
       if (error instanceof PlanError) throw new CliError(`${file}: ${error.message}`);
       throw error;

@@ -90,6 +90,10 @@ export interface Query {
   template?: TriplePattern[];
   /** DESCRIBE resources besides the projected variables. */
   describe?: (Variable | Iri)[];
+  /** Where the `*` of SELECT * / DESCRIBE * was written. */
+  starAt?: Origin;
+  /** Where the HAVING clause was written. */
+  havingAt?: Origin;
   at?: Origin;
 }
 

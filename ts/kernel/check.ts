@@ -16,7 +16,7 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Query, Span, Term, TriplePattern, Variable } from "./algebra.js";
-import { compactIri, termToSparql, exprToSparql, toSparql } from "./algebra.js";
+import { compactIri, termToSparql, exprToSparql, pathToSparql, toSparql } from "./algebra.js";
 import { RDF_TYPE, Schema, XSD, namespaceOf } from "./schema.js";
 import { parseGoal, type Goal } from "./goal.js";
 import { compileOps, type Op } from "./ops.js";
@@ -32,7 +32,13 @@ export interface Diagnostic {
     | "ungrouped-projection"
     | "unrelated-classes"
     | "minus-disjoint"
-    | "unbound-projection";
+    | "unbound-projection"
+    | "alias-already-bound"
+    | "select-star-grouped"
+    | "having-alias"
+    | "unbound-having-variable"
+    | "blank-node-reuse"
+    | "mixed-negated-property-set";
   severity: "error" | "warning";
   message: string;
   /** Where, when the plan came from text (1-based line and column). */
@@ -45,6 +51,8 @@ export interface Diagnostic {
   candidates?: string[];
   /** A repair hint beyond the message. */
   hint?: string;
+  /** The edit that repairs it, written for the planner (`write HAVING (COUNT(?g) > 1)`), when one is known. */
+  fix?: string;
   /** Other places the finding involves (e.g. the first binding of a variable). */
   related?: { message: string; span?: Span; op?: number }[];
 }
@@ -176,6 +184,8 @@ class Checker {
   /** Variables of subqueries that are not projected out of them: distinct from same-named ones outside. */
   readonly scoped: { scope: string; info: VarInfo }[] = [];
   subqueries = 0;
+  /** Which basic graph pattern (an identity object) each explicit blank node label belongs to. */
+  readonly bnodeOwner = new Map<string, object>();
   readonly prefixes: Record<string, string>;
 
   constructor(
@@ -247,6 +257,20 @@ class Checker {
       this.exprCheck(g.expr, new Set(bound.keys()));
       for (const v of varsOf(g.expr)) if (!bound.has(v.name)) this.unboundNotice(v, bound, "GROUP BY");
       if (g.variable) {
+        if (bound.has(g.variable.name) || groupVars.has(g.variable.name)) {
+          const written = `(${exprToSparql(g.expr, this.prefixes)} AS ?${g.variable.name})`;
+          const first = bound.get(g.variable.name) ?? { how: "GROUP BY" };
+          this.report(
+            {
+              code: "alias-already-bound",
+              severity: "error",
+              message: `${written} in GROUP BY: ?${g.variable.name} is already bound (SPARQL 1.1 §18.2.4.1)`,
+              term: `?${g.variable.name}`,
+              related: [{ message: `?${g.variable.name} is bound by ${first.how}`, ...originFields(first.at) }],
+            },
+            g.variable.at ?? g.at,
+          );
+        }
         groupVars.add(g.variable.name);
         this.setType(g.variable.name, this.exprType(g.expr), g.at);
       } else if (g.expr.kind === "term" && g.expr.term.kind === "var") groupVars.add(g.expr.term.name);
@@ -254,12 +278,26 @@ class Checker {
     }
     const visible = new Map<string, Binding>();
     if (q.projection === "*") {
-      // SELECT * projects every in-scope variable: with grouping each must be grouped (SPARQL 1.1 §11.4)
-      if (grouped) for (const [k, b] of bound) if (!groupVars.has(k)) this.ungrouped({ kind: "var", name: k, at: b.at }, q.at, undefined, groupExprs, k);
+      // SELECT * in a grouped query would project ungrouped variables: not SPARQL (§11.4; the W3C negative test syn-bad-01)
+      if (grouped) {
+        const keep = [...groupVars].map((v) => `?${v}`);
+        this.report(
+          {
+            code: "select-star-grouped",
+            severity: "error",
+            message: `SELECT * is not allowed in a grouped query (SPARQL 1.1 §11.4: only grouped variables and aggregates can be projected)`,
+            term: "*",
+            fix: `write SELECT ${keep.length ? keep.join(" ") : "(COUNT(*) AS ?n)"}${keep.length ? " and the aggregates you need, e.g. (COUNT(*) AS ?n)" : ""}`,
+          },
+          q.starAt ?? q.at,
+        );
+      }
+      this.having(q, bound, groupVars, new Map());
       for (const [k, v] of bound) visible.set(k, v);
       return visible;
     }
     const aliases = new Set<string>();
+    const aliasExprs = new Map<string, Expr>();
     for (const col of q.projection) {
       const name = col.variable.name;
       if (!col.expr) {
@@ -277,14 +315,16 @@ class Checker {
           if (!groupVars.has(v.name) && !aliases.has(v.name)) this.ungrouped(v, v.at ?? col.at, col, groupExprs, name);
         }
       }
-      if (bound.has(name) || aliases.has(name)) {
-        const first = bound.get(name) ?? visible.get(name)!;
+      if (bound.has(name) || aliases.has(name) || groupVars.has(name)) {
+        const first = bound.get(name) ?? visible.get(name) ?? { how: "GROUP BY" };
+        const written = `(${exprToSparql(col.expr, this.prefixes)} AS ?${name})`;
         this.report(
           {
-            code: "bind-already-bound",
+            code: "alias-already-bound",
             severity: "error",
-            message: `BIND target ?${name} is already bound`,
+            message: `${written} in SELECT: ?${name} is already bound (SPARQL 1.1 §18.2.4.1)`,
             term: `?${name}`,
+            fix: `name it with a new variable, e.g. ${written.replace(new RegExp(`AS \\?${name}\\)$`), `AS ?${name}2)`)}`,
             related: [{ message: `?${name} is bound by ${first.how}`, ...originFields(first.at) }],
           },
           col.variable.at ?? col.at,
@@ -293,10 +333,50 @@ class Checker {
       this.exprCheck(col.expr, new Set(bound.keys()));
       this.setType(name, this.exprType(col.expr), col.at);
       aliases.add(name);
+      aliasExprs.set(name, col.expr);
       visible.set(name, { how: `(… AS ?${name})`, at: col.at });
     }
-    for (const h of q.having) this.exprCheck(h, new Set(bound.keys()));
+    this.having(q, bound, groupVars, aliasExprs);
     return visible;
+  }
+
+  /**
+   * HAVING is evaluated after grouping and before SELECT's expressions (SPARQL 1.1 §18.2.4.1,
+   * §11.5): a SELECT alias is unbound there (Oxigraph silently returns no rows), a variable
+   * bound nowhere is unbound, and a variable outside an aggregate must be grouped.
+   */
+  having(q: Query, bound: Map<string, Binding>, groupVars: Set<string>, aliasExprs: Map<string, Expr>): void {
+    for (const h of q.having) {
+      this.exprCheck(h, new Set(bound.keys()));
+      const seen = new Set<string>();
+      for (const v of freeVars(h)) {
+        if (seen.has(v.name)) continue;
+        seen.add(v.name);
+        const alias = aliasExprs.get(v.name);
+        if (alias && !groupVars.has(v.name)) {
+          const fixed = exprToSparql(substitute(h, v.name, alias), this.prefixes);
+          const text = exprToSparql(alias, this.prefixes);
+          this.report(
+            {
+              code: "having-alias",
+              severity: "error",
+              message: `HAVING uses ?${v.name}, the name of (${text} AS ?${v.name}) in SELECT, which is not bound yet: HAVING is evaluated before SELECT (SPARQL 1.1 §18.2.4.1)`,
+              term: `?${v.name}`,
+              fix: `write HAVING (${fixed.replace(/^\((.*)\)$/s, "$1")})`,
+            },
+            v.at ?? q.havingAt,
+          );
+        } else if (!bound.has(v.name) && !groupVars.has(v.name)) {
+          const candidates = closest(v.name, [...bound.keys(), ...groupVars], { variables: true }).map((c) => `?${c}`);
+          this.report({ code: "unbound-having-variable", severity: "error", message: `unbound variable ?${v.name} in HAVING`, term: `?${v.name}`, candidates }, v.at ?? q.havingAt);
+        } else if (!groupVars.has(v.name)) {
+          this.report(
+            { code: "ungrouped-projection", severity: "error", message: `?${v.name} in HAVING is neither grouped nor aggregated`, term: `?${v.name}`, hint: `add ?${v.name} to GROUP BY or wrap it in an aggregate such as SAMPLE(?${v.name})` },
+            v.at ?? q.havingAt,
+          );
+        }
+      }
+    }
   }
 
   ungrouped(v: Variable, at: Origin | undefined, col: { expr?: Expr; variable: Variable } | undefined, groupExprs: { expr: Expr; text: string }[], alias: string): void {
@@ -333,9 +413,13 @@ class Checker {
     const bind = (name: string, b: Binding) => {
       if (!bound.has(name)) bound.set(name, b);
     };
+    // one basic graph pattern runs across FILTERs and BINDs (they are collected apart, §18.2.2); any other pattern ends it
+    let bgpScope = {};
     for (const p of g.patterns) {
+      if (p.type !== "bgp" && p.type !== "filter" && p.type !== "bind") bgpScope = {};
       switch (p.type) {
         case "bgp":
+          this.blankNodeScope(p.triples, bgpScope);
           for (const t of p.triples) {
             this.triple(t);
             for (const v of tripleVars(t)) bind(v.name, { how: `the triple pattern ${this.tripleText(t)}`, at: t.at ?? v.at });
@@ -398,6 +482,29 @@ class Checker {
     const scope = new Set([...bound.keys(), ...visible]);
     for (const f of filters) if (f.type === "filter") this.filter(f.expr, scope, f.at);
     return bound;
+  }
+
+  /**
+   * SPARQL 1.1 §4.1.4: a blank node label can be used in only one basic graph pattern of a
+   * query (in another it would be a different node: the join the author meant does not happen).
+   */
+  blankNodeScope(triples: TriplePattern[], scope: object): void {
+    for (const { label, at } of explicitBlankNodes(triples)) {
+      const owner = this.bnodeOwner.get(label);
+      if (owner === undefined) this.bnodeOwner.set(label, scope);
+      else if (owner !== scope && !this.errors.some((e) => e.code === "blank-node-reuse" && e.term === `_:${label}`)) {
+        this.report(
+          {
+            code: "blank-node-reuse",
+            severity: "error",
+            message: `the blank node _:${label} is used in two basic graph patterns (SPARQL 1.1 §4.1.4: a label belongs to one basic graph pattern)`,
+            term: `_:${label}`,
+            fix: `write a variable, ?${label.replace(/[^A-Za-z0-9_]/g, "_")}, for _:${label}`,
+          },
+          at,
+        );
+      }
+    }
   }
 
   /**
@@ -492,6 +599,24 @@ class Checker {
   triple(t: TriplePattern): void {
     this.nodeIris(t);
     const p = t.p;
+    if (p.kind !== "var" && p.kind !== "iri") {
+      for (const nps of mixedNegatedSets(p)) {
+        const text = pathToSparql(nps, this.prefixes);
+        const forward = nps.kind === "nps" ? nps.items.filter((i) => i.kind !== "inv").map((i) => pathToSparql(i, this.prefixes)) : [];
+        const s = this.show(t.s);
+        const o = this.show(t.o);
+        this.report(
+          {
+            code: "mixed-negated-property-set",
+            severity: "warning",
+            message: `the negated property set ${text} mixes directions: it matches any other link from ${s} to ${o} or from ${o} to ${s}, not "no link either way" (SPARQL 1.1 §9.3: the two directions are a union)`,
+            term: text,
+            fix: `for "not linked either way" write FILTER NOT EXISTS { ${s} ${forward.join("|") || "?p"} ${o} } FILTER NOT EXISTS { ${o} ${forward.join("|") || "?p"} ${s} }`,
+          },
+          t.at,
+        );
+      }
+    }
     if (p.kind === "var") {
       this.asEntity(t.s, undefined, t.at);
       return;
@@ -732,8 +857,12 @@ class Checker {
       for (const a of goal.answer) {
         const v = this.vars.get(a);
         const isBound = visible.has(a) && !visible.get(a)!.unbound;
+        // not projected says it all: "not bound" too would send a planner to add patterns it does not need
+        if (q.form !== "ask" && !projected.includes(a)) {
+          open.push(`answer ?${a} is not projected`);
+          continue;
+        }
         if (!isBound) open.push(`answer ?${a} is not bound`);
-        if (q.form !== "ask" && !projected.includes(a)) open.push(`answer ?${a} is not projected`);
         if (!isBound) continue;
         if (goal.kind === "number" && !(v && (v.numeric || v.aggregate))) open.push(`answer ?${a} is not a number: not an aggregate or a numeric value`);
         if (goal.kind === "entity" && v?.kind === "literal") open.push(`answer ?${a} should be an entity but is a literal`);
@@ -761,7 +890,8 @@ function isGoal(g: Goal | Record<string, unknown>): g is Goal {
 /**
  * The plan state the planner is shown each turn (the seed's text): `context:` with one
  * `?v : Class` line per variable, then `open goals:` lines or `goals accomplished`;
- * then `errors:` and `warnings:` sections, only when there are some.
+ * then `errors:` and `warnings:` sections, only when there are some (a diagnostic's `fix`, when
+ * it has one, on the line after it as `    fix: …`).
  */
 export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals" | "errors" | "warnings">): string {
   const lines = ["context:"];
@@ -773,11 +903,11 @@ export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals
   const where = (d: Diagnostic) => (d.span ? ` (line ${d.span.line}, column ${d.span.column})` : d.op !== undefined ? ` (op ${d.op + 1})` : "");
   if (result.errors.length) {
     lines.push("errors:");
-    for (const e of result.errors) lines.push(`  ${e.message}${where(e)}`);
+    for (const e of result.errors) lines.push(`  ${e.message}${where(e)}`, ...(e.fix ? [`    fix: ${e.fix}`] : []));
   }
   if (result.warnings.length) {
     lines.push("warnings:");
-    for (const w of result.warnings) lines.push(`  ${w.message}${where(w)}`);
+    for (const w of result.warnings) lines.push(`  ${w.message}${where(w)}`, ...(w.fix ? [`    fix: ${w.fix}`] : []));
   }
   return lines.join("\n") + "\n";
 }
@@ -889,6 +1019,38 @@ function freeVars(e: Expr, _filter = false): Variable[] {
       return e.args.flatMap((a) => freeVars(a));
     case "aggregate":
     case "exists":
+      return [];
+  }
+}
+
+/** `e` with every free occurrence of ?name (outside aggregates and EXISTS) replaced by `by`. */
+function substitute(e: Expr, name: string, by: Expr): Expr {
+  if (e.kind === "term") return e.term.kind === "var" && e.term.name === name ? by : e;
+  if (e.kind === "call") return { ...e, args: e.args.map((a) => substitute(a, name, by)) };
+  return e;
+}
+
+/** The explicit blank node labels (`_:a`, Traqula's `e_` labels; not `[]`) of a basic graph pattern. */
+function explicitBlankNodes(triples: TriplePattern[]): { label: string; at?: Origin }[] {
+  const out: { label: string; at?: Origin }[] = [];
+  for (const t of triples) for (const n of [t.s, t.o]) if (n.kind === "bnode" && n.label.startsWith("e_")) out.push({ label: n.label.slice(2), at: n.at ?? t.at });
+  return out;
+}
+
+/** Negated property sets of a path that mix forward and inverse members (`!(ex:r|^ex:r)`). */
+function mixedNegatedSets(p: Path): Path[] {
+  switch (p.kind) {
+    case "nps": {
+      const inverse = p.items.filter((i) => i.kind === "inv").length;
+      return inverse > 0 && inverse < p.items.length ? [p] : [];
+    }
+    case "inv":
+    case "mod":
+      return mixedNegatedSets(p.path);
+    case "seq":
+    case "alt":
+      return p.items.flatMap(mixedNegatedSets);
+    case "link":
       return [];
   }
 }

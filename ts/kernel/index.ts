@@ -2,7 +2,8 @@
 export { Schema, namespaceOf, type PropertyInfo } from "./schema.js";
 export { computeClosure, closureTs, closureAncestorsOf, closureHas, closurePairCount, type Closure } from "./closure.js";
 export { toSparql, emptyQuery, type Query, type Group, type Pattern, type TriplePattern, type Path, type Expr, type Term, type Iri, type Variable, type Literal, type BlankNode, type Values, type Projection, type Origin, type Span as PlanSpan } from "./algebra.js";
-export { parseSparql, SparqlSyntaxError, createLineIndex } from "./sparql.js";
+export { parseSparql, SparqlSyntaxError, SparqlNestingError, createLineIndex } from "./sparql.js";
+export { MAX_SPARQL_NESTING } from "./syntax-hints.js";
 export { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
 export { parseGoal, GoalError, expandName, type Goal } from "./goal.js";
 export { Kernel, createKernel, renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";

@@ -11,16 +11,38 @@ import { Parser } from "@traqula/parser-sparql-1-1";
 import { AstFactory, lex } from "@traqula/rules-sparql-1-1";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
+import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken } from "./syntax-hints.js";
 
-/** The SPARQL text does not parse: carries the 1-based line and column (UTF-16 code units) and the parser's message. */
+/**
+ * The SPARQL text does not parse: carries the 1-based line and column (UTF-16 code units),
+ * the parser's message (reworded for the known slips, see syntax-hints.ts) and, when the
+ * slip is a known one, `fix`: the edit that repairs it (`write (COUNT(*) AS ?n)`).
+ */
 export class SparqlSyntaxError extends Error {
   constructor(
     readonly line: number,
     readonly column: number,
     readonly detail: string,
+    readonly fix?: string,
   ) {
-    super(`SPARQL syntax error at line ${line}, column ${column}: ${detail}`);
+    super(`SPARQL syntax error at line ${line}, column ${column}: ${detail}${fix ? ` (fix: ${fix})` : ""}`);
     this.name = "SparqlSyntaxError";
+  }
+}
+
+/**
+ * The query nests `{`, `(` and `[` deeper than the parser can follow (MAX_SPARQL_NESTING,
+ * 48): refused before parsing, at the first bracket past the limit, instead of a stack
+ * overflow. `limit` is the limit.
+ */
+export class SparqlNestingError extends SparqlSyntaxError {
+  constructor(
+    line: number,
+    column: number,
+    readonly limit: number,
+  ) {
+    super(line, column, `nesting deeper than ${limit} at line ${line}`);
+    this.name = "SparqlNestingError";
   }
 }
 
@@ -234,10 +256,14 @@ class Converter {
     }
     const form = node.subType as Query["form"];
     let projection: Query["projection"] = [];
+    let starAt: Origin | undefined;
     const describe: (Variable | Iri)[] = [];
     if (form === "select" || form === "describe") {
       const vars = node.variables as AnyNode[];
-      if (vars.length === 1 && vars[0].type === "wildcard") projection = "*";
+      if (vars.length === 1 && vars[0].type === "wildcard") {
+        projection = "*";
+        starAt = this.at(vars[0]);
+      }
       else {
         const cols: Projection[] = [];
         for (const v of vars) {
@@ -269,6 +295,8 @@ class Converter {
     if (node.values) q.values = this.values(node.values);
     if (form === "construct") q.template = this.triples(node.template?.triples ?? []);
     if (describe.length) q.describe = describe;
+    if (starAt) q.starAt = starAt;
+    if (mods.having?.loc) q.havingAt = this.at(mods.having);
     return q;
   }
 }
@@ -281,20 +309,109 @@ class Converter {
  */
 export function parseSparql(text: string, options: { prefixes?: Record<string, string> } = {}): Query {
   const lineOf = createLineIndex(text);
+  // Traqula's parser is recursive: refuse nesting it cannot follow before it runs (a cheap
+  // character count first; the tokens, which skip brackets in strings and comments, decide)
+  if (rawNesting(text) > MAX_SPARQL_NESTING) {
+    const deep = nestingTooDeep(lexSparql(text));
+    if (deep) {
+      const { line, column } = lineOf(deep.start);
+      throw new SparqlNestingError(line, column, MAX_SPARQL_NESTING);
+    }
+  }
   let ast: AnyNode;
   try {
     ast = getParser().parse(text);
   } catch (error) {
-    const syntax = toSyntaxError(error as Error, lineOf);
+    if (error instanceof RangeError) throw tooComplex(text, lineOf);
+    const { error: syntax, offset } = toSyntaxError(error as Error, text, lineOf);
     // without its validation Traqula crashes (a TypeError) on a VALUES row with too many values
     const fault = valuesRowFault(text, lineOf);
     if (fault && (error instanceof TypeError || fault.line < syntax.line || (fault.line === syntax.line && fault.column <= syntax.column))) throw fault;
-    throw syntax;
+    throw withHint(syntax, offset, text, lineOf);
   }
   const fault = valuesRowFault(text, lineOf);
   if (fault) throw fault;
   if (ast.type !== "query") throw new SparqlSyntaxError(1, 1, "a SPARQL Update request is not a query plan");
-  return new Converter(lineOf, options.prefixes ?? {}).query(ast);
+  try {
+    return new Converter(lineOf, options.prefixes ?? {}).query(ast);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooComplex(text, lineOf);
+    throw error;
+  }
+}
+
+/** The deepest run of `{([` counted on raw characters: an upper bound of the token nesting. */
+function rawNesting(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 40 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 41 || c === 93) depth--;
+  }
+  return max;
+}
+
+/** A stack overflow inside the parser or converter on input within the bracket limit (a very long operator chain): a typed error, never a crash. */
+function tooComplex(text: string, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError {
+  const { line } = lineOf(text.length);
+  return new SparqlSyntaxError(1, 1, `the query is too deeply nested to parse (${line} line${line === 1 ? "" : "s"}): split long expressions or groups`);
+}
+
+/** Reword a parser failure when syntax-hints.ts knows the slip behind it (with a `fix`), else return it as is. */
+function withHint(syntax: SparqlSyntaxError, offset: number, text: string, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError {
+  if (Number.isNaN(offset)) return syntax;
+  let tokens: LexToken[];
+  try {
+    tokens = lexSparql(text);
+  } catch {
+    return syntax;
+  }
+  const placement = aggregatePlacement(syntax.detail, tokens);
+  if (placement) {
+    const { line, column } = lineOf(placement.start);
+    return new SparqlSyntaxError(line, column, syntax.detail);
+  }
+  const hint = syntaxHint(text, tokens, offset);
+  if (!hint) return syntax;
+  const { line, column } = lineOf(hint.offset);
+  return new SparqlSyntaxError(line, column, hint.detail, hint.fix);
+}
+
+const AGGREGATE_WORDS = new Set(["COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT"]);
+
+/**
+ * Traqula reports a misplaced or nested aggregate without a position: find the aggregate on
+ * the tokens. Misplaced: in a WHERE group (FILTER, BIND) or GROUP BY, i.e. outside SELECT,
+ * HAVING and ORDER BY (SPARQL 1.1 §18.2.4.1); nested: inside another aggregate's parentheses.
+ */
+function aggregatePlacement(detail: string, tokens: LexToken[]): LexToken | undefined {
+  const nested = /not allowed within an aggregate/.test(detail);
+  if (!nested && !/Aggregates are only allowed/.test(detail)) return undefined;
+  const isAggregate = (i: number) => AGGREGATE_WORDS.has(tokens[i].image.toUpperCase()) && tokens[i + 1]?.type === "LParen" && tokens[i].type.startsWith("BuiltIn");
+  const contexts: string[] = ["select"];
+  let clause = "select";
+  const aggregateClose: number[] = [];
+  let parens = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === "LParen") parens++;
+    else if (t.type === "RParen") {
+      parens--;
+      if (aggregateClose[aggregateClose.length - 1] === parens) aggregateClose.pop();
+    } else if (t.type === "Select") clause = "select";
+    else if (t.type === "Where" || t.type === "LCurly") {
+      if (t.type === "LCurly") contexts.push(clause);
+      clause = "where";
+    } else if (t.type === "RCurly") clause = contexts.pop() ?? "where";
+    else if (t.type === "GroupByGroup") clause = "group";
+    else if (t.type === "Having") clause = "having";
+    else if (t.type === "Order") clause = "order";
+    if (!isAggregate(i)) continue;
+    if (nested ? aggregateClose.length > 0 : clause === "where" || clause === "group") return t;
+    aggregateClose.push(parens);
+  }
+  return undefined;
 }
 
 let lexer: ReturnType<typeof lex.sparql11LexerBuilder.build> | null = null;
@@ -346,20 +463,34 @@ function valuesRowFault(text: string, lineOf: (offset: number) => { line: number
   return undefined;
 }
 
-function toSyntaxError(error: Error, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError {
+/** The parser's failure as a SparqlSyntaxError, and the UTF-16 offset it points at (-1 when it gives none, as at an unexpected end of input; NaN for a lexer error). */
+function toSyntaxError(error: Error, text: string, lineOf: (offset: number) => { line: number; column: number }): { error: SparqlSyntaxError; offset: number } {
   const message = error.message ?? String(error);
   // Traqula parse errors: "Parse error on line N\n<the line>\n----^\n<expectation>"
   const parse = /Parse error on line (\d+)\n[^\n]*\n(-*)\^\n?([\s\S]*)/.exec(message);
   if (parse) {
     const detail = parse[3].replace(/\s+/g, " ").trim();
-    return new SparqlSyntaxError(Number(parse[1]), parse[2].length + 1, shorten(detail) || "unexpected input");
+    const line = Number(parse[1]);
+    const column = parse[2].length + 1;
+    return { error: new SparqlSyntaxError(line, column, shorten(detail) || "unexpected input"), offset: offsetOf(text, line, column) };
   }
   const lexer = /at offset: (\d+)/.exec(message);
   if (lexer) {
     const { line, column } = lineOf(Number(lexer[1]));
-    return new SparqlSyntaxError(line, column, message.replace(/,? ?skipped \d+ characters\.?/, "").trim());
+    // a character the lexer cannot read: its own message says it all (no fix-it applies)
+    return { error: new SparqlSyntaxError(line, column, message.replace(/,? ?skipped \d+ characters\.?/, "").trim()), offset: Number.NaN };
   }
-  return new SparqlSyntaxError(1, 1, message.split("\n")[0]);
+  return { error: new SparqlSyntaxError(1, 1, message.split("\n")[0]), offset: -1 };
+}
+
+function offsetOf(text: string, line: number, column: number): number {
+  let start = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf("\n", start);
+    if (nl < 0) return -1;
+    start = nl + 1;
+  }
+  return start + column - 1;
 }
 
 function shorten(detail: string): string {

@@ -36,5 +36,6 @@ export {
   DEFANGED_BRACKET,
 } from "./untrusted.js";
 export { serializeEnvelope, parseEnvelope, MEMDSL_HEADER, BODY_LINE_PREFIX } from "./wire.js";
+export { resolveHandle, resolveGaps, resolveAffordance, HandleError } from "./handles.js";
 export { invisibleCharacters, escapeWire } from "./text.js";
 export { MEMDSL_NS, MEMDSL_PROPERTIES, MEMDSL_STATUS, MEMDSL_TAINT, MEMDSL_CLASSES } from "./vocab.js";

@@ -59,6 +59,9 @@ function describeInvisible(parts: Array<[string, string]>): string {
  *   neighbor is addressable and not in `expanded`, sorted by (target token,
  *   relation) in code point order; then `ground` when the body was elided.
  *
+ * Kinds, titles, relation labels and taint notes come from the graph too: their fence
+ * look-alikes are defanged (no data region around them; they are short quoted fields).
+ *
  * Bodies: "" stays "" (no data region); otherwise fence look-alikes are
  * defanged, the result is cut to `maxBodyChars` code points when longer (the
  * counts in the `elided` gap are of the defanged body), then wrapped by
@@ -117,7 +120,7 @@ export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeS
       return false;
     });
     taints.sort((a, b) => TAINT_KINDS.indexOf(a.kind) - TAINT_KINDS.indexOf(b.kind) || compareCodePoints(a.note, b.note));
-    for (const t of taints) gaps.push({ ref, kind: t.kind, detail: t.note });
+    for (const t of taints) gaps.push({ ref, kind: t.kind, detail: defangFences(t.note) });
     if (!verdict) gaps.push({ ref, kind: "missing", detail: "no status verdict; shown at the inferred floor" });
 
     // Defang before cutting, so a cut can never leave half a fence look-alike behind.
@@ -140,15 +143,16 @@ export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeS
 
     const affordances: Affordance[] = [...(neighbors.get(node.token)?.values() ?? [])]
       .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]))
-      .map(([target, relation]) => ({ kind: "expand", target, ref: refOf.get(target) ?? null, relation }));
+      .map(([target, relation]) => ({ kind: "expand", target, ref: refOf.get(target) ?? null, relation: defangFences(relation) }));
     if (elided) affordances.push({ kind: "ground", target: node.token, ref, relation: null });
 
     nodes.push({
       ref,
       token: node.token,
-      kind: node.kind,
+      // kinds and titles come from the graph (rdfs:label…): source text, defanged like bodies
+      kind: defangFences(node.kind),
       status: verdict ? verdict.wire() : "inferred",
-      title: node.title,
+      title: defangFences(node.title),
       body: body === "" ? "" : wrapUntrustedBody(body),
       affordances,
     });

@@ -108,7 +108,8 @@ export class WireEscapeError extends Error {
 /**
  * Decode an escaped wire text from `start` until the end of `line` or (when
  * `quoted`) the closing unescaped `"`. Strict: only canonical escapes are
- * accepted (the ones {@link escapeWire} writes). Raw characters that must be
+ * accepted (the ones {@link escapeWire} writes), and `\n` only when `quoted`
+ * (unquoted text is a body line, split on LF before escaping). Raw characters that must be
  * escaped are checked per line by {@link findRawForbidden}; with both checks,
  * `escapeWire(decode(x)) === x` for every accepted x.
  *
@@ -116,6 +117,8 @@ export class WireEscapeError extends Error {
  * @throws WireEscapeError with the offending index in `line`
  */
 export function unescapeWire(line: string, start: number, quoted: boolean): { text: string; end: number } {
+  // a body line never holds a line feed (the body is split on it): `\n` there is never written
+  const newline = quoted;
   let out = "";
   let i = start;
   let runStart = i;
@@ -129,7 +132,10 @@ export function unescapeWire(line: string, start: number, quoted: boolean): { te
       out += line.slice(runStart, i);
       const e = line[i + 1];
       if (e === "\\") out += "\\";
-      else if (e === "n") out += "\n";
+      else if (e === "n") {
+        if (!newline) throw new WireEscapeError(i, "a body line cannot hold \\n: a line feed in a body starts the next body line");
+        out += "\n";
+      }
       else if (e === "r") out += "\r";
       else if (e === '"' && quoted) out += '"';
       else if (e === "u" && line[i + 2] === "{") {

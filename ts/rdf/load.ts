@@ -1,10 +1,14 @@
 /** Node-only: read an RDF file from disk into a Graph. Kept apart so the browser entry never imports node:fs. */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
 
 /**
- * Read and parse an RDF file (format from its extension unless given).
+ * Read and parse an RDF file (format from its extension unless given). Relative IRIs are
+ * resolved against `options.baseIRI`, else against the file's own `file:` URL (RFC 3986 §5.1.3,
+ * as Jena and rdflib do), so no relative IRI reaches the graph, the listing or a written file.
  * @throws Error "no such file: <path>" when it is missing, "<path> is a directory, not an RDF file";
  *   RdfParseError with line and column
  */
@@ -18,7 +22,7 @@ export function loadGraphFile(path: string, options: { format?: RdfFormat; baseI
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`no such file: ${path}`);
     throw error;
   }
-  return parseGraph(text, { format, source: path, baseIRI: options.baseIRI });
+  return parseGraph(text, { format, source: path, baseIRI: options.baseIRI ?? pathToFileURL(resolve(path)).href });
 }
 
 /**

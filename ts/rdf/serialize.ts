@@ -8,6 +8,9 @@ import { Writer } from "n3";
 import type * as RDF from "@rdfjs/types";
 import type { Graph, RdfFormat } from "./graph.js";
 
+/** An absolute IRI starts with a scheme (RFC 3987 §2.2). */
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
 const WRITER_FORMAT: Record<RdfFormat, string> = {
   turtle: "Turtle",
   ntriples: "N-Triples",
@@ -21,7 +24,9 @@ const WRITER_FORMAT: Record<RdfFormat, string> = {
  * @param options.format "turtle" (default), "ntriples" (canonical escapes, one triple a
  *   line; quads in named graphs lose their graph) or "nquads"
  * @returns the document (UTF-8 when written), ending in a newline when non-empty
- * @throws TypeError for an unknown format
+ * @throws TypeError for an unknown format; Error naming the first relative IRI (N-Triples and
+ *   N-Quads cannot hold one, and in Turtle it would resolve against the reader's base: the file
+ *   would not read back as this graph). Parse with a `baseIRI`; files are read against their URL.
  */
 export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {}): string {
   const format = options.format ?? "turtle";
@@ -30,6 +35,12 @@ export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {
   const writer = new Writer({ format: writerFormat, prefixes: format === "turtle" ? graph.prefixes : undefined });
   const quads = graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[];
   for (const quad of quads) {
+    for (const term of [quad.subject, quad.predicate, quad.object, quad.graph]) {
+      const iri = term.termType === "NamedNode" ? term.value : term.termType === "Literal" ? term.datatype.value : null;
+      if (iri !== null && !ABSOLUTE_IRI.test(iri)) {
+        throw new Error(`cannot write the relative IRI <${iri.length > 80 ? `${iri.slice(0, 77)}...` : iri}>: no reader would read it back as written (parse the graph with a baseIRI)`);
+      }
+    }
     if (format === "ntriples" && quad.graph.termType !== "DefaultGraph") {
       writer.addQuad(quad.subject as never, quad.predicate as never, quad.object as never);
     } else {

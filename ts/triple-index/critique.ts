@@ -7,7 +7,7 @@ import type * as RDF from "@rdfjs/types";
 import { DataFactory } from "n3";
 import { parseGraph, RdfParseError, type Graph } from "../rdf/index.js";
 import { escapeIri } from "../rdf/prefixes.js";
-import { fingerprintGraph, type TripleIndex } from "./triple-index.js";
+import { fingerprintGraph, listingPrefixRecord, type TripleIndex } from "./triple-index.js";
 
 /** What an item does: delete the cited triples, or delete them and add `correctValue`. */
 export type CritiqueOp = "remove" | "replace";
@@ -313,8 +313,9 @@ function describe(term: RDF.Term): string {
 /** Parse a correctValue: triples, or a one-line reason. Anonymous blank nodes get fresh labels. */
 function parseCorrectValue(text: string, graph: Graph, item: number): RDF.Quad[] | string {
   // All declarations on line 1, so the parser's line n is the correctValue's line n - 1.
-  const header = Object.entries(graph.prefixes)
-    // Escaped (UCHAR), never pasted raw: a namespace holding ">" must not end the IRIREF and inject triples.
+  // The prefixes the listing showed the critic, defaults included; escaped (UCHAR), never pasted
+  // raw: a namespace holding ">" must not end the IRIREF and inject triples.
+  const header = Object.entries(listingPrefixRecord(graph.prefixes))
     .map(([name, iri]) => `@prefix ${name}: <${escapeIri(iri)}> .`)
     .join(" ");
   let parsed: Graph;

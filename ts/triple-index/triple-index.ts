@@ -10,7 +10,7 @@
  */
 import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
-import { formatTerm, toPrefixMap, type Graph, type PrefixMap } from "../rdf/index.js";
+import { formatTerm, toPrefixMap, PrefixMap, type Graph } from "../rdf/index.js";
 import { sortTriples, SortedTriples } from "./ordering.js";
 
 /** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */
@@ -149,6 +149,38 @@ export class TripleIds implements Iterable<[string, number]> {
   }
 }
 
+/**
+ * The prefixes a listing binds by default, as the seed's rdflib does: `rdf:`, `rdfs:`, `xsd:`,
+ * `owl:`. A graph's own binding wins: a default is dropped when the graph binds its name (to
+ * any namespace) or its namespace (under any name).
+ */
+export const DEFAULT_LISTING_PREFIXES: Readonly<Record<string, string>> = Object.freeze({
+  rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
+  xsd: "http://www.w3.org/2001/XMLSchema#",
+  owl: "http://www.w3.org/2002/07/owl#",
+});
+
+/**
+ * The prefixes a listing shows, as a record: DEFAULT_LISTING_PREFIXES under the graph's own
+ * `prefixes` (see there). Also the prefixes a critic may write in a correctValue.
+ */
+export function listingPrefixRecord(prefixes: Readonly<Record<string, string>>): Record<string, string> {
+  const namespaces = new Set(Object.values(prefixes));
+  const merged: Record<string, string> = {};
+  for (const [name, ns] of Object.entries(DEFAULT_LISTING_PREFIXES)) if (!(name in prefixes) && !namespaces.has(ns)) merged[name] = ns;
+  return Object.assign(merged, prefixes);
+}
+
+/**
+ * The PrefixMap a listing and its fingerprint render with (listingPrefixRecord). Built from
+ * the record's content on every call, so an edited record is never served from a stale cache.
+ */
+export function listingPrefixes(prefixes: Readonly<Record<string, string>>): PrefixMap {
+  const merged = listingPrefixRecord(prefixes);
+  return Object.keys(merged).length === Object.keys(prefixes).length ? toPrefixMap(prefixes) : new PrefixMap(merged);
+}
+
 /** `s\tp\to` for one triple, as the listing and the fingerprint render it. */
 export function renderLine(triple: RDF.Quad, prefixes: PrefixMap | Readonly<Record<string, string>>): string {
   const map = toPrefixMap(prefixes);
@@ -186,7 +218,7 @@ export function encodeLines(lines: readonly string[]): Uint8Array {
  * @throws when no SHA-256 backend is initialised (import the package entry first)
  */
 export function fingerprintGraph(graph: Graph): string {
-  return sortTriples(graph.store, toPrefixMap(graph.prefixes), { fingerprint: true }).fingerprint();
+  return sortTriples(graph.store, listingPrefixes(graph.prefixes), { fingerprint: true }).fingerprint();
 }
 
 /**
@@ -283,7 +315,7 @@ export class TripleIndex {
  * @returns the index; ids 1..N follow listing order
  */
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
-  const prefixes = toPrefixMap(graph.prefixes);
+  const prefixes = listingPrefixes(graph.prefixes);
   const sorted: SortedTriples = sortTriples(graph.store, prefixes, { fingerprint: true });
   const scope = options.scope?.store;
   // Ids: listing position k has id k + 1 unless a scope leaves lines read-only (id 0 here).
