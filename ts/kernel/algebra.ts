@@ -106,11 +106,39 @@ export function emptyQuery(prefixes: Record<string, string> = {}): Query {
 
 const prefixMaps = new WeakMap<object, PrefixMap>();
 
-/** Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is built once per prefixes object. */
+/** Characters SPARQL's IRIREF cannot hold (SPARQL 1.1 §19.8, production [139]). */
+const NOT_IN_IRIREF = /[\u0000-\u0020<>"{}|^`\\]/;
+
+/**
+ * An IRI cannot be written in SPARQL text. SPARQL processes `\u` escapes
+ * before parsing (§19.2), so an IRI holding `>` cannot be escaped into an
+ * IRIREF: it would end the IRI and let the rest be read as query text.
+ */
+export class SparqlIriError extends TypeError {
+  constructor(readonly iri: string) {
+    super(`the IRI ${JSON.stringify(iri.length > 80 ? `${iri.slice(0, 80)}…` : iri)} cannot be written in SPARQL: it holds a character an IRI may not contain (space, control, <>"{}|^\`\\)`);
+    this.name = "SparqlIriError";
+  }
+}
+
+/**
+ * `<iri>` for SPARQL text, refusing what IRIREF cannot hold instead of escaping it.
+ * @throws SparqlIriError when the IRI holds a space, a control or one of `<>"{}|^\`\`
+ */
+export function iriRef(iri: string): string {
+  if (NOT_IN_IRIREF.test(iri)) throw new SparqlIriError(iri);
+  return `<${iri}>`;
+}
+
+/**
+ * Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is built once per prefixes object.
+ * @throws SparqlIriError when the IRI must be written whole and holds what IRIREF cannot (see {@link iriRef})
+ */
 export function compactIri(iri: string, prefixes: Record<string, string>): string {
   let map = prefixMaps.get(prefixes);
   if (!map) prefixMaps.set(prefixes, (map = new PrefixMap(prefixes)));
-  return map.formatIri(iri);
+  const out = map.formatIri(iri);
+  return out.startsWith("<") ? iriRef(iri) : out;
 }
 
 function escapeString(value: string): string {
@@ -254,11 +282,14 @@ function queryBody(q: Query, prefixes: Record<string, string>, indent: string): 
   return parts.map((p) => indent + p).join("\n");
 }
 
-/** Print a query as SPARQL 1.1 text: PREFIX lines for the prefixes it uses, then the query. */
+/**
+ * Print a query as SPARQL 1.1 text: PREFIX lines for the prefixes it uses, then the query.
+ * @throws SparqlIriError when an IRI holds what SPARQL's IRIREF cannot (never escaped: see {@link iriRef})
+ */
 export function toSparql(query: Query): string {
   const body = queryBody(query, query.prefixes, "");
   const used = Object.entries(query.prefixes).filter(([p]) => new RegExp(`(^|[\\s(/|^!{,])${p.replace(/[-.]/g, "\\$&")}:`).test(body));
-  const head = used.map(([p, ns]) => `PREFIX ${p}: <${ns}>`);
-  if (query.base) head.unshift(`BASE <${query.base}>`);
+  const head = used.map(([p, ns]) => `PREFIX ${p}: ${iriRef(ns)}`);
+  if (query.base) head.unshift(`BASE ${iriRef(query.base)}`);
   return [...head, body].join("\n") + "\n";
 }

@@ -20,7 +20,7 @@
  * op-list plan carry `op` (the 0-based index of the top-level op), not a span.
  */
 import type { Expr, Group, Origin, Pattern, Projection, Query, Term, TriplePattern, Variable } from "./algebra.js";
-import { emptyQuery } from "./algebra.js";
+import { emptyQuery, iriRef } from "./algebra.js";
 import { parseSparql, SparqlSyntaxError } from "./sparql.js";
 import { parseGoal, GoalError, type Goal } from "./goal.js";
 
@@ -172,7 +172,14 @@ class OpCompiler {
       case "prefix": {
         const prefix = op.prefix;
         if (typeof prefix !== "string" || !/^[A-Za-z][\w.-]*$|^$/.test(prefix)) this.fail(`prefix needs "prefix" like "ex", got ${JSON.stringify(prefix)}`);
-        q.prefixes[prefix as string] = this.str(op, "iri");
+        const iri = this.str(op, "iri");
+        // Refused here, not when printed: a namespace holding ">" would end the IRI in the query text.
+        try {
+          iriRef(iri);
+        } catch (error) {
+          this.fail(`prefix "${prefix as string}": ${(error as Error).message}`);
+        }
+        q.prefixes[prefix as string] = iri;
         return;
       }
       case "goal":

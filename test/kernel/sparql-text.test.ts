@@ -1,0 +1,33 @@
+// SPARQL text printed from a plan never carries an IRI that could end its IRIREF: SPARQL decodes \u escapes
+// before parsing (§19.2), so such IRIs are refused, never escaped.
+import { describe, expect, it } from "vitest";
+import { compileOps, iriRef, PlanError, SparqlIriError, toSparql, emptyQuery } from "../../ts/kernel/index.js";
+import { parseSparql } from "../../ts/kernel/sparql.js";
+
+const INJECTED = "http://e/> . } ; DROP ALL ; SELECT * WHERE { <http://e/";
+
+describe("IRIs in printed SPARQL", () => {
+  it("a prefix op whose namespace holds '>' is refused at its op, naming it", () => {
+    expect(() => compileOps([{ op: "prefix", prefix: "ex", iri: INJECTED }])).toThrow(PlanError);
+    expect(() => compileOps([{ op: "prefix", prefix: "ex", iri: INJECTED }])).toThrow(/^op 1: prefix "ex": the IRI "http:\/\/e\/> \. } ; DROP ALL/);
+  });
+
+  it("iriRef writes an ordinary IRI and refuses space, controls and <>\"{}|^`\\", () => {
+    expect(iriRef("http://example.org/a#b")).toBe("<http://example.org/a#b>");
+    for (const c of [" ", "\n", "\u0000", "<", ">", '"', "{", "}", "|", "^", "`", "\\"]) {
+      expect(() => iriRef(`http://e/${c}x`)).toThrow(SparqlIriError);
+    }
+  });
+
+  it("a query built or changed in code cannot print an injected PREFIX, BASE or IRI", () => {
+    const ok = compileOps([{ op: "prefix", prefix: "ex", iri: "http://example.org/" }, { op: "triple", s: "?s", p: "ex:p", o: "?o" }]);
+    const text = toSparql(ok.query);
+    expect(text.startsWith("PREFIX ex: <http://example.org/>\n")).toBe(true);
+    expect(() => parseSparql(text)).not.toThrow();
+    expect(() => toSparql({ ...ok.query, base: INJECTED })).toThrow(SparqlIriError);
+    const changed = JSON.parse(JSON.stringify(ok.query).replace("http://example.org/p", "http://e/> . } DROP ALL"));
+    expect(JSON.stringify(changed)).toContain("DROP ALL");
+    expect(() => toSparql(changed)).toThrow(SparqlIriError);
+    expect(() => toSparql(emptyQuery({ ex: INJECTED }))).not.toThrow(); // an unused prefix is not printed
+  });
+});
