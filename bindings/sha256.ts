@@ -13,7 +13,7 @@
  */
 import type { IHasher } from "hash-wasm";
 import { hashWasm } from "../ts/deps/hash-wasm.js";
-import { noble } from "../ts/deps/noble.js";
+import { loadNoble, noble } from "../ts/deps/noble.js";
 
 /** A SHA-256 backend: digest bytes (already UTF-8 encoded) to 64 lowercase hex chars. */
 export interface Sha256Backend {
@@ -39,7 +39,10 @@ export async function initSha256(): Promise<void> {
       wasmHasher = await hashWasm().createSHA256();
     } catch (error) {
       fallbackReason = (error as Error).message;
-      if (!active) active = pureJsBackend;
+      if (!active) {
+        await loadNoble();
+        active = pureJsBackend;
+      }
       return;
     }
   }

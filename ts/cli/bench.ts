@@ -21,6 +21,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { backendInfo } from "../../bindings/wasm.js";
 import { hashWasmBackend, initSha256, pureJsBackend } from "../../bindings/sha256.js";
+import { loadNoble } from "../deps/noble.js";
 import { nodeCryptoBackend } from "../../bindings/sha256-node.js";
 import type { BenchCase } from "../../bench/harness.js";
 import { measureCase, type CaseResult } from "../../bench/timing.js";
@@ -160,6 +161,7 @@ const command: Command = {
     }
     const results: CaseResult[] = [];
     await initSha256(); // hash-wasm is compiled on demand in Node; node:crypto stays the active backend
+    await loadNoble();
     for (const c of installedCases(root)) {
       const r = await measureCase(c, { scale });
       results.push(r);

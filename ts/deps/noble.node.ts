@@ -14,3 +14,8 @@ export function noble(): Noble {
   const utils = require("@noble/hashes/utils.js") as typeof import("@noble/hashes/utils.js");
   return (loaded = { sha256: sha2.sha256, bytesToHex: utils.bytesToHex });
 }
+
+/** Same as `noble()`, for the callers of the browser variant's async loader. */
+export async function loadNoble(): Promise<Noble> {
+  return noble();
+}
