@@ -121,7 +121,7 @@ describe.skipIf(!hasChromium)(`groundwire in a module Web Worker, Chromium (${CH
     server = await serveStatic({ "/": join(pkg.app, "out") });
     browser = await launchChromium();
     nodeRun = runProbeInNode(pathToFileURL(join(ROOT, "dist/node.js")).href, pkg.app).result;
-  });
+  }, 900_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -129,7 +129,7 @@ describe.skipIf(!hasChromium)(`groundwire in a module Web Worker, Chromium (${CH
   });
 
   for (const bundler of ["vite", "esbuild", "webpack", "groundwire/browser, no bundler"]) {
-    it(`${bundler}: the worker loads and gives Node's bytes on the WASM backend`, async () => {
+    it(`${bundler}: the worker loads and gives Node's bytes on the WASM backend`, { timeout: 180_000 }, async () => {
       const page: Page = await browser.context.newPage();
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
