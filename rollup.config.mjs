@@ -93,6 +93,16 @@ const nodeDeps = {
   },
 };
 
+/** The self-contained bundle takes ts/deps/noble.bundled.ts (a static import; see that file). */
+const bundledNoble = {
+  name: "groundwire-bundled-noble",
+  async resolveId(source, importer, options) {
+    if (!importer || !source.startsWith(".")) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved && resolved.id === join(DEPS_DIR, "noble.ts") ? this.resolve(join(DEPS_DIR, "noble.bundled.ts"), importer, { ...options, skipSelf: true }) : resolved;
+  },
+};
+
 /** The browser-safe entry imports the markdown stack from dist/vendor/markdown.js (see the header). */
 const vendorMarkdown = {
   name: "groundwire-vendor-markdown",
@@ -232,6 +242,7 @@ export default [
     // Nothing external: a node: import here is a bug (the browser entry must stay browser-safe),
     // and rollup fails the build on an unresolvable import rather than shipping it.
     plugins: [
+      bundledNoble,
       browserFileMaps,
       domFreeDecoder,
       nodeResolve({ extensions: [".ts", ".js"], browser: true, preferBuiltins: false, exportConditions: ["browser", "import", "default"] }),
