@@ -1,14 +1,29 @@
 // Builds dist/ from ts/ (run by `npm run build` after the WASM is compiled and inlined).
 //
-//   dist/index.js     the browser-safe entry (exports "browser"/"default"); deps external,
-//                     so a consumer's bundler (Vite, webpack, Rollup) resolves and dedupes them
-//   dist/node.js      the Node entry (exports "node"): index + Node-only pieces
-//   dist/cli.js       the `groundwire` command (bin)
-//   dist/chunks/*     code shared by the three, split by rollup
-//   dist/index.d.ts, dist/node.d.ts   bundled type declarations (rollup-plugin-dts)
+//   dist/index.js (+ dist/<part>/*.js, dist/bindings/*.js, dist/deps/*.js)
+//                     the browser-safe entry (exports "browser"/"default"), one file per source
+//                     module (preserveModules) and deps external, so a consumer's bundler
+//                     resolves and dedupes them and drops every module a page does not use
+//                     (package.json "sideEffects" names the only files with side effects)
+//   dist/vendor/markdown.js   the markdown parser stack (micromark + mdast, MIT) bundled with
+//                     the DOM-free entity decoder: under a bundler's "browser" condition
+//                     decode-named-character-reference resolves to a build that reads
+//                     `document` at load, which fails in a Web Worker; this file is the one
+//                     place dist/index.js carries third-party code (licences in
+//                     dist/vendor/THIRD-PARTY-LICENSES.txt)
+//   dist/node.js      the Node entry (exports "node") and dist/cli.js, the `groundwire`
+//                     command (bin), sharing dist/chunks/*; ts/deps/<name>.node.ts swapped in,
+//                     so Traqula, SHACL, the markdown parser and hash-wasm load at first use
+//   dist/index.d.ts   the bundled type declarations of the whole API, Node-only functions
+//                     included (rollup-plugin-dts), for every resolution mode
 //   dist/browser/groundwire.js        ONE self-contained ES module with every dependency
 //                     bundled (browser conditions), for a plain <script type="module"> with no
 //                     bundler and no import map; test/browser/ loads exactly this file
+//   build/modules.json  which source modules each output file holds (not packed): the
+//                     no-inlined-node_modules check (test/package/dist.test.ts) reads it
+//
+// No source maps: the TypeScript sources are not packed, and a map of minified third-party
+// code (the browser bundle's was 4.6 MB) helps no user debug.
 //
 // ESM only, no CommonJS build: the entries use top-level await (the inlined WASM core and
 // the SHA-256 backend are compiled asynchronously before the first call, so every API is
@@ -17,32 +32,127 @@
 // `await import("groundwire")` from CommonJS.
 //
 // The .wasm needs no asset plugin: it is inlined as base64 in bindings/wasm-bytes.generated.ts.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import esbuild from "rollup-plugin-esbuild";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
 import commonjs from "@rollup/plugin-commonjs";
 import dts from "rollup-plugin-dts";
 
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const deps = Object.keys(pkg.dependencies ?? {});
-const external = (id) =>
-  id.startsWith("node:") ||
-  builtinModules.includes(id) ||
-  deps.some((d) => id === d || id.startsWith(`${d}/`));
+const isBuiltin = (id) => id.startsWith("node:") || builtinModules.includes(id);
+const isDep = (id) => deps.some((d) => id === d || id.startsWith(`${d}/`));
+const external = (id) => isBuiltin(id) || isDep(id);
+const DEPS_DIR = join(ROOT, "ts", "deps");
+const VENDOR_MARKDOWN = join(ROOT, "dist", "vendor", "markdown.js");
+const require = createRequire(import.meta.url);
+/** decode-named-character-reference's DOM-free build (its "default" export condition). */
+const DOM_FREE_DECODER = require.resolve("decode-named-character-reference"); // "default" condition: index.js
 
 /**
- * Stale chunks from an earlier build must never be packed. Runs after the JS build wrote
- * dist/: removes every file of dist/chunks/ it did not write (old .d.ts chunks included;
- * the declarations build writes the new ones next). A failed build leaves dist/ as it was.
+ * dist/ holds only what this build writes: an earlier build's files (old chunks, old maps)
+ * must never be packed. Runs once, before the first output is written.
  */
-const pruneStaleChunks = {
-  name: "groundwire-prune-stale-chunks",
-  writeBundle(_options, bundle) {
-    const dir = new URL("./dist/chunks/", import.meta.url);
-    for (const f of readdirSync(dir)) if (!(`chunks/${f}` in bundle)) rmSync(new URL(f, dir));
+const cleanDist = {
+  name: "groundwire-clean-dist",
+  buildStart() {
+    rmSync(join(ROOT, "dist"), { recursive: true, force: true });
   },
 };
+
+/** Records which source modules each output file holds, in build/modules.json (see the header). */
+const manifest = new Map();
+function recordModules(label) {
+  return {
+    name: "groundwire-record-modules",
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? dirname(options.file);
+      for (const [fileName, out] of Object.entries(bundle)) {
+        if (out.type !== "chunk") continue;
+        const file = relative(ROOT, join(dir, fileName)).split(sep).join("/");
+        manifest.set(file, { build: label, modules: Object.keys(out.modules).map((m) => relative(ROOT, m.replace(/^\0/, "")).split(sep).join("/")).sort() });
+      }
+      mkdirSync(join(ROOT, "build"), { recursive: true });
+      writeFileSync(join(ROOT, "build", "modules.json"), `${JSON.stringify(Object.fromEntries([...manifest].sort()), null, 1)}\n`);
+    },
+  };
+}
+
+/** The Node build takes ts/deps/<name>.node.ts (lazy `require`) instead of ts/deps/<name>.ts. */
+const nodeDeps = {
+  name: "groundwire-node-deps",
+  async resolveId(source, importer, options) {
+    if (!importer || !source.startsWith(".")) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    if (!resolved || resolved.external || dirname(resolved.id) !== DEPS_DIR || resolved.id.endsWith(".node.ts")) return resolved;
+    return this.resolve(resolved.id.replace(/\.ts$/, ".node.ts"), importer, { ...options, skipSelf: true });
+  },
+};
+
+/** The self-contained bundle takes ts/deps/noble.bundled.ts (a static import; see that file). */
+const bundledNoble = {
+  name: "groundwire-bundled-noble",
+  async resolveId(source, importer, options) {
+    if (!importer || !source.startsWith(".")) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved && resolved.id === join(DEPS_DIR, "noble.ts") ? this.resolve(join(DEPS_DIR, "noble.bundled.ts"), importer, { ...options, skipSelf: true }) : resolved;
+  },
+};
+
+/** The browser-safe entry imports the markdown stack from dist/vendor/markdown.js (see the header). */
+const vendorMarkdown = {
+  name: "groundwire-vendor-markdown",
+  async resolveId(source, importer, options) {
+    if (!importer || !source.startsWith(".")) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    if (!resolved || resolved.id !== join(DEPS_DIR, "markdown.ts")) return resolved;
+    // emitted as written: the path from the importer's output file (dist/<same path>.js)
+    const from = dirname(join(ROOT, "dist", sourceFileName({ facadeModuleId: importer })));
+    return { id: `./${relative(from, VENDOR_MARKDOWN).split(sep).join("/")}`.replace(/^\.\/\.\.\//, "../"), external: "absolute" };
+  },
+};
+
+/** Wherever the markdown stack is bundled, its entity decoder is the DOM-free build. */
+const domFreeDecoder = {
+  name: "groundwire-dom-free-decoder",
+  resolveId(source) {
+    return source === "decode-named-character-reference" ? DOM_FREE_DECODER : null;
+  },
+};
+
+/** Licence texts of the third-party packages bundled into dist/vendor/ and dist/browser/. */
+function thirdPartyLicenses(fileName) {
+  return {
+    name: "groundwire-third-party-licenses",
+    generateBundle(_options, bundle) {
+      const packages = new Map();
+      for (const out of Object.values(bundle)) {
+        if (out.type !== "chunk") continue;
+        for (const id of Object.keys(out.modules)) {
+          const m = /^(.*[\\/]node_modules[\\/](@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id.replace(/^\0/, ""));
+          if (m && !packages.has(m[1])) packages.set(m[1], JSON.parse(readFileSync(join(m[1], "package.json"), "utf8")));
+        }
+      }
+      const sections = [...packages].sort((a, b) => a[1].name.localeCompare(b[1].name)).map(([dir, p]) => {
+        const file = ["LICENSE", "LICENSE.md", "license", "license.md", "LICENSE.txt", "LICENCE"].map((f) => join(dir, f)).find((f) => {
+          try {
+            readFileSync(f);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        const text = file ? readFileSync(file, "utf8").trim() : `(no licence file in the package; package.json says ${p.license})`;
+        return `${p.name}@${p.version} (${p.license})\n\n${text}\n`;
+      });
+      this.emitFile({ type: "asset", fileName, source: `Third-party code bundled into this directory's JavaScript (generated by rollup.config.mjs)\n\n${sections.join(`\n${"-".repeat(72)}\n\n`)}` });
+    },
+  };
+}
 
 /** dist/browser/groundwire.d.ts: the self-contained bundle has the same API as the entry. */
 const browserTypes = {
@@ -72,41 +182,76 @@ const browserFileMaps = {
 
 const tsPlugins = () => [nodeResolve({ extensions: [".ts", ".js"] }), esbuild({ target: "es2022", tsconfig: "tsconfig.json" })];
 
-/** Warnings that are expected and harmless in the self-contained browser bundle. */
-function onwarnBrowser(warning, warn) {
+/** Warnings that are expected and harmless in the bundles that carry third-party code. */
+function onwarnBundled(warning, warn) {
   // An import left unresolved would be shipped as a bare specifier the browser cannot load
   // (a node: builtin reaching the browser entry, or a missing dependency): fail the build.
-  if (warning.code === "UNRESOLVED_IMPORT") throw new Error(`browser bundle: ${warning.message}`);
+  if (warning.code === "UNRESOLVED_IMPORT") throw new Error(`bundle: ${warning.message}`);
   // Dependencies (readable-stream, micromark…) have circular imports and `this` at top level in UMD glue.
   if (warning.code === "CIRCULAR_DEPENDENCY" || warning.code === "THIS_IS_UNDEFINED") return;
   warn(warning);
 }
 
+/** The browser-safe entry's files are named after their source (dist/moot/best-span.js …). */
+function sourceFileName(chunk) {
+  const id = chunk.facadeModuleId ?? "";
+  const rel = relative(join(ROOT, "ts"), id).split(sep).join("/");
+  const path = rel.startsWith("../") ? relative(ROOT, id).split(sep).join("/") : rel;
+  return path.replace(/\.ts$/, ".js");
+}
+
 export default [
   {
-    input: { index: "ts/index.ts", node: "ts/node.ts", cli: "ts/cli/index.ts" },
-    output: { dir: "dist", format: "es", sourcemap: true, chunkFileNames: "chunks/[name]-[hash].js" },
-    external,
-    plugins: [...tsPlugins(), pruneStaleChunks],
+    // the markdown stack for the browser-safe entry, first: the entry imports it
+    input: join(DEPS_DIR, "markdown.ts"),
+    output: { file: VENDOR_MARKDOWN, format: "es" },
+    plugins: [
+      cleanDist,
+      domFreeDecoder,
+      nodeResolve({ extensions: [".ts", ".js"], exportConditions: ["import", "default"] }),
+      commonjs(),
+      esbuild({ target: "es2022", tsconfig: "tsconfig.json", minify: true, define: { "process.env.NODE_ENV": '"production"' } }),
+      thirdPartyLicenses("THIRD-PARTY-LICENSES.txt"),
+      recordModules("vendor"),
+    ],
+    onwarn: onwarnBundled,
   },
   {
-    input: { index: "ts/index.ts", node: "ts/node.ts" },
+    input: { index: "ts/index.ts" },
+    output: { dir: "dist", format: "es", preserveModules: true, entryFileNames: sourceFileName },
+    external,
+    plugins: [vendorMarkdown, ...tsPlugins(), recordModules("browser-safe entry")],
+  },
+  {
+    input: { node: "ts/node.ts", cli: "ts/cli/index.ts" },
+    output: { dir: "dist", format: "es", chunkFileNames: "chunks/[name]-[hash].js" },
+    external,
+    plugins: [nodeDeps, ...tsPlugins(), recordModules("node entry and cli")],
+  },
+  {
+    // one declaration file for every condition and resolution mode: the whole API,
+    // the Node-only functions included (their docstrings say "Node only")
+    input: { index: "ts/node.ts" },
     output: { dir: "dist", format: "es", chunkFileNames: "chunks/[name]-[hash].d.ts" },
     external,
     plugins: [dts({ tsconfig: "tsconfig.json" })],
   },
   {
     input: "ts/index.ts",
-    output: { file: "dist/browser/groundwire.js", format: "es", sourcemap: true, inlineDynamicImports: true },
+    output: { file: "dist/browser/groundwire.js", format: "es", inlineDynamicImports: true },
     // Nothing external: a node: import here is a bug (the browser entry must stay browser-safe),
     // and rollup fails the build on an unresolvable import rather than shipping it.
     plugins: [
+      bundledNoble,
       browserFileMaps,
+      domFreeDecoder,
       nodeResolve({ extensions: [".ts", ".js"], browser: true, preferBuiltins: false, exportConditions: ["browser", "import", "default"] }),
       commonjs({ transformMixedEsModules: true }),
       esbuild({ target: "es2022", tsconfig: "tsconfig.json", minify: true, keepNames: true, define: { "process.env.NODE_ENV": '"production"' } }),
       browserTypes,
+      thirdPartyLicenses("THIRD-PARTY-LICENSES.txt"),
+      recordModules("self-contained browser bundle"),
     ],
-    onwarn: onwarnBrowser,
+    onwarn: onwarnBundled,
   },
 ];

@@ -1,6 +1,6 @@
 /**
  * Benchmark reports: the JSON kept in bench/results/<date>.json and the markdown table
- * (bench/results/latest.md) the README embeds. Shared by bench/run.ts and bench/readme.ts.
+ * (bench/results/latest.md) docs/bench.md embeds. Shared by bench/run.ts and bench/readme.ts.
  */
 import { formatMs, formatRate, formatRatio, type CaseResult } from "./timing.js";
 

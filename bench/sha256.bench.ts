@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSHA256 } from "hash-wasm";
 import { hashWasmBackend, initSha256, pureJsBackend, type Sha256Backend } from "../bindings/sha256.js";
+import { loadNoble } from "../ts/deps/noble.js";
 import { nodeCryptoBackend } from "../bindings/sha256-node.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 
@@ -88,6 +89,7 @@ const suite: BenchSuite = {
   part: "sha256",
   async cases() {
     await initSha256();
+    await loadNoble(); // the pure-JS fallback is loaded on demand
     await createSHA256();
     const backends = [nodeCryptoBackend, hashWasmBackend(), pureJsBackend];
     // FIPS 180-4 example: every backend agrees before anything is timed

@@ -1,17 +1,18 @@
 /**
  * Node start-up, one place for the Node entry, the CLI, the test setup and the bench
  * runner: the inlined WASM core compiled (or its absence recorded, see bindings/wasm.ts)
- * and SHA-256 on node:crypto instead of hash-wasm. Idempotent: both inits are cached.
+ * and SHA-256 on node:crypto. hash-wasm is not compiled here (Node never hashes with it;
+ * `initSha256()` prepares it for the bench). Idempotent: initWasm is cached.
  * Never rejects (initWasm records a load failure instead of throwing).
  */
 import { initWasm } from "./wasm.js";
-import { initSha256, setSha256Backend } from "./sha256.js";
+import { setSha256Backend } from "./sha256.js";
 import { nodeCryptoBackend } from "./sha256-node.js";
 
-/** Load the WASM core and the SHA-256 backends, then make node:crypto the active SHA-256. */
+/** Load the WASM core and make node:crypto the active SHA-256. */
 export async function initNodeBackends(): Promise<void> {
-  const [wasm] = await Promise.all([initWasm(), initSha256()]);
   setSha256Backend(nodeCryptoBackend);
+  const wasm = await initWasm();
   if (wasm) reserveMemory(wasm.memory, NODE_RESERVED_BYTES);
 }
 

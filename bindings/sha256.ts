@@ -11,9 +11,9 @@
  * cannot load; `initSha256` then takes the pure-JS `@noble/hashes` SHA-256 (same digest,
  * slower) and says so once on console.warn — never silently, never a failed import.
  */
-import { createSHA256, type IHasher } from "hash-wasm";
-import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex } from "@noble/hashes/utils.js";
+import type { IHasher } from "hash-wasm";
+import { hashWasm } from "../ts/deps/hash-wasm.js";
+import { loadNoble, noble } from "../ts/deps/noble.js";
 
 /** A SHA-256 backend: digest bytes (already UTF-8 encoded) to 64 lowercase hex chars. */
 export interface Sha256Backend {
@@ -36,10 +36,13 @@ const encoder = new TextEncoder();
 export async function initSha256(): Promise<void> {
   if (!wasmHasher) {
     try {
-      wasmHasher = await createSHA256();
+      wasmHasher = await hashWasm().createSHA256();
     } catch (error) {
       fallbackReason = (error as Error).message;
-      if (!active) active = pureJsBackend;
+      if (!active) {
+        await loadNoble();
+        active = pureJsBackend;
+      }
       return;
     }
   }
@@ -54,7 +57,8 @@ export const pureJsBackend: Sha256Backend = {
       console.warn(`groundwire: SHA-256 on pure-JS @noble/hashes (hash-wasm unavailable: ${fallbackReason}); digests are identical, only slower`);
       fallbackReason = null;
     }
-    return bytesToHex(nobleSha256(bytes));
+    const { sha256, bytesToHex } = noble();
+    return bytesToHex(sha256(bytes));
   },
 };
 

@@ -9,7 +9,7 @@
  * reference otherwise, and says why in `backendInfo().reason` (and once on
  * console.warn) — it never falls back silently.
  */
-import { instantiate } from "@assemblyscript/loader";
+import { instantiateSync } from "@assemblyscript/loader";
 import { WASM_BASE64 } from "./wasm-bytes.generated.js";
 
 /** Which implementation a hot path runs on. */
@@ -26,7 +26,7 @@ let loadError: string | null = null;
 let requested: BackendRequest = "auto";
 let warned = false;
 
-function decodeBase64(text: string): Uint8Array {
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   // atob exists in browsers and in Node >= 16; one pass, no per-char allocation beyond the binary string.
   const binary = atob(text);
   const out = new Uint8Array(binary.length);
@@ -47,8 +47,11 @@ export function initWasm(): Promise<WasmExports | null> {
       return null;
     }
     try {
-      const bytes = decodeBase64(WASM_BASE64);
-      const result = await instantiate<Record<string, unknown>>(bytes, {
+      // Compiled here, then instantiated from the Module: the loader's async `instantiate`
+      // tests `source instanceof Response`, and in Node reading the `Response` global loads
+      // undici (≈ 80 ms of every start-up) although the source is plain bytes.
+      const module = await WebAssembly.compile(decodeBase64(WASM_BASE64));
+      const result = instantiateSync<Record<string, unknown>>(module, {
         env: {
           abort(_message: number, _file: number, line: number, column: number) {
             throw new Error(`groundwire wasm: abort at ${line}:${column}`);

@@ -1,18 +1,13 @@
 /**
  * groundwire — the browser-safe package entry (also what bundlers get).
- * Top-level await: the inlined WASM core and the SHA-256 backend are ready
- * before the first call, so every exported function is synchronous to use.
+ * Top-level await: the inlined WASM core and the SHA-256 backend (hash-wasm, or
+ * @noble/hashes without WebAssembly) are ready before the first call, so every exported
+ * function is synchronous to use. The only module with side effects besides this one is
+ * bindings/wasm (package.json "sideEffects"); the rest is dropped by a bundler when unused.
  */
 import { initWasm } from "../bindings/wasm.js";
 import { initSha256 } from "../bindings/sha256.js";
 
-export { initWasm, setBackend, backendInfo, type Backend, type BackendRequest } from "../bindings/wasm.js";
-export { initSha256, sha256Hex, sha256Backend, type Sha256Backend } from "../bindings/sha256.js";
-export * from "./rdf/index.js";
-export * from "./triple-index/index.js";
-export * from "./kernel/index.js";
-export * from "./memdsl/index.js";
-export * from "./evidence/index.js";
-export * from "./moot/index.js";
+export * from "./api.js";
 
 await Promise.all([initWasm(), initSha256()]);

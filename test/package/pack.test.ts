@@ -7,7 +7,7 @@
  * of the bestSpan parity cases (see probeInput); the WASM runs use all of them.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -77,13 +77,28 @@ describe("npm pack → install in a fresh project → import from Node", () => {
   });
 
   it("the tarball holds the built entries, types, bundle, CLI and books, and no sources or tests", () => {
-    for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/node.d.ts", "dist/cli.js", "dist/browser/groundwire.js", "dist/browser/groundwire.d.ts"]) {
+    for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/node.js", "dist/cli.js", "dist/browser/groundwire.js", "dist/browser/groundwire.d.ts", "dist/vendor/markdown.js", "dist/vendor/THIRD-PARTY-LICENSES.txt", "dist/browser/THIRD-PARTY-LICENSES.txt"]) {
       expect(pkg.files).toContain(f);
     }
     expect(pkg.files.filter((f) => /^(ts|test|bench|assembly|bindings|scripts)\//.test(f))).toEqual([]);
     // every chunk the entries import is in the tarball (a clean dist: no stale chunks either)
     const chunks = readdirSync(join(ROOT, "dist/chunks")).map((f) => `dist/chunks/${f}`);
     expect(pkg.files.filter((f) => f.startsWith("dist/chunks/")).sort()).toEqual(chunks.sort());
+  });
+
+  it("the tarball is at most 1.5 MB packed, books included, and ships no source maps", () => {
+    const packed = statSync(pkg.tarball).size;
+    expect(packed, `${(packed / 1024).toFixed(0)} KB packed`).toBeLessThanOrEqual(1.5 * 1024 * 1024);
+    expect(pkg.files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect(pkg.files).toContain("data/books/novel__frankenstein.txt");
+  });
+
+  it("package.json carries repository, homepage, bugs and keywords", () => {
+    const meta = JSON.parse(readFileSync(join(pkg.app, "node_modules/groundwire/package.json"), "utf8"));
+    expect(meta.repository?.url).toMatch(/^git\+https:\/\//);
+    expect(meta.homepage).toMatch(/^https:\/\//);
+    expect(meta.bugs?.url).toMatch(/^https:\/\//);
+    expect(meta.keywords.length).toBeGreaterThanOrEqual(5);
   });
 
   it("import \"groundwire\" resolves to the Node entry and every part runs", () => {

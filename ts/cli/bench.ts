@@ -20,7 +20,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { backendInfo } from "../../bindings/wasm.js";
-import { hashWasmBackend, pureJsBackend } from "../../bindings/sha256.js";
+import { hashWasmBackend, initSha256, pureJsBackend } from "../../bindings/sha256.js";
+import { loadNoble } from "../deps/noble.js";
 import { nodeCryptoBackend } from "../../bindings/sha256-node.js";
 import type { BenchCase } from "../../bench/harness.js";
 import { measureCase, type CaseResult } from "../../bench/timing.js";
@@ -159,6 +160,8 @@ const command: Command = {
       console.log(`groundwire bench (installed package): backend ${info.active}${info.reason ? ` (${info.reason})` : ""}, Node ${process.versions.node}`);
     }
     const results: CaseResult[] = [];
+    await initSha256(); // hash-wasm is compiled on demand in Node; node:crypto stays the active backend
+    await loadNoble();
     for (const c of installedCases(root)) {
       const r = await measureCase(c, { scale });
       results.push(r);

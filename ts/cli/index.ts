@@ -4,7 +4,6 @@
  * on demand. Output is human-readable by default, `--json` for machines; an error
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
-import { initNodeBackends } from "../../bindings/init-node.js";
 import { CliError, HelpShown, type Command } from "./common.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -34,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS[name];
   if (!entry) throw new CliError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
+  // loaded only for a command, so `groundwire --help` does not compile the WASM core
+  const { initNodeBackends } = await import("../../bindings/init-node.js");
   await initNodeBackends();
   const command = await entry.load();
   return command.run(rest);

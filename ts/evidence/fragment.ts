@@ -16,11 +16,7 @@
  * Offsets (`start`, `end`) are UTF-16 code units of the JS string given (the unit
  * mdast positions use): `text.slice(start, end) === fragment.text`, always.
  */
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
-import { frontmatter } from "micromark-extension-frontmatter";
-import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
+import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, Table, TableCell } from "mdast";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { anchorFor, normalizeWhitespace, slugify } from "./text.js";
@@ -375,6 +371,7 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  */
 export function fragmentMarkdown(artifactId: string, text: string): readonly Fragment[] {
   checkInputs("fragmentMarkdown", artifactId, text);
+  const { fromMarkdown, frontmatter, gfm, frontmatterFromMarkdown, gfmFromMarkdown } = markdown();
   const tree = fromMarkdown(text, {
     extensions: [frontmatter(["yaml", "toml"]), gfm()],
     mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()],

@@ -7,7 +7,8 @@
  */
 import { DataFactory, Store } from "n3";
 import type * as RDF from "@rdfjs/types";
-import SHACLValidator from "rdf-validate-shacl";
+import type SHACLValidator from "rdf-validate-shacl";
+import { shacl } from "../deps/shacl.js";
 import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment.js";
@@ -115,7 +116,7 @@ function shapesEngine(): { validator: SHACLValidator; inversePath: string | null
   if (!engine) {
     const shapes = parseGraph(EVIDENCE_SHAPES_TURTLE, { source: "evidence-shapes.ttl" }).store;
     const inverse = shapes.getObjects(null, namedNode(SH + "inversePath"), null)[0];
-    engine = { validator: new SHACLValidator(shapes as unknown as RDF.DatasetCore), inversePath: inverse ? `^<${inverse.value}>` : null };
+    engine = { validator: new (shacl())(shapes as unknown as RDF.DatasetCore), inversePath: inverse ? `^<${inverse.value}>` : null };
   }
   return engine;
 }

@@ -7,8 +7,9 @@
  * query's PREFIX declarations (falling back to `fallbackPrefixes`, e.g. the
  * schema's), relative IRIs resolved against BASE.
  */
-import { Parser } from "@traqula/parser-sparql-1-1";
-import { AstFactory, lex } from "@traqula/rules-sparql-1-1";
+import type { Parser } from "@traqula/parser-sparql-1-1";
+import type { lex as Lex } from "@traqula/rules-sparql-1-1";
+import { traqula } from "../deps/traqula.js";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
 import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken } from "./syntax-hints.js";
@@ -49,6 +50,7 @@ export class SparqlNestingError extends SparqlSyntaxError {
 let parser: Parser | null = null;
 function getParser(): Parser {
   // building a Traqula parser computes the grammar: do it once
+  const { Parser, AstFactory } = traqula();
   return (parser ??= new Parser({
     defaultContext: { astFactory: new AstFactory(), skipValidation: true },
     lexerConfig: { positionTracking: "full" },
@@ -414,7 +416,7 @@ function aggregatePlacement(detail: string, tokens: LexToken[]): LexToken | unde
   return undefined;
 }
 
-let lexer: ReturnType<typeof lex.sparql11LexerBuilder.build> | null = null;
+let lexer: ReturnType<typeof Lex.sparql11LexerBuilder.build> | null = null;
 
 /**
  * The first VALUES row whose number of values differs from the number of variables, as a
@@ -428,6 +430,7 @@ let lexer: ReturnType<typeof lex.sparql11LexerBuilder.build> | null = null;
  */
 function valuesRowFault(text: string, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError | undefined {
   if (!/values/i.test(text)) return undefined;
+  const { lex } = traqula();
   const { symbols: sym, terminals: term } = lex;
   const tokens = (lexer ??= lex.sparql11LexerBuilder.build({ positionTracking: "onlyOffset" })).tokenize(text).tokens;
   const type = (j: number) => tokens[j]?.tokenType;

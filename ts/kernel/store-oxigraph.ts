@@ -2,21 +2,27 @@
  * The embedded store: Oxigraph (Rust, compiled to WASM, `oxigraph` on npm). Node-only
  * here (the package's Node build); exported from the Node entry.
  */
+import { createRequire } from "node:module";
 import { Writer } from "n3";
 import type { Graph } from "../rdf/index.js";
 import { parseSparqlJsonResults, SparqlStoreError, type SparqlStore } from "./store.js";
 
-// Oxigraph is Rust compiled to WebAssembly and instantiates it when imported, so a static
-// import would make the whole Node entry fail where WebAssembly is disabled. Load it here,
-// once, and let only createOxigraphStore fail (with the reason) when it is unavailable.
+// Oxigraph is Rust compiled to WebAssembly and instantiates it when loaded (≈ 100 ms), so it
+// is loaded at the first createOxigraphStore, not with the package: `import("groundwire")`
+// stays fast, and where WebAssembly is disabled only this call fails (with the reason).
+const require = createRequire(import.meta.url);
+let oxigraph: typeof import("oxigraph") | null = null;
 let oxigraphError: string | null = null;
-const oxigraph = await import("oxigraph").then(
-  (m) => (m as { default?: typeof import("oxigraph") }).default ?? m,
-  (error: Error) => {
-    oxigraphError = error.message;
-    return null;
-  },
-);
+
+function loadOxigraph(): typeof import("oxigraph") | null {
+  if (oxigraph || oxigraphError !== null) return oxigraph;
+  try {
+    oxigraph = require("oxigraph") as typeof import("oxigraph");
+  } catch (error) {
+    oxigraphError = (error as Error).message;
+  }
+  return oxigraph;
+}
 
 /** Serialize a Graph's triples as N-Triples (n3's writer). */
 function toNTriples(graph: Graph): string {
@@ -37,6 +43,7 @@ function toNTriples(graph: Graph): string {
  *   call when Oxigraph could not be loaded (it needs WebAssembly)
  */
 export function createOxigraphStore(graph: Graph): SparqlStore & { size: number } {
+  const oxigraph = loadOxigraph();
   if (!oxigraph) throw new SparqlStoreError(`oxigraph (embedded) is unavailable: ${oxigraphError}`, "oxigraph (embedded)");
   const store = new oxigraph.Store();
   store.load(toNTriples(graph), { format: "application/n-triples" });

@@ -6,7 +6,8 @@
  * on a second grammar: the parser decides what is valid, these functions only
  * explain a failure it already reported.
  */
-import { lex } from "@traqula/rules-sparql-1-1";
+import type { lex } from "@traqula/rules-sparql-1-1";
+import { traqula } from "../deps/traqula.js";
 
 /** One lexer token: its text, its UTF-16 start offset and its token type name (`LCurly`, `BuiltInCount`…). */
 export interface LexToken {
@@ -28,7 +29,7 @@ let lexer: ReturnType<typeof lex.sparql11LexerBuilder.build> | null = null;
 
 /** Tokens of `text` by Traqula's SPARQL 1.1 lexer (characters it cannot read are skipped: the parser reports them). */
 export function lexSparql(text: string): LexToken[] {
-  const tokens = (lexer ??= lex.sparql11LexerBuilder.build({ positionTracking: "onlyOffset" })).tokenize(text).tokens;
+  const tokens = (lexer ??= traqula().lex.sparql11LexerBuilder.build({ positionTracking: "onlyOffset" })).tokenize(text).tokens;
   return tokens.map((t) => ({ image: t.image, start: t.startOffset, end: t.startOffset + t.image.length, type: t.tokenType.name }));
 }
 

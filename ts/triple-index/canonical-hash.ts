@@ -11,8 +11,6 @@
  * and a graph over the bound fails with {@link CanonicalizationLimitError}.
  */
 import type * as RDF from "@rdfjs/types";
-// rdf-canonize is CommonJS without types; its API is small and typed here.
-import rdfCanonize from "rdf-canonize";
 import { sha256Hex } from "../../bindings/sha256.js";
 import type { Graph } from "../rdf/index.js";
 
@@ -22,7 +20,12 @@ interface CanonizeApi {
     options: { algorithm: "RDFC-1.0"; maxWorkFactor?: number; maxDeepIterations?: number; signal?: AbortSignal },
   ): Promise<string>;
 }
-const canonizer = rdfCanonize as unknown as CanonizeApi;
+// rdf-canonize is CommonJS without types; its API is small and typed here. Loaded at the
+// first call (the functions are async anyway), so importing the package does not load it.
+let canonizerLoad: Promise<CanonizeApi> | null = null;
+function loadCanonizer(): Promise<CanonizeApi> {
+  return (canonizerLoad ??= import("rdf-canonize").then((m) => ((m as { default?: unknown }).default ?? m) as CanonizeApi));
+}
 
 /** Canonicalization gave up: the graph needs more work than the bound allows (or was aborted). */
 export class CanonicalizationLimitError extends Error {
@@ -75,6 +78,7 @@ export async function canonicalNQuads(
     graph: plain(q.graph),
   }));
   try {
+    const canonizer = await loadCanonizer();
     return await canonizer.canonize(dataset, { algorithm: "RDFC-1.0", maxWorkFactor, signal: options.signal });
   } catch (error) {
     const message = (error as Error).message ?? String(error);

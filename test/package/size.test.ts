@@ -1,0 +1,46 @@
+/**
+ * Page sizes against the budgets in docs/package.md (issue 16 item 4); how a page is
+ * built and measured: test/package/sizes.ts.
+ */
+import { describe, expect, it, beforeAll } from "vitest";
+import { requireBuild } from "./support.js";
+import { MUST_NOT_CARRY, PAGES, measurePage, sizeTable, type PageSize } from "./sizes.js";
+
+describe("page sizes against the budgets in docs/package.md", () => {
+  const measured = new Map<string, PageSize>();
+  beforeAll(async () => {
+    requireBuild();
+    for (const [name, code] of Object.entries(PAGES)) measured.set(name, await measurePage(code));
+  }, 180_000);
+
+  it("the table lists every page, and the issue's two budgets", () => {
+    const table = sizeTable();
+    expect([...table.keys()].sort()).toEqual(Object.keys(PAGES).sort());
+    expect(table.get("bestSpan only")!.budgetKB).toBeLessThanOrEqual(60);
+  });
+
+  for (const name of Object.keys(PAGES)) {
+    it(`${name}: within its budget, as the table says`, () => {
+      const row = sizeTable().get(name)!;
+      const m = measured.get(name)!;
+      expect(m.gzipKB, `${name}: ${m.gzipKB.toFixed(1)} KB gzip, budget ${row.budgetKB} KB`).toBeLessThanOrEqual(row.budgetKB);
+      // the table's figures are current (to within 1 KB)
+      expect(Math.abs(m.gzipKB - row.gzipKB), `${name}: measured ${m.gzipKB.toFixed(1)} KB gzip, table says ${row.gzipKB}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(m.minKB - row.minKB), `${name}: measured ${m.minKB.toFixed(1)} KB minified, table says ${row.minKB}`).toBeLessThanOrEqual(3);
+    });
+  }
+
+  for (const [name, banned] of Object.entries(MUST_NOT_CARRY)) {
+    it(`${name}: carries none of the heavy parts it does not use`, () => {
+      const inputs = measured.get(name)!.inputs;
+      const carried = inputs.filter((i) => banned.some((re) => re.test(i)));
+      expect(carried).toEqual([]);
+      // and the WASM core is in it (inlined, so the page has the WASM backend)
+      expect(inputs.some((i) => i.endsWith("dist/bindings/wasm-bytes.generated.js"))).toBe(true);
+    });
+  }
+
+  it("the whole package is far larger than a part (the split is what keeps pages small)", () => {
+    expect(measured.get("everything")!.gzipKB).toBeGreaterThan(3 * measured.get("bestSpan only")!.gzipKB);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * What a page pays for each part (issue 16 item 4). Each page is a one-line app that imports
+ * a few names from "groundwire" (the built package, resolved through its own exports map
+ * with the "browser" condition) and calls them; esbuild bundles it for the browser, minified,
+ * with code splitting. A page's size is its entry file plus every file it imports
+ * statically, each gzipped (level 9) on its own — what a browser downloads before the page
+ * runs; chunks behind a dynamic `import()` (rdf-canonize, the @noble/hashes fallback used
+ * only without WebAssembly) are not counted. The WASM core is in every page (inlined), and
+ * active.
+ *
+ * The figures and budgets are the table in docs/package.md (between the size-table
+ * markers): each page must stay within its budget, the table must show the measured size
+ * (to within 1 KB: small edits need no table update), and the pages of bestSpan and the
+ * fingerprint must not contain the SPARQL parser, the SHACL stack, oxigraph or the
+ * markdown parser (nor, for bestSpan, N3.js).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build, type Metafile } from "esbuild";
+import { ROOT, requireBuild } from "./support.js";
+
+/** The pages: name → the app's code. Keep in step with the table in docs/package.md. */
+export const PAGES: Record<string, string> = {
+  "bestSpan only": `import { bestSpan } from "groundwire"; console.log(bestSpan("the old mill", ["old mill stood by the river"]));`,
+  "fingerprint only": `import { parseGraph, fingerprintGraph } from "groundwire"; console.log(fingerprintGraph(parseGraph("<urn:a> <urn:b> <urn:c> .")));`,
+  "triple index + critique": `import { parseGraph, buildTripleIndex, renderListing, applyCritique } from "groundwire"; const g = parseGraph("<urn:a> <urn:b> <urn:c> ."); const i = buildTripleIndex(g); console.log(renderListing(i), applyCritique(g, i, [{ op: "remove", tripleIds: [1] }]));`,
+  "kernel (SPARQL check)": `import { parseGraph, Schema, createKernel } from "groundwire"; const k = createKernel(Schema.fromGraph(parseGraph(""))); console.log(k.check("SELECT * WHERE { ?s ?p ?o }"));`,
+  "MemDSL render": `import { parseGraph, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "groundwire"; console.log(assembleNeighborhood, renderNeighborhood, serializeEnvelope, parseGraph);`,
+  "evidence (markdown fragments)": `import { fragmentMarkdown, citationStatus } from "groundwire"; console.log(fragmentMarkdown("a", "# x"), citationStatus);`,
+  "moot (in-browser)": `import { runMoot, createEmbeddedCorpus, createExtractiveSynthesizer, parseBook } from "groundwire"; console.log(runMoot, createEmbeddedCorpus, createExtractiveSynthesizer, parseBook);`,
+  "everything": `import * as groundwire from "groundwire"; console.log(groundwire);`,
+};
+
+/** Packages a page may not carry, by page. */
+export const MUST_NOT_CARRY: Record<string, RegExp[]> = {
+  "bestSpan only": [/node_modules\/@traqula\//, /node_modules\/rdf-validate-shacl\//, /node_modules\/oxigraph\//, /dist\/vendor\/markdown\.js/, /node_modules\/n3\//, /node_modules\/minisearch\//],
+  "fingerprint only": [/node_modules\/@traqula\//, /node_modules\/rdf-validate-shacl\//, /node_modules\/oxigraph\//, /dist\/vendor\/markdown\.js/, /node_modules\/minisearch\//],
+};
+
+export interface PageSize {
+  minKB: number;
+  gzipKB: number;
+  inputs: string[];
+}
+
+/** Bundle one page and measure it (see the module comment). */
+export async function measurePage(code: string): Promise<PageSize> {
+  const r = await build({
+    stdin: { contents: code, resolveDir: ROOT, loader: "js", sourcefile: "page.js" },
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    write: false,
+    outdir: join(ROOT, "build", "size-pages"),
+    metafile: true,
+    logLevel: "silent",
+  });
+  const meta: Metafile = r.metafile;
+  const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint !== undefined)!;
+  const loaded = new Set<string>();
+  const visit = (o: string) => {
+    if (loaded.has(o)) return;
+    loaded.add(o);
+    for (const i of meta.outputs[o].imports) if (i.kind === "import-statement") visit(i.path);
+  };
+  visit(entry);
+  let min = 0;
+  let gz = 0;
+  const inputs = new Set<string>();
+  for (const f of r.outputFiles) {
+    const rel = f.path.slice(ROOT.length);
+    if (!loaded.has(rel)) continue;
+    min += f.contents.length;
+    gz += gzipSync(f.contents, { level: 9 }).length;
+    for (const [input, v] of Object.entries(meta.outputs[rel].inputs)) if (v.bytesInOutput > 0) inputs.add(input);
+  }
+  return { minKB: min / 1024, gzipKB: gz / 1024, inputs: [...inputs] };
+}
+
+/** The size table of docs/package.md: page → {minKB, gzipKB, budgetKB}. */
+export function sizeTable(): Map<string, { minKB: number; gzipKB: number; budgetKB: number }> {
+  const doc = readFileSync(join(ROOT, "docs/package.md"), "utf8");
+  const a = doc.indexOf("<!-- size-table -->");
+  const b = doc.indexOf("<!-- /size-table -->");
+  if (a < 0 || b < a) throw new Error("docs/package.md has no <!-- size-table --> … <!-- /size-table --> block");
+  const rows = new Map<string, { minKB: number; gzipKB: number; budgetKB: number }>();
+  for (const line of doc.slice(a, b).split("\n")) {
+    const cells = line.split("|").map((c) => c.trim());
+    if (cells.length < 6 || !/^[\d.]+ KB$/.test(cells[3] ?? "")) continue;
+    rows.set(cells[1], { minKB: Number.parseFloat(cells[2]), gzipKB: Number.parseFloat(cells[3]), budgetKB: Number.parseFloat(cells[4]) });
+  }
+  return rows;
+}
+
+const BUDGETS: Record<string, number> = {
+  "bestSpan only": 60,
+  "fingerprint only": 84,
+  "triple index + critique": 90,
+  "kernel (SPARQL check)": 200,
+  "MemDSL render": 90,
+  "evidence (markdown fragments)": 90,
+  "moot (in-browser)": 60,
+  "everything": 320,
+};
+
+/** `npm run size:table`: print the rows of the docs/package.md table from a fresh measurement. */
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
+  console.log("| page | minified | gzip | budget (gzip) | imports |\n|---|---|---|---|---|");
+  for (const [name, code] of Object.entries(PAGES)) {
+    const m = await measurePage(code);
+    const imports = /import (\{[^}]*\}|\* as \w+)/.exec(code)![1].replace(/\s+/g, " ");
+    console.log(`| ${name} | ${m.minKB.toFixed(1)} KB | ${m.gzipKB.toFixed(1)} KB | ${BUDGETS[name] ?? "?"} KB | \`${imports}\` |`);
+  }
+}
