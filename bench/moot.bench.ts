@@ -116,7 +116,10 @@ function pythonContender(pool: string[], quotes: string[], expected: SpanMatch[]
     async measure() {
       const dir = mkdtempSync(join(tmpdir(), "groundwire-moot-bench-"));
       const file = join(dir, "cases.json");
-      writeFileSync(file, JSON.stringify({ pool, quotes, expected: expected.map((e) => ({ text: e.text, ratio: e.ratio, source: e.source })) }));
+      // groundwire's words of every text (UTF-16 offsets): python computes its ratios on the same keys
+      const segmented: Record<string, Array<[number, number, string]>> = {};
+      for (const t of [...pool, ...quotes]) segmented[t] = words(t).map((w) => [w.start, w.end, w.key]);
+      writeFileSync(file, JSON.stringify({ pool, quotes, words: segmented, expected: expected.map((e) => ({ text: e.text, ratio: e.ratio, source: e.source })) }));
       const out = execFileSync("python3", [PY, file, String(budgetSeconds)], { encoding: "utf8" });
       const r = JSON.parse(out.trim().split("\n").pop()!);
       if (r.error) throw new Error(`python reference disagrees: ${out}`);
