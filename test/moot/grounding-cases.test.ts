@@ -1,5 +1,6 @@
 // Issue 11 §1–3 and issue 12 item 9 (grounding parts): every case the issues list, with its right
 // value, on both backends (the backend is the best-span search snapQuotes runs).
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   bestSpan,
@@ -231,5 +232,31 @@ describe("quoteIn with an ellipsis over a large haystack (linear: every occurren
     expect(quoteIn("alpha ... gamma", [h])).toEqual({ found: false, reason: "elision drops a negation" });
     expect(quoteIn("alpha beta ... beta gamma", [h])).toEqual({ found: false, reason: "elision drops a negation" });
     expect(quoteIn("alpha ... not gamma", [h])).toEqual({ found: true });
+  });
+});
+
+describe("the ASCII fast path of words equals Intl.Segmenter", () => {
+  it("on random strings over letters, digits and every joiner UAX #29 knows", () => {
+    const seg = new Intl.Segmenter("en", { granularity: "word" });
+    const icu = (t: string) => {
+      const out: string[] = [];
+      for (const s of seg.segment(t)) {
+        if (!s.isWordLike) continue;
+        let i = 0;
+        for (const piece of s.segment.split("_")) {
+          if (piece) out.push(`${s.index + i}:${piece.toLowerCase().replace(/'/g, "")}`);
+          i += piece.length + 1;
+        }
+      }
+      return out;
+    };
+    const alphabet = fc.constantFrom("a", "B", "z", "0", "7", ":", ".", ",", ";", "'", "_", " ", "-", "\n", '"', "!", "(");
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 30 }), (cs) => {
+        const t = cs.join("");
+        expect(words(t).map((w) => `${w.start}:${w.key}`)).toEqual(icu(t));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
