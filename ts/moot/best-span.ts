@@ -7,7 +7,9 @@
  * `difflib.SequenceMatcher(None, window, quote, autojunk=False).ratio()` over
  * code points — the window is seq1, the quote seq2, as the seed sets them. The
  * first window with the strictly highest ratio wins; its span is the source
- * text from the first word's start to the last word's end, as written.
+ * text from the first word's start to the last word's end, as written (words
+ * as ts/moot/words.ts takes them: keys over NFC with ligatures folded and
+ * default-ignorables dropped, spans never cut inside a grapheme cluster).
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
  * and pure TS (ts/moot/sequence-match.ts, `scanTs` here). Both first take the
