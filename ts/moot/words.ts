@@ -208,10 +208,10 @@ function cachedWords(text: string): readonly Word[] {
     return hit;
   }
   const ws = segment(text);
-  for (const w of ws) Object.freeze(w);
-  Object.freeze(ws);
-  // Short texts (quotes) are cheap to segment and many: only passage-sized texts are kept.
+  // Short texts (quotes) are cheap to segment and many: only passage-sized texts are kept (and frozen, being shared).
   if (text.length >= CACHE_MIN_CHARS && text.length <= CACHE_CHARS / 8) {
+    for (const w of ws) Object.freeze(w);
+    Object.freeze(ws);
     cache.set(text, ws);
     cachedChars += text.length;
     for (const [k] of cache) {
@@ -235,7 +235,7 @@ function cachedWords(text: string): readonly Word[] {
  * plain word).
  *
  * @param text any string (a TypeError otherwise)
- * @returns the words in order; the array and its words are frozen (shared with a small cache)
+ * @returns the words in order, read-only (those of a text of 256+ characters are frozen: shared with a small cache)
  * Complexity: O(length) (ICU segmentation); repeated texts of 256+ characters are served
  * from a cache of the last 512 texts / 4M characters.
  */
