@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import * as difflib from "difflib";
 import * as fuzzball from "fuzzball";
 import { createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
+import { prepareHaystack, quoteIn, snapQuotes } from "../ts/moot/grounding.js";
 import { words } from "../ts/moot/words.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 import { mulberry32 } from "../test/prng.js";
@@ -116,7 +117,10 @@ function pythonContender(pool: string[], quotes: string[], expected: SpanMatch[]
     async measure() {
       const dir = mkdtempSync(join(tmpdir(), "groundwire-moot-bench-"));
       const file = join(dir, "cases.json");
-      writeFileSync(file, JSON.stringify({ pool, quotes, expected: expected.map((e) => ({ text: e.text, ratio: e.ratio, source: e.source })) }));
+      // groundwire's words of every text (UTF-16 offsets): python computes its ratios on the same keys
+      const segmented: Record<string, Array<[number, number, string]>> = {};
+      for (const t of [...pool, ...quotes]) segmented[t] = words(t).map((w) => [w.start, w.end, w.key]);
+      writeFileSync(file, JSON.stringify({ pool, quotes, words: segmented, expected: expected.map((e) => ({ text: e.text, ratio: e.ratio, source: e.source })) }));
       const out = execFileSync("python3", [PY, file, String(budgetSeconds)], { encoding: "utf8" });
       const r = JSON.parse(out.trim().split("\n").pop()!);
       if (r.error) throw new Error(`python reference disagrees: ${out}`);
@@ -160,6 +164,43 @@ function contenders(pool: string[], quotes: string[], budget: number, withPort: 
   return list;
 }
 
+/**
+ * Bounded work on hostile replies (issue 12 item 9), kept as pathological cases: a 1 MB reply of
+ * 2-word quotes (was quadratic: edits applied with slice in a loop, 51 s) and an ellipsis quote over a
+ * 64 KB haystack of one repeated phrase (was quadratic in the haystack: 11 s).
+ */
+function groundingCases(pool: string[]): BenchCase[] {
+  const reply = '"ab cd" '.repeat(131_072);
+  const unit = "the tenant may sublet the flat but not the garden ";
+  const hay = prepareHaystack(unit.repeat(Math.ceil(65_536 / unit.length)));
+  return [
+    {
+      name: "snapQuotes, a 1 MB reply of 131,072 quotes under 3 words",
+      size: "pathological",
+      units: { count: reply.length, unit: "bytes" },
+      contenders: [{
+        name: "ts",
+        run: () => snapQuotes(reply, pool),
+        check: (o) => {
+          if ((o as { text: string }).text !== "ab cd ".repeat(131_072)) throw new Error("snapQuotes: every mark should be removed");
+        },
+      }],
+    },
+    {
+      name: "quoteIn with an ellipsis, 64 KB haystack of one repeated phrase",
+      size: "pathological",
+      units: { count: 65_536, unit: "bytes" },
+      contenders: [{
+        name: "ts",
+        run: () => quoteIn("the tenant may sublet ... the garden", [hay]),
+        check: (o) => {
+          if (JSON.stringify(o) !== JSON.stringify({ found: false, reason: "elision drops a negation" })) throw new Error(`quoteIn gave ${JSON.stringify(o)}`);
+        },
+      }],
+    },
+  ];
+}
+
 const suite: BenchSuite = {
   part: "moot",
   async cases(): Promise<BenchCase[]> {
@@ -187,6 +228,7 @@ const suite: BenchSuite = {
         units: { count: quotes.length, unit: "quotes" },
         contenders: contenders(pool, quotes, 1, false),
       },
+      ...groundingCases(pool),
       {
         name: "bestSpan, a quote with no close span (another book), same pool",
         size: "pathological",

@@ -7,6 +7,11 @@ Usage: python3 scripts/make-parity-fixtures.py [BOOKS_DIR] [OUT]
 Deterministic (fixed random seed). Passages are cut from the public-domain books
 (see test/fixtures/moot/NOTICE.md); each case names its sources by index into
 the shared "passages" table to keep the file small.
+
+Words come from groundwire itself (ts/moot/words.ts through scripts/moot-words.ts,
+one `npx tsx` run for all texts): Python's standard library has no UAX #29 word
+segmentation, so the oracle computes difflib ratios on groundwire's key
+sequences (see bench/python/best_span_reference.py). Needs node_modules.
 """
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench" / "python"))
-from best_span_reference import best_span, normalize, words  # noqa: E402
+from best_span_reference import best_span, normalize, ts_words, words  # noqa: E402
 
 BOOKS = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "data" / "books"
 OUT = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "test" / "fixtures" / "moot" / "parity.json"
@@ -93,19 +98,28 @@ def pid(p: str) -> int:
 
 
 cases: list[dict] = []
+pending: list[tuple[str, str, list[str]]] = []
 
 
 def add(kind: str, quote: str, sources: list[str]) -> None:
-    text, ratio, src = best_span(quote, sources)
-    case = {"kind": kind, "quote": quote, "sources": [pid(s) for s in sources], "text": text, "source": src,
-            "ratio": ratio, "ratioRepr": repr(ratio)}
-    target = normalize(quote)
-    if len(target) >= 200 and text:
-        # record when autojunk (difflib's default) would have scored the chosen window differently
-        win = normalize(text)
-        on = difflib.SequenceMatcher(None, win, target).ratio()
-        case["autojunkRatio"] = on
-    cases.append(case)
+    """Queue a case; expected values are computed at the end, once groundwire's words of every text are known."""
+    pending.append((kind, quote, sources))
+
+
+def compute() -> None:
+    texts = [t for _, q, srcs in pending for t in [q, *srcs]]
+    seg = ts_words(texts)
+    for kind, quote, sources in pending:
+        text, ratio, src = best_span(quote, sources, seg)
+        case = {"kind": kind, "quote": quote, "sources": [pid(s) for s in sources], "text": text, "source": src,
+                "ratio": ratio, "ratioRepr": repr(ratio)}
+        target = normalize(quote, seg)
+        if len(target) >= 200 and text:
+            # record when autojunk (difflib's default) would have scored the chosen window differently
+            win = " ".join(k for _, _, k in ts_words([text])[text])
+            on = difflib.SequenceMatcher(None, win, target).ratio()
+            case["autojunkRatio"] = on
+        cases.append(case)
 
 
 def pick_sources(main: str) -> list[str]:
@@ -227,6 +241,40 @@ for rep in range(15):
 
 # field case: a window clipped at the start of a passage
 add("field-clipped-start", "the old mill", ["old mill stood by the river"])
+
+# Unicode text (issue 11): decomposed vs composed accents, ligatures, soft hyphens, scripts without
+# spaces, combining vowel signs, _emphasis_. The sentences below are written for this fixture.
+UNICODE_SOURCES = [
+    "She ordered a cafe\u0301 au lait and sat by the window, where the re\u0301sume\u0301 lay open.",
+    "She ordered a caf\u00e9 au lait and sat by the window, where the r\u00e9sum\u00e9 lay open.",
+    "It was the \ufb01rst \ufb02ight over the sea, and the of\ufb01cers were baf\ufb02ed by the \ufb00ort.",
+    "A simple exam\u00adple of the method works well when the inde\u00adpen\u00addent parts agree.",
+    "\u6211\u4eec\u4eca\u5929\u53bb\u516c\u56ed\u6563\u6b65\uff0c\u7136\u540e\u5728\u6cb3\u8fb9\u5403\u5348\u996d\u3002\u5929\u6c14\u5f88\u597d\u3002",
+    "\u0e27\u0e31\u0e19\u0e19\u0e35\u0e49\u0e2d\u0e32\u0e01\u0e32\u0e28\u0e14\u0e35\u0e21\u0e32\u0e01 \u0e40\u0e23\u0e32\u0e44\u0e1b\u0e17\u0e30\u0e40\u0e25\u0e01\u0e31\u0e19",
+    "\u0928\u0926\u0940 \u0915\u0947 \u0915\u093f\u0928\u093e\u0930\u0947 \u090f\u0915 \u092a\u0941\u0930\u093e\u0928\u093e \u092e\u0902\u0926\u093f\u0930 \u0925\u093e \u0914\u0930 \u0932\u094b\u0917 \u0935\u0939\u093e\u0901 \u0906\u0924\u0947 \u0925\u0947\u0964",
+    "He said it was _not_ the river but the mill_race that flooded the lower fields.",
+]
+UNICODE_QUOTES = [
+    ("nfc-composed-quote", "a caf\u00e9 au lait and sat", 0),
+    ("nfc-decomposed-quote", "a cafe\u0301 au lait and sat", 1),
+    ("nfc-near-miss", "where the resume lay opn", 0),
+    ("ligature", "the first flight over the sea", 2),
+    ("ligature-near-miss", "the oficers were baffled by", 2),
+    ("soft-hyphen", "simple example of the method", 3),
+    ("soft-hyphen-near-miss", "the independant parts agree", 3),
+    ("cjk", "\u4eca\u5929\u53bb\u516c\u56ed", 4),
+    ("cjk-near-miss", "\u7136\u540e\u5728\u6cb3\u8fb9\u5403\u665a\u996d", 4),
+    ("thai", "\u0e2d\u0e32\u0e01\u0e32\u0e28\u0e14\u0e35\u0e21\u0e32\u0e01", 5),
+    ("devanagari", "\u090f\u0915 \u092a\u0941\u0930\u093e\u0928\u093e \u092e\u0902\u0926\u093f\u0930", 6),
+    ("devanagari-near-miss", "\u090f\u0915 \u092a\u0941\u0930\u093e\u0928 \u092e\u0902\u0926\u093f\u0930 \u0925\u093e", 6),
+    ("underscore", "it was not the river", 7),
+    ("underscore-near-miss", "the mill race that floded", 7),
+]
+for kind, quote, at in UNICODE_QUOTES:
+    add(kind, quote, [UNICODE_SOURCES[at]])
+    add(kind, quote, [rng.choice(ALL), UNICODE_SOURCES[at]])
+
+compute()
 
 OUT.parent.mkdir(parents=True, exist_ok=True)
 doc = {

@@ -123,6 +123,33 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     }
   });
 
+  it("a misattributed quote is shown on its turn's line; --strict-citations fails the turn, which is retried", async () => {
+    // The stub quotes six words of its second passage and tags them [s1].
+    const stub = await startStub((req) => {
+      const parts = req.body.messages[1]!.content.split("\n\n").filter((p) => /^\[s\d+\] \(/.test(p));
+      const passage = parts[1]!.slice(parts[1]!.indexOf("\n") + 1);
+      const ws = passage.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w));
+      const i = passage.split(/\s+/).findIndex((_, k, all) => all.slice(k, k + 6).every((w) => /^[A-Za-z]+$/.test(w)));
+      const phrase = i >= 0 ? passage.split(/\s+/).slice(i, i + 6).join(" ") : ws.slice(0, 6).join(" ");
+      return { content: `We learn that "${phrase}" [s1].` };
+    });
+    try {
+      const base = ["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire", "--turns", "1", "--base-url", stub.baseUrl, "--model", "stub"];
+      const plain = await run(base);
+      expect(plain.stderr).toBe("");
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toMatch(/\n {4}grounded · quotes found 1\/1 · misattributed 1\n {4}misattributed "[A-Za-z ]+" \(tagged s1\)\n/);
+      expect(plain.stdout).toContain("attribution: cited 0 · misattributed 1 · uncited 0 (cited rate 0)");
+      expect(stub.requests).toHaveLength(1);
+      const strict = await run([...base, "--strict-citations"]);
+      expect(strict.code).toBe(0);
+      expect(strict.stdout).toMatch(/\n {4}NOT grounded · quotes found 1\/1 · misattributed 1 · retried\n/);
+      expect(stub.requests).toHaveLength(3);
+    } finally {
+      await stub.close();
+    }
+  });
+
   it("a model that returns nothing: one line, exit 1, nothing written", async () => {
     const stub = await startStub(() => ({ content: "" }));
     try {

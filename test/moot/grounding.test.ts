@@ -46,7 +46,7 @@ describe("checkGrounding", () => {
       "The author says “**the river remembers every flood**” [s2].",
     ]) {
       const g = checkGrounding(reply, passages);
-      expect(g.quotes).toEqual([{ text: "the river remembers every flood", found: false, source: "own", reason: "not in source" }]);
+      expect(g.quotes).toEqual([{ text: "the river remembers every flood", found: false, source: "own", reason: "not in source", attribution: "misattributed", cites: ["s2"] }]);
       expect(g.quotesFound).toBe(0);
       expect(g.quotesTotal).toBe(1);
       expect(passesGrounding(g)).toBe(false);
@@ -58,7 +58,7 @@ describe("checkGrounding", () => {
     const exact = passages[1]!.content.slice(ws[0]!.start, ws.at(-1)!.end);
     const shouted = exact.toUpperCase().replace(/,/g, "");
     const g = checkGrounding(`I said “${shouted}” [s2].`, passages);
-    expect(g.quotes).toEqual([{ text: shouted, found: true, source: "own" }]);
+    expect(g.quotes).toEqual([{ text: shouted, found: true, source: "own", attribution: "cited", cites: ["s2"] }]);
     expect(passesGrounding(g)).toBe(true);
   });
 
@@ -68,7 +68,7 @@ describe("checkGrounding", () => {
     const g = checkGrounding(`As "${exact}" [s1] shows, and "so true" [s7].`, passages);
     expect(g.tagsValid).toBe(false);
     expect(g.tagsCited).toBe(2);
-    expect(g.quotes).toEqual([{ text: exact, found: true, source: "own" }]); // "so true" (2 words) is not checked
+    expect(g.quotes).toEqual([{ text: exact, found: true, source: "own", attribution: "cited", cites: ["s1"] }]); // "so true" (2 words) is not checked
     expect(g.quotesTotal).toBe(1);
     expect(passesGrounding(g)).toBe(false);
   });
@@ -100,7 +100,7 @@ describe("checkGrounding", () => {
     expect(g.quotes).toEqual([
       { text: "the great fire that took", found: true, source: "other" },
       { text: "ashes of many winters", found: true, source: "self" },
-      { text: "the old mill", found: false, source: "own", reason: "not in source" },
+      { text: "the old mill", found: false, source: "own", reason: "not in source", attribution: "misattributed", cites: ["s1"] },
       { text: "a fire I invented", found: false, source: "other", reason: "not in source" },
     ]);
     expect(g).toMatchObject({ quotesFound: 0, quotesTotal: 1, otherQuotesFound: 1, otherQuotesTotal: 2, selfQuotesFound: 1, selfQuotesTotal: 1 });
@@ -112,12 +112,12 @@ describe("ellipsis that inverts meaning", () => {
 
   it("an elision that drops a negation is not found, with that reason", () => {
     const g = checkGrounding('The lease: "the tenant is ... allowed to sublet" [s1].', passages);
-    expect(g.quotes).toEqual([{ text: "the tenant is ... allowed to sublet", found: false, source: "own", reason: "elision drops a negation" }]);
+    expect(g.quotes).toEqual([{ text: "the tenant is ... allowed to sublet", found: false, source: "own", reason: "elision drops a negation", attribution: "misattributed", cites: ["s1"] }]);
   });
 
   it("fragments out of order are not found", () => {
     const g = checkGrounding('The lease: "sublet the flat … the tenant is" [s1].', passages);
-    expect(g.quotes).toEqual([{ text: "sublet the flat … the tenant is", found: false, source: "own", reason: "ellipsis" }]);
+    expect(g.quotes).toEqual([{ text: "sublet the flat … the tenant is", found: false, source: "own", reason: "ellipsis", attribution: "misattributed", cites: ["s1"] }]);
   });
 
   it("an honest elision is found, and a negation kept inside a fragment is fine", () => {

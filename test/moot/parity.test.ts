@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bestSpan, createQuoteMatcher, sequenceRatio } from "../../ts/moot/best-span.js";
+import { words } from "../../ts/moot/words.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { wasmFor } from "../../bindings/wasm.js";
 import { cps, oracleRatio } from "./difflib-oracle.js";
@@ -38,7 +39,8 @@ describe("parity fixtures", () => {
   it("cover every kind the issue lists, 500+ cases", () => {
     expect(fixture.cases.length).toBeGreaterThanOrEqual(500);
     const kinds = new Set(fixture.cases.map((c) => c.kind));
-    for (const k of ["exact", "drop", "insert", "misspell", "curly", "ellipsis", "accents", "non-bmp", "start", "end", "empty", "one-word", "tie-duplicate-source", "tie-repeated-phrase", "long"]) {
+    for (const k of ["exact", "drop", "insert", "misspell", "curly", "ellipsis", "accents", "non-bmp", "start", "end", "empty", "one-word", "tie-duplicate-source", "tie-repeated-phrase", "long",
+      "nfc-composed-quote", "nfc-decomposed-quote", "nfc-near-miss", "ligature", "ligature-near-miss", "soft-hyphen", "soft-hyphen-near-miss", "cjk", "cjk-near-miss", "thai", "devanagari", "devanagari-near-miss", "underscore", "underscore-near-miss"]) {
       expect(kinds.has(k), k).toBe(true);
     }
     // the ratio stored as a number is the ratio Python printed
@@ -117,16 +119,22 @@ describe.skipIf(!hasPython())("bestSpan against python3 called directly", () => 
       { quote: "a singel man in possesion", sources: ["x", "It is a truth universally acknowledged, that a single man in possession of a good fortune"] },
       { quote: "Ça fait déjà naïve", sources: ["Il dit: ça fait déjà une naïve histoire; ça fait déjà naïve."] },
       { quote: "𝔞𝔟 the river 𝔠", sources: ["by 𝔞𝔟 the rivers 𝔠 end", "the river"] },
+      { quote: "the first flight over", sources: ["It was the \uFB01rst \uFB02ight over the sea."] },
+      { quote: "a café au lait and sit", sources: ["She ordered a cafe\u0301 au lait and sat by the window."] },
     ];
+    // Python cannot segment as ICU does: it gets groundwire's words of every text (UTF-16 offsets) and computes the ratios.
+    const segmented: Record<string, Array<[number, number, string]>> = {};
+    for (const c of cases) for (const t of [c.quote, ...c.sources]) segmented[t] = words(t).map((w) => [w.start, w.end, w.key]);
     const script = [
       "import json, sys",
       "sys.path.insert(0, 'bench/python')",
-      "from best_span_reference import best_span",
-      "cases = json.load(sys.stdin)",
-      "print(json.dumps([best_span(c['quote'], c['sources']) for c in cases]))",
+      "from best_span_reference import best_span, from_utf16",
+      "doc = json.load(sys.stdin)",
+      "seg = {t: from_utf16(t, s) for t, s in doc['words'].items()}",
+      "print(json.dumps([best_span(c['quote'], c['sources'], seg) for c in doc['cases']]))",
     ].join("\n");
     const cwd = new URL("../../", import.meta.url);
-    const out = JSON.parse(execFileSync("python3", ["-c", script], { input: JSON.stringify(cases), cwd, encoding: "utf8" })) as [string, number, number][];
+    const out = JSON.parse(execFileSync("python3", ["-c", script], { input: JSON.stringify({ cases, words: segmented }), cwd, encoding: "utf8" })) as [string, number, number][];
     for (const backend of ["wasm", "ts"] as const) {
       cases.forEach((c, i) => {
         const got = bestSpan(c.quote, c.sources, { backend });

@@ -40,6 +40,8 @@ ${MODEL_HELP}
   --json FILE     write the transcript (with stats) as JSON; - writes it to stdout
                   (the human text then goes to stderr). If the model fails mid-moot,
                   the turns already spoken are written, marked "incomplete", exit 1.
+  --strict-citations  also fail (and retry) a turn whose quote is tagged with a
+                  passage that does not hold it (misattributed)
 
 With no base URL the embedded extractive synthesizer speaks (offline).
 Model requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all;
@@ -63,10 +65,14 @@ function formatUtterance(u: Utterance): string {
   const g = u.grounding;
   const other = g.otherQuotesTotal ? ` · other-book quotes ${g.otherQuotesFound}/${g.otherQuotesTotal}` : "";
   const self = g.selfQuotesTotal ? ` · own-turn quotes ${g.selfQuotesFound}/${g.selfQuotesTotal}` : "";
+  const misattributed = u.quotes.filter((q) => q.attribution === "misattributed");
+  const wrong = misattributed.length ? ` · misattributed ${misattributed.length}` : "";
+  const unchecked = g.quotesUnchecked ? ` · unchecked ${g.quotesUnchecked}` : "";
   lines.push(
-    `    ${u.grounded ? "grounded" : "NOT grounded"} · quotes found ${g.quotesFound}/${g.quotesTotal}${other}${self}` +
+    `    ${u.grounded ? "grounded" : "NOT grounded"} · quotes found ${g.quotesFound}/${g.quotesTotal}${other}${self}${wrong}${unchecked}` +
       `${g.tagsValid ? "" : " · invalid tags"}${u.attempts > 1 ? " · retried" : ""}`,
   );
+  for (const q of misattributed) lines.push(`    misattributed "${q.text}" (tagged ${(q.cites ?? []).join(", ")})`);
   for (const s of u.snaps) {
     lines.push(
       s.action === "snapped"
@@ -85,6 +91,7 @@ function formatStats(s: MootStats): string {
     `  own-book quotes found ${s.quotesFound}/${s.quotesTotal} (${rate(s.quoteFoundRate)}) · quotes per turn ${rate(s.quotesPerTurn)}`,
     `  other-book quotes valid ${s.otherQuotesFound}/${s.otherQuotesTotal} (${rate(s.otherQuoteValidRate)}) · own-turn quotes ${s.selfQuotesFound}/${s.selfQuotesTotal}`,
     `  corrections: snapped ${s.quotesSnapped} · unquoted ${s.quotesUnquoted} · too short ${s.quotesTooShort}`,
+    `  attribution: cited ${s.quotesCited} · misattributed ${s.quotesMisattributed} · uncited ${s.quotesUncited} (cited rate ${rate(s.quoteCitedRate)})`,
   ].join("\n");
 }
 
@@ -110,6 +117,7 @@ const command: Command = {
       temperature: { type: "string" },
       corpus: { type: "string" },
       json: { type: "string" },
+      "strict-citations": { type: "boolean" },
     }, HELP);
     if (positionals.length !== 2) {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
@@ -174,6 +182,7 @@ const command: Command = {
       model: config.model,
       modelName: config.baseUrl ? (config.model ?? "") : "extractive",
       temperature,
+      strictCitations: values["strict-citations"] === true,
     });
     try {
       const transcript = await moot.start();

@@ -7,7 +7,9 @@
  * `difflib.SequenceMatcher(None, window, quote, autojunk=False).ratio()` over
  * code points — the window is seq1, the quote seq2, as the seed sets them. The
  * first window with the strictly highest ratio wins; its span is the source
- * text from the first word's start to the last word's end, as written.
+ * text from the first word's start to the last word's end, as written (words
+ * as ts/moot/words.ts takes them: keys over NFC with ligatures folded and
+ * default-ignorables dropped, spans never cut inside a grapheme cluster).
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
  * and pure TS (ts/moot/sequence-match.ts, `scanTs` here). Both first take the
@@ -64,6 +66,40 @@ export interface QuoteMatcher {
  * quotes with the reason "too long" (a verbatim one is found by its exact path first).
  */
 export const MAX_QUOTE_WORDS = 200;
+
+/**
+ * The longest quote in characters `bestSpan` accepts: code points of its
+ * normalized form (keys joined by one space); longer ones throw a RangeError.
+ * Why: a quote of 200 words can still be arbitrarily long (a word of 100,000
+ * letters), and the cost per window is quadratic in characters, not words.
+ * 2,000 allows the 200 words of `MAX_QUOTE_WORDS` at 10 characters a word.
+ */
+export const MAX_QUOTE_CHARS = 2_000;
+
+/**
+ * Whether `bestSpan` accepts `quote`: at most {@link MAX_QUOTE_WORDS} words and
+ * {@link MAX_QUOTE_CHARS} code points normalized. The grounding layer unquotes a
+ * missed quote that does not fit ("too long") instead of searching it.
+ */
+export function fitsBestSpan(quote: string): boolean {
+  return quoteSize(words(quote)) === null;
+}
+
+/** null when the words fit, else the message of the RangeError `bestSpan` throws. */
+function quoteSize(ws: readonly { key: string }[]): string | null {
+  if (ws.length > MAX_QUOTE_WORDS) {
+    return `quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to match`;
+  }
+  let chars = Math.max(0, ws.length - 1);
+  for (const w of ws) {
+    for (const _ of w.key) chars++;
+    if (chars > MAX_QUOTE_CHARS) break;
+  }
+  if (chars > MAX_QUOTE_CHARS) {
+    return `quote has more than MAX_QUOTE_CHARS (${MAX_QUOTE_CHARS}) characters once normalized; too long to match`;
+  }
+  return null;
+}
 
 /** The empty result: nothing scored above 0 (or there were no sources). */
 const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, start: -1, end: -1 }) as SpanMatch;
@@ -143,9 +179,8 @@ function preparePool(sources: readonly string[]): PreparedPool {
 function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
   if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
   const ws = words(quote);
-  if (ws.length > MAX_QUOTE_WORDS) {
-    throw new RangeError(`quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to match`);
-  }
+  const tooLong = quoteSize(ws);
+  if (tooLong) throw new RangeError(tooLong);
   const extra = new Map<number, number>();
   const ids: number[] = [];
   for (let i = 0; i < ws.length; i++) {
@@ -311,7 +346,8 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
  * @returns the first window with the strictly highest difflib ratio (autojunk off, code points),
  *   with UTF-16 `start`/`end` in `sources[source]`; `{text: "", ratio: 0, source: -1, start: -1, end: -1}`
  *   with no sources, an empty quote, or nothing in common.
- * @throws RangeError when the quote has more than `MAX_QUOTE_WORDS` words; TypeError on non-string input.
+ * @throws RangeError when the quote has more than `MAX_QUOTE_WORDS` words or `MAX_QUOTE_CHARS` characters
+ *   normalized; TypeError on non-string input.
  * Complexity: O(W) windows (W = words in sources, 5 sizes each), each O(la·lb) at worst
  * (la, lb = window and quote length in characters), most skipped by the bounds.
  */

@@ -99,6 +99,16 @@ export interface MootStats {
   quotesSnapped: number;
   quotesUnquoted: number;
   quotesTooShort: number;
+  /** Own quotes whose tag names a passage of their turn that holds them (raw replies). */
+  quotesCited: number;
+  /** Own quotes whose tags name only passages that do not hold them. */
+  quotesMisattributed: number;
+  /** Own quotes with no `[sN]` tag. */
+  quotesUncited: number;
+  /** `quotesCited / quotesTotal` (own quotes), 3 places; null with no own quote. */
+  quoteCitedRate: number | null;
+  /** Quoted spans left unchecked by the caps of checkGrounding (such a turn is not grounded). */
+  quotesUnchecked: number;
 }
 
 /** Settings recorded on a transcript. */
@@ -107,6 +117,8 @@ export interface MootSettings {
   k: number;
   temperature: number;
   maxTokens: number;
+  /** Whether a misattributed quote failed its turn (`MootOptions.strictCitations`); absent when false. */
+  strictCitations?: true;
 }
 
 const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
@@ -129,7 +141,10 @@ export class Transcript {
    * covers own-book quotes; `otherQuote*` the `[oN]` quotes of the other tree
    * and `selfQuotes*` those of the speaker's own turns (neither counts toward
    * grounding). `quotesSnapped`/`quotesUnquoted` count the corrections made to
-   * quotes of 3+ words, `quotesTooShort` the shorter quotes unquoted unchecked.
+   * quotes of 3+ words (and quotes unquoted unchecked by the caps),
+   * `quotesTooShort` the shorter quotes unquoted unchecked, wordless ones included.
+   * `quotesCited`/`quotesMisattributed`/`quotesUncited` count own quotes by
+   * attribution (see checkGrounding) and `quoteCitedRate` is the cited share.
    * `quotesPerTurn` counts quotes of every source. A rate is null when there
    * was nothing to count; rates have 3 places, `quotesPerTurn` 2.
    */
@@ -144,6 +159,9 @@ export class Transcript {
     const oTotal = sum((u) => u.grounding.otherQuotesTotal);
     const sTotal = sum((u) => u.grounding.selfQuotesTotal);
     const tagsValid = us.filter((u) => u.grounding.tagsValid).length;
+    // From the quote lists, so transcripts written before attribution existed count 0, not NaN.
+    const attributed = (a: string) => sum((u) => u.quotes.filter((q) => q.attribution === a).length);
+    const cited = attributed("cited");
     return {
       turns: n,
       tagsValidTurns: tagsValid,
@@ -161,8 +179,13 @@ export class Transcript {
       selfQuotesTotal: sTotal,
       quotesPerTurn: n ? round((total + oTotal + sTotal) / n, 2) : null,
       quotesSnapped: snaps.filter((s) => s.action === "snapped").length,
-      quotesUnquoted: snaps.filter((s) => s.action === "unquoted" && s.reason !== "under 3 words").length,
-      quotesTooShort: snaps.filter((s) => s.reason === "under 3 words").length,
+      quotesUnquoted: snaps.filter((s) => s.action === "unquoted" && s.reason !== "under 3 words" && s.reason !== "no words").length,
+      quotesTooShort: snaps.filter((s) => s.reason === "under 3 words" || s.reason === "no words").length,
+      quotesCited: cited,
+      quotesMisattributed: attributed("misattributed"),
+      quotesUncited: attributed("uncited"),
+      quoteCitedRate: total ? round(cited / total, 3) : null,
+      quotesUnchecked: sum((u) => u.grounding.quotesUnchecked ?? 0),
     };
   }
 
@@ -403,6 +426,8 @@ export interface MootOptions {
   modelName?: string;
   /** Sampling temperature (default 0.6). */
   temperature?: number;
+  /** Also fail (and so retry) a turn with a misattributed quote (see passesGrounding). Default false. */
+  strictCitations?: boolean;
 }
 
 /**
@@ -471,6 +496,7 @@ export class Moot {
       k: this.k,
       temperature: this.temperature,
       maxTokens: MAX_TOKENS,
+      ...(this.options.strictCitations ? { strictCitations: true as const } : {}),
     });
     return this.transcript;
   }
@@ -519,6 +545,7 @@ export class Moot {
       model: this.options.model,
       temperature: this.temperature,
       intent: turnIntent(i + 1, this.turns),
+      strictCitations: this.options.strictCitations,
     });
     transcript.utterances.push(utterance);
     for (const nodeId of Object.values(utterance.cited)) this.cited.get(speaker.key)!.add(nodeId);
@@ -550,6 +577,8 @@ export interface TurnInput {
   model?: string;
   temperature: number;
   intent: Intent;
+  /** Fail the turn on a misattributed quote (see passesGrounding). */
+  strictCitations?: boolean;
 }
 
 /**
@@ -565,8 +594,9 @@ export async function speakTurn(synth: TextSynthesizer, t: TurnInput): Promise<U
   const opts = { model: t.model, maxTokens: MAX_TOKENS, temperature: t.temperature };
   let reply = await synth.complete(messages, opts);
   let attempts = 1;
+  const pass = { strictCitations: t.strictCitations };
   let grounding = checkGrounding(reply || "", t.passages, t.pool, t.others, t.own);
-  if (!reply || !passesGrounding(grounding)) {
+  if (!reply || !passesGrounding(grounding, pass)) {
     attempts = 2;
     const retry: ChatMessage[] = [...messages];
     if (reply) retry.push({ role: "assistant", content: reply });
@@ -591,7 +621,7 @@ export async function speakTurn(synth: TextSynthesizer, t: TurnInput): Promise<U
     cited,
     quotes,
     grounding: counts,
-    grounded: passesGrounding(grounding),
+    grounded: passesGrounding(grounding, pass),
     attempts,
     query: t.query,
     retrieved: t.passages.map((p) => ({ tag: p.tag, label: p.label, nodeId: p.nodeId })),
