@@ -21,7 +21,8 @@ import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import type { Nodes, RootContent, Table, TableCell } from "mdast";
+import MarkdownIt, { type Env, type StateBlock, type Token } from "markdown-it";
+import type { Nodes, RootContent, TableCell } from "mdast";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { anchorFor, normalizeWhitespace, slugify } from "./text.js";
 
@@ -254,6 +255,41 @@ function plainText(node: Nodes): string {
   }
 }
 
+/** Deepest container nesting `fragmentMarkdown` accepts (block quotes, lists, list items, footnotes; a nested list counts list and item). */
+export const MAX_MARKDOWN_NESTING = 1000;
+
+/** A document whose block containers nest deeper than `MAX_MARKDOWN_NESTING`: names the limit and the 1-based line. */
+export class MarkdownNestingError extends Error {
+  constructor(readonly line: number, readonly limit: number = MAX_MARKDOWN_NESTING) {
+    super(`nesting deeper than ${limit.toLocaleString("en-US")} at line ${line}`);
+    this.name = "MarkdownNestingError";
+  }
+}
+
+/**
+ * One block as the fragmenter needs it, whichever parser found it: offsets are
+ * UTF-16 code units of the string as given, `line` 1-based.
+ */
+interface BlockNode {
+  type: "heading" | "paragraph" | "code" | "html" | "break" | "frontmatter" | "definition" | "quote" | "footnote" | "list" | "item" | "table";
+  start: number;
+  end: number;
+  line: number;
+  /** Heading level. */
+  depth?: number;
+  /** Heading plain text, definition or footnote label. */
+  label?: string;
+  children?: BlockNode[];
+  rows?: { start: number; end: number; line: number; cells: FragmentCell[] }[];
+}
+
+const MICROMARK_OPTIONS = {
+  extensions: [frontmatter(["yaml", "toml"]), gfm()],
+  mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()],
+};
+
+// --- micromark path (exact, slow): front matter, tables, footnotes, heading labels with markup ---
+
 function offsets(node: Nodes, what: string): { start: number; end: number; line: number } {
   const p = node.position;
   if (!p || p.start.offset === undefined || p.end.offset === undefined) {
@@ -262,99 +298,538 @@ function offsets(node: Nodes, what: string): { start: number; end: number; line:
   return { start: p.start.offset, end: p.end.offset, line: p.start.line };
 }
 
-/** Walk one container's block children; headings open sections scoped to this container. */
-function emitBlocks(b: Builder, nodes: readonly RootContent[], parent: Draft | null): void {
-  const open: Draft[] = [];
-  for (const node of nodes) {
-    if (node.type === "heading") {
-      while (open.length && (open[open.length - 1].level ?? 0) >= node.depth) open.pop();
-      const owner = open.length ? open[open.length - 1] : parent;
-      const o = offsets(node, "heading");
-      const section = b.open(owner, "section", plainText(node), o.start, o.end, o.line);
-      section.level = node.depth;
-      open.push(section);
-    } else {
-      emitNode(b, node, open.length ? open[open.length - 1] : parent);
-    }
-  }
+/**
+ * GFM renders a row with as many cells as the header: missing cells are empty,
+ * excess cells are dropped (they stay part of the row's text). A missing cell
+ * points at the empty spot at the row's end.
+ */
+function rowCells(cells: FragmentCell[], width: number, rowEnd: number): FragmentCell[] {
+  if (cells.length === width) return cells;
+  const out = cells.slice(0, width);
+  while (out.length < width) out.push({ text: "", start: rowEnd, end: rowEnd });
+  return out;
 }
 
-function emitNode(b: Builder, node: RootContent, parent: Draft | null): void {
-  const leaf = (kind: FragmentKind, label: string | null = null): Draft => {
-    const o = offsets(node, node.type);
-    return b.open(parent, kind, label, o.start, o.end, o.line);
-  };
+/** mdast (from a region parsed on its own) → BlockNodes, offsets shifted by `shift` and lines by `lineShift`. */
+function fromMdast(node: RootContent, region: string, shift: number, lineShift: number): BlockNode {
+  const o = offsets(node, node.type);
+  const at = (type: BlockNode["type"]): BlockNode => ({ type, start: o.start + shift, end: o.end + shift, line: o.line + lineShift });
+  const kids = (n: { children: RootContent[] }) => n.children.map((c) => fromMdast(c, region, shift, lineShift));
   switch (node.type) {
+    case "heading":
+      return { ...at("heading"), depth: node.depth, label: plainText(node) };
     case "paragraph":
-      leaf("paragraph");
-      return;
+      return at("paragraph");
     case "code":
-      leaf("code");
-      return;
+      return at("code");
     case "html":
-      leaf("html");
-      return;
+      return at("html");
     case "thematicBreak":
-      leaf("break");
-      return;
+      return at("break");
     case "yaml":
-      leaf("frontmatter");
-      return;
+      return at("frontmatter");
     case "definition":
-      leaf("definition", node.label ?? node.identifier);
-      return;
+      return { ...at("definition"), label: node.label ?? node.identifier };
     case "blockquote":
-      emitBlocks(b, node.children, leaf("quote"));
-      return;
+      return { ...at("quote"), children: kids(node) };
     case "footnoteDefinition":
-      emitBlocks(b, node.children, leaf("footnote", node.label ?? node.identifier));
-      return;
-    case "list": {
-      const list = leaf("list");
-      for (const item of node.children) {
-        const o = offsets(item, "listItem");
-        emitBlocks(b, item.children, b.open(list, "item", null, o.start, o.end, o.line));
-      }
-      return;
+      return { ...at("footnote"), label: node.label ?? node.identifier, children: kids(node) };
+    case "list":
+      return { ...at("list"), children: node.children.map((item) => ({ ...fromMdast(item as unknown as RootContent, region, shift, lineShift), type: "item" as const })) };
+    case "listItem":
+      return { ...at("item"), children: kids(node) };
+    case "table": {
+      const rows = node.children.map((row) => {
+        const r = offsets(row, "tableRow");
+        return { start: r.start + shift, end: r.end + shift, line: r.line + lineShift, cells: row.children.map((cell) => cellOf(region, cell, shift)) };
+      });
+      const width = rows[0]?.cells.length ?? 0;
+      for (const row of rows) row.cells = rowCells(row.cells, width, row.end);
+      return { ...at("table"), rows };
     }
-    case "table":
-      emitTable(b, node, parent);
-      return;
-    default: {
-      // TOML front matter (`+++`) comes through as a node type mdast's typings do not list.
-      if ((node as { type: string }).type === "toml") {
-        leaf("frontmatter");
-        return;
-      }
-      // Any other block a future extension yields: keep it citable as raw HTML-like text.
-      leaf("html");
-    }
+    default:
+      // TOML front matter comes through as a type mdast's typings do not list; any other block a
+      // future extension yields stays citable as raw HTML-like text.
+      return at((node as { type: string }).type === "toml" ? "frontmatter" : "html");
   }
 }
 
-function cellOf(b: Builder, cell: TableCell): FragmentCell {
+function cellOf(region: string, cell: TableCell, shift: number): FragmentCell {
   const text = plainText(cell);
   const kids = cell.children;
   if (kids.length) {
-    return { text, start: offsets(kids[0], "tableCell").start, end: offsets(kids[kids.length - 1], "tableCell").end };
+    return { text, start: offsets(kids[0], "tableCell").start + shift, end: offsets(kids[kids.length - 1], "tableCell").end + shift };
   }
   // An empty cell: point at the (empty) spot after its pipe and padding.
   const o = offsets(cell, "tableCell");
-  const raw = b.source.slice(o.start, o.end);
+  const raw = region.slice(o.start, o.end);
   const lead = raw.match(/^\|?[ \t]*/)![0].length;
-  return { text: "", start: o.start + lead, end: o.start + lead };
+  return { text: "", start: o.start + lead + shift, end: o.start + lead + shift };
 }
 
-function emitTable(b: Builder, node: Table, parent: Draft | null): void {
-  const rows = node.children.map((row) => row.children.map((cell) => cellOf(b, cell)));
-  const header = rows[0] ?? [];
-  const o = offsets(node, "table");
-  const table = b.open(parent, "table", header.map((c) => c.text).join(" "), o.start, o.end, o.line);
-  node.children.forEach((row, i) => {
-    const r = offsets(row, "tableRow");
-    const draft = b.open(table, "row", rows[i][0]?.text ?? "", r.start, r.end, r.line);
-    draft.cells = rows[i];
-  });
+/**
+ * Parse `text.slice(start, end)` (whole lines) with micromark and return its blocks
+ * in the coordinates of `text`. `definitions` (lines `[label]: #`) are appended so
+ * that reference links in headings and cells resolve as they do in the whole document.
+ */
+function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: string): BlockNode[] {
+  const region = text.slice(start, end);
+  const tree = fromMarkdown(definitions ? `${region}\n\n${definitions}` : region, MICROMARK_OPTIONS);
+  const out: BlockNode[] = [];
+  for (const node of tree.children) {
+    if (offsets(node, node.type).start >= region.length) break;
+    out.push(fromMdast(node, region, start, firstLine - 1));
+  }
+  return out;
+}
+
+/** Characters after which a heading's inline content may differ from its source text. */
+const INLINE_MARKUP = /[\\`*_&<[~]/;
+
+/**
+ * A heading's plain text as mdast-util-to-string would give it: the content itself
+ * when it holds no inline markup, else micromark's reading of it (with the
+ * document's definitions, so `[x]` resolves as in the whole document).
+ */
+function headingLabel(content: string, setext: boolean, definitions: () => string): string {
+  if (!INLINE_MARKUP.test(content)) return content;
+  const heading = setext ? `${content}\n===` : `# ${content}`;
+  const defs = content.includes("[") ? definitions() : "";
+  const tree = fromMarkdown(defs ? `${heading}\n\n${defs}` : heading, MICROMARK_OPTIONS);
+  const first = tree.children[0];
+  return first && first.type === "heading" ? plainText(first) : content;
+}
+
+// --- markdown-it path (fast): block structure from markdown-it, offsets from its line marks ---
+
+const md = new MarkdownIt("default", { html: true, linkify: false, typographer: false, maxNesting: MAX_MARKDOWN_NESTING + 2 });
+
+/**
+ * Token → [offset of its first character, offset of its first line's start within its
+ * containers] (in markdown-it's string), recorded by the rule that opened it.
+ */
+let startOf = new WeakMap<Token, [number, number]>();
+
+/**
+ * Where, on a line, the current container's content begins: the first character at
+ * column `blkIndent` (markdown-it's list-item indentation; block quotes move `bMarks`
+ * instead). -1 when a tab straddles that column (micromark then decides).
+ */
+function columnStart(state: StateBlock, line: number): number {
+  let p = state.bMarks[line];
+  // A tab right after a quote's `>` is partly its optional space: micromark's column, not markdown-it's.
+  if (state.src.charCodeAt(p) === 0x09 && p > 0 && state.src.charCodeAt(p - 1) === 0x3e) return -1;
+  if (state.blkIndent === 0) return p;
+  const end = state.eMarks[line];
+  let col = 0;
+  while (col < state.blkIndent && p < end) {
+    const c = state.src.charCodeAt(p);
+    if (c === 0x20) col++;
+    else if (c === 0x09) col += 4 - ((col + state.bsCount[line]) % 4);
+    else break;
+    p++;
+  }
+  return col === state.blkIndent ? p : -1;
+}
+
+// Every block rule is wrapped to record where, within its containers, the block it opens starts:
+// markdown-it keeps only line ranges (`map`), and its per-line marks are rewritten while a
+// container is parsed and restored afterwards, so the position must be read while the rule runs.
+{
+  const rules = (md.block.ruler as unknown as { __rules__?: { name: string; alt: string[]; fn: (...a: unknown[]) => boolean }[] }).__rules__;
+  if (!Array.isArray(rules)) throw new Error("fragmentMarkdown: markdown-it's block ruler changed shape; pin markdown-it 15.0.x");
+  for (const { name, alt, fn } of [...rules]) {
+    const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
+      const at = state.tokens.length;
+      const pos = state.bMarks[startLine] + state.tShift[startLine];
+      const lineStart = columnStart(state, startLine);
+      const ok = fn(state, startLine, endLine, silent);
+      if (ok && !silent && state.tokens.length > at) startOf.set(state.tokens[at], [pos, lineStart]);
+      return ok;
+    };
+    md.block.ruler.at(name, wrapped as never, { alt: [...alt] });
+  }
+}
+
+/** A top-level block markdown-it cannot give exactly as micromark does: parse its lines with micromark. */
+class NeedsMicromark extends Error {}
+
+interface Lines {
+  src: string;
+  /** Offset of each line's first character / of its end (before the line feed). */
+  begin: number[];
+  end: number[];
+  /** Offset of markdown-it's string within the text as given (1 after a byte-order mark). */
+  base: number;
+  /** The text as given, and whether it holds a CR LF (turned into space LF for markdown-it). */
+  text: string;
+  crlf: boolean;
+}
+
+function isBlank(l: Lines, line: number): boolean {
+  for (let i = l.begin[line]; i < l.end[line]; i++) {
+    const c = l.src.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/** End of a line as micromark ends a block on it: trailing whitespace kept, a CR (of CR LF) not. */
+function lineEnd(l: Lines, line: number): number {
+  const e = l.end[line];
+  return e > l.begin[line] && l.crlf && l.text.charCodeAt(e - 1 + l.base) === 0x0d ? e - 1 : e;
+}
+
+/** End of a line's content, trailing spaces and tabs excluded. */
+function trimmedEnd(l: Lines, line: number): number {
+  let e = l.end[line];
+  while (e > l.begin[line]) {
+    const c = l.src.charCodeAt(e - 1);
+    if (c !== 0x20 && c !== 0x09) break;
+    e--;
+  }
+  return e;
+}
+
+/**
+ * Where a list item's marker is on its first line: skip the `>` of enclosing
+ * quotes and the indentation of enclosing items (markdown-it does not keep it).
+ */
+function markerStart(l: Lines, line: number, containers: readonly BlockNode[]): number {
+  const { src } = l;
+  let p = l.begin[line];
+  const skipSpace = () => {
+    while (p < l.end[line] && (src.charCodeAt(p) === 0x20 || src.charCodeAt(p) === 0x09)) p++;
+  };
+  for (const c of containers) {
+    skipSpace();
+    if (c.type === "quote") {
+      if (src.charCodeAt(p) !== 0x3e) throw new NeedsMicromark();
+      p++;
+    }
+  }
+  skipSpace();
+  return p;
+}
+
+/** A definition's label as written (between `[` and `]:` on its first line), or NeedsMicromark. */
+function definitionLabel(l: Lines, start: number, line: number): string {
+  const { src } = l;
+  if (src.charCodeAt(start) !== 0x5b) throw new NeedsMicromark();
+  for (let i = start + 1; i < l.end[line]; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x5b) throw new NeedsMicromark();
+    else if (c === 0x5d) return src.slice(start + 1, i);
+  }
+  throw new NeedsMicromark(); // a label over several lines
+}
+
+/** Whether a fence's last line closes it (same character, at least as long, nothing after but whitespace). */
+function fenceClosed(l: Lines, t: Token, nested: boolean): boolean {
+  const [a, b] = t.map!;
+  if (b - 1 <= a) return false;
+  const m = /^([ \t>]*)(`{3,}|~{3,})[ \t]*$/.exec(l.src.slice(l.begin[b - 1], l.end[b - 1]));
+  if (m === null || m[2][0] !== t.markup[0] || m[2].length < t.markup.length) return false;
+  if (!nested) return indentColumns(l, b - 1) <= 3;
+  // In a container: only the plain case, the closing fence in the opening fence's column (same prefix).
+  const open = startOf.get(t)![0];
+  return m[1].length === open - l.begin[a] && !m[1].includes("\t") && l.src.slice(l.begin[a], open) === m[1];
+}
+
+/** The end markers of HTML blocks of kinds 1–5 (CommonMark 4.6), which run to the end of the document when missing. */
+const HTML_ENDS: [RegExp, RegExp][] = [
+  [/^<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^<!--/, /-->/],
+  [/^<\?/, /\?>/],
+  [/^<![A-Za-z]/, />/],
+  [/^<!\[CDATA\[/, /\]\]>/],
+];
+
+/** Whether an HTML block ends where markdown-it says (kinds 6 and 7 always; 1–5 when the end marker is on its last line). */
+function htmlClosed(l: Lines, t: Token): boolean {
+  const [a, b] = t.map!;
+  const first = l.src.slice(startOf.get(t)?.[0] ?? l.begin[a], l.end[a]);
+  for (const [open, close] of HTML_ENDS) {
+    if (!open.test(first)) continue;
+    const last = l.src.slice(b - 1 === a ? startOf.get(t)![0] + 2 : l.begin[b - 1], l.end[b - 1]);
+    return close.test(last);
+  }
+  return true;
+}
+
+/** Columns of leading whitespace of a line (tab stops of 4). */
+function indentColumns(l: Lines, line: number): number {
+  let col = 0;
+  for (let i = l.begin[line]; i < l.end[line]; i++) {
+    const c = l.src.charCodeAt(i);
+    if (c === 0x20) col++;
+    else if (c === 0x09) col += 4 - (col % 4);
+    else break;
+  }
+  return col;
+}
+
+/**
+ * The last line of indented code as micromark ends it: markdown-it stops at the last
+ * line with content, micromark also takes the whitespace-only lines after it that
+ * are still indented four columns (up to the next line with content).
+ */
+function indentedCodeEnd(l: Lines, next: number, nested: boolean): number {
+  let last = next - 1;
+  for (let line = next; line < l.begin.length - 1 || (line < l.begin.length && l.begin[line] < l.end[line]); line++) {
+    if (!isBlank(l, line)) break;
+    if (l.begin[line] === l.end[line]) continue;
+    if (nested) throw new NeedsMicromark();
+    if (indentColumns(l, line) >= 4) last = line;
+  }
+  return last;
+}
+
+const FOOTNOTE_DEFINITION = /^[ \t>*+\-\d.)]*\[\^/m;
+
+/**
+ * Convert the tokens of one top-level block, `tokens[from..to)`, to BlockNodes.
+ * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
+ * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
+ */
+function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, definitions: () => string): BlockNode[] {
+  const base = l.base;
+  const roots: BlockNode[] = [];
+  const stack: BlockNode[] = [];
+  const add = (n: BlockNode) => {
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children!.push(n);
+    else roots.push(n);
+  };
+  const startAt = (t: Token, lineStart = false) => {
+    const s = startOf.get(t);
+    const at = s === undefined ? -1 : s[lineStart ? 1 : 0];
+    if (at < 0) throw new NeedsMicromark();
+    return at;
+  };
+  /** A leaf block: micromark ends it at its last line's end, trailing whitespace included. */
+  const leaf = (type: BlockNode["type"], t: Token, extra: Partial<BlockNode> = {}, fromLineStart = false, lastLine = t.map![1] - 1) => {
+    add({ type, start: startAt(t, fromLineStart) + base, end: lineEnd(l, lastLine) + base, line: t.map![0] + 1, ...extra });
+  };
+  const open = (n: BlockNode, t: Token) => {
+    add(n);
+    stack.push(n);
+    opened.push(t);
+    if (stack.length > MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(t.map ? t.map[0] + 1 : n.line);
+  };
+  /**
+   * A container ends at its last line that is not blank, or its last child's end. Blank as
+   * written for quotes and lists (a `>` alone counts); for an item, blank once the `>` of the
+   * quotes around it are removed (micromark's item ends before them, its list after them).
+   */
+  const close = (t: Token) => {
+    const n = stack.pop()!;
+    const [a, b] = t.map!;
+    let last = b - 1;
+    if (n.type === "item") {
+      while (last > a && markerStart(l, last, stack) === l.end[last]) last--;
+    } else {
+      while (last > a && isBlank(l, last)) last--;
+    }
+    n.end = Math.max(n.end, lineEnd(l, last) + base);
+    const kids = n.children!;
+    if (kids.length) n.end = Math.max(n.end, kids[kids.length - 1].end);
+  };
+  const opened: Token[] = [];
+  for (let i = from; i < to; i++) {
+    const t = tokens[i];
+    switch (t.type) {
+      case "paragraph_open":
+        leaf("paragraph", t);
+        break;
+      case "heading_open": {
+        const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
+        const setext = t.markup === "=" || t.markup === "-";
+        leaf("heading", t, { depth: Number(t.tag.slice(1)), label: headingLabel(content, setext, definitions) });
+        break;
+      }
+      case "fence":
+        // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
+        if (!fenceClosed(l, t, stack.length > 0)) throw new NeedsMicromark();
+        leaf("code", t);
+        break;
+      case "code_block":
+        leaf("code", t, {}, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
+        break;
+      case "html_block":
+        if (!htmlClosed(l, t)) throw new NeedsMicromark();
+        leaf("html", t, {}, true);
+        break;
+      case "hr":
+        leaf("break", t);
+        break;
+      case "reference_definition": {
+        leaf("definition", t, { label: definitionLabel(l, startAt(t), t.map![0]) });
+        break;
+      }
+      case "blockquote_open": {
+        const s = startAt(t) + base;
+        open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
+        break;
+      }
+      case "bullet_list_open":
+      case "ordered_list_open": {
+        const s = startAt(t) + base;
+        open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
+        break;
+      }
+      case "list_item_open": {
+        const line = t.map![0];
+        const list = stack[stack.length - 1];
+        // The first item starts where its list does (possibly after an enclosing item's marker on the same line).
+        const s = list.children!.length === 0 ? list.start : markerStart(l, line, stack.slice(0, -1)) + base;
+        const width = t.type === "list_item_open" && t.info ? t.info.length + 1 : 1;
+        open({ type: "item", start: s, end: s + width, line: line + 1, children: [] }, t);
+        break;
+      }
+      case "blockquote_close":
+      case "bullet_list_close":
+      case "ordered_list_close":
+      case "list_item_close":
+        close(opened.pop()!);
+        break;
+      case "inline":
+      case "paragraph_close":
+      case "heading_close":
+        break;
+      default:
+        throw new NeedsMicromark(); // tables, and anything a plugin might add
+    }
+  }
+  return roots;
+}
+
+/** The document's reference definitions as `[label]: #` lines, for parsing a piece of it alone. */
+function definitionLines(env: Env, text: string): string {
+  const lines = Object.keys(env.references ?? {}).map((key) => `[${key}]: #`);
+  for (const m of text.matchAll(/\[\^([^\]\s]+)\]:/g)) lines.push(`[^${m[1]}]: x`);
+  return lines.join("\n");
+}
+
+/**
+ * The blocks of a markdown document. markdown-it finds the block structure (its
+ * block pass only: no inline parsing) and its line marks give the offsets; a
+ * top-level block markdown-it may read differently from micromark (tables,
+ * footnotes, definitions over several lines, front matter) is parsed again alone
+ * with micromark, together with the blocks it touches without a blank line between.
+ */
+function parseBlocks(text: string): BlockNode[] {
+  const base = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // Same length as the text, so offsets carry over: CR LF → space LF, a lone CR → LF (both are line
+  // endings to CommonMark; the space is trailing whitespace every block ignores), NUL → U+FFFD.
+  const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
+  const env: Env = {};
+  const tokens: Token[] = [];
+  startOf = new WeakMap();
+  const state = new md.block.State(src, md, env, tokens) as StateBlock;
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n") };
+  const out: BlockNode[] = [];
+
+  // Front matter: only at the very top, and only micromark-extension-frontmatter decides what it is.
+  let firstLine = 0;
+  if (/^(?:---|\+\+\+)[ \t]*$/.test(src.slice(0, l.end[0] ?? 0))) {
+    const fence = src.slice(0, 3);
+    for (let line = 1; line < state.lineMax; line++) {
+      if (src.slice(l.begin[line], trimmedEnd(l, line)) === fence) {
+        const nodes = micromarkRegion(text, base, l.end[line] + base, 1, "");
+        if (nodes[0]?.type === "frontmatter") {
+          out.push(nodes[0]);
+          firstLine = line + 1;
+        }
+        break;
+      }
+    }
+  }
+  md.block.tokenize(state, firstLine, state.lineMax);
+
+  let defs: string | undefined;
+  const definitions = () => (defs ??= definitionLines(env, text));
+
+  // Top-level blocks, grouped while no blank line separates them.
+  const groups: { from: number; to: number; a: number; b: number }[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const t = tokens[i];
+    let j = i + 1;
+    if (t.nesting === 1) {
+      for (let depth = 1; j < tokens.length && depth > 0; j++) depth += tokens[j].nesting;
+    }
+    const [a, b] = t.map ?? [0, 0];
+    const last = groups[groups.length - 1];
+    if (last && a === last.b && last.b > 0 && !isBlank(l, last.b - 1)) {
+      last.to = j;
+      last.b = Math.max(last.b, b);
+    } else {
+      groups.push({ from: i, to: j, a, b });
+    }
+    i = j;
+  }
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
+    let nodes: BlockNode[];
+    try {
+      const slice = src.slice(l.begin[g.a], l.end[g.b - 1]);
+      if (FOOTNOTE_DEFINITION.test(slice)) throw new NeedsMicromark();
+      nodes = blocksOf(tokens, g.from, g.to, l, definitions);
+      // micromark starts a setext heading at the definitions before its text (they share one content chunk).
+      if (nodes.some((n) => n.type === "definition") && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
+    } catch (error) {
+      if (!(error instanceof NeedsMicromark)) throw error;
+      // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
+      const end = gi === groups.length - 1 ? text.length : l.end[g.b - 1] + base;
+      nodes = micromarkRegion(text, l.begin[g.a] + base, end, g.a + 1, definitions());
+    }
+    for (const n of nodes) out.push(n);
+  }
+  return out;
+}
+
+/**
+ * Emit fragments from blocks without recursion (a document may nest a thousand
+ * quotes): headings open sections scoped to the container they are in.
+ */
+function emitBlocks(b: Builder, roots: readonly BlockNode[]): void {
+  const frames: { nodes: readonly BlockNode[]; i: number; parent: Draft | null; open: Draft[] }[] = [{ nodes: roots, i: 0, parent: null, open: [] }];
+  while (frames.length) {
+    const f = frames[frames.length - 1];
+    if (f.i >= f.nodes.length) {
+      frames.pop();
+      continue;
+    }
+    const node = f.nodes[f.i++];
+    if (node.type === "heading") {
+      while (f.open.length && (f.open[f.open.length - 1].level ?? 0) >= node.depth!) f.open.pop();
+      const owner = f.open.length ? f.open[f.open.length - 1] : f.parent;
+      const section = b.open(owner, "section", node.label ?? "", node.start, node.end, node.line);
+      section.level = node.depth;
+      f.open.push(section);
+      continue;
+    }
+    const parent = f.open.length ? f.open[f.open.length - 1] : f.parent;
+    switch (node.type) {
+      case "quote":
+      case "footnote":
+      case "item":
+      case "list": {
+        const draft = b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
+        frames.push({ nodes: node.children ?? [], i: 0, parent: draft, open: [] });
+        break;
+      }
+      case "table": {
+        const rows = node.rows ?? [];
+        const table = b.open(parent, "table", (rows[0]?.cells ?? []).map((c) => c.text).join(" "), node.start, node.end, node.line);
+        for (const row of rows) b.open(table, "row", row.cells[0]?.text ?? "", row.start, row.end, row.line).cells = row.cells;
+        break;
+      }
+      default:
+        b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
+    }
+  }
 }
 
 function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
@@ -375,12 +850,8 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  */
 export function fragmentMarkdown(artifactId: string, text: string): readonly Fragment[] {
   checkInputs("fragmentMarkdown", artifactId, text);
-  const tree = fromMarkdown(text, {
-    extensions: [frontmatter(["yaml", "toml"]), gfm()],
-    mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()],
-  });
   const b = new Builder(artifactId, text);
-  emitBlocks(b, tree.children, null);
+  emitBlocks(b, parseBlocks(text));
   return b.finish();
 }
 
