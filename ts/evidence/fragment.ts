@@ -134,7 +134,8 @@ interface Draft {
   end: number;
   line: number;
   quoteDepth: number;
-  counters: Counters;
+  /** Created at the first child (most fragments are leaves). */
+  counters: Counters | null;
   level?: number;
   cells?: FragmentCell[];
 }
@@ -147,7 +148,7 @@ class Builder {
 
   /** Create a fragment under `parent` (null = top level); computes its anchor and id now. */
   open(parent: Draft | null, kind: FragmentKind, label: string | null, start: number, end: number, line: number): Draft {
-    const counters = parent ? parent.counters : this.rootCounters;
+    const counters = parent ? (parent.counters ??= { ordinals: new Map(), labels: new Map() }) : this.rootCounters;
     const ordinal = (counters.ordinals.get(kind) ?? 0) + 1;
     counters.ordinals.set(kind, ordinal);
     let anchor: string;
@@ -176,7 +177,7 @@ class Builder {
       end,
       line,
       quoteDepth: parent ? parent.quoteDepth + (parent.kind === "quote" ? 1 : 0) : 0,
-      counters: { ordinals: new Map(), labels: new Map() },
+      counters: null,
     };
     this.drafts.push(draft);
     return draft;
@@ -464,6 +465,7 @@ interface Lines {
   /** The text as given, and whether it holds a CR LF (turned into space LF for markdown-it). */
   text: string;
   crlf: boolean;
+  env: Env;
 }
 
 function isBlank(l: Lines, line: number): boolean {
@@ -694,6 +696,16 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
       case "list_item_close":
         close(opened.pop()!);
         break;
+      case "table_open": {
+        // Natively only a table alone in its group, at the top level, without tabs: else micromark.
+        if (stack.length > 0 || i !== from) throw new NeedsMicromark();
+        let j = i + 1;
+        while (j < to && tokens[j].type !== "table_close") j++;
+        if (j + 1 !== to) throw new NeedsMicromark();
+        add(tableOf(l, t.map![0], t.map![1], definitions));
+        i = j;
+        break;
+      }
       case "inline":
       case "paragraph_close":
       case "heading_close":
@@ -703,6 +715,91 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
     }
   }
   return roots;
+}
+
+/**
+ * Split a table row's line into cells as GFM does: at pipes not escaped by a backslash;
+ * a leading and a trailing pipe open and close the row. Each cell: its trimmed content's
+ * offsets (an empty cell: the spot after its pipe and padding).
+ */
+function splitRow(src: string, start: number, end: number): { start: number; end: number }[] {
+  const cells: { start: number; end: number }[] = [];
+  const isSpace = (c: number) => c === 0x20 || c === 0x09;
+  let p = start;
+  while (p < end && isSpace(src.charCodeAt(p))) p++;
+  let e = end;
+  while (e > p && isSpace(src.charCodeAt(e - 1))) e--;
+  if (src.charCodeAt(p) === 0x7c) p++;
+  let cellStart = p;
+  const push = (cellEnd: number) => {
+    let a = cellStart;
+    let b = cellEnd;
+    while (a < b && isSpace(src.charCodeAt(a))) a++;
+    while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
+    cells.push({ start: a, end: b });
+  };
+  for (let k = p; k < e; k++) {
+    const c = src.charCodeAt(k);
+    if (c === 0x5c) k++;
+    else if (c === 0x7c) {
+      push(k);
+      cellStart = k + 1;
+    }
+  }
+  // A trailing pipe closes the row; otherwise the rest is the last cell.
+  if (cellStart < e || src.charCodeAt(e - 1) !== 0x7c || cellStart === p) push(e);
+  return cells;
+}
+
+/** Characters after which markdown-it's and micromark's plain text of a cell may differ (GFM single-tilde strikethrough, footnote calls). */
+const MICROMARK_ONLY_INLINE = /~|\[\^/;
+
+/** Plain text of markdown-it inline tokens by mdast-util-to-string's rules (text, code, image alt; HTML dropped). */
+function inlinePlain(tokens: readonly Token[]): string {
+  let out = "";
+  for (const t of tokens) {
+    if (t.type === "text" || t.type === "code_inline" || t.type === "text_special") out += t.content;
+    else if (t.type === "image") out += inlinePlain(t.children ?? []);
+    else if (t.type === "softbreak" || t.type === "hardbreak") out += " ";
+  }
+  return out;
+}
+
+/**
+ * A cell's plain text: the content itself without markup; markdown-it's inline parse
+ * for common markup (links, emphasis, code); micromark, in a one-cell table, for
+ * what GFM reads differently (single-tilde strikethrough, footnote calls).
+ */
+function cellText(content: string, env: Env, definitions: () => string): string {
+  if (!INLINE_MARKUP.test(content)) return content;
+  if (!MICROMARK_ONLY_INLINE.test(content)) return inlinePlain(md.parseInline(content, env)[0]?.children ?? []);
+  const table = `| x |\n| - |\n| ${content} |`;
+  const defs = content.includes("[") ? definitions() : "";
+  const tree = fromMarkdown(defs ? `${table}\n\n${defs}` : table, MICROMARK_OPTIONS);
+  const first = tree.children[0];
+  return first?.type === "table" && first.children[1] ? plainText(first.children[1].children[0]) : content;
+}
+
+/** A top-level table from its lines `[a, b)` (the second is the delimiter row). */
+function tableOf(l: Lines, a: number, b: number, definitions: () => string): BlockNode {
+  const { src, base } = l;
+  const rows: NonNullable<BlockNode["rows"]> = [];
+  let width = 0;
+  for (let line = a; line < b; line++) {
+    if (line === a + 1) continue;
+    const lineStart = l.begin[line];
+    const lineStop = l.end[line];
+    for (let k = lineStart; k < lineStop; k++) if (src.charCodeAt(k) === 0x09) throw new NeedsMicromark();
+    if (src.indexOf("|", lineStart) >= lineStop || src.indexOf("|", lineStart) < 0) throw new NeedsMicromark();
+    const spans = splitRow(src, lineStart, lineStop);
+    const cells = spans.map((c) => ({ text: cellText(src.slice(c.start, c.end), l.env, definitions), start: c.start + base, end: c.end + base }));
+    if (line === a) width = cells.length;
+    let first = lineStart;
+    while (first < lineStop && src.charCodeAt(first) === 0x20) first++;
+    const end = lineEnd(l, line) + base;
+    rows.push({ start: first + base, end, line: line + 1, cells: rowCells(cells, width, end) });
+  }
+  return { type: "table", start: rows[0].start, end: rows[rows.length - 1].end, line: a + 1, rows };
 }
 
 /** The document's reference definitions as `[label]: #` lines, for parsing a piece of it alone. */
@@ -728,22 +825,27 @@ function parseBlocks(text: string): BlockNode[] {
   const tokens: Token[] = [];
   startOf = new WeakMap();
   const state = new md.block.State(src, md, env, tokens) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n") };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env };
   const out: BlockNode[] = [];
 
-  // Front matter: only at the very top, and only micromark-extension-frontmatter decides what it is.
+  // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
+  // content is never parsed, so micromark reads the two fence lines alone (with one line between)
+  // and the node is stretched over the real content: a document of a 23 KB "front matter" that
+  // never closes is not parsed twice.
   let firstLine = 0;
   if (/^(?:---|\+\+\+)[ \t]*$/.test(src.slice(0, l.end[0] ?? 0))) {
     const fence = src.slice(0, 3);
     for (let line = 1; line < state.lineMax; line++) {
-      if (src.slice(l.begin[line], trimmedEnd(l, line)) === fence) {
-        const nodes = micromarkRegion(text, base, l.end[line] + base, 1, "");
-        if (nodes[0]?.type === "frontmatter") {
-          out.push(nodes[0]);
-          firstLine = line + 1;
-        }
-        break;
+      if (src.slice(l.begin[line], trimmedEnd(l, line)) !== fence) continue;
+      const opening = text.slice(base, lineEnd(l, 0) + base);
+      const closing = text.slice(l.begin[line] + base, lineEnd(l, line) + base);
+      const probe = fromMarkdown(`${opening}\nx\n${closing}`, MICROMARK_OPTIONS).children[0];
+      if (probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml")) {
+        const probeEnd = offsets(probe, "frontmatter").end - (opening.length + 3);
+        out.push({ type: "frontmatter", start: base, end: l.begin[line] + probeEnd + base, line: 1 });
+        firstLine = line + 1;
       }
+      break;
     }
   }
   md.block.tokenize(state, firstLine, state.lineMax);
