@@ -221,17 +221,19 @@ class Builder {
 
 /**
  * The content hash of a fragment: `sha256:` + hex SHA-256 of UTF-8(`kind` ‖ "\n" ‖
- * normalized), where normalized = the text with up to `quoteDepth` leading `>`
+ * normalized), where normalized = the text (NUL read as U+FFFD) with up to `quoteDepth` leading `>`
  * markers removed from each line after the first (the markers of enclosing block
  * quotes, which move when a quoted paragraph is reflowed), then whitespace
  * normalized. The kind is hashed too because a one-item list and its item are the
  * same characters but not the same claim.
  */
 export function contentHashOf(kind: FragmentKind, text: string, quoteDepth = 0): string {
-  let body = text;
-  if (quoteDepth > 0 && body.includes("\n")) {
+  // A reader sees U+FFFD where the source has NUL (CommonMark 2.3): hash what is seen.
+  let body = text.includes("\0") ? text.replace(/\0/g, "\uFFFD") : text;
+  if (quoteDepth > 0 && /[\r\n]/.test(body)) {
     const marker = new RegExp(`^(?:[ \\t]*>){1,${quoteDepth}}`);
-    const lines = body.split("\n");
+    // Every line ending CommonMark knows (LF, CR LF, lone CR) starts a line whose markers go.
+    const lines = body.split(/\r\n?|\n/);
     for (let i = 1; i < lines.length; i++) lines[i] = lines[i].replace(marker, "");
     body = lines.join("\n");
   }
@@ -314,7 +316,9 @@ function rowCells(cells: FragmentCell[], width: number, rowEnd: number): Fragmen
 /** mdast (from a region parsed on its own) → BlockNodes, offsets shifted by `shift` and lines by `lineShift`. */
 function fromMdast(node: RootContent, region: string, shift: number, lineShift: number): BlockNode {
   const o = offsets(node, node.type);
-  const at = (type: BlockNode["type"]): BlockNode => ({ type, start: o.start + shift, end: o.end + shift, line: o.line + lineShift });
+  // An open fence or HTML block runs on into the definitions appended after the region: cut it at the region's end.
+  const end = Math.min(o.end, region.length);
+  const at = (type: BlockNode["type"]): BlockNode => ({ type, start: o.start + shift, end: end + shift, line: o.line + lineShift });
   const kids = (n: { children: RootContent[] }) => n.children.map((c) => fromMdast(c, region, shift, lineShift));
   switch (node.type) {
     case "heading":
