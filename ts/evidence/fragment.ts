@@ -410,10 +410,12 @@ function headingLabel(content: string, setext: boolean, definitions: () => strin
 const md = new MarkdownIt("default", { html: true, linkify: false, typographer: false, maxNesting: MAX_MARKDOWN_NESTING + 2 });
 
 /**
- * Token → [offset of its first character, offset of its first line's start within its
- * containers] (in markdown-it's string), recorded by the rule that opened it.
+ * Token index → offset of its first character / of its first line's start within its
+ * containers (in markdown-it's string), recorded by the rule that opened it (arrays indexed
+ * like `state.tokens`, which block rules only push to: cheaper than a map per token).
  */
-let startOf = new WeakMap<Token, [number, number]>();
+let firstCharAt: number[] = [];
+let lineStartAt: number[] = [];
 
 /**
  * Where, on a line, the current container's content begins: the first character at
@@ -449,7 +451,10 @@ function columnStart(state: StateBlock, line: number): number {
       const pos = state.bMarks[startLine] + state.tShift[startLine];
       const lineStart = columnStart(state, startLine);
       const ok = fn(state, startLine, endLine, silent);
-      if (ok && !silent && state.tokens.length > at) startOf.set(state.tokens[at], [pos, lineStart]);
+      if (ok && !silent && state.tokens.length > at) {
+        firstCharAt[at] = pos;
+        lineStartAt[at] = lineStart;
+      }
       return ok;
     };
     md.block.ruler.at(name, wrapped as never, { alt: [...alt] });
@@ -532,14 +537,14 @@ function definitionLabel(l: Lines, start: number, line: number): string {
 }
 
 /** Whether a fence's last line closes it (same character, at least as long, nothing after but whitespace). */
-function fenceClosed(l: Lines, t: Token, nested: boolean): boolean {
+function fenceClosed(l: Lines, t: Token, nested: boolean, firstChar: number): boolean {
   const [a, b] = t.map!;
   if (b - 1 <= a) return false;
   const m = /^([ \t>]*)(`{3,}|~{3,})[ \t]*$/.exec(l.src.slice(l.begin[b - 1], l.end[b - 1]));
   if (m === null || m[2][0] !== t.markup[0] || m[2].length < t.markup.length) return false;
   if (!nested) return indentColumns(l, b - 1) <= 3;
   // In a container: only the plain case, the closing fence in the opening fence's column (same prefix).
-  const open = startOf.get(t)![0];
+  const open = firstChar;
   return m[1].length === open - l.begin[a] && !m[1].includes("\t") && l.src.slice(l.begin[a], open) === m[1];
 }
 
@@ -553,12 +558,12 @@ const HTML_ENDS: [RegExp, RegExp][] = [
 ];
 
 /** Whether an HTML block ends where markdown-it says (kinds 6 and 7 always; 1–5 when the end marker is on its last line). */
-function htmlClosed(l: Lines, t: Token): boolean {
+function htmlClosed(l: Lines, t: Token, firstChar: number): boolean {
   const [a, b] = t.map!;
-  const first = l.src.slice(startOf.get(t)?.[0] ?? l.begin[a], l.end[a]);
+  const first = l.src.slice(firstChar, l.end[a]);
   for (const [open, close] of HTML_ENDS) {
     if (!open.test(first)) continue;
-    const last = l.src.slice(b - 1 === a ? startOf.get(t)![0] + 2 : l.begin[b - 1], l.end[b - 1]);
+    const last = l.src.slice(b - 1 === a ? firstChar + 2 : l.begin[b - 1], l.end[b - 1]);
     return close.test(last);
   }
   return true;
@@ -608,10 +613,10 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
     if (parent) parent.children!.push(n);
     else roots.push(n);
   };
-  const startAt = (t: Token, lineStart = false) => {
-    const s = startOf.get(t);
-    const at = s === undefined ? -1 : s[lineStart ? 1 : 0];
-    if (at < 0) throw new NeedsMicromark();
+  let i = from;
+  const startAt = (_t: Token, lineStart = false) => {
+    const at = (lineStart ? lineStartAt : firstCharAt)[i];
+    if (at === undefined || at < 0) throw new NeedsMicromark();
     return at;
   };
   /** A leaf block: micromark ends it at its last line's end, trailing whitespace included. */
@@ -643,7 +648,7 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
     if (kids.length) n.end = Math.max(n.end, kids[kids.length - 1].end);
   };
   const opened: Token[] = [];
-  for (let i = from; i < to; i++) {
+  for (; i < to; i++) {
     const t = tokens[i];
     switch (t.type) {
       case "paragraph_open":
@@ -657,14 +662,14 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
       }
       case "fence":
         // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
-        if (!fenceClosed(l, t, stack.length > 0)) throw new NeedsMicromark();
+        if (!fenceClosed(l, t, stack.length > 0, startAt(t))) throw new NeedsMicromark();
         leaf("code", t);
         break;
       case "code_block":
         leaf("code", t, {}, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
         break;
       case "html_block":
-        if (!htmlClosed(l, t)) throw new NeedsMicromark();
+        if (!htmlClosed(l, t, startAt(t))) throw new NeedsMicromark();
         leaf("html", t, {}, true);
         break;
       case "hr":
@@ -827,7 +832,8 @@ function parseBlocks(text: string): BlockNode[] {
   const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
   const env: Env = {};
   const tokens: Token[] = [];
-  startOf = new WeakMap();
+  firstCharAt = [];
+  lineStartAt = [];
   const state = new md.block.State(src, md, env, tokens) as StateBlock;
   const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env };
   const out: BlockNode[] = [];
