@@ -9,7 +9,7 @@ export * from "./index.js";
 export { loadGraphFile, writeGraphFile } from "./rdf/load.js";
 export { createOxigraphStore } from "./kernel/store-oxigraph.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
-export { loadDocumentFile, type LoadedDocument } from "./evidence/node.js";
+export { loadDocumentFile, defaultArtifactId, type LoadedDocument } from "./evidence/node.js";
 
 // ./index.js has already awaited both inits (cached); this only switches SHA-256 to node:crypto.
 await initNodeBackends();
