@@ -62,13 +62,14 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
       expectSameAddresses("spec.txt", readFileSync(new URL("commonmark/spec.txt", MARKDOWN), "utf8"));
     });
 
+    // One test per file: the reference fragmenter takes seconds per version on a loaded machine.
     for (const history of ["awesome", "system-design-primer"]) {
-      it(`every version of ${history}`, () => {
-        const dir = new URL(`${history}/`, MARKDOWN);
-        const names = readdirSync(dir).filter((n) => n.endsWith(".md")).sort();
-        expect(names.length).toBeGreaterThan(0);
-        for (const n of names) expectSameAddresses(`${history}/${n}`, readFileSync(new URL(n, dir), "utf8"));
-      });
+      const dir = new URL(`${history}/`, MARKDOWN);
+      const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".md")).sort() : [];
+      it(`${history}: every version is there`, () => expect(names.length).toBe(40));
+      for (const n of names) {
+        it(`${history}/${n}`, () => expectSameAddresses(`${history}/${n}`, readFileSync(new URL(n, dir), "utf8")));
+      }
     }
   });
 });

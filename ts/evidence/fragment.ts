@@ -190,7 +190,11 @@ class Builder {
       const d = drafts[i];
       if (d.parent && d.parent.end < d.end) d.parent.end = d.end;
     }
-    const out = drafts.map((d): Fragment => {
+    // Drafts are dropped as their fragments are made, so the two never all coexist (a 50 MB document has ~1 M).
+    const out: Fragment[] = new Array(drafts.length);
+    for (let i = 0; i < drafts.length; i++) {
+      const d = drafts[i];
+      (drafts as (Draft | undefined)[])[i] = undefined;
       const text = source.slice(d.start, d.end);
       const contentHash = contentHashOf(d.kind, text, d.quoteDepth);
       const fragment: Fragment = {
@@ -213,8 +217,9 @@ class Builder {
       };
       if (d.level !== undefined) fragment.level = d.level;
       if (d.cells) fragment.cells = d.cells;
-      return Object.freeze(fragment);
-    });
+      out[i] = Object.freeze(fragment);
+    }
+    drafts.length = 0;
     return Object.freeze(out);
   }
 }
@@ -475,6 +480,8 @@ interface Lines {
   text: string;
   crlf: boolean;
   env: Env;
+  /** Work that needs every definition of the document (labels and cells with markup), run after the last chunk. */
+  later: (() => void)[];
 }
 
 function isBlank(l: Lines, line: number): boolean {
@@ -657,7 +664,12 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
       case "heading_open": {
         const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
         const setext = t.markup === "=" || t.markup === "-";
-        leaf("heading", t, { depth: Number(t.tag.slice(1)), label: headingLabel(content, setext, definitions) });
+        const fast = !INLINE_MARKUP.test(content);
+        leaf("heading", t, { depth: Number(t.tag.slice(1)), label: fast ? content : "" });
+        if (!fast) {
+          const node = (stack.length ? stack[stack.length - 1].children! : roots).at(-1)!;
+          l.later.push(() => (node.label = headingLabel(content, setext, definitions)));
+        }
         break;
       }
       case "fence":
@@ -801,7 +813,12 @@ function tableOf(l: Lines, a: number, b: number, definitions: () => string): Blo
     for (let k = lineStart; k < lineStop; k++) if (src.charCodeAt(k) === 0x09) throw new NeedsMicromark();
     if (src.indexOf("|", lineStart) >= lineStop || src.indexOf("|", lineStart) < 0) throw new NeedsMicromark();
     const spans = splitRow(src, lineStart, lineStop);
-    const cells = spans.map((c) => ({ text: cellText(src.slice(c.start, c.end), l.env, definitions), start: c.start + base, end: c.end + base }));
+    const cells = spans.map((c) => {
+      const content = src.slice(c.start, c.end);
+      const cell = { text: content, start: c.start + base, end: c.end + base };
+      if (INLINE_MARKUP.test(content)) l.later.push(() => (cell.text = cellText(content, l.env, definitions)));
+      return cell;
+    });
     if (line === a) width = cells.length;
     let first = lineStart;
     while (first < lineStop && src.charCodeAt(first) === 0x20) first++;
@@ -831,11 +848,8 @@ function parseBlocks(text: string): BlockNode[] {
   // endings to CommonMark; the space is trailing whitespace every block ignores), NUL → U+FFFD.
   const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
   const env: Env = {};
-  const tokens: Token[] = [];
-  firstCharAt = [];
-  lineStartAt = [];
-  const state = new md.block.State(src, md, env, tokens) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env };
+  const state = new md.block.State(src, md, env, []) as StateBlock;
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [] };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
@@ -858,12 +872,69 @@ function parseBlocks(text: string): BlockNode[] {
       break;
     }
   }
-  md.block.tokenize(state, firstLine, state.lineMax);
-
   let defs: string | undefined;
+  // Only called from `l.later` work, which runs once every chunk is tokenized: all definitions known.
   const definitions = () => (defs ??= definitionLines(env, text));
+  const pieces: (BlockNode | (() => BlockNode[]))[] = [];
 
-  // Top-level blocks, grouped while no blank line separates them.
+  // The document is tokenized in chunks of about `chunkLines` lines, cut only before an ATX heading at
+  // column 0 after a blank line (where every block but an open fence or HTML block has ended), so
+  // markdown-it's tokens for one chunk at a time are alive, not the whole document's. A chunk whose
+  // last block reached the cut (it ran on over the blank line) is tokenized again, longer.
+  for (let s = firstLine; s < state.lineMax; ) {
+    let e = nextCut(l, s + chunkLines, state.lineMax);
+    for (;;) {
+      state.tokens = [];
+      firstCharAt = [];
+      lineStartAt = [];
+      md.block.tokenize(state, s, e);
+      if (e === state.lineMax || !reachesCut(state.tokens, e)) break;
+      e = nextCut(l, e + (e - s), state.lineMax);
+    }
+    convertChunk(state.tokens, l, definitions, pieces, e === state.lineMax);
+    s = e;
+  }
+  state.tokens = [];
+  firstCharAt = [];
+  lineStartAt = [];
+  for (const work of l.later) work();
+  l.later.length = 0;
+  for (const p of pieces) {
+    if (typeof p === "function") for (const n of p()) out.push(n);
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Lines per chunk markdown-it tokenizes at a time (about 1–2 MB of prose). */
+let chunkLines = 20_000;
+
+/** @internal Test hook: tokenize in chunks of `lines` lines (small values exercise the cuts). */
+export function setMarkdownChunkLines(lines: number): void {
+  chunkLines = Math.max(1, Math.floor(lines));
+}
+
+/** The first line at or after `from` where a chunk may end: an ATX heading at column 0 after a blank line. */
+function nextCut(l: Lines, from: number, lineMax: number): number {
+  for (let line = Math.max(from, 1); line < lineMax; line++) {
+    if (l.src.charCodeAt(l.begin[line]) !== 0x23 || !isBlank(l, line - 1)) continue;
+    if (/^#{1,6}(?:[ \t]|$)/.test(l.src.slice(l.begin[line], Math.min(l.end[line], l.begin[line] + 8)))) return line;
+  }
+  return lineMax;
+}
+
+/** Whether a top-level block of the chunk ran up to the cut (over the blank line before it). */
+function reachesCut(tokens: readonly Token[], cut: number): boolean {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i];
+    if (t.level === 0 && t.map) return t.map[1] >= cut;
+  }
+  return false;
+}
+
+/** Group one chunk's top-level blocks (while no blank line separates them) and convert each group. */
+function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
+  const { src, base, text } = l;
   const groups: { from: number; to: number; a: number; b: number }[] = [];
   for (let i = 0; i < tokens.length; ) {
     const t = tokens[i];
@@ -883,22 +954,24 @@ function parseBlocks(text: string): BlockNode[] {
   }
   for (let gi = 0; gi < groups.length; gi++) {
     const g = groups[gi];
-    let nodes: BlockNode[];
+    const later = l.later.length;
     try {
       const slice = src.slice(l.begin[g.a], l.end[g.b - 1]);
       if (FOOTNOTE_DEFINITION.test(slice)) throw new NeedsMicromark();
-      nodes = blocksOf(tokens, g.from, g.to, l, definitions);
+      const nodes = blocksOf(tokens, g.from, g.to, l, definitions);
       // micromark starts a setext heading at the definitions before its text (they share one content chunk).
       if (nodes.some((n) => n.type === "definition") && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
+      for (const n of nodes) pieces.push(n);
     } catch (error) {
       if (!(error instanceof NeedsMicromark)) throw error;
+      l.later.length = later; // labels of the abandoned reading
       // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
-      const end = gi === groups.length - 1 ? text.length : l.end[g.b - 1] + base;
-      nodes = micromarkRegion(text, l.begin[g.a] + base, end, g.a + 1, definitions());
+      const start = l.begin[g.a] + base;
+      const end = lastChunk && gi === groups.length - 1 ? text.length : l.end[g.b - 1] + base;
+      const firstLine = g.a + 1;
+      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions()));
     }
-    for (const n of nodes) out.push(n);
   }
-  return out;
 }
 
 /**
