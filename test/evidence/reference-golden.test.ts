@@ -1,10 +1,12 @@
 // Addresses do not change: fragmentMarkdown (markdown-it block pass + offsets, micromark where needed)
 // against the micromark → mdast fragmenter it replaced (test/evidence/reference-fragmenter.ts), over every
 // real file: fragmentId, contentHash, path, kind, start, end and line byte for byte, and the cells of every
-// table row whose cell count matches its header (other rows now get GFM's cells, see fragments.test.ts).
+// table row whose cell count matches its header (other rows now get GFM's cells, see source-offsets.test.ts).
+// Each document is also fragmented in 3-line chunks (the cuts a 50 MB document gets every ~20,000 lines).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
+import { setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 
 const FIXTURES = new URL("../fixtures/evidence/", import.meta.url);
@@ -36,6 +38,13 @@ function expectSameAddresses(name: string, text: string): void {
   const expected = addressLines(reference, widths);
   const actual = addressLines(fragmentMarkdown(name, text), widths);
   expect(actual, name).toEqual(expected);
+  // Chunks of 3 lines: markdown-it cut before nearly every eligible heading, and re-tokenized where a block ran on.
+  setMarkdownChunkLines(3);
+  try {
+    expect(addressLines(fragmentMarkdown(name, text), widths), `${name} (3-line chunks)`).toEqual(expected);
+  } finally {
+    setMarkdownChunkLines(20_000);
+  }
 }
 
 describe("fragmentMarkdown keeps every address of the micromark fragmenter", () => {
