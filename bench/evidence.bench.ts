@@ -1,9 +1,11 @@
 /**
  * Evidence-spine bench.
- * - large: fragmentMarkdown on the largest real markdown file, the CommonMark spec
- *   0.31.2 source (../shared/data/markdown/commonmark/spec.txt, 205 KB): fragments/s
- *   and MB/s; the bare mdast parse (mdast-util-from-markdown + GFM + front matter, no
- *   fragments) is the peer, so the spine's own cost is the difference.
+ * - large: fragmentMarkdown on the CommonMark spec 0.31.2 source (205 KB) and on the
+ *   largest system-design-primer version (../shared/data/markdown): MB/s, side by side
+ *   with the micromark → mdast fragmenter it replaced (test/evidence/reference-fragmenter.ts,
+ *   same addresses), markdown-it's bare `parse` (the issue-15 yardstick: fragmentMarkdown
+ *   within 2× of it) and the bare mdast parse; plus peak RSS of fragmenting a 50 MB
+ *   concatenation of real docs in a fresh process (bench/evidence-memory.ts).
  * - small: a real 815-byte README (awesome v000, the golden fixture): per-call overhead.
  * - large: 10,000 citations resolved against a 10,000-fragment document (1,000
  *   sections × 9 paragraphs of Frankenstein, data/books) after an edit that moves,
@@ -12,7 +14,10 @@
  * Every contender's output is checked before it is timed.
  * Run: npx tsx bench/run.ts evidence
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import MarkdownIt from "markdown-it";
+import { fragmentMarkdown as referenceFragmentMarkdown } from "../test/evidence/reference-fragmenter.js";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
@@ -22,13 +27,29 @@ import { citationStatus, fragmentMarkdown, indexFragments, type CitationStatus, 
 import type { BenchCase, BenchSuite } from "./harness.js";
 
 const SPEC = new URL("../../shared/data/markdown/commonmark/spec.txt", import.meta.url);
+const PRIMER = new URL("../../shared/data/markdown/system-design-primer/v039.md", import.meta.url);
+const markdownIt = new MarkdownIt();
 const SMALL = new URL("../test/fixtures/evidence/awesome-v000.input.md", import.meta.url);
 const BOOK = new URL("../data/books/novel__frankenstein.txt", import.meta.url);
 
 const parseOnly = (text: string) =>
   fromMarkdown(text, { extensions: [frontmatter(["yaml", "toml"]), gfm()], mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()] });
 
-function fragmentCase(name: string, size: BenchCase["size"], text: string): BenchCase {
+/** Peak RSS of fragmenting `mb` MB of concatenated real docs, measured in a child process. */
+function memoryFigures(mb: number): Record<string, string | number> {
+  const r = spawnSync(process.execPath, ["--import", "tsx", new URL("./evidence-memory.ts", import.meta.url).pathname, String(mb)], { encoding: "utf8", maxBuffer: 1 << 20 });
+  if (r.status !== 0) return { [`fragments ${mb} MB`]: `failed: ${(r.stderr || "").trim().split("\n").pop()}` };
+  const m = JSON.parse(r.stdout.trim()) as { bytes: number; fragments: number; ms: number; maxRssMB: number };
+  return {
+    [`fragments ${mb} MB: input bytes`]: m.bytes,
+    [`fragments ${mb} MB: fragments`]: m.fragments,
+    [`fragments ${mb} MB: ms`]: m.ms,
+    [`fragments ${mb} MB: peak RSS MB`]: m.maxRssMB,
+    [`fragments ${mb} MB: peak RSS MB per input MB`]: (m.maxRssMB / (m.bytes / 1e6)).toFixed(1),
+  };
+}
+
+function fragmentCase(name: string, size: BenchCase["size"], text: string, contenders = true, memoryMb = 0): BenchCase {
   const reference = fragmentMarkdown("bench", text);
   const bytes = new TextEncoder().encode(text).byteLength;
   const ids = reference.map((f) => f.versionId).join("\n");
@@ -44,15 +65,33 @@ function fragmentCase(name: string, size: BenchCase["size"], text: string): Benc
           if ((out as Fragment[]).map((f) => f.versionId).join("\n") !== ids) throw new Error("fragment ids differ between runs");
         },
       },
-      {
-        name: "mdast parse only (peer)",
-        run: () => parseOnly(text),
-        check: (out) => {
-          if (!(out as { children: unknown[] }).children.length) throw new Error("empty tree");
-        },
-      },
+      ...(contenders
+        ? [
+            {
+              name: "markdown-it parse (bare, peer)",
+              run: () => markdownIt.parse(text, {}),
+              check: (out: unknown) => {
+                if (!(out as unknown[]).length) throw new Error("no tokens");
+              },
+            },
+            {
+              name: "micromark fragmenter (before, same addresses)",
+              run: () => referenceFragmentMarkdown("bench", text),
+              check: (out: unknown) => {
+                if ((out as Fragment[]).map((f) => f.versionId).join("\n") !== ids) throw new Error("the reference fragmenter gives other addresses");
+              },
+            },
+            {
+              name: "mdast parse only (peer)",
+              run: () => parseOnly(text),
+              check: (out: unknown) => {
+                if (!(out as { children: unknown[] }).children.length) throw new Error("empty tree");
+              },
+            },
+          ]
+        : []),
     ],
-    extra: () => ({ fragments: reference.length, bytes }),
+    extra: () => ({ fragments: reference.length, bytes, ...(memoryMb ? memoryFigures(memoryMb) : {}) }),
   };
 }
 
@@ -129,9 +168,13 @@ function citationCases(): BenchCase[] {
 const suite: BenchSuite = {
   part: "evidence",
   async cases() {
-    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8")), ...citationCases()];
-    if (existsSync(SPEC)) cases.unshift(fragmentCase("CommonMark spec.txt (largest real markdown)", "large", readFileSync(SPEC, "utf8")));
-    else suite.skipped = "../shared/data absent: the spec.txt throughput case is skipped";
+    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8"), false), ...citationCases()];
+    if (existsSync(SPEC) && existsSync(PRIMER)) {
+      cases.unshift(
+        fragmentCase("CommonMark spec.txt", "large", readFileSync(SPEC, "utf8"), true, 50),
+        fragmentCase("system-design-primer README v039 (largest version)", "large", readFileSync(PRIMER, "utf8")),
+      );
+    } else suite.skipped = "../shared/data absent: the spec.txt / system-design-primer throughput and 50 MB memory cases are skipped";
     return cases;
   },
 };

@@ -11,6 +11,6 @@ export * from "./api.js";
 export { loadGraphFile, writeGraphFile } from "./rdf/load.js";
 export { createOxigraphStore } from "./kernel/store-oxigraph.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
-export { loadDocumentFile, type LoadedDocument } from "./evidence/node.js";
+export { loadDocumentFile, defaultArtifactId, type LoadedDocument } from "./evidence/node.js";
 
 await initNodeBackends();

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import fragmentsCommand from "../../ts/cli/fragments.js";
 import citeCommand from "../../ts/cli/cite.js";
+import { defaultArtifactId } from "../../ts/evidence/node.js";
 
 const V1 = new URL("../fixtures/evidence/awesome-v001.md", import.meta.url).pathname;
 const V2 = new URL("../fixtures/evidence/awesome-v002.md", import.meta.url).pathname;
@@ -70,7 +71,7 @@ describe("groundwire fragments / cite", () => {
     try {
       const without = await capture(() => citeCommand.run([V2, quote]));
       expect(without.out).toMatch(/^moved {4}/);
-      expect(err).toBe(`cite: none of the 1 citation address(es) exists in ${V2} under the artifact id ${JSON.stringify(V2)}; were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`);
+      expect(err).toBe(`cite: none of the 1 citation address(es) exists in ${V2} under the artifact id ${JSON.stringify(defaultArtifactId(V2))}; were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`);
       err = "";
       await capture(() => citeCommand.run([V2, quote, "--artifact", "awesome"]));
       expect(err).toBe("");

@@ -4,7 +4,8 @@
  * words — or, with --json, the artifact and every fragment's fields (without the
  * text; slice the file by `start`/`end`, UTF-16 code units).
  */
-import { firstWords, formatFragmentListing, UnsupportedFormatError } from "../evidence/index.js";
+import { statSync } from "node:fs";
+import { firstWords, formatFragmentListing, MarkdownNestingError, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 
@@ -14,16 +15,37 @@ Lists the citable fragments of a markdown (.md) or plain-text (.txt) file:
   <versionId>  L<line>  <nesting><kind>:<anchor>  "<first words>"
 Store a versionId to cite a fragment; check it later with: groundwire cite <file> <versionId>...
 
-  --artifact ID   the artifact key fragment ids hang off (default: the file path as given, normalized);
-                  use the same ID with cite
+  --artifact ID   the artifact key fragment ids hang off; use the same ID with cite. Default: the
+                  same for one file however it is named: inside a git work tree (nearest enclosing
+                  directory with .git) the path relative to its root, e.g. docs/guide.md; else the
+                  file's real absolute path
   --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}`;
 
-/** Read a file as an evidence document, turning read and format errors into one CLI line. */
+/** Files above this size get a progress line on stderr (when it is a terminal). */
+const PROGRESS_BYTES = 4 << 20;
+
+/**
+ * Read a file as an evidence document, turning read, format and nesting errors into
+ * one CLI line. For a file over 4 MB, says on stderr (TTY only) that it is being
+ * fragmented and how long it took.
+ */
 export function loadForCli(command: string, file: string, artifactId: string | undefined) {
   try {
-    return loadDocumentFile(file, { artifactId });
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      // loadDocumentFile reports the missing file below.
+    }
+    const progress = size > PROGRESS_BYTES && process.stderr.isTTY === true;
+    const started = Date.now();
+    if (progress) process.stderr.write(`${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
+    const loaded = loadDocumentFile(file, { artifactId });
+    if (progress) process.stderr.write(`${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    return loaded;
   } catch (error) {
     if (error instanceof UnsupportedFormatError) throw new CliError(`${command}: ${error.message}`, 1);
+    if (error instanceof MarkdownNestingError) throw new CliError(`${command}: ${file}: ${error.message}`, 1);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new CliError(`${command}: no such file: ${file}`, 1);
     if (code === "EISDIR") throw new CliError(`${command}: ${file} is a directory, not a document`, 1);

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   render: { summary: "render a graph neighborhood as a MemDSL envelope", load: async () => (await import("./render.js")).default },
   fragments: { summary: "list a document's citable fragments", load: async () => (await import("./fragments.js")).default },
   cite: { summary: "resolve stored citations against a document", load: async () => (await import("./cite.js")).default },
+  slice: { summary: "print a document's RDF graph slice (N-Quads or Turtle), optionally SHACL-validated", load: async () => (await import("./slice.js")).default },
   bench: { summary: "run the benchmark harness (from a clone: npm run bench)", load: async () => (await import("./bench.js")).default },
 };
 

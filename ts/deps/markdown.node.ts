@@ -16,5 +16,6 @@ export function markdown(): Markdown {
     gfm: (require("micromark-extension-gfm") as typeof import("micromark-extension-gfm")).gfm,
     frontmatter: (require("micromark-extension-frontmatter") as typeof import("micromark-extension-frontmatter")).frontmatter,
     frontmatterFromMarkdown: (require("mdast-util-frontmatter") as typeof import("mdast-util-frontmatter")).frontmatterFromMarkdown,
+    MarkdownIt: require("markdown-it") as typeof import("markdown-it").default,
   });
 }

@@ -1,9 +1,10 @@
-/** The markdown parser stack (mdast + micromark, GFM, front matter); static import, see ts/deps/README.md. */
+/** The markdown parser stack (markdown-it; mdast + micromark, GFM, front matter); static import, see ts/deps/README.md. */
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
+import MarkdownIt from "markdown-it";
 
 /** The functions ts/evidence/fragment.ts parses with. */
 export interface Markdown {
@@ -12,9 +13,11 @@ export interface Markdown {
   gfm: typeof gfm;
   frontmatter: typeof frontmatter;
   frontmatterFromMarkdown: typeof frontmatterFromMarkdown;
+  /** markdown-it, whose block pass gives the fragmenter its structure. */
+  MarkdownIt: typeof MarkdownIt;
 }
 
-const loaded: Markdown = { fromMarkdown, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown };
+const loaded: Markdown = { fromMarkdown, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, MarkdownIt };
 
 /** The markdown parser stack. Never throws. */
 export function markdown(): Markdown {

@@ -16,8 +16,12 @@
  * Offsets (`start`, `end`) are UTF-16 code units of the JS string given (the unit
  * mdast positions use): `text.slice(start, end) === fragment.text`, always.
  */
+import type MarkdownIt from "markdown-it";
+/** A markdown-it parser. */
+type MarkdownItInstance = InstanceType<typeof MarkdownIt>;
+import type { Env, StateBlock, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
-import type { Nodes, RootContent, Table, TableCell } from "mdast";
+import type { Nodes, RootContent, TableCell } from "mdast";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { anchorFor, normalizeWhitespace, slugify } from "./text.js";
 
@@ -129,7 +133,8 @@ interface Draft {
   end: number;
   line: number;
   quoteDepth: number;
-  counters: Counters;
+  /** Created at the first child (most fragments are leaves). */
+  counters: Counters | null;
   level?: number;
   cells?: FragmentCell[];
 }
@@ -142,7 +147,7 @@ class Builder {
 
   /** Create a fragment under `parent` (null = top level); computes its anchor and id now. */
   open(parent: Draft | null, kind: FragmentKind, label: string | null, start: number, end: number, line: number): Draft {
-    const counters = parent ? parent.counters : this.rootCounters;
+    const counters = parent ? (parent.counters ??= { ordinals: new Map(), labels: new Map() }) : this.rootCounters;
     const ordinal = (counters.ordinals.get(kind) ?? 0) + 1;
     counters.ordinals.set(kind, ordinal);
     let anchor: string;
@@ -171,7 +176,7 @@ class Builder {
       end,
       line,
       quoteDepth: parent ? parent.quoteDepth + (parent.kind === "quote" ? 1 : 0) : 0,
-      counters: { ordinals: new Map(), labels: new Map() },
+      counters: null,
     };
     this.drafts.push(draft);
     return draft;
@@ -184,7 +189,11 @@ class Builder {
       const d = drafts[i];
       if (d.parent && d.parent.end < d.end) d.parent.end = d.end;
     }
-    const out = drafts.map((d): Fragment => {
+    // Drafts are dropped as their fragments are made, so the two never all coexist (a 50 MB document has ~1 M).
+    const out: Fragment[] = new Array(drafts.length);
+    for (let i = 0; i < drafts.length; i++) {
+      const d = drafts[i];
+      (drafts as (Draft | undefined)[])[i] = undefined;
       const text = source.slice(d.start, d.end);
       const contentHash = contentHashOf(d.kind, text, d.quoteDepth);
       const fragment: Fragment = {
@@ -207,25 +216,28 @@ class Builder {
       };
       if (d.level !== undefined) fragment.level = d.level;
       if (d.cells) fragment.cells = d.cells;
-      return Object.freeze(fragment);
-    });
+      out[i] = Object.freeze(fragment);
+    }
+    drafts.length = 0;
     return Object.freeze(out);
   }
 }
 
 /**
  * The content hash of a fragment: `sha256:` + hex SHA-256 of UTF-8(`kind` ‖ "\n" ‖
- * normalized), where normalized = the text with up to `quoteDepth` leading `>`
+ * normalized), where normalized = the text (NUL read as U+FFFD) with up to `quoteDepth` leading `>`
  * markers removed from each line after the first (the markers of enclosing block
  * quotes, which move when a quoted paragraph is reflowed), then whitespace
  * normalized. The kind is hashed too because a one-item list and its item are the
  * same characters but not the same claim.
  */
 export function contentHashOf(kind: FragmentKind, text: string, quoteDepth = 0): string {
-  let body = text;
-  if (quoteDepth > 0 && body.includes("\n")) {
+  // A reader sees U+FFFD where the source has NUL (CommonMark 2.3): hash what is seen.
+  let body = text.includes("\0") ? text.replace(/\0/g, "\uFFFD") : text;
+  if (quoteDepth > 0 && /[\r\n]/.test(body)) {
     const marker = new RegExp(`^(?:[ \\t]*>){1,${quoteDepth}}`);
-    const lines = body.split("\n");
+    // Every line ending CommonMark knows (LF, CR LF, lone CR) starts a line whose markers go.
+    const lines = body.split(/\r\n?|\n/);
     for (let i = 1; i < lines.length; i++) lines[i] = lines[i].replace(marker, "");
     body = lines.join("\n");
   }
@@ -250,6 +262,49 @@ function plainText(node: Nodes): string {
   }
 }
 
+/** Deepest container nesting `fragmentMarkdown` accepts (block quotes, lists, list items, footnotes; a nested list counts list and item). */
+export const MAX_MARKDOWN_NESTING = 1000;
+
+/** A document whose block containers nest deeper than `MAX_MARKDOWN_NESTING`: names the limit and the 1-based line. */
+export class MarkdownNestingError extends Error {
+  constructor(readonly line: number, readonly limit: number = MAX_MARKDOWN_NESTING) {
+    super(`nesting deeper than ${limit.toLocaleString("en-US")} at line ${line}`);
+    this.name = "MarkdownNestingError";
+  }
+}
+
+/**
+ * One block as the fragmenter needs it, whichever parser found it: offsets are
+ * UTF-16 code units of the string as given, `line` 1-based.
+ */
+interface BlockNode {
+  type: "heading" | "paragraph" | "code" | "html" | "break" | "frontmatter" | "definition" | "quote" | "footnote" | "list" | "item" | "table";
+  start: number;
+  end: number;
+  line: number;
+  /** Heading level. */
+  depth?: number;
+  /** Heading plain text, definition or footnote label. */
+  label?: string;
+  children?: BlockNode[];
+  rows?: { start: number; end: number; line: number; cells: FragmentCell[] }[];
+}
+
+// The parsers load on first use (ts/deps), so importing the evidence spine costs nothing until it fragments.
+let micromarkOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | null = null;
+
+/** micromark → mdast with GFM and front matter: the exact path. */
+function fromMarkdown(text: string): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+  const m = markdown();
+  micromarkOptions ??= {
+    extensions: [m.frontmatter(["yaml", "toml"]), m.gfm()],
+    mdastExtensions: [m.frontmatterFromMarkdown(["yaml", "toml"]), m.gfmFromMarkdown()],
+  };
+  return m.fromMarkdown(text, micromarkOptions as never);
+}
+
+// --- micromark path (exact, slow): front matter, tables, footnotes, heading labels with markup ---
+
 function offsets(node: Nodes, what: string): { start: number; end: number; line: number } {
   const p = node.position;
   if (!p || p.start.offset === undefined || p.end.offset === undefined) {
@@ -258,99 +313,719 @@ function offsets(node: Nodes, what: string): { start: number; end: number; line:
   return { start: p.start.offset, end: p.end.offset, line: p.start.line };
 }
 
-/** Walk one container's block children; headings open sections scoped to this container. */
-function emitBlocks(b: Builder, nodes: readonly RootContent[], parent: Draft | null): void {
-  const open: Draft[] = [];
-  for (const node of nodes) {
-    if (node.type === "heading") {
-      while (open.length && (open[open.length - 1].level ?? 0) >= node.depth) open.pop();
-      const owner = open.length ? open[open.length - 1] : parent;
-      const o = offsets(node, "heading");
-      const section = b.open(owner, "section", plainText(node), o.start, o.end, o.line);
-      section.level = node.depth;
-      open.push(section);
-    } else {
-      emitNode(b, node, open.length ? open[open.length - 1] : parent);
-    }
-  }
+/**
+ * GFM renders a row with as many cells as the header: missing cells are empty,
+ * excess cells are dropped (they stay part of the row's text). A missing cell
+ * points at the empty spot at the row's end.
+ */
+function rowCells(cells: FragmentCell[], width: number, rowEnd: number): FragmentCell[] {
+  if (cells.length === width) return cells;
+  const out = cells.slice(0, width);
+  while (out.length < width) out.push({ text: "", start: rowEnd, end: rowEnd });
+  return out;
 }
 
-function emitNode(b: Builder, node: RootContent, parent: Draft | null): void {
-  const leaf = (kind: FragmentKind, label: string | null = null): Draft => {
-    const o = offsets(node, node.type);
-    return b.open(parent, kind, label, o.start, o.end, o.line);
-  };
+/** mdast (from a region parsed on its own) → BlockNodes, offsets shifted by `shift` and lines by `lineShift`. */
+function fromMdast(node: RootContent, region: string, shift: number, lineShift: number): BlockNode {
+  const o = offsets(node, node.type);
+  // An open fence or HTML block runs on into the definitions appended after the region: cut it at the region's end.
+  const end = Math.min(o.end, region.length);
+  const at = (type: BlockNode["type"]): BlockNode => ({ type, start: o.start + shift, end: end + shift, line: o.line + lineShift });
+  const kids = (n: { children: RootContent[] }) => n.children.map((c) => fromMdast(c, region, shift, lineShift));
   switch (node.type) {
+    case "heading":
+      return { ...at("heading"), depth: node.depth, label: plainText(node) };
     case "paragraph":
-      leaf("paragraph");
-      return;
+      return at("paragraph");
     case "code":
-      leaf("code");
-      return;
+      return at("code");
     case "html":
-      leaf("html");
-      return;
+      return at("html");
     case "thematicBreak":
-      leaf("break");
-      return;
+      return at("break");
     case "yaml":
-      leaf("frontmatter");
-      return;
+      return at("frontmatter");
     case "definition":
-      leaf("definition", node.label ?? node.identifier);
-      return;
+      return { ...at("definition"), label: node.label ?? node.identifier };
     case "blockquote":
-      emitBlocks(b, node.children, leaf("quote"));
-      return;
+      return { ...at("quote"), children: kids(node) };
     case "footnoteDefinition":
-      emitBlocks(b, node.children, leaf("footnote", node.label ?? node.identifier));
-      return;
-    case "list": {
-      const list = leaf("list");
-      for (const item of node.children) {
-        const o = offsets(item, "listItem");
-        emitBlocks(b, item.children, b.open(list, "item", null, o.start, o.end, o.line));
-      }
-      return;
+      return { ...at("footnote"), label: node.label ?? node.identifier, children: kids(node) };
+    case "list":
+      return { ...at("list"), children: node.children.map((item) => ({ ...fromMdast(item as unknown as RootContent, region, shift, lineShift), type: "item" as const })) };
+    case "listItem":
+      return { ...at("item"), children: kids(node) };
+    case "table": {
+      const rows = node.children.map((row) => {
+        const r = offsets(row, "tableRow");
+        return { start: r.start + shift, end: r.end + shift, line: r.line + lineShift, cells: row.children.map((cell) => cellOf(region, cell, shift)) };
+      });
+      const width = rows[0]?.cells.length ?? 0;
+      for (const row of rows) row.cells = rowCells(row.cells, width, row.end);
+      return { ...at("table"), rows };
     }
-    case "table":
-      emitTable(b, node, parent);
-      return;
-    default: {
-      // TOML front matter (`+++`) comes through as a node type mdast's typings do not list.
-      if ((node as { type: string }).type === "toml") {
-        leaf("frontmatter");
-        return;
-      }
-      // Any other block a future extension yields: keep it citable as raw HTML-like text.
-      leaf("html");
-    }
+    default:
+      // TOML front matter comes through as a type mdast's typings do not list; any other block a
+      // future extension yields stays citable as raw HTML-like text.
+      return at((node as { type: string }).type === "toml" ? "frontmatter" : "html");
   }
 }
 
-function cellOf(b: Builder, cell: TableCell): FragmentCell {
+function cellOf(region: string, cell: TableCell, shift: number): FragmentCell {
   const text = plainText(cell);
   const kids = cell.children;
   if (kids.length) {
-    return { text, start: offsets(kids[0], "tableCell").start, end: offsets(kids[kids.length - 1], "tableCell").end };
+    return { text, start: offsets(kids[0], "tableCell").start + shift, end: offsets(kids[kids.length - 1], "tableCell").end + shift };
   }
   // An empty cell: point at the (empty) spot after its pipe and padding.
   const o = offsets(cell, "tableCell");
-  const raw = b.source.slice(o.start, o.end);
+  const raw = region.slice(o.start, o.end);
   const lead = raw.match(/^\|?[ \t]*/)![0].length;
-  return { text: "", start: o.start + lead, end: o.start + lead };
+  return { text: "", start: o.start + lead + shift, end: o.start + lead + shift };
 }
 
-function emitTable(b: Builder, node: Table, parent: Draft | null): void {
-  const rows = node.children.map((row) => row.children.map((cell) => cellOf(b, cell)));
-  const header = rows[0] ?? [];
-  const o = offsets(node, "table");
-  const table = b.open(parent, "table", header.map((c) => c.text).join(" "), o.start, o.end, o.line);
-  node.children.forEach((row, i) => {
-    const r = offsets(row, "tableRow");
-    const draft = b.open(table, "row", rows[i][0]?.text ?? "", r.start, r.end, r.line);
-    draft.cells = rows[i];
-  });
+/**
+ * Parse `text.slice(start, end)` (whole lines) with micromark and return its blocks
+ * in the coordinates of `text`. `definitions` (lines `[label]: #`) are appended so
+ * that reference links in headings and cells resolve as they do in the whole document.
+ */
+function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: string): BlockNode[] {
+  const region = text.slice(start, end);
+  const tree = fromMarkdown(definitions ? `${region}\n\n${definitions}` : region);
+  const out: BlockNode[] = [];
+  for (const node of tree.children) {
+    if (offsets(node, node.type).start >= region.length) break;
+    out.push(fromMdast(node, region, start, firstLine - 1));
+  }
+  return out;
+}
+
+/** Characters after which a heading's inline content may differ from its source text. */
+const INLINE_MARKUP = /[\\`*_&<[~]/;
+
+/**
+ * A heading's plain text as mdast-util-to-string would give it: the content itself
+ * when it holds no inline markup, else micromark's reading of it (with the
+ * document's definitions, so `[x]` resolves as in the whole document).
+ */
+function headingLabel(content: string, setext: boolean, definitions: () => string): string {
+  if (!INLINE_MARKUP.test(content)) return content;
+  const heading = setext ? `${content}\n===` : `# ${content}`;
+  const defs = content.includes("[") ? definitions() : "";
+  const tree = fromMarkdown(defs ? `${heading}\n\n${defs}` : heading);
+  const first = tree.children[0];
+  return first && first.type === "heading" ? plainText(first) : content;
+}
+
+// --- markdown-it path (fast): block structure from markdown-it, offsets from its line marks ---
+
+let mdInstance: MarkdownItInstance | null = null;
+
+/**
+ * Token index → offset of its first character / of its first line's start within its
+ * containers (in markdown-it's string), recorded by the rule that opened it (arrays indexed
+ * like `state.tokens`, which block rules only push to: cheaper than a map per token).
+ */
+let firstCharAt: number[] = [];
+let lineStartAt: number[] = [];
+
+/**
+ * Where, on a line, the current container's content begins: the first character at
+ * column `blkIndent` (markdown-it's list-item indentation; block quotes move `bMarks`
+ * instead). -1 when a tab straddles that column (micromark then decides).
+ */
+function columnStart(state: StateBlock, line: number): number {
+  let p = state.bMarks[line];
+  // A tab right after a quote's `>` is partly its optional space: micromark's column, not markdown-it's.
+  if (state.src.charCodeAt(p) === 0x09 && p > 0 && state.src.charCodeAt(p - 1) === 0x3e) return -1;
+  if (state.blkIndent === 0) return p;
+  const end = state.eMarks[line];
+  let col = 0;
+  while (col < state.blkIndent && p < end) {
+    const c = state.src.charCodeAt(p);
+    if (c === 0x20) col++;
+    else if (c === 0x09) col += 4 - ((col + state.bsCount[line]) % 4);
+    else break;
+    p++;
+  }
+  return col === state.blkIndent ? p : -1;
+}
+
+// Every block rule is wrapped to record where, within its containers, the block it opens starts:
+// markdown-it keeps only line ranges (`map`), and its per-line marks are rewritten while a
+// container is parsed and restored afterwards, so the position must be read while the rule runs.
+/** The markdown-it instance, made (and its block rules wrapped) on first use. */
+function md(): MarkdownItInstance {
+  if (mdInstance) return mdInstance;
+  const instance = new (markdown().MarkdownIt)("default", { html: true, linkify: false, typographer: false, maxNesting: MAX_MARKDOWN_NESTING + 2 });
+  const rules = (instance.block.ruler as unknown as { __rules__?: { name: string; alt: string[]; fn: (...a: unknown[]) => boolean }[] }).__rules__;
+  if (!Array.isArray(rules)) throw new Error("fragmentMarkdown: markdown-it's block ruler changed shape; pin markdown-it 15.0.x");
+  for (const { name, alt, fn } of [...rules]) {
+    const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
+      const at = state.tokens.length;
+      const pos = state.bMarks[startLine] + state.tShift[startLine];
+      const lineStart = columnStart(state, startLine);
+      const ok = fn(state, startLine, endLine, silent);
+      if (ok && !silent && state.tokens.length > at) {
+        firstCharAt[at] = pos;
+        lineStartAt[at] = lineStart;
+      }
+      return ok;
+    };
+    instance.block.ruler.at(name, wrapped as never, { alt: [...alt] });
+  }
+  return (mdInstance = instance);
+}
+
+/** A top-level block markdown-it cannot give exactly as micromark does: parse its lines with micromark. */
+class NeedsMicromark extends Error {}
+
+interface Lines {
+  src: string;
+  /** Offset of each line's first character / of its end (before the line feed). */
+  begin: number[];
+  end: number[];
+  /** Offset of markdown-it's string within the text as given (1 after a byte-order mark). */
+  base: number;
+  /** The text as given, and whether it holds a CR LF (turned into space LF for markdown-it). */
+  text: string;
+  crlf: boolean;
+  env: Env;
+  /** Work that needs every definition of the document (labels and cells with markup), run after the last chunk. */
+  later: (() => void)[];
+}
+
+function isBlank(l: Lines, line: number): boolean {
+  for (let i = l.begin[line]; i < l.end[line]; i++) {
+    const c = l.src.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}
+
+/** End of a line as micromark ends a block on it: trailing whitespace kept, a CR (of CR LF) not. */
+function lineEnd(l: Lines, line: number): number {
+  const e = l.end[line];
+  return e > l.begin[line] && l.crlf && l.text.charCodeAt(e - 1 + l.base) === 0x0d ? e - 1 : e;
+}
+
+/** End of a line's content, trailing spaces and tabs excluded. */
+function trimmedEnd(l: Lines, line: number): number {
+  let e = l.end[line];
+  while (e > l.begin[line]) {
+    const c = l.src.charCodeAt(e - 1);
+    if (c !== 0x20 && c !== 0x09) break;
+    e--;
+  }
+  return e;
+}
+
+/**
+ * Where a list item's marker is on its first line: skip the `>` of enclosing
+ * quotes and the indentation of enclosing items (markdown-it does not keep it).
+ */
+function markerStart(l: Lines, line: number, containers: readonly BlockNode[]): number {
+  const { src } = l;
+  let p = l.begin[line];
+  const skipSpace = () => {
+    while (p < l.end[line] && (src.charCodeAt(p) === 0x20 || src.charCodeAt(p) === 0x09)) p++;
+  };
+  for (const c of containers) {
+    skipSpace();
+    if (c.type === "quote") {
+      if (src.charCodeAt(p) !== 0x3e) throw new NeedsMicromark();
+      p++;
+    }
+  }
+  skipSpace();
+  return p;
+}
+
+/** A definition's label as written (between `[` and `]:` on its first line), or NeedsMicromark. */
+function definitionLabel(l: Lines, start: number, line: number): string {
+  const { src } = l;
+  if (src.charCodeAt(start) !== 0x5b) throw new NeedsMicromark();
+  for (let i = start + 1; i < l.end[line]; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x5b) throw new NeedsMicromark();
+    else if (c === 0x5d) return src.slice(start + 1, i);
+  }
+  throw new NeedsMicromark(); // a label over several lines
+}
+
+/** Whether a fence's last line closes it (same character, at least as long, nothing after but whitespace). */
+function fenceClosed(l: Lines, t: Token, nested: boolean, firstChar: number): boolean {
+  const [a, b] = t.map!;
+  if (b - 1 <= a) return false;
+  const m = /^([ \t>]*)(`{3,}|~{3,})[ \t]*$/.exec(l.src.slice(l.begin[b - 1], l.end[b - 1]));
+  if (m === null || m[2][0] !== t.markup[0] || m[2].length < t.markup.length) return false;
+  if (!nested) return indentColumns(l, b - 1) <= 3;
+  // In a container: only the plain case, the closing fence in the opening fence's column (same prefix).
+  const open = firstChar;
+  return m[1].length === open - l.begin[a] && !m[1].includes("\t") && l.src.slice(l.begin[a], open) === m[1];
+}
+
+/** The end markers of HTML blocks of kinds 1–5 (CommonMark 4.6), which run to the end of the document when missing. */
+const HTML_ENDS: [RegExp, RegExp][] = [
+  [/^<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^<!--/, /-->/],
+  [/^<\?/, /\?>/],
+  [/^<![A-Za-z]/, />/],
+  [/^<!\[CDATA\[/, /\]\]>/],
+];
+
+/** Whether an HTML block ends where markdown-it says (kinds 6 and 7 always; 1–5 when the end marker is on its last line). */
+function htmlClosed(l: Lines, t: Token, firstChar: number): boolean {
+  const [a, b] = t.map!;
+  const first = l.src.slice(firstChar, l.end[a]);
+  for (const [open, close] of HTML_ENDS) {
+    if (!open.test(first)) continue;
+    const last = l.src.slice(b - 1 === a ? firstChar + 2 : l.begin[b - 1], l.end[b - 1]);
+    return close.test(last);
+  }
+  return true;
+}
+
+/** Columns of leading whitespace of a line (tab stops of 4). */
+function indentColumns(l: Lines, line: number): number {
+  let col = 0;
+  for (let i = l.begin[line]; i < l.end[line]; i++) {
+    const c = l.src.charCodeAt(i);
+    if (c === 0x20) col++;
+    else if (c === 0x09) col += 4 - (col % 4);
+    else break;
+  }
+  return col;
+}
+
+/**
+ * The last line of indented code as micromark ends it: markdown-it stops at the last
+ * line with content, micromark also takes the whitespace-only lines after it that
+ * are still indented four columns (up to the next line with content).
+ */
+function indentedCodeEnd(l: Lines, next: number, nested: boolean): number {
+  let last = next - 1;
+  for (let line = next; line < l.begin.length - 1 || (line < l.begin.length && l.begin[line] < l.end[line]); line++) {
+    if (!isBlank(l, line)) break;
+    if (l.begin[line] === l.end[line]) continue;
+    if (nested) throw new NeedsMicromark();
+    if (indentColumns(l, line) >= 4) last = line;
+  }
+  return last;
+}
+
+const FOOTNOTE_DEFINITION = /^[ \t>*+\-\d.)]*\[\^/m;
+
+/**
+ * Convert the tokens of one top-level block, `tokens[from..to)`, to BlockNodes.
+ * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
+ * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
+ */
+function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, definitions: () => string): BlockNode[] {
+  const base = l.base;
+  const roots: BlockNode[] = [];
+  const stack: BlockNode[] = [];
+  const add = (n: BlockNode) => {
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children!.push(n);
+    else roots.push(n);
+  };
+  let i = from;
+  const startAt = (_t: Token, lineStart = false) => {
+    const at = (lineStart ? lineStartAt : firstCharAt)[i];
+    if (at === undefined || at < 0) throw new NeedsMicromark();
+    return at;
+  };
+  /** A leaf block: micromark ends it at its last line's end, trailing whitespace included. */
+  const leaf = (type: BlockNode["type"], t: Token, extra: Partial<BlockNode> = {}, fromLineStart = false, lastLine = t.map![1] - 1) => {
+    add({ type, start: startAt(t, fromLineStart) + base, end: lineEnd(l, lastLine) + base, line: t.map![0] + 1, ...extra });
+  };
+  const open = (n: BlockNode, t: Token) => {
+    add(n);
+    stack.push(n);
+    opened.push(t);
+    if (stack.length > MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(t.map ? t.map[0] + 1 : n.line);
+  };
+  /**
+   * A container ends at its last line that is not blank, or its last child's end. Blank as
+   * written for quotes and lists (a `>` alone counts); for an item, blank once the `>` of the
+   * quotes around it are removed (micromark's item ends before them, its list after them).
+   */
+  const close = (t: Token) => {
+    const n = stack.pop()!;
+    const [a, b] = t.map!;
+    let last = b - 1;
+    if (n.type === "item") {
+      while (last > a && markerStart(l, last, stack) === l.end[last]) last--;
+    } else {
+      while (last > a && isBlank(l, last)) last--;
+    }
+    n.end = Math.max(n.end, lineEnd(l, last) + base);
+    const kids = n.children!;
+    if (kids.length) n.end = Math.max(n.end, kids[kids.length - 1].end);
+  };
+  const opened: Token[] = [];
+  for (; i < to; i++) {
+    const t = tokens[i];
+    switch (t.type) {
+      case "paragraph_open":
+        leaf("paragraph", t);
+        break;
+      case "heading_open": {
+        const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
+        const setext = t.markup === "=" || t.markup === "-";
+        const fast = !INLINE_MARKUP.test(content);
+        leaf("heading", t, { depth: Number(t.tag.slice(1)), label: fast ? content : "" });
+        if (!fast) {
+          const node = (stack.length ? stack[stack.length - 1].children! : roots).at(-1)!;
+          l.later.push(() => (node.label = headingLabel(content, setext, definitions)));
+        }
+        break;
+      }
+      case "fence":
+        // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
+        if (!fenceClosed(l, t, stack.length > 0, startAt(t))) throw new NeedsMicromark();
+        leaf("code", t);
+        break;
+      case "code_block":
+        leaf("code", t, {}, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
+        break;
+      case "html_block":
+        if (!htmlClosed(l, t, startAt(t))) throw new NeedsMicromark();
+        leaf("html", t, {}, true);
+        break;
+      case "hr":
+        leaf("break", t);
+        break;
+      case "reference_definition": {
+        leaf("definition", t, { label: definitionLabel(l, startAt(t), t.map![0]) });
+        break;
+      }
+      case "blockquote_open": {
+        const s = startAt(t) + base;
+        open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
+        break;
+      }
+      case "bullet_list_open":
+      case "ordered_list_open": {
+        const s = startAt(t) + base;
+        open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
+        break;
+      }
+      case "list_item_open": {
+        const line = t.map![0];
+        const list = stack[stack.length - 1];
+        // The first item starts where its list does (possibly after an enclosing item's marker on the same line).
+        const s = list.children!.length === 0 ? list.start : markerStart(l, line, stack.slice(0, -1)) + base;
+        const width = t.type === "list_item_open" && t.info ? t.info.length + 1 : 1;
+        open({ type: "item", start: s, end: s + width, line: line + 1, children: [] }, t);
+        break;
+      }
+      case "blockquote_close":
+      case "bullet_list_close":
+      case "ordered_list_close":
+      case "list_item_close":
+        close(opened.pop()!);
+        break;
+      case "table_open": {
+        // Natively only a table alone in its group, at the top level, without tabs: else micromark.
+        if (stack.length > 0 || i !== from) throw new NeedsMicromark();
+        let j = i + 1;
+        while (j < to && tokens[j].type !== "table_close") j++;
+        if (j + 1 !== to) throw new NeedsMicromark();
+        add(tableOf(l, t.map![0], t.map![1], definitions));
+        i = j;
+        break;
+      }
+      case "inline":
+      case "paragraph_close":
+      case "heading_close":
+        break;
+      default:
+        throw new NeedsMicromark(); // tables, and anything a plugin might add
+    }
+  }
+  return roots;
+}
+
+/**
+ * Split a table row's line into cells as GFM does: at pipes not escaped by a backslash;
+ * a leading and a trailing pipe open and close the row. Each cell: its trimmed content's
+ * offsets (an empty cell: the spot after its pipe and padding).
+ */
+function splitRow(src: string, start: number, end: number): { start: number; end: number }[] {
+  const cells: { start: number; end: number }[] = [];
+  const isSpace = (c: number) => c === 0x20 || c === 0x09;
+  let p = start;
+  while (p < end && isSpace(src.charCodeAt(p))) p++;
+  let e = end;
+  while (e > p && isSpace(src.charCodeAt(e - 1))) e--;
+  if (src.charCodeAt(p) === 0x7c) p++;
+  let cellStart = p;
+  const push = (cellEnd: number) => {
+    let a = cellStart;
+    let b = cellEnd;
+    while (a < b && isSpace(src.charCodeAt(a))) a++;
+    while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
+    cells.push({ start: a, end: b });
+  };
+  for (let k = p; k < e; k++) {
+    const c = src.charCodeAt(k);
+    if (c === 0x5c) k++;
+    else if (c === 0x7c) {
+      push(k);
+      cellStart = k + 1;
+    }
+  }
+  // A trailing pipe closes the row; otherwise the rest is the last cell.
+  if (cellStart < e || src.charCodeAt(e - 1) !== 0x7c || cellStart === p) push(e);
+  return cells;
+}
+
+/** Characters after which markdown-it's and micromark's plain text of a cell may differ (GFM single-tilde strikethrough, footnote calls). */
+const MICROMARK_ONLY_INLINE = /~|\[\^/;
+
+/** Plain text of markdown-it inline tokens by mdast-util-to-string's rules (text, code, image alt; HTML dropped). */
+function inlinePlain(tokens: readonly Token[]): string {
+  let out = "";
+  for (const t of tokens) {
+    if (t.type === "text" || t.type === "code_inline" || t.type === "text_special") out += t.content;
+    else if (t.type === "image") out += inlinePlain(t.children ?? []);
+    else if (t.type === "softbreak" || t.type === "hardbreak") out += " ";
+  }
+  return out;
+}
+
+/**
+ * A cell's plain text: the content itself without markup; markdown-it's inline parse
+ * for common markup (links, emphasis, code); micromark, in a one-cell table, for
+ * what GFM reads differently (single-tilde strikethrough, footnote calls).
+ */
+function cellText(content: string, env: Env, definitions: () => string): string {
+  if (!INLINE_MARKUP.test(content)) return content;
+  if (!MICROMARK_ONLY_INLINE.test(content)) return inlinePlain(md().parseInline(content, env)[0]?.children ?? []);
+  const table = `| x |\n| - |\n| ${content} |`;
+  const defs = content.includes("[") ? definitions() : "";
+  const tree = fromMarkdown(defs ? `${table}\n\n${defs}` : table);
+  const first = tree.children[0];
+  return first?.type === "table" && first.children[1] ? plainText(first.children[1].children[0]) : content;
+}
+
+/** A top-level table from its lines `[a, b)` (the second is the delimiter row). */
+function tableOf(l: Lines, a: number, b: number, definitions: () => string): BlockNode {
+  const { src, base } = l;
+  const rows: NonNullable<BlockNode["rows"]> = [];
+  let width = 0;
+  for (let line = a; line < b; line++) {
+    if (line === a + 1) continue;
+    const lineStart = l.begin[line];
+    const lineStop = l.end[line];
+    for (let k = lineStart; k < lineStop; k++) if (src.charCodeAt(k) === 0x09) throw new NeedsMicromark();
+    if (src.indexOf("|", lineStart) >= lineStop || src.indexOf("|", lineStart) < 0) throw new NeedsMicromark();
+    const spans = splitRow(src, lineStart, lineStop);
+    const cells = spans.map((c) => {
+      const content = src.slice(c.start, c.end);
+      const cell = { text: content, start: c.start + base, end: c.end + base };
+      if (INLINE_MARKUP.test(content)) l.later.push(() => (cell.text = cellText(content, l.env, definitions)));
+      return cell;
+    });
+    if (line === a) width = cells.length;
+    let first = lineStart;
+    while (first < lineStop && src.charCodeAt(first) === 0x20) first++;
+    const end = lineEnd(l, line) + base;
+    rows.push({ start: first + base, end, line: line + 1, cells: rowCells(cells, width, end) });
+  }
+  return { type: "table", start: rows[0].start, end: rows[rows.length - 1].end, line: a + 1, rows };
+}
+
+/** The document's reference definitions as `[label]: #` lines, for parsing a piece of it alone. */
+function definitionLines(env: Env, text: string): string {
+  const lines = Object.keys(env.references ?? {}).map((key) => `[${key}]: #`);
+  for (const m of text.matchAll(/\[\^([^\]\s]+)\]:/g)) lines.push(`[^${m[1]}]: x`);
+  return lines.join("\n");
+}
+
+/**
+ * The blocks of a markdown document. markdown-it finds the block structure (its
+ * block pass only: no inline parsing) and its line marks give the offsets; a
+ * top-level block markdown-it may read differently from micromark (tables,
+ * footnotes, definitions over several lines, front matter) is parsed again alone
+ * with micromark, together with the blocks it touches without a blank line between.
+ */
+function parseBlocks(text: string): BlockNode[] {
+  const base = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // Same length as the text, so offsets carry over: CR LF → space LF, a lone CR → LF (both are line
+  // endings to CommonMark; the space is trailing whitespace every block ignores), NUL → U+FFFD.
+  const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
+  const env: Env = {};
+  const state = new (md().block.State)(src, md(), env, []) as StateBlock;
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [] };
+  const out: BlockNode[] = [];
+
+  // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
+  // content is never parsed, so micromark reads the two fence lines alone (with one line between)
+  // and the node is stretched over the real content: a document of a 23 KB "front matter" that
+  // never closes is not parsed twice.
+  let firstLine = 0;
+  if (/^(?:---|\+\+\+)[ \t]*$/.test(src.slice(0, l.end[0] ?? 0))) {
+    const fence = src.slice(0, 3);
+    for (let line = 1; line < state.lineMax; line++) {
+      if (src.slice(l.begin[line], trimmedEnd(l, line)) !== fence) continue;
+      const opening = text.slice(base, lineEnd(l, 0) + base);
+      const closing = text.slice(l.begin[line] + base, lineEnd(l, line) + base);
+      const probe = fromMarkdown(`${opening}\nx\n${closing}`).children[0];
+      if (probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml")) {
+        const probeEnd = offsets(probe, "frontmatter").end - (opening.length + 3);
+        out.push({ type: "frontmatter", start: base, end: l.begin[line] + probeEnd + base, line: 1 });
+        firstLine = line + 1;
+      }
+      break;
+    }
+  }
+  let defs: string | undefined;
+  // Only called from `l.later` work, which runs once every chunk is tokenized: all definitions known.
+  const definitions = () => (defs ??= definitionLines(env, text));
+  const pieces: (BlockNode | (() => BlockNode[]))[] = [];
+
+  // The document is tokenized in chunks of about `chunkLines` lines, cut only before an ATX heading at
+  // column 0 after a blank line (where every block but an open fence or HTML block has ended), so
+  // markdown-it's tokens for one chunk at a time are alive, not the whole document's. A chunk whose
+  // last block reached the cut (it ran on over the blank line) is tokenized again, longer.
+  for (let s = firstLine; s < state.lineMax; ) {
+    let e = nextCut(l, s + chunkLines, state.lineMax);
+    for (;;) {
+      state.tokens = [];
+      firstCharAt = [];
+      lineStartAt = [];
+      md().block.tokenize(state, s, e);
+      if (e === state.lineMax || !reachesCut(state.tokens, e)) break;
+      e = nextCut(l, e + (e - s), state.lineMax);
+    }
+    convertChunk(state.tokens, l, definitions, pieces, e === state.lineMax);
+    s = e;
+  }
+  state.tokens = [];
+  firstCharAt = [];
+  lineStartAt = [];
+  for (const work of l.later) work();
+  l.later.length = 0;
+  for (const p of pieces) {
+    if (typeof p === "function") for (const n of p()) out.push(n);
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Lines per chunk markdown-it tokenizes at a time (about 1–2 MB of prose). */
+let chunkLines = 20_000;
+
+/** @internal Test hook: tokenize in chunks of `lines` lines (small values exercise the cuts). */
+export function setMarkdownChunkLines(lines: number): void {
+  chunkLines = Math.max(1, Math.floor(lines));
+}
+
+/** The first line at or after `from` where a chunk may end: an ATX heading at column 0 after a blank line. */
+function nextCut(l: Lines, from: number, lineMax: number): number {
+  for (let line = Math.max(from, 1); line < lineMax; line++) {
+    if (l.src.charCodeAt(l.begin[line]) !== 0x23 || !isBlank(l, line - 1)) continue;
+    if (/^#{1,6}(?:[ \t]|$)/.test(l.src.slice(l.begin[line], Math.min(l.end[line], l.begin[line] + 8)))) return line;
+  }
+  return lineMax;
+}
+
+/** Whether a top-level block of the chunk ran up to the cut (over the blank line before it). */
+function reachesCut(tokens: readonly Token[], cut: number): boolean {
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i];
+    if (t.level === 0 && t.map) return t.map[1] >= cut;
+  }
+  return false;
+}
+
+/** Group one chunk's top-level blocks (while no blank line separates them) and convert each group. */
+function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
+  const { src, base, text } = l;
+  const groups: { from: number; to: number; a: number; b: number }[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const t = tokens[i];
+    let j = i + 1;
+    if (t.nesting === 1) {
+      for (let depth = 1; j < tokens.length && depth > 0; j++) depth += tokens[j].nesting;
+    }
+    const [a, b] = t.map ?? [0, 0];
+    const last = groups[groups.length - 1];
+    if (last && a === last.b && last.b > 0 && !isBlank(l, last.b - 1)) {
+      last.to = j;
+      last.b = Math.max(last.b, b);
+    } else {
+      groups.push({ from: i, to: j, a, b });
+    }
+    i = j;
+  }
+  for (let gi = 0; gi < groups.length; gi++) {
+    const g = groups[gi];
+    const later = l.later.length;
+    try {
+      const slice = src.slice(l.begin[g.a], l.end[g.b - 1]);
+      if (FOOTNOTE_DEFINITION.test(slice)) throw new NeedsMicromark();
+      const nodes = blocksOf(tokens, g.from, g.to, l, definitions);
+      // micromark starts a setext heading at the definitions before its text (they share one content chunk).
+      if (nodes.some((n) => n.type === "definition") && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
+      for (const n of nodes) pieces.push(n);
+    } catch (error) {
+      if (!(error instanceof NeedsMicromark)) throw error;
+      l.later.length = later; // labels of the abandoned reading
+      // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
+      const start = l.begin[g.a] + base;
+      const end = lastChunk && gi === groups.length - 1 ? text.length : l.end[g.b - 1] + base;
+      const firstLine = g.a + 1;
+      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions()));
+    }
+  }
+}
+
+/**
+ * Emit fragments from blocks without recursion (a document may nest a thousand
+ * quotes): headings open sections scoped to the container they are in.
+ */
+function emitBlocks(b: Builder, roots: readonly BlockNode[]): void {
+  const frames: { nodes: readonly BlockNode[]; i: number; parent: Draft | null; open: Draft[] }[] = [{ nodes: roots, i: 0, parent: null, open: [] }];
+  while (frames.length) {
+    const f = frames[frames.length - 1];
+    if (f.i >= f.nodes.length) {
+      frames.pop();
+      continue;
+    }
+    const node = f.nodes[f.i++];
+    if (node.type === "heading") {
+      while (f.open.length && (f.open[f.open.length - 1].level ?? 0) >= node.depth!) f.open.pop();
+      const owner = f.open.length ? f.open[f.open.length - 1] : f.parent;
+      const section = b.open(owner, "section", node.label ?? "", node.start, node.end, node.line);
+      section.level = node.depth;
+      f.open.push(section);
+      continue;
+    }
+    const parent = f.open.length ? f.open[f.open.length - 1] : f.parent;
+    switch (node.type) {
+      case "quote":
+      case "footnote":
+      case "item":
+      case "list": {
+        const draft = b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
+        frames.push({ nodes: node.children ?? [], i: 0, parent: draft, open: [] });
+        break;
+      }
+      case "table": {
+        const rows = node.rows ?? [];
+        const table = b.open(parent, "table", (rows[0]?.cells ?? []).map((c) => c.text).join(" "), node.start, node.end, node.line);
+        for (const row of rows) b.open(table, "row", row.cells[0]?.text ?? "", row.start, row.end, row.line).cells = row.cells;
+        break;
+      }
+      default:
+        b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
+    }
+  }
 }
 
 function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
@@ -371,13 +1046,8 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  */
 export function fragmentMarkdown(artifactId: string, text: string): readonly Fragment[] {
   checkInputs("fragmentMarkdown", artifactId, text);
-  const { fromMarkdown, frontmatter, gfm, frontmatterFromMarkdown, gfmFromMarkdown } = markdown();
-  const tree = fromMarkdown(text, {
-    extensions: [frontmatter(["yaml", "toml"]), gfm()],
-    mdastExtensions: [frontmatterFromMarkdown(["yaml", "toml"]), gfmFromMarkdown()],
-  });
   const b = new Builder(artifactId, text);
-  emitBlocks(b, tree.children, null);
+  emitBlocks(b, parseBlocks(text));
   return b.finish();
 }
 

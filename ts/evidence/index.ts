@@ -6,6 +6,8 @@ export {
   fragmentDocument,
   contentHashOf,
   UnsupportedFormatError,
+  MarkdownNestingError,
+  MAX_MARKDOWN_NESTING,
   FRAGMENT_KINDS,
   type Fragment,
   type FragmentCell,

@@ -2,10 +2,29 @@
  * Node-only side of the evidence spine: read a document from disk as an Artifact
  * and fragment it (node:fs). Exported from the Node entry (ts/node.ts).
  */
-import { readFileSync } from "node:fs";
-import { normalize } from "node:path";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
 import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
+
+/**
+ * The artifact id a file gets when none is given: the same for one file however it
+ * is named (`doc.md`, `./docs/../doc.md`, an absolute path, a symlink). Inside a git
+ * work tree (the nearest enclosing directory with a `.git` entry, found by walking up
+ * from the file's real directory; no git process is run) it is the file's path
+ * relative to the work-tree root with `/` separators (`docs/guide.md`), so the id is
+ * also the same in every clone; elsewhere it is the file's real absolute path.
+ *
+ * @param path the file as typed
+ * @throws the fs error (ENOENT …) when the file does not exist
+ */
+export function defaultArtifactId(path: string): string {
+  const real = realpathSync(path);
+  for (let dir = dirname(real); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return relative(dir, real).split(sep).join("/");
+    if (dirname(dir) === dir) return real.split(sep).join("/");
+  }
+}
 
 /** A document read from disk: its artifact, its text (UTF-8 decoded) and its fragments. */
 export interface LoadedDocument {
@@ -15,14 +34,14 @@ export interface LoadedDocument {
 }
 
 /**
- * Read a file, describe it as an Artifact (connector `"file"`, source object id =
- * the path as given, normalized: `./docs//a.md` and `docs/a.md` are one source
- * object, `\\` becomes `/`; content hash over the file's bytes) and fragment it by
- * media type (markdown or plain text). Pass `artifactId` when the same document is
- * read from different working directories, so its fragment ids do not depend on them.
+ * Read a file, describe it as an Artifact (connector `"file"`, source object id and
+ * default artifact id = `defaultArtifactId(path)`: the path relative to the enclosing
+ * git work tree, else the real path, so one file gets one id however it is named;
+ * content hash over the file's bytes) and fragment it by media type (markdown or
+ * plain text).
  *
  * @param path the file; its extension picks the media type unless `options.mediaType` is given
- * @param options.artifactId key for fragment ids (default: the normalized path)
+ * @param options.artifactId key for fragment ids (default: `defaultArtifactId(path)`)
  * @throws UnsupportedFormatError for formats other than markdown and plain text (before reading);
  *   the fs error (ENOENT …) when the file cannot be read
  */
@@ -31,7 +50,7 @@ export function loadDocumentFile(path: string, options: { artifactId?: string; m
   if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
   const bytes = readFileSync(path);
   const text = new TextDecoder("utf-8").decode(bytes);
-  const sourceObjectId = normalize(path).replace(/\\/g, "/");
+  const sourceObjectId = defaultArtifactId(path);
   const artifact = createArtifact({ sourceObjectId, content: bytes, mediaType, connector: "file", artifactId: options.artifactId });
   return { artifact, text, fragments: fragmentDocument(artifact.artifactId, text, mediaType, path) };
 }

@@ -1,0 +1,84 @@
+// Addresses do not change: fragmentMarkdown (markdown-it block pass + offsets, micromark where needed)
+// against the micromark → mdast fragmenter it replaced (test/evidence/reference-fragmenter.ts), over every
+// real file: fragmentId, contentHash, path, kind, start, end and line byte for byte, and the cells of every
+// table row whose cell count matches its header (other rows now get GFM's cells, see source-offsets.test.ts).
+// Each document is also fragmented in 3-line chunks (the cuts a 50 MB document gets every ~20,000 lines).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
+import { setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
+import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+
+const FIXTURES = new URL("../fixtures/evidence/", import.meta.url);
+const MARKDOWN = new URL("../../../shared/data/markdown/", import.meta.url);
+
+/** The fields a stored citation depends on, one line per fragment, so a failure shows the first difference. */
+function addressLines(fragments: readonly Fragment[], widths: (number | undefined)[] | null): string[] {
+  return fragments.map((f, i) => {
+    const row = [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
+    const width = widths ? widths[i] : undefined;
+    const cells = f.cells && width === f.cells.length ? ` cells=${JSON.stringify(f.cells)}` : "";
+    return row + cells;
+  });
+}
+
+/** Per fragment: the header width of its table when it is a row whose written cell count equals it. */
+function comparableWidths(reference: readonly Fragment[]): (number | undefined)[] {
+  const headerWidth = new Map<string, number>();
+  return reference.map((f) => {
+    if (f.kind !== "row" || !f.cells) return undefined;
+    if (!headerWidth.has(f.parentId!)) headerWidth.set(f.parentId!, f.cells.length);
+    return f.cells.length === headerWidth.get(f.parentId!) ? f.cells.length : undefined;
+  });
+}
+
+function expectSameAddresses(name: string, text: string): void {
+  const reference = referenceFragmentMarkdown(name, text);
+  const widths = comparableWidths(reference);
+  const expected = addressLines(reference, widths);
+  const actual = addressLines(fragmentMarkdown(name, text), widths);
+  expect(actual, name).toEqual(expected);
+  // Chunks of 3 lines: markdown-it cut before nearly every eligible heading, and re-tokenized where a block ran on.
+  setMarkdownChunkLines(3);
+  try {
+    expect(addressLines(fragmentMarkdown(name, text), widths), `${name} (3-line chunks)`).toEqual(expected);
+  } finally {
+    setMarkdownChunkLines(20_000);
+  }
+}
+
+describe("fragmentMarkdown keeps every address of the micromark fragmenter", () => {
+  it("the fixtures (test/fixtures/evidence/*.md)", () => {
+    const names = readdirSync(FIXTURES).filter((n) => n.endsWith(".md") && n !== "NOTICE.md");
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    for (const n of names) expectSameAddresses(n, readFileSync(new URL(n, FIXTURES), "utf8"));
+  });
+
+  it("every CommonMark example in the fixture set", () => {
+    const examples = JSON.parse(readFileSync(new URL("commonmark-examples.json", FIXTURES), "utf8")) as { markdown: string; example: number }[];
+    expect(examples.length).toBeGreaterThan(10);
+    for (const e of examples) expectSameAddresses(`example-${e.example}`, e.markdown);
+  });
+
+  describe.skipIf(!existsSync(MARKDOWN))("real files in ../shared/data/markdown (skipped: ../shared/data is absent)", () => {
+    it("every CommonMark 0.31.2 example (spec.json)", () => {
+      const examples = JSON.parse(readFileSync(new URL("commonmark/spec.json", MARKDOWN), "utf8")) as { markdown: string; example: number }[];
+      expect(examples.length).toBe(652);
+      for (const e of examples) expectSameAddresses(`spec-example-${e.example}`, e.markdown);
+    });
+
+    it("the CommonMark spec source (spec.txt)", () => {
+      expectSameAddresses("spec.txt", readFileSync(new URL("commonmark/spec.txt", MARKDOWN), "utf8"));
+    });
+
+    // One test per file: the reference fragmenter takes seconds per version on a loaded machine.
+    for (const history of ["awesome", "system-design-primer"]) {
+      const dir = new URL(`${history}/`, MARKDOWN);
+      const names = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".md")).sort() : [];
+      it(`${history}: every version is there`, () => expect(names.length).toBe(40));
+      for (const n of names) {
+        it(`${history}/${n}`, () => expectSameAddresses(`${history}/${n}`, readFileSync(new URL(n, dir), "utf8")));
+      }
+    }
+  });
+});

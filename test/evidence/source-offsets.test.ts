@@ -1,0 +1,122 @@
+// Inputs the parser rewrites before it reads (BOM, NUL, CR / CR LF, tabs), GFM's cells for rows with
+// the wrong number of cells, and nesting depth: offsets index the string as given, hashes cover what a
+// reader sees, and a deep document is refused with a typed error instead of a stack overflow.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fragmentMarkdown, MarkdownNestingError, MAX_MARKDOWN_NESTING, type Fragment } from "../../ts/evidence/index.js";
+
+const shape = (fs: readonly Fragment[]) => fs.map((f) => `${f.path} ${f.kind} ${f.contentHash}`);
+
+function expectSound(source: string, fragments: readonly Fragment[]): void {
+  for (const f of fragments) {
+    expect(f.start).toBeGreaterThanOrEqual(0);
+    expect(f.end).toBeGreaterThanOrEqual(f.start);
+    expect(f.end).toBeLessThanOrEqual(source.length);
+    expect(source.slice(f.start, f.end)).toBe(f.text);
+  }
+}
+
+describe("offsets index the string as given", () => {
+  it("a leading byte-order mark is not content: spans start after it, and the last character is covered", () => {
+    const source = "\uFEFF# Pricing\n\nThe fee is 10\n";
+    const fragments = fragmentMarkdown("doc", source);
+    const paragraph = fragments.find((f) => f.kind === "paragraph")!;
+    expect(paragraph.text).toBe("The fee is 10");
+    expect(paragraph.start).toBe(12);
+    expect(fragments[0]).toMatchObject({ kind: "section", text: "# Pricing\n\nThe fee is 10", start: 1, end: 25, path: "section:pricing" });
+    // A change of the last character changes the content hash (it kept a citation current before).
+    const edited = fragmentMarkdown("doc", source.replace("10", "11")).find((f) => f.kind === "paragraph")!;
+    expect(edited.contentHash).not.toBe(paragraph.contentHash);
+  });
+
+  it("CR LF and lone CR end lines as LF does; the CR is never inside a block's end", () => {
+    const lf = "# A\n\n> quote\n> more\n\n- one\n- two\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+    const crlf = lf.replace(/\n/g, "\r\n");
+    const fragments = fragmentMarkdown("doc", crlf);
+    expectSound(crlf, fragments);
+    expect(shape(fragments)).toEqual(shape(fragmentMarkdown("doc", lf)));
+    for (const f of fragments) expect(f.text.endsWith("\r")).toBe(false);
+    expect(shape(fragmentMarkdown("doc", lf.replace(/\n/g, "\r")))).toEqual(shape(fragmentMarkdown("doc", lf)));
+  });
+
+  it("NUL is read as U+FFFD: same fragments and hashes as the replacement character", () => {
+    const withNul = "# Title\0\n\npara\0graph\n";
+    const fragments = fragmentMarkdown("doc", withNul);
+    expectSound(withNul, fragments);
+    expect(shape(fragments)).toEqual(shape(fragmentMarkdown("doc", withNul.replace(/\0/g, "\uFFFD"))));
+  });
+
+  it("tabs in containers: the code block after a quote marker and a tab starts where micromark says", () => {
+    const source = ">\t\tfoo\n";
+    const code = fragmentMarkdown("doc", source).find((f) => f.kind === "code")!;
+    expect(code).toMatchObject({ start: 2, end: 6, text: "\tfoo" });
+  });
+
+  it("property: BOM, NUL, CR, CR LF and tabs in every position keep slice(start, end) === text and the same tree as the LF / U+FFFD reading", () => {
+    const piece = fc.constantFrom(
+      "# Head", "## Sub", "text", "more words", "> ", ">", "- ", "1. ", "    ", "\t", "  ", "```", "~~~", "| a | b |", "|---|---|",
+      "***", "<div>", "[x]: /u", "[^n]: note", "\n", "\n", "\n", "\r\n", "\r\n", "\r", "\0", "\uFEFF", "é", "`c`", "*e*",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.boolean(), (pieces, bom) => {
+        const body = pieces.join("");
+        const source = (bom ? "\uFEFF" : "") + body;
+        const fragments = fragmentMarkdown("doc", source);
+        expectSound(source, fragments);
+        // One leading BOM shifts every offset by one and changes nothing else.
+        if (bom && !body.startsWith("\uFEFF")) {
+          const bare = fragmentMarkdown("doc", body);
+          expect(shape(fragments)).toEqual(shape(bare));
+          expect(fragments.map((f) => [f.start - 1, f.end - 1])).toEqual(bare.map((f) => [f.start, f.end]));
+        }
+        // CR LF / CR → LF (offsets move, structure and hashes do not); NUL → U+FFFD (nothing moves).
+        const lf = source.replace(/\r\n?/g, "\n");
+        expect(shape(fragments)).toEqual(shape(fragmentMarkdown("doc", lf)));
+        const replaced = source.replace(/\0/g, "\uFFFD");
+        expect(shape(fragments)).toEqual(shape(fragmentMarkdown("doc", replaced)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe("table rows with the wrong number of cells get GFM's cells", () => {
+  it("a short row is padded with empty cells, a long row cut to the header (the excess stays in the row's text)", () => {
+    const source = "name | qty\n--- | ---\n| apples |\n| pears | 4 | spare |\n";
+    const rows = fragmentMarkdown("doc", source).filter((f) => f.kind === "row");
+    expect(rows.map((r) => r.cells!.map((c) => c.text))).toEqual([["name", "qty"], ["apples", ""], ["pears", "4"]]);
+    expect(rows[2].text).toBe("| pears | 4 | spare |");
+    for (const r of rows) for (const c of r.cells!) expect(source.slice(c.start, c.end)).toBe(c.text);
+    // The missing cell is the empty spot at its row's end.
+    expect(rows[1].cells![1]).toEqual({ text: "", start: rows[1].end, end: rows[1].end });
+  });
+
+  it("the same inside a block quote (parsed by micromark)", () => {
+    const rows = fragmentMarkdown("doc", "> a | b\n> --|--\n> 1\n> 2 | 3 | 4\n").filter((f) => f.kind === "row");
+    expect(rows.map((r) => r.cells!.map((c) => c.text))).toEqual([["a", "b"], ["1", ""], ["2", "3"]]);
+  });
+});
+
+describe("nesting depth is bounded, with a typed error", () => {
+  it.each([
+    ["'> ' × 2000", `${"> ".repeat(2000)}x\n`, 1],
+    ["'- ' × 2000", `${"- ".repeat(2000)}x\n`, 1],
+    ["quotes deepening from line 3", `title\n\n${"> ".repeat(1500)}deep\n`, 3],
+  ])("%s → MarkdownNestingError naming the line", (_, source, line) => {
+    let error: unknown;
+    try {
+      fragmentMarkdown("doc", source);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MarkdownNestingError);
+    expect((error as Error).message).toBe(`nesting deeper than 1,000 at line ${line}`);
+    expect((error as MarkdownNestingError).line).toBe(line);
+  });
+
+  it(`${MAX_MARKDOWN_NESTING} nested quotes are fragmented (iteratively), one level per quote`, () => {
+    const fragments = fragmentMarkdown("doc", `${"> ".repeat(MAX_MARKDOWN_NESTING)}deep\n`);
+    expect(fragments).toHaveLength(MAX_MARKDOWN_NESTING + 1);
+    expect(fragments[fragments.length - 1]).toMatchObject({ kind: "paragraph", text: "deep", depth: MAX_MARKDOWN_NESTING });
+  });
+});
