@@ -166,7 +166,10 @@ interface Prepared extends IndexedText {
 }
 
 function isBook(x: unknown): x is Book {
-  return typeof x === "object" && x !== null && Array.isArray((x as Book).passages) && typeof (x as Book).key === "string";
+  return (
+    typeof x === "object" && x !== null && Array.isArray((x as Book).passages) && typeof (x as Book).key === "string" &&
+    typeof (x as { text?: unknown }).text !== "string"
+  );
 }
 
 /** Normalize the input to keyed sources; a book is its passages joined by a blank line, labelled by passage name. */
