@@ -20,6 +20,7 @@
  */
 import { bestSpan, MAX_QUOTE_WORDS } from "./best-span.js";
 import { translateQuoteChars, words, wordCount, type Word } from "./words.js";
+import type { QuoteIndex } from "./quote-index.js";
 
 /** Lowest best-span ratio at which a missed quote is replaced by the source's words. */
 export const SNAP_MIN_RATIO = 0.8;
@@ -413,6 +414,9 @@ function negationCount(text: string): number {
  * @param pool every passage of the speaker's book seen in the moot
  * @param others the other tree's turns so far (turn number → text)
  * @param own the speaker's own earlier turns (turn number → text)
+ * @param options `index`: a quote index built over the same pool (createQuoteIndex(pool contents)),
+ *   searched instead of running bestSpan over the pool for own quotes; same snaps (its first span is
+ *   bestSpan's winner when that is ≥ SNAP_MIN_RATIO), but a "not in source" unquote then reports ratio 0.
  * @returns the corrected reply and one {@link Snap} per corrected quote, in order
  */
 export function snapQuotes(
@@ -420,6 +424,7 @@ export function snapQuotes(
   pool: readonly (string | TaggedText)[],
   others?: TurnTexts,
   own?: TurnTexts,
+  options: { index?: QuoteIndex } = {},
 ): { text: string; snaps: Snap[] } {
   const othersMap = toMap(others);
   const ownMap = toMap(own);
@@ -455,7 +460,8 @@ export function snapQuotes(
     if (match.found) return;
     if (match.reason === "ellipsis" || match.reason === "elision drops a negation") return unquote(match.reason);
     if (n > MAX_QUOTE_WORDS) return unquote("too long");
-    const best = bestSpan(q, sources);
+    const located = !turns.length && options.index ? options.index.locate(q, { minRatio: SNAP_MIN_RATIO, limit: 1 })[0] : undefined;
+    const best = located ?? (!turns.length && options.index ? { text: "", ratio: 0 } : bestSpan(q, sources));
     if (!best.text || best.ratio < SNAP_MIN_RATIO) return unquote("not in source", best.ratio);
     if (negationCount(best.text) !== negationCount(q)) return unquote("negation differs", best.ratio);
     const lead = LEAD_EDGE_RE.exec(inner)?.[0] ?? "";

@@ -598,3 +598,36 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
 export const __quoteIndexInternals = { prepare, prepareQuote, verbatim };
+
+/** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
+export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
+
+/**
+ * Say where quotes that failed a grounding check actually are: for each check that is
+ * not found (or is marked `attribution: "misattributed"`), the index's spans ≥ `minRatio`
+ * (another passage of the pool, another part of the book, another book); found and
+ * correctly cited quotes get `locatedAt: []` without a search.
+ *
+ * @param checks e.g. `checkGrounding(...).quotes`
+ * @param index an index over the texts to search (the whole book, or the corpus)
+ * @param options as `locate`; `limit` defaults to 3 here
+ * @returns the checks in order, each with `locatedAt`
+ * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words gets `locatedAt: []` instead)
+ */
+export function locateQuotes<T extends { text: string; found: boolean; attribution?: string }>(
+  checks: readonly T[],
+  index: QuoteIndex,
+  options: LocateOptions = {},
+): LocatedQuote<T>[] {
+  const opts = { limit: 3, ...options };
+  return checks.map((c) => {
+    const wanted = !c.found || c.attribution === "misattributed";
+    if (!wanted) return { ...c, locatedAt: [] };
+    try {
+      return { ...c, locatedAt: index.locate(c.text, opts) };
+    } catch (error) {
+      if (error instanceof RangeError && /MAX_QUOTE_WORDS/.test(error.message)) return { ...c, locatedAt: [] };
+      throw error;
+    }
+  });
+}
