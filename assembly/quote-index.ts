@@ -277,6 +277,59 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
         }
         store<u64>(PV, Pv);
         store<u64>(MV, Mv);
+      } else if (blocks == 2) {
+        // two words kept in locals (quotes of 65–128 characters, the common long case)
+        let P0 = load<u64>(PV), M0 = load<u64>(MV), P1 = load<u64>(PV, 8), M1 = load<u64>(MV, 8);
+        for (; p < e; p++) {
+          const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) << 1) << 3);
+          const E0 = load<u64>(row), E1 = load<u64>(row, 8);
+          const Xv0 = E0 | M0, Xv1 = E1 | M1;
+          const x0 = E0 & P0;
+          const s0 = x0 + P0;
+          const carry: u64 = <u64>(s0 < x0);
+          const s1 = (E1 & P1) + P1 + carry;
+          const Xh0 = (s0 ^ P0) | E0, Xh1 = (s1 ^ P1) | E1;
+          const Ph0 = M0 | ~(Xh0 | P0), Mh0 = P0 & Xh0;
+          const Ph1 = M1 | ~(Xh1 | P1), Mh1 = P1 & Xh1;
+          if ((Ph1 & lastHigh) != 0) score++;
+          else if ((Mh1 & lastHigh) != 0) score--;
+          const Ps0 = Ph0 << 1, Ms0 = Mh0 << 1;
+          const Ps1 = (Ph1 << 1) | (Ph0 >> 63), Ms1 = (Mh1 << 1) | (Mh0 >> 63);
+          P0 = Ms0 | ~(Xv0 | Ps0); M0 = Ps0 & Xv0;
+          P1 = Ms1 | ~(Xv1 | Ps1); M1 = Ps1 & Xv1;
+        }
+        store<u64>(PV, P0); store<u64>(MV, M0); store<u64>(PV, P1, 8); store<u64>(MV, M1, 8);
+      } else if (blocks == 3) {
+        // three words in locals (quotes of 129–192 characters)
+        let P0 = load<u64>(PV), M0 = load<u64>(MV), P1 = load<u64>(PV, 8), M1 = load<u64>(MV, 8);
+        let P2 = load<u64>(PV, 16), M2 = load<u64>(MV, 16);
+        for (; p < e; p++) {
+          const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * 3) << 3);
+          const E0 = load<u64>(row), E1 = load<u64>(row, 8), E2 = load<u64>(row, 16);
+          const Xv0 = E0 | M0, Xv1 = E1 | M1, Xv2 = E2 | M2;
+          const x0 = E0 & P0;
+          const s0 = x0 + P0;
+          const c0: u64 = <u64>(s0 < x0);
+          const x1 = E1 & P1;
+          const t1 = x1 + P1;
+          const s1 = t1 + c0;
+          const c1: u64 = <u64>(t1 < x1) | <u64>(s1 < t1);
+          const s2 = (E2 & P2) + P2 + c1;
+          const Xh0 = (s0 ^ P0) | E0, Xh1 = (s1 ^ P1) | E1, Xh2 = (s2 ^ P2) | E2;
+          const Ph0 = M0 | ~(Xh0 | P0), Mh0 = P0 & Xh0;
+          const Ph1 = M1 | ~(Xh1 | P1), Mh1 = P1 & Xh1;
+          const Ph2 = M2 | ~(Xh2 | P2), Mh2 = P2 & Xh2;
+          if ((Ph2 & lastHigh) != 0) score++;
+          else if ((Mh2 & lastHigh) != 0) score--;
+          const Ps0 = Ph0 << 1, Ms0 = Mh0 << 1;
+          const Ps1 = (Ph1 << 1) | (Ph0 >> 63), Ms1 = (Mh1 << 1) | (Mh0 >> 63);
+          const Ps2 = (Ph2 << 1) | (Ph1 >> 63), Ms2 = (Mh2 << 1) | (Mh1 >> 63);
+          P0 = Ms0 | ~(Xv0 | Ps0); M0 = Ps0 & Xv0;
+          P1 = Ms1 | ~(Xv1 | Ps1); M1 = Ps1 & Xv1;
+          P2 = Ms2 | ~(Xv2 | Ps2); M2 = Ps2 & Xv2;
+        }
+        store<u64>(PV, P0); store<u64>(MV, M0); store<u64>(PV, P1, 8); store<u64>(MV, M1, 8);
+        store<u64>(PV, P2, 16); store<u64>(MV, M2, 16);
       } else {
         // the same recurrences on one lb-bit integer spread over 64-bit words:
         // the addition carries upward, the shifts carry each word's top bit into the next

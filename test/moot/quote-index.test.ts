@@ -96,6 +96,31 @@ describe("parity with the exhaustive scan", () => {
     expect(nonEmpty).toBeGreaterThan(quotes.length);
   }, 600_000);
 
+  it("long quotes (1–4 words of 64 bits in WASM, up to 7 of 32 bits in TS): same windows as the exhaustive scan", () => {
+    const long = [40, 60].map((i) => fixture.passages[i].slice(0, fixture.passages[i].indexOf(" ", 700)));
+    const lix = __quoteIndexInternals.prepare(long);
+    const lw = createQuoteIndex(long, { backend: "wasm" });
+    const lt = createQuoteIndex(long, { backend: "ts" });
+    const rand = mulberry32(7);
+    let checked = 0;
+    for (let k = 0; k < 24; k++) {
+      const src = long[k % 2];
+      const ws = words(src).map((w) => src.slice(w.start, w.end));
+      const n = 20 + Math.floor(rand() * 24);
+      const i = Math.floor(rand() * (ws.length - n));
+      const picked = ws.slice(i, i + n);
+      for (let e = 0; e < k % 4; e++) picked[1 + Math.floor(rand() * (n - 2))] = "indeed";
+      const quote = picked.join(" ");
+      const q = __quoteIndexInternals.prepareQuote(lix, quote).q;
+      const want = rankHits(lix, scanExhaustive(lix, q, 0.7), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+      const toRow = (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + lix.sourceWords[g.sourceIndex], g.words, g.ratio];
+      expect(lw.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
+      expect(lt.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
+      if (q.ids.length > 128) checked++;
+    }
+    expect(checked).toBeGreaterThan(5); // quotes over 128 characters: 3+ words of 64 bits
+  }, 600_000);
+
   it("the first span is bestSpan's winner whenever that scores ≥ minRatio; spans never overlap by default", () => {
     for (const quote of quotes.slice(0, 400)) {
       const best = bestSpan(quote, texts);
