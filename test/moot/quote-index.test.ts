@@ -242,3 +242,11 @@ describe("input checks", () => {
     expect(two.locate("cat sat on the mat", { source: "y" }).map((s) => s.source)).toEqual(["y"]);
   });
 });
+
+describe("shared limits", () => {
+  it("locate and bestSpan accept the same longest quote", async () => {
+    const bs = await import("../../ts/moot/best-span.js");
+    const qi = await import("../../ts/moot/quote-index.js");
+    expect(qi.MAX_QUOTE_WORDS).toBe(bs.MAX_QUOTE_WORDS);
+  });
+});

@@ -53,8 +53,14 @@ import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { createMatchScratch, matchingCharacters, ratioOf } from "./sequence-match.js";
 import { words } from "./words.js";
-import { MAX_QUOTE_WORDS } from "./best-span.js";
 import type { Book } from "./retrieval.js";
+
+/**
+ * The longest quote (in words) `locate` accepts: the same bound as bestSpan's
+ * MAX_QUOTE_WORDS (best-span.ts; a test checks they are equal), kept here so this
+ * module does not import best-span.ts (which uses this one).
+ */
+export const MAX_QUOTE_WORDS = 200;
 
 /** `minRatio` default: the grounding check's snap threshold (grounding.ts SNAP_MIN_RATIO, same value). */
 export const LOCATE_MIN_RATIO = 0.8;
@@ -594,6 +600,20 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       });
     },
   };
+}
+
+/**
+ * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
+ * rank order (ratio, then source, size, start — bestSpan's "first window with the
+ * strictly highest ratio"), or null when no window reaches `minRatio` (then the
+ * caller's full scan decides). Used by best-span.ts's matcher on its prepared pool.
+ */
+export function bestWindowAtLeast(
+  texts: IndexedText, quote: IndexedQuote, minRatio: number, backend: BackendRequest | undefined, owner: object,
+): WindowHit | null {
+  const exports = wasmFor(backend);
+  const hits = exports ? quoteIndexBindingFor(exports).scan(owner, texts, quote, minRatio, -1) : scanTs(texts, quote, minRatio);
+  return hits.length ? rankHits(texts, hits, true, 1)[0] : null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
