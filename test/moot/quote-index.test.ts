@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
-  __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs, type WindowHit,
+  __quoteIndexInternals, createQuoteIndex, locateQuotes, rankHits, scanExhaustive, scanTs, type WindowHit,
 } from "../../ts/moot/quote-index.js";
 import { bestSpan } from "../../ts/moot/best-span.js";
 import { words } from "../../ts/moot/words.js";
@@ -248,5 +248,37 @@ describe("shared limits", () => {
     const bs = await import("../../ts/moot/best-span.js");
     const qi = await import("../../ts/moot/quote-index.js");
     expect(qi.MAX_QUOTE_WORDS).toBe(bs.MAX_QUOTE_WORDS);
+  });
+});
+
+describe("grounding helpers", () => {
+  it("snapQuotes with an index of its pool snaps exactly as without", async () => {
+    const { snapQuotes } = await import("../../ts/moot/grounding.js");
+    const pool = fixture.passages.slice(10, 16);
+    const ws = words(pool[2]).map((w) => pool[2].slice(w.start, w.end));
+    const near = [...ws.slice(5, 15)];
+    near[4] = near[4] + "s";
+    const reply = `As the book says, "${near.join(" ")}" [s1]. And "${ws.slice(20, 26).join(" ")}" [s1], "zebra quantum harmonica lighthouse" [s1].`;
+    for (const backend of ["wasm", "ts"] as const) {
+      const index = createQuoteIndex(pool, { backend });
+      const withIndex = snapQuotes(reply, pool, undefined, undefined, { index });
+      const without = snapQuotes(reply, pool);
+      expect(withIndex.text).toBe(without.text);
+      expect(withIndex.snaps.map((s) => [s.action, s.to])).toEqual(without.snaps.map((s) => [s.action, s.to]));
+      expect(withIndex.snaps.some((s) => s.action === "snapped")).toBe(true);
+    }
+  });
+
+  it("locateQuotes says where a quote missing from the turn's passages is in the whole book", async () => {
+    const { checkGrounding } = await import("../../ts/moot/grounding.js");
+    const book = parseBook("novel/sample", fixture.passages.slice(30, 36).join("\n\n"));
+    const cited = book.passages[0].content;
+    const elsewhere = book.passages[book.passages.length - 1].content;
+    const ew = words(elsewhere).map((w) => elsewhere.slice(w.start, w.end));
+    const quote = ew.slice(3, 12).join(" ");
+    const g = checkGrounding(`"${quote}" [s1]`, [{ tag: "s1", content: cited }]);
+    expect(g.quotes[0].found).toBe(false);
+    const [located] = locateQuotes(g.quotes, createQuoteIndex([book]));
+    expect(located.locatedAt[0]).toMatchObject({ source: "novel/sample", ratio: 1, passages: [book.passages[book.passages.length - 1].name] });
   });
 });
