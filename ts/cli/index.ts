@@ -9,6 +9,7 @@ import { CliError, HelpShown, type Command } from "./common.js";
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
   books: { summary: "list the corpus books, or how one was cut into passages", load: async () => (await import("./books.js")).default },
+  locate: { summary: "where a quote is from across the books (span, ratio, diff)", load: async () => (await import("./locate.js")).default },
   index: { summary: "list a graph's triples with ids and its fingerprint", load: async () => (await import("./index-command.js")).default },
   critique: { summary: "apply a critique (triple ids) to a graph", load: async () => (await import("./critique.js")).default },
   check: { summary: "type-check a SPARQL query or op-list plan against a schema", load: async () => (await import("./check.js")).default },

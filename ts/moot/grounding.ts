@@ -36,6 +36,7 @@
 import type { BackendRequest } from "../../bindings/wasm.js";
 import { createQuoteMatcher, fitsBestSpan, type QuoteMatcher } from "./best-span.js";
 import { translateQuoteChars, words, type Word } from "./words.js";
+import type { QuoteIndex } from "./quote-index.js";
 
 /** Lowest best-span ratio at which a missed quote is replaced by the source's words. */
 export const SNAP_MIN_RATIO = 0.8;
@@ -637,7 +638,10 @@ function negationCount(text: string): number {
  * @param pool every passage of the speaker's book seen in the moot
  * @param others the other tree's turns so far (turn number → text)
  * @param own the speaker's own earlier turns (turn number → text)
- * @param options `backend` of the best-span search; the caps (`maxReplyChars`, `maxQuotes`)
+ * @param options `backend` of the best-span search; the caps (`maxReplyChars`, `maxQuotes`); `index`: a quote index built over the same pool
+ *   (createQuoteIndex(pool contents)), searched instead of bestSpan for own quotes; same snaps (its
+ *   first span is bestSpan's winner when that is ≥ SNAP_MIN_RATIO), but a "not in source" unquote
+ *   then reports ratio 0
  * @returns the corrected reply and one {@link Snap} per corrected quote, in order
  * @throws TypeError naming the argument on a non-string reply or a pool that is not an array of passages
  */
@@ -646,7 +650,7 @@ export function snapQuotes(
   pool: readonly (string | TaggedText)[],
   others?: TurnTexts,
   own?: TurnTexts,
-  options: GroundingOptions = {},
+  options: GroundingOptions & { index?: QuoteIndex } = {},
 ): { text: string; snaps: Snap[] } {
   checkText(text, "snapQuotes(text): text");
   checkPassages(pool, "snapQuotes: pool");
@@ -704,10 +708,14 @@ export function snapQuotes(
       unquote("too long");
       continue;
     }
-    const matcher = turns.length
-      ? createQuoteMatcher(sources, { backend: options.backend })
-      : (ownMatcher ??= createQuoteMatcher(ownSources, { backend: options.backend }));
-    const best = matcher.bestSpan(q);
+    const viaIndex = !turns.length && options.index !== undefined;
+    const located = viaIndex ? options.index!.locate(q, { minRatio: SNAP_MIN_RATIO, limit: 1 })[0] : undefined;
+    const best = viaIndex
+      ? (located ?? { text: "", ratio: 0 })
+      : (turns.length
+          ? createQuoteMatcher(sources, { backend: options.backend })
+          : (ownMatcher ??= createQuoteMatcher(ownSources, { backend: options.backend }))
+        ).bestSpan(q);
     if (!best.text || best.ratio < SNAP_MIN_RATIO) {
       unquote("not in source", best.ratio);
       continue;

@@ -1,6 +1,11 @@
 // ts/moot: public API of this part (browser-safe). Filled in by its issue.
 export * from "./words.js";
 export * from "./best-span.js";
+export {
+  createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO,
+  type QuoteIndex, type QuoteIndexInput, type QuoteIndexSource, type QuoteIndexOptions, type SourcePassage,
+  type LocateOptions, type LocatedSpan, type LocatedQuote,
+} from "./quote-index.js";
 export * from "./grounding.js";
 export * from "./retrieval.js";
 export * from "./synth.js";

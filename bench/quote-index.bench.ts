@@ -1,0 +1,262 @@
+/**
+ * Quote index benchmarks (issue 18): locate over every book of ../shared/data/books
+ * (≈5 MB) vs the exhaustive bestSpan over the same texts, vs RapidFuzz's
+ * partial_ratio_alignment (python3, `pip install rapidfuzz`) over the same books;
+ * the verbatim exact path; the no-match worst case; the index build with its memory;
+ * and bestSpan on the 12-passage pool vs RapidFuzz over that pool.
+ *
+ * RapidFuzz gets the normalized texts (word keys joined by one space, as our ratio
+ * sees them) and answers its own question (best character alignment per text); we
+ * report how often its best text is ours, not assert it.
+ *
+ * Run: npx tsx bench/run.ts quote-index
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createQuoteIndex, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { bestSpan, createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
+import { loadBooks } from "../ts/moot/corpus-node.js";
+import { normalize, words } from "../ts/moot/words.js";
+import type { BenchCase, BenchSuite, Contender } from "./harness.js";
+import { mulberry32 } from "../test/prng.js";
+
+const BOOKS = fileURLToPath(new URL("../../shared/data/books/", import.meta.url));
+const RAPIDFUZZ = fileURLToPath(new URL("./python/rapidfuzz_locate.py", import.meta.url));
+
+function hasRapidfuzz(): boolean {
+  try {
+    execFileSync("python3", ["-c", "import rapidfuzz"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `count` quotes of `lo`–`hi` words from random places of `texts`, with 0–`maxEdits` word edits (substitute, drop, insert). */
+function makeQuotes(texts: string[], count: number, rand: () => number, lo: number, hi: number, maxEdits: number): string[] {
+  const out: string[] = [];
+  const total = texts.reduce((n, t) => n + t.length, 0);
+  for (let q = 0; q < count; q++) {
+    // a text with probability ∝ its length, then a place in it
+    let at = Math.floor(rand() * total);
+    let t = 0;
+    while (at >= texts[t].length) at -= texts[t++].length;
+    const text = texts[t];
+    const slice = text.slice(Math.max(0, at - 2000), at + 2000);
+    const ws = words(slice).map((w) => slice.slice(w.start, w.end));
+    const n = lo + Math.floor(rand() * (hi - lo + 1));
+    const i = Math.floor(rand() * Math.max(1, ws.length - n));
+    const picked = ws.slice(i, i + n);
+    const edits = q % (maxEdits + 1);
+    for (let e = 0; e < edits; e++) {
+      const j = 1 + Math.floor(rand() * (picked.length - 2));
+      const op = e % 3;
+      if (op === 0) picked[j] = ws[Math.floor(rand() * ws.length)];
+      else if (op === 1) picked.splice(j, 1);
+      else picked.splice(j, 0, "indeed");
+    }
+    out.push(picked.join(" "));
+  }
+  return out;
+}
+
+function rapidfuzzContender(texts: string[], quotes: string[], expected: number[], label: string): Contender {
+  return {
+    name: `RapidFuzz partial_ratio_alignment${label}`,
+    kind: "external",
+    async measure(options) {
+      const dir = mkdtempSync(join(tmpdir(), "groundwire-qi-bench-"));
+      const file = join(dir, "cases.json");
+      writeFileSync(file, JSON.stringify({ texts: texts.map(normalize), quotes: quotes.map(normalize), expected }));
+      const budget = Math.max(0.5, (options?.budgetMs ?? 3000) / 1000);
+      const out = execFileSync("python3", [RAPIDFUZZ, file, String(budget)], { encoding: "utf8", maxBuffer: 1 << 26 });
+      const r = JSON.parse(out.trim().split("\n").pop()!);
+      const known = expected.filter((e) => e >= 0).length;
+      return { medianMs: r.medianMs, samples: r.samples, note: `its best text is ours for ${r.agree}/${known} quotes (score only, its own contract)` };
+    },
+  };
+}
+
+const key = (s: LocatedSpan[]) => s.map((x) => `${x.sourceIndex}:${x.start}:${x.end}:${x.ratio}`).join("|");
+
+function locateContender(name: string, ix: QuoteIndex, quotes: string[], expected: string[], limit?: number): Contender {
+  return {
+    name,
+    run: () => quotes.map((q) => ix.locate(q, limit ? { limit } : {})),
+    check: (o) => {
+      const got = (o as LocatedSpan[][]).map(key);
+      got.forEach((g, i) => {
+        if (g !== expected[i]) throw new Error(`${name}: quote ${i} gave ${g}, expected ${expected[i]}`);
+      });
+    },
+  };
+}
+
+/** Median ms per quote over `reps` calls each (the harness reports the mean per quote of a batch). */
+function perQuoteMedian(ix: QuoteIndex, quotes: string[], reps = 3): number {
+  const ms = quotes.map((q) => {
+    const t: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const s = performance.now();
+      ix.locate(q);
+      t.push(performance.now() - s);
+    }
+    return t.sort((a, b) => a - b)[Math.floor(reps / 2)];
+  });
+  ms.sort((a, b) => a - b);
+  return ms[Math.floor(ms.length / 2)];
+}
+
+const suite: BenchSuite = {
+  part: "quote-index",
+  async cases(): Promise<BenchCase[]> {
+    if (!existsSync(BOOKS)) {
+      suite.skipped = `${BOOKS} absent: the quote-index bench needs the real books of ../shared/data`;
+      return [];
+    }
+    const books = loadBooks(BOOKS);
+    const heap0 = process.memoryUsage();
+    const t0 = performance.now();
+    const wasm = createQuoteIndex(books, { backend: "wasm" });
+    const buildMs = performance.now() - t0;
+    const heap1 = process.memoryUsage();
+    const ts = createQuoteIndex(books, { backend: "ts" });
+    const texts = books.map((b) => b.passages.map((p) => p.content).join("\n\n"));
+    const corpusChars = texts.reduce((n, t) => n + t.length, 0);
+    const rand = mulberry32(18);
+    const quotes = makeQuotes(texts, 12, rand, 5, 30, 3);
+    const expected = quotes.map((q) => key(wasm.locate(q)));
+    const bestText = quotes.map((q) => wasm.locate(q, { limit: 1 })[0]?.sourceIndex ?? -1);
+    const rf = hasRapidfuzz();
+    const skipRf = "RapidFuzz (pip install rapidfuzz) is not installed";
+    const perQuote = perQuoteMedian(wasm, quotes);
+
+    // exhaustive bestSpan over all texts: seconds per quote, so two quotes
+    const two = quotes.slice(0, 2);
+    const twoBest = two.map((q) => bestSpan(q, texts, { backend: "wasm" }));
+    const verbatim = makeQuotes(texts, 12, rand, 5, 30, 0);
+    const verbatimExpected = verbatim.map((q) => key(wasm.locate(q, { limit: 1 })));
+    const nowhere = [
+      "colourless green ideas sleep furiously beneath the quantum refrigerator of the moon",
+      "our spacecraft telemetry indicates a carburettor anomaly in the blockchain subsystem",
+      "please reboot the router before submitting your quarterly performance review online",
+    ];
+
+    // the 12-passage pool of the moot bench: bestSpan vs RapidFuzz over the same pool
+    const poolRand = mulberry32(1234);
+    const names = ["novel__frankenstein.txt", "novel__pride-and-prejudice.txt", "diary__pepys-1660.txt"];
+    const pool: string[] = [];
+    for (let k = 0; k < 12; k++) {
+      const text = readFileSync(join(BOOKS, names[k % 3]), "utf8");
+      let at = Math.floor(text.length * (0.1 + 0.75 * poolRand()));
+      at = text.indexOf(" ", at) + 1;
+      pool.push(text.slice(at, text.lastIndexOf(" ", at + 1200)).trim());
+    }
+    const poolQuotes = makeQuotes(pool, 16, poolRand, 5, 14, 2);
+    const matcher = createQuoteMatcher(pool, { backend: "wasm" });
+    const poolExpected = matcher.match(poolQuotes);
+    const poolIndex = createQuoteIndex(pool, { backend: "wasm" });
+
+    const cases: BenchCase[] = [
+      {
+        name: "locate, 12 quotes of 5–30 words with 0–3 word edits, all books (≈5 MB)",
+        size: "large",
+        units: { count: quotes.length, unit: "quotes" },
+        contenders: [
+          locateContender("locate (wasm)", wasm, quotes, expected),
+          ...(rf ? [rapidfuzzContender(texts, quotes, bestText, ", per book")] : []),
+        ],
+        extra: () => ({ "locate (wasm) median per quote, ms": Math.round(perQuote * 100) / 100, ...(rf ? {} : { note: skipRf }) }),
+      },
+      {
+        name: "locate vs exhaustive bestSpan, 2 of those quotes, all books",
+        size: "pathological",
+        units: { count: two.length, unit: "quotes" },
+        baseline: "bestSpan over all books (wasm, exhaustive)",
+        contenders: [
+          {
+            name: "bestSpan over all books (wasm, exhaustive)",
+            run: () => two.map((q) => bestSpan(q, texts, { backend: "wasm" })),
+            check: (o) => {
+              (o as SpanMatch[]).forEach((s, i) => {
+                const top = wasm.locate(two[i], { limit: 1 })[0];
+                if (s.ratio >= 0.8 && (!top || top.start !== s.start || top.ratio !== s.ratio || top.sourceIndex !== s.source)) {
+                  throw new Error(`locate's first span differs from bestSpan on quote ${i}`);
+                }
+              });
+            },
+          },
+          locateContender("locate (wasm)", wasm, two, expected.slice(0, 2)),
+          locateContender("locate (ts)", ts, two, expected.slice(0, 2)),
+          ...(rf ? [rapidfuzzContender(texts, two, bestText.slice(0, 2), ", per book")] : []),
+        ],
+        extra: () => ({ "bestSpan ratios": twoBest.map((b) => b.ratio.toFixed(3)).join(", ") }),
+      },
+      {
+        name: "locate, 12 verbatim quotes of 5–30 words, exact path (limit 1), all books",
+        size: "small",
+        units: { count: verbatim.length, unit: "quotes" },
+        contenders: [locateContender("locate (wasm), limit 1", wasm, verbatim, verbatimExpected, 1), locateContender("locate (ts), limit 1", ts, verbatim, verbatimExpected, 1)],
+      },
+      {
+        name: "locate, no-match worst case: 3 quotes found nowhere, all books",
+        size: "pathological",
+        units: { count: nowhere.length, unit: "quotes" },
+        contenders: [
+          locateContender("locate (wasm)", wasm, nowhere, nowhere.map(() => "")),
+          ...(rf ? [rapidfuzzContender(texts, nowhere, nowhere.map(() => -1), ", per book")] : []),
+        ],
+      },
+      {
+        name: `createQuoteIndex over all books (${(corpusChars / 1e6).toFixed(2)} M characters)`,
+        size: "pathological",
+        units: { count: corpusChars, unit: "chars" },
+        contenders: [
+          {
+            name: "createQuoteIndex (tokenize + intern + postings)",
+            run: () => createQuoteIndex(books, { backend: "ts" }).stats,
+            check: (o) => {
+              if ((o as { words: number }).words !== wasm.stats.words) throw new Error("index sizes differ");
+            },
+          },
+        ],
+        extra: () => ({
+          "first build, ms": Math.round(buildMs),
+          "index arrays, MB": Math.round((wasm.stats.bytes / 1e6) * 10) / 10,
+          "WASM copy (chars + word starts/ends), MB": Math.round(((wasm.stats.characters * 4 + wasm.stats.words * 8) / 1e6) * 10) / 10,
+          "JS heap growth of the first build, MB": Math.round(((heap1.heapUsed - heap0.heapUsed) / 1e6) * 10) / 10,
+          words: wasm.stats.words,
+        }),
+      },
+      {
+        name: "bestSpan, 16 quotes of 5–14 words (0–2 edits), pool of 12 passages of ~1,200 chars",
+        size: "large",
+        units: { count: poolQuotes.length, unit: "quotes" },
+        contenders: [
+          {
+            name: "bestSpan (wasm, matcher)",
+            run: () => matcher.match(poolQuotes),
+            check: (o) => (o as SpanMatch[]).forEach((s, i) => {
+              if (s.ratio !== poolExpected[i].ratio || s.start !== poolExpected[i].start) throw new Error(`quote ${i} differs`);
+            }),
+          },
+          {
+            name: "locate (wasm) over the pool, limit 1",
+            run: () => poolQuotes.map((q) => poolIndex.locate(q, { limit: 1 })[0]),
+            check: (o) => (o as (LocatedSpan | undefined)[]).forEach((s, i) => {
+              const e = poolExpected[i];
+              if (e.ratio >= 0.8 && (s?.ratio !== e.ratio || s.start !== e.start || s.sourceIndex !== e.source)) throw new Error(`quote ${i}: locate's first span is not bestSpan's`);
+            }),
+          },
+          ...(rf ? [rapidfuzzContender(pool, poolQuotes, poolExpected.map((e) => e.source), ", per passage")] : []),
+        ],
+      },
+    ];
+    return cases;
+  },
+};
+
+export default suite;

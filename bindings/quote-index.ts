@@ -1,0 +1,97 @@
+/**
+ * Binding of the WASM quote-index scan (assembly/quote-index.ts).
+ *
+ * The index's texts are copied into WASM memory once per index (and again only
+ * when another index was scanned in between, or the kernel's arena moved);
+ * each `scan` copies the quote, runs one `qiScan` call, and reads the hits back.
+ */
+import type { WasmExports } from "./wasm.js";
+
+/** The raw exports of assembly/quote-index.ts. */
+export interface QuoteIndexExports {
+  memory: WebAssembly.Memory;
+  qiReserve(chars: number, words: number, sources: number, quoteLen: number, alphabet: number): number;
+  qiScan(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number): number;
+}
+
+/** The texts as the kernel reads them (see ts/moot/quote-index.ts `IndexedText`). */
+export interface QiTexts {
+  chars: Int32Array;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  sourceWords: Int32Array;
+  alphabetSize: number;
+}
+
+/** A quote: interned ids, word count, alphabet size (index alphabet plus the quote's own extra code points). */
+export interface QiQuote {
+  ids: Int32Array;
+  words: number;
+  alphabetSize: number;
+}
+
+/** A window with ratio ≥ minRatio: first word (global index), size in words, ratio. */
+export interface QiHit {
+  word: number;
+  size: number;
+  ratio: number;
+}
+
+/** The names every groundwire .wasm must export for this kernel. */
+export const QI_EXPORTS = ["qiReserve", "qiScan"] as const;
+
+/** A live binding to one instance's quote-index kernel. */
+export interface QuoteIndexBinding {
+  /** Every window ≥ minRatio (unordered); `owner` identifies the texts so they are copied only when they change. */
+  scan(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number): QiHit[];
+}
+
+const bindings = new WeakMap<object, QuoteIndexBinding>();
+
+/** The binding for `exports` (one per instance). Throws when the kernel's exports are missing. */
+export function quoteIndexBindingFor(exports: WasmExports): QuoteIndexBinding {
+  let b = bindings.get(exports);
+  if (!b) {
+    for (const name of QI_EXPORTS) {
+      if (typeof exports[name] !== "function") throw new Error(`groundwire wasm: export ${name} is missing (rebuild with npm run build:wasm)`);
+    }
+    b = createBinding(exports as unknown as QuoteIndexExports);
+    bindings.set(exports, b);
+  }
+  return b;
+}
+
+function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
+  let generation = -1;
+  let loaded: object | null = null;
+  return {
+    scan(owner, texts, quote, minRatio, onlySource) {
+      const nSources = texts.sourceWords.length - 1;
+      const lb = quote.ids.length;
+      const table = x.qiReserve(texts.chars.length, texts.charStart.length, nSources, Math.max(1, lb), quote.alphabetSize);
+      let i32 = new Int32Array(x.memory.buffer);
+      const t = table >> 2;
+      if (i32[t] !== generation) {
+        generation = i32[t];
+        loaded = null; // the arena moved: the texts copied before are gone
+      }
+      if (loaded !== owner) {
+        i32.set(texts.chars, i32[t + 1] >> 2);
+        i32.set(texts.charStart, i32[t + 2] >> 2);
+        i32.set(texts.charEnd, i32[t + 3] >> 2);
+        i32.set(texts.sourceWords, i32[t + 4] >> 2);
+        loaded = owner;
+      }
+      i32.set(quote.ids, i32[t + 5] >> 2);
+      const count = x.qiScan(nSources, lb, quote.words, quote.alphabetSize, minRatio, onlySource);
+      // the hit buffers may have moved and memory may have grown during the scan
+      i32 = new Int32Array(x.memory.buffer);
+      const f64 = new Float64Array(x.memory.buffer);
+      const words = i32[t + 6] >> 2;
+      const ratios = i32[t + 7] >> 3;
+      const out: QiHit[] = new Array(count);
+      for (let i = 0; i < count; i++) out[i] = { word: i32[words + 2 * i], size: i32[words + 2 * i + 1], ratio: f64[ratios + i] };
+      return out;
+    },
+  };
+}

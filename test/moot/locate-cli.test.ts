@@ -1,0 +1,55 @@
+// `groundwire locate`, run as the built CLI (node dist/cli.js; `npm test` builds first), on the bundled books.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { wordDiff } from "../../ts/cli/locate.js";
+
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe("wordDiff", () => {
+  it("marks quote-only and span-only words over keys", () => {
+    expect(wordDiff("I beheld the wretch, the miserable monster whom I had made", "I beheld the wretch—the miserable monster whom I had created")).toBe(
+      "i beheld the wretch the miserable monster whom i had [-made-] {+created+}",
+    );
+    expect(wordDiff("a b c", "a b c")).toBe("a b c");
+  });
+});
+
+describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run build` first)", () => {
+  it("finds a misspelt Frankenstein quote with its passage, span, ratio and diff", async () => {
+    const r = await run(["locate", "I beheld the wretch the miserable monstre whom I had created", "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as { source: string; passages: string[]; ratio: number; text: string; diff: string }[];
+    expect(rows[0].source).toBe("novel/frankenstein");
+    expect(rows[0].passages[0]).toMatch(/^chunk:\d{4}$/);
+    expect(rows[0].text).toBe("I beheld the wretch—the miserable monster whom I had created");
+    expect(rows[0].ratio).toBeGreaterThan(0.95);
+    expect(rows[0].diff).toContain("[-monstre-] {+monster+}");
+  }, 120_000);
+
+  it("says so (exit 1) when nothing matches, and rejects bad options (exit 2)", async () => {
+    const none = await run(["locate", "colourless green ideas sleep furiously", "--book", "diary/pepys-1660"]);
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain("no span with ratio ≥ 0.8 in diary/pepys-1660");
+    const bad = await run(["locate", "some words here", "--min-ratio", "2"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--min-ratio must be a number in (0, 1]");
+    const book = await run(["locate", "some words here", "--book", "novel/nope"]);
+    expect(book.code).toBe(1);
+    expect(book.stderr).toContain('no book "novel/nope"');
+  }, 120_000);
+});

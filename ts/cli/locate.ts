@@ -1,0 +1,104 @@
+/**
+ * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--corpus DIR] [--json]`:
+ * where a quote is from across the corpus — book, passage label(s), the span,
+ * its ratio (difflib, as the grounding check computes it) and a word diff of
+ * quote vs span. Built on createQuoteIndex (ts/moot/quote-index.ts).
+ */
+import { loadBooks } from "../moot/corpus-node.js";
+import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan } from "../moot/quote-index.js";
+import { matchingBlocks } from "../moot/sequence-match.js";
+import { words } from "../moot/words.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { corpusDir } from "./corpus-dir.js";
+
+const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--corpus DIR] [--json]
+
+Finds every span of the corpus whose words match the quote with a difflib ratio ≥ R
+(the grounding check's measure), best first, overlapping spans left out.
+  --book KEY       only this book (<genre>/<book>, see groundwire books)
+  --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO})
+  --limit N        at most N spans (default 10)
+  --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --json           print JSON: [{source, passages, start, end, ratio, text, diff}]`;
+
+/** A word diff of quote vs span over word keys (difflib matching blocks): `[-quote words-]{+span words+}`. */
+export function wordDiff(quote: string, span: string): string {
+  const qa = words(quote).map((w) => w.key);
+  const sb = words(span).map((w) => w.key);
+  const ids = new Map<string, number>();
+  const id = (k: string) => ids.get(k) ?? (ids.set(k, ids.size), ids.size - 1);
+  const a = qa.map(id);
+  const b = sb.map(id);
+  const out: string[] = [];
+  let i = 0, j = 0;
+  for (const [bi, bj, size] of matchingBlocks(a, b)) {
+    if (i < bi) out.push(`[-${qa.slice(i, bi).join(" ")}-]`);
+    if (j < bj) out.push(`{+${sb.slice(j, bj).join(" ")}+}`);
+    if (size) out.push(qa.slice(bi, bi + size).join(" "));
+    i = bi + size;
+    j = bj + size;
+  }
+  return out.join(" ");
+}
+
+function parseRatio(raw: string | undefined): number {
+  if (raw === undefined) return LOCATE_MIN_RATIO;
+  const r = Number(raw);
+  if (!/^\s*\d*\.?\d+\s*$/.test(raw) || !(r > 0 && r <= 1)) throw new CliError(`locate: --min-ratio must be a number in (0, 1], got ${JSON.stringify(raw)}`, 2);
+  return r;
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return 10;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) throw new CliError(`locate: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`, 2);
+  return Number(raw);
+}
+
+const command: Command = {
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("locate", args, {
+      book: { type: "string" },
+      "min-ratio": { type: "string" },
+      limit: { type: "string" },
+      corpus: { type: "string" },
+      json: { type: "boolean" },
+    }, HELP);
+    if (positionals.length !== 1) throw new CliError(`locate: expected one quoted argument, got ${positionals.length}`, 2);
+    const quote = positionals[0]!;
+    if (!words(quote).length) throw new CliError("locate: the quote has no word to look for", 2);
+    const minRatio = parseRatio(values["min-ratio"]);
+    const limit = parseLimit(values.limit);
+    let books;
+    try {
+      books = loadBooks(corpusDir(values.corpus));
+    } catch (error) {
+      throw new CliError(`locate: ${(error as Error).message}`);
+    }
+    if (values.book !== undefined && !books.some((b) => b.key === values.book)) {
+      throw new CliError(`locate: no book ${JSON.stringify(values.book)}; books: ${books.map((b) => b.key).join(", ")}`);
+    }
+    const index = createQuoteIndex(values.book === undefined ? books : books.filter((b) => b.key === values.book));
+    let spans: LocatedSpan[];
+    try {
+      spans = index.locate(quote, { minRatio, limit });
+    } catch (error) {
+      throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
+    }
+    if (values.json) {
+      const rows = spans.map((s) => ({ source: s.source, passages: s.passages, start: s.start, end: s.end, ratio: s.ratio, text: s.text, diff: wordDiff(quote, s.text) }));
+      console.log(JSON.stringify(rows, null, 2));
+      return spans.length ? 0 : 1;
+    }
+    if (!spans.length) {
+      console.log(`no span with ratio ≥ ${minRatio} in ${values.book ?? `${books.length} books`}`);
+      return 1;
+    }
+    for (const s of spans) {
+      console.log(`${s.source}  ${s.passages.join(", ") || "-"}  [${s.start}, ${s.end})  ratio ${s.ratio.toFixed(3)}`);
+      console.log(`  “${s.text.replace(/\s+/g, " ")}”`);
+      if (s.ratio < 1) console.log(`  diff: ${wordDiff(quote, s.text)}`);
+    }
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,653 @@
+/**
+ * A quote index over whole texts: "where is this quote, anywhere?" answered
+ * exactly to bestSpan's definition (DESIGN.md §5), in milliseconds.
+ *
+ * `createQuoteIndex(texts | sources | books)` tokenizes every text once
+ * (through words.ts, so it shares bestSpan's words and keys) and interns the
+ * key characters. `locate(quote, {minRatio, limit})` returns the windows an
+ * exhaustive bestSpan scan would score ≥ `minRatio` — same windows (sizes
+ * n-2..n+2 words inside one text), same ratio (difflib
+ * `SequenceMatcher(None, window, quote, autojunk=False).ratio()` over code
+ * points, computed as `2·M/(la+lb)` in doubles) — best first; by default a
+ * window overlapping a better one (or an equal one earlier in bestSpan's order)
+ * is left out, so a quote present twice gives two spans, not ten.
+ *
+ * Exactness. The scan skips a window only when an upper bound of its ratio is
+ * < `minRatio`; every bound is proven below where it is used. The surviving
+ * windows get difflib's exact M. So the set of windows ≥ `minRatio` is the
+ * exhaustive one, and the order (ratio, then bestSpan's order: text, size,
+ * start) and the overlap rule are applied to that set: the answer is a
+ * function of the exhaustive set (test/moot/quote-index.test.ts checks it
+ * against the exhaustive scan on both backends).
+ *
+ * Bounds, cheapest first, per window W (la characters) and quote b (lb):
+ * 1. real_quick_ratio: M ≤ min(la, lb), so ratio ≤ 2·min(la, lb)/(la+lb).
+ * 2. Semi-global edit distance (Myers 1999, block form as in edlib): one
+ *    bit-parallel pass over each text gives, after every character e,
+ *    E(e) = min over substrings X ending at e of Levenshtein(X, b). For W
+ *    ending at e: the matching blocks of difflib form a common subsequence,
+ *    so M ≤ LCS(W, b); the indel distance la + lb − 2·LCS(W, b) is the cost
+ *    of an edit script without substitutions, hence ≥ Levenshtein(W, b) ≥ E(e).
+ *    So 2·M ≤ la + lb − E(e) and ratio ≤ (la + lb − E(e))/(la + lb).
+ *    This one pass (O(text·⌈lb/w⌉) word operations) is what makes the index
+ *    fast: on English text at minRatio 0.8 it leaves almost no window alive
+ *    away from a true near-match (character multiset and q-gram counts do not:
+ *    see docs/moot.md "Quote index").
+ * 3. quick_ratio: M ≤ Σ_c min(countW[c], countb[c]) (every matched character
+ *    pairs one occurrence of c on each side), ratio ≤ 2·that/(la+lb).
+ * 4. (WASM) LCS, bit-parallel (Hyyrö 2004): ratio ≤ 2·LCS(W, b)/(la+lb).
+ * Each bound B is a double computed as `x/(la+lb)` with integer x ≥ 2·M, and
+ * IEEE division is monotone, so `ratio ≥ minRatio` implies `B ≥ minRatio`:
+ * skipping `B < minRatio` never drops a window the exhaustive scan keeps.
+ *
+ * Verbatim quotes take an exact path: the quote's word keys are looked up in a
+ * word-id posting index (rarest word first); a verbatim occurrence is a
+ * window of size n with ratio 1 — the highest possible — so when `limit`
+ * verbatim spans exist the answer is known without the scan.
+ *
+ * Two backends, one contract: WASM (assembly/quote-index.ts, default when
+ * loaded) and this file's TS twin (`scanTs`); results are identical.
+ * Browser-safe: no Node APIs.
+ */
+import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
+import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
+import { createMatchScratch, matchingCharacters, ratioOf } from "./sequence-match.js";
+import { words } from "./words.js";
+import type { Book } from "./retrieval.js";
+
+/**
+ * The longest quote (in words) `locate` accepts: the same bound as bestSpan's
+ * MAX_QUOTE_WORDS (best-span.ts; a test checks they are equal), kept here so this
+ * module does not import best-span.ts (which uses this one).
+ */
+export const MAX_QUOTE_WORDS = 200;
+
+/** `minRatio` default: the grounding check's snap threshold (grounding.ts SNAP_MIN_RATIO, same value). */
+export const LOCATE_MIN_RATIO = 0.8;
+
+/** A labelled part of a source text: UTF-16 [start, end) into that text. */
+export interface SourcePassage {
+  label: string;
+  start: number;
+  end: number;
+}
+
+/** One text to index: its key (a book key, a file name…), its text, optional passage labels. */
+export interface QuoteIndexSource {
+  key: string;
+  text: string;
+  passages?: readonly SourcePassage[];
+}
+
+/** What `createQuoteIndex` accepts: plain texts (keys "0", "1", …), keyed sources, or parsed books. */
+export type QuoteIndexInput = readonly string[] | readonly QuoteIndexSource[] | readonly Book[];
+
+/** Options of `createQuoteIndex`. */
+export interface QuoteIndexOptions {
+  /** "wasm" (throws if not loaded), "ts", or "auto" (default: WASM when loaded). */
+  backend?: BackendRequest;
+}
+
+/** Options of `locate`. */
+export interface LocateOptions {
+  /** Keep windows whose ratio is ≥ this; in (0, 1]. Default `LOCATE_MIN_RATIO` (0.8). */
+  minRatio?: number;
+  /** At most this many spans (a positive integer); default: all. */
+  limit?: number;
+  /** Only this source (by key). */
+  source?: string;
+  /** Return every window ≥ minRatio, overlapping ones too (default false: overlaps of a better span are left out). */
+  overlapping?: boolean;
+}
+
+/** A located span. `text` = the source's text [start, end) (UTF-16), as written. */
+export interface LocatedSpan {
+  text: string;
+  /** difflib ratio of the window's joined keys vs the quote's, as bestSpan computes it. */
+  ratio: number;
+  /** The source's key (a book key; "0", "1", … for plain texts). */
+  source: string;
+  /** Index of the source in the index's input. */
+  sourceIndex: number;
+  /** Labels of the passages the span touches, in order (empty when the source has none). */
+  passages: string[];
+  start: number;
+  end: number;
+  /** The window: its first word (index within the source) and its size in words. */
+  word: number;
+  words: number;
+}
+
+/** A built quote index. */
+export interface QuoteIndex {
+  readonly backend: Backend;
+  /** Keys of the indexed sources, in input order. */
+  readonly keys: readonly string[];
+  /** Words and key characters indexed. */
+  readonly stats: { sources: number; words: number; characters: number; bytes: number };
+  /**
+   * Spans of the indexed texts whose ratio to `quote` is ≥ `minRatio`, best first
+   * (ratio descending, then bestSpan's order: source, window size, start).
+   * @throws RangeError on a quote longer than MAX_QUOTE_WORDS, a bad minRatio/limit, or an unknown source key.
+   */
+  locate(quote: string, options?: LocateOptions): LocatedSpan[];
+}
+
+/** The index as both backends read it (the layout of best-span.ts's pool, over whole texts). */
+export interface IndexedText {
+  /** Interned key characters; keys of one source one space (id 0) apart. */
+  chars: Int32Array;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  /** Words of source s: [sourceWords[s], sourceWords[s+1]). */
+  sourceWords: Int32Array;
+  alphabetSize: number;
+}
+
+/** A quote as the scan reads it. */
+export interface IndexedQuote {
+  ids: Int32Array;
+  words: number;
+  alphabetSize: number;
+}
+
+/** A window ≥ minRatio: first word (global index), size in words, ratio. */
+export interface WindowHit {
+  word: number;
+  size: number;
+  ratio: number;
+}
+
+interface Prepared extends IndexedText {
+  sources: QuoteIndexSource[];
+  alphabet: Map<number, number>;
+  spans: Int32Array;
+  /** Word ids (interned keys) per global word, and a CSR posting list per id. */
+  wordIds: Int32Array;
+  vocabulary: Map<string, number>;
+  postingStart: Int32Array;
+  postings: Int32Array;
+  /** Source of each global word. */
+  wordSource: Int32Array;
+}
+
+function isBook(x: unknown): x is Book {
+  return (
+    typeof x === "object" && x !== null && Array.isArray((x as Book).passages) && typeof (x as Book).key === "string" &&
+    typeof (x as { text?: unknown }).text !== "string"
+  );
+}
+
+/** Normalize the input to keyed sources; a book is its passages joined by a blank line, labelled by passage name. */
+function toSources(input: QuoteIndexInput): QuoteIndexSource[] {
+  if (!Array.isArray(input)) throw new TypeError(`createQuoteIndex: expected an array of texts, sources or books, got ${typeof input}`);
+  return (input as readonly unknown[]).map((x, i) => {
+    if (typeof x === "string") return { key: String(i), text: x };
+    if (isBook(x)) {
+      const passages: SourcePassage[] = [];
+      let text = "";
+      for (const p of x.passages) {
+        if (text) text += "\n\n";
+        passages.push({ label: p.name, start: text.length, end: text.length + p.content.length });
+        text += p.content;
+      }
+      return { key: x.key, text, passages };
+    }
+    if (typeof x === "object" && x !== null && typeof (x as QuoteIndexSource).text === "string" && typeof (x as QuoteIndexSource).key === "string") {
+      const s = x as QuoteIndexSource;
+      const passages = s.passages ? [...s.passages] : undefined;
+      passages?.forEach((p, j) => {
+        if (typeof p?.label !== "string" || !Number.isInteger(p.start) || !Number.isInteger(p.end) || p.start < 0 || p.end < p.start || p.end > s.text.length) {
+          throw new RangeError(`createQuoteIndex: input[${i}].passages[${j}] must be {label, start, end} with 0 ≤ start ≤ end ≤ text length`);
+        }
+      });
+      passages?.sort((a, b) => a.start - b.start || a.end - b.end);
+      return { key: s.key, text: s.text, passages };
+    }
+    throw new TypeError(`createQuoteIndex: input[${i}] is neither a string, a {key, text} source nor a book`);
+  });
+}
+
+function prepare(input: QuoteIndexInput): Prepared {
+  const sources = toSources(input);
+  const keys = new Set<string>();
+  for (const s of sources) {
+    if (keys.has(s.key)) throw new RangeError(`createQuoteIndex: source key ${JSON.stringify(s.key)} appears twice`);
+    keys.add(s.key);
+  }
+  const alphabet = new Map<number, number>([[32, 0]]);
+  const vocabulary = new Map<string, number>();
+  // grown by hand: a 5 MB corpus has ~1 M words and ~5 M key characters
+  let chars = new Int32Array(1 << 16);
+  let nChars = 0;
+  const perWord: number[][] = [[], [], [], [], []]; // charStart, charEnd, spanStart, spanEnd, wordId
+  const sourceWords = new Int32Array(sources.length + 1);
+  let w = 0;
+  for (let s = 0; s < sources.length; s++) {
+    sourceWords[s] = w;
+    let first = true;
+    for (const word of words(sources[s].text)) {
+      if (nChars + word.key.length + 1 > chars.length) {
+        const bigger = new Int32Array(Math.max(chars.length * 2, nChars + word.key.length + 1));
+        bigger.set(chars.subarray(0, nChars));
+        chars = bigger;
+      }
+      if (!first) chars[nChars++] = 0;
+      first = false;
+      perWord[0].push(nChars);
+      for (const ch of word.key) {
+        const cp = ch.codePointAt(0)!;
+        let id = alphabet.get(cp);
+        if (id === undefined) alphabet.set(cp, (id = alphabet.size));
+        chars[nChars++] = id;
+      }
+      perWord[1].push(nChars);
+      perWord[2].push(word.start);
+      perWord[3].push(word.end);
+      let wid = vocabulary.get(word.key);
+      if (wid === undefined) vocabulary.set(word.key, (wid = vocabulary.size));
+      perWord[4].push(wid);
+      w++;
+    }
+  }
+  sourceWords[sources.length] = w;
+  const wordIds = Int32Array.from(perWord[4]);
+  const postingStart = new Int32Array(vocabulary.size + 1);
+  for (let i = 0; i < w; i++) postingStart[wordIds[i] + 1]++;
+  for (let v = 0; v < vocabulary.size; v++) postingStart[v + 1] += postingStart[v];
+  const fill = postingStart.slice(0, vocabulary.size);
+  const postings = new Int32Array(w);
+  for (let i = 0; i < w; i++) postings[fill[wordIds[i]]++] = i;
+  const wordSource = new Int32Array(w);
+  for (let s = 0; s < sources.length; s++) wordSource.fill(s, sourceWords[s], sourceWords[s + 1]);
+  const spans = new Int32Array(2 * w);
+  for (let i = 0; i < w; i++) {
+    spans[2 * i] = perWord[2][i];
+    spans[2 * i + 1] = perWord[3][i];
+  }
+  return {
+    sources,
+    alphabet,
+    alphabetSize: alphabet.size,
+    chars: chars.slice(0, nChars),
+    charStart: Int32Array.from(perWord[0]),
+    charEnd: Int32Array.from(perWord[1]),
+    sourceWords,
+    spans,
+    wordIds,
+    vocabulary,
+    postingStart,
+    postings,
+    wordSource,
+  };
+}
+
+function prepareQuote(ix: Prepared, quote: string): { q: IndexedQuote; keys: string[] } {
+  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+  const ws = words(quote);
+  if (ws.length > MAX_QUOTE_WORDS) {
+    throw new RangeError(`quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to locate`);
+  }
+  const extra = new Map<number, number>();
+  const ids: number[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    if (i) ids.push(0);
+    for (const ch of ws[i].key) {
+      const cp = ch.codePointAt(0)!;
+      let id = ix.alphabet.get(cp) ?? extra.get(cp);
+      if (id === undefined) extra.set(cp, (id = ix.alphabet.size + extra.size));
+      ids.push(id);
+    }
+  }
+  return { q: { ids: Int32Array.from(ids), words: ws.length, alphabetSize: ix.alphabet.size + extra.size }, keys: ws.map((x) => x.key) };
+}
+
+/**
+ * Bit-parallel semi-global Levenshtein (Myers 1999; the block form of edlib's
+ * `calculateBlock`) on 32-bit blocks: after `step(c)` for each text character,
+ * `score` = min over substrings X ending there of Levenshtein(X, b). Row 0 of
+ * the DP is all zeros (a match may start anywhere), so block 0 gets hin = 0.
+ */
+class Myers {
+  readonly blocks: number;
+  readonly peq: Int32Array;
+  readonly pv: Int32Array;
+  readonly mv: Int32Array;
+  readonly lastBit: number;
+  score = 0;
+  constructor(b: Int32Array, alphabetSize: number) {
+    this.blocks = (b.length + 31) >>> 5;
+    this.peq = new Int32Array(alphabetSize * this.blocks);
+    for (let j = 0; j < b.length; j++) this.peq[b[j] * this.blocks + (j >>> 5)] |= 1 << (j & 31);
+    this.pv = new Int32Array(this.blocks);
+    this.mv = new Int32Array(this.blocks);
+    this.lastBit = 1 << ((b.length - 1) & 31);
+  }
+  /** Start a new text: D[j][0] = j (all vertical deltas +1), score = lb. */
+  reset(lb: number): void {
+    this.pv.fill(-1);
+    this.mv.fill(0);
+    this.score = lb;
+  }
+  /** Advance over text characters chars[from, to). */
+  run(chars: Int32Array, from: number, to: number): void {
+    const blocks = this.blocks, peq = this.peq, pv = this.pv, mv = this.mv, lastBit = this.lastBit;
+    let score = this.score;
+    if (blocks === 1) {
+      let Pv = pv[0], Mv = mv[0];
+      for (let p = from; p < to; p++) {
+        const Eq = peq[chars[p]];
+        const Xv = Eq | Mv;
+        const Xh = ((((Eq & Pv) + Pv) | 0) ^ Pv) | Eq;
+        const Ph = Mv | ~(Xh | Pv);
+        const Mh = Pv & Xh;
+        if (Ph & lastBit) score++;
+        else if (Mh & lastBit) score--;
+        const Ph1 = Ph << 1;
+        Pv = (Mh << 1) | ~(Xv | Ph1);
+        Mv = Ph1 & Xv;
+      }
+      pv[0] = Pv;
+      mv[0] = Mv;
+    } else {
+      for (let p = from; p < to; p++) {
+        const row = chars[p] * blocks;
+        let hin = 0;
+        for (let k = 0; k < blocks; k++) {
+          const Pv = pv[k], Mv = mv[k];
+          let Eq = peq[row + k];
+          const Xv = Eq | Mv;
+          if (hin < 0) Eq |= 1;
+          const Xh = ((((Eq & Pv) + Pv) | 0) ^ Pv) | Eq;
+          let Ph = Mv | ~(Xh | Pv);
+          let Mh = Pv & Xh;
+          const high = k === blocks - 1 ? lastBit : 0x80000000 | 0;
+          const hout = Ph & high ? 1 : Mh & high ? -1 : 0;
+          Ph <<= 1;
+          Mh <<= 1;
+          if (hin < 0) Mh |= 1;
+          else if (hin > 0) Ph |= 1;
+          pv[k] = Mh | ~(Xv | Ph);
+          mv[k] = Ph & Xv;
+          hin = hout;
+        }
+        score += hin;
+      }
+    }
+    this.score = score;
+  }
+}
+
+const la0 = (charStart: Int32Array, e: number, u: number) => e - charStart[u];
+
+/**
+ * The TS scan: every window of every source with ratio ≥ minRatio (in no
+ * particular order). Bounds 1–3 of the header; survivors get difflib's exact M.
+ * O(characters·⌈lb/32⌉) for the edit-distance pass plus O(la·lb) per surviving window.
+ */
+export function scanTs(ix: IndexedText, quote: IndexedQuote, minRatio: number, onlySource = -1): WindowHit[] {
+  const out: WindowHit[] = [];
+  const b = quote.ids;
+  const lb = b.length;
+  if (lb === 0) return out; // every ratio is 2·0/la = 0
+  const n = quote.words;
+  const { chars, charStart, charEnd, sourceWords } = ix;
+  const myers = new Myers(b, quote.alphabetSize);
+  const countB = new Int32Array(quote.alphabetSize);
+  for (let j = 0; j < lb; j++) countB[b[j]]++;
+  const countA = new Int32Array(quote.alphabetSize);
+  const scratch = createMatchScratch(lb);
+  const lo = Math.max(1, n - 2);
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    if (onlySource >= 0 && s !== onlySource) continue;
+    const w0 = sourceWords[s];
+    const w1 = sourceWords[s + 1];
+    if (w1 === w0) continue;
+    myers.reset(lb);
+    let p = charStart[w0];
+    for (let v = w0; v < w1; v++) {
+      const e = charEnd[v];
+      myers.run(chars, p, e);
+      p = e;
+      // bound 2 for the largest window ending at v first: (T − E)/T grows with T, so when it fails
+      // for the largest T it fails for every smaller window ending here (and rounding is monotone)
+      const widest = la0(charStart, e, Math.max(w0, v - n - 1)) + lb;
+      if ((widest - myers.score) / widest < minRatio) continue;
+      for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
+        const start = charStart[v - size + 1];
+        const la = e - start;
+        const total = la + lb;
+        if ((2 * Math.min(la, lb)) / total < minRatio) continue; // bound 1: real_quick_ratio
+        if ((total - myers.score) / total < minRatio) continue; // bound 2: semi-global edit distance
+        let inter = 0;
+        for (let i = start; i < e; i++) if (countA[chars[i]]++ < countB[chars[i]]) inter++;
+        for (let i = start; i < e; i++) countA[chars[i]] = 0;
+        if ((2 * inter) / total < minRatio) continue; // bound 3: quick_ratio
+        const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
+        if (ratio >= minRatio) out.push({ word: v - size + 1, size, ratio });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The exhaustive reference: every window's exact ratio, no bound at all.
+ * O(windows·la·lb); for tests and the bench's baseline only.
+ */
+export function scanExhaustive(ix: IndexedText, quote: IndexedQuote, minRatio: number): WindowHit[] {
+  const out: WindowHit[] = [];
+  const b = quote.ids;
+  const lb = b.length;
+  if (lb === 0) return out;
+  const n = quote.words;
+  const { chars, charStart, charEnd, sourceWords } = ix;
+  const scratch = createMatchScratch(lb);
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    for (let size = Math.max(1, n - 2); size <= n + 2 && size <= nw; size++) {
+      for (let i = 0; i + size <= nw; i++) {
+        const start = charStart[w0 + i];
+        const la = charEnd[w0 + i + size - 1] - start;
+        const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), la + lb);
+        if (ratio >= minRatio) out.push({ word: w0 + i, size, ratio });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Order hits best first — ratio descending, then bestSpan's order (source,
+ * size, start; the source follows from the global word index) — and, unless
+ * `overlapping`, drop every hit sharing a word with one kept before it.
+ * `limit` caps the result. A pure function of the hit set.
+ */
+export function rankHits(ix: IndexedText, hits: WindowHit[], overlapping: boolean, limit: number): WindowHit[] {
+  const src = (w: number) => {
+    // binary search of the source holding global word w
+    let lo = 0, hi = ix.sourceWords.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ix.sourceWords[mid] <= w) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const sorted = hits
+    .map((h) => ({ h, s: src(h.word) }))
+    .sort((x, y) => y.h.ratio - x.h.ratio || x.s - y.s || x.h.size - y.h.size || x.h.word - y.h.word);
+  const out: WindowHit[] = [];
+  const taken = new Set<number>();
+  for (const { h } of sorted) {
+    if (out.length >= limit) break;
+    if (!overlapping) {
+      let clash = false;
+      for (let w = h.word; w < h.word + h.size && !clash; w++) clash = taken.has(w);
+      if (clash) continue;
+      for (let w = h.word; w < h.word + h.size; w++) taken.add(w);
+    }
+    out.push(h);
+  }
+  return out;
+}
+
+/** Verbatim occurrences (ratio 1, size n) of the quote's keys, in order, from the word-id postings. */
+function verbatim(ix: Prepared, keys: string[], onlySource: number): WindowHit[] {
+  const ids: number[] = [];
+  for (const k of keys) {
+    const id = ix.vocabulary.get(k);
+    if (id === undefined) return [];
+    ids.push(id);
+  }
+  let rare = 0;
+  for (let i = 1; i < ids.length; i++) {
+    const c = ix.postingStart[ids[i] + 1] - ix.postingStart[ids[i]];
+    if (c < ix.postingStart[ids[rare] + 1] - ix.postingStart[ids[rare]]) rare = i;
+  }
+  const out: WindowHit[] = [];
+  for (let p = ix.postingStart[ids[rare]]; p < ix.postingStart[ids[rare] + 1]; p++) {
+    const start = ix.postings[p] - rare;
+    if (start < 0 || start + ids.length > ix.wordIds.length) continue;
+    const s = ix.wordSource[start];
+    if (ix.wordSource[start + ids.length - 1] !== s || (onlySource >= 0 && s !== onlySource)) continue;
+    let same = true;
+    for (let i = 0; i < ids.length && same; i++) same = ix.wordIds[start + i] === ids[i];
+    if (same) out.push({ word: start, size: ids.length, ratio: 1 });
+  }
+  return out;
+}
+
+function passageLabels(source: QuoteIndexSource, start: number, end: number): string[] {
+  const ps = source.passages;
+  if (!ps?.length) return [];
+  const out: string[] = [];
+  // passages are sorted by start; a span touches p when p.start < end and start < p.end
+  for (const p of ps) {
+    if (p.start >= end) break;
+    if (start < p.end || (p.start === p.end && p.start === start)) out.push(p.label);
+  }
+  return out;
+}
+
+/**
+ * Build a quote index over whole texts.
+ *
+ * @param input plain texts (keys "0", "1", …), `{key, text, passages?}` sources
+ *   (passages: labelled UTF-16 ranges of the text), or parsed `Book`s (text =
+ *   the passages' contents joined by a blank line; offsets are into that text).
+ * @param options `backend`: "wasm" | "ts" | "auto" (default).
+ * @returns a `QuoteIndex`; building is O(characters) (tokenizing dominates).
+ * @throws TypeError on input of the wrong shape; RangeError on a duplicate key or a passage out of range.
+ */
+export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOptions = {}): QuoteIndex {
+  const ix = prepare(input);
+  const exports = wasmFor(options.backend);
+  const binding = exports ? quoteIndexBindingFor(exports) : null;
+  const owner = {};
+  const keys = ix.sources.map((s) => s.key);
+  const bytes =
+    ix.chars.byteLength + ix.charStart.byteLength * 5 + ix.sourceWords.byteLength + ix.spans.byteLength +
+    ix.postings.byteLength + ix.postingStart.byteLength;
+  return {
+    backend: binding ? "wasm" : "ts",
+    keys,
+    stats: { sources: ix.sources.length, words: ix.charStart.length, characters: ix.chars.length, bytes },
+    locate(quote, options = {}) {
+      const minRatio = options.minRatio ?? LOCATE_MIN_RATIO;
+      if (typeof minRatio !== "number" || !(minRatio > 0 && minRatio <= 1)) {
+        throw new RangeError(`locate: minRatio must be a number in (0, 1], got ${String(minRatio)}`);
+      }
+      const limit = options.limit ?? Infinity;
+      if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) {
+        throw new RangeError(`locate: limit must be a positive integer, got ${String(limit)}`);
+      }
+      let onlySource = -1;
+      if (options.source !== undefined) {
+        onlySource = keys.indexOf(options.source);
+        if (onlySource < 0) throw new RangeError(`locate: no source ${JSON.stringify(options.source)} in the index`);
+      }
+      const overlapping = options.overlapping === true;
+      const { q, keys: qKeys } = prepareQuote(ix, quote);
+      let hits: WindowHit[] | null = null;
+      if (q.words > 0 && limit !== Infinity) {
+        // exact path: ratio 1 is the maximum and verbatim windows come first in the order, so
+        // `limit` of them (after the overlap rule) are the answer
+        const ranked = rankHits(ix, verbatim(ix, qKeys, onlySource), overlapping, limit);
+        if (ranked.length >= limit) hits = ranked;
+      }
+      if (!hits) {
+        const all = binding ? binding.scan(owner, ix, q, minRatio, onlySource) : scanTs(ix, q, minRatio, onlySource);
+        hits = rankHits(ix, all, overlapping, limit);
+      }
+      return hits.map((h) => {
+        const s = ix.wordSource[h.word];
+        const source = ix.sources[s];
+        const start = ix.spans[2 * h.word];
+        const end = ix.spans[2 * (h.word + h.size - 1) + 1];
+        return {
+          text: source.text.slice(start, end),
+          ratio: h.ratio,
+          source: source.key,
+          sourceIndex: s,
+          passages: passageLabels(source, start, end),
+          start,
+          end,
+          word: h.word - ix.sourceWords[s],
+          words: h.size,
+        };
+      });
+    },
+  };
+}
+
+/**
+ * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
+ * rank order (ratio, then source, size, start — bestSpan's "first window with the
+ * strictly highest ratio"), or null when no window reaches `minRatio` (then the
+ * caller's full scan decides). Used by best-span.ts's matcher on its prepared pool.
+ */
+export function bestWindowAtLeast(
+  texts: IndexedText, quote: IndexedQuote, minRatio: number, backend: BackendRequest | undefined, owner: object,
+): WindowHit | null {
+  const exports = wasmFor(backend);
+  const hits = exports ? quoteIndexBindingFor(exports).scan(owner, texts, quote, minRatio, -1) : scanTs(texts, quote, minRatio);
+  return hits.length ? rankHits(texts, hits, true, 1)[0] : null;
+}
+
+/** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim };
+
+/** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
+export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
+
+/**
+ * Say where quotes that failed a grounding check actually are: for each check that is
+ * not found (or is marked `attribution: "misattributed"`), the index's spans ≥ `minRatio`
+ * (another passage of the pool, another part of the book, another book); found and
+ * correctly cited quotes get `locatedAt: []` without a search.
+ *
+ * @param checks e.g. `checkGrounding(...).quotes`
+ * @param index an index over the texts to search (the whole book, or the corpus)
+ * @param options as `locate`; `limit` defaults to 3 here
+ * @returns the checks in order, each with `locatedAt`
+ * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words gets `locatedAt: []` instead)
+ */
+export function locateQuotes<T extends { text: string; found: boolean; attribution?: string }>(
+  checks: readonly T[],
+  index: QuoteIndex,
+  options: LocateOptions = {},
+): LocatedQuote<T>[] {
+  const opts = { limit: 3, ...options };
+  return checks.map((c) => {
+    const wanted = !c.found || c.attribution === "misattributed";
+    if (!wanted) return { ...c, locatedAt: [] };
+    try {
+      return { ...c, locatedAt: index.locate(c.text, opts) };
+    } catch (error) {
+      if (error instanceof RangeError && /MAX_QUOTE_WORDS/.test(error.message)) return { ...c, locatedAt: [] };
+      throw error;
+    }
+  });
+}
