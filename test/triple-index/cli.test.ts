@@ -215,6 +215,6 @@ describe("end to end through the dispatcher", () => {
     }
     expect(status).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(new RegExp(`^groundwire: cannot parse .*bad\\.nt:1:\\d+: `));
+    expect(stderr).toMatch(new RegExp(`^groundwire index: cannot parse .*bad\\.nt:1:\\d+: `));
   });
 });

@@ -20,7 +20,8 @@ Exit code 0 when all are current or moved, 1 when any is stale or lost.
 
   --artifact ID   the artifact key used when the citations were made (default: the file path, normalized);
                   a warning on stderr says when no citation's address exists under the id in use
-  --json          machine output: [{versionId, status, reason, fragment, candidates}]`;
+  --json          machine output: [{versionId, status, reason, fragment, candidates}]
+  --format md|txt the document's format when the extension is missing (needed for - , standard input)`;
 
 function describe(r: CitationReport, versionId: string): string {
   const lines = [`${r.status.padEnd(7)}  ${versionId}`];
@@ -38,6 +39,7 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("cite", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, HELP);
     if (positionals.length < 2) throw new CliError("cite: expected a file and at least one version id (see groundwire cite --help)", 2);
     const [file, ...versionIds] = positionals;
@@ -49,7 +51,7 @@ const command: Command = {
         throw error;
       }
     });
-    const { artifact, fragments } = loadForCli("cite", file, values.artifact);
+    const { artifact, fragments } = loadForCli("cite", file, values.artifact, values.format);
     const index = indexFragments(fragments);
     const reports = citations.map((c) => citationStatus(c, index));
     // Addresses are scoped to the artifact id: when not one of them exists under the id in

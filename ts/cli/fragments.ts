@@ -7,6 +7,8 @@
 import { firstWords, formatFragmentListing, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { InputFileError } from "../files.js";
+import { inputFormat, isStdin, readBytesInput } from "./io.js";
 
 const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json]
 
@@ -16,13 +18,19 @@ Store a versionId to cite a fragment; check it later with: groundwire cite <file
 
   --artifact ID   the artifact key fragment ids hang off (default: the file path as given, normalized);
                   use the same ID with cite
-  --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}`;
+  --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
+  --format md|txt the document's format when the extension is missing (needed for - , standard input)`;
 
 /** Read a file as an evidence document, turning read and format errors into one CLI line. */
-export function loadForCli(command: string, file: string, artifactId: string | undefined) {
+export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string) {
   try {
-    return loadDocumentFile(file, { artifactId });
+    // `-` (stdin) or a name without a known extension: the format comes from --format (md, txt).
+    const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"]) === "md" ? "text/markdown" : "text/plain") : undefined;
+    const bytes = isStdin(file) ? readBytesInput(file) : undefined;
+    return loadDocumentFile(isStdin(file) ? "<stdin>" : file, { artifactId, mediaType, bytes });
   } catch (error) {
+    if (error instanceof CliError) throw new CliError(`${command}: ${error.message}`, error.exitCode);
+    if (error instanceof InputFileError) throw new CliError(`${command}: ${error.message}`, 1);
     if (error instanceof UnsupportedFormatError) throw new CliError(`${command}: ${error.message}`, 1);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new CliError(`${command}: no such file: ${file}`, 1);
@@ -36,9 +44,10 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("fragments", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
-    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact);
+    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format);
     if (values.json) {
       const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
       process.stdout.write(`${JSON.stringify({ artifact, fragments: rows }, null, 2)}\n`);

@@ -8,8 +8,6 @@
  * GROUNDWIRE_MODEL; key from GROUNDWIRE_API_KEY or OPENAI_API_KEY), else the
  * embedded extractive synthesizer (offline, deterministic), which it says.
  */
-import { existsSync, statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import { loadCorpus } from "../moot/corpus-node.js";
 import { EmptyReplyError, MootError, runMoot, type MootStats, type Utterance } from "../moot/moot.js";
 import { UnknownBookError, WorkerError } from "../moot/retrieval.js";
@@ -21,6 +19,11 @@ import {
 } from "../moot/synth.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
+import { checkOutputPath, escapeTerminal, jsonFlagArgs, writeOutput } from "./io.js";
+
+/** Upper bounds: a moot of more turns, or more passages a turn, is a typo, not a plan. */
+const MAX_TURNS = 1000;
+const MAX_K = 100;
 
 const HELP = `usage: groundwire moot <keyA> <keyB> [options]
 
@@ -36,15 +39,17 @@ Keys are <genre>/<book> (see: groundwire books).
                   key from GROUNDWIRE_API_KEY or OPENAI_API_KEY
   --temperature X sampling temperature (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
-  --json FILE     write the transcript (with stats) as JSON
+  --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
+                  (bare --json or --json -: JSON only on stdout, the moot's text on stderr)
 
 With no base URL the embedded extractive synthesizer speaks (offline).`;
 
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+function positiveInt(name: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
   if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) {
-    throw new CliError(`moot: --${name} must be a whole number of at least 1, got ${JSON.stringify(raw)}`, 2);
+    throw new CliError(`moot: --${name} must be a whole number of at least 1, got ${JSON.stringify(raw.slice(0, 80))}`, 2);
   }
+  if (Number(raw) > max) throw new CliError(`moot: --${name} must be at most ${max}, got ${raw.trim().slice(0, 80)}`, 2);
   return Number(raw);
 }
 
@@ -85,7 +90,7 @@ function formatStats(s: MootStats): string {
 
 const command: Command = {
   async run(args) {
-    const { values, positionals } = parseCommandArgs("moot", args, {
+    const { values, positionals } = parseCommandArgs("moot", jsonFlagArgs(args), {
       topic: { type: "string" },
       turns: { type: "string" },
       k: { type: "string" },
@@ -99,17 +104,16 @@ const command: Command = {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
     }
     const [keyA, keyB] = positionals as [string, string];
-    const turns = positiveInt("turns", values.turns, 8);
-    const k = positiveInt("k", values.k, 6);
+    const turns = positiveInt("turns", values.turns, 8, MAX_TURNS);
+    const k = positiveInt("k", values.k, 6, MAX_K);
     const temperature = values.temperature === undefined ? 0.6 : Number(values.temperature);
     if (!Number.isFinite(temperature) || temperature < 0) {
       throw new CliError(`moot: --temperature must be a number of at least 0, got ${JSON.stringify(values.temperature)}`, 2);
     }
     if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${JSON.stringify(keyA)} twice`, 2);
-    const jsonPath = values.json ? resolve(values.json) : undefined;
-    if (jsonPath && !(existsSync(dirname(jsonPath)) && statSync(dirname(jsonPath)).isDirectory())) {
-      throw new CliError(`moot: cannot write ${jsonPath}: folder ${dirname(jsonPath)} does not exist`, 2);
-    }
+    const jsonPath = values.json !== undefined ? checkOutputPath(values.json, "moot: --json") : undefined;
+    // With the JSON on stdout, the human text goes to stderr so stdout stays one JSON document.
+    const say = (text: string) => (jsonPath === "-" ? process.stderr : process.stdout).write(`${escapeTerminal(text)}\n`);
     const baseUrl = values["base-url"] ?? process.env.GROUNDWIRE_BASE_URL;
     const model = values.model ?? process.env.GROUNDWIRE_MODEL;
     if (values.model && !baseUrl) {
@@ -136,12 +140,14 @@ const command: Command = {
       header = `moot: model ${model ?? "(endpoint default)"} at ${baseUrl}`;
     } else {
       synth = createExtractiveSynthesizer();
-      header = "moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline";
+      // A notice, not part of the transcript: stderr.
+      header = null;
+      process.stderr.write("groundwire moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline\n");
     }
     // The header heads the transcript: printed with the first utterance, so a moot that
     // fails before anyone speaks (an unreachable endpoint) leaves stdout empty.
     const showHeader = () => {
-      if (header !== null) console.log(header);
+      if (header !== null) say(header);
       header = null;
     };
 
@@ -153,14 +159,14 @@ const command: Command = {
         temperature,
         onUtterance: (u) => {
           showHeader();
-          console.log(`\n${formatUtterance(u)}`);
+          say(`\n${formatUtterance(u)}`);
         },
       });
       showHeader();
-      console.log(`\n${formatStats(transcript.stats())}`);
+      say(`\n${formatStats(transcript.stats())}`);
       if (jsonPath) {
-        writeFileSync(jsonPath, `${JSON.stringify(transcript.toDict(), null, 2)}\n`);
-        console.log(`transcript written to ${jsonPath}`);
+        writeOutput(jsonPath, `${JSON.stringify(transcript.toDict(), null, 2)}\n`);
+        if (jsonPath !== "-") say(`transcript written to ${jsonPath}`);
       }
     } catch (error) {
       if (error instanceof SynthesizerError || error instanceof MootError || error instanceof WorkerError) {

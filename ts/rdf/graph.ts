@@ -8,12 +8,13 @@ import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
 
 /** Serializations `parseGraph` reads. */
-export type RdfFormat = "turtle" | "ntriples" | "nquads";
+export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
 
 const MEDIA_TYPE: Record<RdfFormat, string> = {
   turtle: "text/turtle",
   ntriples: "application/n-triples",
   nquads: "application/n-quads",
+  trig: "application/trig",
 };
 
 /**
@@ -41,7 +42,7 @@ export class RdfParseError extends Error {
 }
 
 /**
- * Guess the format from a file name: `.ttl` turtle, `.nt` ntriples, `.nq` nquads.
+ * Guess the format from a file name: `.ttl` turtle, `.nt` ntriples, `.nq` nquads, `.trig` trig.
  * Throws a TypeError naming the extension when it is none of those.
  */
 export function formatFromPath(path: string): RdfFormat {
@@ -49,8 +50,9 @@ export function formatFromPath(path: string): RdfFormat {
   if (lower.endsWith(".ttl") || lower.endsWith(".turtle")) return "turtle";
   if (lower.endsWith(".nt")) return "ntriples";
   if (lower.endsWith(".nq")) return "nquads";
+  if (lower.endsWith(".trig")) return "trig";
   const ext = lower.includes(".") ? lower.slice(lower.lastIndexOf(".")) : "(none)";
-  throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt or .nq)`);
+  throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt, .nq or .trig)`);
 }
 
 /**
@@ -64,7 +66,7 @@ export function formatFromPath(path: string): RdfFormat {
  * counter, `b0_x`, `b1_x`…, and number anonymous nodes from a global counter.)
  *
  * @param text the document, as a JS string
- * @param options.format "turtle" (default), "ntriples" or "nquads"
+ * @param options.format "turtle" (default), "ntriples", "nquads" or "trig"
  * @param options.source name used in errors (default "<input>")
  * @param options.baseIRI base for relative IRIs
  * @throws RdfParseError with source, line and column (1-based) of the first error
@@ -75,7 +77,7 @@ export function parseGraph(
 ): Graph {
   const format = options.format ?? "turtle";
   const source = options.source ?? "<input>";
-  if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples or nquads)`);
+  if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
   // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
   // parse again with a longer stem (rare, and deterministic).
   for (let anon = "b"; ; anon = `${anon}_`) {
