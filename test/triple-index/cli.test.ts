@@ -180,7 +180,7 @@ describe("groundwire critique: numbering, nothing applied, written format, direc
 
   it("a directory given as the graph or as -o is named in one clear line", async () => {
     const { dir, graph } = workdir();
-    await expect(indexCommand.run([dir])).rejects.toThrow(`${dir} is a directory, not an RDF file`);
+    await expect(indexCommand.run([dir])).rejects.toThrow(`${dir}: is a directory, not a file`);
     const fp = await fingerprintOf(graph);
     const critique = join(dir, "c.json");
     writeFileSync(critique, '[{"op":"remove","tripleIds":[1]}]');

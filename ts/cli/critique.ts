@@ -40,9 +40,9 @@ const command: Command = {
     if (values["in-place"] && isStdin(graphPath)) throw new CliError("critique: --in-place needs a graph file, not standard input", 2);
     // Check the output path and format before doing any work.
     const inputs = [
-      { path: graphPath, what: "input graph (pass --in-place to overwrite it)" },
-      { path: critiquePath, what: "critique file" },
-      ...(values.scope !== undefined ? [{ path: values.scope, what: "--scope graph" }] : []),
+      { path: graphPath, what: "input graph; pass --in-place to overwrite it" },
+      { path: critiquePath, what: "critique file; it would be overwritten" },
+      ...(values.scope !== undefined ? [{ path: values.scope, what: "--scope graph; it would be overwritten" }] : []),
     ];
     const outPath = values["in-place"] ? checkOutputPath(graphPath, "--in-place", inputs.slice(1)) : values.output !== undefined ? checkOutputPath(values.output, "-o", inputs) : undefined;
     let outFormat: RdfFormat | undefined;

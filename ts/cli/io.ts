@@ -108,8 +108,13 @@ const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", 
  * @throws CliError (exit 1) `cannot parse <file>:<line>:<col>: …` and every read error of {@link readTextInput}
  */
 export function loadGraphInput(path: string, options: { format?: string; label?: string; maxBytes?: number } = {}): Graph {
+  const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
+  // --format (or its absence on stdin) is checked before reading; a file is read first, so
+  // a folder or a missing file is named as such rather than as a bad extension.
+  const named = options.format !== undefined || isStdin(path) ? RDF_FORMATS[inputFormat(path, options.format, ["ttl", "nt", "nq", "trig"])] : undefined;
+  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
   let format: RdfFormat;
-  if (options.format !== undefined || isStdin(path)) format = RDF_FORMATS[inputFormat(path, options.format, ["ttl", "nt", "nq", "trig"])];
+  if (named !== undefined) format = named;
   else {
     try {
       format = formatFromPath(path);
@@ -117,8 +122,6 @@ export function loadGraphInput(path: string, options: { format?: string; label?:
       throw new CliError(`${(error as Error).message} or --format`);
     }
   }
-  const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
-  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
   try {
     return parseGraph(text, { format, source: label });
   } catch (error) {
@@ -130,7 +133,8 @@ export function loadGraphInput(path: string, options: { format?: string; label?:
 /**
  * Check an output path before any work: `-` is standard output (returned as is); a file
  * must not be a folder or special file, its folder must exist and be writable, and it must
- * not be one of `inputs` (the command's inputs, e.g. the graph or `--scope`).
+ * not be one of `inputs` (the command's inputs, e.g. the graph or `--scope`; `what` ends the
+ * message: "input graph; pass --in-place to overwrite it").
  * @param option how the user named it, for messages (`-o`, `--json`)
  * @returns the path to write (symlinks resolved) or `-`
  * @throws CliError (exit 2) naming the path and the problem
@@ -146,7 +150,7 @@ export function checkOutputPath(path: string, option: string, inputs: ReadonlyAr
   }
   for (const input of inputs) {
     if (isStdin(input.path)) continue;
-    if (outputTarget(input.path) === target) throw new CliError(`${option} ${path} is the ${input.what}; it would be overwritten`, 2);
+    if (outputTarget(input.path) === target) throw new CliError(`${option} ${path} is the ${input.what}`, 2);
   }
   return target;
 }

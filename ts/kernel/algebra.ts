@@ -6,7 +6,7 @@
  * `toSparql` prints it back as SPARQL 1.1 text.
  */
 import { RDF_TYPE, XSD } from "./schema.js";
-import { PrefixMap } from "../rdf/prefixes.js";
+import { toPrefixMap } from "../rdf/format-term.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {
@@ -100,13 +100,9 @@ export function emptyQuery(prefixes: Record<string, string> = {}): Query {
 
 // ---------------------------------------------------------------- printing
 
-const prefixMaps = new WeakMap<object, PrefixMap>();
-
-/** Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is built once per prefixes object. */
+/** Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is cached per prefixes object while its content is unchanged (toPrefixMap). */
 export function compactIri(iri: string, prefixes: Record<string, string>): string {
-  let map = prefixMaps.get(prefixes);
-  if (!map) prefixMaps.set(prefixes, (map = new PrefixMap(prefixes)));
-  return map.formatIri(iri);
+  return toPrefixMap(prefixes).formatIri(iri);
 }
 
 function escapeString(value: string): string {

@@ -331,6 +331,7 @@ const contentOf = (p: string | TaggedText): string => (typeof p === "string" ? p
  * @param pool every passage of the speaker's book seen in the moot
  * @param others the other tree's turns so far (turn number → text)
  * @param own the speaker's own earlier turns (turn number → text)
+ * @throws TypeError naming the argument when `text` is not a string or `passages` not an array
  */
 export function checkGrounding(
   text: string,
@@ -339,6 +340,8 @@ export function checkGrounding(
   others?: TurnTexts,
   own?: TurnTexts,
 ): Grounding {
+  if (typeof text !== "string") throw new TypeError(`checkGrounding: text must be a string, got ${text === null ? "null" : typeof text}`);
+  if (!Array.isArray(passages)) throw new TypeError(`checkGrounding: passages must be an array of {tag, text}, got ${passages === null ? "null" : typeof passages}`);
   const tags = new Set(passages.map((p) => p.tag).filter((t): t is string => !!t));
   const sTags = parseTags(text).filter((t) => t.startsWith("s"));
   const haystacks = (pool ?? passages).map((p) => prepareHaystack(contentOf(p)));
