@@ -111,7 +111,8 @@ export function parseGraph(
       const detail = err.message.replace(/ on line \d+\.?$/, "");
       // N3.js's lexer error quotes the rest of the line raw (`Unexpected ""open .`): quote it as a JSON string
       const unexpected = /^Unexpected "([\s\S]+)"$/.exec(detail)?.[1];
-      const shown = unexpected !== undefined ? `unexpected text ${JSON.stringify(unexpected)}` : detail;
+      // Quote at most 80 characters of it (a 50 MB one-line file must not become a 50 MB message).
+      const shown = unexpected !== undefined ? `unexpected text ${quoteCut(unexpected)}` : cut(detail, 400);
       throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), shown);
     }
     if (collided && counter > 0) continue;
@@ -119,6 +120,20 @@ export function parseGraph(
     store.addQuads(quads as never);
     return { store, prefixes, source: options.source };
   }
+}
+
+/** `text` cut to `limit` UTF-16 units with an ellipsis and the full length (never splitting a surrogate pair). */
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[limit - 1]) ? limit - 1 : limit;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/** JSON-quoted, at most 80 characters of `text` inside the quotes. */
+function quoteCut(text: string): string {
+  if (text.length <= 80) return JSON.stringify(text);
+  const end = /[\uD800-\uDBFF]/.test(text[79]) ? 79 : 80;
+  return `${JSON.stringify(text.slice(0, end))}… (${text.length} characters)`;
 }
 
 /**
