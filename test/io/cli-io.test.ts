@@ -7,37 +7,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseGraph } from "../../ts/rdf/index.js";
 import { buildTripleIndex } from "../../ts/triple-index/index.js";
+import { gw } from "./run-cli.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const CLI = join(ROOT, "dist/cli.js");
 const MOUNTAINS = join(ROOT, "test/fixtures/triple-index/dbpedia-mountains.input.ttl");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run the CLI with `input` on stdin (none: stdin closed), killed after `limitMs`. */
-export function gw(args: string[], options: { input?: string | Buffer; cwd?: string; limitMs?: number } = {}): Promise<Run> {
-  const env = { ...process.env };
-  for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY"]) delete env[k];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env });
-    let stdout = "";
-    let stderr = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.limitMs ?? 30_000);
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.stdin.on("error", () => {});
-    child.stdin.end(options.input ?? "");
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? (signal ? -1 : -2), stdout, stderr });
-    });
-  });
-}
 
 function workdir(): string {
   return mkdtempSync(join(tmpdir(), "gw-io-"));
