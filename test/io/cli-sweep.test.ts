@@ -65,6 +65,7 @@ for (const [kind, f] of badFiles("json")) {
 }
 for (const [kind, f] of badFiles("rq")) cases.push(["check", kind, ["check", f, "--schema", KG]]);
 for (const [kind, f] of badFiles("md")) {
+  if (kind === "a 1 MB line") continue; // valid markdown
   cases.push(["fragments", kind, ["fragments", f]]);
   cases.push(["cite", kind, ["cite", f, VERSION_ID]]);
 }

@@ -8,6 +8,7 @@
 import { citationStatus, CitationFormatError, firstWords, indexFragments, parseCitation, type CitationReport } from "../evidence/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./fragments.js";
+import { escapeTerminal } from "./io.js";
 
 const HELP = `usage: groundwire cite <file> <versionId>... [--artifact ID] [--json]
 
@@ -59,8 +60,8 @@ const command: Command = {
     // the same --artifact), and "moved" then only means "found by content". Say so.
     if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost") && reports.some((r) => r.status === "moved")) {
       process.stderr.write(
-        `cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
-          `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`,
+        escapeTerminal(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
+          `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`),
       );
     }
     if (values.json) {
@@ -74,7 +75,7 @@ const command: Command = {
       }));
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     } else {
-      process.stdout.write(`${reports.map((r, i) => describe(r, versionIds[i])).join("\n")}\n`);
+      process.stdout.write(escapeTerminal(`${reports.map((r, i) => describe(r, versionIds[i])).join("\n")}\n`));
     }
     return reports.every((r) => r.status === "current" || r.status === "moved") ? 0 : 1;
   },

@@ -8,7 +8,7 @@ import { firstWords, formatFragmentListing, UnsupportedFormatError } from "../ev
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { InputFileError } from "../files.js";
-import { inputFormat, isStdin, readBytesInput } from "./io.js";
+import { escapeTerminal, inputFormat, isStdin, readBytesInput } from "./io.js";
 
 const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json]
 
@@ -52,7 +52,7 @@ const command: Command = {
       const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
       process.stdout.write(`${JSON.stringify({ artifact, fragments: rows }, null, 2)}\n`);
     } else {
-      process.stdout.write(formatFragmentListing(fragments, artifact));
+      process.stdout.write(escapeTerminal(formatFragmentListing(fragments, artifact)));
     }
     return 0;
   },
