@@ -17,7 +17,7 @@ import {
   UnknownFocusError,
 } from "../memdsl/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
-import { escapeTerminal, loadGraphInput } from "./io.js";
+import { createProgress, escapeTerminal, loadGraphInput } from "./io.js";
 
 const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
 
@@ -75,6 +75,7 @@ const command: Command = {
     const hops = count("hops", values.hops) ?? 1;
     const maxBodyChars = count("max-body-chars", values["max-body-chars"]) ?? null;
 
+    const progress = createProgress("render", { quiet: values.quiet });
     let graph;
     try {
       graph = loadGraphInput(path, { format: values.format });
@@ -88,6 +89,7 @@ const command: Command = {
       .filter((s) => s.trim() !== "")
       .map((s) => resolveTerm(s, graph.prefixes, "--expanded entry"));
 
+    progress.phase("assembling the neighborhood");
     let neighborhood;
     try {
       neighborhood = assembleNeighborhood(graph, focus, { hops });
@@ -103,6 +105,7 @@ const command: Command = {
       maxBodyChars,
       logger: { warn },
     });
+    progress.done();
     process.stdout.write(values.json ? `${JSON.stringify(envelope, null, 2)}\n` : serializeEnvelope(envelope));
     return 0;
   },
