@@ -13,7 +13,16 @@
  */
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
+import { statSync } from "node:fs";
 import { CliError } from "./common.js";
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export { DEFAULT_MAX_INPUT_BYTES };
 
@@ -109,19 +118,19 @@ const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", 
  */
 export function loadGraphInput(path: string, options: { format?: string; label?: string; maxBytes?: number } = {}): Graph {
   const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
-  // --format (or its absence on stdin) is checked before reading; a file is read first, so
-  // a folder or a missing file is named as such rather than as a bad extension.
-  const named = options.format !== undefined || isStdin(path) ? RDF_FORMATS[inputFormat(path, options.format, ["ttl", "nt", "nq", "trig"])] : undefined;
-  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
+  // The format is checked before reading (a wrong extension is named even for a missing
+  // file), except that a folder is named as a folder.
   let format: RdfFormat;
-  if (named !== undefined) format = named;
+  if (options.format !== undefined || isStdin(path)) format = RDF_FORMATS[inputFormat(path, options.format, ["ttl", "nt", "nq", "trig"])];
   else {
     try {
       format = formatFromPath(path);
     } catch (error) {
-      throw new CliError(`${(error as Error).message} or --format`);
+      if (!isFolder(path)) throw new CliError(`${(error as Error).message} or --format`);
+      format = "turtle"; // never used: reading the folder fails first
     }
   }
+  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
   try {
     return parseGraph(text, { format, source: label });
   } catch (error) {
