@@ -10,7 +10,7 @@ import { formatFromPath, namedGraphCount, parseGraph, serializeGraph, type RdfFo
 import { applyCritique, buildTripleIndex, CritiqueFormatError, parseCritique, TripleIndexDriftError, type CritiqueGuards } from "../triple-index/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./index-command.js";
-import { checkJsonDepth, checkOutputPath, isStdin, readTextInput, writeOutput } from "./io.js";
+import { checkJsonDepth, checkOutputPath, echo, isStdin, readTextInput, writeOutput } from "./io.js";
 
 const USAGE =
   "usage: groundwire critique <graph|-> <critique.json|-> --fingerprint <hex> [-o out.ttl|.nt|.nq|.trig | --in-place] [--scope <graph>] [--format ttl|nt|nq|trig] [--json]\n" +
@@ -35,7 +35,7 @@ const command: Command = {
     if (positionals.length !== 2) throw new CliError(`critique: expected a graph and a critique file\n${USAGE}`, 2);
     const [graphPath, critiquePath] = positionals;
     if (!values.fingerprint) throw new CliError("critique: --fingerprint <hex> is required (the fingerprint `groundwire index` printed for the listing the critic read)", 2);
-    if (!/^[0-9a-f]{64}$/i.test(values.fingerprint)) throw new CliError(`critique: --fingerprint must be 64 hex characters, got ${JSON.stringify(values.fingerprint)}`, 2);
+    if (!/^[0-9a-f]{64}$/i.test(values.fingerprint)) throw new CliError(`critique: --fingerprint must be 64 hex characters, got ${echo(values.fingerprint)}`, 2);
     if (values.output !== undefined && values["in-place"]) throw new CliError("critique: give either -o <file> or --in-place, not both", 2);
     if (values["in-place"] && isStdin(graphPath)) throw new CliError("critique: --in-place needs a graph file, not standard input", 2);
     // Check the output path and format before doing any work.
