@@ -16,9 +16,10 @@ import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, Out
 import { statSync } from "node:fs";
 import { CliError } from "./common.js";
 
-function isFolder(path: string): boolean {
+/** Whether `path` exists and is not a regular file (a folder, a device …): reading it names that. */
+function existsNotRegular(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return !statSync(path).isFile();
   } catch {
     return false;
   }
@@ -119,15 +120,15 @@ const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", 
 export function loadGraphInput(path: string, options: { format?: string; label?: string; maxBytes?: number } = {}): Graph {
   const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
   // The format is checked before reading (a wrong extension is named even for a missing
-  // file), except that a folder is named as a folder.
+  // file), except that a folder or a device is named as such.
   let format: RdfFormat;
   if (options.format !== undefined || isStdin(path)) format = RDF_FORMATS[inputFormat(path, options.format, ["ttl", "nt", "nq", "trig"])];
   else {
     try {
       format = formatFromPath(path);
     } catch (error) {
-      if (!isFolder(path)) throw new CliError(`${(error as Error).message} or --format`);
-      format = "turtle"; // never used: reading the folder fails first
+      if (!existsNotRegular(path)) throw new CliError(`${(error as Error).message} or --format`);
+      format = "turtle"; // never used: reading a folder or device fails first
     }
   }
   const text = readTextInput(path, { label, maxBytes: options.maxBytes });
