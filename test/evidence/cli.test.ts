@@ -71,7 +71,7 @@ describe("groundwire fragments / cite", () => {
     try {
       const without = await capture(() => citeCommand.run([V2, quote]));
       expect(without.out).toMatch(/^moved {4}/);
-      expect(err).toBe(`cite: none of the 1 citation address(es) exists in ${V2} under the artifact id ${JSON.stringify(defaultArtifactId(V2))}; were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`);
+      expect(err).toBe(`groundwire cite: none of the 1 citation address(es) exists in ${V2} under the artifact id ${JSON.stringify(defaultArtifactId(V2))}; were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`);
       err = "";
       await capture(() => citeCommand.run([V2, quote, "--artifact", "awesome"]));
       expect(err).toBe("");

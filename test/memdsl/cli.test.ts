@@ -89,7 +89,7 @@ describe("groundwire render", () => {
     expect((await failure([BOOK])).exitCode).toBe(2);
     // an unknown extension is bad input (exit 1), as in index and critique
     const unknown = await failure([join(dir, "graph.rdf"), "ex:a"]);
-    expect(unknown.message).toBe(`render: unknown RDF format for ${join(dir, "graph.rdf")}: extension .rdf (expected .ttl, .nt or .nq)`);
+    expect(unknown.message).toBe(`render: unknown RDF format for ${join(dir, "graph.rdf")}: extension .rdf (expected .ttl, .nt, .nq or .trig) or --format`);
     expect(unknown.exitCode).toBe(1);
   });
 });

@@ -71,10 +71,10 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
   const out = mkdtempSync(join(tmpdir(), "gw-endpoint-"));
 
   it.each([
-    ["--base-url that is not http(s)", ["--base-url", "ftp://models.example/v1"], /^groundwire: moot: --base-url must be an http\(s\) URL, got "ftp:\/\/models\.example\/v1"\n$/],
-    ["--base-url without a scheme", ["--base-url", "localhost:8080/v1"], /^groundwire: moot: --base-url must be an http\(s\) URL, got "localhost:8080\/v1"\n$/],
-    ["--turns -3", ["--turns", "-3"], /^groundwire: moot: --turns must be a positive integer, got "-3"\n$/],
-    ["--timeout 0", ["--timeout", "0"], /^groundwire: moot: --timeout must be a number of seconds above 0 and at most 3600, got "0"\n$/],
+    ["--base-url that is not http(s)", ["--base-url", "ftp://models.example/v1"], /^groundwire moot: --base-url must be an http\(s\) URL, got "ftp:\/\/models\.example\/v1"\n$/],
+    ["--base-url without a scheme", ["--base-url", "localhost:8080/v1"], /^groundwire moot: --base-url must be an http\(s\) URL, got "localhost:8080\/v1"\n$/],
+    ["--turns -3", ["--turns", "-3"], /^groundwire moot: --turns must be a positive integer, got "-3"\n$/],
+    ["--timeout 0", ["--timeout", "0"], /^groundwire moot: --timeout must be a number of seconds above 0 and at most 3600, got "0"\n$/],
   ])("%s: a usage error naming the flag, exit 2", async (_, extra, message) => {
     const r = await run(["moot", ...BOOKS, ...extra]);
     expect(r.code).toBe(2);
@@ -85,11 +85,11 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
   it("the environment is checked the same way, naming the variable; a key in the URL is not shown", async () => {
     const r1 = await run(["moot", ...BOOKS], { GROUNDWIRE_BASE_URL: "file:///etc/passwd" });
     expect(r1.code).toBe(2);
-    expect(r1.stderr).toBe('groundwire: moot: GROUNDWIRE_BASE_URL must be an http(s) URL, got "file:///etc/passwd"\n');
+    expect(r1.stderr).toBe('groundwire moot: GROUNDWIRE_BASE_URL must be an http(s) URL, got "file:///etc/passwd"\n');
     const r2 = await run(["moot", ...BOOKS], { GROUNDWIRE_TIMEOUT: "soon" });
-    expect(r2.stderr).toBe('groundwire: moot: GROUNDWIRE_TIMEOUT must be a number of seconds above 0 and at most 3600, got "soon"\n');
+    expect(r2.stderr).toBe('groundwire moot: GROUNDWIRE_TIMEOUT must be a number of seconds above 0 and at most 3600, got "soon"\n');
     const r3 = await run(["moot", ...BOOKS, "--base-url", "gopher://me:hunter2@h/v1?key=sk-abcdefgh123"]);
-    expect(r3.stderr).toBe('groundwire: moot: --base-url must be an http(s) URL, got "gopher://h/v1?key=***"\n');
+    expect(r3.stderr).toBe('groundwire moot: --base-url must be an http(s) URL, got "gopher://h/v1?key=***"\n');
   });
 
   it("--timeout sets the model request timeout, and the error names it as a timeout", async () => {
@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     const r = await run(["moot", ...BOOKS, "--base-url", slow.baseUrl, "--timeout", "0.5"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `groundwire: moot: timed out: the model endpoint ${slow.baseUrl}/chat/completions did not answer within 0.5 s (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)\n`,
+      `groundwire moot: timed out: the model endpoint ${slow.baseUrl}/chat/completions did not answer within 0.5 s (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)\n`,
     );
   });
 
@@ -108,7 +108,7 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     });
     const r = await run(["moot", ...BOOKS, "--base-url", ep.baseUrl, "--model", "m"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`groundwire: moot: the model endpoint ${ep.baseUrl}/chat/completions reported an error: model "m" not found, try pulling it first\n`);
+    expect(r.stderr).toBe(`groundwire moot: the model endpoint ${ep.baseUrl}/chat/completions reported an error: model "m" not found, try pulling it first\n`);
   });
 
   it("an endpoint failing mid-moot: --json FILE keeps the turns already spoken, marked incomplete, exit 1", async () => {
@@ -121,7 +121,7 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     const r = await run(["moot", ...BOOKS, "--topic", "fire", "--turns", "4", "--base-url", ep.baseUrl, "--json", json]);
     expect(r.code).toBe(1);
     const message = `the model endpoint ${ep.baseUrl}/chat/completions answered HTTP 500 Internal Server Error: CUDA out of memory`;
-    expect(r.stderr).toBe(`moot: incomplete transcript (2 of 4 turns) written to ${json}\ngroundwire: moot: ${message}\n`);
+    expect(r.stderr).toBe(`moot: incomplete transcript (2 of 4 turns) written to ${json}\ngroundwire moot: ${message}\n`);
     const d = JSON.parse(readFileSync(json, "utf8"));
     expect(d.incomplete).toBe(true);
     expect(d.error).toBe(message);
@@ -174,13 +174,13 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     });
     const r1 = await run(["prove", "How many Olympic Games did Tokyo host?", "--kg", KG], { GROUNDWIRE_BASE_URL: ep.baseUrl, GROUNDWIRE_API_KEY: "sk-envkey-12345678" });
     expect(r1.code).toBe(1);
-    expect(r1.stderr).toBe(`groundwire: prove: the model endpoint ${ep.baseUrl}/chat/completions reported an error: no such model\n`);
+    expect(r1.stderr).toBe(`groundwire prove: the model endpoint ${ep.baseUrl}/chat/completions reported an error: no such model\n`);
     expect(ep.count()).toBe(1);
     const r2 = await run(["prove", "q", "--kg", KG, "--api-key", "sk-shown-to-ps"]);
     expect(r2.code).toBe(2);
-    expect(r2.stderr).toBe("groundwire: prove: --api-key is gone (ps shows it to every user): set GROUNDWIRE_API_KEY or give --api-key-file FILE\n");
+    expect(r2.stderr).toBe("groundwire prove: --api-key is gone (ps shows it to every user): set GROUNDWIRE_API_KEY or give --api-key-file FILE\n");
     const r3 = await run(["prove", "q", "--kg", KG, "--base-url", "ftp://x/v1"]);
-    expect(r3.stderr).toBe('groundwire: prove: --base-url must be an http(s) URL, got "ftp://x/v1"\n');
+    expect(r3.stderr).toBe('groundwire prove: --base-url must be an http(s) URL, got "ftp://x/v1"\n');
   });
 });
 

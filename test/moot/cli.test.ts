@@ -49,15 +49,15 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(d.passages[0]).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", firstWords: "_To Mrs. Saville, England._ St. Petersburgh, Dec. 11th, 17—. You …" });
     const bad = await run(["books", "--passages", "diary/pepys"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^groundwire: books: unknown book "diary\/pepys"; did you mean "diary\/pepys-1660"\?\n$/);
+    expect(bad.stderr).toMatch(/^groundwire books: unknown book "diary\/pepys"; did you mean "diary\/pepys-1660"\?\n$/);
   });
 
   it("an offline moot prints each utterance and the stats, and --json writes the transcript", async () => {
     const json = join(out, "moot.json");
     const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire and ruin", "--turns", "4", "--json", json]);
-    expect(r.stderr).toBe("");
+    // the notice goes to stderr (issue 16 item 7), the transcript to stdout
+    expect(r.stderr).toBe("groundwire moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline\n");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("the embedded extractive synthesizer speaks, offline");
     expect(r.stdout).toContain("[1] Frankenstein, or The Modern Prometheus (novel/frankenstein) · open");
     expect(r.stdout).toContain("[4] The Diary of Samuel Pepys (diary/pepys-1660) · close");
     expect(r.stdout).toMatch(/cites: s\d [A-Z]+ 16\d\d(–\d\d)?: \d+/);
@@ -69,11 +69,11 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
   });
 
   const bad: Array<[string, string[], RegExp]> = [
-    ["an unknown key names the close keys", ["moot", "novel/frankenstien", "diary/pepys-1660"], /^groundwire: moot: unknown book "novel\/frankenstien"; did you mean "novel\/frankenstein"\?\n$/],
-    ["the same key twice", ["moot", "diary/pepys-1660", "diary/pepys-1660"], /^groundwire: moot: a moot needs two different books, got "diary\/pepys-1660" twice\n$/],
-    ["--turns 0", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "0"], /^groundwire: moot: --turns must be a positive integer, got "0"\n$/],
-    ["--turns not a number", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "eight"], /^groundwire: moot: --turns must be a positive integer, got "eight"\n$/],
-    ["one key only", ["moot", "novel/frankenstein"], /^groundwire: moot: needs two book keys, got 1/],
+    ["an unknown key names the close keys", ["moot", "novel/frankenstien", "diary/pepys-1660"], /^groundwire moot: unknown book "novel\/frankenstien"; did you mean "novel\/frankenstein"\?\n$/],
+    ["the same key twice", ["moot", "diary/pepys-1660", "diary/pepys-1660"], /^groundwire moot: a moot needs two different books, got "diary\/pepys-1660" twice\n$/],
+    ["--turns 0", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "0"], /^groundwire moot: --turns must be a positive integer, got "0"\n$/],
+    ["--turns not a number", ["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "eight"], /^groundwire moot: --turns must be a positive integer, got "eight"\n$/],
+    ["one key only", ["moot", "novel/frankenstein"], /^groundwire moot: needs two book keys, got 1/],
     ["--model without an endpoint", ["moot", "novel/frankenstein", "diary/pepys-1660", "--model", "m"], /--model needs a model endpoint/],
   ];
   it.each(bad)("bad input: %s → one line, exit 2, nothing written", async (_, args, message) => {
@@ -91,7 +91,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     const json = join(out, "unreachable.json");
     const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--base-url", url, "--model", "m", "--json", json]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^groundwire: moot: cannot reach the model endpoint ${url.replace(/\./g, "\\.")}/chat/completions: connection refused \\(ECONNREFUSED\\)\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^groundwire moot: cannot reach the model endpoint ${url.replace(/\./g, "\\.")}/chat/completions: connection refused \\(ECONNREFUSED\\)\\n$`));
     expect(r.stdout).toBe(""); // no transcript header for a moot in which nobody spoke
     expect(existsSync(json)).toBe(false);
   });
@@ -157,7 +157,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
       const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--base-url", stub.baseUrl, "--model", "m", "--json", json]);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        `groundwire: moot: the model returned no text twice for Frankenstein, or The Modern Prometheus (endpoint ${stub.baseUrl})\n`,
+        `groundwire moot: the model returned no text twice for Frankenstein, or The Modern Prometheus (endpoint ${stub.baseUrl})\n`,
       );
       expect(existsSync(json)).toBe(false);
       expect(stub.requests).toHaveLength(2);

@@ -57,7 +57,7 @@ describe("parseGraph", () => {
     );
   });
   it("rejects an unknown format", () => {
-    expect(() => formatFromPath("graph.rdf")).toThrow("unknown RDF format for graph.rdf: extension .rdf (expected .ttl, .nt or .nq)");
+    expect(() => formatFromPath("graph.rdf")).toThrow("unknown RDF format for graph.rdf: extension .rdf (expected .ttl, .nt, .nq or .trig)");
     expect(() => parseGraph("", { format: "rdfxml" as never })).toThrow(/unknown RDF format "rdfxml"/);
   });
 });

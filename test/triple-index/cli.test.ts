@@ -180,7 +180,7 @@ describe("groundwire critique: numbering, nothing applied, written format, direc
 
   it("a directory given as the graph or as -o is named in one clear line", async () => {
     const { dir, graph } = workdir();
-    await expect(indexCommand.run([dir])).rejects.toThrow(`${dir} is a directory, not an RDF file`);
+    await expect(indexCommand.run([dir])).rejects.toThrow(`${dir}: is a directory, not a file`);
     const fp = await fingerprintOf(graph);
     const critique = join(dir, "c.json");
     writeFileSync(critique, '[{"op":"remove","tripleIds":[1]}]');
@@ -215,6 +215,6 @@ describe("end to end through the dispatcher", () => {
     }
     expect(status).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(new RegExp(`^groundwire: cannot parse .*bad\\.nt:1:\\d+: `));
+    expect(stderr).toMatch(new RegExp(`^groundwire index: cannot parse .*bad\\.nt:1:\\d+: `));
   });
 });

@@ -4,30 +4,34 @@
  * runs. Prints the context, errors with did-you-mean, warnings and open goals; exit 1
  * when errors remain.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { loadGraphFile } from "../rdf/load.js";
-import { RdfParseError } from "../rdf/index.js";
+import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { checkJsonDepth, loadGraphInput, readTextInput } from "./io.js";
 
-const USAGE = "usage: groundwire check <query.rq|plan.json> --schema <schema.ttl|.nt> [--goal <json or file>] [--json]";
+const USAGE = "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt> [--goal <json or file>] [--format rq|json] [--json]";
 
+/** Plans and goals are small; a larger file is a mistake (the cap keeps it from being read whole). */
+const MAX_PLAN_BYTES = 16 * 1024 * 1024;
+
+/** Read a plan or goal file (strict UTF-8, regular file or `-`, capped), one clear line on failure. */
 function readText(path: string, what: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextInput(path, { maxBytes: MAX_PLAN_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`no such ${what}: ${path}`);
-    throw new CliError(`cannot read ${what} ${path}: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    if (message.startsWith("no such file: ")) throw new CliError(`no such ${what}: ${path}`);
+    throw error;
   }
 }
 
 /** Load a schema for the CLI: one clear line on a missing file or a parse error (with line and column). */
 export function loadSchemaForCli(path: string): Schema {
   try {
-    return Schema.fromGraph(loadGraphFile(path));
+    return Schema.fromGraph(loadGraphInput(path));
   } catch (error) {
-    if (error instanceof RdfParseError) throw new CliError(`schema ${error.message}`);
-    throw new CliError(`schema: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    throw new CliError(message.startsWith("cannot parse ") ? `schema ${message.slice("cannot parse ".length)}` : `schema: ${message}`);
   }
 }
 
@@ -59,17 +63,21 @@ const command: Command = {
       schema: { type: "string" },
       goal: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, USAGE);
     if (positionals.length !== 1) throw new CliError(`check: expected one plan file\n${USAGE}`, 2);
     if (!values.schema) throw new CliError(`check: --schema is required\n${USAGE}`, 2);
     const file = positionals[0];
+    if (values.format !== undefined && values.format !== "rq" && values.format !== "json") throw new CliError(`check: --format must be rq or json, got ${JSON.stringify(values.format.slice(0, 80))}`, 2);
     const plan = readText(file, "plan file");
+    if (values.format === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);
     const kernel = createKernel(loadSchemaForCli(values.schema));
     let goal: Record<string, unknown> | undefined;
     if (values.goal !== undefined) {
       const inline = values.goal.trim().startsWith("{");
-      if (!inline && !existsSync(values.goal)) throw new CliError(`--goal: no such file: ${values.goal} (give a goal file or inline JSON such as '{"answer":["?c"],"kind":"entity"}')`, 2);
+      if (!inline && values.goal !== "-" && !existsSync(values.goal)) throw new CliError(`--goal: no such file: ${values.goal} (give a goal file or inline JSON such as '{"answer":["?c"],"kind":"entity"}')`, 2);
       const text = inline ? values.goal : readText(values.goal, "goal file");
+      checkJsonDepth(text, inline ? "--goal" : `--goal ${values.goal}`);
       try {
         goal = JSON.parse(text);
       } catch (error) {

@@ -8,6 +8,7 @@
 import { citationStatus, CitationFormatError, firstWords, indexFragments, parseCitation, type CitationReport } from "../evidence/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./fragments.js";
+import { escapeTerminal } from "./io.js";
 
 const HELP = `usage: groundwire cite <file> <versionId>... [--artifact ID] [--json]
 
@@ -21,7 +22,8 @@ Exit code 0 when all are current or moved, 1 when any is stale or lost.
   --artifact ID   the artifact key used when the citations were made (default: as for fragments, the
                   path relative to the enclosing git work tree, else the file's real path);
                   a warning on stderr says when no citation's address exists under the id in use
-  --json          machine output: [{versionId, status, reason, fragment, candidates}]`;
+  --json          machine output: [{versionId, status, reason, fragment, candidates}]
+  --format md|txt the document's format when the extension is missing (needed for - , standard input)`;
 
 function describe(r: CitationReport, versionId: string): string {
   const lines = [`${r.status.padEnd(7)}  ${versionId}`];
@@ -39,6 +41,7 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("cite", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, HELP);
     if (positionals.length < 2) throw new CliError("cite: expected a file and at least one version id (see groundwire cite --help)", 2);
     const [file, ...versionIds] = positionals;
@@ -50,7 +53,7 @@ const command: Command = {
         throw error;
       }
     });
-    const { artifact, fragments } = loadForCli("cite", file, values.artifact);
+    const { artifact, fragments } = loadForCli("cite", file, values.artifact, values.format);
     const index = indexFragments(fragments);
     const reports = citations.map((c) => citationStatus(c, index));
     // Addresses are scoped to the artifact id: when not one of them exists under the id in
@@ -58,8 +61,8 @@ const command: Command = {
     // the same --artifact), and "moved" then only means "found by content". Say so.
     if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost") && reports.some((r) => r.status === "moved")) {
       process.stderr.write(
-        `cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
-          `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`,
+        escapeTerminal(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
+          `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`),
       );
     }
     if (values.json) {
@@ -73,7 +76,7 @@ const command: Command = {
       }));
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     } else {
-      process.stdout.write(`${reports.map((r, i) => describe(r, versionIds[i])).join("\n")}\n`);
+      process.stdout.write(escapeTerminal(`${reports.map((r, i) => describe(r, versionIds[i])).join("\n")}\n`));
     }
     return reports.every((r) => r.status === "current" || r.status === "moved") ? 0 : 1;
   },

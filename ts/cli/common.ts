@@ -22,11 +22,17 @@ export class HelpShown extends CliError {
   }
 }
 
+const COMMON_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  quiet: { type: "boolean", short: "q" },
+} as const;
+
 /**
  * node:util parseArgs, strict, for one command. Every command gets `--help`/`-h`: it prints
  * `usage` on stdout and ends the command (HelpShown, exit 0), so no command handles it
- * itself. Parse errors become one-line CliErrors (exit 2) that name the command.
- * Returns values and positionals.
+ * itself; and `--quiet`/`-q` (no progress lines on stderr). Parse errors become one-line
+ * CliErrors (exit 2) that name the command.
+ * Returns values (with `quiet`) and positionals.
  */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
   command: string,
@@ -34,9 +40,10 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   options: T,
   usage: string,
 ) {
+  const all = { ...options, ...COMMON_OPTIONS } as T & typeof COMMON_OPTIONS;
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } } as T, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: all, allowPositionals: true, strict: true });
   } catch (error) {
     // node:util's messages can span lines (e.g. a negative number taken as an option); keep one.
     const message = (error as Error).message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");

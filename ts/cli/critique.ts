@@ -6,32 +6,16 @@
  * Bad input (missing or unparsable graph, unknown format, invalid critique, drift) is one
  * line on stderr, exit 1, and nothing written.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { formatFromPath, serializeGraph, type RdfFormat } from "../rdf/index.js";
-import { writeGraphFile } from "../rdf/load.js";
+import { formatFromPath, namedGraphCount, parseGraph, serializeGraph, type RdfFormat } from "../rdf/index.js";
 import { applyCritique, buildTripleIndex, CritiqueFormatError, parseCritique, TripleIndexDriftError, type CritiqueGuards } from "../triple-index/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./index-command.js";
+import { checkJsonDepth, checkOutputPath, echo, isStdin, readTextInput, writeOutput } from "./io.js";
 
 const USAGE =
-  "usage: groundwire critique <graph> <critique.json> --fingerprint <hex> [-o out.ttl | --in-place] [--scope <graph>] [--json]\n" +
-  "       guards: [--max-delete-share <0..1>] [--keep-subjects] [--keep-subject-on-replace] [--whole-blank-nodes]";
-
-/**
- * The file `-o` names, resolved through symlinks (so a link is written through, not replaced).
- * Refuses a path that is the input graph (only --in-place may overwrite it) and a folder
- * that does not exist, before any work is done.
- */
-function checkOutputPath(output: string, graphPath: string): string {
-  const target = existsSync(output) ? realpathSync(output) : resolve(output);
-  if (existsSync(graphPath) && target === realpathSync(graphPath)) {
-    throw new CliError(`critique: -o ${output} is the input graph; pass --in-place to overwrite it`, 2);
-  }
-  const folder = dirname(target);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new CliError(`critique: cannot write ${output}: folder ${folder} does not exist`, 2);
-  return target;
-}
+  "usage: groundwire critique <graph|-> <critique.json|-> --fingerprint <hex> [-o out.ttl|.nt|.nq|.trig | --in-place] [--scope <graph>] [--format ttl|nt|nq|trig] [--json]\n" +
+  "       guards: [--max-delete-share <0..1>] [--keep-subjects] [--keep-subject-on-replace] [--whole-blank-nodes]\n" +
+  "       a dataset with named graphs is written as N-Quads (.nq) or TriG (.trig); --drop-graph-names writes it to .ttl/.nt merged into one graph";
 
 const command: Command = {
   async run(args) {
@@ -45,17 +29,25 @@ const command: Command = {
       "keep-subjects": { type: "boolean" },
       "keep-subject-on-replace": { type: "boolean" },
       "whole-blank-nodes": { type: "boolean" },
+      format: { type: "string" },
+      "drop-graph-names": { type: "boolean" },
     }, USAGE);
     if (positionals.length !== 2) throw new CliError(`critique: expected a graph and a critique file\n${USAGE}`, 2);
     const [graphPath, critiquePath] = positionals;
     if (!values.fingerprint) throw new CliError("critique: --fingerprint <hex> is required (the fingerprint `groundwire index` printed for the listing the critic read)", 2);
-    if (!/^[0-9a-f]{64}$/i.test(values.fingerprint)) throw new CliError(`critique: --fingerprint must be 64 hex characters, got ${JSON.stringify(values.fingerprint)}`, 2);
+    if (!/^[0-9a-f]{64}$/i.test(values.fingerprint)) throw new CliError(`critique: --fingerprint must be 64 hex characters, got ${echo(values.fingerprint)}`, 2);
     if (values.output !== undefined && values["in-place"]) throw new CliError("critique: give either -o <file> or --in-place, not both", 2);
-    const outPath = values["in-place"] ? (existsSync(graphPath) ? realpathSync(graphPath) : graphPath) : values.output !== undefined ? checkOutputPath(values.output, graphPath) : undefined;
-    // Check the output format before doing any work.
-    let outFormat: RdfFormat = "turtle";
+    if (values["in-place"] && isStdin(graphPath)) throw new CliError("critique: --in-place needs a graph file, not standard input", 2);
+    // Check the output path and format before doing any work.
+    const inputs = [
+      { path: graphPath, what: "input graph; pass --in-place to overwrite it" },
+      { path: critiquePath, what: "critique file; it would be overwritten" },
+      ...(values.scope !== undefined ? [{ path: values.scope, what: "--scope graph; it would be overwritten" }] : []),
+    ];
+    const outPath = values["in-place"] ? checkOutputPath(graphPath, "--in-place", inputs.slice(1)) : values.output !== undefined ? checkOutputPath(values.output, "-o", inputs) : undefined;
+    let outFormat: RdfFormat | undefined;
     try {
-      if (outPath !== undefined) outFormat = formatFromPath(outPath);
+      if (outPath !== undefined && outPath !== "-") outFormat = formatFromPath(outPath);
     } catch (error) {
       throw new CliError((error as Error).message);
     }
@@ -69,12 +61,18 @@ const command: Command = {
     if (values["keep-subject-on-replace"]) guards.keepSubjectOnReplace = true;
     if (values["whole-blank-nodes"]) guards.wholeBlankNodes = true;
 
-    const graph = loadForCli(graphPath);
-    let critiqueText: string;
-    try {
-      critiqueText = readFileSync(critiquePath, "utf8");
-    } catch (error) {
-      throw new CliError((error as NodeJS.ErrnoException).code === "ENOENT" ? `no such file: ${critiquePath}` : (error as Error).message);
+    const graph = loadForCli(graphPath, values.format);
+    const critiqueText = readTextInput(critiquePath, { maxBytes: 64 * 1024 * 1024 });
+    checkJsonDepth(critiqueText, critiquePath);
+    // A dataset keeps its graph names only in N-Quads or TriG: never drop them without being told to.
+    const graphNames = namedGraphCount(graph);
+    if (outFormat === undefined) outFormat = graphNames > 0 ? "trig" : "turtle";
+    if (graphNames > 0 && (outFormat === "turtle" || outFormat === "ntriples") && !values["drop-graph-names"]) {
+      throw new CliError(
+        `critique: ${graphPath} is a dataset with ${graphNames} named graph(s); ${outFormat === "turtle" ? "Turtle" : "N-Triples"} cannot hold their names: ` +
+          `write .nq or .trig, or pass --drop-graph-names to merge every graph into one; nothing written`,
+        2,
+      );
     }
     let items;
     try {
@@ -105,17 +103,20 @@ const command: Command = {
       const reasons = report.rejected.map((r) => `item ${r.item}: ${r.reason}`).join("; ");
       throw new CliError(`${critiquePath}: no item was applied (${reasons}); nothing written`);
     }
-    if (outPath !== undefined) writeGraphFile(outPath, graph, { format: outFormat });
-    else process.stdout.write(serializeGraph(graph, { format: outFormat }));
+    const text = serializeGraph(graph, { format: outFormat });
+    writeOutput(outPath ?? "-", text);
     // The fingerprint to hand to the next critique: of the graph as written (N-Triples and
-    // N-Quads carry no prefixes, and prefixes change the rendering) and under the same scope.
-    // (applyCritique's fingerprintAfter already is that, for Turtle without a scope)
+    // N-Quads carry no prefixes, and prefixes change the rendering; dropped graph names merge
+    // quads) and under the same scope. applyCritique's fingerprintAfter already is that for
+    // Turtle of a plain graph without a scope; otherwise the written text is parsed again.
     const after =
-      outFormat === "turtle" && scope === undefined ? report.fingerprintAfter : buildTripleIndex(outFormat === "turtle" ? graph : { ...graph, prefixes: {} }, { scope }).numbering;
+      outFormat === "turtle" && scope === undefined && graphNames === 0
+        ? report.fingerprintAfter
+        : buildTripleIndex(parseGraph(text, { format: outFormat, source: outPath ?? "<stdout>" }), { scope }).numbering;
 
     const summary = {
       graph: graphPath,
-      written: outPath ?? "<stdout>",
+      written: outPath === undefined || outPath === "-" ? "<stdout>" : outPath,
       fingerprintBefore: index.numbering,
       fingerprintAfter: after,
       removed: report.removedCount,
@@ -123,7 +124,7 @@ const command: Command = {
       applied: report.applied.map((a) => ({ item: a.item, op: a.op, tripleIds: a.tripleIds, removed: a.removed.length, added: a.added.length })),
       rejected: report.rejected,
     };
-    const out = outPath !== undefined ? process.stdout : process.stderr;
+    const out = outPath !== undefined && outPath !== "-" ? process.stdout : process.stderr;
     if (values.json) {
       out.write(`${JSON.stringify(summary, null, 1)}\n`);
     } else {

@@ -8,6 +8,8 @@ import { statSync } from "node:fs";
 import { firstWords, formatFragmentListing, MarkdownNestingError, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { InputFileError } from "../files.js";
+import { escapeTerminal, inputFormat, isStdin, readBytesInput } from "./io.js";
 
 const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json]
 
@@ -18,32 +20,40 @@ Store a versionId to cite a fragment; check it later with: groundwire cite <file
   --artifact ID   the artifact key fragment ids hang off; use the same ID with cite. Default: the
                   same for one file however it is named: inside a git work tree (nearest enclosing
                   directory with .git) the path relative to its root, e.g. docs/guide.md; else the
-                  file's real absolute path
-  --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}`;
+                  file's real absolute path (for - , standard input: give --artifact)
+  --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
+  --format md|txt the document's format when the extension is missing (needed for - , standard input)`;
 
 /** Files above this size get a progress line on stderr (when it is a terminal). */
 const PROGRESS_BYTES = 4 << 20;
 
 /**
- * Read a file as an evidence document, turning read, format and nesting errors into
- * one CLI line. For a file over 4 MB, says on stderr (TTY only) that it is being
- * fragmented and how long it took.
+ * Read a file (or `-`, standard input) as an evidence document, turning read, format and
+ * nesting errors into one CLI line. For a file over 4 MB, says on stderr (TTY only) that
+ * it is being fragmented and how long it took.
  */
-export function loadForCli(command: string, file: string, artifactId: string | undefined) {
+export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string) {
   try {
-    let size = 0;
-    try {
-      size = statSync(file).size;
-    } catch {
-      // loadDocumentFile reports the missing file below.
+    // `-` (stdin) or a name without a known extension: the format comes from --format (md, txt).
+    const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"]) === "md" ? "text/markdown" : "text/plain") : undefined;
+    const bytes = isStdin(file) ? readBytesInput(file) : undefined;
+    let size = bytes?.length ?? 0;
+    if (!bytes) {
+      try {
+        size = statSync(file).size;
+      } catch {
+        // loadDocumentFile reports the missing file below.
+      }
     }
     const progress = size > PROGRESS_BYTES && process.stderr.isTTY === true;
     const started = Date.now();
     if (progress) process.stderr.write(`${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
-    const loaded = loadDocumentFile(file, { artifactId });
+    const loaded = loadDocumentFile(isStdin(file) ? "<stdin>" : file, { artifactId, mediaType, bytes });
     if (progress) process.stderr.write(`${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return loaded;
   } catch (error) {
+    if (error instanceof CliError) throw new CliError(`${command}: ${error.message}`, error.exitCode);
+    if (error instanceof InputFileError) throw new CliError(`${command}: ${error.message}`, 1);
     if (error instanceof UnsupportedFormatError) throw new CliError(`${command}: ${error.message}`, 1);
     if (error instanceof MarkdownNestingError) throw new CliError(`${command}: ${file}: ${error.message}`, 1);
     const code = (error as NodeJS.ErrnoException).code;
@@ -58,14 +68,15 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("fragments", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
-    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact);
+    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format);
     if (values.json) {
       const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
       process.stdout.write(`${JSON.stringify({ artifact, fragments: rows }, null, 2)}\n`);
     } else {
-      process.stdout.write(formatFragmentListing(fragments, artifact));
+      process.stdout.write(escapeTerminal(formatFragmentListing(fragments, artifact)));
     }
     return 0;
   },

@@ -2,22 +2,20 @@
  * `groundwire index <graph> [--scope <graph>] [--json]`: the listing a critic reads (one
  * triple a line with its id, read-only lines marked) and the fingerprint the ids belong to.
  */
-import { loadGraphFile } from "../rdf/load.js";
-import { RdfParseError, type Graph } from "../rdf/index.js";
+import type { Graph } from "../rdf/index.js";
 import { buildTripleIndex, renderListing } from "../triple-index/index.js";
 import { sha256Backend } from "../../bindings/sha256.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { createProgress, loadGraphInput } from "./io.js";
 
-const USAGE = "usage: groundwire index <graph.ttl|.nt|.nq> [--scope <graph>] [--json]";
+const USAGE = "usage: groundwire index <graph.ttl|.nt|.nq|.trig|-> [--format ttl|nt|nq|trig] [--scope <graph>] [--json] [--quiet]";
 
-/** Load a graph for a command, turning every loading failure into a one-line CliError. */
-export function loadForCli(path: string): Graph {
-  try {
-    return loadGraphFile(path);
-  } catch (error) {
-    if (error instanceof RdfParseError) throw new CliError(`cannot parse ${error.message}`);
-    throw new CliError((error as Error).message);
-  }
+/**
+ * Load a graph for a command (a file, or `-` for stdin with `format`), turning every
+ * loading failure into a one-line CliError (strict UTF-8, regular files only, size cap: ./io.ts).
+ */
+export function loadForCli(path: string, format?: string): Graph {
+  return loadGraphInput(path, { format });
 }
 
 const command: Command = {
@@ -25,11 +23,16 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("index", args, {
       scope: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, USAGE);
     if (positionals.length !== 1) throw new CliError(`index: expected one graph file\n${USAGE}`, 2);
-    const graph = loadForCli(positionals[0]);
+    const progress = createProgress("index", { quiet: values.quiet });
+    progress.phase(`parsing ${positionals[0]}`);
+    const graph = loadForCli(positionals[0], values.format);
     const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;
+    progress.phase("numbering the triples");
     const index = buildTripleIndex(graph, { scope });
+    progress.done();
     if (values.json) {
       const lines = index.order.flatMap((block) =>
         block.triples.map((t) => {

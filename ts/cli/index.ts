@@ -4,7 +4,11 @@
  * on demand. Output is human-readable by default, `--json` for machines; an error
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CliError, HelpShown, type Command } from "./common.js";
+import { escapeTerminal } from "./io.js";
+import { packageRoot } from "./package-root.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
@@ -24,22 +28,60 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `usage: groundwire <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun groundwire <command> --help for a command's options.`;
+  return (
+    `usage: groundwire <command> [options]\n\ncommands:\n${lines.join("\n")}\n\n` +
+    "Run groundwire help <command> (or groundwire <command> --help) for a command's options; groundwire --version for the version.\n" +
+    "Every file argument may be - for standard input (with --format when the format is not in the name); --quiet silences progress."
+  );
 }
 
+/** The package's version, from its package.json. */
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
+
+/** The command being run, for the error prefix `groundwire <command>: …` (none before one is known). */
+let current: string | null = null;
+
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  let [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h") {
     console.log(usage());
     return name ? 0 : 2;
   }
-  const entry = COMMANDS[name];
-  if (!entry) throw new CliError(`unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
+  if (name === "--version" || name === "-V") {
+    console.log(version());
+    return 0;
+  }
+  if (name === "help") {
+    if (rest.length === 0) {
+      console.log(usage());
+      return 0;
+    }
+    [name, ...rest] = [rest[0], "--help"];
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) throw new CliError(`unknown command ${JSON.stringify(name.slice(0, 80))}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
+  current = name;
   // loaded only for a command, so `groundwire --help` does not compile the WASM core
   const { initNodeBackends } = await import("../../bindings/init-node.js");
   await initNodeBackends();
   const command = await entry.load();
   return command.run(rest);
+}
+
+/** Longest error message printed (a last guard: messages quote input through io.ts's echo). */
+const MAX_MESSAGE = 2000;
+
+/**
+ * The one error line: `groundwire <command>: <message>` (a message that already starts with
+ * `<command>: ` is not prefixed twice), terminal controls escaped, cut to MAX_MESSAGE.
+ */
+function errorLine(command: string | null, message: string): string {
+  let text = message;
+  if (command !== null && text.startsWith(`${command}: `)) text = text.slice(command.length + 2);
+  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}… (${text.length} characters)`;
+  return `groundwire${command !== null ? ` ${command}` : ""}: ${escapeTerminal(text)}`;
 }
 
 // A reader that stops early (`groundwire index big.ttl | head`) is not an error.
@@ -58,7 +100,7 @@ main(process.argv.slice(2)).then(
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`groundwire: ${message}\n`);
+    process.stderr.write(`${errorLine(current, message)}\n`);
     if (process.env.GROUNDWIRE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   },

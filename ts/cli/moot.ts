@@ -11,9 +11,6 @@
  * `--timeout`/GROUNDWIRE_TIMEOUT), else the embedded extractive synthesizer
  * (offline, deterministic), which it says.
  */
-import { existsSync, statSync } from "node:fs";
-import writeFileAtomic from "write-file-atomic";
-import { dirname, resolve } from "node:path";
 import { loadCorpus } from "../moot/corpus-node.js";
 import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type Utterance } from "../moot/moot.js";
 import { UnknownBookError, WorkerError } from "../moot/retrieval.js";
@@ -22,8 +19,11 @@ import { redactUrl } from "../net/redact.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
+import { checkOutputPath, escapeTerminal, jsonFlagArgs, writeOutput } from "./io.js";
 
-const writeFileAtomicSync = writeFileAtomic.sync;
+/** Upper bounds: a moot of more turns, or more passages a turn, is a typo, not a plan. */
+const MAX_TURNS = 1000;
+const MAX_K = 100;
 
 const HELP = `usage: groundwire moot <keyA> <keyB> [options]
 
@@ -37,9 +37,10 @@ Keys are <genre>/<book> (see: groundwire books).
 ${MODEL_HELP}
   --temperature X sampling temperature (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
-  --json FILE     write the transcript (with stats) as JSON; - writes it to stdout
-                  (the human text then goes to stderr). If the model fails mid-moot,
-                  the turns already spoken are written, marked "incomplete", exit 1.
+  --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
+                  (bare --json or --json -: JSON only on stdout, the moot's text on stderr).
+                  If the model fails mid-moot, the turns already spoken are written,
+                  marked "incomplete", exit 1.
   --strict-citations  also fail (and retry) a turn whose quote is tagged with a
                   passage that does not hold it (misattributed)
 
@@ -47,11 +48,12 @@ With no base URL the embedded extractive synthesizer speaks (offline).
 Model requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all;
 redirects are not followed; keys and credentials are redacted from every message.`;
 
-function positiveInt(name: string, raw: string | undefined, fallback: number): number {
+function positiveInt(name: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
   if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) {
     throw new CliError(`moot: --${name} must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}`, 2);
   }
+  if (Number(raw) > max) throw new CliError(`moot: --${name} must be at most ${max}, got ${raw.trim().slice(0, 80)}`, 2);
   return Number(raw);
 }
 
@@ -108,7 +110,7 @@ function joinNegativeNumbers(args: string[], numeric: readonly string[]): string
 
 const command: Command = {
   async run(rawArgs) {
-    const args = joinNegativeNumbers(rawArgs, ["--turns", "--k", "--temperature", "--timeout"]);
+    const args = jsonFlagArgs(joinNegativeNumbers(rawArgs, ["--turns", "--k", "--temperature", "--timeout"]));
     const { values, positionals } = parseCommandArgs("moot", args, {
       topic: { type: "string" },
       turns: { type: "string" },
@@ -123,21 +125,18 @@ const command: Command = {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
     }
     const [keyA, keyB] = positionals as [string, string];
-    const turns = positiveInt("turns", values.turns, 8);
-    const k = positiveInt("k", values.k, 6);
+    const turns = positiveInt("turns", values.turns, 8, MAX_TURNS);
+    const k = positiveInt("k", values.k, 6, MAX_K);
     const temperature = values.temperature === undefined ? 0.6 : Number(values.temperature);
     if (!Number.isFinite(temperature) || temperature < 0) {
       throw new CliError(`moot: --temperature must be a number of at least 0, got ${JSON.stringify(values.temperature)}`, 2);
     }
     if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${JSON.stringify(keyA)} twice`, 2);
-    // `--json -`: the transcript goes to stdout and everything for a human to stderr.
-    const jsonToStdout = values.json === "-";
-    const jsonPath = values.json && !jsonToStdout ? resolve(values.json) : undefined;
-    if (jsonPath && !(existsSync(dirname(jsonPath)) && statSync(dirname(jsonPath)).isDirectory())) {
-      throw new CliError(`moot: cannot write ${jsonPath}: folder ${dirname(jsonPath)} does not exist`, 2);
-    }
+    const jsonPath = values.json !== undefined ? checkOutputPath(values.json, "moot: --json") : undefined;
+    // `--json` bare or `-`: the transcript goes to stdout and everything for a human to stderr.
+    const jsonToStdout = jsonPath === "-";
     const config = readModelConfig("moot", values);
-    const say = jsonToStdout ? (text: string) => console.error(text) : (text: string) => console.log(text);
+    const say = (text: string) => (jsonToStdout ? process.stderr : process.stdout).write(`${escapeTerminal(text)}\n`);
 
     let corpus;
     try {
@@ -157,7 +156,9 @@ const command: Command = {
       header = `moot: model ${config.model ?? "(endpoint default)"} at ${redactUrl(config.baseUrl)}`;
     } else {
       synth = createExtractiveSynthesizer();
-      header = "moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline";
+      // A notice, not part of the transcript: stderr.
+      header = null;
+      process.stderr.write("groundwire moot: no model configured (--base-url / GROUNDWIRE_BASE_URL); the embedded extractive synthesizer speaks, offline\n");
     }
     // The header heads the transcript: printed with the first utterance, so a moot that
     // fails before anyone speaks (an unreachable endpoint) leaves stdout empty.
@@ -173,8 +174,7 @@ const command: Command = {
     };
     const writeTranscript = (dict: object) => {
       const text = `${JSON.stringify(dict, null, 2)}\n`;
-      if (jsonToStdout) process.stdout.write(text);
-      else if (jsonPath) writeFileAtomicSync(jsonPath, text);
+      if (jsonPath) writeOutput(jsonPath, text);
     };
 
     const moot = new Moot(corpus, synth, [keyA, keyB], values.topic ?? null, turns, {
@@ -193,9 +193,9 @@ const command: Command = {
       }
       showHeader();
       say(`\n${formatStats(transcript.stats())}`);
-      if (jsonPath || jsonToStdout) {
+      if (jsonPath) {
         writeTranscript(transcriptDict(transcript));
-        if (jsonPath) say(`transcript written to ${jsonPath}`);
+        if (!jsonToStdout) say(`transcript written to ${jsonPath}`);
       }
     } catch (error) {
       if (error instanceof SynthesizerError || error instanceof MootError || error instanceof WorkerError) {
@@ -204,9 +204,9 @@ const command: Command = {
         const message = `${error.message}${where}${hint}`;
         // The turns already spoken are kept: written marked incomplete, with the error.
         const spoken = moot.transcript?.utterances.length ?? 0;
-        if (moot.transcript && spoken > 0 && (jsonPath || jsonToStdout)) {
+        if (moot.transcript && spoken > 0 && jsonPath) {
           writeTranscript({ ...transcriptDict(moot.transcript), incomplete: true, error: message });
-          if (jsonPath) console.error(`moot: incomplete transcript (${spoken} of ${turns} turns) written to ${jsonPath}`);
+          if (!jsonToStdout) console.error(`moot: incomplete transcript (${spoken} of ${turns} turns) written to ${jsonPath}`);
         }
         throw new CliError(`moot: ${message}`);
       }

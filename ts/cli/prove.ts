@@ -7,11 +7,10 @@
  * or --endpoint (any SPARQL 1.1 endpoint). The model configuration (flags and
  * GROUNDWIRE_* variables) is moot's: ts/cli/model-config.ts.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadGraphFile } from "../rdf/load.js";
-import { RdfParseError, type Graph } from "../rdf/index.js";
+import type { Graph } from "../rdf/index.js";
 import {
   prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema, SparqlStoreError,
   type Op, type ProveResult, type SparqlResult, type SparqlStore,
@@ -21,6 +20,10 @@ import { compactIri } from "../kernel/algebra.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
+import { checkJsonDepth, escapeTerminal, loadGraphInput, readTextInput } from "./io.js";
+
+/** Most planner turns a proof may take. */
+export const MAX_PROVE_TURNS = 1000;
 
 const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json] [--endpoint URL] [--max-turns N] [--json]
 
@@ -46,8 +49,10 @@ function dataDir(): string | null {
 
 function readScripts(path: string): Script[] {
   let doc: unknown;
+  const text = readTextInput(path, { maxBytes: 16 * 1024 * 1024, label: `script ${path}` });
+  checkJsonDepth(text, `script ${path}`);
   try {
-    doc = JSON.parse(readFileSync(path, "utf8"));
+    doc = JSON.parse(text);
   } catch (error) {
     throw new CliError(`script ${path}: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
   }
@@ -83,10 +88,10 @@ function renderAnswer(answer: SparqlResult | null, prefixes: Record<string, stri
 
 function loadKg(path: string): Graph {
   try {
-    return loadGraphFile(path);
+    return loadGraphInput(path);
   } catch (error) {
-    if (error instanceof RdfParseError) throw new CliError(`kg ${error.message}`);
-    throw new CliError(`kg: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    throw new CliError(message.startsWith("cannot parse ") ? `kg ${message.slice("cannot parse ".length)}` : `kg: ${message}`);
   }
 }
 
@@ -109,7 +114,7 @@ const command: Command = {
     if (!values.kg) throw new CliError(`prove: --kg is required\n${USAGE}`, 2);
     const question = positionals[0];
     const maxTurns = values["max-turns"] !== undefined ? Number(values["max-turns"]) : 16;
-    if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer`, 2);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be a whole number from 1 to ${MAX_PROVE_TURNS}`, 2);
     const config = readModelConfig("prove", values);
     let endpointStore: SparqlStore | null = null;
     if (values.endpoint !== undefined) {
@@ -152,7 +157,7 @@ const command: Command = {
     out.push("", `kernel rejections: ${result.kernelRejections}`);
     if (result.sparql) out.push("", "verified SPARQL:", result.sparql.trimEnd());
     out.push("", "answer:", renderAnswer(result.answer, prefixes));
-    process.stdout.write(`${out.join("\n")}\n`);
+    process.stdout.write(escapeTerminal(`${out.join("\n")}\n`));
     return result.finished ? 0 : 1;
   },
 };

@@ -7,8 +7,6 @@
  * IRIs (optionally in <>) or prefixed names using the graph's prefixes (then
  * rdf, rdfs, owl, xsd, skos, prov, dcterms, gwm).
  */
-import { loadGraphFile } from "../rdf/load.js";
-import { RdfParseError } from "../rdf/index.js";
 import {
   applyNodeStatuses,
   assembleNeighborhood,
@@ -19,6 +17,7 @@ import {
   UnknownFocusError,
 } from "../memdsl/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { createProgress, escapeTerminal, loadGraphInput } from "./io.js";
 
 const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
 
@@ -30,6 +29,7 @@ options:
   --expanded IRI,...   nodes already expanded: no expand handle toward them
                        (the nodes inside the radius are always counted as expanded)
   --json               print the Envelope as JSON instead of MemDSL text
+  --format F           graph format when the extension is missing (ttl, nt, nq, trig; needed for -)
   -h, --help           this help`;
 
 /** Parse a non-negative integer option, or throw a usage error naming it. */
@@ -68,19 +68,20 @@ const command: Command = {
       "max-body-chars": { type: "string" },
       expanded: { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, USAGE);
     if (positionals.length !== 2) throw new CliError(`render: expected <graph> and <focus>, got ${positionals.length} argument(s)\n${USAGE}`, 2);
     const [path, focusText] = positionals;
     const hops = count("hops", values.hops) ?? 1;
     const maxBodyChars = count("max-body-chars", values["max-body-chars"]) ?? null;
 
+    const progress = createProgress("render", { quiet: values.quiet });
     let graph;
     try {
-      graph = loadGraphFile(path);
+      graph = loadGraphInput(path, { format: values.format });
     } catch (error) {
-      if (error instanceof RdfParseError) throw new CliError(`render: cannot parse ${error.message}`);
-      // an unknown extension is a bad input file, exit 1 like a missing or unparsable one (as index and critique)
-      throw new CliError(`render: ${(error as Error).message}`);
+      if (error instanceof CliError) throw new CliError(`render: ${error.message}`, error.exitCode);
+      throw error;
     }
     const focus = resolveTerm(focusText, graph.prefixes, "focus");
     const expandedByUser = (values.expanded ?? "")
@@ -88,6 +89,7 @@ const command: Command = {
       .filter((s) => s.trim() !== "")
       .map((s) => resolveTerm(s, graph.prefixes, "--expanded entry"));
 
+    progress.phase("assembling the neighborhood");
     let neighborhood;
     try {
       neighborhood = assembleNeighborhood(graph, focus, { hops });
@@ -95,7 +97,7 @@ const command: Command = {
       if (error instanceof UnknownFocusError) throw new CliError(`render: ${error.message}`);
       throw error;
     }
-    const warn = (message: string) => process.stderr.write(`groundwire: render: ${message}\n`);
+    const warn = (message: string) => process.stderr.write(`groundwire render: ${escapeTerminal(message)}\n`);
     const statuses = applyNodeStatuses(graph, neighborhood, { onProblem: warn });
     const envelope = renderNeighborhood(neighborhood, statuses, {
       focus,
@@ -103,6 +105,7 @@ const command: Command = {
       maxBodyChars,
       logger: { warn },
     });
+    progress.done();
     process.stdout.write(values.json ? `${JSON.stringify(envelope, null, 2)}\n` : serializeEnvelope(envelope));
     return 0;
   },

@@ -161,13 +161,18 @@ export interface CitationOptions {
  *   one kind; the resolution itself is two map lookups.
  * @returns a CitationReport; `moved` always points at a fragment with the cited
  *   content hash, i.e. identical kind and whitespace-normalized text
- * @throws CitationFormatError for a malformed versionId
+ * @throws CitationFormatError for a malformed versionId; TypeError naming the argument when
+ *   `citation` or `fragments` has the wrong type (null …)
  */
 export function citationStatus(
   citation: Citation | string,
   fragments: readonly Fragment[] | FragmentIndex,
   options: CitationOptions = {},
 ): CitationReport {
+  if (typeof citation !== "string" && (citation === null || typeof citation !== "object")) {
+    throw new TypeError(`citationStatus: citation must be a version id string or a Citation, got ${citation === null ? "null" : typeof citation}`);
+  }
+  if (fragments === null || typeof fragments !== "object") throw new TypeError(`citationStatus: fragments must be a Fragment[] or a FragmentIndex, got ${fragments === null ? "null" : typeof fragments}`);
   const cited = typeof citation === "string" ? parseCitation(citation) : citation;
   const index = indexOf(fragments);
   const atAddress = index.byId.get(cited.fragmentId) ?? null;

@@ -2,8 +2,9 @@
  * Node-only side of the evidence spine: read a document from disk as an Artifact
  * and fragment it (node:fs). Exported from the Node entry (ts/node.ts).
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join, normalize, relative, sep } from "node:path";
+import { decodeUtf8, readRegularFile } from "../files.js";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
 import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
 
@@ -41,16 +42,25 @@ export interface LoadedDocument {
  * plain text).
  *
  * @param path the file; its extension picks the media type unless `options.mediaType` is given
- * @param options.artifactId key for fragment ids (default: `defaultArtifactId(path)`)
+ * @param options.artifactId key for fragment ids (default: `defaultArtifactId(path)`; with
+ *   `options.bytes`, e.g. from standard input, the normalized path as given)
+ * @param options.bytes the content when already read (e.g. from standard input); `path` then only names it
+ * @param options.maxBytes size cap when reading (default 512 MiB)
  * @throws UnsupportedFormatError for formats other than markdown and plain text (before reading);
- *   the fs error (ENOENT …) when the file cannot be read
+ *   InputFileError when the file is missing, not a regular file, over the cap, or not valid
+ *   UTF-8 (`<path>: invalid UTF-8 at byte N`: never decoded to U+FFFD, so a changed byte
+ *   cannot read as unchanged)
  */
-export function loadDocumentFile(path: string, options: { artifactId?: string; mediaType?: string } = {}): LoadedDocument {
+export function loadDocumentFile(
+  path: string,
+  options: { artifactId?: string; mediaType?: string; bytes?: Uint8Array; maxBytes?: number } = {},
+): LoadedDocument {
   const mediaType = options.mediaType ?? mediaTypeForPath(path);
   if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
-  const bytes = readFileSync(path);
-  const text = new TextDecoder("utf-8").decode(bytes);
-  const sourceObjectId = defaultArtifactId(path);
+  const bytes = options.bytes ?? readRegularFile(path, { maxBytes: options.maxBytes });
+  // A leading BOM is dropped, as before (fragment offsets count from the text after it).
+  const text = decodeUtf8(bytes, path, { stripBom: true });
+  const sourceObjectId = options.bytes ? normalize(path).replace(/\\/g, "/") : defaultArtifactId(path);
   const artifact = createArtifact({ sourceObjectId, content: bytes, mediaType, connector: "file", artifactId: options.artifactId });
   return { artifact, text, fragments: fragmentDocument(artifact.artifactId, text, mediaType, path) };
 }

@@ -6,7 +6,7 @@
  * `toSparql` prints it back as SPARQL 1.1 text.
  */
 import { RDF_TYPE, XSD } from "./schema.js";
-import { PrefixMap } from "../rdf/prefixes.js";
+import { toPrefixMap } from "../rdf/format-term.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {
@@ -104,8 +104,6 @@ export function emptyQuery(prefixes: Record<string, string> = {}): Query {
 
 // ---------------------------------------------------------------- printing
 
-const prefixMaps = new WeakMap<object, PrefixMap>();
-
 /** Characters SPARQL's IRIREF cannot hold (SPARQL 1.1 §19.8, production [139]). */
 const NOT_IN_IRIREF = /[\u0000-\u0020<>"{}|^`\\]/;
 
@@ -131,13 +129,11 @@ export function iriRef(iri: string): string {
 }
 
 /**
- * Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is built once per prefixes object.
+ * Print an IRI as a prefixed name by ts/rdf's PrefixMap rules (longest namespace, valid PN_LOCAL), else `<iri>`. The map is cached per prefixes object while its content is unchanged (toPrefixMap).
  * @throws SparqlIriError when the IRI must be written whole and holds what IRIREF cannot (see {@link iriRef})
  */
 export function compactIri(iri: string, prefixes: Record<string, string>): string {
-  let map = prefixMaps.get(prefixes);
-  if (!map) prefixMaps.set(prefixes, (map = new PrefixMap(prefixes)));
-  const out = map.formatIri(iri);
+  const out = toPrefixMap(prefixes).formatIri(iri);
   return out.startsWith("<") ? iriRef(iri) : out;
 }
 

@@ -34,6 +34,27 @@ export interface Closure {
 
 const NONE = 0xffffffff;
 
+/** Most nodes a closure takes: 2^24 (the TS backend's working arrays are ~40 bytes a node). */
+export const MAX_CLOSURE_NODES = 1 << 24;
+/** Most edges a closure takes: 2^26. */
+export const MAX_CLOSURE_EDGES = 1 << 26;
+
+/**
+ * The input checks both backends share, done before either runs, so invalid input fails
+ * the same way on WASM and TS (never "memory access out of bounds", never a 20 GB array):
+ * `n` an integer in 0..MAX_CLOSURE_NODES, `child`/`parent` Uint32Arrays of one length at most
+ * MAX_CLOSURE_EDGES. (Ids ≥ n are checked by each backend's own pass over the edges.)
+ * @throws TypeError naming the argument for a wrong type; RangeError for a count out of range
+ */
+export function checkClosureInput(n: unknown, child: unknown, parent: unknown): void {
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new TypeError(`closure: n must be an integer node count, got ${typeof n === "number" ? String(n) : typeof n}`);
+  if (n < 0 || n > MAX_CLOSURE_NODES) throw new RangeError(`closure: n must be in 0..${MAX_CLOSURE_NODES}, got ${n}`);
+  if (!(child instanceof Uint32Array)) throw new TypeError("closure: child must be a Uint32Array of node ids");
+  if (!(parent instanceof Uint32Array)) throw new TypeError("closure: parent must be a Uint32Array of node ids");
+  if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
+  if (child.length > MAX_CLOSURE_EDGES) throw new RangeError(`closure: at most ${MAX_CLOSURE_EDGES} edges, got ${child.length}`);
+}
+
 /** Throw the contract's error for an edge naming a node outside 0..n-1. */
 function badEdge(n: number): never {
   throw new RangeError(`closure: an edge names a node id outside 0..${n - 1}`);
@@ -42,10 +63,10 @@ function badEdge(n: number): never {
 /**
  * Pure-TS backend. `child[i] → parent[i]` is one edge (child rdfs:subClassOf parent).
  * @param n number of nodes; ids are 0..n-1
- * @throws RangeError when an edge names an id ≥ n, or child and parent differ in length
+ * @throws as {@link checkClosureInput}; RangeError when an edge names an id ≥ n
  */
 export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): Closure {
-  if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
+  checkClosureInput(n, child, parent);
   const m = child.length;
   // 1. CSR child → parents, parents kept in input order
   const adjOff = new Uint32Array(n + 1);
@@ -181,7 +202,10 @@ export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): C
  * Both backends return identical arrays, owned by the caller (never views of WASM
  * memory). On the WASM backend the three are views into one ArrayBuffer (one copy
  * out of the module instead of three), so use them through the views, not `.buffer`.
- * @throws RangeError when an edge names an id ≥ n
+ * @throws TypeError when `n` is not an integer or an edge array is not a Uint32Array;
+ *   RangeError when `n` is outside 0..MAX_CLOSURE_NODES, there are more than
+ *   MAX_CLOSURE_EDGES edges, the arrays differ in length, or an edge names an id ≥ n —
+ *   identically on both backends
  */
 export function computeClosure(
   n: number,
@@ -189,9 +213,9 @@ export function computeClosure(
   parent: Uint32Array,
   options: { backend?: BackendRequest } = {},
 ): Closure {
+  checkClosureInput(n, child, parent);
   const wasm = wasmFor(options.backend);
   if (!wasm) return closureTs(n, child, parent);
-  if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
   const out = closureWasm(wasm, n, child, parent);
   if (!out) badEdge(n);
   return { nodeCount: n, ...out, backend: "wasm" };

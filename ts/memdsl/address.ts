@@ -1,4 +1,4 @@
-import { PrefixMap } from "../rdf/prefixes.js";
+import { toPrefixMap } from "../rdf/format-term.js";
 
 /**
  * Address tokens: the stable handle of a node. A token is an absolute IRI that
@@ -22,18 +22,14 @@ export function isAddressToken(token: string): boolean {
   return typeof token === "string" && ADDRESS_TOKEN.test(token);
 }
 
-const prefixMaps = new WeakMap<object, PrefixMap>();
-
 /**
  * Compact an IRI with a prefix map (`{prefix: namespace}`) by ts/rdf's PrefixMap
  * rules (longest namespace, valid Turtle PN_LOCAL remainder). Returns `prefix:local`,
  * or the IRI itself (an address token is a bare IRI) when none fits. The PrefixMap is
- * built once per prefixes object.
+ * cached per prefixes object while its content is unchanged (toPrefixMap).
  */
 export function compactIri(iri: string, prefixes: Readonly<Record<string, string>>): string {
-  let map = prefixMaps.get(prefixes);
-  if (!map) prefixMaps.set(prefixes, (map = new PrefixMap(prefixes)));
-  return map.shorten(iri) ?? iri;
+  return toPrefixMap(prefixes).shorten(iri) ?? iri;
 }
 
 /** Prefixes every compaction may use, below the graph's own (which win on conflict). */

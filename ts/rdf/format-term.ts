@@ -49,18 +49,34 @@ export function escapeLiteral(lexical: string): string {
   return NEEDS_ESCAPE.test(lexical) ? lexical.replace(ESCAPE_ALL, escapeChar) : lexical;
 }
 
-const mapCache = new WeakMap<object, PrefixMap>();
+const mapCache = new WeakMap<object, { map: PrefixMap; count: number }>();
 
-/** A PrefixMap for `prefixes`, reusing one per record object (so plain records stay cheap). */
+/**
+ * A PrefixMap for `prefixes`, reusing one per record object while its content is unchanged:
+ * the cache is keyed on the object and checked against its entries on every call (O(number
+ * of prefixes), no allocation), so a record edited in place (`graph.prefixes.ex = …`) gets a
+ * new map instead of a stale one.
+ */
 export function toPrefixMap(prefixes: PrefixMap | Readonly<Record<string, string>> | undefined): PrefixMap {
   if (prefixes instanceof PrefixMap) return prefixes;
   if (prefixes === undefined) return EMPTY_PREFIXES;
-  let map = mapCache.get(prefixes);
-  if (!map) {
-    map = new PrefixMap(prefixes);
-    mapCache.set(prefixes, map);
-  }
+  if (prefixes === null || typeof prefixes !== "object") throw new TypeError(`prefixes must be an object of prefix name → namespace IRI, got ${prefixes === null ? "null" : typeof prefixes}`);
+  const cached = mapCache.get(prefixes);
+  if (cached !== undefined && sameEntries(cached, prefixes)) return cached.map;
+  const map = new PrefixMap(prefixes);
+  mapCache.set(prefixes, { map, count: Object.keys(map.prefixes).length });
   return map;
+}
+
+function sameEntries(cached: { map: PrefixMap; count: number }, prefixes: Readonly<Record<string, string>>): boolean {
+  const seen = cached.map.prefixes;
+  let count = 0;
+  for (const name in prefixes) {
+    if (!Object.hasOwn(prefixes, name)) continue;
+    count++;
+    if (seen[name] !== prefixes[name]) return false;
+  }
+  return count === cached.count;
 }
 const EMPTY_PREFIXES = new PrefixMap({});
 

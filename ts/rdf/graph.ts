@@ -8,12 +8,13 @@ import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
 
 /** Serializations `parseGraph` reads. */
-export type RdfFormat = "turtle" | "ntriples" | "nquads";
+export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
 
 const MEDIA_TYPE: Record<RdfFormat, string> = {
   turtle: "text/turtle",
   ntriples: "application/n-triples",
   nquads: "application/n-quads",
+  trig: "application/trig",
 };
 
 /**
@@ -41,7 +42,7 @@ export class RdfParseError extends Error {
 }
 
 /**
- * Guess the format from a file name: `.ttl` turtle, `.nt` ntriples, `.nq` nquads.
+ * Guess the format from a file name: `.ttl` turtle, `.nt` ntriples, `.nq` nquads, `.trig` trig.
  * Throws a TypeError naming the extension when it is none of those.
  */
 export function formatFromPath(path: string): RdfFormat {
@@ -49,8 +50,9 @@ export function formatFromPath(path: string): RdfFormat {
   if (lower.endsWith(".ttl") || lower.endsWith(".turtle")) return "turtle";
   if (lower.endsWith(".nt")) return "ntriples";
   if (lower.endsWith(".nq")) return "nquads";
+  if (lower.endsWith(".trig")) return "trig";
   const ext = lower.includes(".") ? lower.slice(lower.lastIndexOf(".")) : "(none)";
-  throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt or .nq)`);
+  throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt, .nq or .trig)`);
 }
 
 /**
@@ -64,7 +66,7 @@ export function formatFromPath(path: string): RdfFormat {
  * counter, `b0_x`, `b1_x`…, and number anonymous nodes from a global counter.)
  *
  * @param text the document, as a JS string
- * @param options.format "turtle" (default), "ntriples" or "nquads"
+ * @param options.format "turtle" (default), "ntriples", "nquads" or "trig"
  * @param options.source name used in errors (default "<input>")
  * @param options.baseIRI base for relative IRIs
  * @throws RdfParseError with source, line and column (1-based) of the first error
@@ -75,7 +77,7 @@ export function parseGraph(
 ): Graph {
   const format = options.format ?? "turtle";
   const source = options.source ?? "<input>";
-  if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples or nquads)`);
+  if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
   // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
   // parse again with a longer stem (rare, and deterministic).
   for (let anon = "b"; ; anon = `${anon}_`) {
@@ -109,7 +111,8 @@ export function parseGraph(
       const detail = err.message.replace(/ on line \d+\.?$/, "");
       // N3.js's lexer error quotes the rest of the line raw (`Unexpected ""open .`): quote it as a JSON string
       const unexpected = /^Unexpected "([\s\S]+)"$/.exec(detail)?.[1];
-      const shown = unexpected !== undefined ? `unexpected text ${JSON.stringify(unexpected)}` : detail;
+      // Quote at most 80 characters of it (a 50 MB one-line file must not become a 50 MB message).
+      const shown = unexpected !== undefined ? `unexpected text ${quoteCut(unexpected)}` : cut(detail, 400);
       throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), shown);
     }
     if (collided && counter > 0) continue;
@@ -117,6 +120,20 @@ export function parseGraph(
     store.addQuads(quads as never);
     return { store, prefixes, source: options.source };
   }
+}
+
+/** `text` cut to `limit` UTF-16 units with an ellipsis and the full length (never splitting a surrogate pair). */
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[limit - 1]) ? limit - 1 : limit;
+  return `${text.slice(0, end)}… (${text.length} characters)`;
+}
+
+/** JSON-quoted, at most 80 characters of `text` inside the quotes. */
+function quoteCut(text: string): string {
+  if (text.length <= 80) return JSON.stringify(text);
+  const end = /[\uD800-\uDBFF]/.test(text[79]) ? 79 : 80;
+  return `${JSON.stringify(text.slice(0, end))}… (${text.length} characters)`;
 }
 
 /**

@@ -1,53 +1,37 @@
 /** Node-only: read an RDF file from disk into a Graph. Kept apart so the browser entry never imports node:fs. */
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
+import { OutputFileError, readTextFile, writeFileAtomic } from "../files.js";
 
 /**
- * Read and parse an RDF file (format from its extension unless given). Relative IRIs are
+ * Read and parse an RDF file (format from its extension unless given). The file must be a
+ * regular file of at most `maxBytes` (default 512 MiB) in valid UTF-8. Relative IRIs are
  * resolved against `options.baseIRI`, else against the file's own `file:` URL (RFC 3986 §5.1.3,
  * as Jena and rdflib do), so no relative IRI reaches the graph, the listing or a written file.
- * @throws Error "no such file: <path>" when it is missing, "<path> is a directory, not an RDF file";
+ * @throws InputFileError "<path>: no such file", "<path>: is a directory, not a file",
+ *   "<path>: is not a regular file …", "<path>: invalid UTF-8 at byte N", over the cap;
  *   RdfParseError with line and column
  */
-export function loadGraphFile(path: string, options: { format?: RdfFormat; baseIRI?: string } = {}): Graph {
-  if (isDirectory(path)) throw new Error(`${path} is a directory, not an RDF file`);
+export function loadGraphFile(path: string, options: { format?: RdfFormat; baseIRI?: string; maxBytes?: number } = {}): Graph {
   const format = options.format ?? formatFromPath(path);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new Error(`no such file: ${path}`);
-    throw error;
-  }
-  return parseGraph(text, { format, source: path, baseIRI: options.baseIRI ?? pathToFileURL(resolve(path)).href });
+  const text = readTextFile(path, { maxBytes: options.maxBytes });
+  // Standard input has no URL of its own: its relative IRIs resolve against the working directory.
+  const base = options.baseIRI ?? pathToFileURL(resolve(path === "-" || path === "/dev/stdin" ? "stdin" : path)).href;
+  return parseGraph(text, { format, source: path, baseIRI: base });
 }
 
 /**
- * Write a graph to `path` atomically (a temporary file beside it, then rename), in the
- * format its extension names unless given. Nothing is left behind when serializing fails.
- * @throws TypeError for an unknown extension; Error "cannot write <path>: it is a directory"; the file system's error otherwise
+ * Write a graph to `path` atomically (ts/files.ts: exclusive random temporary beside it,
+ * mode kept, fsync, rename), in the format its extension names unless given. Nothing is
+ * left behind when serializing or writing fails.
+ * @throws TypeError for an unknown extension; OutputFileError "cannot write <path>: <reason>"
  */
 export function writeGraphFile(path: string, graph: Graph, options: { format?: RdfFormat } = {}): void {
-  if (isDirectory(path)) throw new Error(`cannot write ${path}: it is a directory`);
   const format = options.format ?? formatFromPath(path);
   const text = serializeGraph(graph, { format });
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text, "utf8");
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, text);
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false; // missing: the caller's own error says so
-  }
-}
+export { OutputFileError };

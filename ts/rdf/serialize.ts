@@ -15,6 +15,7 @@ const WRITER_FORMAT: Record<RdfFormat, string> = {
   turtle: "Turtle",
   ntriples: "N-Triples",
   nquads: "N-Quads",
+  trig: "TriG",
 };
 
 /**
@@ -22,7 +23,8 @@ const WRITER_FORMAT: Record<RdfFormat, string> = {
  *
  * @param graph the graph; its `prefixes` become `@prefix` lines in Turtle
  * @param options.format "turtle" (default), "ntriples" (canonical escapes, one triple a
- *   line; quads in named graphs lose their graph) or "nquads"
+ *   line; quads in named graphs lose their graph; so does "turtle", see {@link namedGraphCount}),
+ *   "nquads" or "trig" (datasets)
  * @returns the document (UTF-8 when written), ending in a newline when non-empty
  * @throws TypeError for an unknown format; Error naming the first relative IRI (N-Triples and
  *   N-Quads cannot hold one, and in Turtle it would resolve against the reader's base: the file
@@ -31,8 +33,8 @@ const WRITER_FORMAT: Record<RdfFormat, string> = {
 export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {}): string {
   const format = options.format ?? "turtle";
   const writerFormat = WRITER_FORMAT[format];
-  if (!writerFormat) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples or nquads)`);
-  const writer = new Writer({ format: writerFormat, prefixes: format === "turtle" ? graph.prefixes : undefined });
+  if (!writerFormat) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
+  const writer = new Writer({ format: writerFormat, prefixes: format === "turtle" || format === "trig" ? graph.prefixes : undefined });
   const quads = graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[];
   for (const quad of quads) {
     for (const term of [quad.subject, quad.predicate, quad.object, quad.graph]) {
@@ -41,7 +43,7 @@ export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {
         throw new Error(`cannot write the relative IRI <${iri.length > 80 ? `${iri.slice(0, 77)}...` : iri}>: no reader would read it back as written (parse the graph with a baseIRI)`);
       }
     }
-    if (format === "ntriples" && quad.graph.termType !== "DefaultGraph") {
+    if ((format === "ntriples" || format === "turtle") && quad.graph.termType !== "DefaultGraph") {
       writer.addQuad(quad.subject as never, quad.predicate as never, quad.object as never);
     } else {
       writer.addQuad(quad as never);
@@ -54,4 +56,14 @@ export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {
     result = text;
   });
   return result;
+}
+
+/**
+ * How many distinct named graphs the graph's quads use (0 for a plain graph). Turtle and
+ * N-Triples cannot hold them: write such a dataset as N-Quads or TriG.
+ */
+export function namedGraphCount(graph: Graph): number {
+  let count = 0;
+  for (const g of graph.store.getGraphs(null, null, null) as unknown as RDF.Term[]) if (g.termType !== "DefaultGraph") count++;
+  return count;
 }

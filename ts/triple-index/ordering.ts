@@ -382,6 +382,8 @@ const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-
 const RDF_LANG_STRING = `${RDF_NS}langString`;
 
 const prefixTables = new WeakMap<PrefixMap, Uint8Array>();
+/** Whether the WASM listing kernel's memory holds a call's input now (re-entry guard). */
+let listingBusy = false;
 
 function sortTriplesFast(
   { rows, count, entityIndex, graphTerm }: EntityTriples,
@@ -392,7 +394,16 @@ function sortTriplesFast(
   const entities = entityIndex._entities;
   // Term numbers in order of first appearance, written straight into WASM memory on the
   // WASM path; the entity key (N3.js's term id) of each term.
-  const useWasm = wasm !== null && count > 0;
+  // Everything user code could run during (the prefix table reads `shorteningOrder`, which a
+  // PrefixMap subclass may override) happens before the kernel's memory is written, and a
+  // call that re-enters while the kernel holds its memory (a getter calling buildTripleIndex
+  // on another graph) takes the TS path instead of overwriting the outer call's input.
+  let table: Uint8Array | undefined;
+  if (wasm !== null && count > 0 && !listingBusy) {
+    table = prefixTables.get(prefixes);
+    if (table === undefined) prefixTables.set(prefixes, (table = encodePrefixTable(prefixes.shorteningOrder)));
+  }
+  const useWasm = wasm !== null && count > 0 && !listingBusy;
   const numOf = new Int32Array(entityIndex._id + 1).fill(-1);
   const keys: string[] = [];
   const numberInto = (spo: Int32Array): Int32Array => {
@@ -409,41 +420,48 @@ function sortTriplesFast(
     }
     return spo;
   };
-  let spo = numberInto(useWasm ? listingTriplesView(wasm, count) : new Int32Array(3 * count));
-  const typeEntity = (entityIndex as unknown as { _ids?: Record<string, number> })._ids?.[RDF_TYPE];
-  const typeTerm = typeEntity !== undefined ? numOf[typeEntity] : -1;
-  const terms: (RDF.Term | undefined)[] = [];
-  const termOf = (num: number): RDF.Term => (terms[num] ??= entityIndex._termFromId(keys[num]));
-  const renderAll = (): string[] => keys.map((key, t) => renderEntityKey(key, prefixes) ?? formatTerm(termOf(t), prefixes));
-
-  if (useWasm) {
-    let table = prefixTables.get(prefixes);
-    if (table === undefined) prefixTables.set(prefixes, (table = encodePrefixTable(prefixes.shorteningOrder)));
-    const listing = listingWasm(wasm, keys, typeTerm, table, { digest: hashNow ? sha256Hex : undefined });
-    if (listing !== null) {
-      const sorted = listing.spo;
-      // The texts are the TS renderings of the same keys (identical by the parity contract),
-      // made only if lines are asked for.
-      return new SortedTriples(
-        renderAll,
-        sorted,
-        listing.blockStarts,
-        (k) => DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
-        listing.fingerprint,
-      );
-    }
-    // The kernel declined (a key only the TS path renders): the WASM view is stale now.
-    spo = numberInto(new Int32Array(3 * count));
+  if (useWasm) listingBusy = true;
+  try {
+    return finishSort(useWasm);
+  } finally {
+    if (useWasm) listingBusy = false;
   }
 
-  // The TS backend: render each term from its key, then the same ordering as the kernel.
-  const texts = renderAll();
-  const { order, blockStarts } = orderTriples(texts, spo, typeTerm);
-  const sorted = permuteTriples(spo, order);
-  const result = new SortedTriples(texts, sorted, blockStarts, (k) =>
-    DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
-  );
-  if (hashNow) result.fingerprint();
-  return result;
+  function finishSort(useWasm: boolean): SortedTriples {
+    let spo = numberInto(useWasm ? listingTriplesView(wasm!, count) : new Int32Array(3 * count));
+    const typeEntity = (entityIndex as unknown as { _ids?: Record<string, number> })._ids?.[RDF_TYPE];
+    const typeTerm = typeEntity !== undefined ? numOf[typeEntity] : -1;
+    const terms: (RDF.Term | undefined)[] = [];
+    const termOf = (num: number): RDF.Term => (terms[num] ??= entityIndex._termFromId(keys[num]));
+    const renderAll = (): string[] => keys.map((key, t) => renderEntityKey(key, prefixes) ?? formatTerm(termOf(t), prefixes));
+
+    if (useWasm) {
+      const listing = listingWasm(wasm!, keys, typeTerm, table!, { digest: hashNow ? sha256Hex : undefined });
+      if (listing !== null) {
+        const sorted = listing.spo;
+        // The texts are the TS renderings of the same keys (identical by the parity contract),
+        // made only if lines are asked for.
+        return new SortedTriples(
+          renderAll,
+          sorted,
+          listing.blockStarts,
+          (k) => DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+          listing.fingerprint,
+        );
+      }
+      // The kernel declined (a key only the TS path renders): the WASM view is stale now.
+      spo = numberInto(new Int32Array(3 * count));
+    }
+
+    // The TS backend: render each term from its key, then the same ordering as the kernel.
+    const texts = renderAll();
+    const { order, blockStarts } = orderTriples(texts, spo, typeTerm);
+    const sorted = permuteTriples(spo, order);
+    const result = new SortedTriples(texts, sorted, blockStarts, (k) =>
+      DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+    );
+    if (hashNow) result.fingerprint();
+    return result;
+  }
 }
 

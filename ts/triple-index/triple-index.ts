@@ -313,8 +313,11 @@ export class TripleIndex {
  *   are listed read-only and cannot be cited — so deleting them is inexpressible, not merely
  *   refused after the fact. Blank nodes match by label.
  * @returns the index; ids 1..N follow listing order
+ * @throws TypeError naming the argument when `graph` (or `options.scope`) is not a Graph
  */
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
+  checkGraphArgument("buildTripleIndex", "graph", graph);
+  if (options !== null && options !== undefined && options.scope !== undefined) checkGraphArgument("buildTripleIndex", "options.scope", options.scope);
   const prefixes = listingPrefixes(graph.prefixes);
   const sorted: SortedTriples = sortTriples(graph.store, prefixes, { fingerprint: true });
   const scope = options.scope?.store;
@@ -367,4 +370,18 @@ export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}):
 
 function inScope(scope: Graph["store"], quad: RDF.Quad): boolean {
   return scope.countQuads(quad.subject, quad.predicate, quad.object, null) > 0;
+}
+
+/**
+ * Public-API type check: `value` must be a Graph (an object with an RDF/JS `store` that has
+ * `getQuads`, and a `prefixes` object or none), else a TypeError naming `fn` and `name`.
+ */
+export function checkGraphArgument(fn: string, name: string, value: unknown): void {
+  const g = value as Partial<Graph> | null;
+  const what = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+  if (g === null || typeof g !== "object") throw new TypeError(`${fn}: ${name} must be a Graph ({store, prefixes}), got ${what}`);
+  if (g.store === null || typeof g.store !== "object" || typeof (g.store as { getQuads?: unknown }).getQuads !== "function") {
+    throw new TypeError(`${fn}: ${name} must be a Graph ({store, prefixes}) with an N3.Store as store (parseGraph or createGraph make one)`);
+  }
+  if (g.prefixes !== undefined && (g.prefixes === null || typeof g.prefixes !== "object")) throw new TypeError(`${fn}: ${name}.prefixes must be an object of prefix name → namespace IRI`);
 }

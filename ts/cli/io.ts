@@ -1,0 +1,281 @@
+/**
+ * Input and output for every CLI command, in one place, so every command reads and writes
+ * files the same way:
+ * - reads: `-` (or `/dev/stdin`) is standard input; anything else must be a regular file
+ *   (devices, FIFOs and sockets are refused in one line); every input is capped in size and
+ *   decoded as strict UTF-8 (`latin1.ttl: invalid UTF-8 at byte 43`, exit 1, nothing written);
+ * - formats: from `--format` (ttl, nt, nq, trig, rq, json, md, txt) or else the extension;
+ * - writes: `-` is standard output; files are written atomically (ts/files.ts) after their
+ *   path was checked before any work (folder exists and is writable, not a folder, not one
+ *   of the command's inputs);
+ * - text for a human is passed through {@link escapeTerminal}; input echoed in a message is
+ *   cut by {@link echo}.
+ */
+import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
+import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
+import { statSync } from "node:fs";
+import { CliError } from "./common.js";
+
+/** Whether `path` exists and is not a regular file (a folder, a device …): reading it names that. */
+function existsNotRegular(path: string): boolean {
+  try {
+    return !statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export { DEFAULT_MAX_INPUT_BYTES };
+
+/** Whether `path` names standard input: `-` or `/dev/stdin`. */
+export function isStdin(path: string): boolean {
+  return path === "-" || path === "/dev/stdin";
+}
+
+let stdinTaken: string | null = null;
+
+/**
+ * The bytes of a command's input: standard input for `-`/`/dev/stdin` (read once: a second
+ * use in the same command is refused), else a regular file.
+ * @throws CliError (exit 1) naming the input and what failed
+ */
+export function readBytesInput(path: string, options: { maxBytes?: number; label?: string } = {}): Buffer {
+  const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  try {
+    if (isStdin(path)) {
+      if (stdinTaken !== null) throw new CliError(`${label}: standard input is already read as ${stdinTaken}; only one input can be -`, 2);
+      stdinTaken = label;
+      return readAll(0, maxBytes, label);
+    }
+    return readRegularFile(path, { maxBytes, label });
+  } catch (error) {
+    if (error instanceof InputFileError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * A command's input as text (strict UTF-8; a BOM is kept as U+FEFF).
+ * @param path file path, or `-`/`/dev/stdin`
+ * @param options.maxBytes size cap (default 512 MiB)
+ * @param options.label name used in errors (default: the path, `<stdin>` for stdin)
+ * @throws CliError (exit 1): `<label>: invalid UTF-8 at byte N`, `no such file`, `is not a regular file …`, over the cap
+ */
+export function readTextInput(path: string, options: { maxBytes?: number; label?: string } = {}): string {
+  const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
+  const bytes = readBytesInput(path, { ...options, label });
+  try {
+    return decodeUtf8(bytes, label);
+  } catch (error) {
+    if (error instanceof InputFileError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** `--format` names and what they mean. */
+export const FORMAT_NAMES = ["ttl", "nt", "nq", "trig", "rq", "json", "md", "txt"] as const;
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+const EXTENSIONS: Record<string, FormatName> = {
+  ".ttl": "ttl",
+  ".turtle": "ttl",
+  ".nt": "nt",
+  ".nq": "nq",
+  ".trig": "trig",
+  ".rq": "rq",
+  ".sparql": "rq",
+  ".json": "json",
+  ".md": "md",
+  ".markdown": "md",
+  ".txt": "txt",
+};
+
+/**
+ * The format of an input: `--format` when given (checked against `allowed`), else the
+ * extension; `-` without `--format` is refused (exit 2) naming the formats allowed.
+ */
+export function inputFormat(path: string, format: string | undefined, allowed: readonly FormatName[]): FormatName {
+  if (format !== undefined) {
+    if (!(allowed as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${allowed.join(", ")}, got ${echo(format)}`, 2);
+    return format as FormatName;
+  }
+  const lower = path.toLowerCase();
+  const dot = lower.lastIndexOf(".");
+  const ext = dot > lower.lastIndexOf("/") ? lower.slice(dot) : "";
+  const found = EXTENSIONS[ext];
+  if (found && allowed.includes(found)) return found;
+  if (isStdin(path)) throw new CliError(`reading standard input needs --format (${allowed.join(", ")})`, 2);
+  throw new CliError(`${path}: unknown format (extension ${ext || "(none)"}); expected ${allowed.map((f) => `.${f}`).join(", ")} or --format`);
+}
+
+const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", nq: "nquads", trig: "trig" };
+
+/**
+ * Read and parse a graph input (file or `-`), strictly decoded and size-capped.
+ * @param options.format a `--format` name (ttl, nt, nq, trig) when the extension is missing or wrong
+ * @param options.label name in errors (default: the path)
+ * @throws CliError (exit 1) `cannot parse <file>:<line>:<col>: …` and every read error of {@link readTextInput}
+ */
+export function loadGraphInput(path: string, options: { format?: string; label?: string; maxBytes?: number } = {}): Graph {
+  const label = options.label ?? (isStdin(path) ? "<stdin>" : path);
+  // The format is checked before reading (a wrong extension is named even for a missing
+  // file), except that a folder or a device is named as such.
+  let format: RdfFormat;
+  if (options.format !== undefined || isStdin(path)) format = RDF_FORMATS[inputFormat(path, options.format, ["ttl", "nt", "nq", "trig"])];
+  else {
+    try {
+      format = formatFromPath(path);
+    } catch (error) {
+      if (!existsNotRegular(path)) throw new CliError(`${(error as Error).message} or --format`);
+      format = "turtle"; // never used: reading a folder or device fails first
+    }
+  }
+  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
+  try {
+    return parseGraph(text, { format, source: label });
+  } catch (error) {
+    if (error instanceof RdfParseError) throw new CliError(`cannot parse ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Check an output path before any work: `-` is standard output (returned as is); a file
+ * must not be a folder or special file, its folder must exist and be writable, and it must
+ * not be one of `inputs` (the command's inputs, e.g. the graph or `--scope`; `what` ends the
+ * message: "input graph; pass --in-place to overwrite it").
+ * @param option how the user named it, for messages (`-o`, `--json`)
+ * @returns the path to write (symlinks resolved) or `-`
+ * @throws CliError (exit 2) naming the path and the problem
+ */
+export function checkOutputPath(path: string, option: string, inputs: ReadonlyArray<{ path: string; what: string }> = []): string {
+  if (path === "-" || path === "/dev/stdout") return "-";
+  let target: string;
+  try {
+    target = checkWritable(path);
+  } catch (error) {
+    if (error instanceof OutputFileError) throw new CliError(`${option} ${error.message}`, 2);
+    throw error;
+  }
+  for (const input of inputs) {
+    if (isStdin(input.path)) continue;
+    if (outputTarget(input.path) === target) throw new CliError(`${option} ${path} is the ${input.what}`, 2);
+  }
+  return target;
+}
+
+/**
+ * Write a command's output: to standard output for `-`, else atomically to the file.
+ * @throws CliError (exit 1) `cannot write <path>: <reason>` (the old file stays as it was)
+ */
+export function writeOutput(path: string, text: string): void {
+  if (path === "-") {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileAtomic(path, text);
+  } catch (error) {
+    if (error instanceof OutputFileError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Args with a bare `--json` given a value: `--json` at the end or before another option
+ * becomes `--json -`, so a `--json [FILE]` option works as a flag (JSON on stdout), with `-`
+ * or with a file. Use for commands whose `--json` takes a file.
+ */
+export function jsonFlagArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    out.push(args[i]);
+    if (args[i] === "--") {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+    const next = args[i + 1];
+    if (args[i] === "--json" && (next === undefined || (next.startsWith("-") && next !== "-"))) out.push("-");
+  }
+  return out;
+}
+
+// C0 controls but LF and TAB, DEL, and C1 controls: what a terminal may act on.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * Text safe to print on a terminal: every C0 control except LF and TAB, DEL and every C1
+ * control becomes a visible escape (`\x1B`, `\x9B`), so text from a model or a file cannot
+ * clear the screen, recolour it, or write the clipboard (OSC 52). JSON output is not passed
+ * through this: it keeps the exact text.
+ */
+export function escapeTerminal(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+/** Longest input echoed in a message, in code points. */
+export const ECHO_LIMIT = 80;
+
+/**
+ * Input quoted in a message: JSON-quoted, cut to {@link ECHO_LIMIT} code points with an
+ * ellipsis and the full length, so a 50 MB line never becomes a 50 MB message.
+ */
+export function echo(text: string, limit = ECHO_LIMIT): string {
+  const points = Array.from(text.length > limit * 2 + 2 ? text.slice(0, limit * 2 + 2) : text);
+  if (points.length <= limit) return JSON.stringify(text);
+  return `${JSON.stringify(points.slice(0, limit).join(""))}… (${text.length} characters)`;
+}
+
+/**
+ * Progress for work that may take seconds: `phase(text)` notes what starts now, and prints it
+ * on stderr only when stderr is a terminal, `--quiet` was not given, and the command has
+ * already run over `afterMs` (default 2 s). `done()` clears the line. Work here is
+ * synchronous, so a phase shows when the one before it ran long.
+ */
+export function createProgress(command: string, options: { quiet?: boolean; afterMs?: number } = {}) {
+  const start = Date.now();
+  const enabled = !options.quiet && process.stderr.isTTY === true;
+  const afterMs = options.afterMs ?? 2000;
+  let shown = false;
+  return {
+    phase(text: string): void {
+      if (!enabled || Date.now() - start < afterMs) return;
+      process.stderr.write(`\r\x1b[2Kgroundwire ${command}: ${escapeTerminal(text)} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+      shown = true;
+    },
+    done(): void {
+      if (shown) process.stderr.write("\r\x1b[2K");
+      shown = false;
+    },
+  };
+}
+
+/** Deepest JSON nesting (arrays and objects) a command accepts. */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Refuse JSON nested deeper than `max` before anything walks it (JSON.parse copes, but
+ * every recursive walk after it, JSON.stringify included, would overflow the stack). Scans
+ * brackets outside strings only; syntax errors are left to JSON.parse.
+ * @throws CliError (exit 1) `<label>: nesting deeper than 1,000 at line N`
+ */
+export function checkJsonDepth(text: string, label: string, max = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) throw new CliError(`${label}: nesting deeper than ${max.toLocaleString("en-US")} at line ${line}`);
+    } else if (c === 93 || c === 125) depth--;
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * Node-only file input and output with the guarantees every command and loader needs:
+ * reads take regular files only (a device, FIFO or socket is refused before a byte is read,
+ * so `/dev/zero` or `/dev/urandom` can neither exhaust memory nor hang), are capped in size,
+ * and decode UTF-8 strictly (an invalid byte is reported with its offset instead of becoming
+ * U+FFFD and being written back changed); writes are atomic (a fresh temporary file beside
+ * the target, created exclusively under a random name so a planted symlink is never
+ * followed, the target's mode kept, fsync before rename, the temporary removed on failure).
+ *
+ * Kept apart from the browser entry (node:fs).
+ */
+import { randomBytes } from "node:crypto";
+import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+
+/** Default cap on one input file: 512 MiB (V8 strings stop near 2^29 UTF-16 code units anyway). */
+export const DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+/** An input could not be read as asked: not a regular file, too large, invalid UTF-8, missing. `label` names it. */
+export class InputFileError extends Error {
+  constructor(
+    readonly label: string,
+    readonly reason: string,
+    readonly code: "ENOENT" | "EISDIR" | "NOTREGULAR" | "TOOLARGE" | "UTF8" | "EIO",
+  ) {
+    // "no such file: x" reads best with the name last; every other reason follows the name.
+    super(code === "ENOENT" ? `${reason}: ${label}` : `${label}: ${reason}`);
+    this.name = "InputFileError";
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `maxBytes` of them.
+ *
+ * @param path file path (symlinks are followed; what they point at must be a regular file)
+ * @param options.maxBytes size cap in bytes (default {@link DEFAULT_MAX_INPUT_BYTES})
+ * @param options.label name used in errors (default: the path)
+ * @throws InputFileError `no such file`, `is a directory`, `is not a regular file …`,
+ *   `is N bytes, over the limit of M`, or the file system's reason (permission …)
+ */
+export function readRegularFile(path: string, options: { maxBytes?: number; label?: string } = {}): Buffer {
+  const label = options.label ?? path;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; the type is checked right after.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw fsInputError(label, error);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new InputFileError(label, "is a directory, not a file", "EISDIR");
+    if (!st.isFile()) throw new InputFileError(label, "is not a regular file (a device, FIFO or socket); pass - to read standard input", "NOTREGULAR");
+    if (st.size > maxBytes) throw new InputFileError(label, `is ${st.size} bytes, over the limit of ${maxBytes} bytes`, "TOOLARGE");
+    return readAll(fd, maxBytes, label, st.size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Everything readable from `fd` up to `maxBytes` (one byte more means over the cap).
+ * A non-blocking descriptor with nothing to read yet (EAGAIN) is waited on briefly, so a
+ * pipe on standard input is read to its end.
+ */
+export function readAll(fd: number, maxBytes: number, label: string, sizeHint = 0): Buffer {
+  let buffer = Buffer.allocUnsafe(Math.min(Math.max(sizeHint + 1, 64 * 1024), maxBytes + 1));
+  let length = 0;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) break;
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    let n: number;
+    try {
+      n = readSync(fd, buffer, length, buffer.length - length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 5);
+        continue;
+      }
+      if (code === "EOF") break;
+      throw fsInputError(label, error);
+    }
+    if (n === 0) break;
+    length += n;
+  }
+  if (length > maxBytes) throw new InputFileError(label, `is over the limit of ${maxBytes} bytes`, "TOOLARGE");
+  return buffer.subarray(0, length);
+}
+
+/**
+ * Decode UTF-8 strictly. A byte order mark is kept as U+FEFF unless `stripBom`.
+ * @throws InputFileError `<label>: invalid UTF-8 at byte N` (0-based offset of the first bad byte)
+ */
+export function decodeUtf8(bytes: Uint8Array, label: string, options: { stripBom?: boolean } = {}): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: !options.stripBom }).decode(bytes);
+  } catch {
+    throw new InputFileError(label, `invalid UTF-8 at byte ${invalidUtf8Offset(bytes)}`, "UTF8");
+  }
+}
+
+/**
+ * Byte offset of the first invalid UTF-8 sequence. The WHATWG decoder (replacement mode)
+ * turns each maximal invalid subpart into one U+FFFD and leaves valid text as is, so the
+ * offset is the UTF-8 length of everything before the first U+FFFD that is not itself an
+ * encoded U+FFFD (EF BF BD) in the input.
+ */
+function invalidUtf8Offset(bytes: Uint8Array): number {
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  let offset = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp === 0xfffd && !(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) return offset;
+    offset += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return offset;
+}
+
+function fsInputError(label: string, error: unknown): InputFileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new InputFileError(label, "no such file", "ENOENT");
+  if (code === "EISDIR") return new InputFileError(label, "is a directory, not a file", "EISDIR");
+  if (code === "EACCES" || code === "EPERM") return new InputFileError(label, "permission denied", "EIO");
+  return new InputFileError(label, `cannot read (${code ?? (error as Error).message})`, "EIO");
+}
+
+/**
+ * Read a regular file as UTF-8 text, strictly (see {@link readRegularFile}, {@link decodeUtf8}).
+ * @throws InputFileError
+ */
+export function readTextFile(path: string, options: { maxBytes?: number; label?: string; stripBom?: boolean } = {}): string {
+  const label = options.label ?? path;
+  return decodeUtf8(readRegularFile(path, options), label, options);
+}
+
+/** A file could not be written: names the path and what failed (the target is untouched). */
+export class OutputFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write ${path}: ${reason}`);
+    this.name = "OutputFileError";
+  }
+}
+
+/**
+ * Where a write to `path` lands: the path itself, or what an existing symlink points at
+ * (a link is written through, not replaced by a file).
+ */
+export function outputTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * Check that `path` can be written before any work starts: its folder exists and is
+ * writable, and it is not an existing folder or special file, nor read-only.
+ * @returns the real target path (symlinks resolved)
+ * @throws OutputFileError naming what is wrong
+ */
+export function checkWritable(path: string): string {
+  const target = outputTarget(path);
+  let st;
+  try {
+    st = statSync(target);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isDirectory()) throw new OutputFileError(path, "it is a directory");
+  if (st && !st.isFile()) throw new OutputFileError(path, "it is not a regular file (use - for standard output)");
+  const folder = dirname(target);
+  let folderStat;
+  try {
+    folderStat = statSync(folder);
+  } catch {
+    throw new OutputFileError(path, `folder ${folder} does not exist`);
+  }
+  if (!folderStat.isDirectory()) throw new OutputFileError(path, `${folder} is not a folder`);
+  if (!canWrite(folder)) throw new OutputFileError(path, `folder ${folder} is not writable`);
+  if (st && !canWrite(target)) throw new OutputFileError(path, "it is read-only");
+  return target;
+}
+
+/** access(2) with W_OK: whether this process's user may write `path`. */
+function canWrite(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Write `data` to `path` atomically: readers see the old file or the new one, never a part.
+ * A temporary file `.<name>.<random>.tmp` is created beside the target with
+ * O_CREAT|O_EXCL|O_NOFOLLOW (a planted file or symlink makes it fail instead of being
+ * followed), given the existing target's mode (or 0666 less the umask), written, fsynced,
+ * renamed over the target, and the folder fsynced; on any failure it is removed and the
+ * target is left as it was. An existing symlink at `path` is written through (its target
+ * is replaced).
+ *
+ * @param path file to write
+ * @param data text (written as UTF-8) or bytes
+ * @throws OutputFileError naming the path and the file system's reason (ENOSPC …)
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const target = outputTarget(path);
+  let mode: number | undefined;
+  try {
+    const st = lstatSync(target);
+    if (st.isDirectory()) throw new OutputFileError(path, "it is a directory");
+    if (!st.isFile()) throw new OutputFileError(path, "it is not a regular file");
+    mode = st.mode & 0o7777;
+  } catch (error) {
+    if (error instanceof OutputFileError) throw error;
+  }
+  const folder = dirname(target);
+  let temporary = "";
+  let fd: number | undefined;
+  for (let attempt = 0; fd === undefined; attempt++) {
+    temporary = join(folder, `.${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    try {
+      fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o666);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST" && attempt < 5) continue;
+      throw new OutputFileError(path, reasonOf(error));
+    }
+  }
+  try {
+    if (mode !== undefined) fchmodSync(fd, mode);
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temporary, target);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // already renamed or never created
+    }
+    throw new OutputFileError(path, reasonOf(error));
+  }
+  // Make the rename itself durable; a folder that cannot be opened for fsync (some
+  // file systems) does not undo a completed write.
+  try {
+    const dirFd = openSync(folder, constants.O_RDONLY);
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  } catch {
+    // best effort
+  }
+}
+
+function reasonOf(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === "ENOSPC") return "no space left on the device";
+  if (e.code === "EACCES" || e.code === "EPERM") return "permission denied";
+  if (e.code === "EROFS") return "read-only file system";
+  if (e.code === "EDQUOT") return "disk quota exceeded";
+  return e.code ? `${e.code}` : e.message;
+}
