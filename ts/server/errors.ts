@@ -65,7 +65,7 @@ export function errorResponse(error: unknown): { status: ContentfulStatusCode; c
   if (error instanceof BusyError) return { status: 429, code: "busy", message };
   if (error instanceof TurnTimeoutError) return { status: 504, code: "timeout", message };
   if (error instanceof SynthesizerError || error instanceof WorkerError || error instanceof EmptyReplyError) return { status: 502, code: "upstream", message };
-  if (error instanceof MootError) return { status: 409, code: "conflict", message };
   if (error instanceof RangeError || BAD_INPUT.some((E) => error instanceof E)) return { status: 400, code: "bad_request", message };
+  if (error instanceof MootError) return { status: 409, code: "conflict", message };
   return { status: 500, code: "internal", message: "internal error" };
 }
