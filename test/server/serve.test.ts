@@ -1,5 +1,6 @@
 // `groundwire serve` from the built CLI on a free 127.0.0.1 port: every route with good and
 // bad input, auth on and off, limits, unknown ids, and moots that survive SIGKILL.
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +16,19 @@ const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
 const BOOK = fileURLToPath(new URL("../fixtures/memdsl/schema-book.input.ttl", import.meta.url));
 const KEYS = ["novel/frankenstein", "diary/pepys-1660"];
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY", "GROUNDWIRE_TOKEN"]) delete env[k];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
 
 describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run build` first)", () => {
   let server: RunningServer;
@@ -149,6 +163,18 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     expect(r.json.text.split("\n")[0]).toBe("memdsl 1");
     expect((await call(server.url, "POST", "/graph/render", { graph: { name: "book" }, focus: "schema:Nope" })).status).toBe(400);
   });
+
+  it("moot --worker URL runs a moot on the worker's corpus, word for word the local moot", async () => {
+    const args = ["moot", ...KEYS, "--topic", "fire", "--turns", "2", "--k", "3"];
+    const remote = await runCli([...args, "--worker", server.url]);
+    const local = await runCli(args);
+    expect(remote.code).toBe(0);
+    expect(remote.stdout).toContain("[2] The Diary of Samuel Pepys");
+    expect(remote.stdout).toBe(local.stdout);
+    const unknown = await runCli(["moot", KEYS[0]!, "novel/nope", "--turns", "1", "--worker", server.url]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/HTTP 404.*unknown book/);
+  }, 60_000);
 
   it("POST /fragments and /citations/resolve: fragments, then current and moved citations", async () => {
     const v1 = "# Guide\n\nInstall it.\n\n## Use\n\nRun it.\n";

@@ -12,7 +12,7 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { loadCorpus } from "../moot/corpus-node.js";
 import { EmptyReplyError, MootError, runMoot, type MootStats, type Utterance } from "../moot/moot.js";
-import { UnknownBookError, WorkerError } from "../moot/retrieval.js";
+import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
 import {
   createExtractiveSynthesizer,
   createOpenAICompatibleSynthesizer,
@@ -36,6 +36,7 @@ Keys are <genre>/<book> (see: groundwire books).
                   key from GROUNDWIRE_API_KEY or OPENAI_API_KEY
   --temperature X sampling temperature (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --json FILE     write the transcript (with stats) as JSON
 
 With no base URL the embedded extractive synthesizer speaks (offline).`;
@@ -93,6 +94,7 @@ const command: Command = {
       "base-url": { type: "string" },
       temperature: { type: "string" },
       corpus: { type: "string" },
+      worker: { type: "string" },
       json: { type: "string" },
     }, HELP);
     if (positionals.length !== 2) {
@@ -116,13 +118,21 @@ const command: Command = {
       throw new CliError("moot: --model needs a model endpoint: give --base-url URL (or set GROUNDWIRE_BASE_URL)", 2);
     }
 
-    let corpus;
-    try {
-      corpus = loadCorpus(corpusDir(values.corpus));
-      corpus.resolve(keyA);
-      corpus.resolve(keyB);
-    } catch (error) {
-      throw new CliError(`moot: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
+    if (values.worker !== undefined && values.corpus !== undefined) throw new CliError("moot: give --corpus or --worker, not both", 2);
+    let corpus: WorkerClient;
+    if (values.worker !== undefined) {
+      if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${JSON.stringify(values.worker)}`, 2);
+      // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
+      corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
+    } else {
+      try {
+        const local = loadCorpus(corpusDir(values.corpus));
+        local.resolve(keyA);
+        local.resolve(keyB);
+        corpus = local;
+      } catch (error) {
+        throw new CliError(`moot: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
+      }
     }
 
     let synth: TextSynthesizer;

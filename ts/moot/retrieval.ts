@@ -316,6 +316,8 @@ export interface HttpWorkerOptions {
   baseUrl: string;
   /** Per-request timeout in milliseconds (default 30,000). */
   timeoutMs?: number;
+  /** Extra request headers, e.g. `{authorization: "Bearer …"}` for a worker started with a token. */
+  headers?: Record<string, string>;
   fetch?: typeof fetch;
 }
 
@@ -345,7 +347,7 @@ export function createHttpWorkerClient(options: HttpWorkerOptions): WorkerClient
       try {
         response = await doFetch(url, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { ...options.headers, "content-type": "application/json" },
           body: JSON.stringify({ text, corpus, k }),
           signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
         });
