@@ -5,11 +5,6 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { loadCorpus } from "../moot/corpus-node.js";
-import { Schema } from "../kernel/schema.js";
-import { loadNamedGraphs } from "../server/checks.js";
-import { createMcpServer } from "../server/mcp.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageRoot } from "./package-root.js";
@@ -32,6 +27,14 @@ const command: Command = {
       schema: { type: "string", multiple: true },
     }, HELP);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
+    // the SDK and the checks load only now, so --help stays fast
+    const [{ StdioServerTransport }, { loadCorpus }, { Schema }, { loadNamedGraphs }, { createMcpServer }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+      import("../moot/corpus-node.js"),
+      import("../kernel/schema.js"),
+      import("../server/checks.js"),
+      import("../server/mcp.js"),
+    ]);
     let corpus, graphs, schemas;
     try {
       corpus = loadCorpus(corpusDir(values.corpus));

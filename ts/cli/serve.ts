@@ -5,13 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
-import { loadCorpus } from "../moot/corpus-node.js";
-import { createExtractiveSynthesizer, createOpenAICompatibleSynthesizer } from "../moot/synth.js";
-import { Schema } from "../kernel/schema.js";
-import { createServerApp, SERVE_DEFAULTS } from "../server/app.js";
-import { loadNamedGraphs } from "../server/checks.js";
-import { createMootStore } from "../server/moot-store.js";
+import { SERVE_DEFAULTS } from "../server/defaults.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageRoot } from "./package-root.js";
@@ -69,6 +63,16 @@ const command: Command = {
     const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);
     const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
 
+    // the server's modules load only now, so --help and usage errors stay fast
+    const [{ serve }, { loadCorpus }, { createExtractiveSynthesizer, createOpenAICompatibleSynthesizer }, { Schema }, { createServerApp }, { loadNamedGraphs }, { createMootStore }] = await Promise.all([
+      import("@hono/node-server"),
+      import("../moot/corpus-node.js"),
+      import("../moot/synth.js"),
+      import("../kernel/schema.js"),
+      import("../server/app.js"),
+      import("../server/checks.js"),
+      import("../server/moot-store.js"),
+    ]);
     let token: string | null = process.env.GROUNDWIRE_TOKEN || null;
     if (values["token-file"] !== undefined) {
       try {

@@ -47,17 +47,9 @@ import {
   verifyQuotesBodySchema,
 } from "./schemas.js";
 
-/** Defaults of the server's limits (each a `serve` flag). */
-export const SERVE_DEFAULTS = {
-  host: "127.0.0.1",
-  port: 8787,
-  /** Request body cap in bytes. */
-  maxBodyBytes: 2 * 1024 * 1024,
-  /** Longest a moot turn may take before the request answers 504, in ms. */
-  turnTimeoutMs: 120_000,
-  /** Most moot turns running at once over all moots; more answer 429. */
-  maxConcurrentTurns: 4,
-} as const;
+import { SERVE_DEFAULTS } from "./defaults.js";
+
+export { SERVE_DEFAULTS };
 
 /** Settings of {@link createServerApp}. */
 export interface ServerAppOptions extends CheckContext {
