@@ -75,6 +75,11 @@ export function createMootStore(options: MootStoreOptions): MootStore {
   if (dir) {
     mkdirSync(dir, { recursive: true });
     for (const file of readdirSync(dir).sort()) {
+      // a save cut short by a kill leaves write-file-atomic's temporary `<id>.json.<n>`: never read, removed
+      if (/^[0-9a-f-]{36}\.json\.[^.]+$/.test(file) && ID.test(file.slice(0, 36))) {
+        rmSync(join(dir, file), { force: true });
+        continue;
+      }
       const id = file.replace(/\.json$/, "");
       if (!file.endsWith(".json") || !ID.test(id)) continue;
       try {
