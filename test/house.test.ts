@@ -45,7 +45,7 @@ describe("CLI argument errors", () => {
 describe("--help", () => {
   it("every command prints its usage on stdout and exits 0 with nothing on stderr", () => {
     const cli = new URL("../dist/cli.js", import.meta.url).pathname;
-    for (const command of ["moot", "books", "index", "critique", "check", "prove", "render", "fragments", "cite", "bench"]) {
+    for (const command of ["moot", "books", "index", "critique", "check", "prove", "render", "fragments", "cite", "bench", "serve", "mcp"]) {
       for (const flag of ["--help", "-h"]) {
         const r = spawnSync(process.execPath, [cli, command, flag], { encoding: "utf8" });
         expect(r.status, `${command} ${flag}: ${r.stderr}`).toBe(0);

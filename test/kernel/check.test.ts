@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseGraph } from "../../ts/rdf/index.js";
 import {
   Schema, createKernel, renderPlanState, compileOps, toSparql, parseSparql,
-  SparqlSyntaxError, PlanError, GoalError, parseGoal, type CheckResult,
+  SparqlSyntaxError, PlanError, GoalError, parseGoal, type CheckResult, type Op, type GoalInput,
 } from "../../ts/kernel/index.js";
 
 const KG = readFileSync(new URL("../fixtures/kernel/olympics.ttl", import.meta.url), "utf8");
@@ -282,7 +282,7 @@ describe("subqueries are their own variable scope", () => {
 });
 
 describe("goals and the plan state", () => {
-  const goal = { op: "goal", answer: ["?c"], kind: "entity", type: "ex:City", many: true };
+  const goal = { op: "goal", answer: ["?c"], kind: "entity", type: "ex:City", many: true } satisfies GoalInput;
 
   it("renders the seed's plan state when the goal is met", () => {
     const r = kernel.check(P + 'SELECT ?c WHERE { ?c ex:hosted ?g . ?g ex:season "Winter" }', goal);
@@ -304,17 +304,17 @@ describe("goals and the plan state", () => {
     const typo = kernel.check(P + "SELECT ?c WHERE { ?c a ex:City }", { ...goal, type: "ex:Cty" });
     expect(typo.errors.map((e) => [e.code, e.message, e.span])).toEqual([["unknown-term", "unknown class ex:Cty (did you mean ex:City?)", undefined]]);
     expect(typo.openGoals).toEqual(["answer ?c is not established as ex:Cty"]);
-    const number = { answer: ["?n"], kind: "number", many: false };
+    const number = { answer: ["?n"], kind: "number", many: false } satisfies GoalInput;
     expect(kernel.check(P + "SELECT ?n WHERE { ?g ex:season ?n }", number).openGoals).toEqual(["answer ?n is not a number: not an aggregate or a numeric value"]);
     expect(kernel.check(P + "SELECT (COUNT(?g) AS ?n) WHERE { ?g ex:season ?s }", number).openGoals).toEqual([]);
     expect(kernel.check(P + "SELECT ?n WHERE { ?c ex:population ?n }", number).openGoals).toEqual([]);
-    const yesNo = { kind: "boolean", many: false };
+    const yesNo = { kind: "boolean", many: false } satisfies GoalInput;
     expect(kernel.check(P + "SELECT ?g WHERE { ex:Paris ex:hosted ?g }", yesNo).openGoals).toEqual(["a yes-or-no question is not an ASK"]);
     expect(kernel.check(P + "ASK { ex:Paris ex:hosted ?g }", yesNo).openGoals).toEqual([]);
   });
 
   it("after execution: more than one solution when one was asked for", () => {
-    const one = { answer: ["?c"], kind: "entity", type: "ex:City", many: false };
+    const one = { answer: ["?c"], kind: "entity", type: "ex:City", many: false } satisfies GoalInput;
     const q = P + "SELECT ?c WHERE { ?c ex:hosted ?g }";
     expect(kernel.check(q, one).openGoals).toEqual([]);
     expect(kernel.check(q, one, { solutions: 9 }).openGoals).toEqual(["one answer was asked for, but the plan returned 9 solutions"]);
@@ -341,7 +341,7 @@ describe("op-list plans", () => {
     { op: "triple", s: "?g", p: "ex:season", o: '"Winter"' },
     { op: "project", vars: ["?c"] },
     { op: "distinct" },
-  ];
+  ] satisfies Op[];
 
   it("compile to the same algebra as the query and to SPARQL text", () => {
     const r = kernel.check(ops);
@@ -353,7 +353,7 @@ describe("op-list plans", () => {
   });
 
   it("point diagnostics at the op index", () => {
-    const bad = [...ops.slice(0, 2), { op: "triple", s: "?c", p: "ex:hosts", o: "?g" }, { op: "project", vars: ["?c"] }];
+    const bad: Op[] = [...ops.slice(0, 2), { op: "triple", s: "?c", p: "ex:hosts", o: "?g" }, { op: "project", vars: ["?c"] }];
     const r = kernel.check(bad);
     expect(r.errors).toMatchObject([{ message: "unknown property ex:hosts (did you mean ex:hosted?)", op: 2 }]);
     // the text counts ops from 1, as PlanError messages do (op holds the 0-based index)
@@ -388,20 +388,25 @@ describe("op-list plans", () => {
   });
 
   it("reject an unknown op, a malformed op and a malformed goal op with the op index", () => {
+    // @ts-expect-error: a malformed op, refused at run time too
     expect(() => compileOps([{ op: "jion" }])).toThrow(PlanError);
+    // @ts-expect-error: a malformed op, refused at run time too
     expect(() => compileOps([{ op: "jion" }])).toThrow(/^op 1: unknown op "jion" \(expected one of prefix, goal, triple/);
+    // @ts-expect-error: a malformed op, refused at run time too
     expect(() => compileOps([{ op: "triple", s: "?c", p: "ex:hosted" }])).toThrow('op 1: triple needs "o" as a non-empty string, got undefined');
     expect(() => compileOps([{ op: "limit", n: -1 }])).toThrow(/op 1: limit needs "n"/);
     expect(() => compileOps([{ op: "triple", s: "?c", p: "zz:hosted", o: "?g" }])).toThrow(/op 1: triple: undeclared prefix "zz:"/);
+    // @ts-expect-error: a malformed op, refused at run time too
     expect(() => compileOps([{ op: "goal", answer: ["?c"], kind: "city" }])).toThrow(/op 1: malformed goal: "kind"/);
     expect(() => compileOps("[{")).toThrow(/the plan is not JSON/);
   });
 
   it("reject a VALUES row of the wrong length, naming the op index and the row", () => {
-    const plan = [{ op: "prefix", prefix: "ex", iri: "http://example.org/olympics/" }, { op: "values", vars: ["?c", "?k"], rows: [["ex:Paris", "ex:France"], ["ex:Oslo"]] }];
+    const plan: Op[] = [{ op: "prefix", prefix: "ex", iri: "http://example.org/olympics/" }, { op: "values", vars: ["?c", "?k"], rows: [["ex:Paris", "ex:France"], ["ex:Oslo"]] }];
     expect(() => compileOps(plan)).toThrow(PlanError);
     expect(() => compileOps(plan)).toThrow('op 2: values: row 2 ["ex:Oslo"] has 1 term for 2 variables (?c ?k): write null or "UNDEF" for a missing value');
     expect(() => compileOps([{ op: "values", vars: ["?c"], rows: [["ex:a", "ex:b"]] }])).toThrow('op 1: values: row 1 ["ex:a","ex:b"] has 2 terms for 1 variable (?c)');
+    // @ts-expect-error: a malformed op, refused at run time too
     expect(() => compileOps([{ op: "values", vars: ["?c"], rows: ["ex:a"] }])).toThrow('op 1: values: row 1 must be a list of 1 terms, got "ex:a"');
     // nested: the index is the top-level op's
     expect(() => compileOps([{ op: "triple", s: "?c", p: "?p", o: "?o" }, { op: "optional", ops: [{ op: "values", vars: ["?c", "?o"], rows: [[null]] }] }])).toThrow("op 2: values: row 1 [null] has 1 term for 2 variables (?c ?o)");

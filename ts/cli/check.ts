@@ -72,14 +72,16 @@ const command: Command = {
     const plan = readText(file, "plan file");
     if (values.format === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);
     const kernel = createKernel(loadSchemaForCli(values.schema));
-    let goal: Record<string, unknown> | undefined;
+    let goal: string | undefined;
     if (values.goal !== undefined) {
       const inline = values.goal.trim().startsWith("{");
       if (!inline && values.goal !== "-" && !existsSync(values.goal)) throw new CliError(`--goal: no such file: ${values.goal} (give a goal file or inline JSON such as '{"answer":["?c"],"kind":"entity"}')`, 2);
       const text = inline ? values.goal : readText(values.goal, "goal file");
       checkJsonDepth(text, inline ? "--goal" : `--goal ${values.goal}`);
       try {
-        goal = JSON.parse(text);
+        JSON.parse(text);
+        // kernel.check reads the JSON text itself, through the goal's schema
+        goal = text;
       } catch (error) {
         throw new CliError(`malformed goal${inline ? "" : ` in ${values.goal}`}: not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
       }

@@ -22,6 +22,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   fragments: { summary: "list a document's citable fragments", load: async () => (await import("./fragments.js")).default },
   cite: { summary: "resolve stored citations against a document", load: async () => (await import("./cite.js")).default },
   slice: { summary: "print a document's RDF graph slice (N-Quads or Turtle), optionally SHACL-validated", load: async () => (await import("./slice.js")).default },
+  serve: { summary: "HTTP worker: retrieval, live moots, the checks, MCP at /mcp", load: async () => (await import("./serve.js")).default },
+  mcp: { summary: "MCP server over stdio exposing the checks as tools", load: async () => (await import("./mcp.js")).default },
   bench: { summary: "run the benchmark harness (from a clone: npm run bench)", load: async () => (await import("./bench.js")).default },
 };
 

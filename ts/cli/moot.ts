@@ -13,7 +13,7 @@
  */
 import { loadCorpus } from "../moot/corpus-node.js";
 import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type Utterance } from "../moot/moot.js";
-import { UnknownBookError, WorkerError } from "../moot/retrieval.js";
+import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
 import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
 import { redactUrl } from "../net/redact.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
@@ -37,6 +37,7 @@ Keys are <genre>/<book> (see: groundwire books).
 ${MODEL_HELP}
   --temperature X sampling temperature (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
                   (bare --json or --json -: JSON only on stdout, the moot's text on stderr).
                   If the model fails mid-moot, the turns already spoken are written,
@@ -118,6 +119,7 @@ const command: Command = {
       ...MODEL_OPTIONS,
       temperature: { type: "string" },
       corpus: { type: "string" },
+      worker: { type: "string" },
       json: { type: "string" },
       "strict-citations": { type: "boolean" },
     }, HELP);
@@ -138,13 +140,21 @@ const command: Command = {
     const config = readModelConfig("moot", values);
     const say = (text: string) => (jsonToStdout ? process.stderr : process.stdout).write(`${escapeTerminal(text)}\n`);
 
-    let corpus;
-    try {
-      corpus = loadCorpus(corpusDir(values.corpus));
-      corpus.resolve(keyA);
-      corpus.resolve(keyB);
-    } catch (error) {
-      throw new CliError(`moot: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
+    if (values.worker !== undefined && values.corpus !== undefined) throw new CliError("moot: give --corpus or --worker, not both", 2);
+    let corpus: WorkerClient;
+    if (values.worker !== undefined) {
+      if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${JSON.stringify(values.worker)}`, 2);
+      // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
+      corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
+    } else {
+      try {
+        const local = loadCorpus(corpusDir(values.corpus));
+        local.resolve(keyA);
+        local.resolve(keyB);
+        corpus = local;
+      } catch (error) {
+        throw new CliError(`moot: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
+      }
     }
 
     let synth: TextSynthesizer;

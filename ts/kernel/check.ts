@@ -18,8 +18,8 @@ import { distance } from "fastest-levenshtein";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Query, Span, Term, TriplePattern, Variable } from "./algebra.js";
 import { compactIri, termToSparql, exprToSparql, pathToSparql, toSparql } from "./algebra.js";
 import { RDF_TYPE, Schema, XSD, namespaceOf } from "./schema.js";
-import { parseGoal, type Goal } from "./goal.js";
-import { compileOps, type Op } from "./ops.js";
+import { parseGoal, type Goal, type GoalInput } from "./goal.js";
+import { compileOps, type Op, type Plan } from "./ops.js";
 import { parseSparql } from "./sparql.js";
 
 /** One finding, structured for a repair loop. `message` is the seed's wording. */
@@ -146,18 +146,18 @@ export class Kernel {
   /**
    * Check a plan against the schema and an optional goal, in one pass; nothing is executed.
    * @param plan SPARQL 1.1 query text; or an op list (array, or JSON text starting with `[`/`{`); or algebra
-   * @param goal a Goal, or goal JSON (`{"answer":["?c"],"kind":"entity",…}`); defaults to the op list's goal op
+   * @param goal a Goal, or a goal as written (`{"answer":["?c"],"kind":"entity",…}`, see goalSchema) or its JSON text; defaults to the op list's goal op
    * @param options.solutions solutions the plan returned when run (enables the after-execution goal)
    * @param options.prefixes prefixes assumed when a query uses one it does not declare (an endpoint's predeclared prefixes, e.g. DBpedia's `dbo:`); the schema's are always assumed
    * @throws SparqlSyntaxError (line, column) for unparsable SPARQL; PlanError for a malformed op list; GoalError for a malformed goal
    */
-  check(plan: string | Op[] | Query, goal?: Goal | Record<string, unknown>, options: { solutions?: number; prefixes?: Record<string, string> } = {}): CheckResult {
+  check(plan: string | readonly Op[] | Plan | Query, goal?: Goal | GoalInput | string, options: { solutions?: number; prefixes?: Record<string, string> } = {}): CheckResult {
     const prefixes = { ...this.schema.prefixes, ...options.prefixes };
     let query: Query;
     let planGoal: Goal | undefined;
     if (typeof plan === "string" && !/^\s*[[{]/.test(plan)) query = parseSparql(plan, { prefixes });
-    else if (typeof plan === "string" || Array.isArray(plan)) ({ query, goal: planGoal } = compileOps(plan, { prefixes }));
-    else query = plan;
+    else if (typeof plan === "string" || Array.isArray(plan) || "ops" in plan) ({ query, goal: planGoal } = compileOps(plan as Plan | string, { prefixes }));
+    else query = plan as Query;
     const g = goal === undefined ? planGoal : isGoal(goal) ? goal : parseGoal(goal, { ...prefixes, ...query.prefixes });
     return this.checkQuery(query, g, { solutions: options.solutions, prefixes: options.prefixes });
   }
@@ -886,7 +886,8 @@ function article(kind: "entity" | "literal" | "unknown"): string {
   return kind === "entity" ? "an entity" : kind === "literal" ? "a literal" : "untyped";
 }
 
-function isGoal(g: Goal | Record<string, unknown>): g is Goal {
+function isGoal(g: Goal | GoalInput | string): g is Goal {
+  if (typeof g !== "object" || g === null) return false;
   return Array.isArray(g.answer) && typeof g.many === "boolean" && (g.answer as unknown[]).every((a) => typeof a === "string" && !a.startsWith("?")) && !("op" in g);
 }
 

@@ -4,8 +4,9 @@ export { computeClosure, closureTs, closureAncestorsOf, closureHas, closurePairC
 export { toSparql, emptyQuery, iriRef, SparqlIriError, type Query, type Group, type Pattern, type TriplePattern, type Path, type Expr, type Term, type Iri, type Variable, type Literal, type BlankNode, type Values, type Projection, type Origin, type Span as PlanSpan } from "./algebra.js";
 export { parseSparql, SparqlSyntaxError, SparqlNestingError, createLineIndex } from "./sparql.js";
 export { MAX_SPARQL_NESTING } from "./syntax-hints.js";
-export { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
-export { parseGoal, GoalError, expandName, type Goal } from "./goal.js";
+export { compileOps, PlanError, OP_NAMES, type Op, type Plan } from "./ops.js";
+export { goalSchema, opSchema, patternOpSchema, planSchema, GOAL_KINDS, AGGREGATE_FUNCTIONS, type PatternOp } from "./plan-schema.js";
+export { parseGoal, GoalError, expandName, type Goal, type GoalInput } from "./goal.js";
 export { Kernel, createKernel, renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";
 export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
 export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";

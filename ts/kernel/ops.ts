@@ -24,8 +24,12 @@ import { emptyQuery, iriRef } from "./algebra.js";
 import { parseSparql, SparqlSyntaxError } from "./sparql.js";
 import { parseGoal, GoalError, type Goal } from "./goal.js";
 
-/** One op of a plan (see the module comment for the shapes). */
-export type Op = { op: string; [field: string]: unknown };
+import { opSchema, type Op, type Plan } from "./plan-schema.js";
+
+export type { Op, Plan };
+
+/** An op as the compiler reads it, before its fields are known to be well formed. */
+type LooseOp = { op: string; [field: string]: unknown };
 
 /** The op list is malformed: names the op (`op N`, counted from 1; `op` holds the 0-based array index) and what is wrong. */
 export class PlanError extends Error {
@@ -72,7 +76,7 @@ class OpCompiler {
     throw new PlanError(`op ${this.index + 1}: ${message}`, this.index);
   }
 
-  str(op: Op, field: string): string {
+  str(op: LooseOp, field: string): string {
     const v = op[field];
     if (typeof v !== "string" || !v.trim()) this.fail(`${op.op} needs "${field}" as a non-empty string, got ${JSON.stringify(v)}`);
     return v as string;
@@ -114,11 +118,11 @@ class OpCompiler {
   patterns(ops: unknown, op: string): Group {
     if (!Array.isArray(ops)) this.fail(`${op} needs "ops" as a list of ops`);
     const g: Group = { type: "group", patterns: [], at: { op: this.index } };
-    for (const inner of ops as unknown[]) g.patterns.push(this.pattern(inner as Op));
+    for (const inner of ops as unknown[]) g.patterns.push(this.pattern(inner as LooseOp));
     return g;
   }
 
-  pattern(op: Op): Pattern {
+  pattern(op: LooseOp): Pattern {
     if (!op || typeof op !== "object" || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${JSON.stringify(op)}`);
     const at = { op: this.index };
     switch (op.op) {
@@ -159,7 +163,7 @@ class OpCompiler {
     this.fail(`unknown op "${op.op}" (expected one of ${OP_NAMES.join(", ")})`);
   }
 
-  top(op: Op, index: number): void {
+  top(op: LooseOp, index: number): void {
     this.index = index;
     if (!op || typeof op !== "object" || Array.isArray(op) || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${JSON.stringify(op)}`);
     const q = this.query;
@@ -267,6 +271,12 @@ class OpCompiler {
   }
 }
 
+/** One schema issue as a sentence: a goal op's fields are the goal's ("malformed goal: …"). */
+function planIssueMessage(op: unknown, issue: { message: string; path: PropertyKey[] }): string {
+  const isGoal = (op as { op?: unknown } | null)?.op === "goal";
+  return isGoal ? `malformed goal: ${issue.message}` : issue.message;
+}
+
 /**
  * Compile an op list to the kernel algebra.
  * @param ops the plan: an array of op objects (or the JSON text of one)
@@ -274,7 +284,7 @@ class OpCompiler {
  * @returns the query, and the goal when the list has a goal op
  * @throws PlanError naming the op index on an unknown op, a malformed op, a malformed goal or bad SPARQL inside an op
  */
-export function compileOps(ops: Op[] | string, options: { prefixes?: Record<string, string> } = {}): { query: Query; goal?: Goal } {
+export function compileOps(ops: readonly Op[] | Plan | string, options: { prefixes?: Record<string, string> } = {}): { query: Query; goal?: Goal } {
   let list: unknown = ops;
   if (typeof ops === "string") {
     try {
@@ -286,6 +296,16 @@ export function compileOps(ops: Op[] | string, options: { prefixes?: Record<stri
   if (list && typeof list === "object" && !Array.isArray(list) && Array.isArray((list as { ops?: unknown }).ops)) list = (list as { ops: unknown }).ops;
   if (!Array.isArray(list)) throw new PlanError(`a plan is a JSON list of ops, got ${JSON.stringify(list)?.slice(0, 80)}`);
   const c = new OpCompiler(options.prefixes ?? {});
-  list.forEach((op, i) => c.top(op as Op, i));
+  list.forEach((op: unknown, i) => {
+    // The schema (plan-schema.ts) is the gate; when it refuses an op the compiler's own
+    // check of that op usually names the fault more precisely (which row, which term), so
+    // it speaks first, and the schema's message is the fallback.
+    const shape = opSchema.safeParse(op);
+    if (!shape.success) {
+      c.top(op as LooseOp, i);
+      throw new PlanError(`op ${i + 1}: ${planIssueMessage(op, shape.error.issues[0]!)}`, i);
+    }
+    c.top(op as LooseOp, i);
+  });
   return { query: c.finish(), goal: c.goal };
 }

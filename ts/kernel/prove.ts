@@ -199,9 +199,10 @@ export async function prove(question: string, options: ProveOptions): Promise<Pr
 /**
  * A planner that replays fixed replies, one per turn (for tests and the offline demo);
  * after the last it answers `{"op":"finish"}`.
- * @param replies op objects or raw reply strings
+ * @param replies op objects or raw reply strings; an op may be malformed (a model's can be:
+ *   the prover must refuse it and go on), so any object with an `op` string is accepted
  */
-export function createScriptedSynthesizer(replies: (Op | string)[]): TextSynthesizer & { readonly calls: number } {
+export function createScriptedSynthesizer(replies: ReadonlyArray<Op | string | { op: string; [field: string]: unknown }>): TextSynthesizer & { readonly calls: number } {
   let i = 0;
   return {
     name: "scripted",

@@ -189,6 +189,14 @@ export class Transcript {
     };
   }
 
+  /**
+   * Read a transcript back from {@link toDict}'s data (see {@link transcriptFromDict}).
+   * @throws TranscriptFormatError naming the bad field
+   */
+  static fromDict(data: unknown): Transcript {
+    return transcriptFromDict(data);
+  }
+
   /** The transcript as plain JSON-ready data: trees, topic, model, settings, utterances, summaries and stats. */
   toDict(): {
     trees: Tree[];
@@ -209,6 +217,44 @@ export class Transcript {
       stats: this.stats(),
     });
   }
+}
+
+/** A transcript as {@link Transcript.toDict} writes it (`stats` is recomputed on reading, never trusted). */
+export type TranscriptDict = ReturnType<Transcript["toDict"]>;
+
+/** A saved transcript or moot state that cannot be read back: names the field. */
+export class TranscriptFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TranscriptFormatError";
+  }
+}
+
+/**
+ * Read a transcript back from {@link Transcript.toDict}'s data (parsed JSON). The
+ * utterances and summaries are copied in; `stats` is ignored and recomputed.
+ * @throws TranscriptFormatError when a field is missing or of the wrong kind
+ */
+export function transcriptFromDict(data: unknown): Transcript {
+  const d = data as Partial<TranscriptDict> | null;
+  const fail = (field: string, want: string) => {
+    throw new TranscriptFormatError(`saved transcript: "${field}" must be ${want}`);
+  };
+  if (d === null || typeof d !== "object" || Array.isArray(d)) return fail("(top)", "an object");
+  if (!Array.isArray(d.trees) || d.trees.length !== 2 || !d.trees.every((t) => t && typeof t.key === "string" && typeof t.title === "string")) fail("trees", "two trees with key and title");
+  if (d.topic !== null && typeof d.topic !== "string") fail("topic", "a string or null");
+  if (typeof d.model !== "string") fail("model", "a string");
+  const st = d.settings;
+  if (!st || ![st.turns, st.k, st.temperature, st.maxTokens].every((x) => typeof x === "number" && Number.isFinite(x))) fail("settings", "{turns, k, temperature, maxTokens} numbers");
+  if (!Array.isArray(d.utterances) || !d.utterances.every((u, i) => u && u.turn === i + 1 && typeof u.text === "string" && typeof u.speaker === "string")) {
+    fail("utterances", "a list of utterances numbered 1, 2, …");
+  }
+  if (!Array.isArray(d.summaries) || !d.summaries.every((x) => x && typeof x.beforeTurn === "number" && typeof x.text === "string")) fail("summaries", "a list of {beforeTurn, text}");
+  const copy = structuredClone(d) as TranscriptDict;
+  const t = new Transcript(copy.trees, copy.topic, copy.model, copy.settings);
+  t.utterances.push(...copy.utterances);
+  t.summaries.push(...copy.summaries);
+  return t;
 }
 
 /** A moot cannot continue: the model returned nothing twice, or the moot is misused. */
@@ -552,10 +598,89 @@ export class Moot {
     return utterance;
   }
 
+  /**
+   * Everything needed to continue this moot in another process: the transcript, each
+   * tree's opening passages, passage pool and cited node ids, and the rolling summary.
+   * Plain JSON-ready data; see {@link Moot.resume}.
+   * @throws MootError before {@link start}
+   */
+  toState(): MootState {
+    if (!this.transcript) throw new MootError("start the moot before saving it");
+    return structuredClone({
+      version: 1 as const,
+      keys: [...this.keys],
+      topic: this.topic,
+      turns: this.turns,
+      options: { k: this.k, temperature: this.temperature, model: this.options.model, modelName: this.options.modelName },
+      transcript: this.transcript.toDict(),
+      opening: this.opening,
+      pools: Object.fromEntries([...this.pools].map(([key, pool]) => [key, [...pool.values()]])),
+      cited: Object.fromEntries([...this.cited].map(([key, ids]) => [key, [...ids]])),
+      summary: this.summary,
+    });
+  }
+
+  /**
+   * A moot continued from {@link toState}'s data: the next {@link nextTurn} speaks the turn
+   * after the last saved one, with the same pools, cited sets and summary, so it says what
+   * the uninterrupted moot would have said (given a deterministic synthesizer and corpus).
+   * @throws TranscriptFormatError when the state is malformed
+   */
+  static resume(client: WorkerClient, synth: TextSynthesizer, state: unknown): Moot {
+    const s = state as Partial<MootState> | null;
+    const fail = (field: string, want: string): never => {
+      throw new TranscriptFormatError(`saved moot: "${field}" must be ${want}`);
+    };
+    if (s === null || typeof s !== "object") return fail("(top)", "an object");
+    if (s.version !== 1) fail("version", "1");
+    if (!Array.isArray(s.keys) || s.keys.length !== 2 || !s.keys.every((k) => typeof k === "string")) fail("keys", "two book keys");
+    if (typeof s.turns !== "number") fail("turns", "a number");
+    if (!s.options || typeof s.options !== "object") fail("options", "an object");
+    const keys = s.keys as string[];
+    for (const field of ["pools", "cited"] as const) {
+      const v = s[field];
+      if (!v || typeof v !== "object" || !keys.every((k) => Array.isArray((v as Record<string, unknown>)[k]))) fail(field, `a list per book (${keys.join(", ")})`);
+    }
+    if (!Array.isArray(s.opening) || s.opening.length !== 2) fail("opening", "two lists of passages");
+    if (typeof s.summary !== "string") fail("summary", "a string");
+    const options = s.options!;
+    const moot = new Moot(client, synth, keys, s.topic ?? null, s.turns!, {
+      k: options.k,
+      temperature: options.temperature,
+      model: options.model,
+      modelName: options.modelName,
+    });
+    moot.transcript = transcriptFromDict(s.transcript);
+    moot.opening.push(...structuredClone(s.opening!));
+    for (const key of keys) {
+      moot.addToPool(key, s.pools![key]!);
+      for (const id of s.cited![key]!) moot.cited.get(key)!.add(id);
+    }
+    moot.summary = s.summary!;
+    return moot;
+  }
+
   private addToPool(key: string, passages: readonly Passage[]): void {
     const pool = this.pools.get(key)!;
     for (const p of passages) if (!pool.has(p.nodeId || p.content)) pool.set(p.nodeId || p.content, p);
   }
+}
+
+/** A moot's full state as {@link Moot.toState} returns it: JSON-ready, read back by {@link Moot.resume}. */
+export interface MootState {
+  version: 1;
+  keys: string[];
+  topic: string | null;
+  turns: number;
+  options: { k: number; temperature: number; model?: string; modelName?: string };
+  transcript: TranscriptDict;
+  /** Each tree's opening passages, in speaking order. */
+  opening: Passage[][];
+  /** Book key → every passage of that book seen in the moot, in first-seen order. */
+  pools: Record<string, Passage[]>;
+  /** Book key → node ids that tree has cited. */
+  cited: Record<string, string[]>;
+  summary: string;
 }
 
 /** Everything one turn needs (see {@link speakTurn}). */

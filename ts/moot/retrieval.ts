@@ -306,6 +306,8 @@ export interface HttpWorkerOptions {
   retryDelayMs?: number;
   /** Cap on an answer body, bytes (default 16 MiB). */
   maxResponseBytes?: number;
+  /** Extra request headers, e.g. `{authorization: "Bearer …"}` for a worker started with a token. */
+  headers?: Record<string, string>;
   fetch?: typeof fetch;
 }
 
@@ -347,7 +349,7 @@ export function createHttpWorkerClient(options: HttpWorkerOptions): WorkerClient
           what: "the worker",
           url,
           body: JSON.stringify({ text, corpus, k }),
-          headers: { "content-type": "application/json", accept: "application/json" },
+          headers: { ...options.headers, "content-type": "application/json", accept: "application/json" },
           timeoutMs: options.timeoutMs ?? 30_000,
           attempts: options.attempts,
           retryDelayMs: options.retryDelayMs,

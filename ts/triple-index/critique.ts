@@ -9,20 +9,12 @@ import { parseGraph, RdfParseError, type Graph } from "../rdf/index.js";
 import { escapeIri } from "../rdf/prefixes.js";
 import { fingerprintGraph, listingPrefixRecord, type TripleIndex } from "./triple-index.js";
 
+import { critiqueItemSchema, type Critique, type CritiqueItem } from "./critique-schema.js";
+
+export type { Critique, CritiqueItem };
+
 /** What an item does: delete the cited triples, or delete them and add `correctValue`. */
-export type CritiqueOp = "remove" | "replace";
-
-/** One critique item: the op, the ids it cites, and for "replace" the new triples in Turtle. */
-export interface CritiqueItem {
-  op: CritiqueOp;
-  /** Ids from the listing (1..N). */
-  tripleIds: number[];
-  /** Turtle using the graph's prefixes (they are declared for you); required by "replace". */
-  correctValue?: string;
-}
-
-/** A critique is a list of items, or an object with `items`. */
-export type Critique = CritiqueItem[] | { items: CritiqueItem[] };
+export type CritiqueOp = CritiqueItem["op"];
 
 /** The critique is not shaped as a critique (not a list, unknown op, ids not integers…). */
 export class CritiqueFormatError extends Error {
@@ -128,27 +120,11 @@ export function parseCritique(input: unknown): CritiqueItem[] {
     Array.isArray(value) ? value : value !== null && typeof value === "object" && Array.isArray((value as { items?: unknown }).items) ? (value as { items: unknown[] }).items : null;
   if (list === null) throw new CritiqueFormatError("critique must be a JSON list of items or an object with an \"items\" list");
   return list.map((raw, k) => {
-    const where = `critique item ${k + 1}`;
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new CritiqueFormatError(`${where}: must be an object with op and tripleIds`);
-    const item = raw as Record<string, unknown>;
-    const op = typeof item.op === "string" ? item.op.toLowerCase() : item.op;
-    if (op !== "remove" && op !== "replace") {
-      throw new CritiqueFormatError(`${where}: unknown op ${JSON.stringify(item.op)} (expected "remove" or "replace")`);
-    }
-    if (!Array.isArray(item.tripleIds)) throw new CritiqueFormatError(`${where}: tripleIds must be a list of integers`);
-    const tripleIds = item.tripleIds.map((id) => {
-      const n = typeof id === "string" && /^\s*\d+\s*$/.test(id) ? Number(id) : id;
-      if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
-        throw new CritiqueFormatError(`${where}: triple id ${JSON.stringify(id)} is not a positive integer`);
-      }
-      return n;
-    });
-    if (item.correctValue !== undefined && item.correctValue !== null && typeof item.correctValue !== "string") {
-      throw new CritiqueFormatError(`${where}: correctValue must be a string of Turtle`);
-    }
-    const out: CritiqueItem = { op, tripleIds };
-    if (typeof item.correctValue === "string") out.correctValue = item.correctValue;
-    return out;
+    // one schema (critique-schema.ts) is the type and the check; its messages name the field
+    const parsed = critiqueItemSchema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0]!;
+    throw new CritiqueFormatError(`critique item ${k + 1}: ${issue.message}`);
   });
 }
 
@@ -177,7 +153,7 @@ const termKey = (t: RDF.Term) => `${t.termType}\u0000${t.value}`;
  * @throws TripleIndexDriftError on drift; CritiqueFormatError when the critique is malformed
  *   (both before anything is changed)
  */
-export function applyCritique(graph: Graph, index: TripleIndex, critique: Critique | unknown, guards: CritiqueGuards = {}): CritiqueReport {
+export function applyCritique(graph: Graph, index: TripleIndex, critique: Critique | string, guards: CritiqueGuards = {}): CritiqueReport {
   const actual = fingerprintGraph(graph);
   if (actual !== index.fingerprint) throw new TripleIndexDriftError(index.fingerprint, actual);
   const items = parseCritique(critique);
@@ -210,7 +186,7 @@ export function applyCritique(graph: Graph, index: TripleIndex, critique: Critiq
     const toRemove = ids.map((id) => index.byId.get(id)!);
     let toAdd: RDF.Quad[] = [];
     if (item.op === "replace") {
-      if (item.correctValue === undefined || item.correctValue.trim() === "") {
+      if (item.correctValue == null || item.correctValue.trim() === "") {
         return reject("missing-correct-value", "replace needs a correctValue (Turtle)");
       }
       const parsed = parseCorrectValue(item.correctValue, graph, number);

@@ -29,5 +29,6 @@ export {
   type RejectedItem,
   type CritiqueReport,
 } from "./critique.js";
+export { critiqueSchema, critiqueItemSchema, removeItemSchema, replaceItemSchema, tripleIdSchema } from "./critique-schema.js";
 export { canonicalHash, canonicalNQuads, CanonicalizationLimitError, DEFAULT_MAX_WORK_FACTOR } from "./canonical-hash.js";
 export { sortTriples, SortedTriples } from "./ordering.js";

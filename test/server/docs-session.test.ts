@@ -1,0 +1,59 @@
+// The curl session of docs/serving.md, run as written against a real `groundwire serve`
+// (only the address is the free port this test got instead of 8787).
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, startServer } from "./serve-process.js";
+
+const DOC = readFileSync(new URL("../../docs/serving.md", import.meta.url), "utf8");
+const hasTools = ["/usr/bin/curl", "/usr/bin/jq"].every(existsSync);
+
+/** The fenced sh blocks of the "A session with curl" section, in order. */
+function sessionBlocks(): string[] {
+  const section = DOC.slice(DOC.indexOf("### A session with curl"), DOC.indexOf("### Routes"));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+/** The top-level JSON objects printed one after another (curl's output has no separators). */
+function jsonValues(text: string): any[] {
+  const out: any[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{") {
+      if (depth++ === 0) start = i;
+    } else if (c === "}" && --depth === 0) out.push(JSON.parse(text.slice(start, i + 1)));
+  }
+  return out;
+}
+
+describe.skipIf(!existsSync(CLI) || !hasTools)("docs/serving.md curl session (needs curl, jq and dist/)", () => {
+  it("starts with the documented command and runs the session as written", async () => {
+    const [start, session] = sessionBlocks();
+    expect(start).toContain("groundwire serve --data ./moots");
+    expect(start).toContain("listening on http://127.0.0.1:8787");
+    const server = await startServer(["--data", mkdtempSync(join(tmpdir(), "gw-docs-"))]);
+    try {
+      const script = session!.replaceAll("http://127.0.0.1:8787", server.url);
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile("bash", ["-euo", "pipefail", "-c", script], (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
+      );
+      const docs = jsonValues(out);
+      expect(docs[0]).toMatchObject({ ok: true });
+      expect(docs[1]).toMatchObject({ turn: 1, title: "Frankenstein, or The Modern Prometheus", grounded: true });
+      expect(docs[2]).toMatchObject({ turns: 1 });
+      expect(docs[3].snapped).toBe('He wrote "on a dreary night of November" [s1].');
+      expect(DOC).toContain('"snapped": "He wrote \\"on a dreary night of November\\" [s1]."');
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});

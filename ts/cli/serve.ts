@@ -1,0 +1,140 @@
+/**
+ * `groundwire serve`: the HTTP worker (ts/server/app.ts) on @hono/node-server. Prints one
+ * line `groundwire serve: listening on http://HOST:PORT` on stdout when ready (with
+ * `--port 0`, the port the system chose); notices go to stderr. Stops on SIGINT/SIGTERM.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SERVE_DEFAULTS } from "../server/defaults.js";
+import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { corpusDir } from "./corpus-dir.js";
+import { packageRoot } from "./package-root.js";
+
+const HELP = `usage: groundwire serve [options]
+
+An HTTP worker: retrieval (POST /query, GET /books), live moots saved after every
+turn (POST /moots, POST /moots/ID/turns, GET|DELETE /moots/ID), the checks
+(POST /quotes/verify, /sparql/check, /graph/index, /graph/critique, /graph/render,
+/fragments, /citations/resolve) and the MCP tools at /mcp. JSON in and out.
+
+  --host H            interface to bind (default ${SERVE_DEFAULTS.host})
+  --port P            port, 0 for any free one (default ${SERVE_DEFAULTS.port})
+  --data DIR          save live moots here, resume them on start (default: memory only)
+  --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
+  --schema NAME=FILE  a schema requests may name (repeatable)
+  --token-file FILE   require Authorization: Bearer <the file's first line> on every route
+                      but /health (or set GROUNDWIRE_TOKEN)
+  --max-body BYTES    request body cap (default ${SERVE_DEFAULTS.maxBodyBytes}); larger answers 413
+  --turn-timeout MS   longest a moot turn request waits (default ${SERVE_DEFAULTS.turnTimeoutMs}); then 504
+  --max-turns N       moot turns running at once over all moots (default ${SERVE_DEFAULTS.maxConcurrentTurns}); more answer 429
+  --base-url URL      OpenAI-compatible model endpoint for moots (env GROUNDWIRE_BASE_URL);
+                      key from GROUNDWIRE_API_KEY or OPENAI_API_KEY; default: the offline
+                      extractive synthesizer
+  --model M           model id (env GROUNDWIRE_MODEL)`;
+
+function whole(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new CliError(`serve: --${name} must be a whole number of at least ${min}, got ${JSON.stringify(raw)}`, 2);
+  return Number(raw);
+}
+
+const command: Command = {
+  async run(args) {
+    const { values, positionals } = parseCommandArgs("serve", args, {
+      host: { type: "string" },
+      port: { type: "string" },
+      data: { type: "string" },
+      corpus: { type: "string" },
+      graph: { type: "string", multiple: true },
+      schema: { type: "string", multiple: true },
+      "token-file": { type: "string" },
+      "max-body": { type: "string" },
+      "turn-timeout": { type: "string" },
+      "max-turns": { type: "string" },
+      "base-url": { type: "string" },
+      model: { type: "string" },
+    }, HELP);
+    if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
+    const port = whole("port", values.port, SERVE_DEFAULTS.port, 0);
+    if (port > 65535) throw new CliError(`serve: --port must be at most 65535, got ${port}`, 2);
+    const host = values.host ?? SERVE_DEFAULTS.host;
+    const maxBodyBytes = whole("max-body", values["max-body"], SERVE_DEFAULTS.maxBodyBytes, 1);
+    const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);
+    const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
+
+    // the server's modules load only now, so --help and usage errors stay fast
+    const [{ serve }, { loadCorpus }, { createExtractiveSynthesizer, createOpenAICompatibleSynthesizer }, { Schema }, { createServerApp }, { loadNamedGraphs }, { createMootStore }] = await Promise.all([
+      import("@hono/node-server"),
+      import("../moot/corpus-node.js"),
+      import("../moot/synth.js"),
+      import("../kernel/schema.js"),
+      import("../server/app.js"),
+      import("../server/checks.js"),
+      import("../server/moot-store.js"),
+    ]);
+    let token: string | null = process.env.GROUNDWIRE_TOKEN || null;
+    if (values["token-file"] !== undefined) {
+      try {
+        token = readFileSync(values["token-file"], "utf8").split(/\r?\n/, 1)[0]!.trim();
+      } catch (error) {
+        throw new CliError(`serve: cannot read --token-file ${values["token-file"]}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+      }
+      if (!token) throw new CliError(`serve: --token-file ${values["token-file"]} is empty`, 2);
+    }
+
+    let corpus, graphs, schemas;
+    try {
+      corpus = loadCorpus(corpusDir(values.corpus));
+      graphs = loadNamedGraphs(values.graph ?? []);
+      schemas = new Map([...loadNamedGraphs(values.schema ?? [])].map(([name, g]) => [name, Schema.fromGraph(g)]));
+    } catch (error) {
+      throw new CliError(`serve: ${(error as Error).message}`);
+    }
+
+    const baseUrl = values["base-url"] ?? process.env.GROUNDWIRE_BASE_URL;
+    const model = values.model ?? process.env.GROUNDWIRE_MODEL;
+    const synth = baseUrl
+      ? createOpenAICompatibleSynthesizer({ baseUrl, model, apiKey: process.env.GROUNDWIRE_API_KEY ?? process.env.OPENAI_API_KEY })
+      : createExtractiveSynthesizer();
+    if (!baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
+    if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit\n");
+    if (!token && host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
+      process.stderr.write(`groundwire serve: listening on ${host} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
+    }
+
+    const moots = createMootStore({
+      dataDir: values.data ?? null,
+      client: corpus,
+      synth,
+      modelName: baseUrl ? (model ?? "") : "extractive",
+      maxConcurrentTurns,
+      onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${file}: ${reason}\n`),
+    });
+    const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+    const app = createServerApp({
+      corpus,
+      graphs,
+      schemas,
+      moots,
+      token,
+      maxBodyBytes,
+      turnTimeoutMs,
+      version,
+      log: (m) => process.stderr.write(`groundwire serve: ${m}\n`),
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+        const shown = info.family === "IPv6" ? `[${info.address}]` : info.address;
+        process.stdout.write(`groundwire serve: listening on http://${shown}:${info.port}\n`);
+      });
+      server.on("error", (error: NodeJS.ErrnoException) => reject(new CliError(`serve: cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
+      const stop = () => server.close(() => resolve());
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,190 @@
+/**
+ * The checks `groundwire serve` and `groundwire mcp` expose, one function per part, each
+ * taking a body its schema (schemas.ts) already validated and returning JSON-ready data.
+ * They call the same exported functions a library user calls; the HTTP routes and the
+ * MCP tools are thin wrappers around these. Errors are the parts' own (RdfParseError,
+ * TripleIndexDriftError, …): the HTTP layer maps them to status codes in one place
+ * (errors.ts).
+ */
+import { cloneGraph, parseGraph, type Graph } from "../rdf/graph.js";
+import { loadGraphFile } from "../rdf/load.js";
+import { serializeGraph } from "../rdf/serialize.js";
+import { checkGrounding, passesGrounding, snapQuotes } from "../moot/grounding.js";
+import type { EmbeddedCorpus, Hit } from "../moot/retrieval.js";
+import { Schema } from "../kernel/schema.js";
+import { createKernel } from "../kernel/check.js";
+import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../triple-index/index.js";
+import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "../memdsl/index.js";
+import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";
+import { resolveTerm } from "../cli/render.js";
+import type {
+  CitationsResolveBody,
+  FragmentsBody,
+  GraphCritiqueBody,
+  GraphIndexBody,
+  GraphRef,
+  GraphRenderBody,
+  QueryBody,
+  SchemaRef,
+  SparqlCheckBody,
+  VerifyQuotesBody,
+} from "./schemas.js";
+
+/** A request named a graph, schema or moot the server does not hold (404). */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotFoundError";
+  }
+}
+
+/** What the checks read besides the request: the corpus and the graphs and schemas named at start. */
+export interface CheckContext {
+  corpus: EmbeddedCorpus;
+  /** Graph name → the graph as loaded at start (never mutated: requests work on a clone). */
+  graphs: ReadonlyMap<string, Graph>;
+  /** Schema name → the schema built at start. */
+  schemas: ReadonlyMap<string, Schema>;
+}
+
+/**
+ * Load `NAME=FILE` pairs (or bare `FILE`, named by its base name without extension) given
+ * on the command line; the only files a server ever reads for a request.
+ * @throws Error naming the pair when a name repeats or a file cannot be read or parsed
+ */
+export function loadNamedGraphs(pairs: readonly string[]): Map<string, Graph> {
+  const out = new Map<string, Graph>();
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const file = eq > 0 ? pair.slice(eq + 1) : pair;
+    const name = eq > 0 ? pair.slice(0, eq) : file.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
+    if (out.has(name)) throw new Error(`the name ${JSON.stringify(name)} is given twice`);
+    out.set(name, loadGraphFile(file));
+  }
+  return out;
+}
+
+function graphOf(ctx: CheckContext, ref: GraphRef, field: string): Graph {
+  if ("name" in ref) {
+    const g = ctx.graphs.get(ref.name);
+    if (!g) throw new NotFoundError(`${field}: no graph named ${JSON.stringify(ref.name)} (the server holds ${[...ctx.graphs.keys()].join(", ") || "none"})`);
+    return cloneGraph(g);
+  }
+  return parseGraph(ref.text, { format: ref.format, source: field });
+}
+
+function schemaOf(ctx: CheckContext, ref: SchemaRef): Schema {
+  if ("name" in ref) {
+    const s = ctx.schemas.get(ref.name);
+    if (!s) throw new NotFoundError(`schema: no schema named ${JSON.stringify(ref.name)} (the server holds ${[...ctx.schemas.keys()].join(", ") || "none"})`);
+    return s;
+  }
+  return Schema.fromGraph(parseGraph(ref.text, { format: ref.format, source: "schema" }));
+}
+
+/** The retrieval API: `{hits}` exactly as `WorkerClient.query` returns them. @throws UnknownBookError (404) */
+export async function searchBook(ctx: CheckContext, body: QueryBody): Promise<{ hits: Hit[] }> {
+  return ctx.corpus.query(body.text, { corpus: body.corpus, k: body.k });
+}
+
+/**
+ * Check a reply's quotes and tags (checkGrounding) and make every quote verbatim or
+ * unquoted (snapQuotes). Inline passages are tagged `s1`… in order unless they carry a
+ * tag; with `book`, every passage of that book is an untagged source.
+ * @throws UnknownBookError (404) for an unknown book
+ */
+export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
+  let passages: Array<{ tag?: string; content: string }>;
+  if (body.book !== undefined) {
+    const book = ctx.corpus.book(ctx.corpus.resolve(body.book))!;
+    passages = book.passages.map((p) => ({ content: p.content }));
+  } else {
+    passages = body.passages!.map((p, i) => (typeof p === "string" ? { tag: `s${i + 1}`, content: p } : { tag: p.tag?.toLowerCase() ?? `s${i + 1}`, content: p.content }));
+  }
+  const grounding = checkGrounding(body.reply, passages);
+  const { text, snaps } = snapQuotes(body.reply, passages);
+  return { passes: passesGrounding(grounding), grounding, snapped: text, snaps };
+}
+
+/** Type-check a query or op list against a schema and an optional goal (Kernel.check). */
+export function checkSparql(ctx: CheckContext, body: SparqlCheckBody) {
+  const kernel = createKernel(schemaOf(ctx, body.schema));
+  const { query: _query, ...result } = kernel.check(body.query ?? body.ops!, body.goal);
+  return result;
+}
+
+/** A graph's listing with triple ids, its fingerprint and numbering. */
+export function indexGraph(ctx: CheckContext, body: GraphIndexBody) {
+  const graph = graphOf(ctx, body.graph, "graph");
+  const scope = body.scope ? graphOf(ctx, body.scope, "scope") : undefined;
+  const index = buildTripleIndex(graph, { scope });
+  return { fingerprint: index.fingerprint, numbering: index.numbering, tripleCount: index.tripleCount, scopeSize: index.scopeSize, listing: renderListing(index) };
+}
+
+/**
+ * Apply a critique to a graph: the fingerprint must be the listing's numbering (else the
+ * ids would name other triples: TripleIndexDriftError, 409). Returns the report with the
+ * removed and added triples as listing lines, and the new graph as Turtle.
+ */
+export function critiqueGraph(ctx: CheckContext, body: GraphCritiqueBody) {
+  const graph = graphOf(ctx, body.graph, "graph");
+  const index = buildTripleIndex(graph);
+  if (index.numbering !== body.fingerprint.toLowerCase()) {
+    throw new DriftError(body.fingerprint.toLowerCase(), index.numbering);
+  }
+  const report = applyCritique(graph, index, body.critique, body.guards ?? {});
+  const line = (q: Parameters<typeof renderLine>[0]) => renderLine(q, graph.prefixes);
+  return {
+    ...report,
+    applied: report.applied.map((a) => ({ ...a, removed: a.removed.map(line), added: a.added.map(line) })),
+    fingerprintNext: buildTripleIndex(graph).numbering,
+    graph: serializeGraphText(graph),
+  };
+}
+
+/** The fingerprint a critique names is not the graph's: its ids would name other triples (409). */
+export class DriftError extends Error {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(`the graph drifted: the critique was written against fingerprint ${expected}, the graph now has ${actual}; no item was applied`);
+    this.name = "DriftError";
+  }
+}
+
+function serializeGraphText(graph: Graph): string {
+  return serializeGraph(graph, { format: "turtle" });
+}
+
+/** A focus's neighborhood as a MemDSL envelope: the Envelope and its wire text. */
+export function renderGraph(ctx: CheckContext, body: GraphRenderBody) {
+  const graph = graphOf(ctx, body.graph, "graph");
+  const focus = resolveTerm(body.focus, graph.prefixes, "focus");
+  const expanded = body.expanded.map((e) => resolveTerm(e, graph.prefixes, "expanded entry"));
+  const neighborhood = assembleNeighborhood(graph, focus, { hops: body.hops });
+  const problems: string[] = [];
+  const statuses = applyNodeStatuses(graph, neighborhood, { onProblem: (m) => problems.push(m) });
+  const envelope = renderNeighborhood(neighborhood, statuses, {
+    focus,
+    expanded: [...neighborhood.expanded, ...expanded],
+    maxBodyChars: body.maxBodyChars ?? null,
+    logger: { warn: (m) => problems.push(m) },
+  });
+  return { text: serializeEnvelope(envelope), envelope, problems };
+}
+
+function fragmentsOf(body: FragmentsBody) {
+  return body.mediaType === "text/plain" ? fragmentPlainText(body.artifactId, body.text) : fragmentMarkdown(body.artifactId, body.text);
+}
+
+/** A document's citable fragments. */
+export function fragmentDocumentBody(_ctx: CheckContext, body: FragmentsBody) {
+  return { artifactId: body.artifactId, fragments: fragmentsOf(body) };
+}
+
+/** Each stored citation's status against the document as it is now. @throws CitationFormatError (400) */
+export function resolveCitations(_ctx: CheckContext, body: CitationsResolveBody) {
+  const index = indexFragments(fragmentsOf(body));
+  return { reports: body.citations.map((c) => citationStatus(c, index)) };
+}

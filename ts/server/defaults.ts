@@ -1,0 +1,12 @@
+/** Defaults of the limits of `groundwire serve` (each a flag), in a module of their own so `serve --help` shows them without loading the server. */
+export const SERVE_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 8787,
+  /** Request body cap in bytes. */
+  maxBodyBytes: 2 * 1024 * 1024,
+  /** Longest a moot turn may take before the request answers 504, in ms. */
+  turnTimeoutMs: 120_000,
+  /** Most moot turns running at once over all moots; more answer 429. */
+  maxConcurrentTurns: 4,
+} as const;
+

@@ -1,0 +1,135 @@
+/**
+ * Every request body of `groundwire serve` and every MCP tool input, as zod schemas: one
+ * definition per input, the source of the TypeScript types (`z.infer`), the HTTP body
+ * check (routes.ts) and the MCP tools' input schemas (mcp.ts). The part-level shapes come
+ * from their parts: a critique from triple-index/critique-schema.ts, ops and goals from
+ * kernel/plan-schema.ts.
+ *
+ * Every string and list is bounded, so no field can make the server do unbounded work
+ * beyond the request body cap.
+ */
+import { z } from "zod";
+import { critiqueSchema } from "../triple-index/critique-schema.js";
+import { goalSchema, opSchema } from "../kernel/plan-schema.js";
+
+/** Longest free text (a reply, a query text, a focus) accepted in a field, in UTF-16 code units. */
+export const MAX_TEXT = 100_000;
+/** Longest document or inline graph accepted in a field (the body cap is usually lower). */
+export const MAX_DOCUMENT = 8_000_000;
+
+const bookKey = z.string().min(3).max(200).regex(/^[^/\s]+\/[^/\s]+$/, { error: "must be a book key <genre>/<book>, e.g. novel/frankenstein" });
+const name = z.string().min(1).max(200);
+
+/** `POST /query` and the MCP tool `search_book`: the seed's worker API (`WorkerClient.query`). */
+export const queryBodySchema = z.strictObject({
+  text: z.string().min(1).max(MAX_TEXT).describe("what to search for"),
+  corpus: bookKey.describe("the book to search, <genre>/<book> (GET /books lists them)"),
+  k: z.number().int().min(1).max(100).default(6).describe("how many passages (default 6)"),
+});
+export type QueryBody = z.infer<typeof queryBodySchema>;
+
+/** `POST /moots`: start a live moot between two books of the server's corpus. */
+export const mootCreateBodySchema = z.strictObject({
+  keys: z.tuple([bookKey, bookKey]).describe("the two books, in speaking order"),
+  topic: z.string().max(1_000).nullish().describe("what the moot discusses"),
+  turns: z.number().int().min(1).max(200).default(8).describe("utterances in all"),
+  k: z.number().int().min(1).max(50).default(6).describe("passages retrieved per turn"),
+  model: z.string().min(1).max(200).optional().describe("model id for the server's endpoint"),
+});
+export type MootCreateBody = z.infer<typeof mootCreateBodySchema>;
+
+const passage = z.union([
+  z.string().max(MAX_TEXT),
+  z.strictObject({ tag: z.string().regex(/^s\d+$/i).optional(), content: z.string().max(MAX_TEXT) }),
+]);
+
+/**
+ * `POST /quotes/verify` and `verify_quotes`: a reply checked against passages given inline
+ * (tagged `s1`… in order unless they carry a tag), or against every passage of a corpus book.
+ */
+export const verifyQuotesBodySchema = z
+  .strictObject({
+    reply: z.string().max(MAX_TEXT).describe("the text whose quotes and [sN] tags are checked"),
+    passages: z.array(passage).max(200).optional().describe("the sources, tagged s1, s2… in order (or {tag, content})"),
+    book: bookKey.optional().describe("instead of passages: a book of the corpus; every passage of it is a source"),
+  })
+  .refine((b) => (b.passages === undefined) !== (b.book === undefined), { error: 'give exactly one of "passages" and "book"', path: ["passages"] });
+export type VerifyQuotesBody = z.infer<typeof verifyQuotesBodySchema>;
+
+/** A graph named when the server started (`--graph NAME=FILE`), or sent inline. */
+export const graphRefSchema = z.union([
+  z.strictObject({ name: name.describe("a graph the server was started with (--graph NAME=FILE)") }),
+  z.strictObject({
+    text: z.string().max(MAX_DOCUMENT).describe("the graph itself"),
+    format: z.enum(["turtle", "ntriples", "nquads"]).default("turtle"),
+  }),
+]);
+export type GraphRef = z.infer<typeof graphRefSchema>;
+
+/** A schema named when the server started (`--schema NAME=FILE`), or sent inline as Turtle. */
+export const schemaRefSchema = z.union([
+  z.strictObject({ name: name.describe("a schema the server was started with (--schema NAME=FILE)") }),
+  z.strictObject({ text: z.string().max(MAX_DOCUMENT).describe("the schema (RDFS/OWL) as Turtle"), format: z.enum(["turtle", "ntriples", "nquads"]).default("turtle") }),
+]);
+export type SchemaRef = z.infer<typeof schemaRefSchema>;
+
+/** `POST /sparql/check` and `check_sparql`: a query or an op list, against a schema, with an optional goal. */
+export const sparqlCheckBodySchema = z
+  .strictObject({
+    query: z.string().max(MAX_TEXT).optional().describe("SPARQL 1.1 query text"),
+    ops: z.array(opSchema).max(500).optional().describe("instead of query: an op-list plan"),
+    schema: schemaRefSchema,
+    goal: z.union([goalSchema, z.string().max(10_000)]).optional().describe('what the question asks for, e.g. {"answer":["?c"],"kind":"entity","type":"ex:City"}'),
+  })
+  .refine((b) => (b.query === undefined) !== (b.ops === undefined), { error: 'give exactly one of "query" and "ops"', path: ["query"] });
+export type SparqlCheckBody = z.infer<typeof sparqlCheckBodySchema>;
+
+/** `POST /graph/index` and `index_graph`: list a graph's triples with ids and its fingerprint. */
+export const graphIndexBodySchema = z.strictObject({
+  graph: graphRefSchema,
+  scope: graphRefSchema.optional().describe("only these triples get ids; the rest are listed read-only"),
+});
+export type GraphIndexBody = z.infer<typeof graphIndexBodySchema>;
+
+/** `POST /graph/critique` and `apply_critique`: apply items citing triple ids; 409 when the graph drifted. */
+export const graphCritiqueBodySchema = z.strictObject({
+  graph: graphRefSchema,
+  fingerprint: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: "must be the listing's 64-hex fingerprint" }).describe("the fingerprint of the listing the critic read"),
+  critique: critiqueSchema,
+  guards: z
+    .strictObject({
+      maxDeleteShare: z.number().min(0).max(1).optional(),
+      keepSubjects: z.boolean().optional(),
+      keepSubjectOnReplace: z.boolean().optional(),
+      wholeBlankNodes: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type GraphCritiqueBody = z.infer<typeof graphCritiqueBodySchema>;
+
+/** `POST /graph/render` and `render_neighborhood`: a focus's neighborhood as a MemDSL envelope. */
+export const graphRenderBodySchema = z.strictObject({
+  graph: graphRefSchema,
+  focus: z.string().min(1).max(2_000).describe("absolute IRI, <iri> or a prefixed name of the graph"),
+  hops: z.number().int().min(0).max(4).default(1),
+  maxBodyChars: z.number().int().min(1).max(1_000_000).optional(),
+  expanded: z.array(z.string().max(2_000)).max(1_000).default([]),
+});
+export type GraphRenderBody = z.infer<typeof graphRenderBodySchema>;
+
+const documentFields = {
+  text: z.string().max(MAX_DOCUMENT).describe("the document"),
+  artifactId: z.string().min(1).max(500).default("document").describe("the key fragment ids hang off"),
+  mediaType: z.enum(["text/markdown", "text/plain"]).default("text/markdown"),
+};
+
+/** `POST /fragments` and `fragment_markdown`: a document's citable fragments. */
+export const fragmentsBodySchema = z.strictObject(documentFields);
+export type FragmentsBody = z.infer<typeof fragmentsBodySchema>;
+
+/** `POST /citations/resolve` and `resolve_citations`: stored citations against the document as it is now. */
+export const citationsResolveBodySchema = z.strictObject({
+  ...documentFields,
+  citations: z.array(z.string().min(1).max(1_000)).min(1).max(1_000).describe("version ids <fragmentId>#sha256:<hex>"),
+});
+export type CitationsResolveBody = z.infer<typeof citationsResolveBodySchema>;

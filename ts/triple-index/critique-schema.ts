@@ -1,0 +1,63 @@
+/**
+ * The critique's input shape as one zod schema: the source of the `CritiqueItem`
+ * type (`z.infer`), of `parseCritique`'s run-time check, of the HTTP body check of
+ * `POST /graph/critique` and of the MCP tool `apply_critique`'s input schema.
+ *
+ * The schema is exact in its output (`op` is "remove" or "replace", ids are positive
+ * safe integers) and lenient in what it reads, as `parseCritique` always was: `op` in
+ * any case, ids written as numeric strings ("12").
+ */
+import { z } from "zod";
+
+const tripleId = (input: unknown) => `triple id ${JSON.stringify(input)} is not a positive integer`;
+
+/** One triple id of a listing: a positive safe integer (a numeric string such as "12" is read as 12). */
+export const tripleIdSchema = z.preprocess(
+  (v) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ error: (iss) => tripleId(iss.input) })
+    .refine((n) => Number.isSafeInteger(n) && n >= 1, { error: (iss) => tripleId(iss.input) }),
+);
+
+const tripleIds = z.array(tripleIdSchema, { error: "tripleIds must be a list of integers" }).describe("ids from the listing (1..N)");
+const correctValue = z.string({ error: "correctValue must be a string of Turtle" }).describe("Turtle using the graph's prefixes");
+
+/** `{op: "remove", tripleIds}`: delete the cited triples. */
+export const removeItemSchema = z.object({
+  op: z.literal("remove"),
+  tripleIds,
+});
+
+/**
+ * `{op: "replace", tripleIds, correctValue}`: delete the cited triples and add the Turtle
+ * `correctValue`. A replace without `correctValue` passes the shape check and is refused
+ * as an item (`missing-correct-value`), so the other items of the critique still apply.
+ */
+export const replaceItemSchema = z.object({
+  op: z.literal("replace"),
+  tripleIds,
+  correctValue: correctValue.nullish(),
+});
+
+/** One critique item: a discriminated union on `op`; `op` may be written in any case. */
+export const critiqueItemSchema = z.preprocess(
+  (v) => (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { op?: unknown }).op === "string" ? { ...v, op: (v as { op: string }).op.toLowerCase() } : v),
+  z.discriminatedUnion("op", [removeItemSchema, replaceItemSchema], {
+    error: (iss) =>
+      iss.code === "invalid_union"
+        ? `unknown op ${JSON.stringify((iss.input as { op?: unknown } | undefined)?.op)} (expected "remove" or "replace")`
+        : iss.code === "invalid_type"
+          ? "must be an object with op and tripleIds"
+          : undefined,
+  }),
+);
+
+/** A critique: a list of items, or an object with an `items` list. */
+export const critiqueSchema = z.union([z.array(critiqueItemSchema), z.object({ items: z.array(critiqueItemSchema) })], {
+  error: 'critique must be a JSON list of items or an object with an "items" list',
+});
+
+/** One critique item, exactly: `{op: "remove", tripleIds}` or `{op: "replace", tripleIds, correctValue?}`. */
+export type CritiqueItem = z.output<typeof critiqueItemSchema>;
+/** A critique as {@link critiqueSchema} reads it (list or `{items}`). */
+export type Critique = CritiqueItem[] | { items: CritiqueItem[] };
