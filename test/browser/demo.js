@@ -8,7 +8,7 @@ import * as gw from "/dist/browser/groundwire.js";
 
 const BOOKS = [
   { key: "novel/frankenstein", file: "novel__frankenstein.txt" },
-  { key: "diary/pepys-1660", file: "diary__pepys-1660.txt", entries: "diary__pepys-1660.entries.json" },
+  { key: "diary/pepys-1660", file: "diary__pepys-1660.txt" },
 ];
 
 const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -16,9 +16,9 @@ const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">"
 async function loadBooks() {
   return Promise.all(
     BOOKS.map(async (b) => {
+      // each book is cut by its own structure, as the Node corpus does (dated entries, chapters)
       const text = await (await fetch(`/data/books/${b.file}`)).text();
-      const entries = b.entries ? (await (await fetch(`/data/books/${b.entries}`)).json()).entries : undefined;
-      return gw.parseBook(b.key, text, entries);
+      return gw.parseBook(b.key, text);
     }),
   );
 }

@@ -35,7 +35,7 @@ describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run 
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as { source: string; passages: string[]; ratio: number; text: string; diff: string }[];
     expect(rows[0].source).toBe("novel/frankenstein");
-    expect(rows[0].passages[0]).toMatch(/^chunk:\d{4}$/);
+    expect(rows[0].passages[0]).toMatch(/^(Letter|Chapter) \d+(, part \d+)?$/);
     expect(rows[0].text).toBe("I beheld the wretch—the miserable monster whom I had created");
     expect(rows[0].ratio).toBeGreaterThan(0.95);
     expect(rows[0].diff).toContain("[-monstre-] {+monster+}");

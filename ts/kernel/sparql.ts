@@ -103,7 +103,8 @@ class Converter {
         const where = this.at(node)?.span;
         throw new SparqlSyntaxError(where?.line ?? 1, where?.column ?? 1, `undeclared prefix "${node.prefix}:"`);
       }
-      value = ns + value;
+      // PN_LOCAL_ESC (SPARQL 1.1 §19.5, production [173]): `ex:c\~z\.` names <…c~z.>; the parser keeps the backslashes.
+      value = ns + value.replace(/\\([_~.\-!$&'()*+,;=/?#@%])/g, "$1");
     } else if (this.base && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) {
       try {
         value = new URL(value, this.base).href;

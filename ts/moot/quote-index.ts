@@ -178,7 +178,7 @@ function isBook(x: unknown): x is Book {
   );
 }
 
-/** Normalize the input to keyed sources; a book is its passages joined by a blank line, labelled by passage name. */
+/** Normalize the input to keyed sources; a book is its passages joined by a blank line, each labelled as the book prints it (its `label`). */
 function toSources(input: QuoteIndexInput): QuoteIndexSource[] {
   if (!Array.isArray(input)) throw new TypeError(`createQuoteIndex: expected an array of texts, sources or books, got ${typeof input}`);
   return (input as readonly unknown[]).map((x, i) => {
@@ -188,7 +188,7 @@ function toSources(input: QuoteIndexInput): QuoteIndexSource[] {
       let text = "";
       for (const p of x.passages) {
         if (text) text += "\n\n";
-        passages.push({ label: p.name, start: text.length, end: text.length + p.content.length });
+        passages.push({ label: p.label ?? p.name, start: text.length, end: text.length + p.content.length });
         text += p.content;
       }
       return { key: x.key, text, passages };

@@ -165,7 +165,8 @@ export const DEFAULT_LISTING_PREFIXES: Readonly<Record<string, string>> = Object
  * The prefixes a listing shows, as a record: DEFAULT_LISTING_PREFIXES under the graph's own
  * `prefixes` (see there). Also the prefixes a critic may write in a correctValue.
  */
-export function listingPrefixRecord(prefixes: Readonly<Record<string, string>>): Record<string, string> {
+export function listingPrefixRecord(given: PrefixMap | Readonly<Record<string, string>>): Record<string, string> {
+  const prefixes = given instanceof PrefixMap ? given.prefixes : given;
   const namespaces = new Set(Object.values(prefixes));
   const merged: Record<string, string> = {};
   for (const [name, ns] of Object.entries(DEFAULT_LISTING_PREFIXES)) if (!(name in prefixes) && !namespaces.has(ns)) merged[name] = ns;
@@ -176,9 +177,11 @@ export function listingPrefixRecord(prefixes: Readonly<Record<string, string>>):
  * The PrefixMap a listing and its fingerprint render with (listingPrefixRecord). Built from
  * the record's content on every call, so an edited record is never served from a stale cache.
  */
-export function listingPrefixes(prefixes: Readonly<Record<string, string>>): PrefixMap {
+export function listingPrefixes(prefixes: PrefixMap | Readonly<Record<string, string>>): PrefixMap {
   const merged = listingPrefixRecord(prefixes);
-  return Object.keys(merged).length === Object.keys(prefixes).length ? toPrefixMap(prefixes) : new PrefixMap(merged);
+  const own = prefixes instanceof PrefixMap ? prefixes.prefixes : prefixes;
+  // Nothing added: the graph's own map (a PrefixMap given stays the one used).
+  return Object.keys(merged).length === Object.keys(own).length ? toPrefixMap(prefixes) : new PrefixMap(merged);
 }
 
 /** `s\tp\to` for one triple, as the listing and the fingerprint render it. */
