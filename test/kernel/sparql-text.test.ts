@@ -31,3 +31,22 @@ describe("IRIs in printed SPARQL", () => {
     expect(() => toSparql(emptyQuery({ ex: INJECTED }))).not.toThrow(); // an unused prefix is not printed
   });
 });
+
+describe("a text with no query form", () => {
+  // Traqula reads "" and a prologue alone as an update with no operation; the message said
+  // "a SPARQL Update request" for an empty file.
+  it("empty, comments only or PREFIX lines only: the query is empty, at the end of the text", () => {
+    const cases: Array<[string, number, number]> = [
+      ["", 1, 1],
+      ["  # only a comment\n", 2, 1],
+      ["PREFIX ex: <http://e/>\n\n", 3, 1],
+    ];
+    for (const [text, line, column] of cases) {
+      expect(() => parseSparql(text)).toThrow(`SPARQL syntax error at line ${line}, column ${column}: the query is empty: no SELECT, ASK, CONSTRUCT or DESCRIBE`);
+    }
+  });
+
+  it("an update with an operation is still named an update", () => {
+    expect(() => parseSparql("INSERT DATA { <http://a/s> <http://a/p> <http://a/o> }")).toThrow("a SPARQL Update request is not a query plan");
+  });
+});
