@@ -68,6 +68,20 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(r.stdout).toContain(`own-book quotes found ${d.stats.quotesFound}/${d.stats.quotesTotal}`);
   });
 
+  it("each rolling summary is printed where it was made: before the turn it was built for", async () => {
+    const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire and ruin", "--turns", "9", "--json", "-"]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.summaries.map((s: { beforeTurn: number }) => s.beforeTurn)).toEqual([5, 9]);
+    // --json -: the human text is on stderr
+    for (const s of d.summaries) {
+      const line = `summary before turn ${s.beforeTurn}: ${s.text}`;
+      const at = r.stderr.indexOf(`\n${line}\n\n[${s.beforeTurn}] `);
+      expect(at).toBeGreaterThan(r.stderr.indexOf(`\n[${s.beforeTurn - 1}] `));
+    }
+    expect(r.stderr.match(/^summary before turn /gm)).toHaveLength(2);
+  });
+
   const bad: Array<[string, string[], RegExp]> = [
     ["an unknown key names the close keys", ["moot", "novel/frankenstien", "diary/pepys-1660"], /^groundwire: moot: unknown book "novel\/frankenstien"; did you mean "novel\/frankenstein"\?\n$/],
     ["the same key twice", ["moot", "diary/pepys-1660", "diary/pepys-1660"], /^groundwire: moot: a moot needs two different books, got "diary\/pepys-1660" twice\n$/],
