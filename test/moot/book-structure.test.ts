@@ -1,7 +1,7 @@
 // Books cut by their own structure: the bundled books and the real books in ../shared/data (a diary, the KJV,
 // two novels, a dictionary), diaries written here with and without year headings, boilerplate, titles and
 // the entries-index override.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -323,6 +323,33 @@ describe("the entries-index override", () => {
     expect(book!.structure).toBe("index");
     expect(book!.passages[0]).toMatchObject({ name: "two", label: "the second", timestamp: "1854-01-02" });
     expect(book!.passages[0]!.content.startsWith("2nd. Walked to the mill")).toBe(true);
+  });
+});
+
+describe("the corpus folder and its book files", () => {
+  it("a file given as the folder, a folder named like a book, and a Latin-1 book: one line naming what is wrong", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    const file = join(dir, "novel__plain.txt");
+    writeFileSync(file, "CHAPTER I.\n\nIt was a plain tale, told plainly.\n");
+    expect(() => loadBooks(file)).toThrow(`corpus folder ${file} is not a folder`);
+    expect(() => loadBooks(join(dir, "missing"))).toThrow(`corpus folder ${join(dir, "missing")} does not exist`);
+
+    const latin = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    // "café" in ISO-8859-1: 0xE9 is not UTF-8, and decoding it leniently would put U+FFFD in quotes
+    writeFileSync(join(latin, "novel__latin.txt"), Buffer.from([...Buffer.from("The caf"), 0xe9, ...Buffer.from(" was full.\n")]));
+    expect(() => loadBooks(latin)).toThrow(`${join(latin, "novel__latin.txt")}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
+
+    const folder = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    mkdirSync(join(folder, "novel__odd.txt"));
+    expect(() => loadBooks(folder)).toThrow(`${join(folder, "novel__odd.txt")}: not a regular file`);
+  });
+
+  it("UTF-8 with a byte-order mark still reads, the mark dropped", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    writeFileSync(join(dir, "novel__bom.txt"), "\uFEFFThe Title\n\nCHAPTER I.\n\nA café by the river, and nobody in it.\n");
+    const [book] = loadBooks(dir);
+    expect(book!.passages.map((p) => p.content).join(" ")).toContain("A café by the river");
+    expect(book!.passages.some((p) => p.content.includes("\uFFFD") || p.content.includes("\uFEFF"))).toBe(false);
   });
 });
 
