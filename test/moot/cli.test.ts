@@ -48,7 +48,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(d).toMatchObject({ key: "novel/frankenstein", structure: "chapters" });
     expect(d.passages[0]).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", firstWords: "_To Mrs. Saville, England._ St. Petersburgh, Dec. 11th, 17—. You …" });
     const bad = await run(["books", "--passages", "diary/pepys"]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2); // a usage error, as an unknown key is in moot
     expect(bad.stderr).toMatch(/^groundwire: books: unknown book "diary\/pepys"; did you mean "diary\/pepys-1660"\?\n$/);
   });
 
