@@ -344,6 +344,17 @@ describe("the corpus folder and its book files", () => {
     expect(() => loadBooks(folder)).toThrow(`${join(folder, "novel__odd.txt")}: not a regular file`);
   });
 
+  it("a .txt meant as a book (named with __) whose name is not a key is refused by name, not silently left out", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    writeFileSync(join(dir, "novel__plain.txt"), "CHAPTER I.\n\nIt was a plain tale, told plainly.\n");
+    writeFileSync(join(dir, "README.txt"), "not a book: no __ in the name, skipped\n");
+    expect(loadBooks(dir).map((b) => b.key)).toEqual(["novel/plain"]);
+    writeFileSync(join(dir, "novel__café.txt"), "CHAPTER I.\n\nThe café was full.\n");
+    expect(() => loadBooks(dir)).toThrow(
+      `${join(dir, "novel__café.txt")}: a book file is named <genre>__<book>.txt with ASCII letters, digits and - (the book part also . and _), e.g. novel__cafe-society.txt`,
+    );
+  });
+
   it("UTF-8 with a byte-order mark still reads, the mark dropped", () => {
     const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
     writeFileSync(join(dir, "novel__bom.txt"), "\uFEFFThe Title\n\nCHAPTER I.\n\nA café by the river, and nobody in it.\n");
