@@ -287,8 +287,19 @@ describe("title and author, whole", () => {
     ],
     ["The Diary of Samuel Pepys, January 1659-60 to December 1660\n", { title: "The Diary of Samuel Pepys", author: "Samuel Pepys" }],
     ["Title: Frankenstein\n       or The Modern Prometheus\n\nAuthor: Mary Shelley\n", { title: "Frankenstein, or The Modern Prometheus", author: "Mary Shelley" }],
+    // no title line: the book opens with its structure, which is not its title
+    ["CHAPTER I.\n\nThe cafe was full that evening.\n", { title: "", author: "" }],
+    ["1854\n\nJanuary 1st. Went walking in the snow.\n", { title: "", author: "" }],
+    ["January 1st. Went walking in the snow.\n", { title: "", author: "" }],
+    ["IV.\n\nText.\n", { title: "", author: "" }],
+    // a section word without a numeral is a title
+    ["Book of Mormon\n\nText.\n", { title: "Book of Mormon", author: "" }],
   ])("%j", (text, expected) => {
     expect(readBookMetadata(text)).toEqual(expected);
+  });
+
+  it("a dropped-in book with no title line is titled by its key's book part, not by its first heading", () => {
+    expect(parseBook("novel/story", "CHAPTER I.\n\nAnother story about rivers, boats and the sea.\n").title).toBe("story");
   });
 });
 
