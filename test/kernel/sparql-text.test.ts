@@ -50,3 +50,16 @@ describe("a text with no query form", () => {
     expect(() => parseSparql("INSERT DATA { <http://a/s> <http://a/p> <http://a/o> }")).toThrow("a SPARQL Update request is not a query plan");
   });
 });
+
+describe("LIMIT and OFFSET print as SPARQL integers", () => {
+  // JS prints 1e21 and up in exponent form, which SPARQL's INTEGER does not accept.
+  it("a large count from a plan or a parsed query prints as digits and re-parses", () => {
+    const plan = compileOps([{ op: "triple", s: "?s", p: "<http://e/p>", o: "?o" }, { op: "limit", n: 1e23 }, { op: "offset", n: 1e21 }]);
+    const text = toSparql(plan.query);
+    expect(text).toContain("\nLIMIT 99999999999999991611392\nOFFSET 1000000000000000000000");
+    expect(parseSparql(text).limit).toBe(1e23);
+    const parsed = parseSparql("SELECT * WHERE { ?s ?p ?o } LIMIT 99999999999999999999999");
+    expect(toSparql(parsed)).toMatch(/\nLIMIT \d+\n?$/);
+    expect(toSparql(parseSparql("SELECT * WHERE { ?s ?p ?o } LIMIT 10 OFFSET 5"))).toMatch(/\nLIMIT 10\nOFFSET 5\n?$/);
+  });
+});
