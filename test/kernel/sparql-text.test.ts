@@ -63,3 +63,14 @@ describe("LIMIT and OFFSET print as SPARQL integers", () => {
     expect(toSparql(parseSparql("SELECT * WHERE { ?s ?p ?o } LIMIT 10 OFFSET 5"))).toMatch(/\nLIMIT 10\nOFFSET 5\n?$/);
   });
 });
+
+describe("an op's expression that ends too early", () => {
+  // The expression is parsed inside a scratch query; its own `AS` must not show up in the message.
+  it("is named as incomplete, not as \"unexpected 'AS'\"", () => {
+    for (const expr of ["?y >", "(?y > 1", "REGEX(?name,"]) {
+      expect(() => compileOps([{ op: "filter", expr }])).toThrow(`op 1: filter: the expression ${JSON.stringify(expr)} is incomplete: it ends where an operand or ')' is still expected`);
+    }
+    expect(() => compileOps([{ op: "filter", expr: "?y > > 1" }])).toThrow(/^op 1: filter: unexpected '>'/);
+    expect(compileOps([{ op: "triple", s: "?s", p: "<http://e/p>", o: "?y" }, { op: "filter", expr: "?y > 1" }]).query.where.patterns.length).toBeGreaterThan(0);
+  });
+});
