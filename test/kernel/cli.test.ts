@@ -74,4 +74,21 @@ describe("groundwire prove (scripted planner, embedded Oxigraph)", () => {
     await expect(prove.run(["What is the capital of Mars?", "--kg", KG])).rejects.toThrow(/no scripted plan for this question/);
     await expect(prove.run(["q", "--kg", KG, "--model", "m"])).rejects.toThrow(/--model needs a model endpoint: give --base-url/);
   });
+
+  it("bad usage: the fault and the usage line (not the whole help), exit 2", async () => {
+    const usage = 'usage: groundwire prove "<question>" --kg <graph.ttl> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json] [--endpoint URL] [--max-turns N] [--json]';
+    const cases: Array<[string[], string]> = [
+      [["--kg", KG], `prove: expected one question (quote it)\n${usage}`],
+      [["q"], `prove: --kg is required\n${usage}`],
+      [["  ", "--kg", KG], `prove: the question is empty\n${usage}`],
+      [["q", "--kg", KG, "--max-turns", "-3"], 'prove: --max-turns must be a positive integer, got "-3"'],
+      [["q", "--kg", KG, "--max-turns", "0x10"], 'prove: --max-turns must be a positive integer, got "0x10"'],
+      [["q", "--kg", KG, "--max-turns", "0"], 'prove: --max-turns must be a positive integer, got "0"'],
+    ];
+    for (const [args, message] of cases) {
+      const error = await prove.run(args).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(CliError);
+      expect(error).toMatchObject({ message, exitCode: 2 });
+    }
+  });
 });

@@ -31,3 +31,46 @@ describe("IRIs in printed SPARQL", () => {
     expect(() => toSparql(emptyQuery({ ex: INJECTED }))).not.toThrow(); // an unused prefix is not printed
   });
 });
+
+describe("a text with no query form", () => {
+  // Traqula reads "" and a prologue alone as an update with no operation; the message said
+  // "a SPARQL Update request" for an empty file.
+  it("empty, comments only or PREFIX lines only: the query is empty, at the end of the text", () => {
+    const cases: Array<[string, number, number]> = [
+      ["", 1, 1],
+      ["  # only a comment\n", 2, 1],
+      ["PREFIX ex: <http://e/>\n\n", 3, 1],
+    ];
+    for (const [text, line, column] of cases) {
+      expect(() => parseSparql(text)).toThrow(`SPARQL syntax error at line ${line}, column ${column}: the query is empty: no SELECT, ASK, CONSTRUCT or DESCRIBE`);
+    }
+  });
+
+  it("an update with an operation is still named an update", () => {
+    expect(() => parseSparql("INSERT DATA { <http://a/s> <http://a/p> <http://a/o> }")).toThrow("a SPARQL Update request is not a query plan");
+  });
+});
+
+describe("LIMIT and OFFSET print as SPARQL integers", () => {
+  // JS prints 1e21 and up in exponent form, which SPARQL's INTEGER does not accept.
+  it("a large count from a plan or a parsed query prints as digits and re-parses", () => {
+    const plan = compileOps([{ op: "triple", s: "?s", p: "<http://e/p>", o: "?o" }, { op: "limit", n: 1e23 }, { op: "offset", n: 1e21 }]);
+    const text = toSparql(plan.query);
+    expect(text).toContain("\nLIMIT 99999999999999991611392\nOFFSET 1000000000000000000000");
+    expect(parseSparql(text).limit).toBe(1e23);
+    const parsed = parseSparql("SELECT * WHERE { ?s ?p ?o } LIMIT 99999999999999999999999");
+    expect(toSparql(parsed)).toMatch(/\nLIMIT \d+\n?$/);
+    expect(toSparql(parseSparql("SELECT * WHERE { ?s ?p ?o } LIMIT 10 OFFSET 5"))).toMatch(/\nLIMIT 10\nOFFSET 5\n?$/);
+  });
+});
+
+describe("an op's expression that ends too early", () => {
+  // The expression is parsed inside a scratch query; its own `AS` must not show up in the message.
+  it("is named as incomplete, not as \"unexpected 'AS'\"", () => {
+    for (const expr of ["?y >", "(?y > 1", "REGEX(?name,"]) {
+      expect(() => compileOps([{ op: "filter", expr }])).toThrow(`op 1: filter: the expression ${JSON.stringify(expr)} is incomplete: it ends where an operand or ')' is still expected`);
+    }
+    expect(() => compileOps([{ op: "filter", expr: "?y > > 1" }])).toThrow(/^op 1: filter: unexpected '>'/);
+    expect(compileOps([{ op: "triple", s: "?s", p: "<http://e/p>", o: "?y" }, { op: "filter", expr: "?y > 1" }]).query.where.patterns.length).toBeGreaterThan(0);
+  });
+});

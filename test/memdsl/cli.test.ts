@@ -92,4 +92,14 @@ describe("groundwire render", () => {
     expect(unknown.message).toBe(`render: unknown RDF format for ${join(dir, "graph.rdf")}: extension .rdf (expected .ttl, .nt, .nq or .trig) or --format`);
     expect(unknown.exitCode).toBe(1);
   });
+
+  it("a too-large count, an IRI holding a space, and a missing focus: usage errors that say what is wrong", async () => {
+    const big = await failure([BOOK, "schema:Book", "--hops", "99999999"]);
+    expect(big).toMatchObject({ message: "render: --hops must be at most 9999999, got 99999999", exitCode: 2 });
+    expect((await failure([BOOK, "schema:Book", "--max-body-chars", "1e3"])).message).toBe('render: --max-body-chars must be a non-negative integer, got "1e3"');
+    // not "uses the unknown prefix http:"
+    expect((await failure([BOOK, "http://e/a b"])).message).toBe('render: focus "http://e/a b" is not an absolute IRI');
+    const arity = await failure([BOOK]);
+    expect(arity.message).toBe("render: expected <graph> and <focus>, got 1 argument(s)\nusage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]");
+  });
 });

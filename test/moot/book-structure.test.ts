@@ -1,7 +1,7 @@
 // Books cut by their own structure: the bundled books and the real books in ../shared/data (a diary, the KJV,
 // two novels, a dictionary), diaries written here with and without year headings, boilerplate, titles and
 // the entries-index override.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -287,8 +287,19 @@ describe("title and author, whole", () => {
     ],
     ["The Diary of Samuel Pepys, January 1659-60 to December 1660\n", { title: "The Diary of Samuel Pepys", author: "Samuel Pepys" }],
     ["Title: Frankenstein\n       or The Modern Prometheus\n\nAuthor: Mary Shelley\n", { title: "Frankenstein, or The Modern Prometheus", author: "Mary Shelley" }],
+    // no title line: the book opens with its structure, which is not its title
+    ["CHAPTER I.\n\nThe cafe was full that evening.\n", { title: "", author: "" }],
+    ["1854\n\nJanuary 1st. Went walking in the snow.\n", { title: "", author: "" }],
+    ["January 1st. Went walking in the snow.\n", { title: "", author: "" }],
+    ["IV.\n\nText.\n", { title: "", author: "" }],
+    // a section word without a numeral is a title
+    ["Book of Mormon\n\nText.\n", { title: "Book of Mormon", author: "" }],
   ])("%j", (text, expected) => {
     expect(readBookMetadata(text)).toEqual(expected);
+  });
+
+  it("a dropped-in book with no title line is titled by its key's book part, not by its first heading", () => {
+    expect(parseBook("novel/story", "CHAPTER I.\n\nAnother story about rivers, boats and the sea.\n").title).toBe("story");
   });
 });
 
@@ -323,6 +334,44 @@ describe("the entries-index override", () => {
     expect(book!.structure).toBe("index");
     expect(book!.passages[0]).toMatchObject({ name: "two", label: "the second", timestamp: "1854-01-02" });
     expect(book!.passages[0]!.content.startsWith("2nd. Walked to the mill")).toBe(true);
+  });
+});
+
+describe("the corpus folder and its book files", () => {
+  it("a file given as the folder, a folder named like a book, and a Latin-1 book: one line naming what is wrong", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    const file = join(dir, "novel__plain.txt");
+    writeFileSync(file, "CHAPTER I.\n\nIt was a plain tale, told plainly.\n");
+    expect(() => loadBooks(file)).toThrow(`corpus folder ${file} is not a folder`);
+    expect(() => loadBooks(join(dir, "missing"))).toThrow(`corpus folder ${join(dir, "missing")} does not exist`);
+
+    const latin = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    // "café" in ISO-8859-1: 0xE9 is not UTF-8, and decoding it leniently would put U+FFFD in quotes
+    writeFileSync(join(latin, "novel__latin.txt"), Buffer.from([...Buffer.from("The caf"), 0xe9, ...Buffer.from(" was full.\n")]));
+    expect(() => loadBooks(latin)).toThrow(`${join(latin, "novel__latin.txt")}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
+
+    const folder = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    mkdirSync(join(folder, "novel__odd.txt"));
+    expect(() => loadBooks(folder)).toThrow(`${join(folder, "novel__odd.txt")}: not a regular file`);
+  });
+
+  it("a .txt meant as a book (named with __) whose name is not a key is refused by name, not silently left out", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    writeFileSync(join(dir, "novel__plain.txt"), "CHAPTER I.\n\nIt was a plain tale, told plainly.\n");
+    writeFileSync(join(dir, "README.txt"), "not a book: no __ in the name, skipped\n");
+    expect(loadBooks(dir).map((b) => b.key)).toEqual(["novel/plain"]);
+    writeFileSync(join(dir, "novel__café.txt"), "CHAPTER I.\n\nThe café was full.\n");
+    expect(() => loadBooks(dir)).toThrow(
+      `${join(dir, "novel__café.txt")}: a book file is named <genre>__<book>.txt with ASCII letters, digits and - (the book part also . and _), e.g. novel__cafe-society.txt`,
+    );
+  });
+
+  it("UTF-8 with a byte-order mark still reads, the mark dropped", () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    writeFileSync(join(dir, "novel__bom.txt"), "\uFEFFThe Title\n\nCHAPTER I.\n\nA café by the river, and nobody in it.\n");
+    const [book] = loadBooks(dir);
+    expect(book!.passages.map((p) => p.content).join(" ")).toContain("A café by the river");
+    expect(book!.passages.some((p) => p.content.includes("\uFFFD") || p.content.includes("\uFEFF"))).toBe(false);
   });
 });
 

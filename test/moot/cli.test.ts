@@ -48,7 +48,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(d).toMatchObject({ key: "novel/frankenstein", structure: "chapters" });
     expect(d.passages[0]).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", firstWords: "_To Mrs. Saville, England._ St. Petersburgh, Dec. 11th, 17—. You …" });
     const bad = await run(["books", "--passages", "diary/pepys"]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2); // a usage error, as an unknown key is in moot
     expect(bad.stderr).toMatch(/^groundwire books: unknown book "diary\/pepys"; did you mean "diary\/pepys-1660"\?\n$/);
   });
 
@@ -66,6 +66,20 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     expect(d.utterances).toHaveLength(4);
     expect(d.stats.turns).toBe(4);
     expect(r.stdout).toContain(`own-book quotes found ${d.stats.quotesFound}/${d.stats.quotesTotal}`);
+  });
+
+  it("each rolling summary is printed where it was made: before the turn it was built for", async () => {
+    const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire and ruin", "--turns", "9", "--json", "-"]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.summaries.map((s: { beforeTurn: number }) => s.beforeTurn)).toEqual([5, 9]);
+    // --json -: the human text is on stderr
+    for (const s of d.summaries) {
+      const line = `summary before turn ${s.beforeTurn}: ${s.text}`;
+      const at = r.stderr.indexOf(`\n${line}\n\n[${s.beforeTurn}] `);
+      expect(at).toBeGreaterThan(r.stderr.indexOf(`\n[${s.beforeTurn - 1}] `));
+    }
+    expect(r.stderr.match(/^summary before turn /gm)).toHaveLength(2);
   });
 
   const bad: Array<[string, string[], RegExp]> = [

@@ -142,8 +142,9 @@ describe.each(["wasm", "ts"] as const)("issue 11 cases — %s backend", (backend
       const { text, snaps } = snap(reply, [river]);
       expect(text).toBe('In symbols \u2200 \u2203 \u2286 and a rule --- *** ---, then "the river had risen" [s1].');
       expect(snaps).toEqual([
-        { text: "", source: "own", action: "unquoted", to: null, ratio: 0, reason: "no words" },
-        { text: "", source: "own", action: "unquoted", to: null, ratio: 0, reason: "no words" },
+        // what stood between the marks, so a reader can tell which (the quote's words would be "")
+        { text: "\u2200 \u2203 \u2286", source: "own", action: "unquoted", to: null, ratio: 0, reason: "no words" },
+        { text: "--- *** ---", source: "own", action: "unquoted", to: null, ratio: 0, reason: "no words" },
       ]);
     });
   });

@@ -112,7 +112,7 @@ describe("a moot against a stub OpenAI-compatible server replying with misquotes
 
   it("turn 4: the wordless quote is unquoted with its own reason; the good one, tagged [s1, s2], is cited", () => {
     const u = plain.utterances[3]!;
-    expect(u.snaps).toEqual([{ text: "", source: "own", action: "unquoted", to: null, ratio: 0, reason: "no words" }]);
+    expect(u.snaps).toEqual([{ text: "\u2200 \u2203 \u2286", source: "own", action: "unquoted", to: null, ratio: 0, reason: "no words" }]);
     expect(u.text).toContain("In symbols, \u2200 \u2203 \u2286; in words,");
     expect(u.quotes).toEqual([expect.objectContaining({ found: true, attribution: "cited", cites: ["s1", "s2"] })]);
     expect(u.grounded).toBe(true);

@@ -4,6 +4,7 @@
  * `--passages KEY`, how that book was cut: each passage's label and first words.
  */
 import { loadCorpus } from "../moot/corpus-node.js";
+import { UnknownBookError } from "../moot/retrieval.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
@@ -41,7 +42,8 @@ const command: Command = {
       try {
         book = corpus.book(corpus.resolve(values.passages))!;
       } catch (error) {
-        throw new CliError(`books: ${(error as Error).message}`);
+        // an unknown key is a usage error, exit 2, as in moot
+        throw new CliError(`books: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
       }
       if (values.json) {
         const passages = book.passages.map((p) => ({

@@ -1,9 +1,10 @@
 /**
  * `groundwire moot <keyA> <keyB>`: two books of the corpus converse; each
  * utterance is printed as it lands (speaker, text, citations, grounding,
- * corrections), then the moot's stats. `--json FILE` writes the transcript
- * (atomically; `-` = stdout, the human text then on stderr); when the model
- * fails mid-moot the turns already spoken are written, marked incomplete.
+ * corrections), each rolling summary before the turn it was made for, then
+ * the moot's stats. `--json FILE` writes the transcript (atomically; `-` =
+ * stdout, the human text then on stderr); when the model fails mid-moot the
+ * turns already spoken are written, marked incomplete.
  *
  * The model: an OpenAI-compatible endpoint when a base URL is configured
  * (ts/cli/model-config.ts: `--base-url`/GROUNDWIRE_BASE_URL, `--model`/
@@ -199,6 +200,8 @@ const command: Command = {
       while (!moot.done) {
         const u = await moot.nextTurn();
         showHeader();
+        // A rolling summary is rebuilt before the turn that just spoke: show it where it was made.
+        for (const s of transcript.summaries) if (s.beforeTurn === u.turn) say(`\nsummary before turn ${s.beforeTurn}: ${s.text}`);
         say(`\n${formatUtterance(u)}`);
       }
       showHeader();

@@ -96,7 +96,13 @@ function loadKg(path: string): Graph {
 }
 
 const command: Command = {
-  async run(args) {
+  async run(rawArgs) {
+    // `--max-turns -3` reads as an option to node:util: join it so the check below can name it
+    const args: string[] = [];
+    for (let i = 0; i < rawArgs.length; i++) {
+      if (rawArgs[i] === "--max-turns" && /^-\d/.test(rawArgs[i + 1] ?? "")) args.push(`--max-turns=${rawArgs[++i]}`);
+      else args.push(rawArgs[i]!);
+    }
     const { values, positionals } = parseCommandArgs("prove", args, {
       kg: { type: "string" },
       ...MODEL_OPTIONS,
@@ -110,11 +116,20 @@ const command: Command = {
     if (values["api-key"] !== undefined) {
       throw new CliError("prove: --api-key is gone (ps shows it to every user): set GROUNDWIRE_API_KEY or give --api-key-file FILE", 2);
     }
-    if (positionals.length !== 1) throw new CliError(`prove: expected one question (quote it)\n${USAGE}`, 2);
-    if (!values.kg) throw new CliError(`prove: --kg is required\n${USAGE}`, 2);
+    // A usage error names the fault and the usage line, not the whole --help text.
+    const usageLine = USAGE.split("\n", 1)[0];
+    if (positionals.length !== 1) throw new CliError(`prove: expected one question (quote it)\n${usageLine}`, 2);
+    if (!values.kg) throw new CliError(`prove: --kg is required\n${usageLine}`, 2);
     const question = positionals[0];
-    const maxTurns = values["max-turns"] !== undefined ? Number(values["max-turns"]) : 16;
-    if (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be a whole number from 1 to ${MAX_PROVE_TURNS}`, 2);
+    if (!question.trim()) throw new CliError(`prove: the question is empty\n${usageLine}`, 2);
+    const rawTurns = values["max-turns"];
+    // digits only: Number() would also take "0x10", "1e3" or " "
+    if (rawTurns !== undefined && !/^\s*\d+\s*$/.test(rawTurns)) {
+      throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns.slice(0, 40))}`, 2);
+    }
+    const maxTurns = rawTurns !== undefined ? Number(rawTurns) : 16;
+    if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns)}`, 2);
+    if (maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be at most ${MAX_PROVE_TURNS}, got ${maxTurns}`, 2);
     const config = readModelConfig("prove", values);
     let endpointStore: SparqlStore | null = null;
     if (values.endpoint !== undefined) {

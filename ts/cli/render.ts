@@ -35,7 +35,9 @@ options:
 /** Parse a non-negative integer option, or throw a usage error naming it. */
 function count(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^(0|[1-9][0-9]{0,6})$/.test(value)) throw new CliError(`render: --${name} must be a non-negative integer, got ${JSON.stringify(value)}`, 2);
+  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new CliError(`render: --${name} must be a non-negative integer, got ${JSON.stringify(value.slice(0, 40))}`, 2);
+  // bounded: a larger radius or cut is a typo, and "8 digits" is not a fault a user can see
+  if (value.length > 7) throw new CliError(`render: --${name} must be at most 9999999, got ${value.slice(0, 40)}`, 2);
   return Number(value);
 }
 
@@ -57,6 +59,8 @@ export function resolveTerm(text: string, prefixes: Record<string, string>, what
   const m = /^([A-Za-z][\w.-]*)?:(.*)$/u.exec(t);
   if (m && !m[2].startsWith("//") && Object.hasOwn(all, m[1] ?? "")) return all[m[1] ?? ""] + m[2];
   if (isAddressToken(t) && (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(t) || /^(urn|tag|mailto):/i.test(t))) return t;
+  // `http://e/a b` is an IRI with a character IRIs cannot hold, not a prefixed name with prefix "http"
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(t)) throw new CliError(`render: ${what} ${JSON.stringify(text)} is not an absolute IRI`, 2);
   if (m) throw new CliError(`render: ${what} ${JSON.stringify(text)} uses the unknown prefix ${JSON.stringify(`${m[1] ?? ""}:`)}`, 2);
   throw new CliError(`render: ${what} ${JSON.stringify(text)} is neither an absolute IRI nor a prefixed name`, 2);
 }
@@ -70,7 +74,8 @@ const command: Command = {
       json: { type: "boolean" },
       format: { type: "string" },
     }, USAGE);
-    if (positionals.length !== 2) throw new CliError(`render: expected <graph> and <focus>, got ${positionals.length} argument(s)\n${USAGE}`, 2);
+    // the fault and the usage line, not the whole --help text
+    if (positionals.length !== 2) throw new CliError(`render: expected <graph> and <focus>, got ${positionals.length} argument(s)\n${USAGE.split("\n", 1)[0]}`, 2);
     const [path, focusText] = positionals;
     const hops = count("hops", values.hops) ?? 1;
     const maxBodyChars = count("max-body-chars", values["max-body-chars"]) ?? null;

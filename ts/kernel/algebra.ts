@@ -272,8 +272,9 @@ function queryBody(q: Query, prefixes: Record<string, string>, indent: string): 
     parts.push(`GROUP BY ${q.groupBy.map((g) => (g.variable ? `(${exprToSparql(g.expr, prefixes)} AS ?${g.variable.name})` : g.expr.kind === "term" ? exprToSparql(g.expr, prefixes) : `(${exprToSparql(g.expr, prefixes)})`)).join(" ")}`);
   if (q.having.length) parts.push(`HAVING ${q.having.map((h) => `(${exprToSparql(h, prefixes)})`).join(" ")}`);
   if (q.orderBy.length) parts.push(`ORDER BY ${q.orderBy.map((o) => `${o.descending ? "DESC" : "ASC"}(${exprToSparql(o.expr, prefixes)})`).join(" ")}`);
-  if (q.limit !== undefined) parts.push(`LIMIT ${q.limit}`);
-  if (q.offset !== undefined) parts.push(`OFFSET ${q.offset}`);
+  // Digits always: a large count prints as `1e+23` in JS, which is not a SPARQL INTEGER.
+  if (q.limit !== undefined) parts.push(`LIMIT ${integerLiteral(q.limit)}`);
+  if (q.offset !== undefined) parts.push(`OFFSET ${integerLiteral(q.offset)}`);
   if (q.values) parts.push(valuesToSparql(q.values, prefixes));
   return parts.map((p) => indent + p).join("\n");
 }
@@ -288,4 +289,9 @@ export function toSparql(query: Query): string {
   const head = used.map(([p, ns]) => `PREFIX ${p}: ${iriRef(ns)}`);
   if (query.base) head.unshift(`BASE ${iriRef(query.base)}`);
   return [...head, body].join("\n") + "\n";
+}
+
+/** A non-negative integer count as SPARQL INTEGER digits (`1e+23` → `99999999999999991611392`, the double's exact value). */
+function integerLiteral(n: number): string {
+  return Number.isInteger(n) ? BigInt(n).toString() : String(n);
 }

@@ -94,7 +94,19 @@ class OpCompiler {
 
   expr(text: string, op: string): Expr {
     // a projection accepts every expression, aggregates included
-    const q = this.fragment(`SELECT (${text} AS ?groundwire_expr) WHERE { }`, op);
+    const head = "SELECT (";
+    let q: Query;
+    try {
+      q = parseSparql(`${head}${text} AS ?groundwire_expr) WHERE { }`, { prefixes: this.query.prefixes });
+    } catch (error) {
+      if (!(error instanceof SparqlSyntaxError)) throw error;
+      // Past the expression the parser meets the scratch query's own `AS`: saying "unexpected 'AS'"
+      // would name text the planner never wrote. The expression ended too early.
+      if (!text.includes("\n") && error.line === 1 && error.column > head.length + text.length) {
+        this.fail(`${op}: the expression ${JSON.stringify(text)} is incomplete: it ends where an operand or ')' is still expected`);
+      }
+      this.fail(`${op}: ${error.detail}`);
+    }
     const col = q.projection === "*" ? undefined : q.projection[0];
     if (!col?.expr) this.fail(`${op}: not an expression: ${text}`);
     return relocate(col.expr, { op: this.index });

@@ -308,7 +308,7 @@ class Converter {
  * Parse a SPARQL 1.1 query into the kernel algebra.
  * @param text the query
  * @param options.prefixes prefixes assumed when the query uses one it does not declare (e.g. the schema's); the query's own PREFIX lines win
- * @throws SparqlSyntaxError with 1-based line and column on a lexer or parser error, an undeclared prefix, a VALUES row with too few or too many values, or an update request
+ * @throws SparqlSyntaxError with 1-based line and column on a lexer or parser error, an undeclared prefix, a VALUES row with too few or too many values, an update request, or a text with no query form (empty, only comments or PREFIX lines)
  */
 export function parseSparql(text: string, options: { prefixes?: Record<string, string> } = {}): Query {
   const lineOf = createLineIndex(text);
@@ -334,7 +334,16 @@ export function parseSparql(text: string, options: { prefixes?: Record<string, s
   }
   const fault = valuesRowFault(text, lineOf);
   if (fault) throw fault;
-  if (ast.type !== "query") throw new SparqlSyntaxError(1, 1, "a SPARQL Update request is not a query plan");
+  if (ast.type !== "query") {
+    // The grammar reads a text with no query form (empty, only comments or PREFIX lines) as an
+    // update with no operation: say what is missing, not that it is an update.
+    const updates = (ast as { updates?: Array<{ operation?: unknown }> }).updates ?? [];
+    if (updates.every((u) => u.operation === undefined)) {
+      const { line, column } = lineOf(text.length);
+      throw new SparqlSyntaxError(line, column, "the query is empty: no SELECT, ASK, CONSTRUCT or DESCRIBE");
+    }
+    throw new SparqlSyntaxError(1, 1, "a SPARQL Update request is not a query plan");
+  }
   try {
     return new Converter(lineOf, options.prefixes ?? {}).query(ast);
   } catch (error) {

@@ -656,6 +656,11 @@ export function readBookMetadata(text: string): { title: string; author: string 
     const comma = lastTopLevel(first, /,/y);
     if (comma > 0 && /\d{3,4}/.test(outsideBrackets(first.slice(comma + 1)))) first = first.slice(0, comma);
     title = first.trim();
+    // A book with no title line opens with its structure (`CHAPTER I.`, `1854`, `January 1st. …`):
+    // that is no title; the caller falls back to the key's book part.
+    // (A chapter heading only with a numeral: "Book of Mormon" is a title.)
+    const chapter = CHAPTER.exec(title);
+    if ((chapter && /^(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8})$/.test(chapter[2]!)) || [ROMAN, YEAR_HEADING, PREFACE, ENTRY_HEADING].some((re) => re.test(title))) title = "";
   }
   if (!author) {
     const by = /^by\s+(.+)$/im.exec(head);

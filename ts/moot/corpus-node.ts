@@ -17,23 +17,34 @@ export class CorpusError extends Error {
 }
 
 /**
- * Read every `<genre>__<book>.txt` in a folder as a {@link Book} (files not
- * following that naming are skipped), cut by its own structure (see
- * `cutBook`). A `<genre>__<book>.entries.json` beside a book overrides that
- * with an entries index of the shape `ENTRIES_INDEX_SHAPE` (retrieval.ts).
+ * Read every `<genre>__<book>.txt` in a folder as a {@link Book} (other files
+ * are skipped; a `.txt` with `__` in its name that is not a valid key is an
+ * error), cut by its own structure (see `cutBook`). A
+ * `<genre>__<book>.entries.json` beside a book overrides that with an entries
+ * index of the shape `ENTRIES_INDEX_SHAPE` (retrieval.ts).
  *
  * @param dir folder path or file: URL
- * @throws CorpusError when the folder is missing, holds no book, or an entries
- *   file is not valid JSON or not of the documented shape (one line naming the file)
+ * @throws CorpusError (one line naming the file) when the folder is missing or not
+ *   a folder, holds no book, a `.txt` named with `__` is not a valid key, a book file
+ *   is not a regular UTF-8 file, or an entries file is not valid JSON or not of the
+ *   documented shape
  */
 export function loadBooks(dir: string | URL): Book[] {
   const path = dir instanceof URL ? fileURLToPath(dir) : dir;
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new CorpusError(`corpus folder ${path} does not exist`);
+  if (!existsSync(path)) throw new CorpusError(`corpus folder ${path} does not exist`);
+  if (!statSync(path).isDirectory()) throw new CorpusError(`corpus folder ${path} is not a folder`);
   const books: Book[] = [];
   for (const file of readdirSync(path).sort()) {
     const key = bookKeyFromFileName(file);
-    if (!key) continue;
-    const text = readFileSync(join(path, file), "utf8").replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+    if (!key) {
+      // Meant as a book (`__` in a .txt name) but not a key we can cite: refuse by name rather
+      // than leave a dropped-in `novel__café.txt` silently out of the corpus.
+      if (/__.*\.txt$/i.test(file)) {
+        throw new CorpusError(`${join(path, file)}: a book file is named <genre>__<book>.txt with ASCII letters, digits and - (the book part also . and _), e.g. novel__cafe-society.txt`);
+      }
+      continue;
+    }
+    const text = readBookText(join(path, file)).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
     const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
     let entries: DiaryEntry[] | undefined;
     if (existsSync(entriesPath)) {
@@ -53,6 +64,26 @@ export function loadBooks(dir: string | URL): Book[] {
   }
   if (!books.length) throw new CorpusError(`corpus folder ${path} holds no <genre>__<book>.txt file`);
   return books;
+}
+
+/**
+ * A book file's text, strictly UTF-8: a Latin-1 file (common among older plain-text
+ * books) would otherwise decode to U+FFFD and be quoted so.
+ * @throws CorpusError naming the file: not a regular file, unreadable, or not UTF-8
+ */
+function readBookText(file: string): string {
+  if (!statSync(file).isFile()) throw new CorpusError(`${file}: not a regular file`);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new CorpusError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new CorpusError(`${file}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
+  }
 }
 
 /**

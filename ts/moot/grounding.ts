@@ -129,6 +129,7 @@ export interface Grounding {
 
 /** One correction made by {@link snapQuotes}. `to` is the source's words when snapped, else null. */
 export interface Snap {
+  /** The quote's words as written (first word to last); for `"no words"`, what stood between the marks, trimmed. */
   text: string;
   source: QuoteSource;
   action: "snapped" | "unquoted";
@@ -668,9 +669,9 @@ export function snapQuotes(
     const q = span.text;
     const turns = turnsOf(span.tags);
     const source: QuoteSource = turns.length ? mootSource(turns, othersMap, ownMap).source : "own";
-    const unquote = (reason: QuoteReason, ratio = 0) => {
+    const unquote = (reason: QuoteReason, ratio = 0, shown = q) => {
       edits.push({ start: span.start, end: span.start + 1, replacement: "" }, { start: span.end - 1, end: span.end, replacement: "" });
-      snaps.push({ text: q, source, action: "unquoted", to: null, ratio: round3(ratio), reason });
+      snaps.push({ text: shown, source, action: "unquoted", to: null, ratio: round3(ratio), reason });
     };
     if (span.unchecked) {
       unquote("unchecked");
@@ -678,7 +679,9 @@ export function snapQuotes(
     }
     const n = words(q).length;
     if (n === 0) {
-      unquote("no words");
+      // A wordless span has no first or last word, so `q` is empty: report what stood between
+      // the marks instead, or a reader sees `unquoted "" (no words)` and cannot tell which.
+      unquote("no words", 0, text.slice(span.start + 1, span.end - 1).trim());
       continue;
     }
     if (n < QUOTE_MIN_WORDS) {
