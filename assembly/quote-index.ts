@@ -19,6 +19,8 @@
 //   [6] OUT_WORDS i32 x 2*hits (first word, size)   [7] OUT_RATIOS f64 x hits
 // OUT may move during qiScan (more hits than room): read the table after it.
 
+import { matchingCharacters as difflibMatching } from "./difflib";
+
 const QI_TABLE: usize = memory.data(8 * 4);
 
 let capChars: i32 = 0;
@@ -131,66 +133,10 @@ function emit(word: i32, size: i32, ratio: f64): void {
   nOut++;
 }
 
-// ---- difflib (copy of assembly/sequence-match.ts's kernel) ----
-let lmI: i32 = 0;
-let lmJ: i32 = 0;
-
-function longestMatch(a: usize, alo: i32, ahi: i32, b: usize, blo: i32, bhi: i32): i32 {
-  let prev = ROW_P;
-  let cur = ROW_C;
-  let besti = alo;
-  let bestj = blo;
-  let bestsize = 0;
-  const cap = min(ahi - alo, bhi - blo);
-  memory.fill(prev + (<usize>blo << 2), 0, <usize>(bhi - blo + 1) << 2);
-  store<i32>(cur + (<usize>blo << 2), 0);
-  for (let i = alo; i < ahi && bestsize < cap; i++) {
-    const ai = load<i32>(a + (<usize>i << 2));
-    for (let j = blo; j < bhi; j++) {
-      const oj = <usize>j << 2;
-      if (load<i32>(b + oj) == ai) {
-        const k = load<i32>(prev + oj) + 1;
-        store<i32>(cur + oj + 4, k);
-        if (k > bestsize) {
-          besti = i - k + 1;
-          bestj = j - k + 1;
-          bestsize = k;
-        }
-      } else {
-        store<i32>(cur + oj + 4, 0);
-      }
-    }
-    const t = prev;
-    prev = cur;
-    cur = t;
-  }
-  lmI = besti;
-  lmJ = bestj;
-  return bestsize;
-}
-
+/** difflib's matching characters of a[0, la) and b[0, lb), on this kernel's work buffers (assembly/difflib.ts). */
+@inline
 function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
-  let top: usize = STK;
-  let total = 0;
-  store<i32>(top, 0); store<i32>(top, la, 4); store<i32>(top, 0, 8); store<i32>(top, lb, 12);
-  top += 16;
-  while (top > STK) {
-    top -= 16;
-    const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
-    const k = longestMatch(a, alo, ahi, b, blo, bhi);
-    if (k == 0) continue;
-    const i = lmI, j = lmJ;
-    total += k;
-    if (alo < i && blo < j) {
-      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12);
-      top += 16;
-    }
-    if (i + k < ahi && j + k < bhi) {
-      store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12);
-      top += 16;
-    }
-  }
-  return total;
+  return difflibMatching(a, la, b, lb, ROW_P, ROW_C, STK);
 }
 
 /** LCS length of a[0, la) and the quote (PEQ built for it), Hyyrö's bit-vector with carries across blocks. */

@@ -31,6 +31,8 @@
 //   [8] RATIOS       f64 x quotes
 //   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window)
 
+import { matchingCharacters as difflibMatching } from "./difflib";
+
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
 
@@ -139,68 +141,10 @@ export function seqReserve(
   return TABLE;
 }
 
-// results of longestMatch (globals: no allocation, no multi-value)
-let lmI: i32 = 0;
-let lmJ: i32 = 0;
-
-/** difflib find_longest_match, no junk: a = window at `a`, b = quote at `b`; returns the size. */
-function longestMatch(a: usize, alo: i32, ahi: i32, b: usize, blo: i32, bhi: i32): i32 {
-  let prev = ROW_PREV;
-  let cur = ROW_CUR;
-  let besti = alo;
-  let bestj = blo;
-  let bestsize = 0;
-  const cap = min(ahi - alo, bhi - blo);
-  memory.fill(prev + (<usize>blo << 2), 0, <usize>(bhi - blo + 1) << 2);
-  store<i32>(cur + (<usize>blo << 2), 0);
-  for (let i = alo; i < ahi && bestsize < cap; i++) {
-    const ai = load<i32>(a + (<usize>i << 2));
-    for (let j = blo; j < bhi; j++) {
-      const oj = <usize>j << 2;
-      if (load<i32>(b + oj) == ai) {
-        const k = load<i32>(prev + oj) + 1;
-        store<i32>(cur + oj + 4, k);
-        if (k > bestsize) {
-          besti = i - k + 1;
-          bestj = j - k + 1;
-          bestsize = k;
-        }
-      } else {
-        store<i32>(cur + oj + 4, 0);
-      }
-    }
-    const t = prev;
-    prev = cur;
-    cur = t;
-  }
-  lmI = besti;
-  lmJ = bestj;
-  return bestsize;
-}
-
-/** Sum of difflib's matching block sizes (get_matching_blocks' recursion, explicit stack). */
+/** difflib's matching characters of a[0, la) and b[0, lb), on this kernel's work buffers. */
+@inline
 function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
-  let top: usize = STACK;
-  let total = 0;
-  store<i32>(top, 0); store<i32>(top, la, 4); store<i32>(top, 0, 8); store<i32>(top, lb, 12);
-  top += 16;
-  while (top > STACK) {
-    top -= 16;
-    const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
-    const k = longestMatch(a, alo, ahi, b, blo, bhi);
-    if (k == 0) continue;
-    const i = lmI, j = lmJ;
-    total += k;
-    if (alo < i && blo < j) {
-      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12);
-      top += 16;
-    }
-    if (i + k < ahi && j + k < bhi) {
-      store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12);
-      top += 16;
-    }
-  }
-  return total;
+  return difflibMatching(a, la, b, lb, ROW_PREV, ROW_CUR, STACK);
 }
 
 /** Length of the longest common subsequence of window a[0, la) and the quote (PEQ built for it). */

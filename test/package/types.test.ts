@@ -32,7 +32,9 @@ const DELIBERATE_ERROR = `import { bestSpan } from "groundwire";\nexport const w
 const PROJECTS: Record<string, Record<string, unknown>> = {
   node16: { module: "node16", moduleResolution: "node16" },
   bundler: { module: "esnext", moduleResolution: "bundler" },
-  node10: { module: "commonjs", moduleResolution: "node10" },
+  // esModuleInterop as `tsc --init` sets it: zod's own CommonJS declarations (reached through the
+  // input schemas' types) default-import their locale modules, which node10 needs it for.
+  node10: { module: "commonjs", moduleResolution: "node10", esModuleInterop: true },
 };
 
 describe("consumer projects type-check against the packed package (skipLibCheck false)", () => {

@@ -129,7 +129,7 @@ const command: Command = {
     }
     const maxTurns = rawTurns !== undefined ? Number(rawTurns) : 16;
     if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns)}`, 2);
-    if (maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be at most ${MAX_PROVE_TURNS}, got ${maxTurns}`, 2);
+    if (maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be a whole number from 1 to ${MAX_PROVE_TURNS}`, 2);
     const config = readModelConfig("prove", values);
     let endpointStore: SparqlStore | null = null;
     if (values.endpoint !== undefined) {

@@ -97,6 +97,9 @@ export function createServerApp(options: ServerAppOptions): Hono {
     if (status === 500) options.log?.(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? error}`);
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="groundwire"');
     if (status === 429) c.header("Retry-After", "1");
+    // The rest of an oversize body is never read: the connection cannot carry another request,
+    // so say so (a keep-alive client would otherwise send its next request into a closing socket).
+    if (status === 413) c.header("Connection", "close");
     return c.json({ error: { code, message } }, status);
   });
   app.notFound((c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404));
