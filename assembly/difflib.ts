@@ -1,7 +1,8 @@
 // difflib's matching-block total over interned ids (CPython difflib.SequenceMatcher with
 // autojunk off: find_longest_match's plain dynamic programme and get_matching_blocks'
 // recursion), shared by the best-span scan (sequence-match.ts) and the quote index
-// (quote-index.ts). Each caller passes its own work buffers from its arena:
+// (quote-index.ts), and the LCS bound both use to skip windows. Each caller passes its own
+// work buffers from its arena:
 //   rowPrev, rowCur: i32 x (quote length + 1) each — the DP rows;
 //   stack: 16 bytes x (quote length + 2) — the (alo, ahi, blo, bhi) ranges still to split.
 // Ties as difflib: among the longest blocks the smallest i (window), then the smallest j (quote).
@@ -68,4 +69,41 @@ export function matchingCharacters(a: usize, la: i32, b: usize, lb: i32, rowPrev
     }
   }
   return total;
+}
+
+/**
+ * Length of the longest common subsequence of window a[0, la) and the quote of lb ids, by
+ * Hyyrö's bit-parallel algorithm (2004), 64 quote positions per u64 with carries across
+ * blocks. `peq`: one bit row per id (`blocks` u64 each) marking the quote's positions of that
+ * id; `countB`: occurrences of each id in the quote (0 = skip: V unchanged); `vbits`: `blocks`
+ * u64 of work space. An upper bound of difflib's matching total (its blocks form a common
+ * subsequence), used to skip windows.
+ */
+export function lcsLength(a: usize, la: i32, lb: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
+  for (let k = 0; k < blocks; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
+  for (let i = 0; i < la; i++) {
+    const c = load<i32>(a + (<usize>i << 2));
+    if (load<i32>(countB + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
+    const row = peq + ((<usize>c * <usize>blocks) << 3);
+    let carry: u64 = 0;
+    for (let k = 0; k < blocks; k++) {
+      const vp = vbits + (<usize>k << 3);
+      const v = load<u64>(vp);
+      const pm = load<u64>(row + (<usize>k << 3));
+      const u = v & pm;
+      const t = v + carry;
+      const c1: u64 = <u64>(t < v);
+      const x = t + u;
+      carry = c1 | <u64>(x < t);
+      store<u64>(vp, x | (v & ~pm));
+    }
+  }
+  let zeros = 0;
+  for (let k = 0; k < blocks; k++) {
+    let v = load<u64>(vbits + (<usize>k << 3));
+    const bits = min(64, lb - (k << 6));
+    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
+    zeros += <i32>popcnt(~v);
+  }
+  return zeros;
 }

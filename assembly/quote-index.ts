@@ -19,7 +19,7 @@
 //   [6] OUT_WORDS i32 x 2*hits (first word, size)   [7] OUT_RATIOS f64 x hits
 // OUT may move during qiScan (more hits than room): read the table after it.
 
-import { matchingCharacters as difflibMatching } from "./difflib";
+import { lcsLength as sharedLcsLength, matchingCharacters as difflibMatching } from "./difflib";
 
 const QI_TABLE: usize = memory.data(8 * 4);
 
@@ -139,34 +139,10 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
   return difflibMatching(a, la, b, lb, ROW_P, ROW_C, STK);
 }
 
-/** LCS length of a[0, la) and the quote (PEQ built for it), Hyyrö's bit-vector with carries across blocks. */
+/** LCS length of a[0, la) and the quote (PEQ built for it), Hyyrö's bit-vector; assembly/difflib.ts. */
+@inline
 function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
-  for (let k = 0; k < blocks; k++) store<u64>(VB + (<usize>k << 3), ~(<u64>0));
-  for (let i = 0; i < la; i++) {
-    const c = load<i32>(a + (<usize>i << 2));
-    if (load<i32>(CNT_B + (<usize>c << 2)) == 0) continue; // no match in the quote: V unchanged
-    const row = PEQ + ((<usize>c * <usize>blocks) << 3);
-    let carry: u64 = 0;
-    for (let k = 0; k < blocks; k++) {
-      const vp = VB + (<usize>k << 3);
-      const v = load<u64>(vp);
-      const pm = load<u64>(row + (<usize>k << 3));
-      const u = v & pm;
-      const t = v + carry;
-      const c1: u64 = <u64>(t < v);
-      const x = t + u;
-      carry = c1 | <u64>(x < t);
-      store<u64>(vp, x | (v & ~pm));
-    }
-  }
-  let zeros = 0;
-  for (let k = 0; k < blocks; k++) {
-    let v = load<u64>(VB + (<usize>k << 3));
-    const bits = min(64, lb - (k << 6));
-    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
-    zeros += <i32>popcnt(~v);
-  }
-  return zeros;
+  return sharedLcsLength(a, la, lb, blocks, PEQ, CNT_B, VB);
 }
 
 /**

@@ -31,7 +31,7 @@
 //   [8] RATIOS       f64 x quotes
 //   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window)
 
-import { matchingCharacters as difflibMatching } from "./difflib";
+import { lcsLength as sharedLcsLength, matchingCharacters as difflibMatching } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -147,34 +147,10 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
   return difflibMatching(a, la, b, lb, ROW_PREV, ROW_CUR, STACK);
 }
 
-/** Length of the longest common subsequence of window a[0, la) and the quote (PEQ built for it). */
+/** Length of the longest common subsequence of window a[0, la) and the quote (PEQ built for it); assembly/difflib.ts. */
+@inline
 function lcsLength(a: usize, la: i32, lb: i32, words64: i32): i32 {
-  for (let k = 0; k < words64; k++) store<u64>(VBITS + (<usize>k << 3), ~(<u64>0));
-  for (let i = 0; i < la; i++) {
-    const c = load<i32>(a + (<usize>i << 2));
-    if (load<i32>(COUNT_B + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
-    const row = PEQ + (<usize>c * <usize>words64 << 3);
-    let carry: u64 = 0;
-    for (let k = 0; k < words64; k++) {
-      const vp = VBITS + (<usize>k << 3);
-      const v = load<u64>(vp);
-      const pm = load<u64>(row + (<usize>k << 3));
-      const u = v & pm;
-      const t = v + carry;
-      const c1: u64 = <u64>(t < v);
-      const x = t + u;
-      carry = c1 | <u64>(x < t);
-      store<u64>(vp, x | (v & ~pm));
-    }
-  }
-  let zeros = 0;
-  for (let k = 0; k < words64; k++) {
-    let v = load<u64>(VBITS + (<usize>k << 3));
-    const bits = min(64, lb - (k << 6));
-    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
-    zeros += <i32>popcnt(~v);
-  }
-  return zeros;
+  return sharedLcsLength(a, la, lb, words64, PEQ, COUNT_B, VBITS);
 }
 
 // The seed: before the scan in order, the K windows with the highest quick_ratio
