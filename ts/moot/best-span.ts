@@ -25,6 +25,7 @@ import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast } from "./quote-index.js";
+import { internQuote, quoteSize } from "./quote-keys.js";
 
 /**
  * The best span found. `text` is `sources[source].slice(start, end)` (UTF-16
@@ -58,24 +59,7 @@ export interface QuoteMatcher {
   match(quotes: readonly string[]): SpanMatch[];
 }
 
-/**
- * The longest quote (in words) `bestSpan` accepts; longer ones throw a RangeError.
- * Why 200: the cost per window grows with the square of the quote's length
- * (~6 characters a word: a 200-word quote is a 1,200 × 1,200 comparison per
- * window), so an unbounded quote could freeze a turn. 200 words is far above
- * anything a model quotes in a moot, and the grounding layer unquotes longer
- * quotes with the reason "too long" (a verbatim one is found by its exact path first).
- */
-export const MAX_QUOTE_WORDS = 200;
-
-/**
- * The longest quote in characters `bestSpan` accepts: code points of its
- * normalized form (keys joined by one space); longer ones throw a RangeError.
- * Why: a quote of 200 words can still be arbitrarily long (a word of 100,000
- * letters), and the cost per window is quadratic in characters, not words.
- * 2,000 allows the 200 words of `MAX_QUOTE_WORDS` at 10 characters a word.
- */
-export const MAX_QUOTE_CHARS = 2_000;
+export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "./quote-keys.js";
 
 /**
  * Whether `bestSpan` accepts `quote`: at most {@link MAX_QUOTE_WORDS} words and
@@ -84,22 +68,6 @@ export const MAX_QUOTE_CHARS = 2_000;
  */
 export function fitsBestSpan(quote: string): boolean {
   return quoteSize(words(quote)) === null;
-}
-
-/** null when the words fit, else the message of the RangeError `bestSpan` throws. */
-function quoteSize(ws: readonly { key: string }[]): string | null {
-  if (ws.length > MAX_QUOTE_WORDS) {
-    return `quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to match`;
-  }
-  let chars = Math.max(0, ws.length - 1);
-  for (const w of ws) {
-    for (const _ of w.key) chars++;
-    if (chars > MAX_QUOTE_CHARS) break;
-  }
-  if (chars > MAX_QUOTE_CHARS) {
-    return `quote has more than MAX_QUOTE_CHARS (${MAX_QUOTE_CHARS}) characters once normalized; too long to match`;
-  }
-  return null;
 }
 
 /** The empty result: nothing scored above 0 (or there were no sources). */
@@ -182,18 +150,7 @@ function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
   const ws = words(quote);
   const tooLong = quoteSize(ws);
   if (tooLong) throw new RangeError(tooLong);
-  const extra = new Map<number, number>();
-  const ids: number[] = [];
-  for (let i = 0; i < ws.length; i++) {
-    if (i) ids.push(0);
-    for (const ch of ws[i].key) {
-      const cp = ch.codePointAt(0)!;
-      let id = pool.alphabet.get(cp) ?? extra.get(cp);
-      if (id === undefined) extra.set(cp, (id = pool.alphabet.size + extra.size));
-      ids.push(id);
-    }
-  }
-  return { ids: Int32Array.from(ids), words: ws.length, alphabetSize: pool.alphabet.size + extra.size };
+  return internQuote(ws, pool.alphabet);
 }
 
 /**

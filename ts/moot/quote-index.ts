@@ -53,14 +53,11 @@ import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { createMatchScratch, matchingCharacters, ratioOf } from "./sequence-match.js";
 import { words } from "./words.js";
+import { internQuote, quoteSize } from "./quote-keys.js";
 import type { Book } from "./retrieval.js";
 
-/**
- * The longest quote (in words) `locate` accepts: the same bound as bestSpan's
- * MAX_QUOTE_WORDS (best-span.ts; a test checks they are equal), kept here so this
- * module does not import best-span.ts (which uses this one).
- */
-export const MAX_QUOTE_WORDS = 200;
+/** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
+export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "./quote-keys.js";
 
 /** `minRatio` default: the grounding check's snap threshold (grounding.ts SNAP_MIN_RATIO, same value). */
 export const LOCATE_MIN_RATIO = 0.8;
@@ -128,7 +125,7 @@ export interface QuoteIndex {
   /**
    * Spans of the indexed texts whose ratio to `quote` is ≥ `minRatio`, best first
    * (ratio descending, then bestSpan's order: source, window size, start).
-   * @throws RangeError on a quote longer than MAX_QUOTE_WORDS, a bad minRatio/limit, or an unknown source key.
+   * @throws RangeError on a quote longer than MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters, a bad minRatio/limit, or an unknown source key.
    */
   locate(quote: string, options?: LocateOptions): LocatedSpan[];
 }
@@ -285,21 +282,9 @@ function prepare(input: QuoteIndexInput): Prepared {
 function prepareQuote(ix: Prepared, quote: string): { q: IndexedQuote; keys: string[] } {
   if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
   const ws = words(quote);
-  if (ws.length > MAX_QUOTE_WORDS) {
-    throw new RangeError(`quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to locate`);
-  }
-  const extra = new Map<number, number>();
-  const ids: number[] = [];
-  for (let i = 0; i < ws.length; i++) {
-    if (i) ids.push(0);
-    for (const ch of ws[i].key) {
-      const cp = ch.codePointAt(0)!;
-      let id = ix.alphabet.get(cp) ?? extra.get(cp);
-      if (id === undefined) extra.set(cp, (id = ix.alphabet.size + extra.size));
-      ids.push(id);
-    }
-  }
-  return { q: { ids: Int32Array.from(ids), words: ws.length, alphabetSize: ix.alphabet.size + extra.size }, keys: ws.map((x) => x.key) };
+  const tooLong = quoteSize(ws, "locate");
+  if (tooLong) throw new RangeError(tooLong);
+  return { q: internQuote(ws, ix.alphabet), keys: ws.map((x) => x.key) };
 }
 
 /**
@@ -632,7 +617,7 @@ export type LocatedQuote<T extends { text: string; found: boolean }> = T & { loc
  * @param index an index over the texts to search (the whole book, or the corpus)
  * @param options as `locate`; `limit` defaults to 3 here
  * @returns the checks in order, each with `locatedAt`
- * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words gets `locatedAt: []` instead)
+ * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters gets `locatedAt: []` instead)
  */
 export function locateQuotes<T extends { text: string; found: boolean; attribution?: string }>(
   checks: readonly T[],
@@ -646,7 +631,7 @@ export function locateQuotes<T extends { text: string; found: boolean; attributi
     try {
       return { ...c, locatedAt: index.locate(c.text, opts) };
     } catch (error) {
-      if (error instanceof RangeError && /MAX_QUOTE_WORDS/.test(error.message)) return { ...c, locatedAt: [] };
+      if (error instanceof RangeError && /MAX_QUOTE_(WORDS|CHARS)/.test(error.message)) return { ...c, locatedAt: [] };
       throw error;
     }
   });
