@@ -91,6 +91,10 @@ cases.push(
   ["books", "an extra argument", ["books", "extra"]],
   ["prove", "--max-turns 0", ["prove", "q?", "--kg", KG, "--max-turns", "0"]],
   ["bench", "--json without --installed", ["bench", "--json"]],
+  // serve reads the model configuration moot and prove read (one checked --base-url, --timeout, key file)
+  ["serve", "--base-url not http(s)", ["serve", "--port", "0", "--base-url", "ftp://models.example/v1"]],
+  ["serve", "--timeout not a number", ["serve", "--port", "0", "--timeout", "soon"]],
+  ["mcp", "--graph missing", ["mcp", "--graph", join(dir, "none.ttl")]],
   ["<none>", "unknown command", ["\u001b[2Jnope"]],
 );
 

@@ -4,11 +4,9 @@
  * on demand. Output is human-readable by default, `--json` for machines; an error
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { CliError, HelpShown, type Command } from "./common.js";
 import { escapeTerminal } from "./io.js";
-import { packageRoot } from "./package-root.js";
+import { packageVersion } from "./package-root.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
@@ -37,10 +35,6 @@ function usage(): string {
   );
 }
 
-/** The package's version, from its package.json. */
-function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
-}
 
 /** The command being run, for the error prefix `groundwire <command>: …` (none before one is known). */
 let current: string | null = null;
@@ -52,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-V") {
-    console.log(version());
+    console.log(packageVersion());
     return 0;
   }
   if (name === "help") {

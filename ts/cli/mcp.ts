@@ -3,11 +3,9 @@
  * client (an agent, an IDE) that spawns the command. stdout carries the protocol only;
  * notices go to stderr.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
-import { packageRoot } from "./package-root.js";
+import { packageVersion } from "./package-root.js";
 
 const HELP = `usage: groundwire mcp [options]
 
@@ -28,23 +26,19 @@ const command: Command = {
     }, HELP);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast
-    const [{ StdioServerTransport }, { loadCorpus }, { Schema }, { loadNamedGraphs }, { createMcpServer }] = await Promise.all([
+    const [{ StdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer }] = await Promise.all([
       import("@modelcontextprotocol/sdk/server/stdio.js"),
       import("../moot/corpus-node.js"),
-      import("../kernel/schema.js"),
       import("../server/checks.js"),
       import("../server/mcp.js"),
     ]);
-    let corpus, graphs, schemas;
+    let ctx;
     try {
-      corpus = loadCorpus(corpusDir(values.corpus));
-      graphs = loadNamedGraphs(values.graph ?? []);
-      schemas = new Map([...loadNamedGraphs(values.schema ?? [])].map(([name, g]) => [name, Schema.fromGraph(g)]));
+      ctx = loadServerContext(loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
-    const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
-    const server = createMcpServer({ corpus, graphs, schemas }, version);
+    const server = createMcpServer(ctx, packageVersion());
     const transport = new StdioServerTransport();
     await server.connect(transport);
     // the process lives until the client closes stdin

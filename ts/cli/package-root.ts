@@ -22,3 +22,8 @@ export function packageRoot(): string {
     dir = up;
   }
 }
+
+/** The package's version, from its package.json (see {@link packageRoot}). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}

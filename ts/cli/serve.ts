@@ -4,11 +4,11 @@
  * `--port 0`, the port the system chose); notices go to stderr. Stops on SIGINT/SIGTERM.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
-import { packageRoot } from "./package-root.js";
+import { packageVersion } from "./package-root.js";
+import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
 
 const HELP = `usage: groundwire serve [options]
 
@@ -28,10 +28,9 @@ turn (POST /moots, POST /moots/ID/turns, GET|DELETE /moots/ID), the checks
   --max-body BYTES    request body cap (default ${SERVE_DEFAULTS.maxBodyBytes}); larger answers 413
   --turn-timeout MS   longest a moot turn request waits (default ${SERVE_DEFAULTS.turnTimeoutMs}); then 504
   --max-turns N       moot turns running at once over all moots (default ${SERVE_DEFAULTS.maxConcurrentTurns}); more answer 429
-  --base-url URL      OpenAI-compatible model endpoint for moots (env GROUNDWIRE_BASE_URL);
-                      key from GROUNDWIRE_API_KEY or OPENAI_API_KEY; default: the offline
-                      extractive synthesizer
-  --model M           model id (env GROUNDWIRE_MODEL)`;
+
+The model for moots (default: the offline extractive synthesizer), as for moot and prove:
+${MODEL_HELP}`;
 
 function whole(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined) return fallback;
@@ -52,8 +51,7 @@ const command: Command = {
       "max-body": { type: "string" },
       "turn-timeout": { type: "string" },
       "max-turns": { type: "string" },
-      "base-url": { type: "string" },
-      model: { type: "string" },
+      ...MODEL_OPTIONS,
     }, HELP);
     if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
     const port = whole("port", values.port, SERVE_DEFAULTS.port, 0);
@@ -62,13 +60,14 @@ const command: Command = {
     const maxBodyBytes = whole("max-body", values["max-body"], SERVE_DEFAULTS.maxBodyBytes, 1);
     const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);
     const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
+    // one model configuration for every command that talks to a model (checked URL, timeout, key file)
+    const config = readModelConfig("serve", values);
 
     // the server's modules load only now, so --help and usage errors stay fast
-    const [{ serve }, { loadCorpus }, { createExtractiveSynthesizer, createOpenAICompatibleSynthesizer }, { Schema }, { createServerApp }, { loadNamedGraphs }, { createMootStore }] = await Promise.all([
+    const [{ serve }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }] = await Promise.all([
       import("@hono/node-server"),
       import("../moot/corpus-node.js"),
       import("../moot/synth.js"),
-      import("../kernel/schema.js"),
       import("../server/app.js"),
       import("../server/checks.js"),
       import("../server/moot-store.js"),
@@ -83,21 +82,15 @@ const command: Command = {
       if (!token) throw new CliError(`serve: --token-file ${values["token-file"]} is empty`, 2);
     }
 
-    let corpus, graphs, schemas;
+    let ctx;
     try {
-      corpus = loadCorpus(corpusDir(values.corpus));
-      graphs = loadNamedGraphs(values.graph ?? []);
-      schemas = new Map([...loadNamedGraphs(values.schema ?? [])].map(([name, g]) => [name, Schema.fromGraph(g)]));
+      ctx = loadServerContext(loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
 
-    const baseUrl = values["base-url"] ?? process.env.GROUNDWIRE_BASE_URL;
-    const model = values.model ?? process.env.GROUNDWIRE_MODEL;
-    const synth = baseUrl
-      ? createOpenAICompatibleSynthesizer({ baseUrl, model, apiKey: process.env.GROUNDWIRE_API_KEY ?? process.env.OPENAI_API_KEY })
-      : createExtractiveSynthesizer();
-    if (!baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
+    const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
+    if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
     if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit\n");
     if (!token && host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
       process.stderr.write(`groundwire serve: listening on ${host} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
@@ -105,22 +98,19 @@ const command: Command = {
 
     const moots = createMootStore({
       dataDir: values.data ?? null,
-      client: corpus,
+      client: ctx.corpus,
       synth,
-      modelName: baseUrl ? (model ?? "") : "extractive",
+      modelName: config.baseUrl ? (config.model ?? "") : "extractive",
       maxConcurrentTurns,
       onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${file}: ${reason}\n`),
     });
-    const version = (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
     const app = createServerApp({
-      corpus,
-      graphs,
-      schemas,
+      ...ctx,
       moots,
       token,
       maxBodyBytes,
       turnTimeoutMs,
-      version,
+      version: packageVersion(),
       log: (m) => process.stderr.write(`groundwire serve: ${m}\n`),
     });
 

@@ -64,6 +64,20 @@ export function loadNamedGraphs(pairs: readonly string[]): Map<string, Graph> {
   return out;
 }
 
+/**
+ * What `serve` and `mcp` hold for their requests, from their command-line flags: the book
+ * corpus folder, `--graph NAME=FILE` pairs and `--schema NAME=FILE` pairs (schemas built with
+ * `Schema.fromGraph`). Node-only (reads files).
+ * @throws Error naming what failed (a missing corpus folder, a repeated name, an unreadable graph)
+ */
+export function loadServerContext(corpus: EmbeddedCorpus, graphPairs: readonly string[], schemaPairs: readonly string[]): CheckContext {
+  return {
+    corpus,
+    graphs: loadNamedGraphs(graphPairs),
+    schemas: new Map([...loadNamedGraphs(schemaPairs)].map(([name, g]) => [name, Schema.fromGraph(g)])),
+  };
+}
+
 function graphOf(ctx: CheckContext, ref: GraphRef, field: string): Graph {
   if ("name" in ref) {
     const g = ctx.graphs.get(ref.name);
