@@ -11,8 +11,7 @@
  * - text for a human is passed through {@link escapeTerminal}; input echoed in a message is
  *   cut by {@link echo}.
  */
-import { pathToFileURL } from "node:url";
-import { resolve as resolvePath } from "node:path";
+import { fileBaseIri } from "../rdf/load.js";
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
 import { statSync } from "node:fs";
@@ -135,10 +134,8 @@ export function loadGraphInput(path: string, options: { format?: string; label?:
   }
   const text = readTextInput(path, { label, maxBytes: options.maxBytes });
   try {
-    // Relative IRIs resolve against the file's own URL (as loadGraphFile does; RFC 3986 §5.1.3),
-    // standard input's against the working directory: no relative IRI reaches a written file.
-    const baseIRI = pathToFileURL(resolvePath(isStdin(path) ? "stdin" : path)).href;
-    return parseGraph(text, { format, source: label, baseIRI });
+    // Relative IRIs resolve as loadGraphFile resolves them: no relative IRI reaches a written file.
+    return parseGraph(text, { format, source: label, baseIRI: fileBaseIri(path) });
   } catch (error) {
     if (error instanceof RdfParseError) throw new CliError(`cannot parse ${error.message}`);
     throw error;

@@ -17,9 +17,16 @@ import { OutputFileError, readTextFile, writeFileAtomic } from "../files.js";
 export function loadGraphFile(path: string, options: { format?: RdfFormat; baseIRI?: string; maxBytes?: number } = {}): Graph {
   const format = options.format ?? formatFromPath(path);
   const text = readTextFile(path, { maxBytes: options.maxBytes });
-  // Standard input has no URL of its own: its relative IRIs resolve against the working directory.
-  const base = options.baseIRI ?? pathToFileURL(resolve(path === "-" || path === "/dev/stdin" ? "stdin" : path)).href;
-  return parseGraph(text, { format, source: path, baseIRI: base });
+  return parseGraph(text, { format, source: path, baseIRI: options.baseIRI ?? fileBaseIri(path) });
+}
+
+/**
+ * The base IRI a file's relative IRIs resolve against: its own `file:` URL (RFC 3986 §5.1.3,
+ * as Jena and rdflib do). Standard input (`-`, `/dev/stdin`) has no URL of its own: its
+ * relative IRIs resolve against the working directory (`file:///<cwd>/stdin`).
+ */
+export function fileBaseIri(path: string): string {
+  return pathToFileURL(resolve(path === "-" || path === "/dev/stdin" ? "stdin" : path)).href;
 }
 
 /**
