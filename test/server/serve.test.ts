@@ -69,6 +69,24 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     expect((await call(server.url, "GET", "/nowhere")).status).toBe(404);
   });
 
+  it("refuses a body that is not Content-Type JSON with 415 rather than reading it as {}", async () => {
+    const body = JSON.stringify({ keys: ["diary/pepys-1660", "novel/frankenstein"], turns: 2 });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", undefined]) {
+      // Bytes, not a string: fetch labels a string body text/plain itself.
+      const response = await fetch(`${server.url}/moots`, { method: "POST", body: new TextEncoder().encode(body), headers: type ? { "content-type": type } : {} });
+      expect(response.status).toBe(415);
+      const { error } = await response.json();
+      expect(error.code).toBe("unsupported_media_type");
+      expect(error.message).toContain(type ? JSON.stringify(type) : "none");
+    }
+    const withCharset = await fetch(`${server.url}/quotes/verify`, {
+      method: "POST",
+      body: JSON.stringify({ reply: "x", passages: ["x"] }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(withCharset.status).toBe(200);
+  });
+
   it("refuses a body over --max-body with 413", async () => {
     const big = await call(server.url, "POST", "/quotes/verify", { reply: "x".repeat(250_000), passages: ["x"] });
     expect(big.status).toBe(413);
