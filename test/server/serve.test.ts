@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpWorkerClient } from "../../ts/moot/retrieval.js";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
 import { call, CLI, ROOT, startServer, type RunningServer } from "./serve-process.js";
+import { Moot } from "../../ts/moot/moot.js";
+import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
+import { createMootStore } from "../../ts/server/moot-store.js";
 
 const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.input.ttl", import.meta.url));
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
@@ -363,4 +366,28 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
     }
     await server.stop();
   }, 180_000);
+});
+
+describe("saved moots outside POST /moots's bounds", () => {
+  it("are skipped at start with the field named, and an in-bounds save resumes", async () => {
+    const corpus = loadCorpus(join(ROOT, "data/books"));
+    const synth = createExtractiveSynthesizer();
+    const moot = new Moot(corpus, synth, ["diary/pepys-1660", "novel/frankenstein"], "fear", 4, { k: 3 });
+    await moot.start();
+    const state = moot.toState();
+    const data = mkdtempSync(join(tmpdir(), "gw-store-"));
+    const save = (n: number, s: unknown) => writeFileSync(join(data, `0000000${n}-0000-4000-8000-000000000000.json`), JSON.stringify(s));
+    save(1, state);
+    save(2, { ...state, turns: 1e300 });
+    save(3, { ...state, options: { ...state.options, k: 1_000_000_000 } });
+    save(4, { ...state, turns: 201 });
+    const skipped: string[] = [];
+    const store = createMootStore({ dataDir: data, client: corpus, synth, modelName: "extractive", onSkipped: (file, reason) => skipped.push(`${file.slice(-41, -33)} ${reason}`) });
+    expect(store.ids()).toEqual(["00000001-0000-4000-8000-000000000000"]);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^00000002 saved moot: turns: Too big/),
+      expect.stringMatching(/^00000003 saved moot: k: Too big: expected number to be <=50/),
+      expect.stringMatching(/^00000004 saved moot: turns: Too big: expected number to be <=200/),
+    ]);
+  });
 });
