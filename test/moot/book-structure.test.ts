@@ -350,6 +350,17 @@ describe("the corpus folder and its book files", () => {
     writeFileSync(join(latin, "novel__latin.txt"), Buffer.from([...Buffer.from("The caf"), 0xe9, ...Buffer.from(" was full.\n")]));
     expect(() => loadBooks(latin)).toThrow(`${join(latin, "novel__latin.txt")}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
 
+    // UTF-16 with a BOM (the Latin-1 advice would garble it) and without one (valid UTF-8, a NUL after every letter)
+    for (const [name, bytes] of [
+      ["bom", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("CHAPTER I.\n\nIt was dark.\n", "utf16le")])],
+      ["bombe", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("CHAPTER I.\n\nIt was dark.\n", "utf16le").swap16()])],
+      ["nobom", Buffer.from("CHAPTER I.\n\nIt was dark.\n", "utf16le")],
+    ] as const) {
+      const wide = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+      writeFileSync(join(wide, `novel__${name}.txt`), bytes);
+      expect(() => loadBooks(wide)).toThrow(`${join(wide, `novel__${name}.txt`)}: UTF-16 or binary, not UTF-8 text (a UTF-16 book: convert it first, e.g. iconv -f utf-16 -t utf-8)`);
+    }
+
     const folder = mkdtempSync(join(tmpdir(), "gw-corpus-"));
     mkdirSync(join(folder, "novel__odd.txt"));
     expect(() => loadBooks(folder)).toThrow(`${join(folder, "novel__odd.txt")}: not a regular file`);
