@@ -9,7 +9,9 @@ import {
   bookBody,
   createEmbeddedCorpus,
   createExtractiveSynthesizer,
+  CHUNK_CHARS,
   cutBook,
+  cutParagraphs,
   julianToGregorian,
   parseBook,
   readBookMetadata,
@@ -433,5 +435,27 @@ describe("a moot cites labels a reader can find in the book, and quotes no boile
       for (const q of u.quotes) expect(q.text).not.toMatch(BOILERPLATE);
     }
     expect(cited).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("a paragraph with no sentence end that fits a passage", () => {
+  it("a one-line unpunctuated book, a long run of one word and a Chinese paragraph are cut into passages of at most CHUNK_CHARS, each its own span", () => {
+    const line = Array.from({ length: 20_000 }, (_, i) => `word${i % 997}`).join(" ");
+    const long = "x".repeat(5_000);
+    // 。 ends a sentence in Chinese as . does in English
+    const chinese = "我今天很高兴，因为天气很好。".repeat(400);
+    for (const text of [line, `${line}\n`, long, chinese]) {
+      const passages = cutParagraphs("novel/one-line", text);
+      expect(passages.length).toBeGreaterThan(1);
+      for (const p of passages) {
+        expect(p.content.length).toBeLessThanOrEqual(CHUNK_CHARS);
+        expect(text.slice(p.start, p.end)).toBe(p.content);
+      }
+      expect(passages.map((p) => p.content).join("").replace(/\s/g, "")).toBe(text.replace(/\s/g, ""));
+    }
+    const words = cutParagraphs("novel/one-line", line);
+    // cut between words, not inside one
+    for (const p of words) expect(p.content).toMatch(/^word\d+( word\d+)*$/);
+    expect(cutParagraphs("novel/one-line", chinese)[0]!.content.endsWith("。")).toBe(true);
   });
 });

@@ -125,6 +125,28 @@ function paragraphsOf(text: string, start: number, end: number): Paragraph[] {
 // ---------------------------------------------------------------------------
 // Packing
 
+/**
+ * The sentences of `raw` (ending at . ! ? or the CJK 。！？, with closing quotes and the space after),
+ * each longer than `chunkChars` cut further at its last whitespace before that length (or at that
+ * length, between code points, when it has none): a book of one unpunctuated line, or a long
+ * sentence, would otherwise be one passage of any size.
+ */
+function* sentencesOf(raw: string, chunkChars: number): Generator<{ index: number; text: string }> {
+  for (const m of raw.matchAll(/[^.!?。！？]+[.!?。！？]+["'”’)」』]*\s*|[^.!?。！？]+$/g)) {
+    let index = m.index!;
+    let text = m[0];
+    while (text.length > chunkChars) {
+      let cut = chunkChars;
+      while (cut > 0 && !/\s/.test(text[cut - 1]!)) cut--;
+      if (cut === 0) cut = chunkChars - (/[\uDC00-\uDFFF]/.test(text[chunkChars]!) ? 1 : 0);
+      yield { index, text: text.slice(0, cut) };
+      index += cut;
+      text = text.slice(cut);
+    }
+    if (text) yield { index, text };
+  }
+}
+
 /** A long paragraph cut at sentence ends into pieces of about `chunkChars` characters, each with its own source span. */
 function splitLong(p: Paragraph, chunkChars: number): Paragraph[] {
   if (p.text.length <= 2 * chunkChars) return [p];
@@ -135,13 +157,13 @@ function splitLong(p: Paragraph, chunkChars: number): Paragraph[] {
     const raw = p.raw.slice(from, to).trimEnd();
     if (raw.trim()) pieces.push({ text: raw.replace(/[ \t]*\n[ \t]*/g, " "), raw, start: p.start + from, end: p.start + from + raw.length, lines: raw.split("\n").length });
   };
-  for (const m of p.raw.matchAll(/[^.!?]+[.!?]+["'”’)]*\s*|[^.!?]+$/g)) {
-    if (from >= 0 && to - from + m[0].length > chunkChars) {
+  for (const m of sentencesOf(p.raw, chunkChars)) {
+    if (from >= 0 && to - from + m.text.length > chunkChars) {
       flush();
       from = -1;
     }
-    if (from < 0) from = m.index! + (m[0].length - m[0].trimStart().length);
-    to = m.index! + m[0].length;
+    if (from < 0) from = m.index + (m.text.length - m.text.trimStart().length);
+    to = m.index + m.text.length;
   }
   if (from >= 0) flush();
   return pieces.length ? pieces : [p];
