@@ -296,6 +296,9 @@ describe("title and author, whole", () => {
     ["IV.\n\nText.\n", { title: "", author: "" }],
     // a section word without a numeral is a title
     ["Book of Mormon\n\nText.\n", { title: "Book of Mormon", author: "" }],
+    // a first line longer than a title line is prose (a one-line book), not a title
+    [`${"word ".repeat(2000)}\n`, { title: "", author: "" }],
+    [`${"A Long Title ".repeat(23)}\n\nText.\n`, { title: "A Long Title ".repeat(23).trim(), author: "" }],
   ])("%j", (text, expected) => {
     expect(readBookMetadata(text)).toEqual(expected);
   });

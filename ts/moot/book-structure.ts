@@ -643,6 +643,9 @@ function lastTopLevel(s: string, sep: RegExp): number {
 /** `s` without bracketed parts (for telling a date range from a title that holds a year in brackets). */
 const outsideBrackets = (s: string) => s.replace(/\([^()]*\)|\[[^[\]]*\]/g, "");
 
+/** Longest first line taken as a book's title (UTF-16 code units); a longer one is prose. */
+const MAX_TITLE_LINE = 300;
+
 /**
  * Title and author read from a book's own text, whole: a Project Gutenberg
  * header's `Title:` (with its indented continuation lines, joined with ", ")
@@ -682,6 +685,9 @@ export function readBookMetadata(text: string): { title: string; author: string 
     // that is no title; the caller falls back to the key's book part.
     // (A chapter heading only with a numeral: "Book of Mormon" is a title.)
     const chapter = CHAPTER.exec(title);
+    // Nor is a first line longer than any title line (a book of one long line, a paragraph unwrapped):
+    // it would be every listing's title and every transcript's tree name.
+    if (title.length > MAX_TITLE_LINE) title = "";
     if ((chapter && /^(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8})$/.test(chapter[2]!)) || [ROMAN, YEAR_HEADING, PREFACE, ENTRY_HEADING].some((re) => re.test(title))) title = "";
   }
   if (!author) {
