@@ -366,6 +366,13 @@ describe("the corpus folder and its book files", () => {
       expect(() => loadBooks(wide)).toThrow(`${join(wide, `novel__${name}.txt`)}: UTF-16 or binary, not UTF-8 text (a UTF-16 book: convert it first, e.g. iconv -f utf-16 -t utf-8)`);
     }
 
+    // an empty book, and one that is only Project Gutenberg's end matter: nothing a moot could quote
+    for (const text of ["", "\n\n", "*** END OF THE PROJECT GUTENBERG EBOOK FRANKENSTEIN ***\n\nUpdated editions will replace the previous one.\n"]) {
+      const bare = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+      writeFileSync(join(bare, "novel__bare.txt"), text);
+      expect(() => loadBooks(bare)).toThrow(`${join(bare, "novel__bare.txt")}: no passage of text (the file is empty or only front matter and licence)`);
+    }
+
     const folder = mkdtempSync(join(tmpdir(), "gw-corpus-"));
     mkdirSync(join(folder, "novel__odd.txt"));
     expect(() => loadBooks(folder)).toThrow(`${join(folder, "novel__odd.txt")}: not a regular file`);

@@ -26,7 +26,7 @@ export class CorpusError extends Error {
  * @param dir folder path or file: URL
  * @throws CorpusError (one line naming the file) when the folder is missing or not
  *   a folder, holds no book, a `.txt` named with `__` is not a valid key, a book file
- *   is not a regular UTF-8 file, or an entries file is not valid JSON or not of the
+ *   is not a regular UTF-8 file or holds no passage of text, or an entries file is not valid JSON or not of the
  *   documented shape
  */
 export function loadBooks(dir: string | URL): Book[] {
@@ -60,7 +60,11 @@ export function loadBooks(dir: string | URL): Book[] {
         throw new CorpusError((error as Error).message);
       }
     }
-    books.push(parseBook(key, text, entries));
+    const book = parseBook(key, text, entries);
+    // An empty file, or one that is only Project Gutenberg's header and licence, would join a moot
+    // with nothing to quote: its tree could never ground a turn.
+    if (!book.passages.length) throw new CorpusError(`${join(path, file)}: no passage of text (the file is empty or only front matter and licence)`);
+    books.push(book);
   }
   if (!books.length) throw new CorpusError(`corpus folder ${path} holds no <genre>__<book>.txt file`);
   return books;
