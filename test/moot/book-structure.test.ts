@@ -9,7 +9,9 @@ import {
   bookBody,
   createEmbeddedCorpus,
   createExtractiveSynthesizer,
+  CHUNK_CHARS,
   cutBook,
+  cutParagraphs,
   julianToGregorian,
   parseBook,
   readBookMetadata,
@@ -294,6 +296,9 @@ describe("title and author, whole", () => {
     ["IV.\n\nText.\n", { title: "", author: "" }],
     // a section word without a numeral is a title
     ["Book of Mormon\n\nText.\n", { title: "Book of Mormon", author: "" }],
+    // a first line longer than a title line is prose (a one-line book), not a title
+    [`${"word ".repeat(2000)}\n`, { title: "", author: "" }],
+    [`${"A Long Title ".repeat(23)}\n\nText.\n`, { title: "A Long Title ".repeat(23).trim(), author: "" }],
   ])("%j", (text, expected) => {
     expect(readBookMetadata(text)).toEqual(expected);
   });
@@ -349,6 +354,24 @@ describe("the corpus folder and its book files", () => {
     // "café" in ISO-8859-1: 0xE9 is not UTF-8, and decoding it leniently would put U+FFFD in quotes
     writeFileSync(join(latin, "novel__latin.txt"), Buffer.from([...Buffer.from("The caf"), 0xe9, ...Buffer.from(" was full.\n")]));
     expect(() => loadBooks(latin)).toThrow(`${join(latin, "novel__latin.txt")}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
+
+    // UTF-16 with a BOM (the Latin-1 advice would garble it) and without one (valid UTF-8, a NUL after every letter)
+    for (const [name, bytes] of [
+      ["bom", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("CHAPTER I.\n\nIt was dark.\n", "utf16le")])],
+      ["bombe", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("CHAPTER I.\n\nIt was dark.\n", "utf16le").swap16()])],
+      ["nobom", Buffer.from("CHAPTER I.\n\nIt was dark.\n", "utf16le")],
+    ] as const) {
+      const wide = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+      writeFileSync(join(wide, `novel__${name}.txt`), bytes);
+      expect(() => loadBooks(wide)).toThrow(`${join(wide, `novel__${name}.txt`)}: UTF-16 or binary, not UTF-8 text (a UTF-16 book: convert it first, e.g. iconv -f utf-16 -t utf-8)`);
+    }
+
+    // an empty book, and one that is only Project Gutenberg's end matter: nothing a moot could quote
+    for (const text of ["", "\n\n", "*** END OF THE PROJECT GUTENBERG EBOOK FRANKENSTEIN ***\n\nUpdated editions will replace the previous one.\n"]) {
+      const bare = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+      writeFileSync(join(bare, "novel__bare.txt"), text);
+      expect(() => loadBooks(bare)).toThrow(`${join(bare, "novel__bare.txt")}: no passage of text (the file is empty or only front matter and licence)`);
+    }
 
     const folder = mkdtempSync(join(tmpdir(), "gw-corpus-"));
     mkdirSync(join(folder, "novel__odd.txt"));
@@ -422,5 +445,27 @@ describe("a moot cites labels a reader can find in the book, and quotes no boile
       for (const q of u.quotes) expect(q.text).not.toMatch(BOILERPLATE);
     }
     expect(cited).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("a paragraph with no sentence end that fits a passage", () => {
+  it("a one-line unpunctuated book, a long run of one word and a Chinese paragraph are cut into passages of at most CHUNK_CHARS, each its own span", () => {
+    const line = Array.from({ length: 20_000 }, (_, i) => `word${i % 997}`).join(" ");
+    const long = "x".repeat(5_000);
+    // 。 ends a sentence in Chinese as . does in English
+    const chinese = "我今天很高兴，因为天气很好。".repeat(400);
+    for (const text of [line, `${line}\n`, long, chinese]) {
+      const passages = cutParagraphs("novel/one-line", text);
+      expect(passages.length).toBeGreaterThan(1);
+      for (const p of passages) {
+        expect(p.content.length).toBeLessThanOrEqual(CHUNK_CHARS);
+        expect(text.slice(p.start, p.end)).toBe(p.content);
+      }
+      expect(passages.map((p) => p.content).join("").replace(/\s/g, "")).toBe(text.replace(/\s/g, ""));
+    }
+    const words = cutParagraphs("novel/one-line", line);
+    // cut between words, not inside one
+    for (const p of words) expect(p.content).toMatch(/^word\d+( word\d+)*$/);
+    expect(cutParagraphs("novel/one-line", chinese)[0]!.content.endsWith("。")).toBe(true);
   });
 });

@@ -49,5 +49,10 @@ describe("resumable moots", () => {
     const state = moot.toState();
     expect(() => Moot.resume(corpus, createExtractiveSynthesizer(), { ...state, version: 2 })).toThrow('saved moot: "version" must be 1');
     expect(() => Moot.resume(corpus, createExtractiveSynthesizer(), { ...state, pools: {} })).toThrow(/saved moot: "pools" must be a list per book/);
+    expect(() => Moot.resume(corpus, createExtractiveSynthesizer(), { ...state, options: { ...state.options, temperature: "hot" } })).toThrow('saved moot: "options.temperature" must be a number of at least 0');
+    expect(() => Moot.resume(corpus, createExtractiveSynthesizer(), { ...state, options: { ...state.options, temperature: -1 } })).toThrow(/"options.temperature"/);
+    expect(() => Moot.resume(corpus, createExtractiveSynthesizer(), { ...state, options: { ...state.options, k: "6" } })).toThrow('saved moot: "options.k" must be a number');
+    expect(() => Moot.resume(corpus, createExtractiveSynthesizer(), { ...state, options: { ...state.options, model: 7 } })).toThrow('saved moot: "options.model" must be a string');
+    expect(Moot.resume(corpus, createExtractiveSynthesizer(), JSON.parse(JSON.stringify(state))).temperature).toBe(0.6);
   });
 });

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpWorkerClient } from "../../ts/moot/retrieval.js";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
 import { call, CLI, ROOT, startServer, type RunningServer } from "./serve-process.js";
+import { Moot } from "../../ts/moot/moot.js";
+import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
+import { createMootStore } from "../../ts/server/moot-store.js";
 
 const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.input.ttl", import.meta.url));
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
@@ -67,6 +70,24 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.message).toContain('did you mean "novel/frankenstein"');
     expect((await call(server.url, "GET", "/nowhere")).status).toBe(404);
+  });
+
+  it("refuses a body that is not Content-Type JSON with 415 rather than reading it as {}", async () => {
+    const body = JSON.stringify({ keys: ["diary/pepys-1660", "novel/frankenstein"], turns: 2 });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", undefined]) {
+      // Bytes, not a string: fetch labels a string body text/plain itself.
+      const response = await fetch(`${server.url}/moots`, { method: "POST", body: new TextEncoder().encode(body), headers: type ? { "content-type": type } : {} });
+      expect(response.status).toBe(415);
+      const { error } = await response.json();
+      expect(error.code).toBe("unsupported_media_type");
+      expect(error.message).toContain(type ? JSON.stringify(type) : "none");
+    }
+    const withCharset = await fetch(`${server.url}/quotes/verify`, {
+      method: "POST",
+      body: JSON.stringify({ reply: "x", passages: ["x"] }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(withCharset.status).toBe(200);
   });
 
   it("refuses a body over --max-body with 413", async () => {
@@ -345,4 +366,28 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
     }
     await server.stop();
   }, 180_000);
+});
+
+describe("saved moots outside POST /moots's bounds", () => {
+  it("are skipped at start with the field named, and an in-bounds save resumes", async () => {
+    const corpus = loadCorpus(join(ROOT, "data/books"));
+    const synth = createExtractiveSynthesizer();
+    const moot = new Moot(corpus, synth, ["diary/pepys-1660", "novel/frankenstein"], "fear", 4, { k: 3 });
+    await moot.start();
+    const state = moot.toState();
+    const data = mkdtempSync(join(tmpdir(), "gw-store-"));
+    const save = (n: number, s: unknown) => writeFileSync(join(data, `0000000${n}-0000-4000-8000-000000000000.json`), JSON.stringify(s));
+    save(1, state);
+    save(2, { ...state, turns: 1e300 });
+    save(3, { ...state, options: { ...state.options, k: 1_000_000_000 } });
+    save(4, { ...state, turns: 201 });
+    const skipped: string[] = [];
+    const store = createMootStore({ dataDir: data, client: corpus, synth, modelName: "extractive", onSkipped: (file, reason) => skipped.push(`${file.slice(-41, -33)} ${reason}`) });
+    expect(store.ids()).toEqual(["00000001-0000-4000-8000-000000000000"]);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^00000002 saved moot: turns: Too big/),
+      expect.stringMatching(/^00000003 saved moot: k: Too big: expected number to be <=50/),
+      expect.stringMatching(/^00000004 saved moot: turns: Too big: expected number to be <=200/),
+    ]);
+  });
 });

@@ -125,6 +125,28 @@ function paragraphsOf(text: string, start: number, end: number): Paragraph[] {
 // ---------------------------------------------------------------------------
 // Packing
 
+/**
+ * The sentences of `raw` (ending at . ! ? or the CJK 。！？, with closing quotes and the space after),
+ * each longer than `chunkChars` cut further at its last whitespace before that length (or at that
+ * length, between code points, when it has none): a book of one unpunctuated line, or a long
+ * sentence, would otherwise be one passage of any size.
+ */
+function* sentencesOf(raw: string, chunkChars: number): Generator<{ index: number; text: string }> {
+  for (const m of raw.matchAll(/[^.!?。！？]+[.!?。！？]+["'”’)」』]*\s*|[^.!?。！？]+$/g)) {
+    let index = m.index!;
+    let text = m[0];
+    while (text.length > chunkChars) {
+      let cut = chunkChars;
+      while (cut > 0 && !/\s/.test(text[cut - 1]!)) cut--;
+      if (cut === 0) cut = chunkChars - (/[\uDC00-\uDFFF]/.test(text[chunkChars]!) ? 1 : 0);
+      yield { index, text: text.slice(0, cut) };
+      index += cut;
+      text = text.slice(cut);
+    }
+    if (text) yield { index, text };
+  }
+}
+
 /** A long paragraph cut at sentence ends into pieces of about `chunkChars` characters, each with its own source span. */
 function splitLong(p: Paragraph, chunkChars: number): Paragraph[] {
   if (p.text.length <= 2 * chunkChars) return [p];
@@ -135,13 +157,13 @@ function splitLong(p: Paragraph, chunkChars: number): Paragraph[] {
     const raw = p.raw.slice(from, to).trimEnd();
     if (raw.trim()) pieces.push({ text: raw.replace(/[ \t]*\n[ \t]*/g, " "), raw, start: p.start + from, end: p.start + from + raw.length, lines: raw.split("\n").length });
   };
-  for (const m of p.raw.matchAll(/[^.!?]+[.!?]+["'”’)]*\s*|[^.!?]+$/g)) {
-    if (from >= 0 && to - from + m[0].length > chunkChars) {
+  for (const m of sentencesOf(p.raw, chunkChars)) {
+    if (from >= 0 && to - from + m.text.length > chunkChars) {
       flush();
       from = -1;
     }
-    if (from < 0) from = m.index! + (m[0].length - m[0].trimStart().length);
-    to = m.index! + m[0].length;
+    if (from < 0) from = m.index + (m.text.length - m.text.trimStart().length);
+    to = m.index + m.text.length;
   }
   if (from >= 0) flush();
   return pieces.length ? pieces : [p];
@@ -621,6 +643,9 @@ function lastTopLevel(s: string, sep: RegExp): number {
 /** `s` without bracketed parts (for telling a date range from a title that holds a year in brackets). */
 const outsideBrackets = (s: string) => s.replace(/\([^()]*\)|\[[^[\]]*\]/g, "");
 
+/** Longest first line taken as a book's title (UTF-16 code units); a longer one is prose. */
+const MAX_TITLE_LINE = 300;
+
 /**
  * Title and author read from a book's own text, whole: a Project Gutenberg
  * header's `Title:` (with its indented continuation lines, joined with ", ")
@@ -660,6 +685,9 @@ export function readBookMetadata(text: string): { title: string; author: string 
     // that is no title; the caller falls back to the key's book part.
     // (A chapter heading only with a numeral: "Book of Mormon" is a title.)
     const chapter = CHAPTER.exec(title);
+    // Nor is a first line longer than any title line (a book of one long line, a paragraph unwrapped):
+    // it would be every listing's title and every transcript's tree name.
+    if (title.length > MAX_TITLE_LINE) title = "";
     if ((chapter && /^(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8})$/.test(chapter[2]!)) || [ROMAN, YEAR_HEADING, PREFACE, ENTRY_HEADING].some((re) => re.test(title))) title = "";
   }
   if (!author) {

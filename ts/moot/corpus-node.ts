@@ -26,7 +26,7 @@ export class CorpusError extends Error {
  * @param dir folder path or file: URL
  * @throws CorpusError (one line naming the file) when the folder is missing or not
  *   a folder, holds no book, a `.txt` named with `__` is not a valid key, a book file
- *   is not a regular UTF-8 file, or an entries file is not valid JSON or not of the
+ *   is not a regular UTF-8 file or holds no passage of text, or an entries file is not valid JSON or not of the
  *   documented shape
  */
 export function loadBooks(dir: string | URL): Book[] {
@@ -60,7 +60,11 @@ export function loadBooks(dir: string | URL): Book[] {
         throw new CorpusError((error as Error).message);
       }
     }
-    books.push(parseBook(key, text, entries));
+    const book = parseBook(key, text, entries);
+    // An empty file, or one that is only Project Gutenberg's header and licence, would join a moot
+    // with nothing to quote: its tree could never ground a turn.
+    if (!book.passages.length) throw new CorpusError(`${join(path, file)}: no passage of text (the file is empty or only front matter and licence)`);
+    books.push(book);
   }
   if (!books.length) throw new CorpusError(`corpus folder ${path} holds no <genre>__<book>.txt file`);
   return books;
@@ -69,7 +73,7 @@ export function loadBooks(dir: string | URL): Book[] {
 /**
  * A book file's text, strictly UTF-8: a Latin-1 file (common among older plain-text
  * books) would otherwise decode to U+FFFD and be quoted so.
- * @throws CorpusError naming the file: not a regular file, unreadable, or not UTF-8
+ * @throws CorpusError naming the file: not a regular file, unreadable, UTF-16 or holding a NUL byte, or not UTF-8
  */
 function readBookText(file: string): string {
   if (!statSync(file).isFile()) throw new CorpusError(`${file}: not a regular file`);
@@ -78,6 +82,12 @@ function readBookText(file: string): string {
     bytes = readFileSync(file);
   } catch (error) {
     throw new CorpusError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  // UTF-16 (what Windows calls "Unicode") of ASCII text is valid UTF-8 with a NUL after every letter,
+  // so strict decoding alone would take it as a book of "C\0h\0a\0…"; and with a BOM the Latin-1 advice
+  // below would be wrong. No text book holds U+0000.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || bytes.includes(0)) {
+    throw new CorpusError(`${file}: UTF-16 or binary, not UTF-8 text (a UTF-16 book: convert it first, e.g. iconv -f utf-16 -t utf-8)`);
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

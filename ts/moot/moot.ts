@@ -644,11 +644,19 @@ export class Moot {
     if (!Array.isArray(s.opening) || s.opening.length !== 2) fail("opening", "two lists of passages");
     if (typeof s.summary !== "string") fail("summary", "a string");
     const options = s.options!;
+    // The constructor takes these on trust (they come from typed callers); a saved file is input.
+    if (options.k !== undefined && typeof options.k !== "number") fail("options.k", "a number");
+    if (options.temperature !== undefined && (typeof options.temperature !== "number" || !Number.isFinite(options.temperature) || options.temperature < 0)) {
+      fail("options.temperature", "a number of at least 0");
+    }
+    for (const field of ["model", "modelName"] as const) {
+      if (options[field] !== undefined && options[field] !== null && typeof options[field] !== "string") fail(`options.${field}`, "a string");
+    }
     const moot = new Moot(client, synth, keys, s.topic ?? null, s.turns!, {
       k: options.k,
       temperature: options.temperature,
-      model: options.model,
-      modelName: options.modelName,
+      model: options.model ?? undefined,
+      modelName: options.modelName ?? undefined,
     });
     moot.transcript = transcriptFromDict(s.transcript);
     moot.opening.push(...structuredClone(s.opening!));

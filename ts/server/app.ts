@@ -64,9 +64,20 @@ export interface ServerAppOptions extends CheckContext {
   log?: (message: string) => void;
 }
 
-/** Validate a JSON body with `schema`; a failure is a 400 naming the field. */
+/** The media types Hono's JSON validator parses (`application/json`, `application/*+json`, parameters allowed). */
+const JSON_CONTENT_TYPE_RE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Validate a JSON body with `schema`; a failure is a 400 naming the field. A body
+ * sent with another Content-Type is a 415: Hono's validator would otherwise hand the
+ * schema `{}` and the client would read a misleading "keys: … received undefined".
+ */
 const json = <S extends z.ZodType>(schema: S) =>
-  validator("json", (value, _c): z.infer<S> => {
+  validator("json", (value, c): z.infer<S> => {
+    const type = c.req.header("content-type") ?? "";
+    if (!JSON_CONTENT_TYPE_RE.test(type)) {
+      throw new HttpError(415, "unsupported_media_type", `the request body must be Content-Type: application/json, got ${type ? JSON.stringify(type.slice(0, 100)) : "none"}`);
+    }
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw badRequest("body", parsed.error);
     return parsed.data;

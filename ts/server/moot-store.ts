@@ -16,6 +16,7 @@ import { Moot, type MootState, type Utterance } from "../moot/moot.js";
 import type { WorkerClient } from "../moot/retrieval.js";
 import type { TextSynthesizer } from "../moot/synth.js";
 import { NotFoundError } from "./checks.js";
+import { mootCreateBodySchema } from "./schemas.js";
 
 /** A moot id: a UUID (lower-case hex and dashes); anything else is refused before touching the disk. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -83,7 +84,15 @@ export function createMootStore(options: MootStoreOptions): MootStore {
       const id = file.replace(/\.json$/, "");
       if (!file.endsWith(".json") || !ID.test(id)) continue;
       try {
-        moots.set(id, Moot.resume(options.client, options.synth, JSON.parse(readFileSync(join(dir, file), "utf8"))));
+        const moot = Moot.resume(options.client, options.synth, JSON.parse(readFileSync(join(dir, file), "utf8")));
+        // A saved file is input like a request: hold it to POST /moots's bounds (turns, k, keys, topic, model),
+        // or an edited file could resume a moot of 10^300 turns or a billion passages a turn.
+        const settings = mootCreateBodySchema.safeParse({ keys: moot.keys, topic: moot.topic, turns: moot.turns, k: moot.k, model: moot.options.model });
+        if (!settings.success) {
+          const issue = settings.error.issues[0]!;
+          throw new Error(`saved moot: ${issue.path.join(".") || "settings"}: ${issue.message}`);
+        }
+        moots.set(id, moot);
       } catch (error) {
         options.onSkipped?.(join(dir, file), (error as Error).message);
       }
