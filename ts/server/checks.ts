@@ -10,6 +10,7 @@ import { cloneGraph, parseGraph, type Graph } from "../rdf/graph.js";
 import { loadGraphFile } from "../rdf/load.js";
 import { serializeGraph } from "../rdf/serialize.js";
 import { checkGrounding, passesGrounding, snapQuotes } from "../moot/grounding.js";
+import { createQuoteIndex, type QuoteIndex } from "../moot/quote-index.js";
 import type { EmbeddedCorpus, Hit } from "../moot/retrieval.js";
 import { Schema } from "../kernel/schema.js";
 import { createKernel } from "../kernel/check.js";
@@ -101,6 +102,9 @@ export async function searchBook(ctx: CheckContext, body: QueryBody): Promise<{ 
   return ctx.corpus.query(body.text, { corpus: body.corpus, k: body.k });
 }
 
+/** One quote index per book a request verified against, built on first use (the corpus is fixed while serving). */
+const bookIndexes = new WeakMap<object, QuoteIndex>();
+
 /**
  * Check a reply's quotes and tags (checkGrounding) and make every quote verbatim or
  * unquoted (snapQuotes). Inline passages are tagged `s1`… in order unless they carry a
@@ -109,14 +113,19 @@ export async function searchBook(ctx: CheckContext, body: QueryBody): Promise<{ 
  */
 export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
   let passages: Array<{ tag?: string; content: string }>;
+  let index: QuoteIndex | undefined;
   if (body.book !== undefined) {
     const book = ctx.corpus.book(ctx.corpus.resolve(body.book))!;
     passages = book.passages.map((p) => ({ content: p.content }));
+    // A whole book is a pool of hundreds of passages: snapping searches it through a quote index
+    // built once per book (an exhaustive bestSpan per missed quote held the server ~60 s).
+    index = bookIndexes.get(book);
+    if (!index) bookIndexes.set(book, (index = createQuoteIndex(book.passages.map((p) => p.content))));
   } else {
     passages = body.passages!.map((p, i) => (typeof p === "string" ? { tag: `s${i + 1}`, content: p } : { tag: p.tag?.toLowerCase() ?? `s${i + 1}`, content: p.content }));
   }
   const grounding = checkGrounding(body.reply, passages);
-  const { text, snaps } = snapQuotes(body.reply, passages);
+  const { text, snaps } = snapQuotes(body.reply, passages, undefined, undefined, { index });
   return { passes: passesGrounding(grounding), grounding, snapped: text, snaps };
 }
 
