@@ -273,6 +273,54 @@ describe("boilerplate is never a passage", () => {
   });
 });
 
+describe("chapters in other languages and scripts", () => {
+  /** A book of `heads.length` chapters, each a heading line then two paragraphs of `prose`. */
+  const book = (title: string, heads: string[], prose: (n: number) => string) =>
+    [`Title: ${title}`, "", "*** START OF THE PROJECT GUTENBERG EBOOK ***", "", title, "",
+      ...heads.flatMap((h, n) => [h, "", prose(n + 1), "", prose(n + 1), ""]),
+      "*** END OF THE PROJECT GUTENBERG EBOOK ***", "", "Licence text that is never a passage.", ""].join("\n");
+  const RU = (n: number) => `Утро ${n}-го дня было холодным и ясным, и вся деревня ещё спала, когда старый мельник вышел на дорогу. Он долго смотрел на реку, на туман над водой, на тёмный лес за полем, и думал о том, что зима придёт рано в этом году.`;
+  const FR = (n: number) => `Le matin du jour ${n}, la ville dormait encore lorsque le vieux meunier sortit sur la route. Il regarda longtemps la rivière, la brume sur l'eau, la forêt sombre au-delà des champs, et pensa que l'hiver viendrait tôt cette année.`;
+  const DE = (n: number) => `Am Morgen des ${n}. Tages schlief das Dorf noch, als der alte Müller auf die Straße trat. Er sah lange auf den Fluss, auf den Nebel über dem Wasser, auf den dunklen Wald hinter dem Feld, und dachte, dass der Winter in diesem Jahr früh kommen werde.`;
+  const ZH = (n: number) => `第${n}日清晨，村子还在沉睡，老磨坊主走到路上。他久久地望着河水，望着水面上的雾，望着田野那边黑暗的树林，心想今年冬天会来得很早。他回到屋里，生起了火，坐在窗前，等着天亮，听着远处的钟声一下一下地响着，直到太阳从山后升起来。`;
+
+  it("Russian `Глава 1.` headings cut a novel into labelled chapters, licence left out", () => {
+    const b = parseBook("novel/melnik", book("Мельник", ["Глава 1. Утро", "Глава 2. Река", "ГЛАВА 3"], RU));
+    expect(b.structure).toBe("chapters");
+    expect(b.passages.map((p) => p.label)).toEqual(["Глава 1. Утро", "Глава 2. Река", "ГЛАВА 3"]);
+    expect(b.passages[0]!.name).toBe("глава-1-утро");
+    expect(b.passages[1]!.content.startsWith("Утро 2-го дня")).toBe(true);
+    expect(b.passages.some((p) => p.content.includes("Licence"))).toBe(false);
+  });
+
+  it("French `Chapitre premier` and Spanish `Capítulo II` headings, accents dropped from the name only", () => {
+    const fr = parseBook("novel/meunier", book("Le Meunier", ["Chapitre premier", "Chapitre II", "Chapitre III"], FR));
+    expect(fr.passages.map((p) => p.label)).toEqual(["Chapitre premier", "Chapitre II", "Chapitre III"]);
+    const es = parseBook("novel/molinero", book("El Molinero", ["Capítulo I", "Capítulo II"], FR));
+    expect(es.passages.map((p) => [p.name, p.label])).toEqual([["capitulo-i", "Capítulo I"], ["capitulo-ii", "Capítulo II"]]);
+  });
+
+  it("German headings with the ordinal first (`Erstes Kapitel`) and after (`Kapitel 3`)", () => {
+    const b = parseBook("novel/mueller", book("Der Müller", ["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3"], DE));
+    expect(b.structure).toBe("chapters");
+    expect(b.passages.map((p) => p.label)).toEqual(["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3"]);
+  });
+
+  it("Chinese `第一回` / Japanese `第一章` headings, with and without a title after them", () => {
+    const b = parseBook("novel/mofang", book("磨坊", ["第一回　清晨", "第二回", "第三回 河水"], ZH));
+    expect(b.structure).toBe("chapters");
+    expect(b.passages.map((p) => p.label)).toEqual(["第一回 清晨", "第二回", "第三回 河水"]);
+    expect(b.passages[2]!.content.startsWith("第3日清晨")).toBe(true);
+    const ja = parseBook("novel/suisha", book("水車", ["第一章", "第二章"], ZH));
+    expect(ja.passages.map((p) => p.label)).toEqual(["第一章", "第二章"]);
+  });
+
+  it("a one-line paragraph in lower case is prose, not a heading", () => {
+    const b = parseBook("novel/plain", book("Plain", ["глава 1", "chapitre deux"], RU));
+    expect(b.structure).toBe("paragraphs");
+  });
+});
+
 describe("title and author, whole", () => {
   it.each([
     [

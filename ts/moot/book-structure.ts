@@ -202,8 +202,11 @@ function slug(text: string): string {
   return (
     text
       .normalize("NFKD")
+      // Accents off Latin, Greek and Cyrillic letters (`capítulo` → `capitulo`); the vowel
+      // signs of Indic scripts stay, they are part of the letter.
+      .replace(/(?<=[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]\p{M}*)\p{M}/gu, "")
       .toLowerCase()
-      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
       .replace(/^-+|-+$/g, "") || "x"
   );
 }
@@ -511,10 +514,60 @@ export function cutDictionary(key: string, text: string, chunkChars = CHUNK_CHAR
 // ---------------------------------------------------------------------------
 // Chapters
 
-const SECTION_WORD = "CHAPTER|Chapter|LETTER|Letter|BOOK|Book|PART|Part|VOLUME|Volume|STAVE|Stave|CANTO|Canto|SECTION|Section|ACT|Act|SCENE|Scene";
-const ORDINAL = String.raw`(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8}|(?:the\s+)?[A-Za-z]+(?:[- ][A-Za-z]+)?)`;
-/** A chapter heading alone on a line: `CHAPTER I.`, `Chapter 12`, `LETTER 4`, `Chapter III. The Return`, `BOOK THE FIRST`. */
-const CHAPTER = new RegExp(String.raw`^(?:(${SECTION_WORD})\s+(${ORDINAL})\b\.?(?:\s*[.:—–-]+\s*\S.{0,78})?)$`);
+/**
+ * Words that head a division of a book, in the languages Project Gutenberg
+ * holds most books in. Each is matched Capitalized or in CAPITALS, never in
+ * lower case (a line of prose may start with "chapter").
+ */
+const SECTION_WORDS = [
+  // English
+  "Chapter", "Letter", "Book", "Part", "Volume", "Stave", "Canto", "Section", "Act", "Scene",
+  // French, German, Dutch
+  "Chapitre", "Livre", "Partie", "Tome", "Acte", "Scène", "Lettre",
+  "Kapitel", "Buch", "Teil", "Abschnitt", "Brief", "Akt", "Szene", "Aufzug", "Auftritt",
+  "Hoofdstuk", "Boek", "Deel",
+  // Spanish, Italian, Portuguese, Latin
+  "Capítulo", "Capitulo", "Libro", "Parte", "Tomo", "Carta", "Acto", "Escena", "Tratado",
+  "Capitolo", "Atto", "Scena", "Lettera", "Livro", "Ato", "Cena", "Caput", "Liber",
+  // Scandinavian, Finnish, Polish, Czech
+  "Kapittel", "Del", "Luku", "Rozdział", "Część", "Księga", "Kapitola",
+  // Russian, Ukrainian, Greek
+  "Глава", "Часть", "Книга", "Том", "Письмо", "Действие", "Явление", "Розділ", "Частина",
+  "Κεφάλαιο", "Μέρος",
+];
+const SECTION_WORD = SECTION_WORDS.flatMap((w) => [w, w.toLocaleUpperCase("und")]).join("|");
+/**
+ * An ordinal after a section word: digits, Roman numerals, or one or two words
+ * in any script (`I`, `12`, `the First`, `premier`, `первая`).
+ */
+const ORDINAL = String.raw`(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8}|(?:the\s+)?\p{L}+(?:[- ]\p{L}+)?)`;
+/** End of a word in any script (`\b` is ASCII-only even with the `u` flag). */
+const WORD_END = String.raw`(?![\p{L}\p{M}\p{N}])`;
+/** A heading's optional title after its number: `Chapter III. The Return`, `Глава 1. Утро`. */
+const HEADING_TITLE = String.raw`(?:\s*[.:—–-]+\s*\S.{0,78})?`;
+/**
+ * A chapter heading alone on a line: `CHAPTER I.`, `Chapter 12`, `LETTER 4`,
+ * `Chapter III. The Return`, `BOOK THE FIRST`, `Chapitre premier`, `Глава 1`,
+ * `Erstes Kapitel` (German puts the ordinal first). Group 1 is the section word.
+ */
+const CHAPTER = new RegExp(
+  String.raw`^(?:(${SECTION_WORD})\s+(${ORDINAL})${WORD_END}\.?${HEADING_TITLE}|\p{Lu}\p{Ll}*(?:es|er|te|tes)\s+(Kapitel|KAPITEL|Buch|BUCH|Teil|TEIL|Abschnitt|ABSCHNITT)\.?${HEADING_TITLE})$`,
+  "u",
+);
+/**
+ * A chapter heading in Chinese, Japanese or Korean: `第一章`, `第三回 …` (the
+ * chapters of classical novels), `第2卷`, `제1장`. Group 1 is the unit.
+ */
+const CJK_CHAPTER = /^(?:第[〇零一二三四五六七八九十百千两兩壹贰貳叁參肆伍陆陸柒捌玖拾佰0-9０-９]{1,8}([章回卷節节部篇幕話话])|제\s?[0-9]{1,4}\s?([장부권화]))(?:[\s\u3000:：.．、]*\S.{0,78})?$/u;
+
+/** The kind of division a one-line paragraph heads (`chapter`, `part`, `章`…), or null. */
+function sectionKind(line: string): string | null {
+  const m = CHAPTER.exec(line);
+  if (m) return (m[1] ?? m[3]!).toLocaleLowerCase("und");
+  const c = CJK_CHAPTER.exec(line);
+  return c ? (c[1] ?? c[2]!) : null;
+}
+
 /** A Roman numeral alone on a line (`IV.`), counted as a chapter heading only when there are several. */
 const ROMAN = /^([IVXLCDM]{1,8})\.?$/;
 /** A front-matter heading whose text is the author's own. */
@@ -547,7 +600,7 @@ function frontSections(key: string, paras: readonly Paragraph[], chunkChars: num
 export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
   const { start, end } = bookBody(text);
   const paras = paragraphsOf(text, start, end);
-  const keyword = paras.map((p) => (p.lines === 1 && CHAPTER.test(p.text) ? CHAPTER.exec(p.text)![1]!.toLowerCase() : null));
+  const keyword = paras.map((p) => (p.lines === 1 ? sectionKind(p.text) : null));
   const romans = paras.filter((p) => p.lines === 1 && ROMAN.test(p.text)).length;
   const heads = paras.map((p, i) => keyword[i] ?? (romans >= 3 && p.lines === 1 && ROMAN.test(p.text) ? "roman" : null));
   const idx = heads.flatMap((h, i) => (h ? [i] : []));
@@ -567,7 +620,7 @@ export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS)
   for (let n = firstReal; n < idx.length; n++) {
     const i = idx[n]!;
     const j = idx[n + 1] ?? paras.length;
-    const heading = paras[i]!.text.replace(/[.:]$/, "").replace(/\s+/g, " ");
+    const heading = paras[i]!.text.replace(/[.:。：]$/, "").replace(/\s+/g, " ");
     const body = paras.slice(i + 1, j);
     if (!body.length) {
       if (heads[idx[n + 1] ?? -1] && heads[idx[n + 1]!] !== heads[i]) prefix = `${heading}, `;
