@@ -17,6 +17,7 @@ import {
   readBookMetadata,
   readEntriesIndex,
   runMoot,
+  searchTerms,
   type BookPassage,
 } from "../../ts/moot/index.js";
 import { loadBooks, loadCorpus } from "../../ts/moot/corpus-node.js";
@@ -313,6 +314,26 @@ describe("chapters in other languages and scripts", () => {
     expect(b.passages[2]!.content.startsWith("第3日清晨")).toBe(true);
     const ja = parseBook("novel/suisha", book("水車", ["第一章", "第二章"], ZH));
     expect(ja.passages.map((p) => p.label)).toEqual(["第一章", "第二章"]);
+  });
+
+  it("a moot of two Chinese books with no topic retrieves and quotes from both (terms cut by word segmentation)", async () => {
+    const SEA = (n: number) => `第${n}夜，海上起了大风，船长站在甲板上，看着黑色的海浪。水手们都害怕了，可是他没有说话。他想起了家乡的河水和磨坊，想起了母亲在火边讲的故事。天快亮的时候，风停了，海面上一片安静，只有海鸟在船边飞来飞去，叫个不停。`;
+    const corpus = createEmbeddedCorpus([
+      parseBook("novel/mofang", book("磨坊", ["第一章", "第二章", "第三章"], ZH)),
+      parseBook("novel/chuanzhang", book("船长", ["第一章", "第二章", "第三章"], SEA)),
+    ]);
+    expect(corpus.book("novel/chuanzhang")!.structure).toBe("chapters");
+    const transcript = await runMoot(corpus, createExtractiveSynthesizer(), ["novel/mofang", "novel/chuanzhang"], null, 4);
+    for (const u of transcript.utterances) {
+      expect(u.retrieved.length, `turn ${u.turn}`).toBeGreaterThan(0);
+      const own = u.quotes.filter((q) => q.source === "own");
+      expect(own.length, `turn ${u.turn}`).toBeGreaterThan(0);
+      expect(own.every((q) => q.found)).toBe(true);
+    }
+    const terms = searchTerms("老磨坊主走到路上。He said: no.");
+    expect(terms.length).toBeGreaterThan(3);
+    expect(terms.slice(-3)).toEqual(["He", "said", "no"]);
+    expect(terms.slice(0, -3).join("")).toBe("老磨坊主走到路上");
   });
 
   it("a one-line paragraph in lower case is prose, not a heading", () => {

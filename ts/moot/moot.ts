@@ -18,7 +18,7 @@ import {
   type QuoteCheck,
   type Snap,
 } from "./grounding.js";
-import type { Hit, WorkerClient } from "./retrieval.js";
+import type { EmbeddedCorpus, Hit, WorkerClient } from "./retrieval.js";
 import type { ChatMessage, TextSynthesizer } from "./synth.js";
 
 /** The rolling summary is rebuilt before every turn whose 0-based index is a positive multiple of this. */
@@ -476,6 +476,13 @@ export interface MootOptions {
   strictCitations?: boolean;
 }
 
+/** The first words of a passage, about a sentence (at most 200 UTF-16 code units), as a query. */
+function openingWords(text: string): string {
+  const head = text.slice(0, 200);
+  const end = head.search(/[.!?。！？](?:\s|$)/u);
+  return (end > 0 ? head.slice(0, end) : head).trim();
+}
+
 /**
  * A moot between two books, held one turn at a time. {@link start} makes both
  * trees' opening retrievals (on the topic, or each book's name with no topic)
@@ -488,7 +495,7 @@ export class Moot {
   readonly k: number;
   readonly temperature: number;
   private readonly opening: Passage[][] = [];
-  private readonly openingQueries: string[];
+  private readonly openingQueries: string[]; // an entry changes when start() falls back
   private readonly pools = new Map<string, Map<string, Passage>>();
   private readonly cited = new Map<string, Set<string>>();
   private summary = "";
@@ -529,7 +536,18 @@ export class Moot {
   async start(): Promise<Transcript> {
     const trees: Tree[] = [];
     for (const [i, key] of this.keys.entries()) {
-      const { hits } = await this.client.query(this.openingQueries[i]!, { corpus: key, k: this.k });
+      let { hits } = await this.client.query(this.openingQueries[i]!, { corpus: key, k: this.k });
+      // With no topic, a book whose text never names its key (any book not in English, or one
+      // filed under a short name) would open with nothing to quote: an embedded corpus knows the
+      // book, so open on its title, then on its first passage's opening words.
+      const book = !this.topic && !hits.length && "book" in this.client ? (this.client as EmbeddedCorpus).book(key) : undefined;
+      for (const fallback of book ? [book.title, openingWords(book.passages[0]?.content ?? "")] : []) {
+        if (!fallback) continue;
+        hits = (await this.client.query(fallback, { corpus: key, k: this.k })).hits;
+        if (!hits.length) continue;
+        this.openingQueries[i] = fallback;
+        break;
+      }
       // A topic the book never touches still leaves the tree a name: ask once more, for one hit on the book's name.
       const naming = hits.length ? hits : (await this.client.query(key.split("/").at(-1)!, { corpus: key, k: 1 })).hits;
       trees.push(treeFromHits(key, naming));

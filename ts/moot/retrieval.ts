@@ -226,6 +226,37 @@ export function closeKeys(wanted: string, keys: readonly string[]): string[] {
     .map((x) => x.k);
 }
 
+/** MiniSearch's own term separator: spaces, line ends and punctuation. */
+const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
+/** Scripts written without spaces between words. */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+let wordSegmenter: Intl.Segmenter | undefined;
+
+/**
+ * The search terms of a passage or a query: MiniSearch's default split (at
+ * spaces and punctuation), and a run in a script written without spaces
+ * (Chinese, Japanese, Thai…) further cut into its words by Unicode word
+ * segmentation (UAX #29 with the runtime's dictionaries, as `words()` reads
+ * quotes) — whole Chinese sentences were single terms, so a query matched
+ * nothing. Text in spaced scripts is split exactly as before.
+ *
+ * @param text any text
+ * @returns the terms in order, before `processTerm`
+ */
+export function searchTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const term of text.split(SPACE_OR_PUNCTUATION)) {
+    if (!term) continue;
+    if (!UNSPACED_SCRIPT.test(term)) {
+      out.push(term);
+      continue;
+    }
+    wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+    for (const s of wordSegmenter.segment(term)) if (s.isWordLike) out.push(s.segment);
+  }
+  return out;
+}
+
 /**
  * An in-memory corpus over parsed books, searched with MiniSearch's BM25+
  * (one index per book, built on its first query; terms lower-cased, common
@@ -247,6 +278,7 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
     if (!index) {
       index = new MiniSearch<{ id: number; content: string }>({
         fields: ["content"],
+        tokenize: searchTerms,
         processTerm: (term) => {
           const t = term.toLowerCase().replace(/['’]/g, "");
           return t && !STOPWORDS.has(t) ? t : null;
