@@ -12,6 +12,7 @@
  *   cut by {@link echo}.
  */
 import { fileBaseIri } from "../rdf/load.js";
+import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH } from "../json-depth.js";
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
 import { statSync } from "node:fs";
@@ -255,29 +256,15 @@ export function createProgress(command: string, options: { quiet?: boolean; afte
 }
 
 /** Deepest JSON nesting (arrays and objects) a command accepts. */
-export const MAX_JSON_DEPTH = 1000;
+export { MAX_JSON_DEPTH };
 
 /**
  * Refuse JSON nested deeper than `max` before anything walks it (JSON.parse copes, but
  * every recursive walk after it, JSON.stringify included, would overflow the stack). Scans
- * brackets outside strings only; syntax errors are left to JSON.parse.
+ * brackets outside strings only (json-depth.ts); syntax errors are left to JSON.parse.
  * @throws CliError (exit 1) `<label>: nesting deeper than 1,000 at line N`
  */
 export function checkJsonDepth(text: string, label: string, max = MAX_JSON_DEPTH): void {
-  let depth = 0;
-  let line = 1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) line++;
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > max) throw new CliError(`${label}: nesting deeper than ${max.toLocaleString("en-US")} at line ${line}`);
-    } else if (c === 93 || c === 125) depth--;
-  }
+  const line = jsonTextTooDeep(text, max);
+  if (line !== null) throw new CliError(`${label}: nesting deeper than ${formatLimit(max)} at line ${line}`);
 }

@@ -15,6 +15,7 @@ export interface Goal {
 }
 
 import { goalSchema, GOAL_KINDS, type GoalInput } from "./plan-schema.js";
+import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 
 export type { GoalInput };
 
@@ -35,12 +36,14 @@ export class GoalError extends Error {
  */
 export function parseGoal(value: GoalInput | string | unknown, prefixes: Record<string, string> = {}): Goal {
   if (typeof value === "string") {
+    const line = jsonTextTooDeep(value);
+    if (line !== null) throw new GoalError(`nested deeper than ${formatLimit(MAX_JSON_DEPTH)} at line ${line}`);
     try {
       value = JSON.parse(value);
     } catch (error) {
       throw new GoalError(`not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
     }
-  }
+  } else if (valueTooDeep(value)) throw new GoalError(`nested deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
   const parsed = goalSchema.safeParse(value);
   if (!parsed.success) throw new GoalError(parsed.error.issues[0]!.message);
   const g = parsed.data;

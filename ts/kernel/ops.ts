@@ -20,6 +20,7 @@
  * op-list plan carry `op` (the 0-based index of the top-level op), not a span.
  */
 import type { Expr, Group, Origin, Pattern, Projection, Query, Term, TriplePattern, Variable } from "./algebra.js";
+import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 import { emptyQuery, iriRef } from "./algebra.js";
 import { parseSparql, SparqlSyntaxError } from "./sparql.js";
 import { parseGoal, GoalError, type Goal } from "./goal.js";
@@ -299,12 +300,15 @@ function planIssueMessage(op: unknown, issue: { message: string; path: PropertyK
 export function compileOps(ops: readonly Op[] | Plan | string, options: { prefixes?: Record<string, string> } = {}): { query: Query; goal?: Goal } {
   let list: unknown = ops;
   if (typeof ops === "string") {
+    const line = jsonTextTooDeep(ops);
+    if (line !== null) throw new PlanError(`the plan nests deeper than ${formatLimit(MAX_JSON_DEPTH)} at line ${line}`);
     try {
       list = JSON.parse(ops);
     } catch (error) {
       throw new PlanError(`the plan is not JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
     }
   }
+  else if (valueTooDeep(list)) throw new PlanError(`the plan nests deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
   if (list && typeof list === "object" && !Array.isArray(list) && Array.isArray((list as { ops?: unknown }).ops)) list = (list as { ops: unknown }).ops;
   if (!Array.isArray(list)) throw new PlanError(`a plan is a JSON list of ops, got ${JSON.stringify(list)?.slice(0, 80)}`);
   const c = new OpCompiler(options.prefixes ?? {});

@@ -4,6 +4,7 @@
  * a graph that drifted from the numbered state refuses the whole critique.
  */
 import type * as RDF from "@rdfjs/types";
+import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 import { DataFactory } from "n3";
 import { parseGraph, RdfParseError, type Graph } from "../rdf/index.js";
 import { escapeIri } from "../rdf/prefixes.js";
@@ -109,6 +110,8 @@ export interface CritiqueReport {
 export function parseCritique(input: unknown): CritiqueItem[] {
   let value = input;
   if (typeof value === "string") {
+    const line = jsonTextTooDeep(value);
+    if (line !== null) throw new CritiqueFormatError(`critique nested deeper than ${formatLimit(MAX_JSON_DEPTH)} at line ${line}`);
     try {
       value = JSON.parse(value);
     } catch (error) {
@@ -116,6 +119,7 @@ export function parseCritique(input: unknown): CritiqueItem[] {
       throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
     }
   }
+  else if (valueTooDeep(value)) throw new CritiqueFormatError(`critique nested deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
   const list =
     Array.isArray(value) ? value : value !== null && typeof value === "object" && Array.isArray((value as { items?: unknown }).items) ? (value as { items: unknown[] }).items : null;
   if (list === null) throw new CritiqueFormatError("critique must be a JSON list of items or an object with an \"items\" list");
