@@ -1,7 +1,7 @@
 // Books cut by their own structure: the bundled books and the real books in ../shared/data (a diary, the KJV,
 // two novels, a dictionary), diaries written here with and without year headings, boilerplate, titles and
 // the entries-index override.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import {
   searchTerms,
   type BookPassage,
 } from "../../ts/moot/index.js";
-import { loadBooks, loadCorpus } from "../../ts/moot/corpus-node.js";
+import { loadBooks, loadCorpus, MAX_BOOK_BYTES } from "../../ts/moot/corpus-node.js";
 
 const BUNDLED = new URL("../../data/books/", import.meta.url);
 const SHARED = new URL("../../../shared/data/books/", import.meta.url);
@@ -434,6 +434,12 @@ describe("the corpus folder and its book files", () => {
       writeFileSync(join(wide, `novel__${name}.txt`), bytes);
       expect(() => loadBooks(wide)).toThrow(`${join(wide, `novel__${name}.txt`)}: UTF-16 or binary, not UTF-8 text (a UTF-16 book: convert it first, e.g. iconv -f utf-16 -t utf-8)`);
     }
+
+    // a book over the size cap is refused by its size, before it is read (a sparse file: no disk used)
+    const huge = mkdtempSync(join(tmpdir(), "gw-corpus-"));
+    writeFileSync(join(huge, "novel__huge.txt"), "");
+    truncateSync(join(huge, "novel__huge.txt"), MAX_BOOK_BYTES + 1);
+    expect(() => loadBooks(huge)).toThrow(`${join(huge, "novel__huge.txt")}: 67,108,865 bytes, over the 64 MiB a book may hold`);
 
     // an empty book, and one that is only Project Gutenberg's end matter: nothing a moot could quote
     for (const text of ["", "\n\n", "*** END OF THE PROJECT GUTENBERG EBOOK FRANKENSTEIN ***\n\nUpdated editions will replace the previous one.\n"]) {

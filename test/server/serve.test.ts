@@ -113,6 +113,11 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     expect(transcript.json).toMatchObject({ id, done: true, topic: "fire", stats: { turns: 2 } });
     expect((await call(server.url, "GET", "/moots/00000000-0000-4000-8000-000000000000")).status).toBe(404);
     expect((await call(server.url, "GET", "/moots/..%2Fetc")).status).toBe(404);
+    // an unknown id is echoed cut to 64 characters, not whole
+    const long = await call(server.url, "GET", `/moots/${"x".repeat(5000)}`);
+    expect(long.status).toBe(404);
+    expect(JSON.stringify(long.json)).toContain(`no moot \\"${"x".repeat(64)}…\\"`);
+    expect(JSON.stringify(long.json).length).toBeLessThan(300);
     expect((await call(server.url, "POST", "/moots", { keys: [KEYS[0], "novel/nope"], turns: 2 })).status).toBe(404);
     expect((await call(server.url, "POST", "/moots", { keys: [KEYS[0], KEYS[0]], turns: 2 })).status).toBe(400);
     expect((await call(server.url, "DELETE", `/moots/${id}`)).json).toEqual({ deleted: id });

@@ -48,6 +48,8 @@ export function loadBooks(dir: string | URL): Book[] {
     const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
     let entries: DiaryEntry[] | undefined;
     if (existsSync(entriesPath)) {
+      const size = statSync(entriesPath).size;
+      if (size > MAX_ENTRIES_BYTES) throw new CorpusError(`${entriesPath}: ${size.toLocaleString("en-US")} bytes, over the ${MAX_ENTRIES_BYTES / 2 ** 20} MiB an entries index may hold`);
       let data: unknown;
       try {
         data = JSON.parse(readFileSync(entriesPath, "utf8"));
@@ -71,12 +73,23 @@ export function loadBooks(dir: string | URL): Book[] {
 }
 
 /**
+ * The largest book file read, in bytes (64 MiB): the longest books on Project Gutenberg
+ * (complete Shakespeare, the KJV) are under 6 MB; a bigger file is almost certainly not one
+ * book, and would hold the process for minutes.
+ */
+export const MAX_BOOK_BYTES = 64 * 2 ** 20;
+/** The largest `.entries.json` read, in bytes (16 MiB). */
+export const MAX_ENTRIES_BYTES = 16 * 2 ** 20;
+
+/**
  * A book file's text, strictly UTF-8: a Latin-1 file (common among older plain-text
  * books) would otherwise decode to U+FFFD and be quoted so.
  * @throws CorpusError naming the file: not a regular file, unreadable, UTF-16 or holding a NUL byte, or not UTF-8
  */
 function readBookText(file: string): string {
-  if (!statSync(file).isFile()) throw new CorpusError(`${file}: not a regular file`);
+  const stat = statSync(file);
+  if (!stat.isFile()) throw new CorpusError(`${file}: not a regular file`);
+  if (stat.size > MAX_BOOK_BYTES) throw new CorpusError(`${file}: ${stat.size.toLocaleString("en-US")} bytes, over the ${MAX_BOOK_BYTES / 2 ** 20} MiB a book may hold`);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

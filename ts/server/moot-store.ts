@@ -108,7 +108,7 @@ export function createMootStore(options: MootStoreOptions): MootStore {
 
   const get = (id: string): Moot => {
     const moot = ID.test(id) ? moots.get(id) : undefined;
-    if (!moot) throw new NotFoundError(`no moot ${JSON.stringify(id)}`);
+    if (!moot) throw new NotFoundError(`no moot ${JSON.stringify(id.length > 64 ? `${id.slice(0, 64)}…` : id)}`);
     return moot;
   };
 
