@@ -149,6 +149,34 @@ describe.each(["wasm", "ts"] as const)("issue 11 cases — %s backend", (backend
     });
   });
 
+  describe("a source's own quotation nested inside a quote with the same mark", () => {
+    const novel = '"Begone!" he cried, and fled the house before the fire reached the stair.';
+    const diary = "I heard him say \u201cthe fire is at the stair\u201d before dawn, and I ran.";
+
+    it("the outer quote is the one checked, found, with its tags (marks read by context)", () => {
+      for (const [reply, text] of [
+        // the quote's text runs from its first word to its last: the inner opening mark is edge punctuation
+        ['He wrote "\"Begone!\" he cried, and fled the house" [s1].', 'Begone!" he cried, and fled the house'],
+        ["She wrote \u201cI heard him say \u201cthe fire is at the stair\u201d before dawn\u201d [s2].", 'I heard him say "the fire is at the stair" before dawn'],
+      ] as const) {
+        const g = checkGrounding(reply, tagged([novel, diary]));
+        expect(g.quotes, reply).toEqual([{ text, found: true, source: "own", attribution: "cited", cites: [reply.includes("[s2]") ? "s2" : "s1"] }]);
+        expect(passesGrounding(g)).toBe(true);
+      }
+    });
+
+    it("a misquoted nested quote is snapped whole to the source's words", () => {
+      const { text, snaps } = snap('She wrote "I heard him say "the fire was at the stair" before dawn" [s1].', [diary]);
+      expect(text).toBe("She wrote \"I heard him say \u201cthe fire is at the stair\u201d before dawn\" [s1].");
+      expect(snaps).toMatchObject([{ action: "snapped", source: "own" }]);
+    });
+
+    it("marks whose context is unclear pair two by two, as before", () => {
+      expect(quoteSpans('one"two" "three four five"').map((q) => q.text)).toEqual(["two", "three four five"]);
+      expect(quoteSpans('"a b c" and "d e f" [s1]').map((q) => [q.text, q.tags])).toEqual([["a b c", []], ["d e f", ["s1"]]]);
+    });
+  });
+
   describe("§3 attribution", () => {
     const passages = tagged(["The lamp burned low while the storm passed over the house.", "By morning the river had risen over the lower fields."]);
 

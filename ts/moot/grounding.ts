@@ -224,18 +224,66 @@ interface Span extends QuoteSpan {
   midTags: string[];
 }
 
+/** Characters after which a quote mark opens (besides the start of the text and another mark). */
+const OPENS_AFTER = /[\s([{\u2014\u2013]/u;
+/** Characters before which a quote mark closes (besides the end of the text and another mark). */
+const CLOSES_BEFORE = /[\s)\]}.,;:!?\u2014\u2013\u2026]/u;
+
+/**
+ * Pair the quote marks of `flat` (positions of `"`, ascending). Models nest a
+ * source's own quotation inside their quote with the same mark (`"He cried
+ * "Begone!" and fled"`, or `“… “…” …”` once curly marks are read as `"`), which
+ * taking marks two by two reads as two wrong quotes. So each mark is read by its
+ * context as typesetters do: it opens after a space, an opening bracket, a dash,
+ * another mark or the start, before a non-space; it closes after a non-space,
+ * before a space, punctuation, a closing bracket, another mark or the end. When
+ * every mark reads one way only and they nest properly, the outermost pairs are
+ * the quotes (inner marks stay part of the quote's text; its words ignore them).
+ * Otherwise — or when nothing nests — marks pair two by two (the 1st with the
+ * 2nd, the 3rd with the 4th; an unpaired last mark opens nothing), as before.
+ *
+ * @returns [opening, closing] mark positions, in order
+ */
+function pairMarks(flat: string, marks: readonly number[]): Array<[number, number]> {
+  const twoByTwo = () => {
+    const pairs: Array<[number, number]> = [];
+    for (let m = 0; m + 1 < marks.length; m += 2) pairs.push([marks[m]!, marks[m + 1]!]);
+    return pairs;
+  };
+  if (marks.length < 4) return twoByTwo();
+  const pairs: Array<[number, number]> = [];
+  const stack: number[] = [];
+  let nested = false;
+  for (const i of marks) {
+    const prev = i > 0 ? flat[i - 1]! : "";
+    const next = i + 1 < flat.length ? flat[i + 1]! : "";
+    const opens = (prev === "" || prev === '"' || OPENS_AFTER.test(prev)) && next !== "" && !/\s/u.test(next);
+    const closes = prev !== "" && !/\s/u.test(prev) && (next === "" || next === '"' || CLOSES_BEFORE.test(next));
+    if (opens === closes) return twoByTwo();
+    if (opens) {
+      stack.push(i);
+      if (stack.length > 1) nested = true;
+    } else {
+      const open = stack.pop();
+      if (open === undefined) return twoByTwo();
+      if (!stack.length) pairs.push([open, i]);
+    }
+  }
+  return nested && !stack.length ? pairs : twoByTwo();
+}
+
 /**
  * The quoted spans of `flat` (the reply, quote characters translated): pairs of
- * `"` (the 1st and 2nd, the 3rd and 4th, …). Spans closing past `limit` are
+ * `"` as {@link pairMarks} reads them. Spans closing past `limit` are
  * marked unchecked and not read further. O(length of the reply + words read).
  */
 function scanSpans(flat: string, limit: number): Span[] {
   const marks: number[] = [];
   for (let i = flat.indexOf('"'); i !== -1; i = flat.indexOf('"', i + 1)) marks.push(i);
   const spans: Span[] = [];
-  for (let m = 0; m + 1 < marks.length; m += 2) {
-    const start = marks[m]!;
-    const end = marks[m + 1]! + 1;
+  for (const [open, close] of pairMarks(flat, marks)) {
+    const start = open;
+    const end = close + 1;
     if (end > limit) {
       spans.push({ text: flat.slice(start + 1, end - 1), start, end, tags: [], unchecked: true, textStart: start + 1, textEnd: start + 1, midTags: [] });
       continue;
@@ -289,7 +337,10 @@ const publicSpan = (s: Span): QuoteSpan =>
 /**
  * Every quoted span of a reply, short and wordless ones included: the text
  * between the 1st and 2nd `"`, the 3rd and 4th, and so on (curly quotes count
- * as `"`; an unpaired last mark opens nothing). See {@link QuoteSpan}.
+ * as `"`; an unpaired last mark opens nothing) — except that a quotation nested
+ * inside a quote with the same mark (`"He cried "Begone!" and fled"`) stays
+ * inside it, when every mark's context says whether it opens or closes. See
+ * {@link QuoteSpan}.
  *
  * @param text the reply, as written
  * @param options `maxReplyChars` (default {@link MAX_REPLY_CHARS}): spans closing past it are `unchecked`
