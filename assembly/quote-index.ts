@@ -153,22 +153,25 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
 // match may start anywhere): nothing shifts into bit 0 of block 0.
 //
 // Why lanes: one Myers step is ~15 word operations, but each step needs the previous step's
-// Pv/Mv, a chain of ~9 dependent operations, so a single pass is latency-bound (measured
-// ~9 ns/char for one block, whatever the branch shape). The text is cut into K lanes run
-// interleaved in one loop (K = 4 for one block, 3 for two, 2 for three): K independent
-// chains the CPU overlaps. Each lane restarts the DP fresh (D[i][t0-1] = i) at t0, the first
-// character of the earliest window that can end in its share; the E it computes is
+// Pv/Mv through a chain of ~9 dependent operations, so one pass over a text is latency-bound
+// (measured: ~9 ns/char for one block on the bench machine, whatever the branch shape). The
+// text is cut into K = 4 lanes run together: two lanes per v128 (i64x2: the same recurrences
+// lane-wise; an unsigned carry between 64-bit blocks is `(s ^ MIN) <s (x ^ MIN)`, i64x2 having
+// no unsigned compare), two vectors interleaved, so 4 independent chains at half the
+// instructions of scalar lanes. Each lane restarts the DP fresh (D[i][t0-1] = i) at t0, the first
+// character of the earliest window that can end in its share (n + 1 words before the share);
+// the E it computes is
 //   E_t0(e) = min over substrings X = text[s, e], s >= t0, of Levenshtein(X, b),
 // and every window W ending in its share starts at s >= t0, so E_t0(e) <= Levenshtein(W, b):
-// bound 2 below holds with E_t0 in place of E (E_t0 >= E: the bound is no weaker).
-// A lane's warm-up (t0 up to its share) writes ES of the previous lane's share first; the
-// previous lane overwrites those cells later with its own values (warm-ups all run before the
-// interleaved loop), so each cell ends with its owner's E.
-// The score update is branch-free: the delta bit is data, not a branch to mispredict.
-// The lane loops are written out (4/3/2 copies of one step), one function per block count.
+// bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker).
+// A lane's warm-up (t0 up to its share) writes ES cells of the previous lane's share; warm-ups
+// all run before the lanes' loop, in which the previous lane overwrites those cells with its own
+// values, so each cell ends with its owner's E (test/moot/quote-index.test.ts cuts a warm-up
+// short and sees windows lost). The lanes' loops are written out, one function per block count
+// (1–3; longer quotes take one scalar lane, passEN); the score update is branch-free.
 
 /** Lane states: 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
-const LANES: usize = memory.data(4 * 64);
+const LANES: usize = memory.data(4 * 64, 16);
 /** Last character (exclusive) of each lane's share. */
 const LANE_END: usize = memory.data(4 * 4);
 
@@ -194,7 +197,7 @@ function laneRun(blocks: i32, l: i32, steps: i32, sh: u64): void {
  */
 function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   const sh: u64 = <u64>((lb - 1) & 63);
-  const K = blocks == 1 ? 4 : blocks == 2 ? 3 : 2;
+  const K = 4; // lanes: two i64x2 vectors (simd1x2, simd2x2, simd3x2)
   const c0 = load<i32>(CSTART + (<usize>w0 << 2));
   const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
   const nw = w1 - w0;
@@ -217,96 +220,13 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
     store<i32>(LANE_END + (<usize>l << 2), end);
     minSteps = min(minSteps, end - own);
   }
-  if (blocks == 1) lanes1x4(minSteps, sh);
-  else if (blocks == 2) lanes2x3(minSteps, sh);
-  else lanes3x2(minSteps, sh);
+  if (blocks == 1) simd1x2(minSteps, <i32>sh);
+  else if (blocks == 2) simd2x2(minSteps, <i32>sh);
+  else simd3x2(minSteps, <i32>sh);
   for (let l = 0; l < K; l++) {
     const rest = load<i32>(LANE_END + (<usize>l << 2)) - <i32>load<i64>(LANES + (<usize>l << 6), 56);
     if (rest > 0) laneRun(blocks, l, rest, sh);
   }
-}
-
-/** Lanes 0..3 (quote of 1 block) each advance `steps` characters, interleaved, writing E after each to ES. */
-function lanes1x4(steps: i32, sh: u64): void {
-  const st0 = LANES + (<usize>0 << 6);
-  let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
-  let S0 = load<i64>(st0, 48);
-  let a0 = <usize>load<i64>(st0, 56);
-  const st1 = LANES + (<usize>1 << 6);
-  let P1_0 = load<u64>(st1, 0), M1_0 = load<u64>(st1, 8);
-  let S1 = load<i64>(st1, 48);
-  let a1 = <usize>load<i64>(st1, 56);
-  const st2 = LANES + (<usize>2 << 6);
-  let P2_0 = load<u64>(st2, 0), M2_0 = load<u64>(st2, 8);
-  let S2 = load<i64>(st2, 48);
-  let a2 = <usize>load<i64>(st2, 56);
-  const st3 = LANES + (<usize>3 << 6);
-  let P3_0 = load<u64>(st3, 0), M3_0 = load<u64>(st3, 8);
-  let S3 = load<i64>(st3, 48);
-  let a3 = <usize>load<i64>(st3, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  for (let t = 0; t < steps; t++) {
-    {
-      const E0 = load<u64>(peq + (<usize>load<i32>(chars + (a0 << 2)) << 3));
-      const Xv0 = E0 | M0_0;
-      const Xh0 = (((E0 & P0_0) + P0_0) ^ P0_0) | E0;
-      const Ph0 = M0_0 | ~(Xh0 | P0_0), Mh0 = P0_0 & Xh0;
-      S0 += <i64>((Ph0 >> sh) & 1) - <i64>((Mh0 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
-      const Ps0 = Ph0 << 1;
-      P0_0 = (Mh0 << 1) | ~(Xv0 | Ps0);
-      M0_0 = Ps0 & Xv0;
-      a0++;
-    }
-    {
-      const E1 = load<u64>(peq + (<usize>load<i32>(chars + (a1 << 2)) << 3));
-      const Xv1 = E1 | M1_0;
-      const Xh1 = (((E1 & P1_0) + P1_0) ^ P1_0) | E1;
-      const Ph1 = M1_0 | ~(Xh1 | P1_0), Mh1 = P1_0 & Xh1;
-      S1 += <i64>((Ph1 >> sh) & 1) - <i64>((Mh1 >> sh) & 1);
-      store<u16>(es + (a1 << 1), <u16>S1);
-      const Ps1 = Ph1 << 1;
-      P1_0 = (Mh1 << 1) | ~(Xv1 | Ps1);
-      M1_0 = Ps1 & Xv1;
-      a1++;
-    }
-    {
-      const E2 = load<u64>(peq + (<usize>load<i32>(chars + (a2 << 2)) << 3));
-      const Xv2 = E2 | M2_0;
-      const Xh2 = (((E2 & P2_0) + P2_0) ^ P2_0) | E2;
-      const Ph2 = M2_0 | ~(Xh2 | P2_0), Mh2 = P2_0 & Xh2;
-      S2 += <i64>((Ph2 >> sh) & 1) - <i64>((Mh2 >> sh) & 1);
-      store<u16>(es + (a2 << 1), <u16>S2);
-      const Ps2 = Ph2 << 1;
-      P2_0 = (Mh2 << 1) | ~(Xv2 | Ps2);
-      M2_0 = Ps2 & Xv2;
-      a2++;
-    }
-    {
-      const E3 = load<u64>(peq + (<usize>load<i32>(chars + (a3 << 2)) << 3));
-      const Xv3 = E3 | M3_0;
-      const Xh3 = (((E3 & P3_0) + P3_0) ^ P3_0) | E3;
-      const Ph3 = M3_0 | ~(Xh3 | P3_0), Mh3 = P3_0 & Xh3;
-      S3 += <i64>((Ph3 >> sh) & 1) - <i64>((Mh3 >> sh) & 1);
-      store<u16>(es + (a3 << 1), <u16>S3);
-      const Ps3 = Ph3 << 1;
-      P3_0 = (Mh3 << 1) | ~(Xv3 | Ps3);
-      M3_0 = Ps3 & Xv3;
-      a3++;
-    }
-  }
-  store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
-  store<i64>(st0, S0, 48);
-  store<i64>(st0, <i64>a0, 56);
-  store<u64>(st1, P1_0, 0); store<u64>(st1, M1_0, 8);
-  store<i64>(st1, S1, 48);
-  store<i64>(st1, <i64>a1, 56);
-  store<u64>(st2, P2_0, 0); store<u64>(st2, M2_0, 8);
-  store<i64>(st2, S2, 48);
-  store<i64>(st2, <i64>a2, 56);
-  store<u64>(st3, P3_0, 0); store<u64>(st3, M3_0, 8);
-  store<i64>(st3, S3, 48);
-  store<i64>(st3, <i64>a3, 56);
 }
 
 /** Lane l (quote of 1 block) advances `steps` characters, writing E after each to ES. */
@@ -333,97 +253,6 @@ function lane1(l: i32, steps: i32, sh: u64): void {
   store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
-}
-
-/** Lanes 0..2 (quote of 2 blocks) each advance `steps` characters, interleaved, writing E after each to ES. */
-function lanes2x3(steps: i32, sh: u64): void {
-  const st0 = LANES + (<usize>0 << 6);
-  let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
-  let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
-  let S0 = load<i64>(st0, 48);
-  let a0 = <usize>load<i64>(st0, 56);
-  const st1 = LANES + (<usize>1 << 6);
-  let P1_0 = load<u64>(st1, 0), M1_0 = load<u64>(st1, 8);
-  let P1_1 = load<u64>(st1, 16), M1_1 = load<u64>(st1, 24);
-  let S1 = load<i64>(st1, 48);
-  let a1 = <usize>load<i64>(st1, 56);
-  const st2 = LANES + (<usize>2 << 6);
-  let P2_0 = load<u64>(st2, 0), M2_0 = load<u64>(st2, 8);
-  let P2_1 = load<u64>(st2, 16), M2_1 = load<u64>(st2, 24);
-  let S2 = load<i64>(st2, 48);
-  let a2 = <usize>load<i64>(st2, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  for (let t = 0; t < steps; t++) {
-    {
-      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
-      const E0_0 = load<u64>(r0, 0);
-      const E0_1 = load<u64>(r0, 8);
-      const x0_0 = E0_0 & P0_0;
-      const s0_0 = x0_0 + P0_0;
-      const s0_1 = (E0_1 & P0_1) + P0_1 + <u64>(s0_0 < x0_0);
-      const Xv0_0 = E0_0 | M0_0, Xh0_0 = (s0_0 ^ P0_0) | E0_0;
-      const Ph0_0 = M0_0 | ~(Xh0_0 | P0_0), Mh0_0 = P0_0 & Xh0_0;
-      const Xv0_1 = E0_1 | M0_1, Xh0_1 = (s0_1 ^ P0_1) | E0_1;
-      const Ph0_1 = M0_1 | ~(Xh0_1 | P0_1), Mh0_1 = P0_1 & Xh0_1;
-      S0 += <i64>((Ph0_1 >> sh) & 1) - <i64>((Mh0_1 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
-      const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
-      const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
-      P0_0 = Ms0_0 | ~(Xv0_0 | Ps0_0); M0_0 = Ps0_0 & Xv0_0;
-      P0_1 = Ms0_1 | ~(Xv0_1 | Ps0_1); M0_1 = Ps0_1 & Xv0_1;
-      a0++;
-    }
-    {
-      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
-      const E1_0 = load<u64>(r1, 0);
-      const E1_1 = load<u64>(r1, 8);
-      const x1_0 = E1_0 & P1_0;
-      const s1_0 = x1_0 + P1_0;
-      const s1_1 = (E1_1 & P1_1) + P1_1 + <u64>(s1_0 < x1_0);
-      const Xv1_0 = E1_0 | M1_0, Xh1_0 = (s1_0 ^ P1_0) | E1_0;
-      const Ph1_0 = M1_0 | ~(Xh1_0 | P1_0), Mh1_0 = P1_0 & Xh1_0;
-      const Xv1_1 = E1_1 | M1_1, Xh1_1 = (s1_1 ^ P1_1) | E1_1;
-      const Ph1_1 = M1_1 | ~(Xh1_1 | P1_1), Mh1_1 = P1_1 & Xh1_1;
-      S1 += <i64>((Ph1_1 >> sh) & 1) - <i64>((Mh1_1 >> sh) & 1);
-      store<u16>(es + (a1 << 1), <u16>S1);
-      const Ps1_0 = Ph1_0 << 1, Ms1_0 = Mh1_0 << 1;
-      const Ps1_1 = (Ph1_1 << 1) | (Ph1_0 >> 63), Ms1_1 = (Mh1_1 << 1) | (Mh1_0 >> 63);
-      P1_0 = Ms1_0 | ~(Xv1_0 | Ps1_0); M1_0 = Ps1_0 & Xv1_0;
-      P1_1 = Ms1_1 | ~(Xv1_1 | Ps1_1); M1_1 = Ps1_1 & Xv1_1;
-      a1++;
-    }
-    {
-      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
-      const E2_0 = load<u64>(r2, 0);
-      const E2_1 = load<u64>(r2, 8);
-      const x2_0 = E2_0 & P2_0;
-      const s2_0 = x2_0 + P2_0;
-      const s2_1 = (E2_1 & P2_1) + P2_1 + <u64>(s2_0 < x2_0);
-      const Xv2_0 = E2_0 | M2_0, Xh2_0 = (s2_0 ^ P2_0) | E2_0;
-      const Ph2_0 = M2_0 | ~(Xh2_0 | P2_0), Mh2_0 = P2_0 & Xh2_0;
-      const Xv2_1 = E2_1 | M2_1, Xh2_1 = (s2_1 ^ P2_1) | E2_1;
-      const Ph2_1 = M2_1 | ~(Xh2_1 | P2_1), Mh2_1 = P2_1 & Xh2_1;
-      S2 += <i64>((Ph2_1 >> sh) & 1) - <i64>((Mh2_1 >> sh) & 1);
-      store<u16>(es + (a2 << 1), <u16>S2);
-      const Ps2_0 = Ph2_0 << 1, Ms2_0 = Mh2_0 << 1;
-      const Ps2_1 = (Ph2_1 << 1) | (Ph2_0 >> 63), Ms2_1 = (Mh2_1 << 1) | (Mh2_0 >> 63);
-      P2_0 = Ms2_0 | ~(Xv2_0 | Ps2_0); M2_0 = Ps2_0 & Xv2_0;
-      P2_1 = Ms2_1 | ~(Xv2_1 | Ps2_1); M2_1 = Ps2_1 & Xv2_1;
-      a2++;
-    }
-  }
-  store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
-  store<u64>(st0, P0_1, 16); store<u64>(st0, M0_1, 24);
-  store<i64>(st0, S0, 48);
-  store<i64>(st0, <i64>a0, 56);
-  store<u64>(st1, P1_0, 0); store<u64>(st1, M1_0, 8);
-  store<u64>(st1, P1_1, 16); store<u64>(st1, M1_1, 24);
-  store<i64>(st1, S1, 48);
-  store<i64>(st1, <i64>a1, 56);
-  store<u64>(st2, P2_0, 0); store<u64>(st2, M2_0, 8);
-  store<u64>(st2, P2_1, 16); store<u64>(st2, M2_1, 24);
-  store<i64>(st2, S2, 48);
-  store<i64>(st2, <i64>a2, 56);
 }
 
 /** Lane l (quote of 2 blocks) advances `steps` characters, writing E after each to ES. */
@@ -459,89 +288,6 @@ function lane2(l: i32, steps: i32, sh: u64): void {
   store<u64>(st0, P0_1, 16); store<u64>(st0, M0_1, 24);
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
-}
-
-/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters, interleaved, writing E after each to ES. */
-function lanes3x2(steps: i32, sh: u64): void {
-  const st0 = LANES + (<usize>0 << 6);
-  let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
-  let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
-  let P0_2 = load<u64>(st0, 32), M0_2 = load<u64>(st0, 40);
-  let S0 = load<i64>(st0, 48);
-  let a0 = <usize>load<i64>(st0, 56);
-  const st1 = LANES + (<usize>1 << 6);
-  let P1_0 = load<u64>(st1, 0), M1_0 = load<u64>(st1, 8);
-  let P1_1 = load<u64>(st1, 16), M1_1 = load<u64>(st1, 24);
-  let P1_2 = load<u64>(st1, 32), M1_2 = load<u64>(st1, 40);
-  let S1 = load<i64>(st1, 48);
-  let a1 = <usize>load<i64>(st1, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  for (let t = 0; t < steps; t++) {
-    {
-      const r0 = PEQ + <usize>load<i32>(CHARS + (a0 << 2)) * 24;
-      const E0_0 = load<u64>(r0, 0);
-      const E0_1 = load<u64>(r0, 8);
-      const E0_2 = load<u64>(r0, 16);
-      const x0_0 = E0_0 & P0_0;
-      const s0_0 = x0_0 + P0_0;
-      const x0_1 = E0_1 & P0_1;
-      const t0_1 = x0_1 + P0_1;
-      const s0_1 = t0_1 + <u64>(s0_0 < x0_0);
-      const s0_2 = (E0_2 & P0_2) + P0_2 + (<u64>(t0_1 < x0_1) | <u64>(s0_1 < t0_1));
-      const Xv0_0 = E0_0 | M0_0, Xh0_0 = (s0_0 ^ P0_0) | E0_0;
-      const Ph0_0 = M0_0 | ~(Xh0_0 | P0_0), Mh0_0 = P0_0 & Xh0_0;
-      const Xv0_1 = E0_1 | M0_1, Xh0_1 = (s0_1 ^ P0_1) | E0_1;
-      const Ph0_1 = M0_1 | ~(Xh0_1 | P0_1), Mh0_1 = P0_1 & Xh0_1;
-      const Xv0_2 = E0_2 | M0_2, Xh0_2 = (s0_2 ^ P0_2) | E0_2;
-      const Ph0_2 = M0_2 | ~(Xh0_2 | P0_2), Mh0_2 = P0_2 & Xh0_2;
-      S0 += <i64>((Ph0_2 >> sh) & 1) - <i64>((Mh0_2 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
-      const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
-      const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
-      const Ps0_2 = (Ph0_2 << 1) | (Ph0_1 >> 63), Ms0_2 = (Mh0_2 << 1) | (Mh0_1 >> 63);
-      P0_0 = Ms0_0 | ~(Xv0_0 | Ps0_0); M0_0 = Ps0_0 & Xv0_0;
-      P0_1 = Ms0_1 | ~(Xv0_1 | Ps0_1); M0_1 = Ps0_1 & Xv0_1;
-      P0_2 = Ms0_2 | ~(Xv0_2 | Ps0_2); M0_2 = Ps0_2 & Xv0_2;
-      a0++;
-    }
-    {
-      const r1 = PEQ + <usize>load<i32>(CHARS + (a1 << 2)) * 24;
-      const E1_0 = load<u64>(r1, 0);
-      const E1_1 = load<u64>(r1, 8);
-      const E1_2 = load<u64>(r1, 16);
-      const x1_0 = E1_0 & P1_0;
-      const s1_0 = x1_0 + P1_0;
-      const x1_1 = E1_1 & P1_1;
-      const t1_1 = x1_1 + P1_1;
-      const s1_1 = t1_1 + <u64>(s1_0 < x1_0);
-      const s1_2 = (E1_2 & P1_2) + P1_2 + (<u64>(t1_1 < x1_1) | <u64>(s1_1 < t1_1));
-      const Xv1_0 = E1_0 | M1_0, Xh1_0 = (s1_0 ^ P1_0) | E1_0;
-      const Ph1_0 = M1_0 | ~(Xh1_0 | P1_0), Mh1_0 = P1_0 & Xh1_0;
-      const Xv1_1 = E1_1 | M1_1, Xh1_1 = (s1_1 ^ P1_1) | E1_1;
-      const Ph1_1 = M1_1 | ~(Xh1_1 | P1_1), Mh1_1 = P1_1 & Xh1_1;
-      const Xv1_2 = E1_2 | M1_2, Xh1_2 = (s1_2 ^ P1_2) | E1_2;
-      const Ph1_2 = M1_2 | ~(Xh1_2 | P1_2), Mh1_2 = P1_2 & Xh1_2;
-      S1 += <i64>((Ph1_2 >> sh) & 1) - <i64>((Mh1_2 >> sh) & 1);
-      store<u16>(es + (a1 << 1), <u16>S1);
-      const Ps1_0 = Ph1_0 << 1, Ms1_0 = Mh1_0 << 1;
-      const Ps1_1 = (Ph1_1 << 1) | (Ph1_0 >> 63), Ms1_1 = (Mh1_1 << 1) | (Mh1_0 >> 63);
-      const Ps1_2 = (Ph1_2 << 1) | (Ph1_1 >> 63), Ms1_2 = (Mh1_2 << 1) | (Mh1_1 >> 63);
-      P1_0 = Ms1_0 | ~(Xv1_0 | Ps1_0); M1_0 = Ps1_0 & Xv1_0;
-      P1_1 = Ms1_1 | ~(Xv1_1 | Ps1_1); M1_1 = Ps1_1 & Xv1_1;
-      P1_2 = Ms1_2 | ~(Xv1_2 | Ps1_2); M1_2 = Ps1_2 & Xv1_2;
-      a1++;
-    }
-  }
-  store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
-  store<u64>(st0, P0_1, 16); store<u64>(st0, M0_1, 24);
-  store<u64>(st0, P0_2, 32); store<u64>(st0, M0_2, 40);
-  store<i64>(st0, S0, 48);
-  store<i64>(st0, <i64>a0, 56);
-  store<u64>(st1, P1_0, 0); store<u64>(st1, M1_0, 8);
-  store<u64>(st1, P1_1, 16); store<u64>(st1, M1_1, 24);
-  store<u64>(st1, P1_2, 32); store<u64>(st1, M1_2, 40);
-  store<i64>(st1, S1, 48);
-  store<i64>(st1, <i64>a1, 56);
 }
 
 /** Lane l (quote of 3 blocks) advances `steps` characters, writing E after each to ES. */
@@ -587,6 +333,263 @@ function lane3(l: i32, steps: i32, sh: u64): void {
   store<u64>(st0, P0_2, 32); store<u64>(st0, M0_2, 40);
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
+}
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+function simd1x2(steps: i32, sh: i32): void {
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const ONE = i64x2.splat(1);
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
+      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
+      const x0_0 = v128.and(E0_0, P0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
+      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
+      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_0, sh), ONE), v128.and(i64x2.shr_u(Mh0_0, sh), ONE)));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      a0++; a1++;
+    }
+    {
+      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
+      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
+      const x1_0 = v128.and(E1_0, P1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
+      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
+      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_0, sh), ONE), v128.and(i64x2.shr_u(Mh1_0, sh), ONE)));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+function simd2x2(steps: i32, sh: i32): void {
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const ONE = i64x2.splat(1);
+  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
+  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
+      const x0_0 = v128.and(E0_0, P0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
+      const s0_1 = i64x2.sub(i64x2.add(v128.and(E0_1, P0_1), P0_1), m0_0);
+      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
+      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
+      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
+      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
+      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_1, sh), ONE), v128.and(i64x2.shr_u(Mh0_1, sh), ONE)));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
+      a0++; a1++;
+    }
+    {
+      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
+      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
+      const x1_0 = v128.and(E1_0, P1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
+      const s1_1 = i64x2.sub(i64x2.add(v128.and(E1_1, P1_1), P1_1), m1_0);
+      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
+      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
+      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
+      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
+      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_1, sh), ONE), v128.and(i64x2.shr_u(Mh1_1, sh), ONE)));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
+      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
+  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..3 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+function simd3x2(steps: i32, sh: i32): void {
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const ONE = i64x2.splat(1);
+  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
+  let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
+  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
+  let P1_2 = v128.load64_lane(st3 + 32, v128.load64_zero(st2 + 32), 1);
+  let M1_2 = v128.load64_lane(st3 + 40, v128.load64_zero(st2 + 40), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + <usize>load<i32>(chars + (a0 << 2)) * 24;
+      const r1 = peq + <usize>load<i32>(chars + (a1 << 2)) * 24;
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
+      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1);
+      const x0_0 = v128.and(E0_0, P0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN));
+      const x0_1 = v128.and(E0_1, P0_1);
+      const t0_1 = i64x2.add(x0_1, P0_1);
+      const s0_1 = i64x2.sub(t0_1, m0_0);
+      const m0_1 = v128.or(i64x2.lt_s(v128.xor(t0_1, MIN), v128.xor(x0_1, MIN)), i64x2.lt_s(v128.xor(s0_1, MIN), v128.xor(t0_1, MIN)));
+      const s0_2 = i64x2.sub(i64x2.add(v128.and(E0_2, P0_2), P0_2), m0_1);
+      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
+      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
+      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
+      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
+      const Xv0_2 = v128.or(E0_2, M0_2), Xh0_2 = v128.or(v128.xor(s0_2, P0_2), E0_2);
+      const Ph0_2 = v128.or(M0_2, v128.not(v128.or(Xh0_2, P0_2))), Mh0_2 = v128.and(P0_2, Xh0_2);
+      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_2, sh), ONE), v128.and(i64x2.shr_u(Mh0_2, sh), ONE)));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      const Ps0_2 = v128.or(i64x2.shl(Ph0_2, 1), i64x2.shr_u(Ph0_1, 63)), Ms0_2 = v128.or(i64x2.shl(Mh0_2, 1), i64x2.shr_u(Mh0_1, 63));
+      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
+      P0_2 = v128.or(Ms0_2, v128.not(v128.or(Xv0_2, Ps0_2))); M0_2 = v128.and(Ps0_2, Xv0_2);
+      a0++; a1++;
+    }
+    {
+      const r2 = peq + <usize>load<i32>(chars + (a2 << 2)) * 24;
+      const r3 = peq + <usize>load<i32>(chars + (a3 << 2)) * 24;
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
+      const E1_2 = v128.load64_lane(r3 + 16, v128.load64_zero(r2 + 16), 1);
+      const x1_0 = v128.and(E1_0, P1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN));
+      const x1_1 = v128.and(E1_1, P1_1);
+      const t1_1 = i64x2.add(x1_1, P1_1);
+      const s1_1 = i64x2.sub(t1_1, m1_0);
+      const m1_1 = v128.or(i64x2.lt_s(v128.xor(t1_1, MIN), v128.xor(x1_1, MIN)), i64x2.lt_s(v128.xor(s1_1, MIN), v128.xor(t1_1, MIN)));
+      const s1_2 = i64x2.sub(i64x2.add(v128.and(E1_2, P1_2), P1_2), m1_1);
+      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
+      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
+      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
+      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
+      const Xv1_2 = v128.or(E1_2, M1_2), Xh1_2 = v128.or(v128.xor(s1_2, P1_2), E1_2);
+      const Ph1_2 = v128.or(M1_2, v128.not(v128.or(Xh1_2, P1_2))), Mh1_2 = v128.and(P1_2, Xh1_2);
+      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_2, sh), ONE), v128.and(i64x2.shr_u(Mh1_2, sh), ONE)));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
+      const Ps1_2 = v128.or(i64x2.shl(Ph1_2, 1), i64x2.shr_u(Ph1_1, 63)), Ms1_2 = v128.or(i64x2.shl(Mh1_2, 1), i64x2.shr_u(Mh1_1, 63));
+      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
+      P1_2 = v128.or(Ms1_2, v128.not(v128.or(Xv1_2, Ps1_2))); M1_2 = v128.and(Ps1_2, Xv1_2);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
+  v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
+  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  v128.store64_lane(st2 + 32, P1_2, 0); v128.store64_lane(st3 + 32, P1_2, 1);
+  v128.store64_lane(st2 + 40, M1_2, 0); v128.store64_lane(st3 + 40, M1_2, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
 }
 
 
