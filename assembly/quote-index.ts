@@ -33,6 +33,7 @@ let capOut: i32 = 0;
 let CHARS: usize = 0;
 let CSTART: usize = 0;
 let CEND: usize = 0;
+let ES: usize = 0; // u16 x chars: E after each character (phase A of qiScan)
 let SW: usize = 0;
 let QUOTE: usize = 0;
 let OUT_WORDS: usize = 0;
@@ -73,6 +74,7 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
   if (chars > capChars) {
     capChars = grow2(capChars, chars);
     CHARS = heap.alloc(<usize>capChars << 2);
+    ES = heap.alloc(<usize>capChars << 1);
     moved = true;
   }
   if (words > capWords) {
@@ -145,6 +147,502 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
   return sharedLcsLength(a, la, lb, blocks, PEQ, CNT_B, VB);
 }
 
+// Phase A of the scan: the semi-global edit distance E after every character of a text,
+// written to ES (u16 per character; E ≤ lb ≤ MAX_QUOTE_CHARS = 2,000 fits), by Myers'
+// bit-vector recurrences (Myers 1999; edlib's block form). Row 0 of the DP is all zeros (a
+// match may start anywhere): nothing shifts into bit 0 of block 0.
+//
+// Why lanes: one Myers step is ~15 word operations, but each step needs the previous step's
+// Pv/Mv through a chain of ~9 dependent operations, so one pass over a text is latency-bound
+// (measured: ~9 ns/char for one block on the bench machine, whatever the branch shape). The
+// text is cut into K = 4 lanes run together: two lanes per v128 (i64x2: the same recurrences
+// lane-wise; an unsigned carry between 64-bit blocks is `(s ^ MIN) <s (x ^ MIN)`, i64x2 having
+// no unsigned compare), two vectors interleaved, so 4 independent chains at half the
+// instructions of scalar lanes. Each lane restarts the DP fresh (D[i][t0-1] = i) at t0, the first
+// character of the earliest window that can end in its share (n + 1 words before the share);
+// the E it computes is
+//   E_t0(e) = min over substrings X = text[s, e], s >= t0, of Levenshtein(X, b),
+// and every window W ending in its share starts at s >= t0, so E_t0(e) <= Levenshtein(W, b):
+// bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker).
+// A lane's warm-up (t0 up to its share) writes ES cells of the previous lane's share; warm-ups
+// all run before the lanes' loop, in which the previous lane overwrites those cells with its own
+// values, so each cell ends with its owner's E (test/moot/quote-index.test.ts cuts a warm-up
+// short and sees windows lost). The lanes' loops are written out, one function per block count
+// (1–3; longer quotes take one scalar lane, passEN); the score update is branch-free.
+
+/** Lane states: 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
+const LANES: usize = memory.data(4 * 64, 16);
+/** Last character (exclusive) of each lane's share. */
+const LANE_END: usize = memory.data(4 * 4);
+
+function laneInit(l: i32, lb: i32, pos: i32): void {
+  const st = LANES + (<usize>l << 6);
+  for (let k = 0; k < 3; k++) {
+    store<u64>(st + (<usize>k << 4), ~(<u64>0));
+    store<u64>(st + (<usize>k << 4), 0, 8);
+  }
+  store<i64>(st, <i64>lb, 48);
+  store<i64>(st, <i64>pos, 56);
+}
+
+function laneRun(blocks: i32, l: i32, steps: i32, sh: u64): void {
+  if (blocks == 1) lane1(l, steps, sh);
+  else if (blocks == 2) lane2(l, steps, sh);
+  else lane3(l, steps, sh);
+}
+
+/**
+ * ES over the words [w0, w1) of one text (quote of lb characters, n words, 1–3 blocks):
+ * K lanes, each owning a contiguous share of the words, warmed up from t0 (see above).
+ */
+function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
+  const sh: u64 = <u64>((lb - 1) & 63);
+  const K = 4; // lanes: two i64x2 vectors (simd1x2, simd2x2, simd3x2)
+  const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+  const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
+  const nw = w1 - w0;
+  // lanes pay off when each share is long against its warm-up (n + 1 words); a warm-up never
+  // reaches past the previous lane's share
+  if (nw < K * 4 * (n + 2)) {
+    laneInit(0, lb, c0);
+    laneRun(blocks, 0, c1 - c0, sh);
+    return;
+  }
+  let minSteps = i32.MAX_VALUE;
+  for (let l = 0; l < K; l++) {
+    const wa = w0 + <i32>((<i64>nw * l) / K);
+    const wb = w0 + <i32>((<i64>nw * (l + 1)) / K);
+    const own = load<i32>(CSTART + (<usize>wa << 2));
+    const end = l == K - 1 ? c1 : load<i32>(CSTART + (<usize>wb << 2));
+    const t0 = load<i32>(CSTART + (<usize>max(w0, wa - n - 1) << 2));
+    laneInit(l, lb, t0);
+    if (own > t0) laneRun(blocks, l, own - t0, sh);
+    store<i32>(LANE_END + (<usize>l << 2), end);
+    minSteps = min(minSteps, end - own);
+  }
+  if (blocks == 1) simd1x2(minSteps, <i32>sh);
+  else if (blocks == 2) simd2x2(minSteps, <i32>sh);
+  else simd3x2(minSteps, <i32>sh);
+  for (let l = 0; l < K; l++) {
+    const rest = load<i32>(LANE_END + (<usize>l << 2)) - <i32>load<i64>(LANES + (<usize>l << 6), 56);
+    if (rest > 0) laneRun(blocks, l, rest, sh);
+  }
+}
+
+/** Lane l (quote of 1 block) advances `steps` characters, writing E after each to ES. */
+function lane1(l: i32, steps: i32, sh: u64): void {
+  const st0 = LANES + (<usize>l << 6);
+  let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
+  let S0 = load<i64>(st0, 48);
+  let a0 = <usize>load<i64>(st0, 56);
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  for (let t = 0; t < steps; t++) {
+    {
+      const E0 = load<u64>(peq + (<usize>load<i32>(chars + (a0 << 2)) << 3));
+      const Xv0 = E0 | M0_0;
+      const Xh0 = (((E0 & P0_0) + P0_0) ^ P0_0) | E0;
+      const Ph0 = M0_0 | ~(Xh0 | P0_0), Mh0 = P0_0 & Xh0;
+      S0 += <i64>((Ph0 >> sh) & 1) - <i64>((Mh0 >> sh) & 1);
+      store<u16>(es + (a0 << 1), <u16>S0);
+      const Ps0 = Ph0 << 1;
+      P0_0 = (Mh0 << 1) | ~(Xv0 | Ps0);
+      M0_0 = Ps0 & Xv0;
+      a0++;
+    }
+  }
+  store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
+  store<i64>(st0, S0, 48);
+  store<i64>(st0, <i64>a0, 56);
+}
+
+/** Lane l (quote of 2 blocks) advances `steps` characters, writing E after each to ES. */
+function lane2(l: i32, steps: i32, sh: u64): void {
+  const st0 = LANES + (<usize>l << 6);
+  let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
+  let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
+  let S0 = load<i64>(st0, 48);
+  let a0 = <usize>load<i64>(st0, 56);
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const E0_0 = load<u64>(r0, 0);
+      const E0_1 = load<u64>(r0, 8);
+      const x0_0 = E0_0 & P0_0;
+      const s0_0 = x0_0 + P0_0;
+      const s0_1 = (E0_1 & P0_1) + P0_1 + <u64>(s0_0 < x0_0);
+      const Xv0_0 = E0_0 | M0_0, Xh0_0 = (s0_0 ^ P0_0) | E0_0;
+      const Ph0_0 = M0_0 | ~(Xh0_0 | P0_0), Mh0_0 = P0_0 & Xh0_0;
+      const Xv0_1 = E0_1 | M0_1, Xh0_1 = (s0_1 ^ P0_1) | E0_1;
+      const Ph0_1 = M0_1 | ~(Xh0_1 | P0_1), Mh0_1 = P0_1 & Xh0_1;
+      S0 += <i64>((Ph0_1 >> sh) & 1) - <i64>((Mh0_1 >> sh) & 1);
+      store<u16>(es + (a0 << 1), <u16>S0);
+      const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
+      const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
+      P0_0 = Ms0_0 | ~(Xv0_0 | Ps0_0); M0_0 = Ps0_0 & Xv0_0;
+      P0_1 = Ms0_1 | ~(Xv0_1 | Ps0_1); M0_1 = Ps0_1 & Xv0_1;
+      a0++;
+    }
+  }
+  store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
+  store<u64>(st0, P0_1, 16); store<u64>(st0, M0_1, 24);
+  store<i64>(st0, S0, 48);
+  store<i64>(st0, <i64>a0, 56);
+}
+
+/** Lane l (quote of 3 blocks) advances `steps` characters, writing E after each to ES. */
+function lane3(l: i32, steps: i32, sh: u64): void {
+  const st0 = LANES + (<usize>l << 6);
+  let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
+  let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
+  let P0_2 = load<u64>(st0, 32), M0_2 = load<u64>(st0, 40);
+  let S0 = load<i64>(st0, 48);
+  let a0 = <usize>load<i64>(st0, 56);
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = PEQ + <usize>load<i32>(CHARS + (a0 << 2)) * 24;
+      const E0_0 = load<u64>(r0, 0);
+      const E0_1 = load<u64>(r0, 8);
+      const E0_2 = load<u64>(r0, 16);
+      const x0_0 = E0_0 & P0_0;
+      const s0_0 = x0_0 + P0_0;
+      const x0_1 = E0_1 & P0_1;
+      const t0_1 = x0_1 + P0_1;
+      const s0_1 = t0_1 + <u64>(s0_0 < x0_0);
+      const s0_2 = (E0_2 & P0_2) + P0_2 + (<u64>(t0_1 < x0_1) | <u64>(s0_1 < t0_1));
+      const Xv0_0 = E0_0 | M0_0, Xh0_0 = (s0_0 ^ P0_0) | E0_0;
+      const Ph0_0 = M0_0 | ~(Xh0_0 | P0_0), Mh0_0 = P0_0 & Xh0_0;
+      const Xv0_1 = E0_1 | M0_1, Xh0_1 = (s0_1 ^ P0_1) | E0_1;
+      const Ph0_1 = M0_1 | ~(Xh0_1 | P0_1), Mh0_1 = P0_1 & Xh0_1;
+      const Xv0_2 = E0_2 | M0_2, Xh0_2 = (s0_2 ^ P0_2) | E0_2;
+      const Ph0_2 = M0_2 | ~(Xh0_2 | P0_2), Mh0_2 = P0_2 & Xh0_2;
+      S0 += <i64>((Ph0_2 >> sh) & 1) - <i64>((Mh0_2 >> sh) & 1);
+      store<u16>(es + (a0 << 1), <u16>S0);
+      const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
+      const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
+      const Ps0_2 = (Ph0_2 << 1) | (Ph0_1 >> 63), Ms0_2 = (Mh0_2 << 1) | (Mh0_1 >> 63);
+      P0_0 = Ms0_0 | ~(Xv0_0 | Ps0_0); M0_0 = Ps0_0 & Xv0_0;
+      P0_1 = Ms0_1 | ~(Xv0_1 | Ps0_1); M0_1 = Ps0_1 & Xv0_1;
+      P0_2 = Ms0_2 | ~(Xv0_2 | Ps0_2); M0_2 = Ps0_2 & Xv0_2;
+      a0++;
+    }
+  }
+  store<u64>(st0, P0_0, 0); store<u64>(st0, M0_0, 8);
+  store<u64>(st0, P0_1, 16); store<u64>(st0, M0_1, 24);
+  store<u64>(st0, P0_2, 32); store<u64>(st0, M0_2, 40);
+  store<i64>(st0, S0, 48);
+  store<i64>(st0, <i64>a0, 56);
+}
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+function simd1x2(steps: i32, sh: i32): void {
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const ONE = i64x2.splat(1);
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
+      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
+      const x0_0 = v128.and(E0_0, P0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
+      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
+      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_0, sh), ONE), v128.and(i64x2.shr_u(Mh0_0, sh), ONE)));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      a0++; a1++;
+    }
+    {
+      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
+      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
+      const x1_0 = v128.and(E1_0, P1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
+      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
+      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_0, sh), ONE), v128.and(i64x2.shr_u(Mh1_0, sh), ONE)));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+function simd2x2(steps: i32, sh: i32): void {
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const ONE = i64x2.splat(1);
+  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
+  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
+      const x0_0 = v128.and(E0_0, P0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
+      const s0_1 = i64x2.sub(i64x2.add(v128.and(E0_1, P0_1), P0_1), m0_0);
+      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
+      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
+      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
+      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
+      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_1, sh), ONE), v128.and(i64x2.shr_u(Mh0_1, sh), ONE)));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
+      a0++; a1++;
+    }
+    {
+      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
+      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
+      const x1_0 = v128.and(E1_0, P1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
+      const s1_1 = i64x2.sub(i64x2.add(v128.and(E1_1, P1_1), P1_1), m1_0);
+      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
+      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
+      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
+      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
+      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_1, sh), ONE), v128.and(i64x2.shr_u(Mh1_1, sh), ONE)));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
+      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
+  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..3 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+function simd3x2(steps: i32, sh: i32): void {
+  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const ONE = i64x2.splat(1);
+  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
+  let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
+  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
+  let P1_2 = v128.load64_lane(st3 + 32, v128.load64_zero(st2 + 32), 1);
+  let M1_2 = v128.load64_lane(st3 + 40, v128.load64_zero(st2 + 40), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = peq + <usize>load<i32>(chars + (a0 << 2)) * 24;
+      const r1 = peq + <usize>load<i32>(chars + (a1 << 2)) * 24;
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
+      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1);
+      const x0_0 = v128.and(E0_0, P0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN));
+      const x0_1 = v128.and(E0_1, P0_1);
+      const t0_1 = i64x2.add(x0_1, P0_1);
+      const s0_1 = i64x2.sub(t0_1, m0_0);
+      const m0_1 = v128.or(i64x2.lt_s(v128.xor(t0_1, MIN), v128.xor(x0_1, MIN)), i64x2.lt_s(v128.xor(s0_1, MIN), v128.xor(t0_1, MIN)));
+      const s0_2 = i64x2.sub(i64x2.add(v128.and(E0_2, P0_2), P0_2), m0_1);
+      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
+      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
+      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
+      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
+      const Xv0_2 = v128.or(E0_2, M0_2), Xh0_2 = v128.or(v128.xor(s0_2, P0_2), E0_2);
+      const Ph0_2 = v128.or(M0_2, v128.not(v128.or(Xh0_2, P0_2))), Mh0_2 = v128.and(P0_2, Xh0_2);
+      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_2, sh), ONE), v128.and(i64x2.shr_u(Mh0_2, sh), ONE)));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      const Ps0_2 = v128.or(i64x2.shl(Ph0_2, 1), i64x2.shr_u(Ph0_1, 63)), Ms0_2 = v128.or(i64x2.shl(Mh0_2, 1), i64x2.shr_u(Mh0_1, 63));
+      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
+      P0_2 = v128.or(Ms0_2, v128.not(v128.or(Xv0_2, Ps0_2))); M0_2 = v128.and(Ps0_2, Xv0_2);
+      a0++; a1++;
+    }
+    {
+      const r2 = peq + <usize>load<i32>(chars + (a2 << 2)) * 24;
+      const r3 = peq + <usize>load<i32>(chars + (a3 << 2)) * 24;
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
+      const E1_2 = v128.load64_lane(r3 + 16, v128.load64_zero(r2 + 16), 1);
+      const x1_0 = v128.and(E1_0, P1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN));
+      const x1_1 = v128.and(E1_1, P1_1);
+      const t1_1 = i64x2.add(x1_1, P1_1);
+      const s1_1 = i64x2.sub(t1_1, m1_0);
+      const m1_1 = v128.or(i64x2.lt_s(v128.xor(t1_1, MIN), v128.xor(x1_1, MIN)), i64x2.lt_s(v128.xor(s1_1, MIN), v128.xor(t1_1, MIN)));
+      const s1_2 = i64x2.sub(i64x2.add(v128.and(E1_2, P1_2), P1_2), m1_1);
+      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
+      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
+      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
+      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
+      const Xv1_2 = v128.or(E1_2, M1_2), Xh1_2 = v128.or(v128.xor(s1_2, P1_2), E1_2);
+      const Ph1_2 = v128.or(M1_2, v128.not(v128.or(Xh1_2, P1_2))), Mh1_2 = v128.and(P1_2, Xh1_2);
+      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_2, sh), ONE), v128.and(i64x2.shr_u(Mh1_2, sh), ONE)));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
+      const Ps1_2 = v128.or(i64x2.shl(Ph1_2, 1), i64x2.shr_u(Ph1_1, 63)), Ms1_2 = v128.or(i64x2.shl(Mh1_2, 1), i64x2.shr_u(Mh1_1, 63));
+      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
+      P1_2 = v128.or(Ms1_2, v128.not(v128.or(Xv1_2, Ps1_2))); M1_2 = v128.and(Ps1_2, Xv1_2);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
+  v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
+  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  v128.store64_lane(st2 + 32, P1_2, 0); v128.store64_lane(st3 + 32, P1_2, 1);
+  v128.store64_lane(st2 + 40, M1_2, 0); v128.store64_lane(st3 + 40, M1_2, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+
+/**
+ * ES for the words [w0, w1), any number of blocks (one lane): the same recurrences on one lb-bit integer
+ * spread over 64-bit words in PV/MV; the addition carries upward, the shifts carry each word's
+ * top bit into the next.
+ */
+function passEN(w0: i32, w1: i32, lb: i32, blocks: i32): void {
+  const sh: u64 = <u64>((lb - 1) & 63);
+  for (let k = 0; k < blocks; k++) {
+    store<u64>(PV + (<usize>k << 3), ~(<u64>0));
+    store<u64>(MV + (<usize>k << 3), 0);
+  }
+  let score: i64 = <i64>lb;
+  let p = load<i32>(CSTART + (<usize>w0 << 2));
+  for (let v = w0; v < w1; v++) {
+    const e = load<i32>(CEND + (<usize>v << 2));
+    for (; p < e; p++) {
+      const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * <usize>blocks) << 3);
+      let carry: u64 = 0;
+      let cPh: u64 = 0;
+      let cMh: u64 = 0;
+      let Ph: u64 = 0;
+      let Mh: u64 = 0;
+      for (let k = 0; k < blocks; k++) {
+        const o = <usize>k << 3;
+        const Pv = load<u64>(PV + o);
+        const Mv = load<u64>(MV + o);
+        const Eq = load<u64>(row + o);
+        const Xv = Eq | Mv;
+        const x = Eq & Pv;
+        const t = x + Pv;
+        const c1: u64 = <u64>(t < x);
+        const sum = t + carry;
+        carry = c1 | <u64>(sum < t);
+        const Xh = (sum ^ Pv) | Eq;
+        Ph = Mv | ~(Xh | Pv);
+        Mh = Pv & Xh;
+        const Ph1 = (Ph << 1) | cPh;
+        const Mh1 = (Mh << 1) | cMh;
+        cPh = Ph >> 63;
+        cMh = Mh >> 63;
+        store<u64>(PV + o, Mh1 | ~(Xv | Ph1));
+        store<u64>(MV + o, Ph1 & Xv);
+      }
+      // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
+      score += <i64>((Ph >> sh) & 1) - <i64>((Mh >> sh) & 1);
+      store<u16>(ES + (<usize>p << 1), <u16>score);
+    }
+  }
+}
+
 /**
  * Scan texts [0, nSources) (or only `onlySource` when >= 0) for the quote in
  * QUOTE[0, lb) of `n` words; ids < `alphabet`. Writes the windows with ratio
@@ -154,7 +652,6 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
   nOut = 0;
   if (lb == 0) return 0;
   const blocks = (lb + 63) >> 6;
-  const lastHigh: u64 = <u64>1 << <u64>((lb - 1) & 63);
   memory.fill(CNT_B, 0, <usize>alphabet << 2);
   memory.fill(PEQ, 0, (<usize>alphabet * <usize>blocks) << 3);
   for (let j = 0; j < lb; j++) {
@@ -171,124 +668,11 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     const w0 = load<i32>(SW + (<usize>s << 2));
     const w1 = load<i32>(SW + (<usize>(s + 1) << 2));
     if (w1 == w0) continue;
-    for (let k = 0; k < blocks; k++) {
-      store<u64>(PV + (<usize>k << 3), ~(<u64>0));
-      store<u64>(MV + (<usize>k << 3), 0);
-    }
-    let score = lb;
-    let p = load<i32>(CSTART + (<usize>w0 << 2));
+    if (blocks <= 3) passE(w0, w1, lb, n, blocks);
+    else passEN(w0, w1, lb, blocks);
     for (let v = w0; v < w1; v++) {
       const e = load<i32>(CEND + (<usize>v << 2));
-      // Myers' semi-global edit distance over the characters up to the end of word v
-      if (blocks == 1) {
-        let Pv = load<u64>(PV);
-        let Mv = load<u64>(MV);
-        for (; p < e; p++) {
-          const c = <usize>load<i32>(CHARS + (<usize>p << 2));
-          const Eq = load<u64>(PEQ + (c << 3));
-          const Xv = Eq | Mv;
-          const Xh = (((Eq & Pv) + Pv) ^ Pv) | Eq;
-          let Ph = Mv | ~(Xh | Pv);
-          let Mh = Pv & Xh;
-          if ((Ph & lastHigh) != 0) score++;
-          else if ((Mh & lastHigh) != 0) score--;
-          Ph <<= 1;
-          Mh <<= 1;
-          Pv = Mh | ~(Xv | Ph);
-          Mv = Ph & Xv;
-        }
-        store<u64>(PV, Pv);
-        store<u64>(MV, Mv);
-      } else if (blocks == 2) {
-        // two words kept in locals (quotes of 65–128 characters, the common long case)
-        let P0 = load<u64>(PV), M0 = load<u64>(MV), P1 = load<u64>(PV, 8), M1 = load<u64>(MV, 8);
-        for (; p < e; p++) {
-          const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) << 1) << 3);
-          const E0 = load<u64>(row), E1 = load<u64>(row, 8);
-          const Xv0 = E0 | M0, Xv1 = E1 | M1;
-          const x0 = E0 & P0;
-          const s0 = x0 + P0;
-          const carry: u64 = <u64>(s0 < x0);
-          const s1 = (E1 & P1) + P1 + carry;
-          const Xh0 = (s0 ^ P0) | E0, Xh1 = (s1 ^ P1) | E1;
-          const Ph0 = M0 | ~(Xh0 | P0), Mh0 = P0 & Xh0;
-          const Ph1 = M1 | ~(Xh1 | P1), Mh1 = P1 & Xh1;
-          if ((Ph1 & lastHigh) != 0) score++;
-          else if ((Mh1 & lastHigh) != 0) score--;
-          const Ps0 = Ph0 << 1, Ms0 = Mh0 << 1;
-          const Ps1 = (Ph1 << 1) | (Ph0 >> 63), Ms1 = (Mh1 << 1) | (Mh0 >> 63);
-          P0 = Ms0 | ~(Xv0 | Ps0); M0 = Ps0 & Xv0;
-          P1 = Ms1 | ~(Xv1 | Ps1); M1 = Ps1 & Xv1;
-        }
-        store<u64>(PV, P0); store<u64>(MV, M0); store<u64>(PV, P1, 8); store<u64>(MV, M1, 8);
-      } else if (blocks == 3) {
-        // three words in locals (quotes of 129–192 characters)
-        let P0 = load<u64>(PV), M0 = load<u64>(MV), P1 = load<u64>(PV, 8), M1 = load<u64>(MV, 8);
-        let P2 = load<u64>(PV, 16), M2 = load<u64>(MV, 16);
-        for (; p < e; p++) {
-          const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * 3) << 3);
-          const E0 = load<u64>(row), E1 = load<u64>(row, 8), E2 = load<u64>(row, 16);
-          const Xv0 = E0 | M0, Xv1 = E1 | M1, Xv2 = E2 | M2;
-          const x0 = E0 & P0;
-          const s0 = x0 + P0;
-          const c0: u64 = <u64>(s0 < x0);
-          const x1 = E1 & P1;
-          const t1 = x1 + P1;
-          const s1 = t1 + c0;
-          const c1: u64 = <u64>(t1 < x1) | <u64>(s1 < t1);
-          const s2 = (E2 & P2) + P2 + c1;
-          const Xh0 = (s0 ^ P0) | E0, Xh1 = (s1 ^ P1) | E1, Xh2 = (s2 ^ P2) | E2;
-          const Ph0 = M0 | ~(Xh0 | P0), Mh0 = P0 & Xh0;
-          const Ph1 = M1 | ~(Xh1 | P1), Mh1 = P1 & Xh1;
-          const Ph2 = M2 | ~(Xh2 | P2), Mh2 = P2 & Xh2;
-          if ((Ph2 & lastHigh) != 0) score++;
-          else if ((Mh2 & lastHigh) != 0) score--;
-          const Ps0 = Ph0 << 1, Ms0 = Mh0 << 1;
-          const Ps1 = (Ph1 << 1) | (Ph0 >> 63), Ms1 = (Mh1 << 1) | (Mh0 >> 63);
-          const Ps2 = (Ph2 << 1) | (Ph1 >> 63), Ms2 = (Mh2 << 1) | (Mh1 >> 63);
-          P0 = Ms0 | ~(Xv0 | Ps0); M0 = Ps0 & Xv0;
-          P1 = Ms1 | ~(Xv1 | Ps1); M1 = Ps1 & Xv1;
-          P2 = Ms2 | ~(Xv2 | Ps2); M2 = Ps2 & Xv2;
-        }
-        store<u64>(PV, P0); store<u64>(MV, M0); store<u64>(PV, P1, 8); store<u64>(MV, M1, 8);
-        store<u64>(PV, P2, 16); store<u64>(MV, M2, 16);
-      } else {
-        // the same recurrences on one lb-bit integer spread over 64-bit words:
-        // the addition carries upward, the shifts carry each word's top bit into the next
-        for (; p < e; p++) {
-          const c = <usize>load<i32>(CHARS + (<usize>p << 2));
-          const row = PEQ + ((c * <usize>blocks) << 3);
-          let carry: u64 = 0;
-          let cPh: u64 = 0; // row 0 is all zeros: nothing shifts into bit 0 (a match may start anywhere)
-          let cMh: u64 = 0;
-          let Ph: u64 = 0;
-          let Mh: u64 = 0;
-          for (let k = 0; k < blocks; k++) {
-            const o = <usize>k << 3;
-            const Pv = load<u64>(PV + o);
-            const Mv = load<u64>(MV + o);
-            const Eq = load<u64>(row + o);
-            const Xv = Eq | Mv;
-            const x = Eq & Pv;
-            const t = x + Pv;
-            const c1: u64 = <u64>(t < x);
-            const sum = t + carry;
-            carry = c1 | <u64>(sum < t);
-            const Xh = (sum ^ Pv) | Eq;
-            Ph = Mv | ~(Xh | Pv);
-            Mh = Pv & Xh;
-            const Ph1 = (Ph << 1) | cPh;
-            const Mh1 = (Mh << 1) | cMh;
-            cPh = Ph >> 63;
-            cMh = Mh >> 63;
-            store<u64>(PV + o, Mh1 | ~(Xv | Ph1));
-            store<u64>(MV + o, Ph1 & Xv);
-          }
-          // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
-          if ((Ph & lastHigh) != 0) score++;
-          else if ((Mh & lastHigh) != 0) score--;
-        }
-      }
+      const score = <f64>load<u16>(ES + (<usize>(e - 1) << 1));
       // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
       // fails for every window ending at v (f64 rounding is monotone)
       const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;

@@ -16,7 +16,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createQuoteIndex, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { wasmFor } from "../bindings/wasm.js";
+import { seqBindingFor } from "../bindings/sequence-match.js";
 import { bestSpan, createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
 import { loadBooks } from "../ts/moot/corpus-node.js";
 import { normalize, words } from "../ts/moot/words.js";
@@ -63,17 +65,30 @@ function makeQuotes(texts: string[], count: number, rand: () => number, lo: numb
   return out;
 }
 
-function rapidfuzzContender(texts: string[], quotes: string[], expected: number[], label: string): Contender {
+interface RapidfuzzRun {
+  medianMs: number;
+  samples: number;
+  perQuoteMedians: number[];
+  agree: number;
+}
+
+/** RapidFuzz partial_ratio_alignment of each quote over each text (python3, bench/python/rapidfuzz_locate.py). */
+function runRapidfuzz(texts: string[], quotes: string[], expected: number[], budgetMs: number): RapidfuzzRun {
+  const dir = mkdtempSync(join(tmpdir(), "groundwire-qi-bench-"));
+  const file = join(dir, "cases.json");
+  writeFileSync(file, JSON.stringify({ texts: texts.map(normalize), quotes: quotes.map(normalize), expected }));
+  const budget = Math.max(0.5, budgetMs / 1000);
+  const out = execFileSync("python3", [RAPIDFUZZ, file, String(budget)], { encoding: "utf8", maxBuffer: 1 << 26 });
+  return JSON.parse(out.trim().split("\n").pop()!) as RapidfuzzRun;
+}
+
+function rapidfuzzContender(texts: string[], quotes: string[], expected: number[], label: string, keep?: (r: RapidfuzzRun) => void): Contender {
   return {
     name: `RapidFuzz partial_ratio_alignment${label}`,
     kind: "external",
     async measure(options) {
-      const dir = mkdtempSync(join(tmpdir(), "groundwire-qi-bench-"));
-      const file = join(dir, "cases.json");
-      writeFileSync(file, JSON.stringify({ texts: texts.map(normalize), quotes: quotes.map(normalize), expected }));
-      const budget = Math.max(0.5, (options?.budgetMs ?? 3000) / 1000);
-      const out = execFileSync("python3", [RAPIDFUZZ, file, String(budget)], { encoding: "utf8", maxBuffer: 1 << 26 });
-      const r = JSON.parse(out.trim().split("\n").pop()!);
+      const r = runRapidfuzz(texts, quotes, expected, options?.budgetMs ?? 3000);
+      keep?.(r);
       const known = expected.filter((e) => e >= 0).length;
       return { medianMs: r.medianMs, samples: r.samples, note: `its best text is ours for ${r.agree}/${known} quotes (score only, its own contract)` };
     },
@@ -95,20 +110,27 @@ function locateContender(name: string, ix: QuoteIndex, quotes: string[], expecte
   };
 }
 
-/** Median ms per quote over `reps` calls each (the harness reports the mean per quote of a batch). */
-function perQuoteMedian(ix: QuoteIndex, quotes: string[], reps = 3): number {
-  const ms = quotes.map((q) => {
+/** Each quote's median ms over `reps` calls of `locate` (the harness reports the mean per quote of a batch). */
+function perQuoteMs(ix: QuoteIndex, quotes: string[], options: { limit?: number } = {}, reps = 5): number[] {
+  return quotes.map((q) => {
     const t: number[] = [];
     for (let r = 0; r < reps; r++) {
       const s = performance.now();
-      ix.locate(q);
+      ix.locate(q, options);
       t.push(performance.now() - s);
     }
-    return t.sort((a, b) => a - b)[Math.floor(reps / 2)];
+    return quantile(t, 0.5);
   });
-  ms.sort((a, b) => a - b);
-  return ms[Math.floor(ms.length / 2)];
 }
+
+/** The q-quantile of xs (nearest rank, q in [0, 1]). */
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+
+const ms = (x: number) => (x >= 100 ? Math.round(x) : x >= 1 ? Math.round(x * 10) / 10 : Math.round(x * 1000) / 1000);
+const stats = (xs: number[]) => `median ${ms(quantile(xs, 0.5))} ms, p90 ${ms(quantile(xs, 0.9))} ms`;
 
 const suite: BenchSuite = {
   part: "quote-index",
@@ -127,23 +149,65 @@ const suite: BenchSuite = {
     const texts = books.map((b) => b.passages.map((p) => p.content).join("\n\n"));
     const corpusChars = texts.reduce((n, t) => n + t.length, 0);
     const rand = mulberry32(18);
+    // the issue's target set: 12 quotes of 5–30 words, quote i with i % 4 word edits (0 = verbatim)
     const quotes = makeQuotes(texts, 12, rand, 5, 30, 3);
-    const expected = quotes.map((q) => key(wasm.locate(q)));
-    const bestText = quotes.map((q) => wasm.locate(q, { limit: 1 })[0]?.sourceIndex ?? -1);
-    const rf = hasRapidfuzz();
-    const skipRf = "RapidFuzz (pip install rapidfuzz) is not installed";
-    const perQuote = perQuoteMedian(wasm, quotes);
-
-    // exhaustive bestSpan over all texts: seconds per quote, so two quotes
-    const two = quotes.slice(0, 2);
-    const twoBest = two.map((q) => bestSpan(q, texts, { backend: "wasm" }));
     const verbatim = makeQuotes(texts, 12, rand, 5, 30, 0);
-    const verbatimExpected = verbatim.map((q) => key(wasm.locate(q, { limit: 1 })));
     const nowhere = [
       "colourless green ideas sleep furiously beneath the quantum refrigerator of the moon",
       "our spacecraft telemetry indicates a carburettor anomaly in the blockchain subsystem",
       "please reboot the router before submitting your quarterly performance review online",
+      "the cryptocurrency exchange suspended withdrawals after the smartphone firmware update",
+      "download the spreadsheet template and email it to the helpdesk before the webinar",
+      "astronauts calibrated the satellite antenna while the laptop battery was recharging",
     ];
+    const allQuotes = [...quotes, ...verbatim, ...nowhere];
+    const expected = allQuotes.map((q) => key(wasm.locate(q)));
+    const bestText = allQuotes.map((q) => wasm.locate(q, { limit: 1 })[0]?.sourceIndex ?? -1);
+    const rf = hasRapidfuzz();
+    const skipRf = "RapidFuzz (pip install rapidfuzz) is not installed";
+    let rfRun: RapidfuzzRun | null = null;
+    const nQ = quotes.length, nV = verbatim.length;
+
+    // Exhaustive bestSpan over all texts: bestSpan's own full window scan in WASM (every window,
+    // skipped only by difflib's bounds against the best so far, as before the quote index) on the
+    // index's pre-tokenized texts — the public bestSpan(quote, texts) would also tokenize the 5 MB
+    // per call and first tries the quote index's own scan. Its bounds are against the best window so
+    // far, so it is fast when the best is close (a verbatim quote) and slow when nothing is: three
+    // quotes, with 1 and 3 word edits and one found nowhere.
+    const two = [quotes[1], quotes[3], nowhere[0]];
+    const prepared = __quoteIndexInternals.prepare(books);
+    const seq = seqBindingFor(wasmFor("wasm")!);
+    const seqOwner = {};
+    const fullScan = (q: string) => seq.match(seqOwner, prepared, [__quoteIndexInternals.prepareQuote(prepared, q).q])[0];
+    const twoBest = two.map(fullScan);
+    const exhaustiveMs: number[][] = two.map(() => []);
+    const verbatimExpected = verbatim.map((q) => key(wasm.locate(q, { limit: 1 })));
+
+    // per quote, per category: locate (wasm) timed here (each quote's median of 5 calls), RapidFuzz
+    // from its run in the first case (each quote's median over its passes)
+    const categories = () => {
+      const all = perQuoteMs(wasm, quotes);
+      const edited = all.filter((_, i) => i % 4 !== 0);
+      const vFull = perQuoteMs(wasm, verbatim);
+      const vExact = perQuoteMs(wasm, verbatim, { limit: 1 });
+      const none = perQuoteMs(wasm, nowhere);
+      const out: Record<string, number | string> = {
+        "locate (wasm), 12 quotes 0–3 edits": stats(all),
+        "locate (wasm), 1–3 edits (9)": stats(edited),
+        "locate (wasm), verbatim, all spans (12)": stats(vFull),
+        "locate (wasm), verbatim, exact path limit 1 (12)": stats(vExact),
+        "locate (wasm), no match (6)": stats(none),
+      };
+      if (rfRun) {
+        const r = rfRun.perQuoteMedians;
+        const rAll = r.slice(0, nQ), rEd = rAll.filter((_, i) => i % 4 !== 0), rV = r.slice(nQ, nQ + nV), rN = r.slice(nQ + nV);
+        out["RapidFuzz, 12 quotes 0–3 edits"] = `${stats(rAll)} (${(quantile(rAll, 0.5) / quantile(all, 0.5)).toFixed(2)}× locate's median)`;
+        out["RapidFuzz, 1–3 edits"] = `${stats(rEd)} (${(quantile(rEd, 0.5) / quantile(edited, 0.5)).toFixed(2)}×)`;
+        out["RapidFuzz, verbatim"] = `${stats(rV)} (${(quantile(rV, 0.5) / quantile(vFull, 0.5)).toFixed(2)}× locate's full scan)`;
+        out["RapidFuzz, no match"] = `${stats(rN)} (${(quantile(rN, 0.5) / quantile(none, 0.5)).toFixed(2)}×)`;
+      } else out.note = skipRf;
+      return out;
+    };
 
     // the 12-passage pool of the moot bench: bestSpan vs RapidFuzz over the same pool
     const poolRand = mulberry32(1234);
@@ -162,38 +226,67 @@ const suite: BenchSuite = {
 
     const cases: BenchCase[] = [
       {
-        name: "locate, 12 quotes of 5–30 words with 0–3 word edits, all books (≈5 MB)",
+        name: "locate, 30 quotes: 12 of 5–30 words with 0–3 word edits, 12 verbatim, 6 found nowhere; all books (≈5 MB)",
         size: "large",
-        units: { count: quotes.length, unit: "quotes" },
+        units: { count: allQuotes.length, unit: "quotes" },
         contenders: [
-          locateContender("locate (wasm)", wasm, quotes, expected),
-          ...(rf ? [rapidfuzzContender(texts, quotes, bestText, ", per book")] : []),
+          locateContender("locate (wasm)", wasm, allQuotes, expected),
+          ...(rf ? [rapidfuzzContender(texts, allQuotes, bestText, ", per book", (r) => (rfRun = r))] : []),
         ],
-        extra: () => ({ "locate (wasm) median per quote, ms": Math.round(perQuote * 100) / 100, ...(rf ? {} : { note: skipRf }) }),
+        extra: categories,
       },
       {
-        name: "locate vs exhaustive bestSpan, 2 of those quotes, all books",
+        name: "locate vs exhaustive bestSpan, 3 of those quotes (1 and 3 edits, no match), all books",
         size: "pathological",
         units: { count: two.length, unit: "quotes" },
         baseline: "bestSpan over all books (wasm, exhaustive)",
         contenders: [
           {
             name: "bestSpan over all books (wasm, exhaustive)",
-            run: () => two.map((q) => bestSpan(q, texts, { backend: "wasm" })),
+            run: () =>
+              two.map((q, i) => {
+                const t = performance.now();
+                const found = fullScan(q);
+                exhaustiveMs[i].push(performance.now() - t);
+                return found;
+              }),
             check: (o) => {
-              (o as SpanMatch[]).forEach((s, i) => {
+              (o as { source: number; word: number; size: number; ratio: number }[]).forEach((s, i) => {
                 const top = wasm.locate(two[i], { limit: 1 })[0];
-                if (s.ratio >= 0.8 && (!top || top.start !== s.start || top.ratio !== s.ratio || top.sourceIndex !== s.source)) {
-                  throw new Error(`locate's first span differs from bestSpan on quote ${i}`);
+                const at = top ? top.word + prepared.sourceWords[top.sourceIndex] : -1;
+                if (s.ratio >= 0.8 && (!top || at !== s.word || top.words !== s.size || top.ratio !== s.ratio)) {
+                  throw new Error(`locate's first span differs from bestSpan's full scan on quote ${i}`);
                 }
               });
             },
           },
-          locateContender("locate (wasm)", wasm, two, expected.slice(0, 2)),
-          locateContender("locate (ts)", ts, two, expected.slice(0, 2)),
-          ...(rf ? [rapidfuzzContender(texts, two, bestText.slice(0, 2), ", per book")] : []),
+          {
+            name: "bestSpan(quote, texts), public API (tokenizes the texts, quote-index pre-pass)",
+            run: () => two.map((q) => bestSpan(q, texts, { backend: "wasm" })),
+            check: (o) => {
+              (o as SpanMatch[]).forEach((s, i) => {
+                if (s.ratio !== twoBest[i].ratio) throw new Error(`bestSpan and its full scan differ on quote ${i}`);
+              });
+            },
+          },
+          locateContender("locate (wasm)", wasm, two, [expected[1], expected[3], expected[nQ + nV]]),
+          locateContender("locate (ts)", ts, two, [expected[1], expected[3], expected[nQ + nV]]),
+          ...(rf ? [rapidfuzzContender(texts, two, [bestText[1], bestText[3], -1], ", per book")] : []),
         ],
-        extra: () => ({ "bestSpan ratios": twoBest.map((b) => b.ratio.toFixed(3)).join(", ") }),
+        extra: () => {
+          // per quote: exhaustive (its fastest run) vs locate (median of 5); and vs locate's median over the 12
+          const ex = exhaustiveMs.map((t) => Math.min(...t));
+          const lo = perQuoteMs(wasm, two);
+          const median12 = quantile(perQuoteMs(wasm, quotes), 0.5);
+          const exMean = ex.reduce((a, b) => a + b, 0) / ex.length;
+          return {
+            "bestSpan ratios": twoBest.map((b) => b.ratio.toFixed(3)).join(", "),
+            "exhaustive per quote, ms": ex.map(ms).join(", "),
+            "locate (wasm) per quote, ms": lo.map(ms).join(", "),
+            "exhaustive ÷ locate, same quote": ex.map((e, i) => `${Math.round(e / lo[i])}×`).join(", "),
+            "exhaustive mean of the 3 ÷ locate's median over the 12": `${Math.round(exMean / median12)}×`,
+          };
+        },
       },
       {
         name: "locate, 12 verbatim quotes of 5–30 words, exact path (limit 1), all books",
@@ -202,7 +295,7 @@ const suite: BenchSuite = {
         contenders: [locateContender("locate (wasm), limit 1", wasm, verbatim, verbatimExpected, 1), locateContender("locate (ts), limit 1", ts, verbatim, verbatimExpected, 1)],
       },
       {
-        name: "locate, no-match worst case: 3 quotes found nowhere, all books",
+        name: "locate, no-match worst case: 6 quotes found nowhere, all books",
         size: "pathological",
         units: { count: nowhere.length, unit: "quotes" },
         contenders: [

@@ -158,6 +158,41 @@ describe("parity with the exhaustive scan", () => {
       }
     }
   });
+
+  it("texts long enough for the split edit-distance pass (WASM lanes): quotes at and across every lane boundary, 1–3 blocks", () => {
+    // two texts of ~1,100 and ~700 words: the WASM pass cuts each into 4/3/2 lanes (1/2/3 blocks of
+    // 64 bits) once it has 4·K·(n+2) words; quotes are taken across the lane boundaries (word nw·l/K
+    // of each text) and elsewhere
+    const big = [fixture.passages.slice(0, 10).join(" "), fixture.passages.slice(60, 66).join(" ")];
+    const bix = __quoteIndexInternals.prepare(big);
+    const bw = createQuoteIndex(big, { backend: "wasm" });
+    const bt = createQuoteIndex(big, { backend: "ts" });
+    const rand = mulberry32(4096);
+    const toRow = (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + bix.sourceWords[g.sourceIndex], g.words, g.ratio];
+    const blocks = new Set<number>();
+    let nonEmpty = 0;
+    for (let k = 0; k < 30; k++) {
+      const t = k % 2;
+      const src = big[t];
+      const ws = words(src).map((w) => src.slice(w.start, w.end));
+      const n = [4, 9, 14, 20, 26][k % 5];
+      const lanes = [4, 3, 2][Math.floor(k / 5) % 3];
+      const boundary = Math.floor((ws.length * (1 + (k % lanes))) / lanes);
+      // start a few words before, at, or after the boundary (a window straddles it), or anywhere
+      const i = k % 8 === 7 ? Math.floor(rand() * (ws.length - n)) : Math.max(0, Math.min(ws.length - n, boundary - Math.floor(rand() * (n + 3))));
+      const picked = ws.slice(i, i + n);
+      for (let e = 0; e < k % 4; e++) picked[Math.floor(rand() * n)] = ["indeed", "not", "very"][e % 3];
+      const quote = picked.join(" ");
+      const q = __quoteIndexInternals.prepareQuote(bix, quote).q;
+      blocks.add(Math.ceil(q.ids.length / 64));
+      const want = rankHits(bix, scanExhaustive(bix, q, 0.7), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+      expect(bw.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
+      expect(bt.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
+      if (want.length) nonEmpty++;
+    }
+    expect([...blocks].sort()).toEqual([1, 2, 3]);
+    expect(nonEmpty).toBeGreaterThan(24);
+  }, 600_000);
 });
 
 describe("the issue's cases", () => {
