@@ -478,3 +478,10 @@ export function normalize(text: string): string {
 export function wordCount(text: string): number {
   return words(text).length;
 }
+
+/** For tests: the scanner's class table and the blocks it covers. */
+export const __wordsInternals = {
+  classes,
+  SCANNED_BLOCKS,
+  CLASS: { UNSAFE, OTHER, LETTER, DIGIT, MID_LETTER, MID_NUM, MID_NUM_LET } as const,
+};
