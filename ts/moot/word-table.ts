@@ -188,6 +188,32 @@ class KeyInterner implements WordSink {
   }
 }
 
+/** `chars`, `charStart`, `charEnd` of the layout: each word's key code points (ids), the keys of a text one 0 apart. */
+function layOutKeys(
+  wordIds: Int32Array, textWords: Int32Array, keyChars: Int32Array, keyCharStart: Int32Array,
+): { chars: Int32Array; charStart: Int32Array; charEnd: Int32Array } {
+  const n = wordIds.length;
+  let total = 0;
+  for (let w = 0; w < n; w++) total += keyCharStart[wordIds[w]! + 1]! - keyCharStart[wordIds[w]!]!;
+  for (let t = 0; t + 1 < textWords.length; t++) total += Math.max(0, textWords[t + 1]! - textWords[t]! - 1);
+  const chars = new Int32Array(total);
+  const charStart = new Int32Array(n);
+  const charEnd = new Int32Array(n);
+  let at = 0;
+  for (let t = 0; t + 1 < textWords.length; t++) {
+    const first = textWords[t]!;
+    const last = textWords[t + 1]!;
+    for (let w = first; w < last; w++) {
+      if (w > first) chars[at++] = 0;
+      charStart[w] = at;
+      const id = wordIds[w]!;
+      for (let i = keyCharStart[id]!, end = keyCharStart[id + 1]!; i < end; i++) chars[at++] = keyChars[i]!;
+      charEnd[w] = at;
+    }
+  }
+  return { chars, charStart, charEnd };
+}
+
 /**
  * Every word of `texts` (the words of ts/moot/words.ts, `wordsInto`), interned for the quote index.
  *
@@ -253,27 +279,15 @@ export function buildWordTable(texts: readonly string[]): WordTable {
   }
 
   // The keys of each text's words, one 0 apart.
-  let total = 0;
-  for (let w = 0; w < n; w++) total += keyCharStart[wordIds[w]! + 1]! - keyCharStart[wordIds[w]!]!;
-  for (let t = 0; t < texts.length; t++) total += Math.max(0, textWords[t + 1]! - textWords[t]! - 1);
-  const chars = new Int32Array(total);
-  const charStart = new Int32Array(n);
-  const charEnd = new Int32Array(n);
+  const { chars, charStart, charEnd } = layOutKeys(wordIds, textWords, keyChars, keyCharStart);
   const spans = new Int32Array(2 * n);
   const wordText = new Int32Array(n);
-  let at = 0;
-  for (let t = 0; t < texts.length; t++) {
-    for (let w = textWords[t]!; w < textWords[t + 1]!; w++) {
-      if (w > textWords[t]!) chars[at++] = 0;
-      charStart[w] = at;
-      const id = wordIds[w]!;
-      for (let i = keyCharStart[id]!, end = keyCharStart[id + 1]!; i < end; i++) chars[at++] = keyChars[i]!;
-      charEnd[w] = at;
-      spans[2 * w] = interner.starts[w]!;
-      spans[2 * w + 1] = interner.ends[w]!;
-      wordText[w] = t;
-    }
+  const { starts, ends } = interner;
+  for (let w = 0; w < n; w++) {
+    spans[2 * w] = starts[w]!;
+    spans[2 * w + 1] = ends[w]!;
   }
+  for (let t = 0; t < texts.length; t++) wordText.fill(t, textWords[t], textWords[t + 1]);
 
   // Postings: the words of each id, in order (a counting sort of word ids).
   const postingStart = new Int32Array(firstKey.length + 1);

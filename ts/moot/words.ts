@@ -23,9 +23,15 @@
  *   `str.lower`), apostrophes removed.
  * - normalize(text) = the keys of its words joined by one space.
  *
- * Segmenting is the costly step (ICU); {@link words} keeps the last few
- * hundred texts' results (passages are checked again every turn of a moot).
+ * Finding words: text made of the characters of WORD_CLASS_RUNS (Latin, Greek, Cyrillic,
+ * punctuation, symbols; see UNSAFE for what is left out) is read by a scanner over a class
+ * table, equal to the segmenter there and ~10-20x faster; a chunk of text holding anything
+ * else goes to `Intl.Segmenter` (ICU work, ~1 µs a character). {@link words} keeps the last
+ * few hundred texts' results (passages are checked again every turn of a moot);
+ * {@link wordsInto} hands words to a sink without one object a word (the quote index build).
  */
+
+import { WORD_CLASS_RUNS } from "./word-classes.generated.js";
 
 const DOUBLE_QUOTES = "“”„‟″«»「」『』";
 const SINGLE_QUOTES = "‘’‚‛";
@@ -170,7 +176,7 @@ function nearClusterEdge(text: string, i: number): boolean {
 
 /**
  * Word-break classes of the scanner: UAX #29 Word_Break values as they act once the cuts of
- * {@link pushPieces} are applied, over the characters the scanner handles (SCANNED_BLOCKS).
+ * {@link pushPieces} are applied, over the characters the scanner handles (WORD_CLASS_RUNS).
  *
  * - LETTER: ALetter (Alphabetic, plus UAX #29's listed extras); DIGIT: Numeric (only 0-9 is
  *   Numeric in these blocks). Letters and digits join each other (WB5, WB8, WB9, WB10).
@@ -210,43 +216,21 @@ const MID_NUM = 5;
 const MID_NUM_LET = 6;
 
 /**
- * The blocks the scanner reads (UTF-16 code unit ranges, inclusive): Basic Latin, Latin-1
- * Supplement, Latin Extended-A/B, IPA Extensions, Spacing Modifier Letters, Greek and
- * Coptic, Cyrillic (+ Supplement), Latin Extended Additional, Greek Extended, General
- * Punctuation, super/subscripts, currency, letterlike symbols, number forms, arrows,
- * mathematical operators, technical, box drawing, shapes, miscellaneous symbols,
- * dingbats (U+2000–2BFF), Latin Extended-C, Supplemental Punctuation, Latin Extended-D.
- * The characters of these blocks that are UNSAFE (above) are still left to the segmenter.
+ * The scanner's class of every UTF-16 code unit, as runs `lo, hi, class` (inclusive; UNSAFE
+ * elsewhere). Derived by test/moot/words.test.ts from the rules above over the blocks it names
+ * (Basic Latin to Cyrillic Supplement, U+0000–052F; Latin Extended Additional and Greek
+ * Extended; General Punctuation to Miscellaneous Symbols and Arrows, U+2000–2BFF; Latin
+ * Extended-C; Supplemental Punctuation; Latin Extended-D), checked there against
+ * Intl.Segmenter code point by code point, and generated into a file so the table does not
+ * depend on the Unicode version of the engine's regular expressions, and costs nothing to load.
  */
-const SCANNED_BLOCKS: readonly (readonly [number, number])[] = [
-  [0x0000, 0x052f], [0x1e00, 0x1fff], [0x2000, 0x2bff], [0x2c60, 0x2c7f], [0x2e00, 0x2e7f], [0xa720, 0xa7ff],
-];
-/** ALetter characters that are not Alphabetic (UAX #29, Word_Break=ALetter), in SCANNED_BLOCKS. */
-const ALETTER_EXTRA_RE = /[\u00B8\u02C2-\u02C5\u02D2-\u02D7\u02DE\u02DF\u02E5-\u02EB\u02ED\u02EF-\u02FF\uA720\uA721\uA789\uA78A]/;
-const UNSAFE_RE = /[\p{Cn}\p{Cs}\p{M}\p{Cf}\p{Default_Ignorable_Code_Point}\uFB00-\uFB06\u202F\u203F\u2040\u2054]/u;
-
 let classTable: Uint8Array | null = null;
 
-/** The scanner's class of every UTF-16 code unit (64 KB, built on first use from the rules above). */
+/** The scanner's class of every UTF-16 code unit (64 KB, filled from WORD_CLASS_RUNS on first use). */
 function classes(): Uint8Array {
   if (classTable) return classTable;
   const t = new Uint8Array(0x10000); // UNSAFE everywhere else, surrogates included
-  for (const [lo, hi] of SCANNED_BLOCKS) {
-    for (let c = lo; c <= hi; c++) {
-      const ch = translateQuoteChars(String.fromCharCode(c));
-      const own = String.fromCharCode(c);
-      let k: number;
-      if (UNSAFE_RE.test(own) || own.normalize("NFC") !== own) k = UNSAFE;
-      else if (ch >= "0" && ch <= "9") k = DIGIT;
-      else if (/\p{Nd}/u.test(ch)) k = UNSAFE;
-      else if (ch === "\u00B7" || ch === "\u2027") k = MID_LETTER;
-      else if (ch === "," || ch === ";" || ch === "\u2044" || ch === "." || ch === "\u2024") k = MID_NUM;
-      else if (ch === "'" || ch === "\u2018" || ch === "\u2019") k = MID_NUM_LET;
-      else if (/\p{Alphabetic}/u.test(ch) || ALETTER_EXTRA_RE.test(ch)) k = LETTER;
-      else k = OTHER;
-      t[c] = k;
-    }
-  }
+  for (let i = 0; i < WORD_CLASS_RUNS.length; i += 3) t.fill(WORD_CLASS_RUNS[i + 2]!, WORD_CLASS_RUNS[i]!, WORD_CLASS_RUNS[i + 1]! + 1);
   return (classTable = t);
 }
 
@@ -380,7 +364,7 @@ function wordsOf(flat: string, sink: WordSink, check?: (start: number, end: numb
  * that intern keys as they go (the quote index build, ts/moot/word-table.ts).
  * @param text any string
  * @param sink receives the words; may see some taken back (`truncate`) before the final ones
- * Complexity: O(length); chunks of scanned characters (SCANNED_BLOCKS) cost a table read a
+ * Complexity: O(length); chunks of scanned characters (WORD_CLASS_RUNS) cost a table read a
  * UTF-16 unit, the others ICU segmentation (~1 µs a character).
  */
 export function wordsInto(text: string, sink: WordSink): void {
@@ -459,8 +443,9 @@ function cachedWords(text: string): readonly Word[] {
  *
  * @param text any string (a TypeError otherwise)
  * @returns the words in order, read-only (those of a text of 256+ characters are frozen: shared with a small cache)
- * Complexity: O(length) (ICU segmentation); repeated texts of 256+ characters are served
- * from a cache of the last 512 texts / 4M characters.
+ * Complexity: O(length): a table read a UTF-16 unit where the scanner applies, ICU
+ * segmentation (~1 µs a character) in chunks it does not cover; repeated texts of 256+
+ * characters are served from a cache of the last 512 texts / 4M characters.
  */
 export function words(text: string): readonly Word[] {
   if (typeof text !== "string") throw new TypeError(`words(text): text must be a string, got ${typeof text}`);
@@ -482,6 +467,5 @@ export function wordCount(text: string): number {
 /** For tests: the scanner's class table and the blocks it covers. */
 export const __wordsInternals = {
   classes,
-  SCANNED_BLOCKS,
   CLASS: { UNSAFE, OTHER, LETTER, DIGIT, MID_LETTER, MID_NUM, MID_NUM_LET } as const,
 };
