@@ -125,13 +125,20 @@ const heapMB = () => {
   return (m.heapUsed + m.arrayBuffers) / 1e6;
 };
 
-/** Memory of one build: what it keeps (after a full collection) and what it left to collect. */
-function buildMemory(build: () => unknown, gc: () => void): { retainedMB: number; garbageMB: number; keep: unknown } {
+/** A full collection, twice, with a pause between: array buffers are freed by a concurrent sweeper after the first. */
+async function settle(gc: () => void): Promise<void> {
   gc();
+  await new Promise((r) => setTimeout(r, 100));
+  gc();
+}
+
+/** Memory of one build: what it keeps (after full collections) and what it left to collect. */
+async function buildMemory(build: () => unknown, gc: () => void): Promise<{ retainedMB: number; garbageMB: number; keep: unknown }> {
+  await settle(gc);
   const before = heapMB();
   const keep = build();
   const after = heapMB();
-  gc();
+  await settle(gc);
   const kept = heapMB();
   return { retainedMB: kept - before, garbageMB: after - kept, keep };
 }
@@ -183,9 +190,9 @@ const suite: BenchSuite = {
     const gc = collector();
 
     // memory of one build each, measured apart from the timing runs
-    const oldMem = buildMemory(() => oldBuild(books), gc);
-    const tableMem = buildMemory(() => buildWordTable(books.map(bookText)), gc);
-    const newMem = buildMemory(() => createQuoteIndex(books, { backend: "ts" }), gc);
+    const oldMem = await buildMemory(() => oldBuild(books), gc);
+    const tableMem = await buildMemory(() => buildWordTable(books.map(bookText)), gc);
+    const newMem = await buildMemory(() => createQuoteIndex(books, { backend: "ts" }), gc);
     const oldStats = (oldMem.keep as ReturnType<typeof oldBuild>).stats;
     const newIndex = newMem.keep as ReturnType<typeof createQuoteIndex>;
     const sameIndex = (o: unknown) => {
