@@ -224,16 +224,17 @@ function layOutKeys(
  * @param texts the texts, in order; offsets in `spans` are UTF-16 units into each as given
  * @returns the table (see {@link WordTable}); its ids are numbered by first occurrence, so the
  *   table is a pure function of the texts' words
- * Complexity: O(total length) time (the tokenizer's, plus one hash step a UTF-16 unit of a
- * word); memory: 4 bytes × (key code points + 2 spaces… see the layout) × a few columns, plus
- * the distinct keys once (UTF-16 pool and a `Map` of them).
+ * Complexity: O(total length) time: the tokenizer's, one hash step and one compare a UTF-16
+ * unit of each word, and a few passes over the words. Memory kept: 4 bytes × (key code points +
+ * 8 a word + 1 a distinct key), plus the distinct keys once (`vocabulary`); while building,
+ * the distinct keys' UTF-16 units and a hash table of twice their number.
  */
 export function buildWordTable(texts: readonly string[]): WordTable {
   // ~5.3 UTF-16 units a word in English prose (4.64 M units, 870 K words in the books): one
-  // allocation for most texts, a doubling for the others
+  // allocation for most texts, doublings for the others; the guess is capped at 4 M words
   let units = 0;
   for (const t of texts) units += t.length;
-  const interner = new KeyInterner(Math.ceil(units / 5));
+  const interner = new KeyInterner(Math.min(1 << 22, Math.ceil(units / 5)));
   const textWords = new Int32Array(texts.length + 1);
   for (let t = 0; t < texts.length; t++) {
     textWords[t] = interner.count;

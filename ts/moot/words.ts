@@ -237,8 +237,9 @@ function classes(): Uint8Array {
 /**
  * Where {@link wordsInto} puts the words of a text, in order. A word's key comes one of two
  * ways: `plain` when it is the UTF-16 units flat[start, end) as they stand (`upper`: with
- * A-Z lowered to a-z; no other unit of such a word changes under `key`), `keyed` when it is
- * made (`key` given). Offsets are UTF-16 units into the text as given.
+ * A-Z lowered to a-z; the word is ASCII with no apostrophe, so no other unit changes under
+ * `key`), `keyed` when it is made (`key` given). `flat` is the text with its quote characters
+ * translated (same length, same offsets). Offsets are UTF-16 units into the text as given.
  * `count` is the number of words put so far; `truncate(n)` drops all but the first n (the
  * tokenizer takes back a chunk or a path it cannot finish).
  */
