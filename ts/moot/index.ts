@@ -1,5 +1,6 @@
 // ts/moot: public API of this part (browser-safe). Filled in by its issue.
-export * from "./words.js";
+// words.ts also exports wordsInto/WordSink (the index build's tokenizer) and its test internals: not public
+export { words, normalize, wordCount, key, translateQuoteChars, type Word } from "./words.js";
 export * from "./best-span.js";
 export {
   createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO,

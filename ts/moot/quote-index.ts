@@ -59,6 +59,7 @@ import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { createMatchScratch, matchingCharacters, ratioOf } from "./sequence-match.js";
 import { words } from "./words.js";
 import { internQuote, quoteSize } from "./quote-keys.js";
+import { buildWordTable } from "./word-table.js";
 import type { Book } from "./retrieval.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
@@ -217,70 +218,22 @@ function prepare(input: QuoteIndexInput): Prepared {
     if (keys.has(s.key)) throw new RangeError(`createQuoteIndex: source key ${JSON.stringify(s.key)} appears twice`);
     keys.add(s.key);
   }
-  const alphabet = new Map<number, number>([[32, 0]]);
-  const vocabulary = new Map<string, number>();
-  // grown by hand: a 5 MB corpus has ~1 M words and ~5 M key characters
-  let chars = new Int32Array(1 << 16);
-  let nChars = 0;
-  const perWord: number[][] = [[], [], [], [], []]; // charStart, charEnd, spanStart, spanEnd, wordId
-  const sourceWords = new Int32Array(sources.length + 1);
-  let w = 0;
-  for (let s = 0; s < sources.length; s++) {
-    sourceWords[s] = w;
-    let first = true;
-    for (const word of words(sources[s].text)) {
-      if (nChars + word.key.length + 1 > chars.length) {
-        const bigger = new Int32Array(Math.max(chars.length * 2, nChars + word.key.length + 1));
-        bigger.set(chars.subarray(0, nChars));
-        chars = bigger;
-      }
-      if (!first) chars[nChars++] = 0;
-      first = false;
-      perWord[0].push(nChars);
-      for (const ch of word.key) {
-        const cp = ch.codePointAt(0)!;
-        let id = alphabet.get(cp);
-        if (id === undefined) alphabet.set(cp, (id = alphabet.size));
-        chars[nChars++] = id;
-      }
-      perWord[1].push(nChars);
-      perWord[2].push(word.start);
-      perWord[3].push(word.end);
-      let wid = vocabulary.get(word.key);
-      if (wid === undefined) vocabulary.set(word.key, (wid = vocabulary.size));
-      perWord[4].push(wid);
-      w++;
-    }
-  }
-  sourceWords[sources.length] = w;
-  const wordIds = Int32Array.from(perWord[4]);
-  const postingStart = new Int32Array(vocabulary.size + 1);
-  for (let i = 0; i < w; i++) postingStart[wordIds[i] + 1]++;
-  for (let v = 0; v < vocabulary.size; v++) postingStart[v + 1] += postingStart[v];
-  const fill = postingStart.slice(0, vocabulary.size);
-  const postings = new Int32Array(w);
-  for (let i = 0; i < w; i++) postings[fill[wordIds[i]]++] = i;
-  const wordSource = new Int32Array(w);
-  for (let s = 0; s < sources.length; s++) wordSource.fill(s, sourceWords[s], sourceWords[s + 1]);
-  const spans = new Int32Array(2 * w);
-  for (let i = 0; i < w; i++) {
-    spans[2 * i] = perWord[2][i];
-    spans[2 * i + 1] = perWord[3][i];
-  }
+  // tokenizing, interning and postings: ts/moot/word-table.ts
+  const t = buildWordTable(sources.map((s) => s.text));
   return {
     sources,
-    alphabet,
-    alphabetSize: alphabet.size,
-    chars: chars.slice(0, nChars),
-    charStart: Int32Array.from(perWord[0]),
-    charEnd: Int32Array.from(perWord[1]),
-    sourceWords,
-    spans,
-    wordIds,
-    vocabulary,
-    postingStart,
-    postings,
-    wordSource,
+    alphabet: t.alphabet,
+    alphabetSize: t.alphabet.size,
+    chars: t.chars,
+    charStart: t.charStart,
+    charEnd: t.charEnd,
+    sourceWords: t.textWords,
+    spans: t.spans,
+    wordIds: t.wordIds,
+    vocabulary: t.vocabulary,
+    postingStart: t.postingStart,
+    postings: t.postings,
+    wordSource: t.wordText,
   };
 }
 
