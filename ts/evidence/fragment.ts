@@ -22,8 +22,8 @@ type MarkdownItInstance = InstanceType<typeof MarkdownIt>;
 import type { Env, StateBlock, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, TableCell } from "mdast";
-import { sha256Hex } from "../../bindings/sha256.js";
-import { anchorFor, normalizeWhitespace, slugify } from "./text.js";
+import { createSha256, sha256Hex } from "../../bindings/sha256.js";
+import { anchorFor, CollapsedText, normalizeWhitespace, slugify } from "./text.js";
 
 /**
  * What a fragment is. `section` = a heading and everything under it up to the next
@@ -189,13 +189,18 @@ class Builder {
       const d = drafts[i];
       if (d.parent && d.parent.end < d.end) d.parent.end = d.end;
     }
+    // The whole text is whitespace-normalized once; a fragment's normalized text is then a slice of
+    // that copy (a section's text holds its subsections': normalizing each fragment alone repeats
+    // the work once per nesting level). NUL reads as U+FFFD (see contentHashOf), same length.
+    const collapsed = drafts.length ? new CollapsedText(source.includes("\0") ? source.replace(/\0/g, "\uFFFD") : source) : null;
     // Drafts are dropped as their fragments are made, so the two never all coexist (a 50 MB document has ~1 M).
     const out: Fragment[] = new Array(drafts.length);
     for (let i = 0; i < drafts.length; i++) {
       const d = drafts[i];
       (drafts as (Draft | undefined)[])[i] = undefined;
       const text = source.slice(d.start, d.end);
-      const contentHash = contentHashOf(d.kind, text, d.quoteDepth);
+      // Inside block quotes, the markers of enclosing quotes on continuation lines are not content: the slow rule.
+      const contentHash = d.quoteDepth > 0 && /[\r\n]/.test(text) ? contentHashOf(d.kind, text, d.quoteDepth) : collapsedHash(d.kind, collapsed!, d.start, d.end);
       const fragment: Fragment = {
         fragmentId: d.fragmentId,
         artifactId: this.artifactId,
@@ -242,6 +247,30 @@ export function contentHashOf(kind: FragmentKind, text: string, quoteDepth = 0):
     body = lines.join("\n");
   }
   return `sha256:${sha256Hex(`${kind}\n${normalizeWhitespace(body)}`)}`;
+}
+
+/** Normalized text longer than this (UTF-16 code units) is hashed in pieces of this size, never copied whole. */
+const HASH_PIECE = 1 << 20;
+
+/**
+ * `contentHashOf(kind, source.slice(start, end))` for text outside block quotes, read from
+ * the document's normalized copy: the same digest, no per-fragment normalization, and a
+ * long text (a top-level section of a large document) streamed through an incremental
+ * hasher in pieces rather than concatenated into one more copy.
+ */
+function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
+  const [from, to] = text.span(start, end);
+  const c = text.collapsed;
+  if (to - from <= HASH_PIECE) return `sha256:${sha256Hex(`${kind}\n${c.slice(from, to)}`)}`;
+  const hasher = createSha256().update(`${kind}\n`);
+  for (let p = from; p < to; ) {
+    let q = Math.min(to, p + HASH_PIECE);
+    // Never cut a surrogate pair: each piece is UTF-8 encoded alone.
+    if (q < to && (c.charCodeAt(q - 1) & 0xfc00) === 0xd800) q++;
+    hasher.update(c.slice(p, q));
+    p = q;
+  }
+  return `sha256:${hasher.digestHex()}`;
 }
 
 /** Plain text of inline content, as a reader sees it (mdast-util-to-string's rules: text, code, image alt). */
