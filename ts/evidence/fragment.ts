@@ -433,12 +433,15 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
 const INLINE_MARKUP = /[\\`*_&<[~]/;
 
 /**
- * A heading's plain text as mdast-util-to-string would give it: the content itself
- * when it holds no inline markup, else micromark's reading of it (with the
- * document's definitions, so `[x]` resolves as in the whole document).
+ * A heading's plain text as mdast-util-to-string gives it from micromark's reading: the
+ * content itself when it holds no inline markup, markdown-it's inline reading where it
+ * provably agrees (see `inlinePlainText`), else micromark's reading of `# <content>` (with
+ * the document's definitions, so `[x]` resolves as in the whole document).
  */
-function headingLabel(content: string, setext: boolean, definitions: () => string): string {
+function headingLabel(content: string, setext: boolean, env: Env, definitions: () => string): string {
   if (!INLINE_MARKUP.test(content)) return content;
+  const fast = inlinePlainText(content, env);
+  if (fast !== null) return fast;
   const heading = setext ? `${content}\n===` : `# ${content}`;
   const defs = content.includes("[") ? definitions() : "";
   const tree = fromMarkdown(defs ? `${heading}\n\n${defs}` : heading);
@@ -708,7 +711,7 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
         leaf("heading", t, { depth: Number(t.tag.slice(1)), label: fast ? content : "" });
         if (!fast) {
           const node = (stack.length ? stack[stack.length - 1].children! : roots).at(-1)!;
-          l.later.push(() => (node.label = headingLabel(content, setext, definitions)));
+          l.later.push(() => (node.label = headingLabel(content, setext, l.env, definitions)));
         }
         break;
       }
@@ -812,9 +815,6 @@ function splitRow(src: string, start: number, end: number): { start: number; end
   return cells;
 }
 
-/** Characters after which markdown-it's and micromark's plain text of a cell may differ (GFM single-tilde strikethrough, footnote calls). */
-const MICROMARK_ONLY_INLINE = /~|\[\^/;
-
 /** Plain text of markdown-it inline tokens by mdast-util-to-string's rules (text, code, image alt; HTML dropped). */
 function inlinePlain(tokens: readonly Token[]): string {
   let out = "";
@@ -826,14 +826,61 @@ function inlinePlain(tokens: readonly Token[]): string {
   return out;
 }
 
+/** `~` in the parts of inline tokens that are never inline text: link and image destinations, code spans, inline HTML. */
+function inertTildes(tokens: readonly Token[]): number {
+  let n = 0;
+  const count = (v: string | number | null | undefined) => {
+    const s = v == null ? "" : String(v);
+    for (let i = s.indexOf("~"); i >= 0; i = s.indexOf("~", i + 1)) n++;
+  };
+  for (const t of tokens) {
+    if (t.type === "link_open") count(t.attrGet("href"));
+    else if (t.type === "image") {
+      count(t.attrGet("src"));
+      n += inertTildes(t.children ?? []);
+    } else if (t.type === "code_inline" || t.type === "html_inline") count(t.content);
+  }
+  return n;
+}
+
 /**
- * A cell's plain text: the content itself without markup; markdown-it's inline parse
- * for common markup (links, emphasis, code); micromark, in a one-cell table, for
- * what GFM reads differently (single-tilde strikethrough, footnote calls).
+ * Plain text of inline `content` (already normalized: no CR, no NUL) read by markdown-it's
+ * inline rules alone (no core chain: one StateInline), as mdast-util-to-string would give
+ * it from micromark's reading; or null where the two readings may differ and micromark
+ * must decide: a footnote call (`[^`); a `~` anywhere but in a link or image destination, a
+ * code span or inline HTML (GFM reads single-tilde strikethrough, markdown-it only `~~`);
+ * an autolink whose text markdown-it rewrote (it decodes percent escapes, mdast keeps the
+ * URL as written). Links, emphasis, code spans, entities, escapes and HTML are CommonMark,
+ * which both follow; the golden test holds them equal over every real document.
+ */
+function inlinePlainText(content: string, env: Env): string | null {
+  if (content.includes("[^")) return null;
+  const parser = md();
+  const tokens: Token[] = [];
+  parser.inline.parse(content, parser, env, tokens);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === "link_open" && t.markup === "autolink" && !content.includes(`<${tokens[i + 1]?.content ?? ""}>`)) return null;
+  }
+  const text = inlinePlain(tokens);
+  if (content.includes("~")) {
+    if (text.includes("~")) return null;
+    let tildes = 0;
+    for (let i = content.indexOf("~"); i >= 0; i = content.indexOf("~", i + 1)) tildes++;
+    if (inertTildes(tokens) !== tildes) return null;
+  }
+  return text;
+}
+
+/**
+ * A cell's plain text: the content itself without markup; markdown-it's inline reading
+ * where it provably agrees with micromark's (`inlinePlainText`); else micromark, in a
+ * one-cell table.
  */
 function cellText(content: string, env: Env, definitions: () => string): string {
   if (!INLINE_MARKUP.test(content)) return content;
-  if (!MICROMARK_ONLY_INLINE.test(content)) return inlinePlain(md().parseInline(content, env)[0]?.children ?? []);
+  const fast = inlinePlainText(content, env);
+  if (fast !== null) return fast;
   const table = `| x |\n| - |\n| ${content} |`;
   const defs = content.includes("[") ? definitions() : "";
   const tree = fromMarkdown(defs ? `${table}\n\n${defs}` : table);
