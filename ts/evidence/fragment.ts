@@ -466,21 +466,20 @@ let lineStartAt: number[] = [];
  * column `blkIndent` (markdown-it's list-item indentation; block quotes move `bMarks`
  * instead). -1 when a tab straddles that column (micromark then decides).
  */
-function columnStart(state: StateBlock, line: number): number {
-  let p = state.bMarks[line];
+function columnStart(src: string, bMark: number, eMark: number, blkIndent: number, bsCount: number): number {
+  let p = bMark;
   // A tab right after a quote's `>` is partly its optional space: micromark's column, not markdown-it's.
-  if (state.src.charCodeAt(p) === 0x09 && p > 0 && state.src.charCodeAt(p - 1) === 0x3e) return -1;
-  if (state.blkIndent === 0) return p;
-  const end = state.eMarks[line];
+  if (src.charCodeAt(p) === 0x09 && p > 0 && src.charCodeAt(p - 1) === 0x3e) return -1;
+  if (blkIndent === 0) return p;
   let col = 0;
-  while (col < state.blkIndent && p < end) {
-    const c = state.src.charCodeAt(p);
+  while (col < blkIndent && p < eMark) {
+    const c = src.charCodeAt(p);
     if (c === 0x20) col++;
-    else if (c === 0x09) col += 4 - ((col + state.bsCount[line]) % 4);
+    else if (c === 0x09) col += 4 - ((col + bsCount) % 4);
     else break;
     p++;
   }
-  return col === state.blkIndent ? p : -1;
+  return col === blkIndent ? p : -1;
 }
 
 // Every block rule is wrapped to record where, within its containers, the block it opens starts:
@@ -494,13 +493,19 @@ function md(): MarkdownItInstance {
   if (!Array.isArray(rules)) throw new Error("fragmentMarkdown: markdown-it's block ruler changed shape; pin markdown-it 15.0.x");
   for (const { name, alt, fn } of [...rules]) {
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
+      // Silent calls (a paragraph asking, line after line, whether a rule would end it) open nothing.
+      if (silent) return fn(state, startLine, endLine, silent);
       const at = state.tokens.length;
-      const pos = state.bMarks[startLine] + state.tShift[startLine];
-      const lineStart = columnStart(state, startLine);
+      // The marks as they are before the rule runs (a container rewrites them while it parses its content).
+      const bMark = state.bMarks[startLine];
+      const tShift = state.tShift[startLine];
+      const eMark = state.eMarks[startLine];
+      const blkIndent = state.blkIndent;
+      const bsCount = state.bsCount[startLine];
       const ok = fn(state, startLine, endLine, silent);
-      if (ok && !silent && state.tokens.length > at) {
-        firstCharAt[at] = pos;
-        lineStartAt[at] = lineStart;
+      if (ok && state.tokens.length > at) {
+        firstCharAt[at] = bMark + tShift;
+        lineStartAt[at] = columnStart(state.src, bMark, eMark, blkIndent, bsCount);
       }
       return ok;
     };
@@ -523,8 +528,18 @@ interface Lines {
   text: string;
   crlf: boolean;
   env: Env;
-  /** Work that needs every definition of the document (labels and cells with markup), run after the last chunk. */
-  later: (() => void)[];
+  /** Labels and cells with markup: read once every definition of the document is known, after the last chunk. */
+  later: Later[];
+  /** Whether the document holds `[^` at all (else no group needs the footnote-definition test). */
+  footnotes: boolean;
+}
+
+/** A heading label or a cell text to read after the last chunk (it may use definitions further down). */
+interface Later {
+  heading: BlockNode | null;
+  cell: FragmentCell | null;
+  content: string;
+  setext: boolean;
 }
 
 function isBlank(l: Lines, line: number): boolean {
@@ -650,41 +665,51 @@ function indentedCodeEnd(l: Lines, next: number, nested: boolean): number {
 const FOOTNOTE_DEFINITION = /^[ \t>*+\-\d.)]*\[\^/m;
 
 /**
- * Convert the tokens of one top-level block, `tokens[from..to)`, to BlockNodes.
- * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
- * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
+ * Converts the tokens of one group of top-level blocks, `tokens[from..to)`, to BlockNodes.
+ * A class rather than closures in a function: one reader serves every group of a document.
  */
-function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, definitions: () => string): BlockNode[] {
-  const base = l.base;
-  const roots: BlockNode[] = [];
-  const stack: BlockNode[] = [];
-  const add = (n: BlockNode) => {
-    const parent = stack[stack.length - 1];
+class GroupReader {
+  private roots: BlockNode[] = [];
+  private readonly stack: BlockNode[] = [];
+  private readonly opened: Token[] = [];
+  private i = 0;
+
+  constructor(private readonly l: Lines) {}
+
+  private add(n: BlockNode): void {
+    const parent = this.stack[this.stack.length - 1];
     if (parent) parent.children!.push(n);
-    else roots.push(n);
-  };
-  let i = from;
-  const startAt = (_t: Token, lineStart = false) => {
-    const at = (lineStart ? lineStartAt : firstCharAt)[i];
+    else this.roots.push(n);
+  }
+
+  /** Where the block of the token at `i` starts (its first character, or its first line's start within its containers). */
+  private startAt(lineStart = false): number {
+    const at = (lineStart ? lineStartAt : firstCharAt)[this.i];
     if (at === undefined || at < 0) throw new NeedsMicromark();
     return at;
-  };
+  }
+
   /** A leaf block: micromark ends it at its last line's end, trailing whitespace included. */
-  const leaf = (type: BlockNode["type"], t: Token, extra: Partial<BlockNode> = {}, fromLineStart = false, lastLine = t.map![1] - 1) => {
-    add({ type, start: startAt(t, fromLineStart) + base, end: lineEnd(l, lastLine) + base, line: t.map![0] + 1, ...extra });
-  };
-  const open = (n: BlockNode, t: Token) => {
-    add(n);
-    stack.push(n);
-    opened.push(t);
-    if (stack.length > MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(t.map ? t.map[0] + 1 : n.line);
-  };
+  private leaf(type: BlockNode["type"], t: Token, fromLineStart = false, lastLine = t.map![1] - 1): BlockNode {
+    const n: BlockNode = { type, start: this.startAt(fromLineStart) + this.l.base, end: lineEnd(this.l, lastLine) + this.l.base, line: t.map![0] + 1 };
+    this.add(n);
+    return n;
+  }
+
+  private open(n: BlockNode, t: Token): void {
+    this.add(n);
+    this.stack.push(n);
+    this.opened.push(t);
+    if (this.stack.length > MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(t.map ? t.map[0] + 1 : n.line);
+  }
+
   /**
    * A container ends at its last line that is not blank, or its last child's end. Blank as
    * written for quotes and lists (a `>` alone counts); for an item, blank once the `>` of the
    * quotes around it are removed (micromark's item ends before them, its list after them).
    */
-  const close = (t: Token) => {
+  private close(t: Token): void {
+    const { l, stack } = this;
     const n = stack.pop()!;
     const [a, b] = t.map!;
     let last = b - 1;
@@ -693,92 +718,106 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
     } else {
       while (last > a && isBlank(l, last)) last--;
     }
-    n.end = Math.max(n.end, lineEnd(l, last) + base);
+    n.end = Math.max(n.end, lineEnd(l, last) + l.base);
     const kids = n.children!;
     if (kids.length) n.end = Math.max(n.end, kids[kids.length - 1].end);
-  };
-  const opened: Token[] = [];
-  for (; i < to; i++) {
-    const t = tokens[i];
-    switch (t.type) {
-      case "paragraph_open":
-        leaf("paragraph", t);
-        break;
-      case "heading_open": {
-        const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
-        const setext = t.markup === "=" || t.markup === "-";
-        const fast = !INLINE_MARKUP.test(content);
-        leaf("heading", t, { depth: Number(t.tag.slice(1)), label: fast ? content : "" });
-        if (!fast) {
-          const node = (stack.length ? stack[stack.length - 1].children! : roots).at(-1)!;
-          l.later.push(() => (node.label = headingLabel(content, setext, l.env, definitions)));
-        }
-        break;
-      }
-      case "fence":
-        // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
-        if (!fenceClosed(l, t, stack.length > 0, startAt(t))) throw new NeedsMicromark();
-        leaf("code", t);
-        break;
-      case "code_block":
-        leaf("code", t, {}, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
-        break;
-      case "html_block":
-        if (!htmlClosed(l, t, startAt(t))) throw new NeedsMicromark();
-        leaf("html", t, {}, true);
-        break;
-      case "hr":
-        leaf("break", t);
-        break;
-      case "reference_definition": {
-        leaf("definition", t, { label: definitionLabel(l, startAt(t), t.map![0]) });
-        break;
-      }
-      case "blockquote_open": {
-        const s = startAt(t) + base;
-        open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
-        break;
-      }
-      case "bullet_list_open":
-      case "ordered_list_open": {
-        const s = startAt(t) + base;
-        open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
-        break;
-      }
-      case "list_item_open": {
-        const line = t.map![0];
-        const list = stack[stack.length - 1];
-        // The first item starts where its list does (possibly after an enclosing item's marker on the same line).
-        const s = list.children!.length === 0 ? list.start : markerStart(l, line, stack.slice(0, -1)) + base;
-        const width = t.type === "list_item_open" && t.info ? t.info.length + 1 : 1;
-        open({ type: "item", start: s, end: s + width, line: line + 1, children: [] }, t);
-        break;
-      }
-      case "blockquote_close":
-      case "bullet_list_close":
-      case "ordered_list_close":
-      case "list_item_close":
-        close(opened.pop()!);
-        break;
-      case "table_open": {
-        // Natively only a table alone in its group, at the top level, without tabs: else micromark.
-        if (stack.length > 0 || i !== from) throw new NeedsMicromark();
-        let j = i + 1;
-        while (j < to && tokens[j].type !== "table_close") j++;
-        if (j + 1 !== to) throw new NeedsMicromark();
-        add(tableOf(l, t.map![0], t.map![1], definitions));
-        i = j;
-        break;
-      }
-      case "inline":
-      case "paragraph_close":
-      case "heading_close":
-        break;
-      default:
-        throw new NeedsMicromark(); // tables, and anything a plugin might add
-    }
   }
-  return roots;
+
+  /**
+   * The BlockNodes of `tokens[from..to)`.
+   * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
+   * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
+   */
+  read(tokens: readonly Token[], from: number, to: number): BlockNode[] {
+    const { l, stack } = this;
+    const base = l.base;
+    const roots: BlockNode[] = (this.roots = []);
+    stack.length = 0;
+    this.opened.length = 0;
+    for (this.i = from; this.i < to; this.i++) {
+      const i = this.i;
+      const t = tokens[i];
+      switch (t.type) {
+        case "paragraph_open":
+          this.leaf("paragraph", t);
+          break;
+        case "heading_open": {
+          const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
+          const node = this.leaf("heading", t);
+          node.depth = Number(t.tag.slice(1));
+          if (!INLINE_MARKUP.test(content)) node.label = content;
+          else {
+            node.label = "";
+            l.later.push({ heading: node, cell: null, content, setext: t.markup === "=" || t.markup === "-" });
+          }
+          break;
+        }
+        case "fence":
+          // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
+          if (!fenceClosed(l, t, stack.length > 0, this.startAt())) throw new NeedsMicromark();
+          this.leaf("code", t);
+          break;
+        case "code_block":
+          this.leaf("code", t, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
+          break;
+        case "html_block":
+          if (!htmlClosed(l, t, this.startAt())) throw new NeedsMicromark();
+          this.leaf("html", t, true);
+          break;
+        case "hr":
+          this.leaf("break", t);
+          break;
+        case "reference_definition": {
+          const label = definitionLabel(l, this.startAt(), t.map![0]);
+          this.leaf("definition", t).label = label;
+          break;
+        }
+        case "blockquote_open": {
+          const s = this.startAt() + base;
+          this.open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
+          break;
+        }
+        case "bullet_list_open":
+        case "ordered_list_open": {
+          const s = this.startAt() + base;
+          this.open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
+          break;
+        }
+        case "list_item_open": {
+          const line = t.map![0];
+          const list = stack[stack.length - 1];
+          // The first item starts where its list does (possibly after an enclosing item's marker on the same line).
+          const s = list.children!.length === 0 ? list.start : markerStart(l, line, stack.slice(0, -1)) + base;
+          const width = t.info ? t.info.length + 1 : 1;
+          this.open({ type: "item", start: s, end: s + width, line: line + 1, children: [] }, t);
+          break;
+        }
+        case "blockquote_close":
+        case "bullet_list_close":
+        case "ordered_list_close":
+        case "list_item_close":
+          this.close(this.opened.pop()!);
+          break;
+        case "table_open": {
+          // Natively only a table alone in its group, at the top level, without tabs: else micromark.
+          if (stack.length > 0 || i !== from) throw new NeedsMicromark();
+          let j = i + 1;
+          while (j < to && tokens[j].type !== "table_close") j++;
+          if (j + 1 !== to) throw new NeedsMicromark();
+          this.add(tableOf(l, t.map![0], t.map![1]));
+          this.i = j;
+          break;
+        }
+        case "inline":
+        case "paragraph_close":
+        case "heading_close":
+          break;
+        default:
+          throw new NeedsMicromark(); // tables, and anything a plugin might add
+      }
+    }
+    return roots;
+  }
 }
 
 /**
@@ -889,7 +928,7 @@ function cellText(content: string, env: Env, definitions: () => string): string 
 }
 
 /** A top-level table from its lines `[a, b)` (the second is the delimiter row). */
-function tableOf(l: Lines, a: number, b: number, definitions: () => string): BlockNode {
+function tableOf(l: Lines, a: number, b: number): BlockNode {
   const { src, base } = l;
   const rows: NonNullable<BlockNode["rows"]> = [];
   let width = 0;
@@ -903,7 +942,7 @@ function tableOf(l: Lines, a: number, b: number, definitions: () => string): Blo
     const cells = spans.map((c) => {
       const content = src.slice(c.start, c.end);
       const cell = { text: content, start: c.start + base, end: c.end + base };
-      if (INLINE_MARKUP.test(content)) l.later.push(() => (cell.text = cellText(content, l.env, definitions)));
+      if (INLINE_MARKUP.test(content)) l.later.push({ heading: null, cell, content, setext: false });
       return cell;
     });
     if (line === a) width = cells.length;
@@ -922,6 +961,29 @@ function definitionLines(env: Env, text: string): string {
   return lines.join("\n");
 }
 
+/** micromark's verdicts on front matter fence pairs (a few distinct pairs in any corpus: `---`/`---` nearly always). */
+const frontmatterVerdicts = new Map<string, number | null>();
+
+/**
+ * Whether micromark-extension-frontmatter reads the fence lines `opening` and `closing` (as
+ * written, at the top of a document) as front matter, and if so where its node ends,
+ * relative to the closing line's start; null when it does not. The content between the
+ * fences is never parsed, so micromark reads the two lines alone, and its answer depends on
+ * them only: it is kept (a micromark call costs about a millisecond, even on three lines).
+ */
+function frontmatterProbe(opening: string, closing: string): number | null {
+  const key = `${opening}\n${closing}`;
+  const known = frontmatterVerdicts.get(key);
+  if (known !== undefined) return known;
+  const probe = fromMarkdown(`${opening}\nx\n${closing}`).children[0];
+  const verdict = probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml") ? offsets(probe, "frontmatter").end - (opening.length + 3) : null;
+  if (key.length <= 200) {
+    if (frontmatterVerdicts.size >= 256) frontmatterVerdicts.clear(); // bounded, as are the keys (trailing whitespace has no limit)
+    frontmatterVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 /**
  * The blocks of a markdown document. markdown-it finds the block structure (its
  * block pass only: no inline parsing) and its line marks give the offsets; a
@@ -936,7 +998,7 @@ function parseBlocks(text: string): BlockNode[] {
   const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
   const env: Env = {};
   const state = new (md().block.State)(src, md(), env, []) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [] };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
@@ -950,9 +1012,8 @@ function parseBlocks(text: string): BlockNode[] {
       if (src.slice(l.begin[line], trimmedEnd(l, line)) !== fence) continue;
       const opening = text.slice(base, lineEnd(l, 0) + base);
       const closing = text.slice(l.begin[line] + base, lineEnd(l, line) + base);
-      const probe = fromMarkdown(`${opening}\nx\n${closing}`).children[0];
-      if (probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml")) {
-        const probeEnd = offsets(probe, "frontmatter").end - (opening.length + 3);
+      const probeEnd = frontmatterProbe(opening, closing);
+      if (probeEnd !== null) {
         out.push({ type: "frontmatter", start: base, end: l.begin[line] + probeEnd + base, line: 1 });
         firstLine = line + 1;
       }
@@ -963,6 +1024,7 @@ function parseBlocks(text: string): BlockNode[] {
   // Only called from `l.later` work, which runs once every chunk is tokenized: all definitions known.
   const definitions = () => (defs ??= definitionLines(env, text));
   const pieces: (BlockNode | (() => BlockNode[]))[] = [];
+  const reader = new GroupReader(l);
 
   // The document is tokenized in chunks of about `chunkLines` lines, cut only before an ATX heading at
   // column 0 after a blank line (where every block but an open fence or HTML block has ended), so
@@ -978,13 +1040,16 @@ function parseBlocks(text: string): BlockNode[] {
       if (e === state.lineMax || !reachesCut(state.tokens, e)) break;
       e = nextCut(l, e + (e - s), state.lineMax);
     }
-    convertChunk(state.tokens, l, definitions, pieces, e === state.lineMax);
+    convertChunk(state.tokens, l, reader, definitions, pieces, e === state.lineMax);
     s = e;
   }
   state.tokens = [];
   firstCharAt = [];
   lineStartAt = [];
-  for (const work of l.later) work();
+  for (const w of l.later) {
+    if (w.heading) w.heading.label = headingLabel(w.content, w.setext, env, definitions);
+    else w.cell!.text = cellText(w.content, env, definitions);
+  }
   l.later.length = 0;
   for (const p of pieces) {
     if (typeof p === "function") for (const n of p()) out.push(n);
@@ -1020,7 +1085,7 @@ function reachesCut(tokens: readonly Token[], cut: number): boolean {
 }
 
 /** Group one chunk's top-level blocks (while no blank line separates them) and convert each group. */
-function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
+function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
   const { src, base, text } = l;
   const groups: { from: number; to: number; a: number; b: number }[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -1043,9 +1108,8 @@ function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => str
     const g = groups[gi];
     const later = l.later.length;
     try {
-      const slice = src.slice(l.begin[g.a], l.end[g.b - 1]);
-      if (FOOTNOTE_DEFINITION.test(slice)) throw new NeedsMicromark();
-      const nodes = blocksOf(tokens, g.from, g.to, l, definitions);
+      if (l.footnotes && FOOTNOTE_DEFINITION.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) throw new NeedsMicromark();
+      const nodes = reader.read(tokens, g.from, g.to);
       // micromark starts a setext heading at the definitions before its text (they share one content chunk).
       if (nodes.some((n) => n.type === "definition") && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
       for (const n of nodes) pieces.push(n);
