@@ -15,13 +15,11 @@ describe("CollapsedText", () => {
     fc.assert(
       fc.property(text, (t) => {
         const c = new CollapsedText(t);
-        expect(c.collapsed).toBe(t.replace(/\s+/gu, " "));
+        expect(c.pieces.join("")).toBe(t.replace(/\s+/gu, " "));
         for (let start = 0; start <= t.length; start++) {
           for (let end = start; end <= t.length; end++) {
-            const [from, to] = c.span(start, end);
-            if (c.collapsed.slice(from, to) !== normalizeWhitespace(t.slice(start, end))) {
-              expect([start, end, c.collapsed.slice(from, to)]).toEqual([start, end, normalizeWhitespace(t.slice(start, end))]);
-            }
+            const got = c.normalized(start, end);
+            if (got !== normalizeWhitespace(t.slice(start, end))) expect([start, end, got]).toEqual([start, end, normalizeWhitespace(t.slice(start, end))]);
           }
         }
       }),
@@ -38,12 +36,24 @@ describe("CollapsedText", () => {
       for (let j = i; j < Math.min(cuts.length, i + 6); j++) {
         for (const [s, e] of [[cuts[i], cuts[j]], [cuts[i] + 1, cuts[j]], [cuts[i], Math.max(cuts[i], cuts[j] - 1)]]) {
           if (s > e || e > t.length) continue;
-          expect(c.collapsed.slice(...c.span(s, e))).toBe(normalizeWhitespace(t.slice(s, e)));
+          expect(c.normalized(s, e)).toBe(normalizeWhitespace(t.slice(s, e)));
           checked++;
         }
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it("keeps a text over 1 M code units in pieces that join to exactly what one replace gives (runs across the cuts included)", () => {
+    const t = readFileSync(new URL("../fixtures/evidence/awesome-v000.input.md", import.meta.url), "utf8").replace(/\n/g, " \n\t ").repeat(2500);
+    expect(t.length).toBeGreaterThan(2_000_000);
+    const c = new CollapsedText(t);
+    expect(c.pieces.length).toBe(2);
+    expect(c.pieces[0].length).toBeGreaterThanOrEqual(2 ** 20);
+    expect(c.pieces.join("")).toBe(t.replace(/\s+/gu, " "));
+    for (const [s, e] of [[0, t.length], [1_048_570, 1_048_590], [2_097_150, t.length], [1_000_000, 2_000_001], [2_097_100, 2_097_200]]) {
+      expect(c.normalized(s, e)).toBe(normalizeWhitespace(t.slice(s, e)));
+    }
   });
 
   it("refuses a span outside the text, naming it", () => {

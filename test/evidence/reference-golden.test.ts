@@ -39,11 +39,11 @@ function expectSameAddresses(name: string, text: string): void {
   const actual = addressLines(fragmentMarkdown(name, text), widths);
   expect(actual, name).toEqual(expected);
   // Chunks of 3 lines: markdown-it cut before nearly every eligible heading, and re-tokenized where a block ran on.
-  setMarkdownChunkLines(3);
+  const previous = setMarkdownChunkLines(3);
   try {
     expect(addressLines(fragmentMarkdown(name, text), widths), `${name} (3-line chunks)`).toEqual(expected);
   } finally {
-    setMarkdownChunkLines(20_000);
+    setMarkdownChunkLines(previous);
   }
 }
 

@@ -118,40 +118,38 @@ interface Counters {
   labels: Map<string, number>;
 }
 
-/** A fragment under construction; `end` grows to cover descendants, text and hashes come last. */
-interface Draft {
-  kind: FragmentKind;
-  anchor: string;
-  label: string | null;
-  path: string;
-  fragmentId: string;
-  parent: Draft | null;
-  ordinal: number;
-  sequence: number;
-  depth: number;
-  start: number;
-  end: number;
-  line: number;
-  quoteDepth: number;
-  /** Created at the first child (most fragments are leaves). */
-  counters: Counters | null;
-  level?: number;
-  cells?: FragmentCell[];
-}
+/** A fragment under construction: `end` grows to cover descendants; text and hashes are filled in by `finish`. */
+type Draft = { -readonly [K in keyof Fragment]: Fragment[K] };
 
+/**
+ * Builds the fragments of one document. Each fragment object is made once, when its block is
+ * met, and completed in `finish`; what only construction needs (parent, quote depth, the
+ * per-parent counters) lives in arrays beside them, so a 50 MB document's ~1 M fragments
+ * never exist twice (as drafts and as fragments).
+ */
 class Builder {
-  readonly drafts: Draft[] = [];
-  private readonly rootCounters: Counters = { ordinals: new Map(), labels: new Map() };
+  private readonly fragments: Draft[] = [];
+  /** Per fragment: its parent's index, or -1 at the top level. */
+  private readonly parents: number[] = [];
+  /** Per fragment: how many block quotes enclose it. */
+  private readonly quoteDepths: number[] = [];
+  /** Per parent index (and -1 for the top level): ordinals and label occurrences of its children. */
+  private readonly counters = new Map<number, Counters>();
 
   constructor(readonly artifactId: string, readonly source: string) {}
 
-  /** Create a fragment under `parent` (null = top level); computes its anchor and id now. */
-  open(parent: Draft | null, kind: FragmentKind, label: string | null, start: number, end: number, line: number): Draft {
-    const counters = parent ? (parent.counters ??= { ordinals: new Map(), labels: new Map() }) : this.rootCounters;
+  /**
+   * Create a fragment under the fragment at index `parent` (-1 = top level); its anchor, path
+   * and id are computed now. Returns its index.
+   */
+  open(parent: number, kind: FragmentKind, label: string | null, start: number, end: number, line: number): number {
+    let counters = this.counters.get(parent);
+    if (!counters) this.counters.set(parent, (counters = { ordinals: new Map(), labels: new Map() }));
     const ordinal = (counters.ordinals.get(kind) ?? 0) + 1;
     counters.ordinals.set(kind, ordinal);
     let anchor: string;
-    if (LABELED.has(kind)) {
+    const labeled = LABELED.has(kind);
+    if (labeled) {
       const slug = slugify(label ?? "");
       const key = `${kind}\u0000${slug}`;
       const occurrence = (counters.labels.get(key) ?? 0) + 1;
@@ -160,71 +158,78 @@ class Builder {
     } else {
       anchor = String(ordinal);
     }
+    const up = parent >= 0 ? this.fragments[parent] : null;
     const segment = `${kind}:${anchor}`;
-    const path = parent ? `${parent.path}/${segment}` : segment;
-    const draft: Draft = {
+    const path = up ? `${up.path}/${segment}` : segment;
+    const fragmentId = sha256Hex(`${this.artifactId}\u0000${path}`);
+    // Every field in the final order now (text and hashes are placeholders), so all fragments share one shape.
+    const fragment: Draft = {
+      fragmentId,
+      artifactId: this.artifactId,
+      path,
       kind,
       anchor,
-      label: LABELED.has(kind) ? normalizeWhitespace(label ?? "") : null,
-      path,
-      fragmentId: sha256Hex(`${this.artifactId}\u0000${path}`),
-      parent,
+      label: labeled ? normalizeWhitespace(label ?? "") : null,
+      contentHash: "",
+      versionId: "",
       ordinal,
-      sequence: this.drafts.length,
-      depth: parent ? parent.depth + 1 : 0,
+      sequence: this.fragments.length,
+      parentId: up ? up.fragmentId : null,
+      depth: up ? up.depth + 1 : 0,
       start,
       end,
       line,
-      quoteDepth: parent ? parent.quoteDepth + (parent.kind === "quote" ? 1 : 0) : 0,
-      counters: null,
+      text: "",
     };
-    this.drafts.push(draft);
-    return draft;
+    this.fragments.push(fragment);
+    this.parents.push(parent);
+    this.quoteDepths.push(up ? this.quoteDepths[parent] + (up.kind === "quote" ? 1 : 0) : 0);
+    return fragment.sequence;
+  }
+
+  /** The fragment at `index` will get no more children: its counters go (only open containers keep theirs). */
+  close(index: number): void {
+    this.counters.delete(index);
+  }
+
+  /** Set a section's heading level (1–6). */
+  setLevel(index: number, level: number): void {
+    this.fragments[index].level = level;
+  }
+
+  /** Set a table row's cells. */
+  setCells(index: number, cells: FragmentCell[]): void {
+    this.fragments[index].cells = cells;
   }
 
   /** Finish: grow every ancestor's end over its descendants, slice, hash, freeze. */
   finish(): readonly Fragment[] {
-    const { drafts, source } = this;
-    for (let i = drafts.length - 1; i >= 0; i--) {
-      const d = drafts[i];
-      if (d.parent && d.parent.end < d.end) d.parent.end = d.end;
+    const { fragments, parents, quoteDepths, source } = this;
+    this.counters.clear();
+    for (let i = fragments.length - 1; i >= 0; i--) {
+      const p = parents[i];
+      if (p >= 0 && fragments[p].end < fragments[i].end) fragments[p].end = fragments[i].end;
     }
     // The whole text is whitespace-normalized once; a fragment's normalized text is then a slice of
     // that copy (a section's text holds its subsections': normalizing each fragment alone repeats
     // the work once per nesting level). NUL reads as U+FFFD (see contentHashOf), same length.
-    const collapsed = drafts.length ? new CollapsedText(source.includes("\0") ? source.replace(/\0/g, "\uFFFD") : source) : null;
-    // Drafts are dropped as their fragments are made, so the two never all coexist (a 50 MB document has ~1 M).
-    const out: Fragment[] = new Array(drafts.length);
-    for (let i = 0; i < drafts.length; i++) {
-      const d = drafts[i];
-      (drafts as (Draft | undefined)[])[i] = undefined;
-      const text = source.slice(d.start, d.end);
+    const collapsed = fragments.length ? new CollapsedText(source.includes("\0") ? source.replace(/\0/g, "\uFFFD") : source) : null;
+    for (let i = 0; i < fragments.length; i++) {
+      const f = fragments[i];
+      const text = source.slice(f.start, f.end);
+      const quoteDepth = quoteDepths[i];
       // Inside block quotes, the markers of enclosing quotes on continuation lines are not content: the slow rule.
-      const contentHash = d.quoteDepth > 0 && /[\r\n]/.test(text) ? contentHashOf(d.kind, text, d.quoteDepth) : collapsedHash(d.kind, collapsed!, d.start, d.end);
-      const fragment: Fragment = {
-        fragmentId: d.fragmentId,
-        artifactId: this.artifactId,
-        path: d.path,
-        kind: d.kind,
-        anchor: d.anchor,
-        label: d.label,
-        contentHash,
-        versionId: `${d.fragmentId}#${contentHash}`,
-        ordinal: d.ordinal,
-        sequence: d.sequence,
-        parentId: d.parent ? d.parent.fragmentId : null,
-        depth: d.depth,
-        start: d.start,
-        end: d.end,
-        line: d.line,
-        text,
-      };
-      if (d.level !== undefined) fragment.level = d.level;
-      if (d.cells) fragment.cells = d.cells;
-      out[i] = Object.freeze(fragment);
+      // Fragments come in document order: a later one never starts before an earlier one.
+      if (i % 1024 === 0) collapsed!.releaseBefore(f.start);
+      const contentHash = quoteDepth > 0 && /[\r\n]/.test(text) ? contentHashOf(f.kind, text, quoteDepth) : collapsedHash(f.kind, collapsed!, f.start, f.end);
+      f.text = text;
+      f.contentHash = contentHash;
+      f.versionId = `${f.fragmentId}#${contentHash}`;
+      Object.freeze(f);
     }
-    drafts.length = 0;
-    return Object.freeze(out);
+    parents.length = 0;
+    quoteDepths.length = 0;
+    return Object.freeze(fragments as Fragment[]);
   }
 }
 
@@ -249,28 +254,45 @@ export function contentHashOf(kind: FragmentKind, text: string, quoteDepth = 0):
   return `sha256:${sha256Hex(`${kind}\n${normalizeWhitespace(body)}`)}`;
 }
 
-/** Normalized text longer than this (UTF-16 code units) is hashed in pieces of this size, never copied whole. */
+/**
+ * Normalized text longer than this (UTF-16 code units) goes through an incremental hasher, in
+ * slices of the normalized copy (which share its characters): hashing `kind ‖ "\n" ‖ text` in
+ * one call would first copy the text into one flat string, for every nesting level of a large
+ * document (garbage the size of the document, times its depth).
+ */
+const HASH_STREAM = 1 << 14;
+/** Size of those slices: each is UTF-8 encoded on its own, outside the JS heap. */
 const HASH_PIECE = 1 << 20;
 
 /**
  * `contentHashOf(kind, source.slice(start, end))` for text outside block quotes, read from
  * the document's normalized copy: the same digest, no per-fragment normalization, and a
- * long text (a top-level section of a large document) streamed through an incremental
- * hasher in pieces rather than concatenated into one more copy.
+ * long text (a section of a large document) streamed through an incremental hasher in
+ * slices rather than concatenated into one more copy.
  */
 function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
   const [from, to] = text.span(start, end);
-  const c = text.collapsed;
-  if (to - from <= HASH_PIECE) return `sha256:${sha256Hex(`${kind}\n${c.slice(from, to)}`)}`;
+  const slices = text.slices(from, to);
+  if (to - from <= HASH_STREAM && slices.length <= 1) return flat("sha256:", sha256Hex(`${kind}\n${slices[0] ?? ""}`));
   const hasher = createSha256().update(`${kind}\n`);
-  for (let p = from; p < to; ) {
-    let q = Math.min(to, p + HASH_PIECE);
-    // Never cut a surrogate pair: each piece is UTF-8 encoded alone.
-    if (q < to && (c.charCodeAt(q - 1) & 0xfc00) === 0xd800) q++;
-    hasher.update(c.slice(p, q));
-    p = q;
+  for (const slice of slices) {
+    for (let p = 0; p < slice.length; ) {
+      let q = Math.min(slice.length, p + HASH_PIECE);
+      // Never cut a surrogate pair: each piece is UTF-8 encoded alone (the slices never split one).
+      if (q < slice.length && (slice.charCodeAt(q - 1) & 0xfc00) === 0xd800) q++;
+      hasher.update(p === 0 && q === slice.length ? slice : slice.slice(p, q));
+      p = q;
+    }
   }
-  return `sha256:${hasher.digestHex()}`;
+  return flat("sha256:", hasher.digestHex());
+}
+
+/**
+ * `a + b` as one flat string: a concatenation is a two-pointer node over both parts (32 bytes
+ * more per content hash, a million times in a 50 MB document); Array#join builds one string.
+ */
+function flat(a: string, b: string): string {
+  return [a, b].join("");
 }
 
 /** Plain text of inline content, as a reader sees it (mdast-util-to-string's rules: text, code, image alt). */
@@ -1058,12 +1080,18 @@ function parseBlocks(text: string): BlockNode[] {
   return out;
 }
 
-/** Lines per chunk markdown-it tokenizes at a time (about 1–2 MB of prose). */
-let chunkLines = 20_000;
+/**
+ * Lines per chunk markdown-it tokenizes at a time (about 100–200 KB of prose): a chunk's tokens
+ * then die young, collected by the scavenger, instead of being promoted and piling up in the
+ * old generation until a full collection (on a 50 MB document, hundreds of MB of dead tokens).
+ */
+let chunkLines = 2_000;
 
-/** @internal Test hook: tokenize in chunks of `lines` lines (small values exercise the cuts). */
-export function setMarkdownChunkLines(lines: number): void {
+/** @internal Test hook: tokenize in chunks of `lines` lines (small values exercise the cuts). Returns the previous value. */
+export function setMarkdownChunkLines(lines: number): number {
+  const previous = chunkLines;
   chunkLines = Math.max(1, Math.floor(lines));
+  return previous;
 }
 
 /** The first line at or after `from` where a chunk may end: an ATX heading at column 0 after a blank line. */
@@ -1075,11 +1103,17 @@ function nextCut(l: Lines, from: number, lineMax: number): number {
   return lineMax;
 }
 
-/** Whether a top-level block of the chunk ran up to the cut (over the blank line before it). */
+/**
+ * Whether the chunk's last top-level block may run on past the cut: a fence or an HTML block
+ * that reached it (unclosed, it would go on). Any other block has ended at the cut, an ATX
+ * heading at column 0 after a blank line, even when markdown-it's map counts that blank line
+ * (a list does): checking the map alone sent every chunk of a list-heavy document (awesome)
+ * back to be tokenized again, twice as long each time, up to 65,000 lines.
+ */
 function reachesCut(tokens: readonly Token[], cut: number): boolean {
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i];
-    if (t.level === 0 && t.map) return t.map[1] >= cut;
+    if (t.level === 0 && t.map) return t.map[1] >= cut && (t.type === "fence" || t.type === "html_block");
   }
   return false;
 }
@@ -1130,36 +1164,42 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
  * quotes): headings open sections scoped to the container they are in.
  */
 function emitBlocks(b: Builder, roots: readonly BlockNode[]): void {
-  const frames: { nodes: readonly BlockNode[]; i: number; parent: Draft | null; open: Draft[] }[] = [{ nodes: roots, i: 0, parent: null, open: [] }];
+  // Fragment indices: `parent` is the container's (-1 = top level), `open` the sections open in it.
+  const frames: { nodes: readonly BlockNode[]; i: number; parent: number; open: { index: number; level: number }[] }[] = [{ nodes: roots, i: 0, parent: -1, open: [] }];
   while (frames.length) {
     const f = frames[frames.length - 1];
     if (f.i >= f.nodes.length) {
+      for (const section of f.open) b.close(section.index);
+      if (f.parent >= 0) b.close(f.parent);
       frames.pop();
       continue;
     }
-    const node = f.nodes[f.i++];
+    const node = f.nodes[f.i];
+    // Blocks are dropped as they become fragments: the two never all coexist.
+    (f.nodes as (BlockNode | undefined)[])[f.i++] = undefined;
     if (node.type === "heading") {
-      while (f.open.length && (f.open[f.open.length - 1].level ?? 0) >= node.depth!) f.open.pop();
-      const owner = f.open.length ? f.open[f.open.length - 1] : f.parent;
+      while (f.open.length && f.open[f.open.length - 1].level >= node.depth!) b.close(f.open.pop()!.index);
+      const owner = f.open.length ? f.open[f.open.length - 1].index : f.parent;
       const section = b.open(owner, "section", node.label ?? "", node.start, node.end, node.line);
-      section.level = node.depth;
-      f.open.push(section);
+      b.setLevel(section, node.depth!);
+      f.open.push({ index: section, level: node.depth! });
       continue;
     }
-    const parent = f.open.length ? f.open[f.open.length - 1] : f.parent;
+    const parent = f.open.length ? f.open[f.open.length - 1].index : f.parent;
     switch (node.type) {
       case "quote":
       case "footnote":
       case "item":
       case "list": {
-        const draft = b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
-        frames.push({ nodes: node.children ?? [], i: 0, parent: draft, open: [] });
+        const index = b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
+        frames.push({ nodes: node.children ?? [], i: 0, parent: index, open: [] });
         break;
       }
       case "table": {
         const rows = node.rows ?? [];
         const table = b.open(parent, "table", (rows[0]?.cells ?? []).map((c) => c.text).join(" "), node.start, node.end, node.line);
-        for (const row of rows) b.open(table, "row", row.cells[0]?.text ?? "", row.start, row.end, row.line).cells = row.cells;
+        for (const row of rows) b.setCells(b.open(table, "row", row.cells[0]?.text ?? "", row.start, row.end, row.line), row.cells);
+        b.close(table);
         break;
       }
       default:
@@ -1208,7 +1248,7 @@ export function fragmentPlainText(artifactId: string, text: string): readonly Fr
   let startLine = 0;
   let line = 0;
   const flush = () => {
-    if (start >= 0) b.open(null, "paragraph", null, start, end, startLine);
+    if (start >= 0) b.open(-1, "paragraph", null, start, end, startLine);
     start = -1;
   };
   for (const m of text.matchAll(/([^\n]*)(\n|$)/g)) {
