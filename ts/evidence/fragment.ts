@@ -118,6 +118,9 @@ interface Counters {
   labels: Map<string, number>;
 }
 
+/** Ordinal anchors "1"…"4096", made once: most fragments are anchored by one. */
+const ORDINALS: readonly string[] = Array.from({ length: 4096 }, (_, i) => String(i + 1));
+
 /** A fragment under construction: `end` grows to cover descendants; text and hashes are filled in by `finish`. */
 type Draft = { -readonly [K in keyof Fragment]: Fragment[K] };
 
@@ -156,11 +159,12 @@ class Builder {
       counters.labels.set(key, occurrence);
       anchor = anchorFor(slug, occurrence);
     } else {
-      anchor = String(ordinal);
+      anchor = ordinal <= ORDINALS.length ? ORDINALS[ordinal - 1] : String(ordinal);
     }
     const up = parent >= 0 ? this.fragments[parent] : null;
-    const segment = `${kind}:${anchor}`;
-    const path = up ? `${up.path}/${segment}` : segment;
+    // The parent's path and one flat `/kind:anchor`: one concatenation node per fragment, sharing the
+    // parent's characters (a template literal would add two nodes and a third string).
+    const path = up ? up.path + [`/`, kind, ":", anchor].join("") : [kind, ":", anchor].join("");
     const fragmentId = sha256Hex(`${this.artifactId}\u0000${path}`);
     // Every field in the final order now (text and hashes are placeholders), so all fragments share one shape.
     const fragment: Draft = {
@@ -743,6 +747,9 @@ class GroupReader {
     n.end = Math.max(n.end, lineEnd(l, last) + l.base);
     const kids = n.children!;
     if (kids.length) n.end = Math.max(n.end, kids[kids.length - 1].end);
+    // An array grown by push holds 17 slots at least: an exact copy keeps what the (long-lived)
+    // block tree holds small; the grown one dies young.
+    n.children = kids.slice();
   }
 
   /**
