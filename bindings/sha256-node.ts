@@ -1,11 +1,33 @@
 /** The node:crypto SHA-256 backend. Node-only: imported by the Node entry and tests, never by the browser entry. */
-import { createHash } from "node:crypto";
-import type { Sha256Backend } from "./sha256.js";
+import * as crypto from "node:crypto";
+import type { Sha256Backend, Sha256Hasher } from "./sha256.js";
+
+/**
+ * `crypto.hash` (Node >= 20.12): a one-shot digest without a Hash object, about 2.5× faster
+ * than `createHash` on the short inputs fragment ids are; `createHash` where it is missing.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash;
 
 /** SHA-256 via OpenSSL (hardware SHA instructions where the CPU has them). */
 export const nodeCryptoBackend: Sha256Backend = {
   name: "node:crypto",
   digestHex(bytes) {
-    return createHash("sha256").update(bytes).digest("hex");
+    return oneShot ? oneShot("sha256", bytes, "hex") : crypto.createHash("sha256").update(bytes).digest("hex");
+  },
+  digestHexText(text) {
+    // Strings are UTF-8 encoded by Node itself (lone surrogates as U+FFFD, as TextEncoder does).
+    return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text, "utf8").digest("hex");
+  },
+  createHasher() {
+    const h = crypto.createHash("sha256");
+    const hasher: Sha256Hasher = {
+      update(data) {
+        if (typeof data === "string") h.update(data, "utf8");
+        else h.update(data);
+        return hasher;
+      },
+      digestHex: () => h.digest("hex"),
+    };
+    return hasher;
   },
 };

@@ -15,10 +15,36 @@ import type { IHasher } from "hash-wasm";
 import { hashWasm } from "../ts/deps/hash-wasm.js";
 import { loadNoble, noble } from "../ts/deps/noble.js";
 
-/** A SHA-256 backend: digest bytes (already UTF-8 encoded) to 64 lowercase hex chars. */
+/**
+ * An incremental SHA-256: feed the message in pieces, then take the digest once. The
+ * digest equals the one-shot digest of the pieces' concatenation (strings as UTF-8), so a
+ * long text is hashed without a copy of it. A string piece must not end inside a surrogate
+ * pair (UTF-8 encodes each piece alone: a split pair would become two U+FFFD).
+ */
+export interface Sha256Hasher {
+  /** Append `data` (bytes, or a string hashed as its UTF-8). Returns the hasher. Throws after `digestHex`. */
+  update(data: Uint8Array | string): Sha256Hasher;
+  /** The digest of everything appended, 64 lowercase hex chars. Once: the hasher is spent after. */
+  digestHex(): string;
+}
+
+/** A SHA-256 backend: one-shot digests of bytes and of text, and incremental hashers; hex is 64 lowercase chars. */
 export interface Sha256Backend {
   readonly name: "node:crypto" | "hash-wasm" | "@noble/hashes";
+  /** SHA-256 of `bytes` (already UTF-8 encoded, or binary). */
   digestHex(bytes: Uint8Array): string;
+  /** SHA-256 of UTF-8(`text`); node:crypto encodes natively (no encoded copy made in JS). */
+  digestHexText(text: string): string;
+  /** A fresh incremental hasher (any number may be open at once). */
+  createHasher(): Sha256Hasher;
+}
+
+/** Encode a string piece for backends that hash bytes only. */
+const bytesOf = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? encoder.encode(data) : data);
+
+/** Guard shared by the wrappers: an incremental hasher is used once. */
+function spent(): never {
+  throw new Error("SHA-256 hasher already digested: create a new one with createSha256()");
 }
 
 let active: Sha256Backend | null = null;
@@ -60,20 +86,78 @@ export const pureJsBackend: Sha256Backend = {
     const { sha256, bytesToHex } = noble();
     return bytesToHex(sha256(bytes));
   },
+  digestHexText(text) {
+    return pureJsBackend.digestHex(encoder.encode(text));
+  },
+  createHasher() {
+    // Through digestHex's first call, so the fallback is announced the same way.
+    const { sha256, bytesToHex } = noble();
+    let h: ReturnType<typeof sha256.create> | null = sha256.create();
+    const hasher: Sha256Hasher = {
+      update(data) {
+        if (!h) spent();
+        h.update(bytesOf(data));
+        return hasher;
+      },
+      digestHex() {
+        if (!h) spent();
+        pureJsBackend.digestHex(new Uint8Array(0)); // announces the fallback once, like one-shot digests
+        const hex = bytesToHex(h.digest());
+        h = null;
+        return hex;
+      },
+    };
+    return hasher;
+  },
 };
 
 /** The hash-wasm backend; requires initSha256() to have run. */
 export function hashWasmBackend(): Sha256Backend {
   if (!wasmHasher) throw new Error("hash-wasm SHA-256 is not initialised: await initSha256() first");
   const hasher = wasmHasher;
-  return {
+  // hash-wasm's one hasher is shared: an incremental hasher keeps its state between updates
+  // (save/load) whenever another digest used the instance in between.
+  let owner: object | null = null;
+  const backend: Sha256Backend = {
     name: "hash-wasm",
     digestHex(bytes) {
+      owner = null;
       hasher.init();
       hasher.update(bytes);
       return hasher.digest("hex");
     },
+    digestHexText(text) {
+      return backend.digestHex(encoder.encode(text));
+    },
+    createHasher() {
+      const me = {};
+      let state: Uint8Array | null = null;
+      let done = false;
+      const resume = () => {
+        if (done) spent();
+        if (owner === me) return;
+        if (state) hasher.load(state);
+        else hasher.init();
+        owner = me;
+      };
+      const incremental: Sha256Hasher = {
+        update(data) {
+          resume();
+          hasher.update(bytesOf(data));
+          state = hasher.save();
+          return incremental;
+        },
+        digestHex() {
+          resume();
+          done = true;
+          owner = null;
+          return hasher.digest("hex");
+        },
+      };
+      return incremental;
+    },
   };
+  return backend;
 }
 
 /** Make `backend` the one `sha256Hex` uses (the Node entry registers node:crypto). */
@@ -92,5 +176,15 @@ export function sha256Backend(): Sha256Backend["name"] | null {
  */
 export function sha256Hex(data: Uint8Array | string): string {
   if (!active) throw new Error("SHA-256 is not initialised: await initSha256() (or import the package entry) first");
-  return active.digestHex(typeof data === "string" ? encoder.encode(data) : data);
+  return typeof data === "string" ? active.digestHexText(data) : active.digestHex(data);
+}
+
+/**
+ * A fresh incremental SHA-256 on the active backend (node:crypto `createHash` in Node,
+ * hash-wasm's hasher in browsers): `createSha256().update("a").update(bytes).digestHex()`
+ * equals `sha256Hex` of the concatenation. Throws when no backend is initialised.
+ */
+export function createSha256(): Sha256Hasher {
+  if (!active) throw new Error("SHA-256 is not initialised: await initSha256() (or import the package entry) first");
+  return active.createHasher();
 }

@@ -22,17 +22,19 @@ Store a versionId to cite a fragment; check it later with: groundwire cite <file
                   directory with .git) the path relative to its root, e.g. docs/guide.md; else the
                   file's real absolute path (for - , standard input: give --artifact)
   --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
-  --format md|txt the document's format when the extension is missing (needed for - , standard input)`;
+  --format md|txt the document's format when the extension is missing (needed for - , standard input)
+  -q, --quiet     no progress line on stderr (shown only on a terminal, for files over 4 MB)`;
 
 /** Files above this size get a progress line on stderr (when it is a terminal). */
 const PROGRESS_BYTES = 4 << 20;
 
 /**
  * Read a file (or `-`, standard input) as an evidence document, turning read, format and
- * nesting errors into one CLI line. For a file over 4 MB, says on stderr (TTY only) that
- * it is being fragmented and how long it took.
+ * nesting errors into one CLI line. For a file over 4 MB, says on stderr that it is being
+ * fragmented and how long it took: only when stderr is a terminal and not `quiet`
+ * (`--quiet`/`-q`), so piped or redirected runs stay silent.
  */
-export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string) {
+export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string, quiet = false) {
   try {
     // `-` (stdin) or a name without a known extension: the format comes from --format (md, txt).
     const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"]) === "md" ? "text/markdown" : "text/plain") : undefined;
@@ -45,7 +47,7 @@ export function loadForCli(command: string, file: string, artifactId: string | u
         // loadDocumentFile reports the missing file below.
       }
     }
-    const progress = size > PROGRESS_BYTES && process.stderr.isTTY === true;
+    const progress = !quiet && size > PROGRESS_BYTES && process.stderr.isTTY === true;
     const started = Date.now();
     if (progress) process.stderr.write(`${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
     const loaded = loadDocumentFile(isStdin(file) ? "<stdin>" : file, { artifactId, mediaType, bytes });
@@ -71,7 +73,7 @@ const command: Command = {
       format: { type: "string" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
-    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format);
+    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format, values.quiet);
     if (values.json) {
       const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
       process.stdout.write(`${JSON.stringify({ artifact, fragments: rows }, null, 2)}\n`);

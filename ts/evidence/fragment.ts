@@ -22,8 +22,8 @@ type MarkdownItInstance = InstanceType<typeof MarkdownIt>;
 import type { Env, StateBlock, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, TableCell } from "mdast";
-import { sha256Hex } from "../../bindings/sha256.js";
-import { anchorFor, normalizeWhitespace, slugify } from "./text.js";
+import { createSha256, sha256Hex } from "../../bindings/sha256.js";
+import { anchorFor, CollapsedText, normalizeWhitespace, slugify } from "./text.js";
 
 /**
  * What a fragment is. `section` = a heading and everything under it up to the next
@@ -118,108 +118,122 @@ interface Counters {
   labels: Map<string, number>;
 }
 
-/** A fragment under construction; `end` grows to cover descendants, text and hashes come last. */
-interface Draft {
-  kind: FragmentKind;
-  anchor: string;
-  label: string | null;
-  path: string;
-  fragmentId: string;
-  parent: Draft | null;
-  ordinal: number;
-  sequence: number;
-  depth: number;
-  start: number;
-  end: number;
-  line: number;
-  quoteDepth: number;
-  /** Created at the first child (most fragments are leaves). */
-  counters: Counters | null;
-  level?: number;
-  cells?: FragmentCell[];
-}
+/** Ordinal anchors "1"…"4096", made once: most fragments are anchored by one. */
+const ORDINALS: readonly string[] = Array.from({ length: 4096 }, (_, i) => String(i + 1));
 
+/** A fragment under construction: `end` grows to cover descendants; text and hashes are filled in by `finish`. */
+type Draft = { -readonly [K in keyof Fragment]: Fragment[K] };
+
+/**
+ * Builds the fragments of one document. Each fragment object is made once, when its block is
+ * met, and completed in `finish`; what only construction needs (parent, quote depth, the
+ * per-parent counters) lives in arrays beside them, so a 50 MB document's ~1 M fragments
+ * never exist twice (as drafts and as fragments).
+ */
 class Builder {
-  readonly drafts: Draft[] = [];
-  private readonly rootCounters: Counters = { ordinals: new Map(), labels: new Map() };
+  private readonly fragments: Draft[] = [];
+  /** Per fragment: its parent's index, or -1 at the top level. */
+  private readonly parents: number[] = [];
+  /** Per fragment: how many block quotes enclose it. */
+  private readonly quoteDepths: number[] = [];
+  /** Per parent index (and -1 for the top level): ordinals and label occurrences of its children. */
+  private readonly counters = new Map<number, Counters>();
 
   constructor(readonly artifactId: string, readonly source: string) {}
 
-  /** Create a fragment under `parent` (null = top level); computes its anchor and id now. */
-  open(parent: Draft | null, kind: FragmentKind, label: string | null, start: number, end: number, line: number): Draft {
-    const counters = parent ? (parent.counters ??= { ordinals: new Map(), labels: new Map() }) : this.rootCounters;
+  /**
+   * Create a fragment under the fragment at index `parent` (-1 = top level); its anchor, path
+   * and id are computed now. Returns its index.
+   */
+  open(parent: number, kind: FragmentKind, label: string | null, start: number, end: number, line: number): number {
+    let counters = this.counters.get(parent);
+    if (!counters) this.counters.set(parent, (counters = { ordinals: new Map(), labels: new Map() }));
     const ordinal = (counters.ordinals.get(kind) ?? 0) + 1;
     counters.ordinals.set(kind, ordinal);
     let anchor: string;
-    if (LABELED.has(kind)) {
+    const labeled = LABELED.has(kind);
+    if (labeled) {
       const slug = slugify(label ?? "");
       const key = `${kind}\u0000${slug}`;
       const occurrence = (counters.labels.get(key) ?? 0) + 1;
       counters.labels.set(key, occurrence);
       anchor = anchorFor(slug, occurrence);
     } else {
-      anchor = String(ordinal);
+      anchor = ordinal <= ORDINALS.length ? ORDINALS[ordinal - 1] : String(ordinal);
     }
-    const segment = `${kind}:${anchor}`;
-    const path = parent ? `${parent.path}/${segment}` : segment;
-    const draft: Draft = {
+    const up = parent >= 0 ? this.fragments[parent] : null;
+    // The parent's path and one flat `/kind:anchor`: one concatenation node per fragment, sharing the
+    // parent's characters (a template literal would add two nodes and a third string).
+    const path = up ? up.path + [`/`, kind, ":", anchor].join("") : [kind, ":", anchor].join("");
+    const fragmentId = sha256Hex(`${this.artifactId}\u0000${path}`);
+    // Every field in the final order now (text and hashes are placeholders), so all fragments share one shape.
+    const fragment: Draft = {
+      fragmentId,
+      artifactId: this.artifactId,
+      path,
       kind,
       anchor,
-      label: LABELED.has(kind) ? normalizeWhitespace(label ?? "") : null,
-      path,
-      fragmentId: sha256Hex(`${this.artifactId}\u0000${path}`),
-      parent,
+      label: labeled ? normalizeWhitespace(label ?? "") : null,
+      contentHash: "",
+      versionId: "",
       ordinal,
-      sequence: this.drafts.length,
-      depth: parent ? parent.depth + 1 : 0,
+      sequence: this.fragments.length,
+      parentId: up ? up.fragmentId : null,
+      depth: up ? up.depth + 1 : 0,
       start,
       end,
       line,
-      quoteDepth: parent ? parent.quoteDepth + (parent.kind === "quote" ? 1 : 0) : 0,
-      counters: null,
+      text: "",
     };
-    this.drafts.push(draft);
-    return draft;
+    this.fragments.push(fragment);
+    this.parents.push(parent);
+    this.quoteDepths.push(up ? this.quoteDepths[parent] + (up.kind === "quote" ? 1 : 0) : 0);
+    return fragment.sequence;
+  }
+
+  /** The fragment at `index` will get no more children: its counters go (only open containers keep theirs). */
+  close(index: number): void {
+    this.counters.delete(index);
+  }
+
+  /** Set a section's heading level (1–6). */
+  setLevel(index: number, level: number): void {
+    this.fragments[index].level = level;
+  }
+
+  /** Set a table row's cells. */
+  setCells(index: number, cells: FragmentCell[]): void {
+    this.fragments[index].cells = cells;
   }
 
   /** Finish: grow every ancestor's end over its descendants, slice, hash, freeze. */
   finish(): readonly Fragment[] {
-    const { drafts, source } = this;
-    for (let i = drafts.length - 1; i >= 0; i--) {
-      const d = drafts[i];
-      if (d.parent && d.parent.end < d.end) d.parent.end = d.end;
+    const { fragments, parents, quoteDepths, source } = this;
+    this.counters.clear();
+    for (let i = fragments.length - 1; i >= 0; i--) {
+      const p = parents[i];
+      if (p >= 0 && fragments[p].end < fragments[i].end) fragments[p].end = fragments[i].end;
     }
-    // Drafts are dropped as their fragments are made, so the two never all coexist (a 50 MB document has ~1 M).
-    const out: Fragment[] = new Array(drafts.length);
-    for (let i = 0; i < drafts.length; i++) {
-      const d = drafts[i];
-      (drafts as (Draft | undefined)[])[i] = undefined;
-      const text = source.slice(d.start, d.end);
-      const contentHash = contentHashOf(d.kind, text, d.quoteDepth);
-      const fragment: Fragment = {
-        fragmentId: d.fragmentId,
-        artifactId: this.artifactId,
-        path: d.path,
-        kind: d.kind,
-        anchor: d.anchor,
-        label: d.label,
-        contentHash,
-        versionId: `${d.fragmentId}#${contentHash}`,
-        ordinal: d.ordinal,
-        sequence: d.sequence,
-        parentId: d.parent ? d.parent.fragmentId : null,
-        depth: d.depth,
-        start: d.start,
-        end: d.end,
-        line: d.line,
-        text,
-      };
-      if (d.level !== undefined) fragment.level = d.level;
-      if (d.cells) fragment.cells = d.cells;
-      out[i] = Object.freeze(fragment);
+    // The whole text is whitespace-normalized once; a fragment's normalized text is then a slice of
+    // that copy (a section's text holds its subsections': normalizing each fragment alone repeats
+    // the work once per nesting level). NUL reads as U+FFFD (see contentHashOf), same length.
+    const collapsed = fragments.length ? new CollapsedText(source.includes("\0") ? source.replace(/\0/g, "\uFFFD") : source) : null;
+    for (let i = 0; i < fragments.length; i++) {
+      const f = fragments[i];
+      const text = source.slice(f.start, f.end);
+      const quoteDepth = quoteDepths[i];
+      // Inside block quotes, the markers of enclosing quotes on continuation lines are not content: the slow rule.
+      // Fragments come in document order: a later one never starts before an earlier one.
+      if (i % 1024 === 0) collapsed!.releaseBefore(f.start);
+      const contentHash = quoteDepth > 0 && /[\r\n]/.test(text) ? contentHashOf(f.kind, text, quoteDepth) : collapsedHash(f.kind, collapsed!, f.start, f.end);
+      f.text = text;
+      f.contentHash = contentHash;
+      f.versionId = `${f.fragmentId}#${contentHash}`;
+      Object.freeze(f);
     }
-    drafts.length = 0;
-    return Object.freeze(out);
+    parents.length = 0;
+    quoteDepths.length = 0;
+    return Object.freeze(fragments as Fragment[]);
   }
 }
 
@@ -242,6 +256,47 @@ export function contentHashOf(kind: FragmentKind, text: string, quoteDepth = 0):
     body = lines.join("\n");
   }
   return `sha256:${sha256Hex(`${kind}\n${normalizeWhitespace(body)}`)}`;
+}
+
+/**
+ * Normalized text longer than this (UTF-16 code units) goes through an incremental hasher, in
+ * slices of the normalized copy (which share its characters): hashing `kind ‖ "\n" ‖ text` in
+ * one call would first copy the text into one flat string, for every nesting level of a large
+ * document (garbage the size of the document, times its depth).
+ */
+const HASH_STREAM = 1 << 14;
+/** Size of those slices: each is UTF-8 encoded on its own, outside the JS heap. */
+const HASH_PIECE = 1 << 20;
+
+/**
+ * `contentHashOf(kind, source.slice(start, end))` for text outside block quotes, read from
+ * the document's normalized copy: the same digest, no per-fragment normalization, and a
+ * long text (a section of a large document) streamed through an incremental hasher in
+ * slices rather than concatenated into one more copy.
+ */
+function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
+  const [from, to] = text.span(start, end);
+  const slices = text.slices(from, to);
+  if (to - from <= HASH_STREAM && slices.length <= 1) return flat("sha256:", sha256Hex(`${kind}\n${slices[0] ?? ""}`));
+  const hasher = createSha256().update(`${kind}\n`);
+  for (const slice of slices) {
+    for (let p = 0; p < slice.length; ) {
+      let q = Math.min(slice.length, p + HASH_PIECE);
+      // Never cut a surrogate pair: each piece is UTF-8 encoded alone (the slices never split one).
+      if (q < slice.length && (slice.charCodeAt(q - 1) & 0xfc00) === 0xd800) q++;
+      hasher.update(p === 0 && q === slice.length ? slice : slice.slice(p, q));
+      p = q;
+    }
+  }
+  return flat("sha256:", hasher.digestHex());
+}
+
+/**
+ * `a + b` as one flat string: a concatenation is a two-pointer node over both parts (32 bytes
+ * more per content hash, a million times in a 50 MB document); Array#join builds one string.
+ */
+function flat(a: string, b: string): string {
+  return [a, b].join("");
 }
 
 /** Plain text of inline content, as a reader sees it (mdast-util-to-string's rules: text, code, image alt). */
@@ -404,12 +459,15 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
 const INLINE_MARKUP = /[\\`*_&<[~]/;
 
 /**
- * A heading's plain text as mdast-util-to-string would give it: the content itself
- * when it holds no inline markup, else micromark's reading of it (with the
- * document's definitions, so `[x]` resolves as in the whole document).
+ * A heading's plain text as mdast-util-to-string gives it from micromark's reading: the
+ * content itself when it holds no inline markup, markdown-it's inline reading where it
+ * provably agrees (see `inlinePlainText`), else micromark's reading of `# <content>` (with
+ * the document's definitions, so `[x]` resolves as in the whole document).
  */
-function headingLabel(content: string, setext: boolean, definitions: () => string): string {
+function headingLabel(content: string, setext: boolean, env: Env, definitions: () => string): string {
   if (!INLINE_MARKUP.test(content)) return content;
+  const fast = inlinePlainText(content, env);
+  if (fast !== null) return fast;
   const heading = setext ? `${content}\n===` : `# ${content}`;
   const defs = content.includes("[") ? definitions() : "";
   const tree = fromMarkdown(defs ? `${heading}\n\n${defs}` : heading);
@@ -434,21 +492,20 @@ let lineStartAt: number[] = [];
  * column `blkIndent` (markdown-it's list-item indentation; block quotes move `bMarks`
  * instead). -1 when a tab straddles that column (micromark then decides).
  */
-function columnStart(state: StateBlock, line: number): number {
-  let p = state.bMarks[line];
+function columnStart(src: string, bMark: number, eMark: number, blkIndent: number, bsCount: number): number {
+  let p = bMark;
   // A tab right after a quote's `>` is partly its optional space: micromark's column, not markdown-it's.
-  if (state.src.charCodeAt(p) === 0x09 && p > 0 && state.src.charCodeAt(p - 1) === 0x3e) return -1;
-  if (state.blkIndent === 0) return p;
-  const end = state.eMarks[line];
+  if (src.charCodeAt(p) === 0x09 && p > 0 && src.charCodeAt(p - 1) === 0x3e) return -1;
+  if (blkIndent === 0) return p;
   let col = 0;
-  while (col < state.blkIndent && p < end) {
-    const c = state.src.charCodeAt(p);
+  while (col < blkIndent && p < eMark) {
+    const c = src.charCodeAt(p);
     if (c === 0x20) col++;
-    else if (c === 0x09) col += 4 - ((col + state.bsCount[line]) % 4);
+    else if (c === 0x09) col += 4 - ((col + bsCount) % 4);
     else break;
     p++;
   }
-  return col === state.blkIndent ? p : -1;
+  return col === blkIndent ? p : -1;
 }
 
 // Every block rule is wrapped to record where, within its containers, the block it opens starts:
@@ -462,13 +519,19 @@ function md(): MarkdownItInstance {
   if (!Array.isArray(rules)) throw new Error("fragmentMarkdown: markdown-it's block ruler changed shape; pin markdown-it 15.0.x");
   for (const { name, alt, fn } of [...rules]) {
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
+      // Silent calls (a paragraph asking, line after line, whether a rule would end it) open nothing.
+      if (silent) return fn(state, startLine, endLine, silent);
       const at = state.tokens.length;
-      const pos = state.bMarks[startLine] + state.tShift[startLine];
-      const lineStart = columnStart(state, startLine);
+      // The marks as they are before the rule runs (a container rewrites them while it parses its content).
+      const bMark = state.bMarks[startLine];
+      const tShift = state.tShift[startLine];
+      const eMark = state.eMarks[startLine];
+      const blkIndent = state.blkIndent;
+      const bsCount = state.bsCount[startLine];
       const ok = fn(state, startLine, endLine, silent);
-      if (ok && !silent && state.tokens.length > at) {
-        firstCharAt[at] = pos;
-        lineStartAt[at] = lineStart;
+      if (ok && state.tokens.length > at) {
+        firstCharAt[at] = bMark + tShift;
+        lineStartAt[at] = columnStart(state.src, bMark, eMark, blkIndent, bsCount);
       }
       return ok;
     };
@@ -491,8 +554,18 @@ interface Lines {
   text: string;
   crlf: boolean;
   env: Env;
-  /** Work that needs every definition of the document (labels and cells with markup), run after the last chunk. */
-  later: (() => void)[];
+  /** Labels and cells with markup: read once every definition of the document is known, after the last chunk. */
+  later: Later[];
+  /** Whether the document holds `[^` at all (else no group needs the footnote-definition test). */
+  footnotes: boolean;
+}
+
+/** A heading label or a cell text to read after the last chunk (it may use definitions further down). */
+interface Later {
+  heading: BlockNode | null;
+  cell: FragmentCell | null;
+  content: string;
+  setext: boolean;
 }
 
 function isBlank(l: Lines, line: number): boolean {
@@ -618,41 +691,51 @@ function indentedCodeEnd(l: Lines, next: number, nested: boolean): number {
 const FOOTNOTE_DEFINITION = /^[ \t>*+\-\d.)]*\[\^/m;
 
 /**
- * Convert the tokens of one top-level block, `tokens[from..to)`, to BlockNodes.
- * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
- * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
+ * Converts the tokens of one group of top-level blocks, `tokens[from..to)`, to BlockNodes.
+ * A class rather than closures in a function: one reader serves every group of a document.
  */
-function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, definitions: () => string): BlockNode[] {
-  const base = l.base;
-  const roots: BlockNode[] = [];
-  const stack: BlockNode[] = [];
-  const add = (n: BlockNode) => {
-    const parent = stack[stack.length - 1];
+class GroupReader {
+  private roots: BlockNode[] = [];
+  private readonly stack: BlockNode[] = [];
+  private readonly opened: Token[] = [];
+  private i = 0;
+
+  constructor(private readonly l: Lines) {}
+
+  private add(n: BlockNode): void {
+    const parent = this.stack[this.stack.length - 1];
     if (parent) parent.children!.push(n);
-    else roots.push(n);
-  };
-  let i = from;
-  const startAt = (_t: Token, lineStart = false) => {
-    const at = (lineStart ? lineStartAt : firstCharAt)[i];
+    else this.roots.push(n);
+  }
+
+  /** Where the block of the token at `i` starts (its first character, or its first line's start within its containers). */
+  private startAt(lineStart = false): number {
+    const at = (lineStart ? lineStartAt : firstCharAt)[this.i];
     if (at === undefined || at < 0) throw new NeedsMicromark();
     return at;
-  };
+  }
+
   /** A leaf block: micromark ends it at its last line's end, trailing whitespace included. */
-  const leaf = (type: BlockNode["type"], t: Token, extra: Partial<BlockNode> = {}, fromLineStart = false, lastLine = t.map![1] - 1) => {
-    add({ type, start: startAt(t, fromLineStart) + base, end: lineEnd(l, lastLine) + base, line: t.map![0] + 1, ...extra });
-  };
-  const open = (n: BlockNode, t: Token) => {
-    add(n);
-    stack.push(n);
-    opened.push(t);
-    if (stack.length > MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(t.map ? t.map[0] + 1 : n.line);
-  };
+  private leaf(type: BlockNode["type"], t: Token, fromLineStart = false, lastLine = t.map![1] - 1): BlockNode {
+    const n: BlockNode = { type, start: this.startAt(fromLineStart) + this.l.base, end: lineEnd(this.l, lastLine) + this.l.base, line: t.map![0] + 1 };
+    this.add(n);
+    return n;
+  }
+
+  private open(n: BlockNode, t: Token): void {
+    this.add(n);
+    this.stack.push(n);
+    this.opened.push(t);
+    if (this.stack.length > MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(t.map ? t.map[0] + 1 : n.line);
+  }
+
   /**
    * A container ends at its last line that is not blank, or its last child's end. Blank as
    * written for quotes and lists (a `>` alone counts); for an item, blank once the `>` of the
    * quotes around it are removed (micromark's item ends before them, its list after them).
    */
-  const close = (t: Token) => {
+  private close(t: Token): void {
+    const { l, stack } = this;
     const n = stack.pop()!;
     const [a, b] = t.map!;
     let last = b - 1;
@@ -661,92 +744,109 @@ function blocksOf(tokens: readonly Token[], from: number, to: number, l: Lines, 
     } else {
       while (last > a && isBlank(l, last)) last--;
     }
-    n.end = Math.max(n.end, lineEnd(l, last) + base);
+    n.end = Math.max(n.end, lineEnd(l, last) + l.base);
     const kids = n.children!;
     if (kids.length) n.end = Math.max(n.end, kids[kids.length - 1].end);
-  };
-  const opened: Token[] = [];
-  for (; i < to; i++) {
-    const t = tokens[i];
-    switch (t.type) {
-      case "paragraph_open":
-        leaf("paragraph", t);
-        break;
-      case "heading_open": {
-        const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
-        const setext = t.markup === "=" || t.markup === "-";
-        const fast = !INLINE_MARKUP.test(content);
-        leaf("heading", t, { depth: Number(t.tag.slice(1)), label: fast ? content : "" });
-        if (!fast) {
-          const node = (stack.length ? stack[stack.length - 1].children! : roots).at(-1)!;
-          l.later.push(() => (node.label = headingLabel(content, setext, definitions)));
-        }
-        break;
-      }
-      case "fence":
-        // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
-        if (!fenceClosed(l, t, stack.length > 0, startAt(t))) throw new NeedsMicromark();
-        leaf("code", t);
-        break;
-      case "code_block":
-        leaf("code", t, {}, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
-        break;
-      case "html_block":
-        if (!htmlClosed(l, t, startAt(t))) throw new NeedsMicromark();
-        leaf("html", t, {}, true);
-        break;
-      case "hr":
-        leaf("break", t);
-        break;
-      case "reference_definition": {
-        leaf("definition", t, { label: definitionLabel(l, startAt(t), t.map![0]) });
-        break;
-      }
-      case "blockquote_open": {
-        const s = startAt(t) + base;
-        open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
-        break;
-      }
-      case "bullet_list_open":
-      case "ordered_list_open": {
-        const s = startAt(t) + base;
-        open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
-        break;
-      }
-      case "list_item_open": {
-        const line = t.map![0];
-        const list = stack[stack.length - 1];
-        // The first item starts where its list does (possibly after an enclosing item's marker on the same line).
-        const s = list.children!.length === 0 ? list.start : markerStart(l, line, stack.slice(0, -1)) + base;
-        const width = t.type === "list_item_open" && t.info ? t.info.length + 1 : 1;
-        open({ type: "item", start: s, end: s + width, line: line + 1, children: [] }, t);
-        break;
-      }
-      case "blockquote_close":
-      case "bullet_list_close":
-      case "ordered_list_close":
-      case "list_item_close":
-        close(opened.pop()!);
-        break;
-      case "table_open": {
-        // Natively only a table alone in its group, at the top level, without tabs: else micromark.
-        if (stack.length > 0 || i !== from) throw new NeedsMicromark();
-        let j = i + 1;
-        while (j < to && tokens[j].type !== "table_close") j++;
-        if (j + 1 !== to) throw new NeedsMicromark();
-        add(tableOf(l, t.map![0], t.map![1], definitions));
-        i = j;
-        break;
-      }
-      case "inline":
-      case "paragraph_close":
-      case "heading_close":
-        break;
-      default:
-        throw new NeedsMicromark(); // tables, and anything a plugin might add
-    }
+    // An array grown by push holds 17 slots at least: an exact copy keeps what the (long-lived)
+    // block tree holds small; the grown one dies young.
+    n.children = kids.slice();
   }
-  return roots;
+
+  /**
+   * The BlockNodes of `tokens[from..to)`.
+   * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
+   * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
+   */
+  read(tokens: readonly Token[], from: number, to: number): BlockNode[] {
+    const { l, stack } = this;
+    const base = l.base;
+    const roots: BlockNode[] = (this.roots = []);
+    stack.length = 0;
+    this.opened.length = 0;
+    for (this.i = from; this.i < to; this.i++) {
+      const i = this.i;
+      const t = tokens[i];
+      switch (t.type) {
+        case "paragraph_open":
+          this.leaf("paragraph", t);
+          break;
+        case "heading_open": {
+          const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
+          const node = this.leaf("heading", t);
+          node.depth = Number(t.tag.slice(1));
+          if (!INLINE_MARKUP.test(content)) node.label = content;
+          else {
+            node.label = "";
+            l.later.push({ heading: node, cell: null, content, setext: t.markup === "=" || t.markup === "-" });
+          }
+          break;
+        }
+        case "fence":
+          // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
+          if (!fenceClosed(l, t, stack.length > 0, this.startAt())) throw new NeedsMicromark();
+          this.leaf("code", t);
+          break;
+        case "code_block":
+          this.leaf("code", t, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
+          break;
+        case "html_block":
+          if (!htmlClosed(l, t, this.startAt())) throw new NeedsMicromark();
+          this.leaf("html", t, true);
+          break;
+        case "hr":
+          this.leaf("break", t);
+          break;
+        case "reference_definition": {
+          const label = definitionLabel(l, this.startAt(), t.map![0]);
+          this.leaf("definition", t).label = label;
+          break;
+        }
+        case "blockquote_open": {
+          const s = this.startAt() + base;
+          this.open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
+          break;
+        }
+        case "bullet_list_open":
+        case "ordered_list_open": {
+          const s = this.startAt() + base;
+          this.open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
+          break;
+        }
+        case "list_item_open": {
+          const line = t.map![0];
+          const list = stack[stack.length - 1];
+          // The first item starts where its list does (possibly after an enclosing item's marker on the same line).
+          const s = list.children!.length === 0 ? list.start : markerStart(l, line, stack.slice(0, -1)) + base;
+          const width = t.info ? t.info.length + 1 : 1;
+          this.open({ type: "item", start: s, end: s + width, line: line + 1, children: [] }, t);
+          break;
+        }
+        case "blockquote_close":
+        case "bullet_list_close":
+        case "ordered_list_close":
+        case "list_item_close":
+          this.close(this.opened.pop()!);
+          break;
+        case "table_open": {
+          // Natively only a table alone in its group, at the top level, without tabs: else micromark.
+          if (stack.length > 0 || i !== from) throw new NeedsMicromark();
+          let j = i + 1;
+          while (j < to && tokens[j].type !== "table_close") j++;
+          if (j + 1 !== to) throw new NeedsMicromark();
+          this.add(tableOf(l, t.map![0], t.map![1]));
+          this.i = j;
+          break;
+        }
+        case "inline":
+        case "paragraph_close":
+        case "heading_close":
+          break;
+        default:
+          throw new NeedsMicromark(); // tables, and anything a plugin might add
+      }
+    }
+    return roots;
+  }
 }
 
 /**
@@ -783,9 +883,6 @@ function splitRow(src: string, start: number, end: number): { start: number; end
   return cells;
 }
 
-/** Characters after which markdown-it's and micromark's plain text of a cell may differ (GFM single-tilde strikethrough, footnote calls). */
-const MICROMARK_ONLY_INLINE = /~|\[\^/;
-
 /** Plain text of markdown-it inline tokens by mdast-util-to-string's rules (text, code, image alt; HTML dropped). */
 function inlinePlain(tokens: readonly Token[]): string {
   let out = "";
@@ -797,14 +894,61 @@ function inlinePlain(tokens: readonly Token[]): string {
   return out;
 }
 
+/** `~` in the parts of inline tokens that are never inline text: link and image destinations, code spans, inline HTML. */
+function inertTildes(tokens: readonly Token[]): number {
+  let n = 0;
+  const count = (v: string | number | null | undefined) => {
+    const s = v == null ? "" : String(v);
+    for (let i = s.indexOf("~"); i >= 0; i = s.indexOf("~", i + 1)) n++;
+  };
+  for (const t of tokens) {
+    if (t.type === "link_open") count(t.attrGet("href"));
+    else if (t.type === "image") {
+      count(t.attrGet("src"));
+      n += inertTildes(t.children ?? []);
+    } else if (t.type === "code_inline" || t.type === "html_inline") count(t.content);
+  }
+  return n;
+}
+
 /**
- * A cell's plain text: the content itself without markup; markdown-it's inline parse
- * for common markup (links, emphasis, code); micromark, in a one-cell table, for
- * what GFM reads differently (single-tilde strikethrough, footnote calls).
+ * Plain text of inline `content` (already normalized: no CR, no NUL) read by markdown-it's
+ * inline rules alone (no core chain: one StateInline), as mdast-util-to-string would give
+ * it from micromark's reading; or null where the two readings may differ and micromark
+ * must decide: a footnote call (`[^`); a `~` anywhere but in a link or image destination, a
+ * code span or inline HTML (GFM reads single-tilde strikethrough, markdown-it only `~~`);
+ * an autolink whose text markdown-it rewrote (it decodes percent escapes, mdast keeps the
+ * URL as written). Links, emphasis, code spans, entities, escapes and HTML are CommonMark,
+ * which both follow; the golden test holds them equal over every real document.
+ */
+function inlinePlainText(content: string, env: Env): string | null {
+  if (content.includes("[^")) return null;
+  const parser = md();
+  const tokens: Token[] = [];
+  parser.inline.parse(content, parser, env, tokens);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type === "link_open" && t.markup === "autolink" && !content.includes(`<${tokens[i + 1]?.content ?? ""}>`)) return null;
+  }
+  const text = inlinePlain(tokens);
+  if (content.includes("~")) {
+    if (text.includes("~")) return null;
+    let tildes = 0;
+    for (let i = content.indexOf("~"); i >= 0; i = content.indexOf("~", i + 1)) tildes++;
+    if (inertTildes(tokens) !== tildes) return null;
+  }
+  return text;
+}
+
+/**
+ * A cell's plain text: the content itself without markup; markdown-it's inline reading
+ * where it provably agrees with micromark's (`inlinePlainText`); else micromark, in a
+ * one-cell table.
  */
 function cellText(content: string, env: Env, definitions: () => string): string {
   if (!INLINE_MARKUP.test(content)) return content;
-  if (!MICROMARK_ONLY_INLINE.test(content)) return inlinePlain(md().parseInline(content, env)[0]?.children ?? []);
+  const fast = inlinePlainText(content, env);
+  if (fast !== null) return fast;
   const table = `| x |\n| - |\n| ${content} |`;
   const defs = content.includes("[") ? definitions() : "";
   const tree = fromMarkdown(defs ? `${table}\n\n${defs}` : table);
@@ -813,7 +957,7 @@ function cellText(content: string, env: Env, definitions: () => string): string 
 }
 
 /** A top-level table from its lines `[a, b)` (the second is the delimiter row). */
-function tableOf(l: Lines, a: number, b: number, definitions: () => string): BlockNode {
+function tableOf(l: Lines, a: number, b: number): BlockNode {
   const { src, base } = l;
   const rows: NonNullable<BlockNode["rows"]> = [];
   let width = 0;
@@ -827,7 +971,7 @@ function tableOf(l: Lines, a: number, b: number, definitions: () => string): Blo
     const cells = spans.map((c) => {
       const content = src.slice(c.start, c.end);
       const cell = { text: content, start: c.start + base, end: c.end + base };
-      if (INLINE_MARKUP.test(content)) l.later.push(() => (cell.text = cellText(content, l.env, definitions)));
+      if (INLINE_MARKUP.test(content)) l.later.push({ heading: null, cell, content, setext: false });
       return cell;
     });
     if (line === a) width = cells.length;
@@ -846,6 +990,29 @@ function definitionLines(env: Env, text: string): string {
   return lines.join("\n");
 }
 
+/** micromark's verdicts on front matter fence pairs (a few distinct pairs in any corpus: `---`/`---` nearly always). */
+const frontmatterVerdicts = new Map<string, number | null>();
+
+/**
+ * Whether micromark-extension-frontmatter reads the fence lines `opening` and `closing` (as
+ * written, at the top of a document) as front matter, and if so where its node ends,
+ * relative to the closing line's start; null when it does not. The content between the
+ * fences is never parsed, so micromark reads the two lines alone, and its answer depends on
+ * them only: it is kept (a micromark call costs about a millisecond, even on three lines).
+ */
+function frontmatterProbe(opening: string, closing: string): number | null {
+  const key = `${opening}\n${closing}`;
+  const known = frontmatterVerdicts.get(key);
+  if (known !== undefined) return known;
+  const probe = fromMarkdown(`${opening}\nx\n${closing}`).children[0];
+  const verdict = probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml") ? offsets(probe, "frontmatter").end - (opening.length + 3) : null;
+  if (key.length <= 200) {
+    if (frontmatterVerdicts.size >= 256) frontmatterVerdicts.clear(); // bounded, as are the keys (trailing whitespace has no limit)
+    frontmatterVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 /**
  * The blocks of a markdown document. markdown-it finds the block structure (its
  * block pass only: no inline parsing) and its line marks give the offsets; a
@@ -860,7 +1027,7 @@ function parseBlocks(text: string): BlockNode[] {
   const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
   const env: Env = {};
   const state = new (md().block.State)(src, md(), env, []) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [] };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
@@ -874,9 +1041,8 @@ function parseBlocks(text: string): BlockNode[] {
       if (src.slice(l.begin[line], trimmedEnd(l, line)) !== fence) continue;
       const opening = text.slice(base, lineEnd(l, 0) + base);
       const closing = text.slice(l.begin[line] + base, lineEnd(l, line) + base);
-      const probe = fromMarkdown(`${opening}\nx\n${closing}`).children[0];
-      if (probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml")) {
-        const probeEnd = offsets(probe, "frontmatter").end - (opening.length + 3);
+      const probeEnd = frontmatterProbe(opening, closing);
+      if (probeEnd !== null) {
         out.push({ type: "frontmatter", start: base, end: l.begin[line] + probeEnd + base, line: 1 });
         firstLine = line + 1;
       }
@@ -887,6 +1053,7 @@ function parseBlocks(text: string): BlockNode[] {
   // Only called from `l.later` work, which runs once every chunk is tokenized: all definitions known.
   const definitions = () => (defs ??= definitionLines(env, text));
   const pieces: (BlockNode | (() => BlockNode[]))[] = [];
+  const reader = new GroupReader(l);
 
   // The document is tokenized in chunks of about `chunkLines` lines, cut only before an ATX heading at
   // column 0 after a blank line (where every block but an open fence or HTML block has ended), so
@@ -902,13 +1069,16 @@ function parseBlocks(text: string): BlockNode[] {
       if (e === state.lineMax || !reachesCut(state.tokens, e)) break;
       e = nextCut(l, e + (e - s), state.lineMax);
     }
-    convertChunk(state.tokens, l, definitions, pieces, e === state.lineMax);
+    convertChunk(state.tokens, l, reader, definitions, pieces, e === state.lineMax);
     s = e;
   }
   state.tokens = [];
   firstCharAt = [];
   lineStartAt = [];
-  for (const work of l.later) work();
+  for (const w of l.later) {
+    if (w.heading) w.heading.label = headingLabel(w.content, w.setext, env, definitions);
+    else w.cell!.text = cellText(w.content, env, definitions);
+  }
   l.later.length = 0;
   for (const p of pieces) {
     if (typeof p === "function") for (const n of p()) out.push(n);
@@ -917,12 +1087,18 @@ function parseBlocks(text: string): BlockNode[] {
   return out;
 }
 
-/** Lines per chunk markdown-it tokenizes at a time (about 1–2 MB of prose). */
-let chunkLines = 20_000;
+/**
+ * Lines per chunk markdown-it tokenizes at a time (about 100–200 KB of prose): a chunk's tokens
+ * then die young, collected by the scavenger, instead of being promoted and piling up in the
+ * old generation until a full collection (on a 50 MB document, hundreds of MB of dead tokens).
+ */
+let chunkLines = 2_000;
 
-/** @internal Test hook: tokenize in chunks of `lines` lines (small values exercise the cuts). */
-export function setMarkdownChunkLines(lines: number): void {
+/** @internal Test hook: tokenize in chunks of `lines` lines (small values exercise the cuts). Returns the previous value. */
+export function setMarkdownChunkLines(lines: number): number {
+  const previous = chunkLines;
   chunkLines = Math.max(1, Math.floor(lines));
+  return previous;
 }
 
 /** The first line at or after `from` where a chunk may end: an ATX heading at column 0 after a blank line. */
@@ -934,17 +1110,23 @@ function nextCut(l: Lines, from: number, lineMax: number): number {
   return lineMax;
 }
 
-/** Whether a top-level block of the chunk ran up to the cut (over the blank line before it). */
+/**
+ * Whether the chunk's last top-level block may run on past the cut: a fence or an HTML block
+ * that reached it (unclosed, it would go on). Any other block has ended at the cut, an ATX
+ * heading at column 0 after a blank line, even when markdown-it's map counts that blank line
+ * (a list does): checking the map alone sent every chunk of a list-heavy document (awesome)
+ * back to be tokenized again, twice as long each time, up to 65,000 lines.
+ */
 function reachesCut(tokens: readonly Token[], cut: number): boolean {
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i];
-    if (t.level === 0 && t.map) return t.map[1] >= cut;
+    if (t.level === 0 && t.map) return t.map[1] >= cut && (t.type === "fence" || t.type === "html_block");
   }
   return false;
 }
 
 /** Group one chunk's top-level blocks (while no blank line separates them) and convert each group. */
-function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
+function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
   const { src, base, text } = l;
   const groups: { from: number; to: number; a: number; b: number }[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -967,9 +1149,8 @@ function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => str
     const g = groups[gi];
     const later = l.later.length;
     try {
-      const slice = src.slice(l.begin[g.a], l.end[g.b - 1]);
-      if (FOOTNOTE_DEFINITION.test(slice)) throw new NeedsMicromark();
-      const nodes = blocksOf(tokens, g.from, g.to, l, definitions);
+      if (l.footnotes && FOOTNOTE_DEFINITION.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) throw new NeedsMicromark();
+      const nodes = reader.read(tokens, g.from, g.to);
       // micromark starts a setext heading at the definitions before its text (they share one content chunk).
       if (nodes.some((n) => n.type === "definition") && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
       for (const n of nodes) pieces.push(n);
@@ -990,36 +1171,42 @@ function convertChunk(tokens: readonly Token[], l: Lines, definitions: () => str
  * quotes): headings open sections scoped to the container they are in.
  */
 function emitBlocks(b: Builder, roots: readonly BlockNode[]): void {
-  const frames: { nodes: readonly BlockNode[]; i: number; parent: Draft | null; open: Draft[] }[] = [{ nodes: roots, i: 0, parent: null, open: [] }];
+  // Fragment indices: `parent` is the container's (-1 = top level), `open` the sections open in it.
+  const frames: { nodes: readonly BlockNode[]; i: number; parent: number; open: { index: number; level: number }[] }[] = [{ nodes: roots, i: 0, parent: -1, open: [] }];
   while (frames.length) {
     const f = frames[frames.length - 1];
     if (f.i >= f.nodes.length) {
+      for (const section of f.open) b.close(section.index);
+      if (f.parent >= 0) b.close(f.parent);
       frames.pop();
       continue;
     }
-    const node = f.nodes[f.i++];
+    const node = f.nodes[f.i];
+    // Blocks are dropped as they become fragments: the two never all coexist.
+    (f.nodes as (BlockNode | undefined)[])[f.i++] = undefined;
     if (node.type === "heading") {
-      while (f.open.length && (f.open[f.open.length - 1].level ?? 0) >= node.depth!) f.open.pop();
-      const owner = f.open.length ? f.open[f.open.length - 1] : f.parent;
+      while (f.open.length && f.open[f.open.length - 1].level >= node.depth!) b.close(f.open.pop()!.index);
+      const owner = f.open.length ? f.open[f.open.length - 1].index : f.parent;
       const section = b.open(owner, "section", node.label ?? "", node.start, node.end, node.line);
-      section.level = node.depth;
-      f.open.push(section);
+      b.setLevel(section, node.depth!);
+      f.open.push({ index: section, level: node.depth! });
       continue;
     }
-    const parent = f.open.length ? f.open[f.open.length - 1] : f.parent;
+    const parent = f.open.length ? f.open[f.open.length - 1].index : f.parent;
     switch (node.type) {
       case "quote":
       case "footnote":
       case "item":
       case "list": {
-        const draft = b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
-        frames.push({ nodes: node.children ?? [], i: 0, parent: draft, open: [] });
+        const index = b.open(parent, node.type, node.label ?? null, node.start, node.end, node.line);
+        frames.push({ nodes: node.children ?? [], i: 0, parent: index, open: [] });
         break;
       }
       case "table": {
         const rows = node.rows ?? [];
         const table = b.open(parent, "table", (rows[0]?.cells ?? []).map((c) => c.text).join(" "), node.start, node.end, node.line);
-        for (const row of rows) b.open(table, "row", row.cells[0]?.text ?? "", row.start, row.end, row.line).cells = row.cells;
+        for (const row of rows) b.setCells(b.open(table, "row", row.cells[0]?.text ?? "", row.start, row.end, row.line), row.cells);
+        b.close(table);
         break;
       }
       default:
@@ -1036,7 +1223,10 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
 /**
  * Fragment a markdown document (CommonMark + GFM tables, task lists, footnotes,
  * strikethrough, autolinks; YAML `---` / TOML `+++` front matter) into its Fragment
- * tree, parsed from the verbatim source with mdast-util-from-markdown.
+ * tree, parsed from the verbatim source: markdown-it's block pass for the structure, micromark
+ * (mdast-util-from-markdown) where the two may read differently; the addresses are those of
+ * the micromark → mdast fragmenter it replaced (docs/evidence.md, "Fragmenting at corpus scale").
+ * Time and memory are linear in the text: one normalized copy of it while hashing.
  *
  * @param artifactId the artifact the fragments belong to (part of every fragmentId)
  * @param text the whole document as written (not pre-normalized)
@@ -1068,7 +1258,7 @@ export function fragmentPlainText(artifactId: string, text: string): readonly Fr
   let startLine = 0;
   let line = 0;
   const flush = () => {
-    if (start >= 0) b.open(null, "paragraph", null, start, end, startLine);
+    if (start >= 0) b.open(-1, "paragraph", null, start, end, startLine);
     start = -1;
   };
   for (const m of text.matchAll(/([^\n]*)(\n|$)/g)) {

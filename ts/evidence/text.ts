@@ -46,3 +46,181 @@ export function slugify(label: string): string {
 export function anchorFor(slug: string, occurrence: number): string {
   return occurrence === 1 && slug !== "" ? slug : `${slug}~${occurrence}`;
 }
+
+/** 1 at every UTF-16 code unit `normalizeWhitespace`'s `\s` matches; built from that regex, so the two never disagree. */
+let whitespaceUnits: Uint8Array | null = null;
+
+function whitespaceTable(): Uint8Array {
+  if (whitespaceUnits) return whitespaceUnits;
+  const table = new Uint8Array(0x10000);
+  for (let from = 0; from < 0x10000; from += 0x1000) {
+    const units: number[] = [];
+    for (let c = from; c < from + 0x1000; c++) units.push(c);
+    // Surrogates never match `\s` (paired or not), so reading the block as code points is harmless.
+    for (const m of String.fromCharCode(...units).matchAll(/\s/gu)) table[from + m.index!] = 1;
+  }
+  return (whitespaceUnits = table);
+}
+
+/** Code units per piece of CollapsedText's normalized copy (at least; a piece ends at the next cut after it). */
+const PIECE = 1 << 20;
+/** Code units turned into a string at a time (String.fromCharCode's arguments). */
+const UNITS = 8192;
+
+/** Code units per entry of CollapsedText's offset table. */
+const BLOCK = 32;
+
+/**
+ * A whole text whitespace-normalized once, with a map from its offsets to offsets in the
+ * normalized copy: `normalized(start, end)` equals `normalizeWhitespace(text.slice(start, end))`
+ * for every `0 <= start <= end <= text.length` (collapsing whitespace runs commutes with
+ * slicing up to one space at either end, which `span` leaves out). Normalizing once costs one
+ * pass over the text where normalizing every fragment costs a pass per nesting level (a
+ * section's text holds its subsections').
+ *
+ * The copy is kept in pieces of about 1 M code units, never joined into one more whole copy.
+ * Pieces are cut only after a character that is neither whitespace (no run spans two pieces)
+ * nor a high surrogate (no pair is split). The whitespace set is the one `normalizeWhitespace`'s
+ * `\s` matches (the table is built from that regex).
+ * Memory: the copy plus 4 bytes per 32 code units.
+ */
+export class CollapsedText {
+  /** The normalized copy (every whitespace run → one U+0020, not trimmed), in pieces. */
+  readonly pieces: readonly string[];
+  /** Offset of each piece in the normalized copy. */
+  private readonly pieceStarts: number[];
+  /** Length of the normalized copy. */
+  readonly length: number;
+  /** Offset in the normalized copy of every 32nd code unit of `text`. */
+  private readonly blocks: Uint32Array;
+  private readonly ws = whitespaceTable();
+  /** Pieces before this index were dropped by `releaseBefore`. */
+  private released = 0;
+
+  constructor(private readonly text: string) {
+    const { ws } = this;
+    const pieces: string[] = [];
+    const pieceStarts: number[] = [];
+    const blocks = new Uint32Array(Math.floor(text.length / BLOCK) + 1);
+    // One pass writes the normalized code units (String.fromCharCode per 8 K, joined per piece: flat
+    // strings; a global regex replace yields a tree of millions of slices and concatenations,
+    // several times the text's size) and records the offset table.
+    const units = new Uint16Array(UNITS);
+    let parts: string[] = [];
+    let used = 0;
+    let n = 0;
+    let pieceStart = 0;
+    let previous = 0;
+    const flushUnits = () => {
+      parts.push(String.fromCharCode.apply(null, units.subarray(0, used) as unknown as number[]));
+      used = 0;
+    };
+    const flushPiece = () => {
+      flushUnits();
+      pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
+      pieceStarts.push(pieceStart);
+      pieceStart = n;
+      parts = [];
+    };
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (i % BLOCK === 0) {
+        blocks[i / BLOCK] = n;
+        // Cut after a unit that is neither whitespace nor a high surrogate.
+        if (n - pieceStart >= PIECE && previous === 0 && (text.charCodeAt(i - 1) & 0xfc00) !== 0xd800) flushPiece();
+      }
+      const w = ws[c];
+      // A whitespace unit right after another is the one a run collapses away.
+      if ((w & previous) === 0) {
+        units[used++] = w ? 0x20 : c;
+        n++;
+        if (used === UNITS) flushUnits();
+      }
+      previous = w;
+    }
+    if (text.length % BLOCK === 0) blocks[text.length / BLOCK] = n;
+    flushPiece();
+    this.pieces = pieces;
+    this.pieceStarts = pieceStarts;
+    this.length = n;
+    this.blocks = blocks;
+  }
+
+  /** Offset in the normalized copy after the collapsed form of `text.slice(0, offset)`. */
+  private at(offset: number): number {
+    const { ws, text } = this;
+    const k = Math.floor(offset / BLOCK);
+    let n = this.blocks[k];
+    let i = k * BLOCK;
+    let previous = i > 0 ? ws[text.charCodeAt(i - 1)] : 0;
+    for (; i < offset; i++) {
+      const w = ws[text.charCodeAt(i)];
+      if ((w & previous) === 0) n++;
+      previous = w;
+    }
+    return n;
+  }
+
+  /** Index of the piece holding normalized offset `i` (the last piece for `i === length`). */
+  private pieceOf(i: number): number {
+    const starts = this.pieceStarts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The code unit at normalized offset `i` (0 ≤ i < length). */
+  private unitAt(i: number): number {
+    const k = this.pieceOf(i);
+    return this.pieces[k].charCodeAt(i - this.pieceStarts[k]);
+  }
+
+  /**
+   * `[from, to)` in the normalized copy of `normalizeWhitespace(text.slice(start, end))`.
+   * @throws RangeError when not `0 <= start <= end <= text.length`
+   */
+  span(start: number, end: number): [number, number] {
+    if (!(start >= 0 && start <= end && end <= this.text.length)) throw new RangeError(`CollapsedText.span: ${start}–${end} is not within 0–${this.text.length}`);
+    let from = this.at(start);
+    let to = this.at(end);
+    if (from < to && this.unitAt(from) === 0x20) from++;
+    if (to > from && this.unitAt(to - 1) === 0x20) to--;
+    return [from, to];
+  }
+
+  /** `[from, to)` of the normalized copy as slices of its pieces (one slice unless it crosses a cut); no copy made. */
+  slices(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let k = this.pieceOf(from); from < to; k++) {
+      const base = this.pieceStarts[k];
+      const stop = Math.min(to, base + this.pieces[k].length);
+      out.push(this.pieces[k].slice(from - base, stop - base));
+      from = stop;
+    }
+    return out;
+  }
+
+  /**
+   * Drop the pieces that end before text offset `start`: a caller that asks for spans in order of
+   * their start (fragments in document order) frees the copy as it goes. Spans starting before
+   * `start` may not be asked for after.
+   */
+  releaseBefore(start: number): void {
+    const before = this.at(start);
+    const { pieces, pieceStarts } = this;
+    for (let k = this.released; k < pieces.length - 1 && pieceStarts[k + 1] <= before; k++) {
+      (pieces as string[])[k] = "";
+      this.released = k + 1;
+    }
+  }
+
+  /** `normalizeWhitespace(text.slice(start, end))`. @throws RangeError as `span` */
+  normalized(start: number, end: number): string {
+    return this.slices(...this.span(start, end)).join("");
+  }
+}
