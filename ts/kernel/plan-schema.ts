@@ -7,8 +7,12 @@
  * The op union is exact (a discriminated union on `op`): a misspelt op kind or a missing
  * field does not compile. What lies inside the strings (terms, expressions, paths) is
  * SPARQL syntax, checked by the compiler with Traqula, not here.
+ *
+ * Written with `zod/mini` (the functional API over the same zod 4 core), so that a page
+ * that checks plans carries a fraction of zod (see critique-schema.ts); the MCP SDK and
+ * the server's validator take these schemas as they are.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 const VARIABLE = /^[?$][A-Za-z_0-9\u00B7-\uFFFF]+$/u;
 
@@ -16,15 +20,15 @@ const VARIABLE = /^[?$][A-Za-z_0-9\u00B7-\uFFFF]+$/u;
 export const GOAL_KINDS = ["entity", "literal", "number", "boolean"] as const;
 
 const variable = (field: string) =>
-  z.string().regex(VARIABLE, { error: (iss) => `"${field}" must be a variable like "?x", got ${JSON.stringify(iss.input)}` });
+  z.string().check(z.regex(VARIABLE, { error: (iss) => `"${field}" must be a variable like "?x", got ${JSON.stringify(iss.input)}` }));
 const text = (op: string, field: string) =>
   z
     .string({ error: (iss) => `${op} needs "${field}" as a non-empty string, got ${JSON.stringify(iss.input)}` })
-    .refine((s) => s.trim() !== "", { error: (iss) => `${op} needs "${field}" as a non-empty string, got ${JSON.stringify(iss.input)}` });
+    .check(z.refine((s) => s.trim() !== "", { error: (iss) => `${op} needs "${field}" as a non-empty string, got ${JSON.stringify(iss.input)}` }));
 const nonEmptyStrings = (op: string, field: string, example: string) =>
-  z.array(z.string({ error: `${op}: "${field}" items must be strings` }), { error: `${op} needs "${field}" as a non-empty list like ${example}` }).min(1, {
-    error: `${op} needs "${field}" as a non-empty list like ${example}`,
-  });
+  z.array(z.string({ error: `${op}: "${field}" items must be strings` }), { error: `${op} needs "${field}" as a non-empty list like ${example}` }).check(
+    z.minLength(1, { error: `${op} needs "${field}" as a non-empty list like ${example}` }),
+  );
 
 /**
  * A goal as written (the goal op, with or without `"op": "goal"`): `answer` variables
@@ -33,21 +37,27 @@ const nonEmptyStrings = (op: string, field: string, example: string) =>
  */
 export const goalSchema = z.strictObject(
     {
-      op: z.literal("goal", { error: (iss) => `"op" must be "goal", got ${JSON.stringify(iss.input)}` }).optional(),
+      op: z.optional(z.literal("goal", { error: (iss) => `"op" must be "goal", got ${JSON.stringify(iss.input)}` })),
       answer: z
-        .union([z.string(), z.array(z.string())])
-        .refine((a) => (typeof a === "string" ? [a] : a).every((v) => VARIABLE.test(v)), {
-          error: (iss) => `"answer" must be a list of variables like ["?c"], got ${JSON.stringify(iss.input)}`,
-        })
-        .optional()
-        .describe('answer variables, e.g. ["?c"]; empty for a yes-or-no question'),
+        .optional(
+          z.union([z.string(), z.array(z.string())]).check(
+            z.refine((a) => (typeof a === "string" ? [a] : a).every((v) => VARIABLE.test(v)), {
+              error: (iss) => `"answer" must be a list of variables like ["?c"], got ${JSON.stringify(iss.input)}`,
+            }),
+          ),
+        )
+        .check(z.describe('answer variables, e.g. ["?c"]; empty for a yes-or-no question')),
       kind: z.enum(GOAL_KINDS, { error: (iss) => `"kind" must be one of ${GOAL_KINDS.join(", ")}, got ${JSON.stringify(iss.input)}` }),
       type: z
-        .string({ error: (iss) => `"type" must be a class name like "ex:City", got ${JSON.stringify(iss.input)}` })
-        .min(1, { error: `"type" must be a class name like "ex:City", got ""` })
-        .nullish()
-        .describe('expected class of an entity answer, e.g. "ex:City"'),
-      many: z.boolean({ error: (iss) => `"many" must be true or false, got ${JSON.stringify(iss.input)}` }).optional().describe("false when one answer is expected (default true)"),
+        .nullish(
+          z
+            .string({ error: (iss) => `"type" must be a class name like "ex:City", got ${JSON.stringify(iss.input)}` })
+            .check(z.minLength(1, { error: `"type" must be a class name like "ex:City", got ""` })),
+        )
+        .check(z.describe('expected class of an entity answer, e.g. "ex:City"')),
+      many: z
+        .optional(z.boolean({ error: (iss) => `"many" must be true or false, got ${JSON.stringify(iss.input)}` }))
+        .check(z.describe("false when one answer is expected (default true)")),
     },
     {
       error: (iss) =>
@@ -85,7 +95,7 @@ const unionOp = z.object({
   get branches() {
     return z
       .array(z.array(patternOpSchema), { error: `union needs "branches" as a list of at least two op lists` })
-      .min(2, { error: `union needs "branches" as a list of at least two op lists` });
+      .check(z.minLength(2, { error: `union needs "branches" as a list of at least two op lists` }));
   },
 });
 const valuesOp = z.object({
@@ -102,7 +112,10 @@ export const patternOpSchema = z.discriminatedUnion("op", [tripleOp, filterOp, b
 export type PatternOp = z.infer<typeof patternOpSchema>;
 
 const count = (op: string) =>
-  z.number({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }).int({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }).min(0, { error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` });
+  z.number({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }).check(
+    z.int({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }),
+    z.gte(0, { error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }),
+  );
 
 /** The aggregate functions the `aggregate` op knows (any case). */
 export const AGGREGATE_FUNCTIONS = ["count", "sum", "avg", "min", "max", "sample", "group_concat"] as const;
@@ -114,20 +127,22 @@ const OP_KINDS = "prefix, goal, triple, filter, bind, optional, minus, union, va
 export const opSchema = z.discriminatedUnion("op", [
   z.object({
     op: z.literal("prefix"),
-    prefix: z.string().regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${JSON.stringify(iss.input)}` }),
+    prefix: z.string().check(z.regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${JSON.stringify(iss.input)}` })),
     iri: text("prefix", "iri"),
   }),
-  goalSchema.extend({ op: z.literal("goal") }),
-  ...patternOpSchema.options,
+  z.extend(goalSchema, { op: z.literal("goal") }),
+  ...patternOpSchema._zod.def.options,
   z.object({ op: z.literal("group"), by: nonEmptyStrings("group", "by", '["?x"]') }),
   z.object({
     op: z.literal("aggregate"),
-    fn: z.string().refine((f) => (AGGREGATE_FUNCTIONS as readonly string[]).includes(f.toLowerCase()), {
-      error: (iss) => `aggregate: unknown fn ${JSON.stringify(iss.input)} (expected ${AGGREGATE_FUNCTIONS.join(", ")})`,
-    }),
-    of: text("aggregate", "of").optional(),
+    fn: z.string().check(
+      z.refine((f) => (AGGREGATE_FUNCTIONS as readonly string[]).includes(f.toLowerCase()), {
+        error: (iss) => `aggregate: unknown fn ${JSON.stringify(iss.input)} (expected ${AGGREGATE_FUNCTIONS.join(", ")})`,
+      }),
+    ),
+    of: z.optional(text("aggregate", "of")),
     as: variable("as"),
-    distinct: z.boolean().optional(),
+    distinct: z.optional(z.boolean()),
   }),
   z.object({ op: z.literal("project"), vars: nonEmptyStrings("project", "vars", '["?c"]') }),
   z.object({ op: z.literal("distinct") }),
