@@ -203,19 +203,9 @@ export function jsonFlagArgs(args: readonly string[]): string[] {
   return out;
 }
 
-// C0 controls but LF and TAB, DEL, and C1 controls: what a terminal may act on.
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-
-/**
- * Text safe to print on a terminal: every C0 control except LF and TAB, DEL and every C1
- * control becomes a visible escape (`\x1B`, `\x9B`), so text from a model or a file cannot
- * clear the screen, recolour it, or write the clipboard (OSC 52). JSON output is not passed
- * through this: it keeps the exact text.
- */
-export function escapeTerminal(text: string): string {
-  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-}
+// escapeTerminal lives in common.ts so that `groundwire --help` loads no RDF code; re-exported for the commands.
+import { escapeTerminal } from "./common.js";
+export { escapeTerminal };
 
 /** Longest input echoed in a message, in code points. */
 export const ECHO_LIMIT = 80;

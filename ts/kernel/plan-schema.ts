@@ -10,9 +10,11 @@
  *
  * Written with `zod/mini` (the functional API over the same zod 4 core), so that a page
  * that checks plans carries a fraction of zod (see critique-schema.ts); the MCP SDK and
- * the server's validator take these schemas as they are.
+ * the server's validator take these schemas as they are. Each is built at its first use
+ * (ts/deps/lazy-schema.ts), so importing the package in Node loads no zod.
  */
 import * as z from "zod/mini";
+import { lazySchema } from "../deps/lazy-schema.js";
 
 const VARIABLE = /^[?$][A-Za-z_0-9\u00B7-\uFFFF]+$/u;
 
@@ -35,7 +37,8 @@ const nonEmptyStrings = (op: string, field: string, example: string) =>
  * (one string or a list), `kind`, an optional class `type` (prefixed name, `<iri>` or full
  * IRI) and `many` (default true). Unknown fields are refused.
  */
-export const goalSchema = z.strictObject(
+export const goalSchema = lazySchema(() =>
+  z.strictObject(
     {
       op: z.optional(z.literal("goal", { error: (iss) => `"op" must be "goal", got ${JSON.stringify(iss.input)}` })),
       answer: z
@@ -67,47 +70,66 @@ export const goalSchema = z.strictObject(
             ? `unknown field "${iss.keys[0]}" (expected answer, kind, type, many)`
             : undefined,
     },
-  );
+  ),
+);
 
 /** A goal as a caller writes it (see {@link goalSchema}); `parseGoal` normalises it to a `Goal`. */
 export type GoalInput = z.infer<typeof goalSchema>;
 
-const term = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const term = lazySchema(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null()]),
+);
 
-const tripleOp = z.object({ op: z.literal("triple"), s: text("triple", "s"), p: text("triple", "p"), o: text("triple", "o") });
-const filterOp = z.object({ op: z.literal("filter"), expr: text("filter", "expr") });
-const bindOp = z.object({ op: z.literal("bind"), expr: text("bind", "expr"), as: variable("as") });
+const tripleOp = lazySchema(() =>
+  z.object({ op: z.literal("triple"), s: text("triple", "s"), p: text("triple", "p"), o: text("triple", "o") }),
+);
+const filterOp = lazySchema(() =>
+  z.object({ op: z.literal("filter"), expr: text("filter", "expr") }),
+);
+const bindOp = lazySchema(() =>
+  z.object({ op: z.literal("bind"), expr: text("bind", "expr"), as: variable("as") }),
+);
 // getters make the nested lists recursive while z.infer still derives the type (zod 4)
-const optionalOp = z.object({
+const optionalOp = lazySchema(() =>
+  z.object({
   op: z.literal("optional"),
   get ops() {
     return z.array(patternOpSchema, { error: `optional needs "ops" as a list of ops` });
   },
-});
-const minusOp = z.object({
+}),
+);
+const minusOp = lazySchema(() =>
+  z.object({
   op: z.literal("minus"),
   get ops() {
     return z.array(patternOpSchema, { error: `minus needs "ops" as a list of ops` });
   },
-});
-const unionOp = z.object({
+}),
+);
+const unionOp = lazySchema(() =>
+  z.object({
   op: z.literal("union"),
   get branches() {
     return z
       .array(z.array(patternOpSchema), { error: `union needs "branches" as a list of at least two op lists` })
       .check(z.minLength(2, { error: `union needs "branches" as a list of at least two op lists` }));
   },
-});
-const valuesOp = z.object({
+}),
+);
+const valuesOp = lazySchema(() =>
+  z.object({
   op: z.literal("values"),
   vars: z.array(variable("vars"), { error: `values needs "vars" (variables) and "rows" (lists of terms)` }),
   rows: z.array(z.array(term, { error: (iss) => `values: each row must be a list of terms, got ${JSON.stringify(iss.input)}` }), {
     error: `values needs "vars" (variables) and "rows" (lists of terms)`,
   }),
-});
+}),
+);
 
 /** One pattern op: allowed at the top and inside `optional`, `minus` and `union` lists. */
-export const patternOpSchema = z.discriminatedUnion("op", [tripleOp, filterOp, bindOp, optionalOp, minusOp, unionOp, valuesOp]);
+export const patternOpSchema = lazySchema(() =>
+  z.discriminatedUnion("op", [tripleOp, filterOp, bindOp, optionalOp, minusOp, unionOp, valuesOp]),
+);
 /** A pattern op, exactly (see {@link patternOpSchema}). */
 export type PatternOp = z.infer<typeof patternOpSchema>;
 
@@ -124,7 +146,8 @@ export const AGGREGATE_FUNCTIONS = ["count", "sum", "avg", "min", "max", "sample
 const OP_KINDS = "prefix, goal, triple, filter, bind, optional, minus, union, values, group, aggregate, project, distinct, having, ask, order, limit, offset, finish";
 
 /** One op of a plan, every kind: a discriminated union on `op`. */
-export const opSchema = z.discriminatedUnion("op", [
+export const opSchema = lazySchema(() =>
+  z.discriminatedUnion("op", [
   z.object({
     op: z.literal("prefix"),
     prefix: z.string().check(z.regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${JSON.stringify(iss.input)}` })),
@@ -159,11 +182,14 @@ export const opSchema = z.discriminatedUnion("op", [
       : iss.code === "invalid_type"
         ? `expected an op object like {"op":"triple",…}, got ${JSON.stringify(iss.input)}`
         : undefined,
-});
+}),
+);
 /** One op of a plan, exactly (see the module comment of ops.ts for what each does). */
 export type Op = z.infer<typeof opSchema>;
 
 /** A plan: a list of ops, or `{ops: [...]}`. */
-export const planSchema = z.union([z.array(opSchema), z.object({ ops: z.array(opSchema) })]);
+export const planSchema = lazySchema(() =>
+  z.union([z.array(opSchema), z.object({ ops: z.array(opSchema) })]),
+);
 /** A plan as {@link planSchema} reads it. */
 export type Plan = Op[] | { ops: Op[] };
