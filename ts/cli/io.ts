@@ -110,6 +110,25 @@ export function inputFormat(path: string, format: string | undefined, allowed: r
   throw new CliError(`${path}: unknown format (extension ${ext || "(none)"}); expected ${allowed.map((f) => `.${f}`).join(", ")} or --format`);
 }
 
+/**
+ * Which of a command's inputs `--format` describes. Only one input can be `-` (standard
+ * input is read once), and that is the one that cannot name its format: when one input is
+ * `-`, `--format` is its format and every file keeps its extension's; when none is, it is
+ * the format of the command's main input (the first positional), for a file whose
+ * extension is missing or wrong. So `index g.ttl --scope - --format nt` reads the scope as
+ * N-Triples and `g.ttl` as Turtle.
+ *
+ * @param path the input asked about
+ * @param format the `--format` value, if given
+ * @param inputs every input path of the command (undefined for an option not given), the main one first
+ * @returns the format to use for `path`, or undefined (use its extension)
+ */
+export function formatFor(path: string, format: string | undefined, inputs: ReadonlyArray<string | undefined>): string | undefined {
+  if (format === undefined) return undefined;
+  if (inputs.some((p) => p !== undefined && isStdin(p))) return isStdin(path) ? format : undefined;
+  return path === inputs[0] ? format : undefined;
+}
+
 const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", nq: "nquads", trig: "trig" };
 
 /**
@@ -223,13 +242,16 @@ export function echo(text: string, limit = ECHO_LIMIT): string {
 /**
  * Progress for work that may take seconds: `phase(text)` notes what starts now, and prints it
  * on stderr only when stderr is a terminal, `--quiet` was not given, and the command has
- * already run over `afterMs` (default 2 s). `done()` clears the line. Work here is
+ * already run over `afterMs` (default 2 s, or env GROUNDWIRE_PROGRESS_AFTER_MS). `done()` clears the line. Work here is
  * synchronous, so a phase shows when the one before it ran long.
  */
 export function createProgress(command: string, options: { quiet?: boolean; afterMs?: number } = {}) {
   const start = Date.now();
   const enabled = !options.quiet && process.stderr.isTTY === true;
-  const afterMs = options.afterMs ?? 2000;
+  // GROUNDWIRE_PROGRESS_AFTER_MS (a whole number of ms) moves the threshold: the tests use 0 to see
+  // the lines without work that lasts seconds; it never shows progress where it is off.
+  const fromEnv = /^\d{1,7}$/.test(process.env.GROUNDWIRE_PROGRESS_AFTER_MS ?? "") ? Number(process.env.GROUNDWIRE_PROGRESS_AFTER_MS) : undefined;
+  const afterMs = options.afterMs ?? fromEnv ?? 2000;
   let shown = false;
   return {
     phase(text: string): void {
