@@ -140,6 +140,65 @@ describe("every file-taking option reads standard input (issue 16 item 7)", () =
   }, 60_000);
 });
 
+describe("every --json writes JSON to stdout; notices and errors go to stderr, one line `groundwire <command>: …`", () => {
+  beforeAll(async () => {
+    requireBuild();
+    if (!fingerprint) fingerprint = /^fingerprint: ([0-9a-f]{64})$/m.exec((await gw(["index", GRAPH])).stdout)![1];
+    if (!versionId) versionId = JSON.parse((await gw(["fragments", DOC, "--artifact", "doc", "--json"])).stdout).fragments[1].versionId;
+  }, 60_000);
+
+  it("each command's --json: stdout is one JSON document, stderr holds at most notices", async () => {
+    const runs: Array<[string[], RegExp | null]> = [
+      [["index", GRAPH, "--json"], null],
+      [["critique", GRAPH, CRITIQUE, "--fingerprint", fingerprint, "--json"], null],
+      [["check", QUERY, "--schema", KG, "--json"], null],
+      [["prove", QUESTION, "--kg", KG, "--json"], null],
+      [["render", GRAPH, ":Mountain", "--json"], null],
+      [["fragments", DOC, "--artifact", "doc", "--json"], null],
+      [["cite", DOC, versionId, "--artifact", "doc", "--json"], null],
+      [["locate", "It was on a dreary night of November", "--book", "novel/frankenstein", "--json"], null],
+      [["books", "--json"], null],
+      // moot: bare --json and --json - put the transcript on stdout; the notice and the text go to stderr
+      [["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "2", "--json"], /^groundwire moot: no model configured/],
+      [["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "2", "--json", "-"], /^groundwire moot: no model configured/],
+    ];
+    for (const [args, notice] of runs) {
+      const r = await gw(args);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(() => JSON.parse(r.stdout), args.join(" ")).not.toThrow();
+      // critique without -o: the written graph is the JSON's "output" field, not a second document
+      if (args[0] === "critique") expect(JSON.parse(r.stdout).output).toMatch(/^@prefix /);
+      if (notice) expect(r.stderr).toMatch(notice);
+      else expect(r.stderr, args.join(" ")).toBe("");
+    }
+  }, 240_000);
+
+  it("a failure at run time (not a usage error) is one line with the command's prefix, for every command", async () => {
+    const runs: Array<[string, string[]]> = [
+      ["books", ["books", "--corpus", join(dir, "none")]],
+      ["locate", ["locate", "x", "--corpus", join(dir, "none")]],
+      ["moot", ["moot", "novel/nope", "diary/pepys-1660"]],
+      ["serve", ["serve", "--graph", `g=${join(dir, "none.ttl")}`, "--port", "0"]],
+      ["mcp", ["mcp", "--graph", `g=${join(dir, "none.ttl")}`]],
+      ["slice", ["slice", join(dir, "none.md")]],
+      ["index", ["index", join(dir, "none.ttl")]],
+      ["critique", ["critique", GRAPH, join(dir, "none.json"), "--fingerprint", fingerprint]],
+      ["check", ["check", QUERY, "--schema", join(dir, "none.ttl")]],
+      ["prove", ["prove", QUESTION, "--kg", join(dir, "none.ttl")]],
+      ["render", ["render", join(dir, "none.ttl"), ":a"]],
+      ["fragments", ["fragments", join(dir, "none.md")]],
+      ["cite", ["cite", join(dir, "none.md"), versionId]],
+      ["bench", ["bench", "nope", "--installed"]],
+    ];
+    for (const [command, args] of runs) {
+      const r = await gw(args);
+      expect(r.code, args.join(" ")).toBeGreaterThan(0);
+      expect(r.stderr, args.join(" ")).toMatch(new RegExp(`^groundwire ${command}: [^\\n]+\\n$`));
+      expect(r.stdout).toBe("");
+    }
+  }, 240_000);
+});
+
 /** Run the CLI with stderr on a pseudo-terminal (util-linux `script`), stdout to a file; returns both. */
 function onTerminal(args: string[], env: Record<string, string> = {}): { terminal: string; stdout: string } {
   const out = join(dir, `out-${Math.random().toString(36).slice(2)}.txt`);

@@ -15,6 +15,7 @@ import { checkJsonDepth, checkOutputPath, echo, formatFor, isStdin, readTextInpu
 const USAGE =
   "usage: groundwire critique <graph|-> <critique.json|-> --fingerprint <hex> [-o out.ttl|.nt|.nq|.trig | --in-place] [--scope <graph|->] [--format ttl|nt|nq|trig|json] [--json]\n" +
   "       --format names the format of the input given as - (standard input; only one input can be -)\n" +
+  "       --json: the summary as JSON on stdout (without -o or --in-place, the written graph is its \"output\" field)\n" +
   "       guards: [--max-delete-share <0..1>] [--keep-subjects] [--keep-subject-on-replace] [--whole-blank-nodes]\n" +
   "       a dataset with named graphs is written as N-Quads (.nq) or TriG (.trig); --drop-graph-names writes it to .ttl/.nt merged into one graph";
 
@@ -109,7 +110,10 @@ const command: Command = {
       throw new CliError(`${critiquePath}: no item was applied (${reasons}); nothing written`);
     }
     const text = serializeGraph(graph, { format: outFormat });
-    writeOutput(outPath ?? "-", text);
+    // --json writes one JSON document to stdout: with no -o (the graph would go to stdout too)
+    // the written graph is its `output` field.
+    const graphInJson = values.json === true && (outPath === undefined || outPath === "-");
+    if (!graphInJson) writeOutput(outPath ?? "-", text);
     // The fingerprint to hand to the next critique: of the graph as written (N-Triples and
     // N-Quads carry no prefixes, and prefixes change the rendering; dropped graph names merge
     // quads) and under the same scope. applyCritique's fingerprintAfter already is that for
@@ -131,7 +135,7 @@ const command: Command = {
     };
     const out = outPath !== undefined && outPath !== "-" ? process.stdout : process.stderr;
     if (values.json) {
-      out.write(`${JSON.stringify(summary, null, 1)}\n`);
+      process.stdout.write(`${JSON.stringify(graphInJson ? { ...summary, output: text } : summary, null, 1)}\n`);
     } else {
       const lines = [
         `applied ${report.applied.length} of ${items.length} items: ${report.removedCount} triples removed, ${report.addedCount} added; wrote ${summary.written}`,
