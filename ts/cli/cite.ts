@@ -53,7 +53,7 @@ const command: Command = {
         throw error;
       }
     });
-    const { artifact, fragments } = loadForCli("cite", file, values.artifact, values.format);
+    const { artifact, fragments } = loadForCli("cite", file, values.artifact, values.format, values.quiet);
     const index = indexFragments(fragments);
     const reports = citations.map((c) => citationStatus(c, index));
     // Addresses are scoped to the artifact id: when not one of them exists under the id in

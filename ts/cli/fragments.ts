@@ -30,9 +30,9 @@ const PROGRESS_BYTES = 4 << 20;
 /**
  * Read a file (or `-`, standard input) as an evidence document, turning read, format and
  * nesting errors into one CLI line. For a file over 4 MB, says on stderr (TTY only) that
- * it is being fragmented and how long it took.
+ * it is being fragmented and how long it took (not with `quiet`, --quiet).
  */
-export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string) {
+export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string, quiet = false) {
   try {
     // `-` (stdin) or a name without a known extension: the format comes from --format (md, txt).
     const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"]) === "md" ? "text/markdown" : "text/plain") : undefined;
@@ -45,11 +45,11 @@ export function loadForCli(command: string, file: string, artifactId: string | u
         // loadDocumentFile reports the missing file below.
       }
     }
-    const progress = size > PROGRESS_BYTES && process.stderr.isTTY === true;
+    const progress = !quiet && size > PROGRESS_BYTES && process.stderr.isTTY === true;
     const started = Date.now();
-    if (progress) process.stderr.write(`${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
+    if (progress) process.stderr.write(`groundwire ${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
     const loaded = loadDocumentFile(isStdin(file) ? "<stdin>" : file, { artifactId, mediaType, bytes });
-    if (progress) process.stderr.write(`${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (progress) process.stderr.write(`groundwire ${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return loaded;
   } catch (error) {
     if (error instanceof CliError) throw new CliError(`${command}: ${error.message}`, error.exitCode);
@@ -71,7 +71,7 @@ const command: Command = {
       format: { type: "string" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
-    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format);
+    const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format, values.quiet);
     if (values.json) {
       const rows = fragments.map(({ text, ...rest }) => ({ ...rest, firstWords: firstWords(text) }));
       process.stdout.write(`${JSON.stringify({ artifact, fragments: rows }, null, 2)}\n`);

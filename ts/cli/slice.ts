@@ -42,7 +42,7 @@ const command: Command = {
     if (positionals.length !== 1) throw new CliError(`slice: expected one file, got ${positionals.length} (see groundwire slice --help)`, 2);
     const format = values.format ?? "nquads";
     if (format !== "nquads" && format !== "turtle") throw new CliError(`slice: --format must be nquads or turtle, not ${JSON.stringify(format.slice(0, 40))}`, 2);
-    const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact);
+    const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact, undefined, values.quiet);
     const slice = toGraphSlice(artifact, fragments);
     process.stdout.write(await serialize(slice, format));
     if (!values.validate) return 0;
