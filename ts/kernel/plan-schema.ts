@@ -39,38 +39,38 @@ const nonEmptyStrings = (op: string, field: string, example: string) =>
  */
 export const goalSchema = lazySchema(() =>
   z.strictObject(
-    {
-      op: z.optional(z.literal("goal", { error: (iss) => `"op" must be "goal", got ${JSON.stringify(iss.input)}` })),
-      answer: z
-        .optional(
-          z.union([z.string(), z.array(z.string())]).check(
-            z.refine((a) => (typeof a === "string" ? [a] : a).every((v) => VARIABLE.test(v)), {
-              error: (iss) => `"answer" must be a list of variables like ["?c"], got ${JSON.stringify(iss.input)}`,
-            }),
-          ),
-        )
-        .check(z.describe('answer variables, e.g. ["?c"]; empty for a yes-or-no question')),
-      kind: z.enum(GOAL_KINDS, { error: (iss) => `"kind" must be one of ${GOAL_KINDS.join(", ")}, got ${JSON.stringify(iss.input)}` }),
-      type: z
-        .nullish(
-          z
-            .string({ error: (iss) => `"type" must be a class name like "ex:City", got ${JSON.stringify(iss.input)}` })
-            .check(z.minLength(1, { error: `"type" must be a class name like "ex:City", got ""` })),
-        )
-        .check(z.describe('expected class of an entity answer, e.g. "ex:City"')),
-      many: z
-        .optional(z.boolean({ error: (iss) => `"many" must be true or false, got ${JSON.stringify(iss.input)}` }))
-        .check(z.describe("false when one answer is expected (default true)")),
-    },
-    {
-      error: (iss) =>
-        iss.code === "invalid_type"
-          ? `expected a JSON object, got ${JSON.stringify(iss.input)}`
-          : iss.code === "unrecognized_keys"
-            ? `unknown field "${iss.keys[0]}" (expected answer, kind, type, many)`
-            : undefined,
-    },
-  ),
+      {
+        op: z.optional(z.literal("goal", { error: (iss) => `"op" must be "goal", got ${JSON.stringify(iss.input)}` })),
+        answer: z
+          .optional(
+            z.union([z.string(), z.array(z.string())]).check(
+              z.refine((a) => (typeof a === "string" ? [a] : a).every((v) => VARIABLE.test(v)), {
+                error: (iss) => `"answer" must be a list of variables like ["?c"], got ${JSON.stringify(iss.input)}`,
+              }),
+            ),
+          )
+          .check(z.describe('answer variables, e.g. ["?c"]; empty for a yes-or-no question')),
+        kind: z.enum(GOAL_KINDS, { error: (iss) => `"kind" must be one of ${GOAL_KINDS.join(", ")}, got ${JSON.stringify(iss.input)}` }),
+        type: z
+          .nullish(
+            z
+              .string({ error: (iss) => `"type" must be a class name like "ex:City", got ${JSON.stringify(iss.input)}` })
+              .check(z.minLength(1, { error: `"type" must be a class name like "ex:City", got ""` })),
+          )
+          .check(z.describe('expected class of an entity answer, e.g. "ex:City"')),
+        many: z
+          .optional(z.boolean({ error: (iss) => `"many" must be true or false, got ${JSON.stringify(iss.input)}` }))
+          .check(z.describe("false when one answer is expected (default true)")),
+      },
+      {
+        error: (iss) =>
+          iss.code === "invalid_type"
+            ? `expected a JSON object, got ${JSON.stringify(iss.input)}`
+            : iss.code === "unrecognized_keys"
+              ? `unknown field "${iss.keys[0]}" (expected answer, kind, type, many)`
+              : undefined,
+      },
+    ),
 );
 
 /** A goal as a caller writes it (see {@link goalSchema}); `parseGoal` normalises it to a `Goal`. */
@@ -92,38 +92,38 @@ const bindOp = lazySchema(() =>
 // getters make the nested lists recursive while z.infer still derives the type (zod 4)
 const optionalOp = lazySchema(() =>
   z.object({
-  op: z.literal("optional"),
-  get ops() {
-    return z.array(patternOpSchema, { error: `optional needs "ops" as a list of ops` });
-  },
-}),
+    op: z.literal("optional"),
+    get ops() {
+      return z.array(patternOpSchema, { error: `optional needs "ops" as a list of ops` });
+    },
+  }),
 );
 const minusOp = lazySchema(() =>
   z.object({
-  op: z.literal("minus"),
-  get ops() {
-    return z.array(patternOpSchema, { error: `minus needs "ops" as a list of ops` });
-  },
-}),
+    op: z.literal("minus"),
+    get ops() {
+      return z.array(patternOpSchema, { error: `minus needs "ops" as a list of ops` });
+    },
+  }),
 );
 const unionOp = lazySchema(() =>
   z.object({
-  op: z.literal("union"),
-  get branches() {
-    return z
-      .array(z.array(patternOpSchema), { error: `union needs "branches" as a list of at least two op lists` })
-      .check(z.minLength(2, { error: `union needs "branches" as a list of at least two op lists` }));
-  },
-}),
+    op: z.literal("union"),
+    get branches() {
+      return z
+        .array(z.array(patternOpSchema), { error: `union needs "branches" as a list of at least two op lists` })
+        .check(z.minLength(2, { error: `union needs "branches" as a list of at least two op lists` }));
+    },
+  }),
 );
 const valuesOp = lazySchema(() =>
   z.object({
-  op: z.literal("values"),
-  vars: z.array(variable("vars"), { error: `values needs "vars" (variables) and "rows" (lists of terms)` }),
-  rows: z.array(z.array(term, { error: (iss) => `values: each row must be a list of terms, got ${JSON.stringify(iss.input)}` }), {
-    error: `values needs "vars" (variables) and "rows" (lists of terms)`,
+    op: z.literal("values"),
+    vars: z.array(variable("vars"), { error: `values needs "vars" (variables) and "rows" (lists of terms)` }),
+    rows: z.array(z.array(term, { error: (iss) => `values: each row must be a list of terms, got ${JSON.stringify(iss.input)}` }), {
+      error: `values needs "vars" (variables) and "rows" (lists of terms)`,
+    }),
   }),
-}),
 );
 
 /** One pattern op: allowed at the top and inside `optional`, `minus` and `union` lists. */
@@ -148,41 +148,41 @@ const OP_KINDS = "prefix, goal, triple, filter, bind, optional, minus, union, va
 /** One op of a plan, every kind: a discriminated union on `op`. */
 export const opSchema = lazySchema(() =>
   z.discriminatedUnion("op", [
-  z.object({
-    op: z.literal("prefix"),
-    prefix: z.string().check(z.regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${JSON.stringify(iss.input)}` })),
-    iri: text("prefix", "iri"),
+    z.object({
+      op: z.literal("prefix"),
+      prefix: z.string().check(z.regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${JSON.stringify(iss.input)}` })),
+      iri: text("prefix", "iri"),
+    }),
+    z.extend(goalSchema, { op: z.literal("goal") }),
+    ...patternOpSchema._zod.def.options,
+    z.object({ op: z.literal("group"), by: nonEmptyStrings("group", "by", '["?x"]') }),
+    z.object({
+      op: z.literal("aggregate"),
+      fn: z.string().check(
+        z.refine((f) => (AGGREGATE_FUNCTIONS as readonly string[]).includes(f.toLowerCase()), {
+          error: (iss) => `aggregate: unknown fn ${JSON.stringify(iss.input)} (expected ${AGGREGATE_FUNCTIONS.join(", ")})`,
+        }),
+      ),
+      of: z.optional(text("aggregate", "of")),
+      as: variable("as"),
+      distinct: z.optional(z.boolean()),
+    }),
+    z.object({ op: z.literal("project"), vars: nonEmptyStrings("project", "vars", '["?c"]') }),
+    z.object({ op: z.literal("distinct") }),
+    z.object({ op: z.literal("having"), expr: text("having", "expr") }),
+    z.object({ op: z.literal("ask") }),
+    z.object({ op: z.literal("order"), by: nonEmptyStrings("order", "by", '["DESC(?n)"]') }),
+    z.object({ op: z.literal("limit"), n: count("limit") }),
+    z.object({ op: z.literal("offset"), n: count("offset") }),
+    z.object({ op: z.literal("finish") }),
+  ], {
+    error: (iss) =>
+      iss.code === "invalid_union"
+        ? `unknown op ${JSON.stringify((iss.input as { op?: unknown } | undefined)?.op)} (expected one of ${OP_KINDS})`
+        : iss.code === "invalid_type"
+          ? `expected an op object like {"op":"triple",…}, got ${JSON.stringify(iss.input)}`
+          : undefined,
   }),
-  z.extend(goalSchema, { op: z.literal("goal") }),
-  ...patternOpSchema._zod.def.options,
-  z.object({ op: z.literal("group"), by: nonEmptyStrings("group", "by", '["?x"]') }),
-  z.object({
-    op: z.literal("aggregate"),
-    fn: z.string().check(
-      z.refine((f) => (AGGREGATE_FUNCTIONS as readonly string[]).includes(f.toLowerCase()), {
-        error: (iss) => `aggregate: unknown fn ${JSON.stringify(iss.input)} (expected ${AGGREGATE_FUNCTIONS.join(", ")})`,
-      }),
-    ),
-    of: z.optional(text("aggregate", "of")),
-    as: variable("as"),
-    distinct: z.optional(z.boolean()),
-  }),
-  z.object({ op: z.literal("project"), vars: nonEmptyStrings("project", "vars", '["?c"]') }),
-  z.object({ op: z.literal("distinct") }),
-  z.object({ op: z.literal("having"), expr: text("having", "expr") }),
-  z.object({ op: z.literal("ask") }),
-  z.object({ op: z.literal("order"), by: nonEmptyStrings("order", "by", '["DESC(?n)"]') }),
-  z.object({ op: z.literal("limit"), n: count("limit") }),
-  z.object({ op: z.literal("offset"), n: count("offset") }),
-  z.object({ op: z.literal("finish") }),
-], {
-  error: (iss) =>
-    iss.code === "invalid_union"
-      ? `unknown op ${JSON.stringify((iss.input as { op?: unknown } | undefined)?.op)} (expected one of ${OP_KINDS})`
-      : iss.code === "invalid_type"
-        ? `expected an op object like {"op":"triple",…}, got ${JSON.stringify(iss.input)}`
-        : undefined,
-}),
 );
 /** One op of a plan, exactly (see the module comment of ops.ts for what each does). */
 export type Op = z.infer<typeof opSchema>;

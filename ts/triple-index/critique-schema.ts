@@ -22,10 +22,10 @@ const tripleId = (input: unknown) => `triple id ${JSON.stringify(input)} is not 
 /** One triple id of a listing: a positive safe integer (a numeric string such as "12" is read as 12). */
 export const tripleIdSchema = lazySchema(() =>
   z.pipe(
-  // z.preprocess of zod classic is this pipe
-  z.transform((v: unknown) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v)),
-  z.number({ error: (iss) => tripleId(iss.input) }).check(z.refine((n) => Number.isSafeInteger(n) && n >= 1, { error: (iss) => tripleId(iss.input) })),
-),
+    // z.preprocess of zod classic is this pipe
+    z.transform((v: unknown) => (typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v)),
+    z.number({ error: (iss) => tripleId(iss.input) }).check(z.refine((n) => Number.isSafeInteger(n) && n >= 1, { error: (iss) => tripleId(iss.input) })),
+  ),
 );
 
 // Plain builders, not lazy stand-ins: a description is registered on the built schema,
@@ -36,9 +36,9 @@ const correctValue = () => z.string({ error: "correctValue must be a string of T
 /** `{op: "remove", tripleIds}`: delete the cited triples. */
 export const removeItemSchema = lazySchema(() =>
   z.object({
-  op: z.literal("remove"),
-  tripleIds: tripleIds(),
-}),
+    op: z.literal("remove"),
+    tripleIds: tripleIds(),
+  }),
 );
 
 /**
@@ -48,32 +48,32 @@ export const removeItemSchema = lazySchema(() =>
  */
 export const replaceItemSchema = lazySchema(() =>
   z.object({
-  op: z.literal("replace"),
-  tripleIds: tripleIds(),
-  correctValue: z.nullish(correctValue()),
-}),
+    op: z.literal("replace"),
+    tripleIds: tripleIds(),
+    correctValue: z.nullish(correctValue()),
+  }),
 );
 
 /** One critique item: a discriminated union on `op`; `op` may be written in any case. */
 export const critiqueItemSchema = lazySchema(() =>
   z.pipe(
-  z.transform((v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { op?: unknown }).op === "string" ? { ...v, op: (v as { op: string }).op.toLowerCase() } : v)),
-  z.discriminatedUnion("op", [removeItemSchema, replaceItemSchema], {
-    error: (iss) =>
-      iss.code === "invalid_union"
-        ? `unknown op ${JSON.stringify((iss.input as { op?: unknown } | undefined)?.op)} (expected "remove" or "replace")`
-        : iss.code === "invalid_type"
-          ? "must be an object with op and tripleIds"
-          : undefined,
-  }),
-),
+    z.transform((v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { op?: unknown }).op === "string" ? { ...v, op: (v as { op: string }).op.toLowerCase() } : v)),
+    z.discriminatedUnion("op", [removeItemSchema, replaceItemSchema], {
+      error: (iss) =>
+        iss.code === "invalid_union"
+          ? `unknown op ${JSON.stringify((iss.input as { op?: unknown } | undefined)?.op)} (expected "remove" or "replace")`
+          : iss.code === "invalid_type"
+            ? "must be an object with op and tripleIds"
+            : undefined,
+    }),
+  ),
 );
 
 /** A critique: a list of items, or an object with an `items` list. */
 export const critiqueSchema = lazySchema(() =>
   z.union([z.array(critiqueItemSchema), z.object({ items: z.array(critiqueItemSchema) })], {
-  error: 'critique must be a JSON list of items or an object with an "items" list',
-}),
+    error: 'critique must be a JSON list of items or an object with an "items" list',
+  }),
 );
 
 /** One critique item, exactly: `{op: "remove", tripleIds}` or `{op: "replace", tripleIds, correctValue?}`. */
