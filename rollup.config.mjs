@@ -86,6 +86,8 @@ function recordModules(label) {
 const nodeDeps = {
   name: "groundwire-node-deps",
   async resolveId(source, importer, options) {
+    // zod for the input schemas: required at first use (the schemas are built lazily)
+    if (source === "zod/mini" && importer && !importer.endsWith("zod-mini.node.ts")) return this.resolve(join(DEPS_DIR, "zod-mini.node.ts"), importer, { ...options, skipSelf: true });
     if (!importer || !source.startsWith(".")) return null;
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
     if (!resolved || resolved.external || dirname(resolved.id) !== DEPS_DIR || resolved.id.endsWith(".node.ts")) return resolved;
@@ -225,7 +227,8 @@ export default [
   {
     input: { node: "ts/node.ts", cli: "ts/cli/index.ts" },
     output: { dir: "dist", format: "es", chunkFileNames: "chunks/[name]-[hash].js" },
-    external,
+    // "zod/mini" is resolved by nodeDeps to ts/deps/zod-mini.node.ts (required at first use)
+    external: (id) => id !== "zod/mini" && external(id),
     plugins: [nodeDeps, ...tsPlugins(), recordModules("node entry and cli")],
   },
   {

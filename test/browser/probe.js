@@ -56,6 +56,11 @@ export async function runProbe(gw, input) {
   if (has("tripleIndex", ["fingerprintGraph", "buildTripleIndex", "renderListing"])) {
     const index = gw.buildTripleIndex(graph);
     parts.tripleIndex = { fingerprint: gw.fingerprintGraph(graph), listing: gw.renderListing(index) };
+    // the store-free pair a fingerprint-only page uses gives the same fingerprint
+    if (has("tripleIndex", ["parseQuads", "fingerprintQuads"])) {
+      const parsed = gw.parseQuads(input.ntriples, { format: "ntriples" });
+      parts.tripleIndex.storeFreeFingerprint = gw.fingerprintQuads({ quads: parsed.quads, prefixes: graph.prefixes });
+    }
   }
 
   // kernel: the reflexive-transitive subclass closure of the schema (every ordered pair of classes)

@@ -17,6 +17,7 @@ describe("page sizes against the budgets in docs/package.md", () => {
     const table = sizeTable();
     expect([...table.keys()].sort()).toEqual(Object.keys(PAGES).sort());
     expect(table.get("bestSpan only")!.budgetKB).toBeLessThanOrEqual(60);
+    expect(table.get("fingerprint only")!.budgetKB).toBeLessThanOrEqual(80);
   });
 
   for (const name of Object.keys(PAGES)) {

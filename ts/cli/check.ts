@@ -7,9 +7,11 @@
 import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
-import { checkJsonDepth, loadGraphInput, readTextInput } from "./io.js";
+import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
-const USAGE = "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt> [--goal <json or file>] [--format rq|json] [--json]";
+const USAGE =
+  "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt|-> [--goal <json or file|->] [--format rq|json|ttl|nt|nq|trig] [--json] [--quiet]\n" +
+  "  --format names the format of the input given as - (standard input; only one input can be -)";
 
 /** Plans and goals are small; a larger file is a mistake (the cap keeps it from being read whole). */
 const MAX_PLAN_BYTES = 16 * 1024 * 1024;
@@ -26,10 +28,11 @@ function readText(path: string, what: string): string {
 }
 
 /** Load a schema for the CLI: one clear line on a missing file or a parse error (with line and column). */
-export function loadSchemaForCli(path: string): Schema {
+export function loadSchemaForCli(path: string, format?: string): Schema {
   try {
-    return Schema.fromGraph(loadGraphInput(path));
+    return Schema.fromGraph(loadGraphInput(path, { format }));
   } catch (error) {
+    if (error instanceof CliError && error.exitCode === 2) throw error; // a usage error (e.g. - without --format) stays one
     const message = (error as Error).message;
     throw new CliError(message.startsWith("cannot parse ") ? `schema ${message.slice("cannot parse ".length)}` : `schema: ${message}`);
   }
@@ -68,10 +71,19 @@ const command: Command = {
     if (positionals.length !== 1) throw new CliError(`check: expected one plan file\n${USAGE}`, 2);
     if (!values.schema) throw new CliError(`check: --schema is required\n${USAGE}`, 2);
     const file = positionals[0];
-    if (values.format !== undefined && values.format !== "rq" && values.format !== "json") throw new CliError(`check: --format must be rq or json, got ${JSON.stringify(values.format.slice(0, 80))}`, 2);
+    // --format names the input given as - (formatFor): the plan (rq, json), the schema (ttl, nt, nq, trig) or the goal (json)
+    const goalFile = values.goal !== undefined && !values.goal.trim().startsWith("{") ? values.goal : undefined;
+    const inputs = [file, values.schema, goalFile];
+    const planFormat = formatFor(file, values.format, inputs);
+    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${JSON.stringify(planFormat.slice(0, 80))}`, 2);
+    const goalFormat = goalFile !== undefined ? formatFor(goalFile, values.format, inputs) : undefined;
+    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${JSON.stringify(goalFormat.slice(0, 80))}`, 2);
+    const progress = createProgress("check", { quiet: values.quiet });
     const plan = readText(file, "plan file");
-    if (values.format === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);
-    const kernel = createKernel(loadSchemaForCli(values.schema));
+    if (planFormat === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);
+    progress.phase(`reading the schema ${values.schema}`);
+    const kernel = createKernel(loadSchemaForCli(values.schema, formatFor(values.schema, values.format, inputs)));
+    progress.phase("checking");
     let goal: string | undefined;
     if (values.goal !== undefined) {
       const inline = values.goal.trim().startsWith("{");
@@ -89,6 +101,7 @@ const command: Command = {
     let result: CheckResult;
     try {
       result = kernel.check(plan, goal);
+      progress.done();
     } catch (error) {
       if (error instanceof SparqlSyntaxError) throw new CliError(`${file}:${error.line}:${error.column}: SPARQL syntax error: ${error.detail}${error.fix ? ` (fix: ${error.fix})` : ""}`);
       if (error instanceof GoalError) throw new CliError(`--goal: ${error.message}`);

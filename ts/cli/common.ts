@@ -55,3 +55,17 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   }
   return parsed;
 }
+
+// C0 controls but LF and TAB, DEL, and C1 controls: what a terminal may act on.
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * Text safe to print on a terminal: every C0 control except LF and TAB, DEL and every C1
+ * control becomes a visible escape (`\x1B`, `\x9B`), so text from a model or a file cannot
+ * clear the screen, recolour it, or write the clipboard (OSC 52). JSON output is not passed
+ * through this: it keeps the exact text.
+ */
+export function escapeTerminal(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}

@@ -10,10 +10,12 @@ import { formatFromPath, namedGraphCount, parseGraph, serializeGraph, type RdfFo
 import { applyCritique, buildTripleIndex, CritiqueFormatError, parseCritique, TripleIndexDriftError, type CritiqueGuards } from "../triple-index/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./index-command.js";
-import { checkJsonDepth, checkOutputPath, echo, isStdin, readTextInput, writeOutput } from "./io.js";
+import { checkJsonDepth, checkOutputPath, echo, formatFor, isStdin, readTextInput, writeOutput } from "./io.js";
 
 const USAGE =
-  "usage: groundwire critique <graph|-> <critique.json|-> --fingerprint <hex> [-o out.ttl|.nt|.nq|.trig | --in-place] [--scope <graph>] [--format ttl|nt|nq|trig] [--json]\n" +
+  "usage: groundwire critique <graph|-> <critique.json|-> --fingerprint <hex> [-o out.ttl|.nt|.nq|.trig | --in-place] [--scope <graph|->] [--format ttl|nt|nq|trig|json] [--json]\n" +
+  "       --format names the format of the input given as - (standard input; only one input can be -)\n" +
+  "       --json: the summary as JSON on stdout (without -o or --in-place, the written graph is its \"output\" field)\n" +
   "       guards: [--max-delete-share <0..1>] [--keep-subjects] [--keep-subject-on-replace] [--whole-blank-nodes]\n" +
   "       a dataset with named graphs is written as N-Quads (.nq) or TriG (.trig); --drop-graph-names writes it to .ttl/.nt merged into one graph";
 
@@ -61,7 +63,11 @@ const command: Command = {
     if (values["keep-subject-on-replace"]) guards.keepSubjectOnReplace = true;
     if (values["whole-blank-nodes"]) guards.wholeBlankNodes = true;
 
-    const graph = loadForCli(graphPath, values.format);
+    // --format names the input given as - (see formatFor); a critique is always JSON
+    const inputPaths = [graphPath, critiquePath, values.scope];
+    const critiqueFormat = formatFor(critiquePath, values.format, inputPaths);
+    if (critiqueFormat !== undefined && critiqueFormat !== "json") throw new CliError(`critique: a critique is JSON: --format for the critique on standard input must be json, got ${echo(critiqueFormat)}`, 2);
+    const graph = loadForCli(graphPath, formatFor(graphPath, values.format, inputPaths));
     const critiqueText = readTextInput(critiquePath, { maxBytes: 64 * 1024 * 1024 });
     checkJsonDepth(critiqueText, critiquePath);
     // A dataset keeps its graph names only in N-Quads or TriG: never drop them without being told to.
@@ -81,7 +87,7 @@ const command: Command = {
       if (error instanceof CritiqueFormatError) throw new CliError(`${critiquePath}: ${error.message}`);
       throw error;
     }
-    const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;
+    const scope = values.scope !== undefined ? loadForCli(values.scope, formatFor(values.scope, values.format, inputPaths)) : undefined;
     const index = buildTripleIndex(graph, { scope });
     const expected = values.fingerprint.toLowerCase();
     if (index.numbering !== expected) {
@@ -104,7 +110,10 @@ const command: Command = {
       throw new CliError(`${critiquePath}: no item was applied (${reasons}); nothing written`);
     }
     const text = serializeGraph(graph, { format: outFormat });
-    writeOutput(outPath ?? "-", text);
+    // --json writes one JSON document to stdout: with no -o (the graph would go to stdout too)
+    // the written graph is its `output` field.
+    const graphInJson = values.json === true && (outPath === undefined || outPath === "-");
+    if (!graphInJson) writeOutput(outPath ?? "-", text);
     // The fingerprint to hand to the next critique: of the graph as written (N-Triples and
     // N-Quads carry no prefixes, and prefixes change the rendering; dropped graph names merge
     // quads) and under the same scope. applyCritique's fingerprintAfter already is that for
@@ -126,7 +135,7 @@ const command: Command = {
     };
     const out = outPath !== undefined && outPath !== "-" ? process.stdout : process.stderr;
     if (values.json) {
-      out.write(`${JSON.stringify(summary, null, 1)}\n`);
+      process.stdout.write(`${JSON.stringify(graphInJson ? { ...summary, output: text } : summary, null, 1)}\n`);
     } else {
       const lines = [
         `applied ${report.applied.length} of ${items.length} items: ${report.removedCount} triples removed, ${report.addedCount} added; wrote ${summary.written}`,

@@ -49,9 +49,9 @@ export function loadForCli(command: string, file: string, artifactId: string | u
     }
     const progress = !quiet && size > PROGRESS_BYTES && process.stderr.isTTY === true;
     const started = Date.now();
-    if (progress) process.stderr.write(`${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
+    if (progress) process.stderr.write(`groundwire ${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
     const loaded = loadDocumentFile(isStdin(file) ? "<stdin>" : file, { artifactId, mediaType, bytes });
-    if (progress) process.stderr.write(`${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (progress) process.stderr.write(`groundwire ${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return loaded;
   } catch (error) {
     if (error instanceof CliError) throw new CliError(`${command}: ${error.message}`, error.exitCode);

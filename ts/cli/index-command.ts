@@ -6,9 +6,9 @@ import type { Graph } from "../rdf/index.js";
 import { buildTripleIndex, renderListing } from "../triple-index/index.js";
 import { sha256Backend } from "../../bindings/sha256.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
-import { createProgress, loadGraphInput } from "./io.js";
+import { createProgress, formatFor, loadGraphInput } from "./io.js";
 
-const USAGE = "usage: groundwire index <graph.ttl|.nt|.nq|.trig|-> [--format ttl|nt|nq|trig] [--scope <graph>] [--json] [--quiet]";
+const USAGE = "usage: groundwire index <graph.ttl|.nt|.nq|.trig|-> [--format ttl|nt|nq|trig] [--scope <graph|->] [--json] [--quiet]\n  --format names the format of the input given as - (standard input; only one input can be -)";
 
 /**
  * Load a graph for a command (a file, or `-` for stdin with `format`), turning every
@@ -28,8 +28,10 @@ const command: Command = {
     if (positionals.length !== 1) throw new CliError(`index: expected one graph file\n${USAGE}`, 2);
     const progress = createProgress("index", { quiet: values.quiet });
     progress.phase(`parsing ${positionals[0]}`);
-    const graph = loadForCli(positionals[0], values.format);
-    const scope = values.scope !== undefined ? loadForCli(values.scope) : undefined;
+    const inputs = [positionals[0], values.scope];
+    const graph = loadForCli(positionals[0], formatFor(positionals[0], values.format, inputs));
+    if (values.scope !== undefined) progress.phase(`parsing the scope ${values.scope}`);
+    const scope = values.scope !== undefined ? loadForCli(values.scope, formatFor(values.scope, values.format, inputs)) : undefined;
     progress.phase("numbering the triples");
     const index = buildTripleIndex(graph, { scope });
     progress.done();

@@ -4,8 +4,7 @@
  * on demand. Output is human-readable by default, `--json` for machines; an error
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
-import { CliError, HelpShown, type Command } from "./common.js";
-import { escapeTerminal } from "./io.js";
+import { CliError, escapeTerminal, HelpShown, type Command } from "./common.js";
 import { packageVersion } from "./package-root.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {

@@ -111,6 +111,25 @@ export function inputFormat(path: string, format: string | undefined, allowed: r
   throw new CliError(`${path}: unknown format (extension ${ext || "(none)"}); expected ${allowed.map((f) => `.${f}`).join(", ")} or --format`);
 }
 
+/**
+ * Which of a command's inputs `--format` describes. Only one input can be `-` (standard
+ * input is read once), and that is the one that cannot name its format: when one input is
+ * `-`, `--format` is its format and every file keeps its extension's; when none is, it is
+ * the format of the command's main input (the first positional), for a file whose
+ * extension is missing or wrong. So `index g.ttl --scope - --format nt` reads the scope as
+ * N-Triples and `g.ttl` as Turtle.
+ *
+ * @param path the input asked about
+ * @param format the `--format` value, if given
+ * @param inputs every input path of the command (undefined for an option not given), the main one first
+ * @returns the format to use for `path`, or undefined (use its extension)
+ */
+export function formatFor(path: string, format: string | undefined, inputs: ReadonlyArray<string | undefined>): string | undefined {
+  if (format === undefined) return undefined;
+  if (inputs.some((p) => p !== undefined && isStdin(p))) return isStdin(path) ? format : undefined;
+  return path === inputs[0] ? format : undefined;
+}
+
 const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", nq: "nquads", trig: "trig" };
 
 /**
@@ -204,19 +223,9 @@ export function jsonFlagArgs(args: readonly string[]): string[] {
   return out;
 }
 
-// C0 controls but LF and TAB, DEL, and C1 controls: what a terminal may act on.
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-
-/**
- * Text safe to print on a terminal: every C0 control except LF and TAB, DEL and every C1
- * control becomes a visible escape (`\x1B`, `\x9B`), so text from a model or a file cannot
- * clear the screen, recolour it, or write the clipboard (OSC 52). JSON output is not passed
- * through this: it keeps the exact text.
- */
-export function escapeTerminal(text: string): string {
-  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-}
+// escapeTerminal lives in common.ts so that `groundwire --help` loads no RDF code; re-exported for the commands.
+import { escapeTerminal } from "./common.js";
+export { escapeTerminal };
 
 /** Longest input echoed in a message, in code points. */
 export const ECHO_LIMIT = 80;
@@ -234,13 +243,16 @@ export function echo(text: string, limit = ECHO_LIMIT): string {
 /**
  * Progress for work that may take seconds: `phase(text)` notes what starts now, and prints it
  * on stderr only when stderr is a terminal, `--quiet` was not given, and the command has
- * already run over `afterMs` (default 2 s). `done()` clears the line. Work here is
+ * already run over `afterMs` (default 2 s, or env GROUNDWIRE_PROGRESS_AFTER_MS). `done()` clears the line. Work here is
  * synchronous, so a phase shows when the one before it ran long.
  */
 export function createProgress(command: string, options: { quiet?: boolean; afterMs?: number } = {}) {
   const start = Date.now();
   const enabled = !options.quiet && process.stderr.isTTY === true;
-  const afterMs = options.afterMs ?? 2000;
+  // GROUNDWIRE_PROGRESS_AFTER_MS (a whole number of ms) moves the threshold: the tests use 0 to see
+  // the lines without work that lasts seconds; it never shows progress where it is off.
+  const fromEnv = /^\d{1,7}$/.test(process.env.GROUNDWIRE_PROGRESS_AFTER_MS ?? "") ? Number(process.env.GROUNDWIRE_PROGRESS_AFTER_MS) : undefined;
+  const afterMs = options.afterMs ?? fromEnv ?? 2000;
   let shown = false;
   return {
     phase(text: string): void {

@@ -12,6 +12,7 @@ import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenA
 import type { TextSynthesizer } from "../moot/synth.js";
 import { redact, redactUrl } from "../net/redact.js";
 import { CliError } from "./common.js";
+import { isStdin, readBytesInput } from "./io.js";
 
 /** The parseArgs options every model command takes. */
 export const MODEL_OPTIONS = {
@@ -30,7 +31,7 @@ const MAX_KEY_FILE_BYTES = 64 * 1024;
 export const MODEL_HELP = `  --base-url URL  OpenAI-compatible endpoint incl. /v1 (env GROUNDWIRE_BASE_URL)
   --model M       model id for the endpoint (env GROUNDWIRE_MODEL; default: the endpoint's)
   --api-key-file FILE
-                  read the API key from FILE (else env GROUNDWIRE_API_KEY or OPENAI_API_KEY;
+                  read the API key from FILE, or - for standard input (else env GROUNDWIRE_API_KEY or OPENAI_API_KEY;
                   never on the command line, where ps shows it)
   --timeout S     seconds to wait for each model request (env GROUNDWIRE_TIMEOUT; default ${DEFAULT_MODEL_TIMEOUT_MS / 1000})`;
 
@@ -91,6 +92,12 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
 
 /** The first line of a key file, trimmed; the file must be a regular file of at most 64 KiB. */
 function readKeyFile(command: string, path: string): string {
+  if (isStdin(path)) {
+    // `pass show api | groundwire moot … --api-key-file -`: the key never touches the disk
+    const key = readBytesInput(path, { maxBytes: MAX_KEY_FILE_BYTES, label: "--api-key-file <stdin>" }).toString("utf8").split(/\r?\n/)[0]!.trim();
+    if (!key) throw new CliError(`${command}: --api-key-file ${path}: the first line is empty`, 2);
+    return key;
+  }
   let fd: number;
   try {
     fd = openSync(path, "r");

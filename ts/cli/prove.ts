@@ -20,12 +20,13 @@ import { compactIri } from "../kernel/algebra.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
-import { checkJsonDepth, escapeTerminal, loadGraphInput, readTextInput } from "./io.js";
+import { checkJsonDepth, createProgress, escapeTerminal, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
 /** Most planner turns a proof may take. */
 export const MAX_PROVE_TURNS = 1000;
 
-const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json] [--endpoint URL] [--max-turns N] [--json]
+const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl|-> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json|-] [--endpoint URL] [--max-turns N] [--format ttl|nt|nq|trig|json] [--json] [--quiet]
+  --format names the format of the input given as - (standard input; only one input can be -)
 
 The model is configured as for moot:
 ${MODEL_HELP}
@@ -86,10 +87,11 @@ function renderAnswer(answer: SparqlResult | null, prefixes: Record<string, stri
     .join("\n");
 }
 
-function loadKg(path: string): Graph {
+function loadKg(path: string, format?: string): Graph {
   try {
-    return loadGraphInput(path);
+    return loadGraphInput(path, { format });
   } catch (error) {
+    if (error instanceof CliError && error.exitCode === 2) throw error; // a usage error (e.g. - without --format) stays one
     const message = (error as Error).message;
     throw new CliError(message.startsWith("cannot parse ") ? `kg ${message.slice("cannot parse ".length)}` : `kg: ${message}`);
   }
@@ -112,6 +114,7 @@ const command: Command = {
       endpoint: { type: "string" },
       "max-turns": { type: "string" },
       json: { type: "boolean" },
+      format: { type: "string" },
     }, USAGE);
     if (values["api-key"] !== undefined) {
       throw new CliError("prove: --api-key is gone (ps shows it to every user): set GROUNDWIRE_API_KEY or give --api-key-file FILE", 2);
@@ -139,7 +142,13 @@ const command: Command = {
         throw new CliError(`prove: --endpoint ${(error as Error).message.replace(/^createSparqlEndpointStore: /, "must be an http(s) URL: ")}`, 2);
       }
     }
-    const kg = loadKg(values.kg);
+    // --format names the input given as - (formatFor): the graph (ttl, nt, nq, trig) or the script (json)
+    const inputs = [values.kg, values.script];
+    const scriptFormat = values.script !== undefined ? formatFor(values.script, values.format, inputs) : undefined;
+    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${JSON.stringify(scriptFormat.slice(0, 80))}`, 2);
+    const progress = createProgress("prove", { quiet: values.quiet });
+    const kg = loadKg(values.kg, formatFor(values.kg, values.format, inputs));
+    progress.phase("loading the graph into the store");
     let synth: TextSynthesizer;
     if (config.baseUrl) {
       const endpoint = createModelSynthesizer(config);
@@ -149,10 +158,13 @@ const command: Command = {
     }
     const store = endpointStore ?? createOxigraphStore(kg);
     const kernel = createKernel(Schema.fromGraph(kg));
+    progress.phase("planning");
     let result: ProveResult;
     try {
       result = await prove(question, { synth, kg, store, kernel, maxTurns, model: config.model });
+      progress.done();
     } catch (error) {
+      progress.done();
       if (error instanceof SynthesizerError || error instanceof SparqlStoreError) {
         const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";
         throw new CliError(`prove: ${error.message}${hint}`);

@@ -2,6 +2,7 @@
 export {
   buildTripleIndex,
   fingerprintGraph,
+  fingerprintQuads,
   fingerprintLines,
   encodeLines,
   renderLine,

@@ -260,6 +260,33 @@ function permuteTriples(spo: Int32Array, order: Int32Array): Int32Array {
 /** The public-API path: every quad from getQuads, a triple held in several graphs listed once. */
 function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
   const quads = store.getQuads(null, null, null, null) as RDF.Quad[];
+  // Quads in named graphs may repeat a triple (the same line): keep its first occurrence only.
+  const dedupe = quads.length > 0 && store.countQuads(null, null, null, DataFactory.defaultGraph()) !== quads.length;
+  return sortQuadList(quads, prefixes, dedupe);
+}
+
+/**
+ * Render and order quads that are not in a store (the store-free twin of sortTriples'
+ * generic path, used by `fingerprintQuads`): identical quads count once, as a store keeps
+ * them, and a triple in several graphs is listed once. References no `N3.Store`, so a page
+ * using it does not bundle one.
+ */
+export function sortQuads(quads: Iterable<RDF.Quad>, prefixes: PrefixMap): SortedTriples {
+  const seen = new Set<string>();
+  const unique: RDF.Quad[] = [];
+  let named = false;
+  for (const q of quads) {
+    const key = `${termId(q.subject)}\u0001${termId(q.predicate)}\u0001${termId(q.object)}\u0001${termId(q.graph)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(q);
+    if (q.graph.termType !== "DefaultGraph") named = true;
+  }
+  return sortQuadList(unique, prefixes, named);
+}
+
+/** Order distinct quads; `dedupe`: drop a quad whose line an earlier one already showed. */
+function sortQuadList(quads: readonly RDF.Quad[], prefixes: PrefixMap, dedupe: boolean): SortedTriples {
   const numbers = new Map<string, number>();
   const texts: string[] = [];
   const number = (term: RDF.Term): number => {
@@ -271,8 +298,6 @@ function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
     }
     return t;
   };
-  // Quads in named graphs may repeat a triple (the same line): keep its first occurrence only.
-  const dedupe = quads.length > 0 && store.countQuads(null, null, null, DataFactory.defaultGraph()) !== quads.length;
   const seen = new Set<string>();
   const kept: RDF.Quad[] = [];
   const numbered: number[] = [];

@@ -11,7 +11,7 @@
 import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { formatTerm, toPrefixMap, PrefixMap, type Graph } from "../rdf/index.js";
-import { sortTriples, SortedTriples } from "./ordering.js";
+import { sortQuads, sortTriples, SortedTriples } from "./ordering.js";
 
 /** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */
 export interface IndexedTriple {
@@ -222,6 +222,22 @@ export function encodeLines(lines: readonly string[]): Uint8Array {
  */
 export function fingerprintGraph(graph: Graph): string {
   return sortTriples(graph.store, listingPrefixes(graph.prefixes), { fingerprint: true }).fingerprint();
+}
+
+/**
+ * {@link fingerprintGraph} for quads not held in a store, e.g. `fingerprintQuads(parseQuads(text))`:
+ * the same 64 hex characters as `fingerprintGraph(parseGraph(text))` for the same text —
+ * identical quads count once, a triple in several graphs is listed once. It exists so that
+ * a browser page that only fingerprints does not bundle N3.js's `Store` (and with it the
+ * readable-stream, `buffer` and `events` polyfills); in Node both cost the same.
+ *
+ * @param parsed.quads any iterable of RDF/JS quads (terms from any factory)
+ * @param parsed.prefixes prefix → IRI, or a PrefixMap, used for rendering as the listing does
+ * @returns 64 lowercase hex characters; for no quads, SHA-256 of zero bytes
+ * @throws when no SHA-256 backend is initialised (import the package entry first)
+ */
+export function fingerprintQuads(parsed: { quads: Iterable<RDF.Quad>; prefixes: PrefixMap | Readonly<Record<string, string>> }): string {
+  return sortQuads(parsed.quads, listingPrefixes(parsed.prefixes)).fingerprint();
 }
 
 /**

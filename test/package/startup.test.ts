@@ -1,0 +1,82 @@
+/**
+ * What `import("groundwire")` and `groundwire --help` load in Node (issue 16 item 5; the
+ * timings are in bench/package.bench.ts, never here). The static import graph of
+ * dist/node.js reaches only the light packages, dist/cli.js reaches no RDF code at all, and
+ * the heavy ones (zod, Traqula, the SHACL stack, the markdown parser, oxigraph) are
+ * `require`d at their first use — checked in a child process that records every CommonJS
+ * load (`require` of an ES module goes through the same loader).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { describe, expect, it, beforeAll } from "vitest";
+import { parseAst } from "rollup/parseAst";
+import { ROOT, requireBuild } from "./support.js";
+
+/** The static import and re-export specifiers of one ES module (not `import()`: those load later). */
+function staticSpecifiers(code: string): string[] {
+  const body = (parseAst(code) as unknown as { body: { type: string; source?: { value?: unknown } | null }[] }).body;
+  return body
+    .filter((n) => (n.type === "ImportDeclaration" || n.type === "ExportAllDeclaration" || n.type === "ExportNamedDeclaration") && typeof n.source?.value === "string")
+    .map((n) => n.source!.value as string);
+}
+
+/** Files reached from `entry` by static imports, and the bare specifiers they import. */
+function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of staticSpecifiers(readFileSync(file, "utf8"))) {
+      if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      else packages.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
+    }
+  };
+  visit(join(ROOT, entry));
+  return { files, packages };
+}
+
+/** Packages a child `node` loaded through the CommonJS loader while running `code` (an ES module). */
+function loadedPackages(code: string): string[] {
+  const hook = `const M=require("node:module");const seen=new Set();const o=M._load;M._load=function(r,p,m){try{const f=M._resolveFilename(r,p,m);const x=/node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f);if(x)seen.add(x[1])}catch{}return o.apply(this,arguments)};process.on("exit",()=>process.stderr.write("\\nLOADED "+JSON.stringify([...seen].sort())+"\\n"))`;
+  const hookFile = join(mkdtempSync(join(tmpdir(), "gw-startup-")), "hook.cjs");
+  writeFileSync(hookFile, hook);
+  const r = spawnSync(process.execPath, ["--require", hookFile, "--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`child exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return JSON.parse(/LOADED (.*)\n/.exec(r.stderr)![1]);
+}
+
+describe("start-up in Node: what the import and --help load", () => {
+  beforeAll(() => requireBuild());
+
+  it("dist/node.js statically reaches only N3.js, the WASM loader, fastest-levenshtein and minisearch", () => {
+    const { packages } = staticGraph("dist/node.js");
+    const thirdParty = [...packages].filter((p) => !p.startsWith("node:")).sort();
+    expect(thirdParty).toEqual(["@assemblyscript/loader", "fastest-levenshtein", "minisearch", "n3"]);
+  });
+
+  it("dist/cli.js (what --help runs) statically reaches no third-party package and no RDF code", () => {
+    const { packages, files } = staticGraph("dist/cli.js");
+    expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual([]);
+    expect(files.size).toBeLessThanOrEqual(2);
+    const r = spawnSync(process.execPath, [join(ROOT, "dist/cli.js"), "--help"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^usage: groundwire <command>/);
+  });
+
+  it("zod, Traqula, the SHACL stack and the markdown parser load at first use, not at import", () => {
+    const entry = JSON.stringify(join(ROOT, "dist/node.js"));
+    const atImport = loadedPackages(`await import(${entry});`);
+    for (const heavy of ["zod", "@traqula/parser-sparql-1-1", "rdf-validate-shacl", "markdown-it", "oxigraph", "hash-wasm"]) expect(atImport).not.toContain(heavy);
+    const afterUse = loadedPackages(
+      `const g = await import(${entry});` +
+        `if (g.critiqueSchema.safeParse([{ op: "REMOVE", tripleIds: ["3"] }]).data[0].tripleIds[0] !== 3) throw new Error("critique");` +
+        `const k = g.createKernel(g.Schema.fromGraph(g.parseGraph("")));` +
+        `if (!k.check("SELECT * WHERE { ?s ?p ?o }")) throw new Error("kernel");`,
+    );
+    expect(afterUse).toContain("zod");
+    expect(afterUse).toContain("@traqula/parser-sparql-1-1");
+  });
+});
