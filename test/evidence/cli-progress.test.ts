@@ -40,7 +40,7 @@ describe.skipIf(!existsSync(MARKDOWN))("fragments progress (skipped: ../shared/d
 
   it("on a terminal, a 5 MB file gets a start line and a done line with the fragment count", async () => {
     expect(await run([big, "--artifact", "big"], true)).toBe(0);
-    expect(stderr).toMatch(/^fragments: fragmenting .*big\.md \(5\.\d MB\)…\nfragments: \d{5,} fragments in \d+\.\d s\n$/);
+    expect(stderr).toMatch(/^groundwire fragments: fragmenting .*big\.md \(5\.\d MB\)…\ngroundwire fragments: \d{5,} fragments in \d+\.\d s\n$/);
   });
 
   it("is silent with --quiet, with -q, and when stderr is not a terminal", async () => {
