@@ -48,8 +48,8 @@ let versionId = "";
 /**
  * Every file-taking option of every command: the arguments with the file, the same with the
  * file replaced by STDIN (and `--format` when the format is not in a name), and the file's
- * text. `slice` is missing on purpose: its `--format` names the output (nquads, turtle), so
- * `slice -` cannot say its input's format (see the report); `serve`/`mcp --graph NAME=FILE`
+ * text. `slice` names its input's format with `--input-format` (its `--format` is the output's:
+ * nquads, turtle); `serve`/`mcp --graph NAME=FILE`
  * read files at start-up and `mcp` talks its protocol on standard input.
  */
 function table(): Array<{ name: string; file: string[]; stdin: (s: string) => string[]; text: string; refused?: string }> {
@@ -73,6 +73,7 @@ function table(): Array<{ name: string; file: string[]; stdin: (s: string) => st
     { name: "render <graph>", file: ["render", GRAPH, ":Mountain"], stdin: (s) => ["render", s, ":Mountain", "--format", "ttl"], text: ttl, refused: "ttl, nt, nq, trig" },
     { name: "render <graph> --json", file: ["render", GRAPH, ":Mountain", "--json"], stdin: (s) => ["render", s, ":Mountain", "--format", "ttl", "--json"], text: ttl },
     { name: "fragments <file>", file: ["fragments", DOC, "--artifact", "doc"], stdin: (s) => ["fragments", s, "--format", "md", "--artifact", "doc"], text: readFileSync(DOC, "utf8"), refused: "md, txt" },
+    { name: "slice <file>", file: ["slice", DOC, "--artifact", "doc"], stdin: (s) => ["slice", s, "--input-format", "md", "--artifact", "doc"], text: readFileSync(DOC, "utf8"), refused: "md, txt" },
     { name: "cite <file>", file: ["cite", DOC, versionId, "--artifact", "doc"], stdin: (s) => ["cite", s, versionId, "--format", "md", "--artifact", "doc"], text: readFileSync(DOC, "utf8"), refused: "md, txt" },
   ];
 }
@@ -86,7 +87,7 @@ describe("every file-taking option reads standard input (issue 16 item 7)", () =
 
   it("the table covers every command that reads a file", () => {
     const commands = new Set(table().map((row) => row.name.split(" ")[0]));
-    expect([...commands].sort()).toEqual(["check", "cite", "critique", "fragments", "index", "prove", "render"]);
+    expect([...commands].sort()).toEqual(["check", "cite", "critique", "fragments", "index", "prove", "render", "slice"]);
   });
 
   for (const stdinName of ["-", "/dev/stdin"]) {
@@ -108,13 +109,14 @@ describe("every file-taking option reads standard input (issue 16 item 7)", () =
   it("- without --format: exit 2, one line naming the formats", async () => {
     for (const row of table().filter((r) => r.refused)) {
       const args = row.stdin("-");
-      const i = args.indexOf("--format");
+      const i = args.findIndex((a) => a === "--format" || a === "--input-format");
+      const flag = args[i];
       args.splice(i, 2);
       const r = await gw(args, { input: row.text });
       expect({ row: row.name, code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({
         row: row.name,
         code: 2,
-        stderr: `groundwire ${args[0]}: reading standard input needs --format (${row.refused})\n`,
+        stderr: `groundwire ${args[0]}: reading standard input needs ${flag} (${row.refused})\n`,
         stdout: "",
       });
     }

@@ -34,10 +34,10 @@ const PROGRESS_BYTES = 4 << 20;
  * fragmented and how long it took: only when stderr is a terminal and not `quiet`
  * (`--quiet`/`-q`), so piped or redirected runs stay silent.
  */
-export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string, quiet = false) {
+export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string, quiet = false, formatFlag = "--format") {
   try {
     // `-` (stdin) or a name without a known extension: the format comes from --format (md, txt).
-    const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"]) === "md" ? "text/markdown" : "text/plain") : undefined;
+    const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"], formatFlag) === "md" ? "text/markdown" : "text/plain") : undefined;
     const bytes = isStdin(file) ? readBytesInput(file) : undefined;
     let size = bytes?.length ?? 0;
     if (!bytes) {

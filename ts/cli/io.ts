@@ -96,10 +96,12 @@ const EXTENSIONS: Record<string, FormatName> = {
 /**
  * The format of an input: `--format` when given (checked against `allowed`), else the
  * extension; `-` without `--format` is refused (exit 2) naming the formats allowed.
+ * `flag` is the option's name in messages (`slice` says `--input-format`: its `--format`
+ * is the output's).
  */
-export function inputFormat(path: string, format: string | undefined, allowed: readonly FormatName[]): FormatName {
+export function inputFormat(path: string, format: string | undefined, allowed: readonly FormatName[], flag = "--format"): FormatName {
   if (format !== undefined) {
-    if (!(allowed as readonly string[]).includes(format)) throw new CliError(`--format must be one of ${allowed.join(", ")}, got ${echo(format)}`, 2);
+    if (!(allowed as readonly string[]).includes(format)) throw new CliError(`${flag} must be one of ${allowed.join(", ")}, got ${echo(format)}`, 2);
     return format as FormatName;
   }
   const lower = path.toLowerCase();
@@ -107,8 +109,8 @@ export function inputFormat(path: string, format: string | undefined, allowed: r
   const ext = dot > lower.lastIndexOf("/") ? lower.slice(dot) : "";
   const found = EXTENSIONS[ext];
   if (found && allowed.includes(found)) return found;
-  if (isStdin(path)) throw new CliError(`reading standard input needs --format (${allowed.join(", ")})`, 2);
-  throw new CliError(`${path}: unknown format (extension ${ext || "(none)"}); expected ${allowed.map((f) => `.${f}`).join(", ")} or --format`);
+  if (isStdin(path)) throw new CliError(`reading standard input needs ${flag} (${allowed.join(", ")})`, 2);
+  throw new CliError(`${path}: unknown format (extension ${ext || "(none)"}); expected ${allowed.map((f) => `.${f}`).join(", ")} or ${flag}`);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `groundwire slice <file> [--artifact ID] [--format nquads|turtle] [--validate]`: print
+ * `groundwire slice <file|-> [--artifact ID] [--format nquads|turtle] [--input-format md|txt] [--validate]`: print
  * a document's RDF graph slice (the artifact and every fragment, DESIGN §4) for loading
  * into a triple store, and with --validate check it against the evidence SHACL shapes.
  */
@@ -8,15 +8,19 @@ import { EVIDENCE_NS, toGraphSlice, validateSlice } from "../evidence/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./fragments.js";
 
-const HELP = `usage: groundwire slice <file> [--artifact ID] [--format nquads|turtle] [--validate]
+const HELP = `usage: groundwire slice <file|-> [--artifact ID] [--format nquads|turtle] [--input-format md|txt] [--validate]
 
-Prints the RDF graph slice of a markdown (.md) or plain-text (.txt) file: the artifact and
-every fragment (id, version id, path, kind, anchor, label, content hash, offsets).
+Prints the RDF graph slice of a markdown (.md) or plain-text (.txt) file, or of standard
+input (-, with --artifact): the artifact and every fragment (id, version id, path, kind,
+anchor, label, content hash, offsets).
 
   --artifact ID      the artifact key (default as for fragments: the path relative to the
                      enclosing git work tree, else the file's real path)
   --format FORMAT    nquads (default; every quad in the artifact's named graph, as ingest
                      writes it) or turtle (the same triples, default graph)
+  --input-format F   md or txt: how to read the input given as - (or a name without .md/.txt);
+                     --format names the output here, so the input's format has its own flag
+  -q, --quiet        no progress line on stderr (shown only on a terminal, for files over 4 MB)
   --validate         also validate the slice against the evidence SHACL shapes: the report
                      goes to stderr, exit code 1 when it has violations`;
 
@@ -37,12 +41,13 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("slice", args, {
       artifact: { type: "string" },
       format: { type: "string" },
+      "input-format": { type: "string" },
       validate: { type: "boolean" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`slice: expected one file, got ${positionals.length} (see groundwire slice --help)`, 2);
     const format = values.format ?? "nquads";
     if (format !== "nquads" && format !== "turtle") throw new CliError(`slice: --format must be nquads or turtle, not ${JSON.stringify(format.slice(0, 40))}`, 2);
-    const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact, undefined, values.quiet);
+    const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact, values["input-format"], values.quiet, "--input-format");
     const slice = toGraphSlice(artifact, fragments);
     process.stdout.write(await serialize(slice, format));
     if (!values.validate) return 0;
