@@ -10,7 +10,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gw } from "../io/run-cli.js";
 import { ROOT, requireBuild } from "./support.js";
@@ -36,7 +36,8 @@ writeFileSync(KEY, "sk-test-not-a-key\n");
 /** Output with the input's name (the file, `<stdin>`, `"-"`, /dev/stdin) as X, so file and stdin runs compare. */
 function sameNames(text: string, stdinName?: string): string {
   let out = text.replaceAll("<stdin>", "X");
-  for (const f of [GRAPH, KG, DOC, CRITIQUE, QUERY, PLAN, GOAL, SCRIPT]) out = out.replaceAll(f, "X");
+  // a document's source object id is its path relative to the git work tree (slice prints it)
+  for (const f of [GRAPH, KG, DOC, CRITIQUE, QUERY, PLAN, GOAL, SCRIPT]) out = out.replaceAll(f, "X").replaceAll(relative(ROOT, f), "X");
   if (stdinName === "/dev/stdin") out = out.replaceAll(stdinName, "X");
   if (stdinName === "-") out = out.replaceAll('"-"', '"X"');
   return out;
