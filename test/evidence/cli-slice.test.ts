@@ -43,7 +43,7 @@ describe("groundwire slice", () => {
     expect(code).toBe(0);
     expect(out).toContain("@prefix gwe: <https://w3id.org/groundwire/evidence#>.");
     expect(new Parser({ format: "Turtle" }).parse(out).length).toBeGreaterThan(136 * 10);
-    expect(err).toMatch(/^slice: the slice conforms to the evidence shapes \(\d+ quads, 136 fragments\)\n$/);
+    expect(err).toMatch(/^groundwire slice: the slice conforms to the evidence shapes \(\d+ quads, 136 fragments\)\n$/);
   });
 
   it("refuses an unknown format in one line, exit 2", async () => {

@@ -336,6 +336,18 @@ describe("chapters in other languages and scripts", () => {
     expect(terms.slice(0, -3).join("")).toBe("老磨坊主走到路上");
   });
 
+  it("a one-line paragraph whose second word is a word, not a numeral, heads nothing unless its section word heads another line too", () => {
+    // `Del` (Norwegian "part"), `Brief` (German "letter"), `Act`: section words that open English one-liners
+    const EN = (n: number) => `On the morning of day ${n} the village was still asleep when the old miller stepped out onto the road. He looked for a long time at the river, at the mist over the water, at the dark wood beyond the field, and thought that winter would come early this year.`;
+    const prose = parseBook("novel/miller", book("The Miller", ["Del Rio", "Brief pause.", "Act now."], EN));
+    expect(prose.structure).toBe("paragraphs");
+    const chapters = parseBook("novel/miller", book("The Miller", ["Chapter 1", "Del Rio", "Chapter 2", "Chapter the Last"], EN));
+    expect(chapters.passages.map((p) => p.label)).toEqual(["Chapter 1", "Chapter 2", "Chapter the Last"]);
+    expect(chapters.passages[0]!.content).toContain("\n\nDel Rio\n\n");
+    const parts = parseBook("novel/miller", book("The Miller", ["Part One", "Part Two"], EN));
+    expect(parts.passages.map((p) => p.label)).toEqual(["Part One", "Part Two"]);
+  });
+
   it("a one-line paragraph in lower case is prose, not a heading", () => {
     const b = parseBook("novel/plain", book("Plain", ["глава 1", "chapitre deux"], RU));
     expect(b.structure).toBe("paragraphs");

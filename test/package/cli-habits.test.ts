@@ -124,9 +124,21 @@ describe("every file-taking option reads standard input (issue 16 item 7)", () =
   }, 120_000);
 
   it("two inputs on standard input are refused; --format for a JSON input must be json", async () => {
-    const r = await gw(["check", "-", "--schema", "-", "--format", "ttl"], { input: "x" });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^groundwire check: [^\n]*(only one input can be -|--format for the plan must be rq or json)[^\n]*\n$/);
+    for (const [args, inputs] of [
+      [["check", "-", "--schema", "-", "--format", "ttl"], "-, -"],
+      [["check", "-", "--schema", "-", "--format", "rq"], "-, -"],
+      [["check", "-", "--schema", "/dev/stdin"], "-, /dev/stdin"],
+      [["critique", "-", "-", "--fingerprint", "a".repeat(64), "--format", "ttl"], "-, -"],
+      [["index", "-", "--scope", "-", "--format", "ttl"], "-, -"],
+      [["prove", QUESTION, "--kg", "-", "--script", "-", "--format", "json"], "-, -"],
+    ] as const) {
+      const r = await gw([...args], { input: "x" });
+      expect({ code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({
+        code: 2,
+        stderr: `groundwire ${args[0]}: only one input can be - (standard input is read once); 2 inputs are: ${inputs}\n`,
+        stdout: "",
+      });
+    }
     const c = await gw(["critique", GRAPH, "-", "--fingerprint", fingerprint, "--format", "ttl"], { input: "[]" });
     expect(c.stderr).toBe('groundwire critique: a critique is JSON: --format for the critique on standard input must be json, got "ttl"\n');
     expect(c.code).toBe(2);

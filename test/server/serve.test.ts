@@ -90,6 +90,24 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     expect(withCharset.status).toBe(200);
   });
 
+  it("refuses a body nested 20,000 deep with 400 naming the field (not a stack overflow), and a bad graph/schema reference saying what it must be", async () => {
+    const deep = (n: number) => "[".repeat(n) + "]".repeat(n); // 20,000 deep overflows zod's walk; the body stays under --max-body
+    for (const [route, body, field] of [
+      ["/sparql/check", `{"ops":${deep(20_000)},"schema":{"name":"olympics"}}`, "ops"],
+      ["/graph/critique", `{"graph":{"name":"mountains"},"fingerprint":"${"a".repeat(64)}","critique":{"items":[{"op":"remove","tripleIds":${deep(20_000)}}]}}`, "critique"],
+      ["/quotes/verify", deep(20_000), "body"],
+    ] as const) {
+      const response = await call(server.url, "POST", route, body);
+      expect(response.status).toBe(400);
+      expect(response.json.error).toEqual({ code: "bad_request", message: `${field}: nested deeper than 1,000 levels of arrays and objects` });
+    }
+    const named = await call(server.url, "POST", "/sparql/check", { query: "SELECT ?s WHERE { ?s ?p ?o }", schema: "olympics" });
+    expect(named.status).toBe(400);
+    expect(named.json.error.message).toMatch(/^schema: must be \{"name": …\} \(a schema the server was started with\) or \{"text": …/);
+    expect((await call(server.url, "POST", "/graph/index", { graph: "mountains" })).json.error.message).toMatch(/^graph: must be \{"name": …\} \(a graph the server was started with\)/);
+    expect((await call(server.url, "GET", "/health")).json.ok).toBe(true);
+  });
+
   it("refuses a body over --max-body with 413", async () => {
     const big = await call(server.url, "POST", "/quotes/verify", { reply: "x".repeat(250_000), passages: ["x"] });
     expect(big.status).toBe(413);

@@ -125,8 +125,13 @@ export function inputFormat(path: string, format: string | undefined, allowed: r
  * @param format the `--format` value, if given
  * @param inputs every input path of the command (undefined for an option not given), the main one first
  * @returns the format to use for `path`, or undefined (use its extension)
+ * @throws CliError (exit 2) when more than one input is standard input
  */
 export function formatFor(path: string, format: string | undefined, inputs: ReadonlyArray<string | undefined>): string | undefined {
+  // Refused here, before any input is read or any --format checked against the wrong input
+  // (two - inputs used to be told that --format did not suit one of them).
+  const stdin = inputs.filter((p) => p !== undefined && isStdin(p));
+  if (stdin.length > 1) throw new CliError(`only one input can be - (standard input is read once); ${stdin.length} inputs are: ${stdin.join(", ")}`, 2);
   if (format === undefined) return undefined;
   if (inputs.some((p) => p !== undefined && isStdin(p))) return isStdin(path) ? format : undefined;
   return path === inputs[0] ? format : undefined;

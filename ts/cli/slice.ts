@@ -53,10 +53,10 @@ const command: Command = {
     if (!values.validate) return 0;
     const outcome = await validateSlice(slice);
     if (outcome.conforms) {
-      process.stderr.write(`slice: the slice conforms to the evidence shapes (${slice.quads.length} quads, ${fragments.length} fragments)\n`);
+      process.stderr.write(`groundwire slice: the slice conforms to the evidence shapes (${slice.quads.length} quads, ${fragments.length} fragments)\n`);
       return 0;
     }
-    process.stderr.write(`slice: ${outcome.violations.length} SHACL violation(s):\n`);
+    process.stderr.write(`groundwire slice: ${outcome.violations.length} SHACL violation(s):\n`);
     for (const v of outcome.violations) process.stderr.write(`  ${JSON.stringify(v)}\n`);
     return 1;
   },

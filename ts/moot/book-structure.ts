@@ -568,6 +568,19 @@ function sectionKind(line: string): string | null {
   return c ? (c[1] ?? c[2]!) : null;
 }
 
+/** An ordinal that is a number (`12`, `IV`), not a word (`premier`, `Rio`). */
+const NUMERAL_ORDINAL = /^(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8})$/;
+
+/**
+ * Whether a heading's ordinal is a word (`Chapitre premier`, `Erstes Kapitel`), which one-line
+ * prose can also be (`Del Rio`, `Brief pause.`, `Act now.`): such a heading counts only when
+ * its section word heads another one-line paragraph too.
+ */
+function hasWordOrdinal(line: string): boolean {
+  const m = CHAPTER.exec(line);
+  return m ? m[3] !== undefined || !NUMERAL_ORDINAL.test(m[2]!) : false;
+}
+
 /** A Roman numeral alone on a line (`IV.`), counted as a chapter heading only when there are several. */
 const ROMAN = /^([IVXLCDM]{1,8})\.?$/;
 /** A front-matter heading whose text is the author's own. */
@@ -600,7 +613,10 @@ function frontSections(key: string, paras: readonly Paragraph[], chunkChars: num
 export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
   const { start, end } = bookBody(text);
   const paras = paragraphsOf(text, start, end);
-  const keyword = paras.map((p) => (p.lines === 1 ? sectionKind(p.text) : null));
+  const kinds = paras.map((p) => (p.lines === 1 ? sectionKind(p.text) : null));
+  const kindCount = new Map<string, number>();
+  for (const k of kinds) if (k) kindCount.set(k, (kindCount.get(k) ?? 0) + 1);
+  const keyword = kinds.map((k, i) => (k && kindCount.get(k)! < 2 && hasWordOrdinal(paras[i]!.text) ? null : k));
   const romans = paras.filter((p) => p.lines === 1 && ROMAN.test(p.text)).length;
   const heads = paras.map((p, i) => keyword[i] ?? (romans >= 3 && p.lines === 1 && ROMAN.test(p.text) ? "roman" : null));
   const idx = heads.flatMap((h, i) => (h ? [i] : []));

@@ -48,6 +48,7 @@ import {
 } from "./schemas.js";
 
 import { SERVE_DEFAULTS } from "./defaults.js";
+import { formatLimit, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 
 export { SERVE_DEFAULTS };
 
@@ -77,6 +78,12 @@ const json = <S extends z.ZodType>(schema: S) =>
     const type = c.req.header("content-type") ?? "";
     if (!JSON_CONTENT_TYPE_RE.test(type)) {
       throw new HttpError(415, "unsupported_media_type", `the request body must be Content-Type: application/json, got ${type ? JSON.stringify(type.slice(0, 100)) : "none"}`);
+    }
+    // zod's walk recurses: a body nested ~10,000 deep would overflow the stack and answer
+    // "Maximum call stack size exceeded", naming nothing. Refuse it first, naming the field.
+    if (valueTooDeep(value)) {
+      const field = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.keys(value).find((k) => valueTooDeep((value as Record<string, unknown>)[k], MAX_JSON_DEPTH - 1)) : undefined;
+      throw new HttpError(400, "bad_request", `${field ?? "body"}: nested deeper than ${formatLimit(MAX_JSON_DEPTH)} levels of arrays and objects`);
     }
     const parsed = schema.safeParse(value);
     if (!parsed.success) throw badRequest("body", parsed.error);

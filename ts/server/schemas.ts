@@ -63,14 +63,14 @@ export const graphRefSchema = z.union([
     text: z.string().max(MAX_DOCUMENT).describe("the graph itself"),
     format: z.enum(["turtle", "ntriples", "nquads"]).default("turtle"),
   }),
-]);
+], { error: 'must be {"name": …} (a graph the server was started with) or {"text": …, "format"?: "turtle"|"ntriples"|"nquads"}' });
 export type GraphRef = z.infer<typeof graphRefSchema>;
 
 /** A schema named when the server started (`--schema NAME=FILE`), or sent inline as Turtle. */
 export const schemaRefSchema = z.union([
   z.strictObject({ name: name.describe("a schema the server was started with (--schema NAME=FILE)") }),
   z.strictObject({ text: z.string().max(MAX_DOCUMENT).describe("the schema (RDFS/OWL) as Turtle"), format: z.enum(["turtle", "ntriples", "nquads"]).default("turtle") }),
-]);
+], { error: 'must be {"name": …} (a schema the server was started with) or {"text": …, "format"?: "turtle"|"ntriples"|"nquads"}' });
 export type SchemaRef = z.infer<typeof schemaRefSchema>;
 
 /** `POST /sparql/check` and `check_sparql`: a query or an op list, against a schema, with an optional goal. */
