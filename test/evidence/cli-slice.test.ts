@@ -7,6 +7,7 @@ import { Parser } from "n3";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import fragmentsCommand from "../../ts/cli/fragments.js";
 import sliceCommand from "../../ts/cli/slice.js";
+import citeCommand from "../../ts/cli/cite.js";
 import { CliError } from "../../ts/cli/common.js";
 import { defaultArtifactId } from "../../ts/evidence/node.js";
 
@@ -48,6 +49,20 @@ describe("groundwire slice", () => {
 
   it("refuses an unknown format in one line, exit 2", async () => {
     await expect(sliceCommand.run([V1, "--format", "rdfxml"])).rejects.toThrow(new CliError('slice: --format must be nquads or turtle, not "rdfxml"', 2));
+  });
+});
+
+describe("standard input has no path to key its artifact: --artifact is required", () => {
+  it("fragments, slice and cite refuse - and /dev/stdin without --artifact, exit 2, before reading", async () => {
+    for (const stdin of ["-", "/dev/stdin"]) {
+      for (const [name, run] of [
+        ["fragments", () => fragmentsCommand.run([stdin, "--format", "md"])],
+        ["slice", () => sliceCommand.run([stdin, "--input-format", "md"])],
+        ["cite", () => citeCommand.run([stdin, `${"a".repeat(64)}#sha256:${"b".repeat(64)}`, "--format", "md"])],
+      ] as const) {
+        await expect(run()).rejects.toThrow(new CliError(`${name}: reading standard input needs --artifact ID (the key the document's citations are scoped to)`, 2));
+      }
+    }
   });
 });
 

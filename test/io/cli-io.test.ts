@@ -266,7 +266,7 @@ describe("issue 16 item 7: CLI habits", () => {
     expect(noFormat.stderr).toBe("groundwire index: reading standard input needs --format (ttl, nt, nq, trig)\n");
     expect(noFormat.code).toBe(2);
     const md = "# Title\n\nSome text.\n";
-    const frags = await gw(["fragments", "-", "--format", "md"], { input: md });
+    const frags = await gw(["fragments", "-", "--format", "md", "--artifact", "doc"], { input: md });
     expect(frags.code).toBe(0);
     expect(frags.stdout).toContain("section:title");
     const KG = join(ROOT, "test/fixtures/kernel/olympics.ttl");

@@ -35,6 +35,9 @@ const PROGRESS_BYTES = 4 << 20;
  * (`--quiet`/`-q`), so piped or redirected runs stay silent.
  */
 export function loadForCli(command: string, file: string, artifactId: string | undefined, format?: string, quiet = false, formatFlag = "--format") {
+  // Addresses are scoped to the artifact id, and standard input has no path to derive one
+  // from: a citation made under `<stdin>` would resolve against nothing else.
+  if (isStdin(file) && artifactId === undefined) throw new CliError(`${command}: reading standard input needs --artifact ID (the key the document's citations are scoped to)`, 2);
   try {
     // `-` (stdin) or a name without a known extension: the format comes from --format (md, txt).
     const mediaType = format !== undefined || isStdin(file) ? (inputFormat(file, format, ["md", "txt"], formatFlag) === "md" ? "text/markdown" : "text/plain") : undefined;
