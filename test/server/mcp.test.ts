@@ -1,5 +1,6 @@
 // `groundwire mcp` from the built CLI, driven by the MCP SDK's own Client over stdio; and the
 // same tools at /mcp of `groundwire serve` over Streamable HTTP.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,6 +13,10 @@ const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
 const BOOK = fileURLToPath(new URL("../fixtures/memdsl/schema-book.input.ttl", import.meta.url));
 const TOOL_NAMES = ["apply_critique", "check_sparql", "fragment_markdown", "index_graph", "render_neighborhood", "resolve_citations", "search_book", "verify_quotes"];
+
+/** A tools/call request (id 7) whose `ops` argument is `depth` arrays deep, as JSON text. */
+const deepCall = (depth: number) =>
+  `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"check_sparql","arguments":{"ops":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
 
 type Result = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
 
@@ -91,11 +96,49 @@ describe.skipIf(!existsSync(CLI))("the MCP tools at /mcp of groundwire serve (St
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
       const r = (await client.callTool({ name: "search_book", arguments: { text: "monster", corpus: "novel/frankenstein", k: 1 } })) as Result;
       expect(r.structuredContent.hits[0].node_id.startsWith("novel/frankenstein#")).toBe(true);
+      // arguments nested 20,000 deep (written as text: the SDK's client cannot even serialize them)
+      const deep = await fetch(`${server.url}/mcp`, {
+        method: "POST",
+        body: deepCall(20_000),
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer mcp-token" },
+      });
+      expect(await deep.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: "params nested deeper than 1,000 levels of arrays and objects" } });
       const denied = await fetch(`${server.url}/mcp`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
       expect(denied.status).toBe(401);
     } finally {
       await client.close();
       await server.stop();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: a request nested 20,000 deep", () => {
+  it("gets JSON-RPC's invalid-params error naming the limit (the SDK's argument validation overflowed the stack), and the server goes on", async () => {
+    const child = spawn(process.execPath, [CLI, "mcp"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const lines: string[] = [];
+    let buffer = "";
+    const next = () =>
+      new Promise<string>((resolve, reject) => {
+        const tick = () => {
+          const i = buffer.indexOf("\n");
+          if (i >= 0) {
+            const line = buffer.slice(0, i);
+            buffer = buffer.slice(i + 1);
+            resolve(line);
+          } else setTimeout(tick, 20);
+        };
+        child.once("exit", (code) => reject(new Error(`mcp exited with ${code}`)));
+        tick();
+      });
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (buffer += d));
+    try {
+      child.stdin.write(`${deepCall(20_000)}\n`);
+      lines.push(await next());
+      expect(JSON.parse(lines[0]!)).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: "params nested deeper than 1,000 levels of arrays and objects" } });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" })}\n`);
+      expect(JSON.parse(await next()).result.tools.length).toBe(8);
+    } finally {
+      child.kill();
     }
   }, 60_000);
 });

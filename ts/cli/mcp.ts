@@ -26,7 +26,7 @@ const command: Command = {
     }, HELP);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast
-    const [{ StdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer }] = await Promise.all([
+    const [{ StdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessageDepth }] = await Promise.all([
       import("@modelcontextprotocol/sdk/server/stdio.js"),
       import("../moot/corpus-node.js"),
       import("../server/checks.js"),
@@ -41,6 +41,7 @@ const command: Command = {
     const server = createMcpServer(ctx, packageVersion());
     const transport = new StdioServerTransport();
     await server.connect(transport);
+    guardMessageDepth(transport);
     // the process lives until the client closes stdin
     await new Promise<void>((resolve) => {
       transport.onclose = () => resolve();

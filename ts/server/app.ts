@@ -33,7 +33,7 @@ import {
   type CheckContext,
 } from "./checks.js";
 import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
-import { createMcpServer } from "./mcp.js";
+import { createMcpServer, guardMessageDepth } from "./mcp.js";
 import type { MootStore } from "./moot-store.js";
 import {
   citationsResolveBodySchema,
@@ -176,6 +176,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
     const server = createMcpServer(ctx, options.version);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
+    guardMessageDepth(transport);
     try {
       return await transport.handleRequest(c.req.raw);
     } finally {

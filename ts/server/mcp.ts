@@ -9,6 +9,9 @@
  * Served over stdio by `groundwire mcp` and over Streamable HTTP at `/mcp` by `groundwire serve`.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 import type { z } from "zod";
 import {
   checkSparql,
@@ -113,6 +116,31 @@ export const TOOLS: readonly ToolSpec[] = [
     run: searchBook as ToolSpec["run"],
   },
 ];
+
+/**
+ * Refuse JSON-RPC messages nested deeper than {@link MAX_JSON_DEPTH} before the SDK sees
+ * them: it validates tool arguments against their (recursive) zod schemas before any
+ * handler runs, and 20,000 levels of arrays overflowed the stack there ("Maximum call
+ * stack size exceeded" came back as the tool's answer). A request gets JSON-RPC's
+ * "invalid params" error (-32602) naming the limit; a notification is dropped. Call after
+ * `server.connect(transport)` (which installs the handler this wraps).
+ *
+ * @param transport a connected transport (stdio or Streamable HTTP)
+ */
+export function guardMessageDepth(transport: Transport): void {
+  const inner = transport.onmessage;
+  if (!inner) throw new Error("guardMessageDepth: connect the server to the transport first");
+  transport.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
+    if (!valueTooDeep(message)) return (inner as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
+    const id = (message as { id?: string | number }).id;
+    if (id === undefined) return;
+    void transport.send({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32602, message: `params nested deeper than ${MAX_JSON_DEPTH.toLocaleString("en-US")} levels of arrays and objects` },
+    });
+  }) as Transport["onmessage"];
+}
 
 /**
  * An McpServer with every tool of {@link TOOLS} bound to `ctx`.
