@@ -4,6 +4,7 @@
  * and an HTTP client for a remote worker.
  */
 import MiniSearch from "minisearch";
+import { words } from "./words.js";
 import { distance } from "fastest-levenshtein";
 import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";
 import { EndpointError, joinEndpointPath, postToEndpoint } from "../net/http.js";
@@ -230,14 +231,12 @@ export function closeKeys(wanted: string, keys: readonly string[]): string[] {
 const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 /** Scripts written without spaces between words. */
 const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-let wordSegmenter: Intl.Segmenter | undefined;
 
 /**
  * The search terms of a passage or a query: MiniSearch's default split (at
  * spaces and punctuation), and a run in a script written without spaces
- * (Chinese, Japanese, Thai…) further cut into its words by Unicode word
- * segmentation (UAX #29 with the runtime's dictionaries, as `words()` reads
- * quotes) — whole Chinese sentences were single terms, so a query matched
+ * (Chinese, Japanese, Thai…) further cut into its words by {@link words}
+ * (UAX #29 with the runtime's dictionaries, as quotes are read) — whole Chinese sentences were single terms, so a query matched
  * nothing. Text in spaced scripts is split exactly as before.
  *
  * @param text any text
@@ -251,8 +250,8 @@ export function searchTerms(text: string): string[] {
       out.push(term);
       continue;
     }
-    wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
-    for (const s of wordSegmenter.segment(term)) if (s.isWordLike) out.push(s.segment);
+    // words.ts segments in bounded chunks (Node 20's segmenter is quadratic on long runs)
+    for (const w of words(term)) out.push(term.slice(w.start, w.end));
   }
   return out;
 }

@@ -11,7 +11,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
+import { formatLimit, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 import type { z } from "zod";
 import {
   checkSparql,
@@ -137,7 +137,7 @@ export function guardMessageDepth(transport: Transport): void {
     void transport.send({
       jsonrpc: "2.0",
       id,
-      error: { code: -32602, message: `params nested deeper than ${MAX_JSON_DEPTH.toLocaleString("en-US")} levels of arrays and objects` },
+      error: { code: -32602, message: `params nested deeper than ${formatLimit(MAX_JSON_DEPTH)} levels of arrays and objects` },
     });
   }) as Transport["onmessage"];
 }
