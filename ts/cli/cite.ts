@@ -6,9 +6,9 @@
  * Exit code 0 when every citation is current or moved, 1 when any is stale or lost.
  */
 import { citationStatus, CitationFormatError, firstWords, indexFragments, parseCitation, type CitationReport } from "../evidence/index.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { loadForCli } from "./fragments.js";
-import { escapeTerminal } from "./io.js";
+
 
 const HELP = `usage: groundwire cite <file> <versionId>... [--artifact ID] [--json]
 

@@ -7,9 +7,9 @@
 import { statSync } from "node:fs";
 import { firstWords, formatFragmentListing, MarkdownNestingError, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { InputFileError } from "../files.js";
-import { escapeTerminal, inputFormat, isStdin, readBytesInput } from "./io.js";
+import { inputFormat, isStdin, readBytesInput } from "./io.js";
 
 const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json]
 

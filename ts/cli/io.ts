@@ -16,7 +16,7 @@ import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH } from "../json-depth.js";
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
 import { statSync } from "node:fs";
-import { CliError } from "./common.js";
+import { CliError, escapeTerminal } from "./common.js";
 
 /** Whether `path` exists and is not a regular file (a folder, a device …): reading it names that. */
 function existsNotRegular(path: string): boolean {
@@ -230,10 +230,6 @@ export function jsonFlagArgs(args: readonly string[]): string[] {
   return out;
 }
 
-// escapeTerminal lives in common.ts so that `groundwire --help` loads no RDF code; re-exported for the commands.
-import { escapeTerminal } from "./common.js";
-export { escapeTerminal };
-
 /** Longest input echoed in a message, in code points. */
 export const ECHO_LIMIT = 80;
 
@@ -273,9 +269,6 @@ export function createProgress(command: string, options: { quiet?: boolean; afte
     },
   };
 }
-
-/** Deepest JSON nesting (arrays and objects) a command accepts. */
-export { MAX_JSON_DEPTH };
 
 /**
  * Refuse JSON nested deeper than `max` before anything walks it (JSON.parse copes, but

@@ -17,10 +17,10 @@ import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type
 import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
 import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
 import { redactUrl } from "../net/redact.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
-import { checkOutputPath, escapeTerminal, jsonFlagArgs, writeOutput } from "./io.js";
+import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
 
 /** Upper bounds: a moot of more turns, or more passages a turn, is a typo, not a plan. */
 const MAX_TURNS = 1000;

@@ -18,9 +18,9 @@ import {
 import { createOxigraphStore } from "../kernel/store-oxigraph.js";
 import { compactIri } from "../kernel/algebra.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
-import { checkJsonDepth, createProgress, escapeTerminal, formatFor, loadGraphInput, readTextInput } from "./io.js";
+import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
 /** Most planner turns a proof may take. */
 export const MAX_PROVE_TURNS = 1000;

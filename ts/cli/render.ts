@@ -16,8 +16,8 @@ import {
   STANDARD_PREFIXES,
   UnknownFocusError,
 } from "../memdsl/index.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
-import { createProgress, escapeTerminal, loadGraphInput } from "./io.js";
+import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { createProgress, loadGraphInput } from "./io.js";
 
 const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
 
