@@ -131,7 +131,7 @@ function paragraphsOf(text: string, start: number, end: number): Paragraph[] {
  * length, between code points, when it has none): a book of one unpunctuated line, or a long
  * sentence, would otherwise be one passage of any size.
  */
-function* sentencesOf(raw: string, chunkChars: number): Generator<{ index: number; text: string }> {
+export function* sentencesOf(raw: string, chunkChars: number): Generator<{ index: number; text: string }> {
   for (const m of raw.matchAll(/[^.!?。！？]+[.!?。！？]+["'”’)」』]*\s*|[^.!?。！？]+$/g)) {
     let index = m.index!;
     let text = m[0];

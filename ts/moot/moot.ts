@@ -18,6 +18,7 @@ import {
   type QuoteCheck,
   type Snap,
 } from "./grounding.js";
+import { sentencesOf } from "./book-structure.js";
 import type { EmbeddedCorpus, Hit, WorkerClient } from "./retrieval.js";
 import type { ChatMessage, TextSynthesizer } from "./synth.js";
 
@@ -476,11 +477,9 @@ export interface MootOptions {
   strictCitations?: boolean;
 }
 
-/** The first words of a passage, about a sentence (at most 200 UTF-16 code units), as a query. */
+/** The first sentence of a passage (book-structure's sentence ends; at most 200 UTF-16 code units), as a query. */
 function openingWords(text: string): string {
-  const head = text.slice(0, 200);
-  const end = head.search(/[.!?。！？](?:\s|$)/u);
-  return (end > 0 ? head.slice(0, end) : head).trim();
+  return sentencesOf(text.slice(0, 200), 200).next().value?.text.trim() ?? "";
 }
 
 /**
