@@ -24,7 +24,8 @@ import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
-import { bestWindowAtLeast } from "./quote-index.js";
+import { bestWindowAtLeast, type PostedText } from "./quote-index.js";
+import { buildWordTable } from "./word-table.js";
 import { internQuote, quoteSize } from "./quote-keys.js";
 
 /**
@@ -78,24 +79,23 @@ const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, star
  * small id (the space between keys is id 0). Source s owns words
  * [sourceWords[s], sourceWords[s+1]); word w's key is chars[charStart[w], charEnd[w])
  * and the keys of one source are laid out one space apart, so the window of
- * words w..v is the contiguous run chars[charStart[w], charEnd[v]).
+ * words w..v is the contiguous run chars[charStart[w], charEnd[v]). Built by the
+ * quote index's word table (ts/moot/word-table.ts: the words and keys of words.ts),
+ * whose word-id postings the best-first pre-pass reads.
  */
-interface PreparedPool {
+interface PreparedPool extends PostedText {
   sources: readonly string[];
   alphabet: Map<number, number>;
-  chars: Int32Array;
-  charStart: Int32Array;
-  charEnd: Int32Array;
   /** UTF-16 start and end of word w in its source: spans[2w], spans[2w+1]. */
   spans: Int32Array;
-  sourceWords: Int32Array;
 }
 
-/** A quote translated to the pool's ids (code points the pool lacks get fresh ids ≥ pool alphabet). */
+/** A quote translated to the pool's ids (code points the pool lacks get fresh ids ≥ pool alphabet), and its word keys. */
 interface PreparedQuote {
   ids: Int32Array;
   words: number;
   alphabetSize: number;
+  keys: string[];
 }
 
 function checkSources(sources: readonly string[], what: string): void {
@@ -105,43 +105,24 @@ function checkSources(sources: readonly string[], what: string): void {
   }
 }
 
-/** Tokenize and intern a pool (DESIGN §5 words and keys). O(total characters). */
+/** Tokenize and intern a pool (DESIGN §5 words and keys) with its word-id postings. O(total characters). */
 function preparePool(sources: readonly string[]): PreparedPool {
   checkSources(sources, "sources");
-  const alphabet = new Map<number, number>([[32, 0]]);
-  const chars: number[] = [];
-  const charStart: number[] = [];
-  const charEnd: number[] = [];
-  const spans: number[] = [];
-  const sourceWords = new Int32Array(sources.length + 1);
-  let w = 0;
-  for (let s = 0; s < sources.length; s++) {
-    sourceWords[s] = w;
-    let first = true;
-    for (const word of words(sources[s])) {
-      if (!first) chars.push(0);
-      first = false;
-      charStart.push(chars.length);
-      for (const ch of word.key) {
-        const cp = ch.codePointAt(0)!;
-        let id = alphabet.get(cp);
-        if (id === undefined) alphabet.set(cp, (id = alphabet.size));
-        chars.push(id);
-      }
-      charEnd.push(chars.length);
-      spans.push(word.start, word.end);
-      w++;
-    }
-  }
-  sourceWords[sources.length] = w;
+  const t = buildWordTable(sources);
   return {
     sources,
-    alphabet,
-    chars: Int32Array.from(chars),
-    charStart: Int32Array.from(charStart),
-    charEnd: Int32Array.from(charEnd),
-    spans: Int32Array.from(spans),
-    sourceWords,
+    alphabet: t.alphabet,
+    alphabetSize: t.alphabet.size,
+    chars: t.chars,
+    charStart: t.charStart,
+    charEnd: t.charEnd,
+    spans: t.spans,
+    sourceWords: t.textWords,
+    wordIds: t.wordIds,
+    vocabulary: t.vocabulary,
+    postingStart: t.postingStart,
+    postings: t.postings,
+    wordSource: t.wordText,
   };
 }
 
@@ -150,7 +131,7 @@ function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
   const ws = words(quote);
   const tooLong = quoteSize(ws);
   if (tooLong) throw new RangeError(tooLong);
-  return internQuote(ws, pool.alphabet);
+  return { ...internQuote(ws, pool.alphabet), keys: ws.map((w) => w.key) };
 }
 
 /**
@@ -160,12 +141,6 @@ function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
  * slower than the full scan on the pool bench).
  */
 const ABOVE = [0.8, 0.7];
-
-function sourceOf(pool: PreparedPool, w: number): number {
-  let s = 0;
-  while (pool.sourceWords[s + 1] <= w) s++;
-  return s;
-}
 
 /** The winning window of a scan: source index, first word (global index), word count, ratio. */
 interface Found {
@@ -295,15 +270,14 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
       if (typeof q !== "string") throw new TypeError(`quotes[${i}] must be a string, got ${typeof q}`);
       return prepareQuote(prepared, q);
     });
-    // First the quote-index scan at SNAP_MIN_RATIO (its bounds prune nearly every window):
-    // when some window reaches it, the best of those is bestSpan's answer, exactly.
-    // Only quotes with no such window take the full scan below.
-    const pooled = { ...prepared, alphabetSize: prepared.alphabet.size };
+    // First the quote index's best-first search at SNAP_MIN_RATIO (its bounds and filter skip
+    // nearly every window): when some window reaches it, the best of those is bestSpan's answer,
+    // exactly. Only quotes with no such window take the full scan below.
     const out: (SpanMatch | null)[] = prepped.map((q) => {
       if (!q.ids.length) return null;
       let top = null;
-      for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(pooled, q, ABOVE[t], binding ? "wasm" : "ts", token);
-      return top ? toSpan(prepared, { source: sourceOf(prepared, top.word), word: top.word, size: top.size, ratio: top.ratio }) : null;
+      for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
+      return top ? toSpan(prepared, { source: prepared.wordSource[top.word], word: top.word, size: top.size, ratio: top.ratio }) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
     if (!rest.length) return out as SpanMatch[];

@@ -161,17 +161,22 @@ export interface WindowHit {
   ratio: number;
 }
 
-interface Prepared extends IndexedText {
-  sources: QuoteIndexSource[];
-  alphabet: Map<number, number>;
-  spans: Int32Array;
-  /** Word ids (interned keys) per global word, and a CSR posting list per id. */
+/** Texts with their word-id postings (ts/moot/word-table.ts): what the exact path and the best-first search read. */
+export interface PostedText extends IndexedText {
+  /** Word ids (interned keys) per global word, and a CSR posting list per id (words ascending). */
   wordIds: Int32Array;
-  vocabulary: Map<string, number>;
+  vocabulary: ReadonlyMap<string, number>;
   postingStart: Int32Array;
   postings: Int32Array;
   /** Source of each global word. */
   wordSource: Int32Array;
+}
+
+interface Prepared extends PostedText {
+  sources: QuoteIndexSource[];
+  alphabet: Map<number, number>;
+  spans: Int32Array;
+  vocabulary: Map<string, number>;
 }
 
 function isBook(x: unknown): x is Book {
@@ -324,28 +329,36 @@ class Myers {
 const la0 = (charStart: Int32Array, e: number, u: number) => e - charStart[u];
 
 /**
- * The TS scan: every window of every source with ratio ≥ minRatio (in no
- * particular order). Bounds 1–3 of the header; survivors get difflib's exact M.
- * O(characters·⌈lb/32⌉) for the edit-distance pass plus O(la·lb) per surviving window.
+ * Windows of one word range, with the bounds of the header: the TS scan's inner loop, run over a
+ * whole source (`scanTs`) or over the small ranges the best-first search verifies (`searchBest`).
+ * Built once per quote (the Myers pattern, the quote's character counts, difflib's scratch).
  */
-export function scanTs(ix: IndexedText, quote: IndexedQuote, minRatio: number, onlySource = -1): WindowHit[] {
-  const out: WindowHit[] = [];
-  const b = quote.ids;
-  const lb = b.length;
-  if (lb === 0) return out; // every ratio is 2·0/la = 0
-  const n = quote.words;
-  const { chars, charStart, charEnd, sourceWords } = ix;
-  const myers = new Myers(b, quote.alphabetSize);
-  const countB = new Int32Array(quote.alphabetSize);
-  for (let j = 0; j < lb; j++) countB[b[j]]++;
-  const countA = new Int32Array(quote.alphabetSize);
-  const scratch = createMatchScratch(lb);
-  const lo = Math.max(1, n - 2);
-  for (let s = 0; s + 1 < sourceWords.length; s++) {
-    if (onlySource >= 0 && s !== onlySource) continue;
-    const w0 = sourceWords[s];
-    const w1 = sourceWords[s + 1];
-    if (w1 === w0) continue;
+class WindowScanner {
+  private readonly myers: Myers;
+  private readonly countB: Int32Array;
+  private readonly countA: Int32Array;
+  private readonly scratch: ReturnType<typeof createMatchScratch>;
+  constructor(private readonly ix: IndexedText, private readonly quote: IndexedQuote) {
+    const b = quote.ids;
+    this.myers = new Myers(b, quote.alphabetSize);
+    this.countB = new Int32Array(quote.alphabetSize);
+    for (let j = 0; j < b.length; j++) this.countB[b[j]]++;
+    this.countA = new Int32Array(quote.alphabetSize);
+    this.scratch = createMatchScratch(b.length);
+  }
+  /**
+   * Push to `out` every window lying inside words [w0, w1) (all of one source) whose ratio is
+   * ≥ minRatio, with its exact ratio. The Myers pass restarts at w0: every window it bounds starts
+   * at or after w0, so E_w0(e) ≤ Levenshtein(W, b) (the header's bound 2, as the WASM lanes use it).
+   */
+  scan(w0: number, w1: number, minRatio: number, out: WindowHit[]): void {
+    const b = this.quote.ids;
+    const lb = b.length;
+    if (lb === 0 || w1 <= w0) return; // every ratio is 2·0/la = 0
+    const n = this.quote.words;
+    const { chars, charStart, charEnd } = this.ix;
+    const { myers, countA, countB, scratch } = this;
+    const lo = Math.max(1, n - 2);
     myers.reset(lb);
     let p = charStart[w0];
     for (let v = w0; v < w1; v++) {
@@ -370,6 +383,22 @@ export function scanTs(ix: IndexedText, quote: IndexedQuote, minRatio: number, o
         if (ratio >= minRatio) out.push({ word: v - size + 1, size, ratio });
       }
     }
+  }
+}
+
+/**
+ * The TS scan: every window of every source with ratio ≥ minRatio (in no
+ * particular order). Bounds 1–3 of the header; survivors get difflib's exact M.
+ * O(characters·⌈lb/32⌉) for the edit-distance pass plus O(la·lb) per surviving window.
+ */
+export function scanTs(ix: IndexedText, quote: IndexedQuote, minRatio: number, onlySource = -1): WindowHit[] {
+  const out: WindowHit[] = [];
+  if (quote.ids.length === 0) return out; // every ratio is 2·0/la = 0
+  const scanner = new WindowScanner(ix, quote);
+  const { sourceWords } = ix;
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    if (onlySource >= 0 && s !== onlySource) continue;
+    scanner.scan(sourceWords[s], sourceWords[s + 1], minRatio, out);
   }
   return out;
 }
@@ -437,7 +466,7 @@ export function rankHits(ix: IndexedText, hits: WindowHit[], overlapping: boolea
 }
 
 /** Verbatim occurrences (ratio 1, size n) of the quote's keys, in order, from the word-id postings. */
-function verbatim(ix: Prepared, keys: string[], onlySource: number): WindowHit[] {
+function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): WindowHit[] {
   const ids: number[] = [];
   for (const k of keys) {
     const id = ix.vocabulary.get(k);
@@ -460,6 +489,214 @@ function verbatim(ix: Prepared, keys: string[], onlySource: number): WindowHit[]
     if (same) out.push({ word: start, size: ids.length, ratio: 1 });
   }
   return out;
+}
+
+/**
+ * Best-first search for `locate(quote, {limit: k})` (and bestSpan's winner, k = 1): the answer
+ * of the full scan at `minRatio`, found by verifying a few word ranges instead of the whole
+ * corpus when a good window turns up early.
+ *
+ * Why a higher threshold is enough. `rankHits` sorts windows by (ratio desc, source, size,
+ * start), a total order, and keeps a window unless it shares a word with one kept before it
+ * (unless `overlapping`). The windows with ratio ≥ T are a prefix of that order, and the greedy
+ * pass decides each window from the windows before it only; so when the windows ≥ T alone give
+ * k kept spans, those k are the first k of the full answer. Ties are safe: every window whose
+ * ratio equals T is in the prefix, and the order among them is bestSpan's. T is taken as the k-th
+ * kept ratio among windows already verified (seeds: verbatim hits, ranges around the quote's
+ * rarest words); after the complete search at T, if fewer than k spans are kept (a better window
+ * found later can shadow two kept ones), the search falls back to the full scan at `minRatio`.
+ *
+ * The complete search at T: a pigeonhole filter over the quote's words when it applies, else the
+ * linear pass (`fullScan(T)`, WASM or TS). Proof of the filter, for a window W (la characters of
+ * joined keys) and the quote b (lb), ratio(W) = 2M/(la+lb) ≥ T:
+ *  (a) M ≤ L = LCS(W, b) (difflib's matching blocks are a common subsequence), so the indel
+ *      distance d = la + lb − 2L ≤ la + lb − 2M = (la+lb)(1 − ratio) ≤ (la+lb)(1 − T);
+ *  (b) ratio ≤ 2·min(la, lb)/(la+lb) ≤ 2lb/(la+lb) (real_quick_ratio), so la + lb ≤ 2lb/ratio ≤ 2lb/T;
+ *  so d ≤ D = ⌊2lb(1 − T)/T⌋. (In doubles: ratio is 2M/(la+lb) rounded, ≥ T, so the exact value is
+ *  ≥ T(1 − 2⁻⁵³); with lb ≤ 2,000 that moves 2lb(1−T)/T by < 1e-9, and D takes +1e-6 of slack: a
+ *  larger D is never unsound, only slower.)
+ *  (c) Fix an LCS alignment of W and b: d characters are unmatched (la − L of W, lb − L of b).
+ *      Cut b into disjoint pieces; a piece is intact when all its characters are matched and
+ *      consecutive ones to consecutive characters of W. An unmatched character of b breaks only
+ *      the piece holding it; unmatched characters of W in one gap between two consecutive
+ *      matched pairs (i1, j1) < (i2, j2) break at most the one piece holding both j1 and j2; so
+ *      at most d pieces are broken, and with D + 1 pieces one is intact: it occurs verbatim,
+ *      contiguously, in W.
+ *  (d) Word boundaries. b = k1 ␣ k2 ␣ … ␣ kn and W's joined keys use the space (id 0) only
+ *      between words (a key never holds one: checked once per index, else the filter is off).
+ *      Our pieces are "␣ k_i ␣ … ␣ k_j ␣" for 2 ≤ i ≤ j ≤ n−1 (1-based): both delimiting spaces
+ *      are inside the piece, so in W each of k_i..k_j is bounded by spaces, i.e. is a whole word
+ *      of W, and the piece is the phrase k_i..k_j at consecutive words p..p+j−i of W's source.
+ *      The first and last quote words have no space on one side inside b (k1 may match the tail
+ *      of a longer window word, kn the head of one: "ther he" is inside "another he"), so they
+ *      are never looked up. Two pieces share no space, so a word separates them: at most
+ *      ⌈(n−2)/2⌉ pieces; when D + 1 exceed that, the linear pass runs.
+ *  (e) So W contains words p..p+j−i and has ≤ n+2 words: it lies inside the range
+ *      [p+(j−i)−(n+1), p+n+1] of its source, which `WindowScanner` verifies exactly (every window
+ *      inside, bounds then difflib's M). Every window ≥ T is found; every window reported is a
+ *      real window with its exact ratio.
+ * The pieces (a DP over the quote's interior words) minimize the sum over pieces of the posting
+ * count of the piece's rarest word; the filter runs only when the ranges it would verify hold at
+ * most 1/REGION_SHARE of the words searched (otherwise the linear pass is cheaper).
+ */
+function searchBest(
+  ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
+  onlySource: number, fullScan: (threshold: number) => WindowHit[],
+): WindowHit[] {
+  const n = quote.words;
+  const lb = quote.ids.length;
+  if (lb === 0) return [];
+  const { postingStart, postings, wordIds, wordSource, sourceWords } = ix;
+  const searched = onlySource >= 0 ? sourceWords[onlySource + 1] - sourceWords[onlySource] : wordIds.length;
+  const scanner = new WindowScanner(ix, quote);
+  const ids = keys.map((k) => ix.vocabulary.get(k) ?? -1);
+  const count = (i: number) => (ids[i] < 0 ? 0 : postingStart[ids[i] + 1] - postingStart[ids[i]]);
+  const found = new Map<number, WindowHit>();
+  const add = (hits: WindowHit[]) => {
+    for (const h of hits) found.set(h.word * 256 + h.size, h); // size ≤ MAX_QUOTE_WORDS + 2 < 256
+  };
+  // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned
+  const verify = (ranges: number[], threshold: number): WindowHit[] => {
+    const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((x, y) => ranges[2 * x] - ranges[2 * y]);
+    const out: WindowHit[] = [];
+    let from = -1, to = -1;
+    for (const r of order) {
+      const a = ranges[2 * r], z = ranges[2 * r + 1];
+      if (a < to) to = Math.max(to, z); // overlapping ranges are of one source (each is clipped to its own)
+      else {
+        scanner.scan(from, to, threshold, out);
+        from = a;
+        to = z;
+      }
+    }
+    scanner.scan(from, to, threshold, out);
+    return out;
+  };
+  // the range of words around text words [p, p + len) of source s, wide enough for any window holding them
+  const around = (ranges: number[], p: number, len: number, before: number, after: number) => {
+    const s = wordSource[p];
+    if (onlySource >= 0 && s !== onlySource) return;
+    const from = Math.max(sourceWords[s], p + len - 1 - before);
+    const to = Math.min(sourceWords[s + 1], p + after + 1);
+    if (from < to) ranges.push(from, to);
+  };
+
+  // Seeds: verbatim hits (the exact path: ratio 1 is the maximum, so `limit` of them after the
+  // overlap rule are the answer), then ranges around occurrences of the quote's rarest words (any
+  // word; a seed only has to be a real window with its exact ratio, it proves nothing about others)
+  const exact = verbatim(ix, keys, onlySource);
+  const exactRanked = rankHits(ix, exact, overlapping, limit);
+  if (exactRanked.length >= limit) return exactRanked;
+  add(exact);
+  const byCount = ids.map((_, i) => i).filter((i) => count(i) > 0).sort((x, y) => count(x) - count(y));
+  const seeds: number[] = [];
+  let budget = SEED_OCCURRENCES;
+  for (const i of byCount) {
+    const c = count(i);
+    if (c > budget) break;
+    budget -= c;
+    for (let q = postingStart[ids[i]]; q < postingStart[ids[i] + 1]; q++) {
+      around(seeds, postings[q], 1, i + 2, n - i + 1); // the quote laid over the text from word p − i, ± 2 words
+    }
+  }
+  add(verify(seeds, minRatio));
+  const seeded = rankHits(ix, [...found.values()], overlapping, limit);
+  const threshold = seeded.length >= limit ? seeded[limit - 1].ratio : minRatio;
+
+  // The complete search at `threshold`.
+  let hits: WindowHit[] | null = null;
+  const D = Math.floor((2 * lb * (1 - threshold)) / threshold + 1e-6);
+  const pieces = D + 1 <= Math.ceil((n - 2) / 2) && spaceFreeKeys(ix) ? choosePieces(n, D + 1, count) : null;
+  if (pieces && pieces.cost * (2 * n + 4) * REGION_SHARE <= searched) {
+    const ranges: number[] = [];
+    for (const [i, j, r] of pieces.list) {
+      const len = j - i + 1;
+      for (let q = postingStart[ids[r]]; q < postingStart[ids[r] + 1]; q++) {
+        const p = postings[q] - (r - i);
+        if (p < 0 || p + len > wordIds.length || wordSource[p] !== wordSource[p + len - 1]) continue;
+        let same = true;
+        for (let t = 0; t < len && same; t++) same = wordIds[p + t] === ids[i + t];
+        if (same) around(ranges, p, len, n + 1, n + 1);
+      }
+    }
+    hits = verify(ranges, threshold);
+  }
+  hits ??= fullScan(threshold);
+  for (const h of found.values()) if (h.ratio >= threshold) hits.push(h);
+  const seen = new Set<number>();
+  const unique = hits.filter((h) => !seen.has(h.word * 256 + h.size) && seen.add(h.word * 256 + h.size));
+  const ranked = rankHits(ix, unique, overlapping, limit);
+  if (ranked.length >= limit || threshold <= minRatio) return ranked;
+  return rankHits(ix, fullScan(minRatio), overlapping, limit);
+}
+
+/** Occurrences of the quote's rarest words whose ranges seed the best-first search (per quote). */
+const SEED_OCCURRENCES = 32;
+/** The pigeonhole filter runs when its ranges hold ≤ 1/REGION_SHARE of the words searched (TS verification vs the linear pass). */
+const REGION_SHARE = 16;
+
+/**
+ * Disjoint pieces of the quote's interior words for the pigeonhole filter (`searchBest` (d)):
+ * `want` ranges [i, j] (0-based, 1 ≤ i ≤ j ≤ n−2) with at least one word between two of them,
+ * minimizing Σ count(rarest word of the range). Each entry is [i, j, rarest]. null when impossible.
+ * O(n²·want) time, n ≤ MAX_QUOTE_WORDS.
+ */
+function choosePieces(n: number, want: number, count: (i: number) => number): { cost: number; list: [number, number, number][] } | null {
+  const last = n - 2; // interior words 1..n-2
+  if (want < 1 || last < 1) return null;
+  // best[c][i]: least cost of c pieces inside words [i, last]; choice[c][i] = the first piece's end j (or -1: skip i)
+  const INF = Number.MAX_SAFE_INTEGER;
+  const best: Float64Array[] = [];
+  const choice: Int32Array[] = [];
+  for (let c = 0; c <= want; c++) {
+    best.push(new Float64Array(n + 2).fill(c === 0 ? 0 : INF));
+    choice.push(new Int32Array(n + 2).fill(-1));
+  }
+  for (let c = 1; c <= want; c++) {
+    for (let i = last; i >= 1; i--) {
+      let b = best[c][i + 1], ch = -1;
+      let min = INF;
+      for (let j = i; j <= last; j++) {
+        min = Math.min(min, count(j));
+        const rest = best[c - 1][Math.min(j + 2, n + 1)];
+        if (rest < INF && min + rest < b) {
+          b = min + rest;
+          ch = j;
+        }
+      }
+      best[c][i] = b;
+      choice[c][i] = ch;
+    }
+  }
+  if (best[want][1] >= INF) return null;
+  const list: [number, number, number][] = [];
+  for (let c = want, i = 1; c > 0; ) {
+    const j = choice[c][i];
+    if (j < 0) {
+      i++;
+      continue;
+    }
+    let r = i;
+    for (let t = i; t <= j; t++) if (count(t) < count(r)) r = t;
+    list.push([i, j, r]);
+    i = j + 2;
+    c--;
+  }
+  return { cost: best[want][1], list };
+}
+
+const spaceFree = new WeakMap<Int32Array, boolean>();
+/** Whether no word key holds the space (id 0) — (d) of `searchBest`; words.ts never makes one, checked once per index. */
+function spaceFreeKeys(ix: IndexedText): boolean {
+  let ok = spaceFree.get(ix.chars);
+  if (ok === undefined) {
+    ok = true;
+    for (let w = 0; w < ix.charStart.length && ok; w++) {
+      for (let i = ix.charStart[w]; i < ix.charEnd[w]; i++) if (ix.chars[i] === 0) ok = false;
+    }
+    spaceFree.set(ix.chars, ok);
+  }
+  return ok;
 }
 
 function passageLabels(source: QuoteIndexSource, start: number, end: number): string[] {
@@ -513,17 +750,13 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       }
       const overlapping = options.overlapping === true;
       const { q, keys: qKeys } = prepareQuote(ix, quote);
-      let hits: WindowHit[] | null = null;
-      if (q.words > 0 && limit !== Infinity) {
-        // exact path: ratio 1 is the maximum and verbatim windows come first in the order, so
-        // `limit` of them (after the overlap rule) are the answer
-        const ranked = rankHits(ix, verbatim(ix, qKeys, onlySource), overlapping, limit);
-        if (ranked.length >= limit) hits = ranked;
-      }
-      if (!hits) {
-        const all = binding ? binding.scan(owner, ix, q, minRatio, onlySource) : scanTs(ix, q, minRatio, onlySource);
-        hits = rankHits(ix, all, overlapping, limit);
-      }
+      const fullScan = (threshold: number) =>
+        binding ? binding.scan(owner, ix, q, threshold, onlySource) : scanTs(ix, q, threshold, onlySource);
+      // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
+      // without one every window ≥ minRatio is wanted, and the linear pass finds them
+      const hits = limit !== Infinity
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan)
+        : rankHits(ix, fullScan(minRatio), overlapping, limit);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
         const source = ix.sources[s];
@@ -549,18 +782,20 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
  * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
  * rank order (ratio, then source, size, start — bestSpan's "first window with the
  * strictly highest ratio"), or null when no window reaches `minRatio` (then the
- * caller's full scan decides). Used by best-span.ts's matcher on its prepared pool.
+ * caller's full scan decides). Found by the best-first search (`searchBest`, limit 1).
+ * Used by best-span.ts's matcher on its prepared pool.
  */
 export function bestWindowAtLeast(
-  texts: IndexedText, quote: IndexedQuote, minRatio: number, backend: BackendRequest | undefined, owner: object,
+  texts: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, backend: BackendRequest | undefined, owner: object,
 ): WindowHit | null {
   const exports = wasmFor(backend);
-  const hits = exports ? quoteIndexBindingFor(exports).scan(owner, texts, quote, minRatio, -1) : scanTs(texts, quote, minRatio);
-  return hits.length ? rankHits(texts, hits, true, 1)[0] : null;
+  const binding = exports ? quoteIndexBindingFor(exports) : null;
+  const fullScan = (threshold: number) => (binding ? binding.scan(owner, texts, quote, threshold, -1) : scanTs(texts, quote, threshold));
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan)[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
