@@ -351,10 +351,10 @@ class WindowScanner {
    * ≥ minRatio, with its exact ratio. The Myers pass restarts at w0: every window it bounds starts
    * at or after w0, so E_w0(e) ≤ Levenshtein(W, b) (the header's bound 2, as the WASM lanes use it).
    */
-  scan(w0: number, w1: number, minRatio: number, out: WindowHit[]): void {
+  scan(w0: number, w1: number, minRatio: number, out: WindowHit[], raise = false): number {
     const b = this.quote.ids;
     const lb = b.length;
-    if (lb === 0 || w1 <= w0) return; // every ratio is 2·0/la = 0
+    if (lb === 0 || w1 <= w0) return minRatio; // every ratio is 2·0/la = 0
     const n = this.quote.words;
     const { chars, charStart, charEnd } = this.ix;
     const { myers, countA, countB, scratch } = this;
@@ -380,9 +380,13 @@ class WindowScanner {
         for (let i = start; i < e; i++) countA[chars[i]] = 0;
         if ((2 * inter) / total < minRatio) continue; // bound 3: quick_ratio
         const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
-        if (ratio >= minRatio) out.push({ word: v - size + 1, size, ratio });
+        if (ratio >= minRatio) {
+          out.push({ word: v - size + 1, size, ratio });
+          if (raise) minRatio = ratio;
+        }
       }
     }
+    return minRatio;
   }
 }
 
@@ -556,7 +560,7 @@ function searchBest(
     for (const h of hits) found.set(h.word * 256 + h.size, h); // size ≤ MAX_QUOTE_WORDS + 2 < 256
   };
   // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned
-  const verify = (ranges: number[], threshold: number): WindowHit[] => {
+  const verify = (ranges: number[], threshold: number, raise = false): WindowHit[] => {
     const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((x, y) => ranges[2 * x] - ranges[2 * y]);
     const out: WindowHit[] = [];
     let from = -1, to = -1;
@@ -564,7 +568,7 @@ function searchBest(
       const a = ranges[2 * r], z = ranges[2 * r + 1];
       if (a < to) to = Math.max(to, z); // overlapping ranges are of one source (each is clipped to its own)
       else {
-        scanner.scan(from, to, threshold, out);
+        threshold = scanner.scan(from, to, threshold, out, raise);
         from = a;
         to = z;
       }
@@ -599,27 +603,120 @@ function searchBest(
       around(seeds, postings[q], 1, i + 2, n - i + 1); // the quote laid over the text from word p − i, ± 2 words
     }
   }
-  add(verify(seeds, minRatio));
+  // with limit 1 only the best seed matters: each one found raises the bar for the next
+  add(verify(seeds, minRatio, limit === 1));
   const seeded = rankHits(ix, [...found.values()], overlapping, limit);
   const threshold = seeded.length >= limit ? seeded[limit - 1].ratio : minRatio;
 
   // The complete search at `threshold`.
   let hits: WindowHit[] | null = null;
   const D = Math.floor((2 * lb * (1 - threshold)) / threshold + 1e-6);
-  const pieces = D + 1 <= Math.ceil((n - 2) / 2) && spaceFreeKeys(ix) ? choosePieces(n, D + 1, count) : null;
-  if (pieces && pieces.cost * (2 * n + 4) * REGION_SHARE <= searched) {
-    const ranges: number[] = [];
-    for (const [i, j, r] of pieces.list) {
-      const len = j - i + 1;
-      for (let q = postingStart[ids[r]]; q < postingStart[ids[r] + 1]; q++) {
-        const p = postings[q] - (r - i);
-        if (p < 0 || p + len > wordIds.length || wordSource[p] !== wordSource[p + len - 1]) continue;
-        let same = true;
-        for (let t = 0; t < len && same; t++) same = wordIds[p + t] === ids[i + t];
-        if (same) around(ranges, p, len, n + 1, n + 1);
+  // occurrences of the phrase ids[i..j] (first words, each inside one source), found from its
+  // rarest word's postings; when that word is too common to walk, null and its count stands in
+  const memo = new Map<number, Int32Array | null>();
+  const phrase = (i: number, j: number, walk: boolean): Int32Array | null => {
+    const at = i * 256 + j;
+    let got = memo.get(at);
+    if (got === undefined || (got === null && walk)) {
+      let r = i;
+      for (let t = i; t <= j; t++) if (count(t) < count(r)) r = t;
+      got = null;
+      if (count(r) <= PHRASE_WALK || walk) {
+        const len = j - i + 1;
+        const starts: number[] = [];
+        for (let q = count(r) ? postingStart[ids[r]] : 0, z = count(r) ? postingStart[ids[r] + 1] : 0; q < z; q++) {
+          const p = postings[q] - (r - i);
+          if (p < 0 || p + len > wordIds.length || wordSource[p] !== wordSource[p + len - 1]) continue;
+          let same = true;
+          for (let t = 0; t < len && same; t++) same = wordIds[p + t] === ids[i + t];
+          if (same) starts.push(p);
+        }
+        got = Int32Array.from(starts);
       }
+      memo.set(at, got);
     }
-    hits = verify(ranges, threshold);
+    return got;
+  };
+  const cost = (i: number, j: number) => {
+    const starts = phrase(i, j, false);
+    if (starts) return starts.length;
+    let min = Infinity;
+    for (let t = i; t <= j; t++) min = Math.min(min, count(t));
+    return min;
+  };
+  // the plan: P pieces (D + 1 ≤ P), anchored on their D + 1 rarest; the estimated work of each P
+  // (anchors × pieces checked, or × a verified range when P = D + 1) against the linear pass
+  let plan: { list: [number, number][]; anchors: number; work: number } | null = null;
+  if (D + 1 <= Math.ceil((n - 2) / 2) && spaceFreeKeys(ix)) {
+    for (let P = D + 1; P <= Math.ceil((n - 2) / 2); P++) {
+      const chosen = choosePieces(n, P, cost);
+      if (!chosen) break;
+      const list = chosen.list.sort((x, y) => cost(x[0], x[1]) - cost(y[0], y[1]));
+      let anchors = 0;
+      for (let a = 0; a <= D; a++) anchors += cost(list[a][0], list[a][1]);
+      const work = anchors * (P - D >= 2 ? P : REGION_SHARE * (2 * n + 4));
+      if (!plan || work < plan.work) plan = { list, anchors: D + 1, work };
+    }
+  }
+  if (plan && plan.work * FILTER_SHARE <= searched) {
+    // (f) with P pieces at most D are broken, so ≥ P − D are intact in W, one of them among the
+    // D + 1 anchors. For W's intact anchor a at text word p and another intact piece k, the
+    // alignment pairs a's first character (b offset x_a, text position y_a) and k's (x_k, y_k);
+    // between them the matched characters pair up, so |(y_k − y_a) − (x_k − x_a)| = |unmatched
+    // W − unmatched b between them| ≤ d ≤ D. So only an anchor occurrence with ≥ P − D pieces
+    // (itself included) at such positions can lie in a window ≥ T; only its range is verified.
+    const { list } = plan;
+    const P = list.length;
+    const need = P - D;
+    const qStart = new Int32Array(n); // char offset in b of each quote word
+    for (let j = 0, w = 1; j < lb; j++) if (quote.ids[j] === 0) qStart[w++] = j + 1;
+    const { charStart } = ix;
+    const pieceFirst = Int32Array.from(list, (x) => x[0]);
+    const pieceLength = Int32Array.from(list, (x) => x[1] - x[0] + 1);
+    // is piece k at a word of source s starting within [at − D, at + D]? (charStart ascends; the
+    // walk starts where the quote puts it, k's first word − a's first word after the anchor p)
+    const intactNear = (k: number, a: number, s: number, p: number, at: number): boolean => {
+      const i = pieceFirst[k];
+      const len = pieceLength[k];
+      const w0 = sourceWords[s], w1 = sourceWords[s + 1];
+      let w = Math.min(w1 - 1, Math.max(w0, p + i - pieceFirst[a]));
+      while (w > w0 && charStart[w - 1] >= at - D) w--;
+      while (w < w1 && charStart[w] < at - D) w++;
+      for (; w < sourceWords[s + 1] && charStart[w] <= at + D; w++) {
+        if (w + len > sourceWords[s + 1]) break;
+        let same = true;
+        for (let t = 0; t < len && same; t++) same = wordIds[w + t] === ids[i + t];
+        if (same) return true;
+      }
+      return false;
+    };
+    const ranges: number[] = [];
+    const maxRanges = (2 * searched) / (REGION_SHARE * (lb + 2 * D + 8));
+    for (let a = 0; a < plan.anchors; a++) {
+      const i = pieceFirst[a];
+      const occurrences = phrase(i, i + pieceLength[a] - 1, true)!;
+      for (let o = 0; o < occurrences.length; o++) {
+        const p = occurrences[o];
+        const s = wordSource[p];
+        let intact = 1;
+        for (let k = 0; k < P && intact < need; k++) {
+          if (k !== a && intactNear(k, a, s, p, charStart[p] + qStart[pieceFirst[k]] - qStart[i])) intact++;
+        }
+        if (intact >= need) {
+          // (g) W's first character is at y_a − x_a ± D and its end at y_a − x_a + lb ± D (the
+          // unmatched characters before, and after, the anchor differ by ≤ d ≤ D on the two sides),
+          // so W lies inside the words starting at ≥ y_a − x_a − D and ending at ≤ y_a − x_a + lb + D
+          const base = charStart[p] - qStart[i];
+          const from = firstAtLeast(charStart, sourceWords[s], sourceWords[s + 1], base - D);
+          const to = firstAtLeast(ix.charEnd, from, sourceWords[s + 1], base + lb + D + 1);
+          if (from < to) ranges.push(from, to);
+        }
+        if (ranges.length > maxRanges) break;
+      }
+      if (ranges.length > maxRanges) break;
+    }
+    // too many survivors (a weak filter: few pieces needed intact): the linear pass is cheaper
+    if (ranges.length <= maxRanges) hits = verify(ranges, threshold);
   }
   hits ??= fullScan(threshold);
   for (const h of found.values()) if (h.ratio >= threshold) hits.push(h);
@@ -630,37 +727,53 @@ function searchBest(
   return rankHits(ix, fullScan(minRatio), overlapping, limit);
 }
 
+/** The first index t in [lo, hi) with a[t] ≥ x (a ascending there), hi when none. */
+function firstAtLeast(a: Int32Array, lo: number, hi: number, x: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The filter's checks (anchor occurrences × pieces) may be at most 1/FILTER_SHARE of the words searched. */
+const FILTER_SHARE = 8;
 /** Occurrences of the quote's rarest words whose ranges seed the best-first search (per quote). */
 const SEED_OCCURRENCES = 32;
 /** The pigeonhole filter runs when its ranges hold ≤ 1/REGION_SHARE of the words searched (TS verification vs the linear pass). */
 const REGION_SHARE = 16;
 
+/** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
+const PHRASE_WALK = 512;
+/** Longest piece, in words, the piece choice considers (a longer phrase is rarer still, but rarely needed). */
+const MAX_PIECE_WORDS = 6;
+
 /**
  * Disjoint pieces of the quote's interior words for the pigeonhole filter (`searchBest` (d)):
- * `want` ranges [i, j] (0-based, 1 ≤ i ≤ j ≤ n−2) with at least one word between two of them,
- * minimizing Σ count(rarest word of the range). Each entry is [i, j, rarest]. null when impossible.
- * O(n²·want) time, n ≤ MAX_QUOTE_WORDS.
+ * `want` ranges [i, j] (0-based, 1 ≤ i ≤ j ≤ n−2, at most MAX_PIECE_WORDS words) with at least one
+ * word between two of them, minimizing Σ cost(i, j) (the phrase's occurrences). Each entry is
+ * [i, j]; null when impossible. O(n·MAX_PIECE_WORDS·want) time, n ≤ MAX_QUOTE_WORDS.
  */
-function choosePieces(n: number, want: number, count: (i: number) => number): { cost: number; list: [number, number, number][] } | null {
+function choosePieces(n: number, want: number, cost: (i: number, j: number) => number): { cost: number; list: [number, number][] } | null {
   const last = n - 2; // interior words 1..n-2
-  if (want < 1 || last < 1) return null;
+  if (want < 1 || last < 1 || 2 * want - 1 > last) return null;
   // best[c][i]: least cost of c pieces inside words [i, last]; choice[c][i] = the first piece's end j (or -1: skip i)
-  const INF = Number.MAX_SAFE_INTEGER;
   const best: Float64Array[] = [];
   const choice: Int32Array[] = [];
   for (let c = 0; c <= want; c++) {
-    best.push(new Float64Array(n + 2).fill(c === 0 ? 0 : INF));
+    best.push(new Float64Array(n + 2).fill(c === 0 ? 0 : Infinity));
     choice.push(new Int32Array(n + 2).fill(-1));
   }
   for (let c = 1; c <= want; c++) {
     for (let i = last; i >= 1; i--) {
       let b = best[c][i + 1], ch = -1;
-      let min = INF;
-      for (let j = i; j <= last; j++) {
-        min = Math.min(min, count(j));
+      for (let j = i; j <= last && j < i + MAX_PIECE_WORDS; j++) {
         const rest = best[c - 1][Math.min(j + 2, n + 1)];
-        if (rest < INF && min + rest < b) {
-          b = min + rest;
+        if (rest === Infinity) break; // a longer first piece leaves even less room
+        const total = cost(i, j) + rest;
+        if (total < b) {
+          b = total;
           ch = j;
         }
       }
@@ -668,17 +781,15 @@ function choosePieces(n: number, want: number, count: (i: number) => number): { 
       choice[c][i] = ch;
     }
   }
-  if (best[want][1] >= INF) return null;
-  const list: [number, number, number][] = [];
+  if (best[want][1] === Infinity) return null;
+  const list: [number, number][] = [];
   for (let c = want, i = 1; c > 0; ) {
     const j = choice[c][i];
     if (j < 0) {
       i++;
       continue;
     }
-    let r = i;
-    for (let t = i; t <= j; t++) if (count(t) < count(r)) r = t;
-    list.push([i, j, r]);
+    list.push([i, j]);
     i = j + 2;
     c--;
   }
