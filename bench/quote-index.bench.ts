@@ -16,7 +16,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { __quoteIndexInternals, createQuoteIndex, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { quoteIndexBindingFor } from "../bindings/quote-index.js";
 import { wasmFor } from "../bindings/wasm.js";
 import { seqBindingFor } from "../bindings/sequence-match.js";
 import { bestSpan, createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
@@ -123,6 +124,30 @@ function perQuoteMs(ix: QuoteIndex, quotes: string[], options: { limit?: number 
   });
 }
 
+/**
+ * Each quote's median wall ms and median CPU ms (process.cpuUsage, user + system) over `reps`
+ * calls of `f`; CPU time is what a loaded, shared machine inflates least.
+ */
+function perQuoteWallCpu(quotes: string[], f: (q: string) => unknown, reps = 5): { wall: number[]; cpu: number[] } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (const q of quotes) {
+    const w: number[] = [];
+    const c: number[] = [];
+    for (let r = 0; r < reps; r++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      f(q);
+      w.push(performance.now() - t0);
+      const d = process.cpuUsage(c0);
+      c.push((d.user + d.system) / 1000);
+    }
+    wall.push(quantile(w, 0.5));
+    cpu.push(quantile(c, 0.5));
+  }
+  return { wall, cpu };
+}
+
 /** The q-quantile of xs (nearest rank, q in [0, 1]). */
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -182,6 +207,8 @@ const suite: BenchSuite = {
     const twoBest = two.map(fullScan);
     const exhaustiveMs: number[][] = two.map(() => []);
     const verbatimExpected = verbatim.map((q) => key(wasm.locate(q, { limit: 1 })));
+    // the first span of the all-spans answer: what `limit: 1` must give
+    const twoFirst = two.map((q) => key(wasm.locate(q).slice(0, 1)));
 
     // per quote, per category: locate (wasm) timed here (each quote's median of 5 calls), RapidFuzz
     // from its run in the first case (each quote's median over its passes)
@@ -223,6 +250,27 @@ const suite: BenchSuite = {
     const matcher = createQuoteMatcher(pool, { backend: "wasm" });
     const poolExpected = matcher.match(poolQuotes);
     const poolIndex = createQuoteIndex(pool, { backend: "wasm" });
+    // bestSpan's pre-pass as it was before the best-first search: the quote index's linear pass
+    // at 0.8, then 0.7, the first hit in rank order; the full window scan for the rest
+    const poolPrepared = __quoteIndexInternals.prepare(pool);
+    const qiBinding = quoteIndexBindingFor(wasmFor("wasm")!);
+    const poolOwner = {};
+    const poolSeqOwner = {};
+    const linearPrePass = (qs: string[]) => {
+      const prepped = qs.map((q) => __quoteIndexInternals.prepareQuote(poolPrepared, q).q);
+      const out = prepped.map((q) => {
+        if (!q.ids.length) return null;
+        for (const t of [0.8, 0.7]) {
+          const hits = qiBinding.scan(poolOwner, poolPrepared, q, t, -1);
+          if (hits.length) return rankHits(poolPrepared, hits, true, 1)[0];
+        }
+        return null;
+      });
+      const rest = prepped.filter((_, i) => !out[i]);
+      const found = rest.length ? seq.match(poolSeqOwner, poolPrepared, rest) : [];
+      let k = 0;
+      return out.map((o) => (o ? { ratio: o.ratio, start: poolPrepared.spans[2 * o.word] } : { ratio: found[k].ratio, start: found[k++].word >= 0 ? poolPrepared.spans[2 * found[k - 1].word] : -1 }));
+    };
 
     const cases: BenchCase[] = [
       {
@@ -271,6 +319,9 @@ const suite: BenchSuite = {
           },
           locateContender("locate (wasm)", wasm, two, [expected[1], expected[3], expected[nQ + nV]]),
           locateContender("locate (ts)", ts, two, [expected[1], expected[3], expected[nQ + nV]]),
+          // the exhaustive scan's own question (the best span): the best-first search
+          locateContender("locate (wasm), limit 1", wasm, two, twoFirst, 1),
+          locateContender("locate (ts), limit 1", ts, two, twoFirst, 1),
           ...(rf ? [rapidfuzzContender(texts, two, [bestText[1], bestText[3], -1], ", per book")] : []),
         ],
         extra: () => {
@@ -279,12 +330,28 @@ const suite: BenchSuite = {
           const lo = perQuoteMs(wasm, two);
           const median12 = quantile(perQuoteMs(wasm, quotes), 0.5);
           const exMean = ex.reduce((a, b) => a + b, 0) / ex.length;
+          // the same question on both sides (the best span), wall and CPU time, per quote, here
+          const exCpu = perQuoteWallCpu(two, fullScan, 2);
+          const best1 = perQuoteWallCpu(two, (q) => wasm.locate(q, { limit: 1 }));
+          const best1Ts = perQuoteWallCpu(two, (q) => ts.locate(q, { limit: 1 }));
+          const times = (a: number[], b: number[]) => a.map((e, i) => `${Math.round(e / b[i])}×`).join(", ");
+          const limit12 = perQuoteWallCpu(quotes, (q) => wasm.locate(q, { limit: 1 }));
+          const all12 = perQuoteWallCpu(quotes, (q) => wasm.locate(q));
           return {
             "bestSpan ratios": twoBest.map((b) => b.ratio.toFixed(3)).join(", "),
             "exhaustive per quote, ms": ex.map(ms).join(", "),
             "locate (wasm) per quote, ms": lo.map(ms).join(", "),
             "exhaustive ÷ locate, same quote": ex.map((e, i) => `${Math.round(e / lo[i])}×`).join(", "),
             "exhaustive mean of the 3 ÷ locate's median over the 12": `${Math.round(exMean / median12)}×`,
+            "exhaustive per quote (re-timed), wall / CPU ms": `${exCpu.wall.map(ms).join(", ")} / ${exCpu.cpu.map(ms).join(", ")}`,
+            "locate (wasm) limit 1 per quote, wall / CPU ms": `${best1.wall.map(ms).join(", ")} / ${best1.cpu.map(ms).join(", ")}`,
+            "locate (ts) limit 1 per quote, wall / CPU ms": `${best1Ts.wall.map(ms).join(", ")} / ${best1Ts.cpu.map(ms).join(", ")}`,
+            "exhaustive ÷ locate (wasm) limit 1, same quote, wall": times(exCpu.wall, best1.wall),
+            "exhaustive ÷ locate (wasm) limit 1, same quote, CPU": times(exCpu.cpu, best1.cpu),
+            "exhaustive ÷ locate (ts) limit 1, same quote, CPU": times(exCpu.cpu, best1Ts.cpu),
+            "the 12 quotes, locate (wasm) limit 1 vs all spans, CPU ms per quote": `limit 1 ${stats(limit12.cpu)}; all spans ${stats(all12.cpu)}`,
+            "the 12 quotes, limit 1 per quote, CPU ms": limit12.cpu.map(ms).join(", "),
+            "the 12 quotes, all spans per quote, CPU ms": all12.cpu.map(ms).join(", "),
           };
         },
       },
@@ -333,6 +400,13 @@ const suite: BenchSuite = {
             name: "bestSpan (wasm, matcher)",
             run: () => matcher.match(poolQuotes),
             check: (o) => (o as SpanMatch[]).forEach((s, i) => {
+              if (s.ratio !== poolExpected[i].ratio || s.start !== poolExpected[i].start) throw new Error(`quote ${i} differs`);
+            }),
+          },
+          {
+            name: "bestSpan pre-pass as before (linear pass at 0.8, 0.7; wasm)",
+            run: () => linearPrePass(poolQuotes),
+            check: (o) => (o as { ratio: number; start: number }[]).forEach((s, i) => {
               if (s.ratio !== poolExpected[i].ratio || s.start !== poolExpected[i].start) throw new Error(`quote ${i} differs`);
             }),
           },
