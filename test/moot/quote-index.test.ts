@@ -1,7 +1,7 @@
 // The quote index (issue 18): locate is exact to the exhaustive window scan on both
 // backends, and the issue's cases.
 import { existsSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   __quoteIndexInternals, createQuoteIndex, locateQuotes, rankHits, scanExhaustive, scanTs, type WindowHit,
 } from "../../ts/moot/quote-index.js";
@@ -317,5 +317,129 @@ describe("grounding helpers", () => {
     expect(g.quotes[0].found).toBe(false);
     const [located] = locateQuotes(g.quotes, createQuoteIndex([book]));
     expect(located.locatedAt[0]).toMatchObject({ source: "novel/sample", ratio: 1, passages: [book.passages[book.passages.length - 1].name] });
+  });
+});
+
+describe("limit k: the best-first search gives the first k spans of the full answer", () => {
+  // the seeds and the pigeonhole filter run on texts of any size here (by default only from 65,536 words)
+  const smallWords = __quoteIndexInternals.tuning.smallWords;
+  beforeAll(() => void (__quoteIndexInternals.tuning.smallWords = 0));
+  afterAll(() => void (__quoteIndexInternals.tuning.smallWords = smallWords));
+  const toRow = (base: Int32Array) => (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + base[g.sourceIndex], g.words, g.ratio];
+
+  it("against the exhaustive scan, small texts, both backends (verbatim, 1–4 edits, shuffled, other scripts; k = 1, 2, 3; overlaps on and off)", () => {
+    const cut = (t: string) => t.slice(0, t.indexOf(" ", 400) < 0 ? t.length : t.indexOf(" ", 400));
+    const texts = [3, 17, 40, 90, 130, 141].map((i) => cut(fixture.passages[i])).concat([OTHER_SCRIPTS[0], OTHER_SCRIPTS[1], OTHER_SCRIPTS[3]]);
+    const others = [cut(fixture.passages[120]), OTHER_SCRIPTS[2]];
+    const ix = __quoteIndexInternals.prepare(texts);
+    const wasm = createQuoteIndex(texts, { backend: "wasm" });
+    const ts = createQuoteIndex(texts, { backend: "ts" });
+    let nonEmpty = 0;
+    for (const quote of makeQuotes(texts, others, 300, 1818)) {
+      const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
+      const all = scanExhaustive(ix, q, 0.8);
+      for (const overlapping of [false, true]) {
+        for (const limit of [1, 2, 3]) {
+          const want = rankHits(ix, all, overlapping, limit).map((h) => [h.word, h.size, h.ratio]);
+          for (const index of [wasm, ts]) {
+            expect(index.locate(quote, { limit, overlapping }).map(toRow(ix.sourceWords)), `${index.backend} k=${limit} ${overlapping}: ${quote}`).toEqual(want);
+          }
+          if (want.length) nonEmpty++;
+        }
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(600);
+  }, 600_000);
+
+  it("against the full scan on 100 K characters, where the pigeonhole filter runs: every way of the search is taken", () => {
+    const texts = fixture.passages;
+    const ix = __quoteIndexInternals.prepare(texts);
+    const wasm = createQuoteIndex(texts, { backend: "wasm" });
+    const ts = createQuoteIndex(texts, { backend: "ts" });
+    const paths = __quoteIndexInternals.searchPaths;
+    const before = { ...paths };
+    // long quotes (12–40 words) with few edits: a high first ratio, so D + 1 pieces fit
+    const rand = mulberry32(99);
+    const quotes: string[] = [];
+    for (let k = 0; k < 160; k++) {
+      const src = texts[Math.floor(rand() * texts.length)];
+      const ws = words(src).map((w) => src.slice(w.start, w.end));
+      const n = Math.min(ws.length, 12 + Math.floor(rand() * 29));
+      const i = Math.floor(rand() * (ws.length - n + 1));
+      const picked = ws.slice(i, i + n);
+      for (let e = 0; e < k % 5; e++) {
+        const j = Math.floor(rand() * picked.length);
+        const op = (k + e) % 4;
+        if (op === 0) picked[j] = picked[j].slice(0, -1) + "q";
+        else if (op === 1 && picked.length > 2) picked.splice(j, 1);
+        else if (op === 2) picked.splice(j, 0, "indeed");
+        else picked[j] = ws[Math.floor(rand() * ws.length)];
+      }
+      quotes.push(picked.join(" "));
+    }
+    for (const quote of quotes) {
+      for (const index of [wasm, ts]) {
+        const full = index.locate(quote);
+        const fullOverlapping = index.locate(quote, { overlapping: true });
+        for (const limit of [1, 3]) {
+          expect(index.locate(quote, { limit }), `${index.backend} k=${limit}: ${quote}`).toEqual(full.slice(0, limit));
+          expect(index.locate(quote, { limit, overlapping: true }), `${index.backend} k=${limit} overlapping: ${quote}`).toEqual(fullOverlapping.slice(0, limit));
+        }
+      }
+    }
+    // the search was not vacuous: the filter, the linear pass and the exact path all answered
+    expect(paths.filter - before.filter).toBeGreaterThan(20);
+    expect(paths.linear - before.linear).toBeGreaterThan(5);
+    expect(paths.exact - before.exact).toBeGreaterThan(5);
+    // and the TS twin agrees with the exhaustive definition on a sample of these quotes (first 30 spans' ratios are the scan's)
+    const q0 = __quoteIndexInternals.prepareQuote(ix, quotes[1]).q;
+    expect(rankHits(ix, scanTs(ix, q0, 0.8), false, 1)).toEqual(rankHits(ix, scanExhaustive(ix, q0, 0.8), false, 1));
+  }, 600_000);
+
+  it("edge words matched inside longer window words, both backends", () => {
+    // the quote's first word is the tail of a longer text word and its last word the head of one:
+    // the best window still holds them (the filter never looks up the quote's first and last words)
+    const filler = fixture.passages.slice(40, 60).join(" ");
+    const text = `${filler} Nevertheless another gentleman walked slowly along the narrow garden path towards the old stone fountain forevermore. ${filler}`;
+    const quote = "ther gentleman walked slowly along the narrow garden path towards the old stone fountain forever";
+    for (const backend of ["wasm", "ts"] as const) {
+      const index = createQuoteIndex([text], { backend });
+      const full = index.locate(quote, { overlapping: true });
+      expect(full[0].text).toBe("another gentleman walked slowly along the narrow garden path towards the old stone fountain forevermore");
+      expect(full[0].ratio).toBeGreaterThan(0.9);
+      for (const limit of [1, 2, 5]) expect(index.locate(quote, { limit, overlapping: true })).toEqual(full.slice(0, limit));
+      expect(index.locate(quote, { limit: 1 })).toEqual(index.locate(quote).slice(0, 1));
+      expect(bestSpan(quote, [text], { backend })).toMatchObject({ text: full[0].text, ratio: full[0].ratio, start: full[0].start });
+    }
+  });
+
+  it("ties: the first window in bestSpan's order wins, and the next k follow in order", () => {
+    const filler = fixture.passages.slice(70, 80).join(" ");
+    const sentence = "the captain looked at the horizon where the grey ships of the northern fleet were gathering";
+    const text = `${filler} ${sentence}. ${filler} ${sentence}. ${filler}`;
+    const quote = sentence.replace("grey", "gray"); // one edit: the two occurrences tie below 1
+    for (const backend of ["wasm", "ts"] as const) {
+      const index = createQuoteIndex([text, `${filler} ${sentence}.`], { backend });
+      const full = index.locate(quote);
+      expect(full[0].ratio).toBeLessThan(1);
+      expect(full[0].ratio).toBe(full[1].ratio);
+      expect(full[0].ratio).toBe(full[2].ratio);
+      expect([full[0].sourceIndex, full[1].sourceIndex, full[2].sourceIndex]).toEqual([0, 0, 1]);
+      expect(full[0].start).toBeLessThan(full[1].start);
+      for (const limit of [1, 2, 3]) expect(index.locate(quote, { limit })).toEqual(full.slice(0, limit));
+      const best = bestSpan(quote, [text, `${filler} ${sentence}.`], { backend });
+      expect(best).toMatchObject({ source: 0, start: full[0].start, ratio: full[0].ratio });
+    }
+  });
+
+  it("choosePieces: disjoint interior pieces, a word between two, least total cost", () => {
+    const counts = [0, 5, 100, 1, 100, 7, 3, 0];
+    const cost = (i: number, j: number) => Math.min(...counts.slice(i, j + 1));
+    const got = __quoteIndexInternals.choosePieces(8, 3, cost)!;
+    expect(got.list).toEqual([[1, 1], [3, 3], [6, 6]]); // [6, 6] and [5, 6] tie at 3: the shorter, later one is kept
+    expect(got.cost).toBe(5 + 1 + 3);
+    for (let k = 1; k < got.list.length; k++) expect(got.list[k][0]).toBeGreaterThanOrEqual(got.list[k - 1][1] + 2);
+    expect(__quoteIndexInternals.choosePieces(8, 4, cost)).toBeNull(); // 6 interior words hold at most 3
+    expect(__quoteIndexInternals.choosePieces(2, 1, cost)).toBeNull(); // no interior word
   });
 });

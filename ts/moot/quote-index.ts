@@ -50,6 +50,12 @@
  * window of size n with ratio 1 — the highest possible — so when `limit`
  * verbatim spans exist the answer is known without the scan.
  *
+ * With a `limit` (and for bestSpan's pre-pass) the search is best-first
+ * (`searchBest`): windows found early around the quote's rarest words raise
+ * the threshold to the k-th kept ratio, and a sound pigeonhole filter over the
+ * quote's interior words (proof at `searchBest`) replaces the linear pass when
+ * that threshold leaves few enough edits; the answer is the full scan's first k.
+ *
  * Two backends, one contract: WASM (assembly/quote-index.ts, default when
  * loaded) and this file's TS twin (`scanTs`); results are identical.
  * Browser-safe: no Node APIs.
@@ -590,8 +596,16 @@ function searchBest(
   // word; a seed only has to be a real window with its exact ratio, it proves nothing about others)
   const exact = verbatim(ix, keys, onlySource);
   const exactRanked = rankHits(ix, exact, overlapping, limit);
-  if (exactRanked.length >= limit) return exactRanked;
+  if (exactRanked.length >= limit) {
+    searchPaths.exact++;
+    return exactRanked;
+  }
   add(exact);
+  if (searched < tuning.smallWords) {
+    // a small text (a moot's pool): the linear pass costs less than the seeds and the filter
+    searchPaths.linear++;
+    return rankHits(ix, fullScan(minRatio), overlapping, limit);
+  }
   const byCount = ids.map((_, i) => i).filter((i) => count(i) > 0).sort((x, y) => count(x) - count(y));
   const seeds: number[] = [];
   let budget = SEED_OCCURRENCES;
@@ -716,14 +730,21 @@ function searchBest(
       if (ranges.length > maxRanges) break;
     }
     // too many survivors (a weak filter: few pieces needed intact): the linear pass is cheaper
-    if (ranges.length <= maxRanges) hits = verify(ranges, threshold);
+    if (ranges.length <= maxRanges) {
+      hits = verify(ranges, threshold);
+      searchPaths.filter++;
+    }
   }
-  hits ??= fullScan(threshold);
+  if (!hits) {
+    hits = fullScan(threshold);
+    searchPaths.linear++;
+  }
   for (const h of found.values()) if (h.ratio >= threshold) hits.push(h);
   const seen = new Set<number>();
   const unique = hits.filter((h) => !seen.has(h.word * 256 + h.size) && seen.add(h.word * 256 + h.size));
   const ranked = rankHits(ix, unique, overlapping, limit);
   if (ranked.length >= limit || threshold <= minRatio) return ranked;
+  searchPaths.fallback++;
   return rankHits(ix, fullScan(minRatio), overlapping, limit);
 }
 
@@ -743,6 +764,17 @@ const FILTER_SHARE = 8;
 const SEED_OCCURRENCES = 32;
 /** The pigeonhole filter runs when its ranges hold ≤ 1/REGION_SHARE of the words searched (TS verification vs the linear pass). */
 const REGION_SHARE = 16;
+
+/**
+ * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
+ * path: the seeds and the filter cost ~1–3 ms a quote, the WASM pass ~5 ns a character (so the
+ * filter pays from ~100 K words; measured on the pool bench, where the search was 19 % slower).
+ * Settable for the tests (the parity suite sets 0 to run the filter on small texts).
+ */
+const tuning = { smallWords: 65_536 };
+
+/** How often each way of `searchBest` answered (tests check every way is exercised). */
+const searchPaths = { exact: 0, filter: 0, linear: 0, fallback: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -906,7 +938,7 @@ export function bestWindowAtLeast(
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
