@@ -277,6 +277,7 @@ describe("input checks", () => {
     const two = createQuoteIndex([{ key: "x", text: "the cat sat on the mat" }, { key: "y", text: "the cat sat on the mat" }]);
     expect(two.locate("cat sat on the mat").map((s) => s.source)).toEqual(["x", "y"]);
     expect(two.locate("cat sat on the mat", { source: "y" }).map((s) => s.source)).toEqual(["y"]);
+    expect(two.locate("cat sat on the mat", { source: "y", limit: 1 }).map((s) => s.source)).toEqual(["y"]);
   });
 });
 
@@ -381,6 +382,8 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       for (const index of [wasm, ts]) {
         const full = index.locate(quote);
         const fullOverlapping = index.locate(quote, { overlapping: true });
+        const only = full[0]?.source ?? "3";
+        expect(index.locate(quote, { limit: 2, source: only }), `${index.backend} source ${only}: ${quote}`).toEqual(index.locate(quote, { source: only }).slice(0, 2));
         for (const limit of [1, 3]) {
           expect(index.locate(quote, { limit }), `${index.backend} k=${limit}: ${quote}`).toEqual(full.slice(0, limit));
           expect(index.locate(quote, { limit, overlapping: true }), `${index.backend} k=${limit} overlapping: ${quote}`).toEqual(fullOverlapping.slice(0, limit));
@@ -414,7 +417,8 @@ describe("limit k: the best-first search gives the first k spans of the full ans
   });
 
   it("ties: the first window in bestSpan's order wins, and the next k follow in order", () => {
-    const filler = fixture.passages.slice(70, 80).join(" ");
+    // fillers long enough (~9 K words) for the filter's budget of verified ranges
+    const filler = fixture.passages.slice(0, 80).join(" ");
     const sentence = "the captain looked at the horizon where the grey ships of the northern fleet were gathering";
     const text = `${filler} ${sentence}. ${filler} ${sentence}. ${filler}`;
     const quote = sentence.replace("grey", "gray"); // one edit: the two occurrences tie below 1
@@ -427,6 +431,11 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       expect([full[0].sourceIndex, full[1].sourceIndex, full[2].sourceIndex]).toEqual([0, 0, 1]);
       expect(full[0].start).toBeLessThan(full[1].start);
       for (const limit of [1, 2, 3]) expect(index.locate(quote, { limit })).toEqual(full.slice(0, limit));
+      // one source only: the filter's anchors in the other text are not its windows
+      const paths = { ...__quoteIndexInternals.searchPaths };
+      expect(index.locate(quote, { limit: 1, source: "1" })).toEqual([full[2]]);
+      expect(__quoteIndexInternals.searchPaths, "the filter ran").toMatchObject({ filter: paths.filter + 1 });
+      expect(index.locate(quote, { limit: 2, source: "0" })).toEqual(full.slice(0, 2));
       const best = bestSpan(quote, [text, `${filler} ${sentence}.`], { backend });
       expect(best).toMatchObject({ source: 0, start: full[0].start, ratio: full[0].ratio });
     }

@@ -661,7 +661,9 @@ function searchBest(
   // the plan: P pieces (D + 1 ≤ P), anchored on their D + 1 rarest; the estimated work of each P
   // (anchors × pieces checked, or × a verified range when P = D + 1) against the linear pass
   let plan: { list: [number, number][]; anchors: number; work: number } | null = null;
-  if (D + 1 <= Math.ceil((n - 2) / 2) && spaceFreeKeys(ix)) {
+  let separators = 0;
+  for (let j = 0; j < lb; j++) if (quote.ids[j] === 0) separators++;
+  if (D + 1 <= Math.ceil((n - 2) / 2) && separators === n - 1 && spaceFreeKeys(ix)) {
     for (let P = D + 1; P <= Math.ceil((n - 2) / 2); P++) {
       const chosen = choosePieces(n, P, cost);
       if (!chosen) break;
@@ -682,7 +684,7 @@ function searchBest(
     const { list } = plan;
     const P = list.length;
     const need = P - D;
-    const qStart = new Int32Array(n); // char offset in b of each quote word
+    const qStart = new Int32Array(n); // char offset in b of each quote word (its keys are one 0 apart)
     for (let j = 0, w = 1; j < lb; j++) if (quote.ids[j] === 0) qStart[w++] = j + 1;
     const { charStart } = ix;
     const pieceFirst = Int32Array.from(list, (x) => x[0]);
@@ -712,6 +714,7 @@ function searchBest(
       for (let o = 0; o < occurrences.length; o++) {
         const p = occurrences[o];
         const s = wordSource[p];
+        if (onlySource >= 0 && s !== onlySource) continue;
         let intact = 1;
         for (let k = 0; k < P && intact < need; k++) {
           if (k !== a && intactNear(k, a, s, p, charStart[p] + qStart[pieceFirst[k]] - qStart[i])) intact++;
