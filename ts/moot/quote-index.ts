@@ -542,12 +542,13 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  *      are never looked up. Two pieces share no space, so a word separates them: at most
  *      ⌈(n−2)/2⌉ pieces; when D + 1 exceed that, the linear pass runs.
  *  (e) So W contains words p..p+j−i and has ≤ n+2 words: it lies inside the range
- *      [p+(j−i)−(n+1), p+n+1] of its source, which `WindowScanner` verifies exactly (every window
- *      inside, bounds then difflib's M). Every window ≥ T is found; every window reported is a
- *      real window with its exact ratio.
- * The pieces (a DP over the quote's interior words) minimize the sum over pieces of the posting
- * count of the piece's rarest word; the filter runs only when the ranges it would verify hold at
- * most 1/REGION_SHARE of the words searched (otherwise the linear pass is cheaper).
+ *      [p+(j−i)−(n+1), p+n+1] of its source ((g) below narrows it), which `WindowScanner`
+ *      verifies exactly (every window inside, bounds then difflib's M). Every window ≥ T is
+ *      found; every window reported is a real window with its exact ratio.
+ *  (f), (g): the count filter and the character window, where they are used below.
+ * The pieces (a DP over the quote's interior words) minimize the sum of the phrases' occurrences;
+ * the filter runs only when its checks (anchor occurrences × pieces) are ≤ 1/FILTER_SHARE of the
+ * words searched and the ranges that survive it fit a budget (else the linear pass is cheaper).
  */
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
