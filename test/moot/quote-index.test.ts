@@ -362,7 +362,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     // long quotes (12–40 words) with few edits: a high first ratio, so D + 1 pieces fit
     const rand = mulberry32(99);
     const quotes: string[] = [];
-    for (let k = 0; k < 160; k++) {
+    for (let k = 0; k < 80; k++) {
       const src = texts[Math.floor(rand() * texts.length)];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
       const n = Math.min(ws.length, 12 + Math.floor(rand() * 29));
