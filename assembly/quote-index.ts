@@ -33,12 +33,14 @@ let capOut: i32 = 0;
 let CHARS: usize = 0;
 let CSTART: usize = 0;
 let CEND: usize = 0;
-let ES: usize = 0; // u16 x chars: E after each character (phase A of qiScan)
+let ES: usize = 0; // u16 x chars: E after a character, where its BITS bit is set (phase A of qiScan)
+let BITS: usize = 0; // 1 bit x chars: E <= markLim after that character
 let SW: usize = 0;
 let QUOTE: usize = 0;
 let OUT_WORDS: usize = 0;
 let OUT_RATIOS: usize = 0;
 let PEQ: usize = 0; // u64 x alphabet*blocks
+let NPEQ: usize = 0; // ~PEQ (the SIMD pass: its complements become v128.andnot, with no v128.not)
 let PV: usize = 0; // u64 x blocks
 let MV: usize = 0; // u64 x blocks
 let VB: usize = 0; // u64 x blocks (LCS)
@@ -75,6 +77,7 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
     capChars = grow2(capChars, chars);
     CHARS = heap.alloc(<usize>capChars << 2);
     ES = heap.alloc(<usize>capChars << 1);
+    BITS = heap.alloc(<usize>((capChars + 63) >> 6) << 3);
     moved = true;
   }
   if (words > capWords) {
@@ -99,6 +102,7 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
     const blocks = (capQuote + 63) >> 6;
     QUOTE = heap.alloc(<usize>capQuote << 2);
     PEQ = heap.alloc((<usize>capAlpha * <usize>blocks) << 3);
+    NPEQ = heap.alloc((<usize>capAlpha * <usize>blocks) << 3);
     PV = heap.alloc(<usize>blocks << 3);
     MV = heap.alloc(<usize>blocks << 3);
     VB = heap.alloc(<usize>blocks << 3);
@@ -172,6 +176,12 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
 
 /** Lane states: 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
 const LANES: usize = memory.data(4 * 64, 16);
+/** i64x2 of the sign bit (simd2x*, simd3x*: unsigned compare). */
+const SIGN: usize = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16);
+/** The SIMD loops' constants: i64x2 of 1 << sh, of markLim + 1. */
+const VCONST: usize = memory.data(32, 16);
+/** Characters after which E <= markLim are marked (phase A); E > markLim fails bounds 1–2 for every window (qiScan). */
+let markLim: i64 = -1;
 /** Last character (exclusive) of each lane's share. */
 const LANE_END: usize = memory.data(4 * 4);
 
@@ -185,10 +195,25 @@ function laneInit(l: i32, lb: i32, pos: i32): void {
   store<i64>(st, <i64>pos, 56);
 }
 
-function laneRun(blocks: i32, l: i32, steps: i32, sh: u64): void {
-  if (blocks == 1) lane1(l, steps, sh);
-  else if (blocks == 2) lane2(l, steps, sh);
-  else lane3(l, steps, sh);
+function laneRun(blocks: i32, l: i32, steps: i32, sh: u64, lim: i64): void {
+  if (blocks == 1) lane1(l, steps, sh, lim);
+  else if (blocks == 2) lane2(l, steps, sh, lim);
+  else lane3(l, steps, sh, lim);
+}
+
+/** E after character p is s (<= markLim): keep it for phase B. */
+@inline
+function mark(p: usize, s: i64): void {
+  store<u16>(ES + (p << 1), <u16>s);
+  const b = BITS + (p >> 3);
+  store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
+}
+
+/** The SIMD loops' rare path: lanes (p0, p1) of one vector, scores S; marks those <= markLim. */
+function mark2(S: v128, p0: usize, p1: usize): void {
+  const s0 = i64x2.extract_lane(S, 0), s1 = i64x2.extract_lane(S, 1);
+  if (s0 <= markLim) mark(p0, s0);
+  if (s1 <= markLim) mark(p1, s1);
 }
 
 /**
@@ -205,7 +230,7 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   // reaches past the previous lane's share
   if (nw < K * 4 * (n + 2)) {
     laneInit(0, lb, c0);
-    laneRun(blocks, 0, c1 - c0, sh);
+    laneRun(blocks, 0, c1 - c0, sh, markLim);
     return;
   }
   let minSteps = i32.MAX_VALUE;
@@ -216,26 +241,28 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
     const end = l == K - 1 ? c1 : load<i32>(CSTART + (<usize>wb << 2));
     const t0 = load<i32>(CSTART + (<usize>max(w0, wa - n - 1) << 2));
     laneInit(l, lb, t0);
-    if (own > t0) laneRun(blocks, l, own - t0, sh);
+    if (own > t0) laneRun(blocks, l, own - t0, sh, -1); // a warm-up marks nothing: its E is not its owner's
     store<i32>(LANE_END + (<usize>l << 2), end);
     minSteps = min(minSteps, end - own);
   }
-  if (blocks == 1) simd1x2(minSteps, <i32>sh);
-  else if (blocks == 2) simd2x2(minSteps, <i32>sh);
-  else simd3x2(minSteps, <i32>sh);
+  v128.store(VCONST, i64x2.splat(<i64>1 << <i64>sh));
+  v128.store(VCONST, i64x2.splat(markLim + 1), 16);
+  if (blocks == 1) simd1x2(minSteps);
+  else if (blocks == 2) simd2x2(minSteps);
+  else simd3x2(minSteps);
   for (let l = 0; l < K; l++) {
     const rest = load<i32>(LANE_END + (<usize>l << 2)) - <i32>load<i64>(LANES + (<usize>l << 6), 56);
-    if (rest > 0) laneRun(blocks, l, rest, sh);
+    if (rest > 0) laneRun(blocks, l, rest, sh, markLim);
   }
 }
 
-/** Lane l (quote of 1 block) advances `steps` characters, writing E after each to ES. */
-function lane1(l: i32, steps: i32, sh: u64): void {
+/** Lane l (quote of 1 block) advances `steps` characters, marking (`mark`) those after which E <= lim. */
+function lane1(l: i32, steps: i32, sh: u64, lim: i64): void {
   const st0 = LANES + (<usize>l << 6);
   let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
   let S0 = load<i64>(st0, 48);
   let a0 = <usize>load<i64>(st0, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const peq = PEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   for (let t = 0; t < steps; t++) {
     {
       const E0 = load<u64>(peq + (<usize>load<i32>(chars + (a0 << 2)) << 3));
@@ -243,7 +270,7 @@ function lane1(l: i32, steps: i32, sh: u64): void {
       const Xh0 = (((E0 & P0_0) + P0_0) ^ P0_0) | E0;
       const Ph0 = M0_0 | ~(Xh0 | P0_0), Mh0 = P0_0 & Xh0;
       S0 += <i64>((Ph0 >> sh) & 1) - <i64>((Mh0 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
+      if (S0 <= lim) mark(a0, S0);
       const Ps0 = Ph0 << 1;
       P0_0 = (Mh0 << 1) | ~(Xv0 | Ps0);
       M0_0 = Ps0 & Xv0;
@@ -255,14 +282,14 @@ function lane1(l: i32, steps: i32, sh: u64): void {
   store<i64>(st0, <i64>a0, 56);
 }
 
-/** Lane l (quote of 2 blocks) advances `steps` characters, writing E after each to ES. */
-function lane2(l: i32, steps: i32, sh: u64): void {
+/** Lane l (quote of 2 blocks) advances `steps` characters, marking (`mark`) those after which E <= lim. */
+function lane2(l: i32, steps: i32, sh: u64, lim: i64): void {
   const st0 = LANES + (<usize>l << 6);
   let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
   let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
   let S0 = load<i64>(st0, 48);
   let a0 = <usize>load<i64>(st0, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const peq = PEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   for (let t = 0; t < steps; t++) {
     {
       const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
@@ -276,7 +303,7 @@ function lane2(l: i32, steps: i32, sh: u64): void {
       const Xv0_1 = E0_1 | M0_1, Xh0_1 = (s0_1 ^ P0_1) | E0_1;
       const Ph0_1 = M0_1 | ~(Xh0_1 | P0_1), Mh0_1 = P0_1 & Xh0_1;
       S0 += <i64>((Ph0_1 >> sh) & 1) - <i64>((Mh0_1 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
+      if (S0 <= lim) mark(a0, S0);
       const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
       const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
       P0_0 = Ms0_0 | ~(Xv0_0 | Ps0_0); M0_0 = Ps0_0 & Xv0_0;
@@ -290,15 +317,14 @@ function lane2(l: i32, steps: i32, sh: u64): void {
   store<i64>(st0, <i64>a0, 56);
 }
 
-/** Lane l (quote of 3 blocks) advances `steps` characters, writing E after each to ES. */
-function lane3(l: i32, steps: i32, sh: u64): void {
+/** Lane l (quote of 3 blocks) advances `steps` characters, marking (`mark`) those after which E <= lim. */
+function lane3(l: i32, steps: i32, sh: u64, lim: i64): void {
   const st0 = LANES + (<usize>l << 6);
   let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
   let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
   let P0_2 = load<u64>(st0, 32), M0_2 = load<u64>(st0, 40);
   let S0 = load<i64>(st0, 48);
   let a0 = <usize>load<i64>(st0, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
   for (let t = 0; t < steps; t++) {
     {
       const r0 = PEQ + <usize>load<i32>(CHARS + (a0 << 2)) * 24;
@@ -318,7 +344,7 @@ function lane3(l: i32, steps: i32, sh: u64): void {
       const Xv0_2 = E0_2 | M0_2, Xh0_2 = (s0_2 ^ P0_2) | E0_2;
       const Ph0_2 = M0_2 | ~(Xh0_2 | P0_2), Mh0_2 = P0_2 & Xh0_2;
       S0 += <i64>((Ph0_2 >> sh) & 1) - <i64>((Mh0_2 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
+      if (S0 <= lim) mark(a0, S0);
       const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
       const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
       const Ps0_2 = (Ph0_2 << 1) | (Ph0_1 >> 63), Ms0_2 = (Mh0_2 << 1) | (Mh0_1 >> 63);
@@ -335,9 +361,10 @@ function lane3(l: i32, steps: i32, sh: u64): void {
   store<i64>(st0, <i64>a0, 56);
 }
 /** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd1x2(steps: i32, sh: i32): void {
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  const ONE = i64x2.splat(1);
+function simd1x2(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -354,34 +381,35 @@ function simd1x2(steps: i32, sh: i32): void {
   let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
-      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
-      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
-      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
-      const x0_0 = v128.and(E0_0, P0_0);
-      const s0_0 = i64x2.add(x0_0, P0_0);
-      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
-      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
-      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_0, sh), ONE), v128.and(i64x2.shr_u(Mh0_0, sh), ONE)));
-      v128.store16_lane(es + (a0 << 1), S0, 0);
-      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const s0_0 = i64x2.add(v128.andnot(P0_0, E0_0), P0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_0, SM), SM)), i64x2.eq(v128.and(Ph0_0, SM), SM));
       const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
-      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
       a0++; a1++;
     }
     {
-      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
-      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
-      const x1_0 = v128.and(E1_0, P1_0);
-      const s1_0 = i64x2.add(x1_0, P1_0);
-      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
-      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
-      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_0, sh), ONE), v128.and(i64x2.shr_u(Mh1_0, sh), ONE)));
-      v128.store16_lane(es + (a2 << 1), S1, 0);
-      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const s1_0 = i64x2.add(v128.andnot(P1_0, E1_0), P1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_0, SM), SM)), i64x2.eq(v128.and(Ph1_0, SM), SM));
       const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
-      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
       a2++; a3++;
+    }
+    // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, LIM), i64x2.lt_s(S1, LIM)))) {
+      mark2(S0, a0 - 1, a1 - 1);
+      mark2(S1, a2 - 1, a3 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
@@ -397,10 +425,11 @@ function simd1x2(steps: i32, sh: i32): void {
 }
 
 /** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd2x2(steps: i32, sh: i32): void {
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  const ONE = i64x2.splat(1);
-  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+function simd2x2(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
+  const MIN = v128.load(SIGN); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u); a load, so the engine keeps it in a register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -421,48 +450,53 @@ function simd2x2(steps: i32, sh: i32): void {
   let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
-      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
-      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
-      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
-      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
-      const x0_0 = v128.and(E0_0, P0_0);
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
       const s0_0 = i64x2.add(x0_0, P0_0);
       const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
-      const s0_1 = i64x2.sub(i64x2.add(v128.and(E0_1, P0_1), P0_1), m0_0);
-      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
-      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
-      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
-      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
-      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_1, sh), ONE), v128.and(i64x2.shr_u(Mh0_1, sh), ONE)));
-      v128.store16_lane(es + (a0 << 1), S0, 0);
-      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const s0_1 = i64x2.sub(i64x2.add(v128.andnot(P0_1, E0_1), P0_1), m0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_1, SM), SM)), i64x2.eq(v128.and(Ph0_1, SM), SM));
       const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
       const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
-      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
-      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
       a0++; a1++;
     }
     {
-      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
-      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
-      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
-      const x1_0 = v128.and(E1_0, P1_0);
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
+      const x1_0 = v128.andnot(P1_0, E1_0);
       const s1_0 = i64x2.add(x1_0, P1_0);
       const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
-      const s1_1 = i64x2.sub(i64x2.add(v128.and(E1_1, P1_1), P1_1), m1_0);
-      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
-      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
-      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
-      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
-      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_1, sh), ONE), v128.and(i64x2.shr_u(Mh1_1, sh), ONE)));
-      v128.store16_lane(es + (a2 << 1), S1, 0);
-      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const s1_1 = i64x2.sub(i64x2.add(v128.andnot(P1_1, E1_1), P1_1), m1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      const NXh1_1 = v128.andnot(E1_1, v128.xor(s1_1, P1_1));
+      const Ph1_1 = v128.or(M1_1, v128.andnot(NXh1_1, P1_1)), Mh1_1 = v128.andnot(P1_1, NXh1_1);
+      const NXv1_1 = v128.andnot(E1_1, M1_1);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_1, SM), SM)), i64x2.eq(v128.and(Ph1_1, SM), SM));
       const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
       const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
-      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
-      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      P1_1 = v128.or(Ms1_1, v128.andnot(NXv1_1, Ps1_1)); M1_1 = v128.andnot(Ps1_1, NXv1_1);
       a2++; a3++;
+    }
+    // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, LIM), i64x2.lt_s(S1, LIM)))) {
+      mark2(S0, a0 - 1, a1 - 1);
+      mark2(S1, a2 - 1, a3 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
@@ -482,10 +516,11 @@ function simd2x2(steps: i32, sh: i32): void {
 }
 
 /** Lanes 0..3 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd3x2(steps: i32, sh: i32): void {
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  const ONE = i64x2.splat(1);
-  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+function simd3x2(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
+  const MIN = v128.load(SIGN); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u); a load, so the engine keeps it in a register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -510,66 +545,73 @@ function simd3x2(steps: i32, sh: i32): void {
   let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
-      const r0 = peq + <usize>load<i32>(chars + (a0 << 2)) * 24;
-      const r1 = peq + <usize>load<i32>(chars + (a1 << 2)) * 24;
-      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
-      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
-      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1);
-      const x0_0 = v128.and(E0_0, P0_0);
+      const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * 24;
+      const r1 = npeq + <usize>load<i32>(chars + (a1 << 2)) * 24;
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
       const s0_0 = i64x2.add(x0_0, P0_0);
-      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN));
-      const x0_1 = v128.and(E0_1, P0_1);
+      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
+      const x0_1 = v128.andnot(P0_1, E0_1);
       const t0_1 = i64x2.add(x0_1, P0_1);
       const s0_1 = i64x2.sub(t0_1, m0_0);
       const m0_1 = v128.or(i64x2.lt_s(v128.xor(t0_1, MIN), v128.xor(x0_1, MIN)), i64x2.lt_s(v128.xor(s0_1, MIN), v128.xor(t0_1, MIN)));
-      const s0_2 = i64x2.sub(i64x2.add(v128.and(E0_2, P0_2), P0_2), m0_1);
-      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
-      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
-      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
-      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
-      const Xv0_2 = v128.or(E0_2, M0_2), Xh0_2 = v128.or(v128.xor(s0_2, P0_2), E0_2);
-      const Ph0_2 = v128.or(M0_2, v128.not(v128.or(Xh0_2, P0_2))), Mh0_2 = v128.and(P0_2, Xh0_2);
-      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_2, sh), ONE), v128.and(i64x2.shr_u(Mh0_2, sh), ONE)));
-      v128.store16_lane(es + (a0 << 1), S0, 0);
-      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const s0_2 = i64x2.sub(i64x2.add(v128.andnot(P0_2, E0_2), P0_2), m0_1);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      const NXh0_2 = v128.andnot(E0_2, v128.xor(s0_2, P0_2));
+      const Ph0_2 = v128.or(M0_2, v128.andnot(NXh0_2, P0_2)), Mh0_2 = v128.andnot(P0_2, NXh0_2);
+      const NXv0_2 = v128.andnot(E0_2, M0_2);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_2, SM), SM)), i64x2.eq(v128.and(Ph0_2, SM), SM));
       const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
       const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
       const Ps0_2 = v128.or(i64x2.shl(Ph0_2, 1), i64x2.shr_u(Ph0_1, 63)), Ms0_2 = v128.or(i64x2.shl(Mh0_2, 1), i64x2.shr_u(Mh0_1, 63));
-      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
-      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
-      P0_2 = v128.or(Ms0_2, v128.not(v128.or(Xv0_2, Ps0_2))); M0_2 = v128.and(Ps0_2, Xv0_2);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
+      P0_2 = v128.or(Ms0_2, v128.andnot(NXv0_2, Ps0_2)); M0_2 = v128.andnot(Ps0_2, NXv0_2);
       a0++; a1++;
     }
     {
-      const r2 = peq + <usize>load<i32>(chars + (a2 << 2)) * 24;
-      const r3 = peq + <usize>load<i32>(chars + (a3 << 2)) * 24;
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
-      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
-      const E1_2 = v128.load64_lane(r3 + 16, v128.load64_zero(r2 + 16), 1);
-      const x1_0 = v128.and(E1_0, P1_0);
+      const r2 = npeq + <usize>load<i32>(chars + (a2 << 2)) * 24;
+      const r3 = npeq + <usize>load<i32>(chars + (a3 << 2)) * 24;
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
+      const E1_2 = v128.load64_lane(r3 + 16, v128.load64_zero(r2 + 16), 1); // ~Peq
+      const x1_0 = v128.andnot(P1_0, E1_0);
       const s1_0 = i64x2.add(x1_0, P1_0);
-      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN));
-      const x1_1 = v128.and(E1_1, P1_1);
+      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
+      const x1_1 = v128.andnot(P1_1, E1_1);
       const t1_1 = i64x2.add(x1_1, P1_1);
       const s1_1 = i64x2.sub(t1_1, m1_0);
       const m1_1 = v128.or(i64x2.lt_s(v128.xor(t1_1, MIN), v128.xor(x1_1, MIN)), i64x2.lt_s(v128.xor(s1_1, MIN), v128.xor(t1_1, MIN)));
-      const s1_2 = i64x2.sub(i64x2.add(v128.and(E1_2, P1_2), P1_2), m1_1);
-      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
-      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
-      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
-      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
-      const Xv1_2 = v128.or(E1_2, M1_2), Xh1_2 = v128.or(v128.xor(s1_2, P1_2), E1_2);
-      const Ph1_2 = v128.or(M1_2, v128.not(v128.or(Xh1_2, P1_2))), Mh1_2 = v128.and(P1_2, Xh1_2);
-      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_2, sh), ONE), v128.and(i64x2.shr_u(Mh1_2, sh), ONE)));
-      v128.store16_lane(es + (a2 << 1), S1, 0);
-      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const s1_2 = i64x2.sub(i64x2.add(v128.andnot(P1_2, E1_2), P1_2), m1_1);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      const NXh1_1 = v128.andnot(E1_1, v128.xor(s1_1, P1_1));
+      const Ph1_1 = v128.or(M1_1, v128.andnot(NXh1_1, P1_1)), Mh1_1 = v128.andnot(P1_1, NXh1_1);
+      const NXv1_1 = v128.andnot(E1_1, M1_1);
+      const NXh1_2 = v128.andnot(E1_2, v128.xor(s1_2, P1_2));
+      const Ph1_2 = v128.or(M1_2, v128.andnot(NXh1_2, P1_2)), Mh1_2 = v128.andnot(P1_2, NXh1_2);
+      const NXv1_2 = v128.andnot(E1_2, M1_2);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_2, SM), SM)), i64x2.eq(v128.and(Ph1_2, SM), SM));
       const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
       const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
       const Ps1_2 = v128.or(i64x2.shl(Ph1_2, 1), i64x2.shr_u(Ph1_1, 63)), Ms1_2 = v128.or(i64x2.shl(Mh1_2, 1), i64x2.shr_u(Mh1_1, 63));
-      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
-      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
-      P1_2 = v128.or(Ms1_2, v128.not(v128.or(Xv1_2, Ps1_2))); M1_2 = v128.and(Ps1_2, Xv1_2);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      P1_1 = v128.or(Ms1_1, v128.andnot(NXv1_1, Ps1_1)); M1_1 = v128.andnot(Ps1_1, NXv1_1);
+      P1_2 = v128.or(Ms1_2, v128.andnot(NXv1_2, Ps1_2)); M1_2 = v128.andnot(Ps1_2, NXv1_2);
       a2++; a3++;
+    }
+    // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, LIM), i64x2.lt_s(S1, LIM)))) {
+      mark2(S0, a0 - 1, a1 - 1);
+      mark2(S1, a2 - 1, a3 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
@@ -599,6 +641,7 @@ function simd3x2(steps: i32, sh: i32): void {
  * top bit into the next.
  */
 function passEN(w0: i32, w1: i32, lb: i32, blocks: i32): void {
+  const lim = markLim;
   const sh: u64 = <u64>((lb - 1) & 63);
   for (let k = 0; k < blocks; k++) {
     store<u64>(PV + (<usize>k << 3), ~(<u64>0));
@@ -638,9 +681,43 @@ function passEN(w0: i32, w1: i32, lb: i32, blocks: i32): void {
       }
       // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
       score += <i64>((Ph >> sh) & 1) - <i64>((Mh >> sh) & 1);
-      store<u16>(ES + (<usize>p << 1), <u16>score);
+      if (score <= lim) mark(<usize>p, score);
     }
   }
+}
+
+/**
+ * The largest E(e) for which some window ending at e can pass bounds 1 and 2 (-1: none can);
+ * phase A marks only the characters with E <= this. Proof, with the same doubles as qiScan's
+ * checks: bound 1 passes only when fl(2·min(la, lb)/(la+lb)) >= r; for la >= lb that quotient is
+ * non-increasing in la (IEEE division is monotone), so passing windows have la <= Lmax, the
+ * largest la >= lb that passes (found by doubling, then bisection), and T = la+lb <= Tmax =
+ * Lmax+lb (windows with la < lb have T < 2·lb <= Tmax). Bound 2 passes only when
+ * fl((T-E)/T) >= r; (T-E)/T = 1 - E/T grows with T, so fl((T-E)/T) <= fl((Tmax-E)/Tmax): a window
+ * can pass only if E passes at Tmax, and that test is non-increasing in E: the largest E in
+ * [0, lb] passing it is the limit (E <= lb always: D[lb][j] <= lb).
+ */
+function markLimit(lb: i32, r: f64): i64 {
+  if (<f64>(2 * lb) / <f64>(2 * lb) < r) return -1; // la = lb fails bound 1 (r > 1)
+  let ok: i64 = lb; // passes bound 1
+  let bad: i64 = 0; // fails it (found below)
+  let step: i64 = 1;
+  for (;;) {
+    const la = ok + step;
+    if (la > (<i64>1 << 40)) return lb; // r tiny: every E may pass
+    if (<f64>(2 * lb) / <f64>(la + lb) < r) { bad = la; break; }
+    ok = la;
+    step <<= 1;
+  }
+  while (bad - ok > 1) {
+    const mid = ok + ((bad - ok) >> 1);
+    if (<f64>(2 * lb) / <f64>(mid + lb) < r) bad = mid;
+    else ok = mid;
+  }
+  const T = <f64>(ok + lb);
+  let e: i64 = lb;
+  while (e >= 0 && (T - <f64>e) / T < r) e--;
+  return e;
 }
 
 /**
@@ -661,43 +738,73 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     const p = PEQ + ((<usize>c * <usize>blocks + <usize>(j >> 6)) << 3);
     store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
   }
+  for (let i = 0; i < alphabet * blocks; i++) store<u64>(NPEQ + (<usize>i << 3), ~load<u64>(PEQ + (<usize>i << 3)));
   const lo = max(1, n - 2);
   const total0 = <f64>lb;
+  markLim = markLimit(lb, minRatio);
   for (let s = 0; s < nSources; s++) {
     if (onlySource >= 0 && s != onlySource) continue;
     const w0 = load<i32>(SW + (<usize>s << 2));
     const w1 = load<i32>(SW + (<usize>(s + 1) << 2));
     if (w1 == w0) continue;
+    const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+    const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
+    // this text's bits (a shared edge byte belongs to a text scanned before: no longer read)
+    memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
     if (blocks <= 3) passE(w0, w1, lb, n, blocks);
     else passEN(w0, w1, lb, blocks);
-    for (let v = w0; v < w1; v++) {
-      const e = load<i32>(CEND + (<usize>v << 2));
-      const score = <f64>load<u16>(ES + (<usize>(e - 1) << 1));
-      // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
-      // fails for every window ending at v (f64 rounding is monotone)
-      const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;
-      if ((widest - <f64>score) / widest < minRatio) continue;
-      for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
-        const u = v - size + 1;
-        const start = load<i32>(CSTART + (<usize>u << 2));
-        const la = e - start;
-        const total = <f64>la + total0;
-        if (<f64>(2 * min(la, lb)) / total < minRatio) continue; // bound 1
-        if ((total - <f64>score) / total < minRatio) continue; // bound 2
-        const a = CHARS + (<usize>start << 2);
-        let inter = 0;
-        for (let i = 0; i < la; i++) {
-          const c = CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2);
-          const ca = load<i32>(c);
-          store<i32>(c, ca + 1);
-          if (ca < load<i32>(CNT_B + (<usize>load<i32>(a + (<usize>i << 2)) << 2))) inter++;
+    // phase B, at the marked characters only (every unmarked one has E > markLim: no window
+    // ending there passes bounds 1–2), in word order as a full walk would take them
+    let v = w0;
+    for (let wi = c0 >> 6, wn = (c1 - 1) >> 6; wi <= wn; wi++) {
+      let bits = load<u64>(BITS + (<usize>wi << 3));
+      while (bits != 0) {
+        const p = (wi << 6) + <i32>ctz(bits);
+        bits &= bits - 1;
+        if (p < c0) continue;
+        if (p >= c1) break;
+        // the first word ending after p (CEND ascends): usually v itself, else a binary search
+        if (load<i32>(CEND + (<usize>v << 2)) <= p) {
+          let hi = w1;
+          while (v < hi) {
+            const mid = (v + hi) >>> 1;
+            if (load<i32>(CEND + (<usize>mid << 2)) <= p) v = mid + 1;
+            else hi = mid;
+          }
         }
-        for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
-        if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
-        if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
-        const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
-        if (ratio >= minRatio) emit(u, size, ratio);
+        while (v < w1 && load<i32>(CEND + (<usize>v << 2)) == p + 1) {
+          const e = p + 1;
+          const score = <f64>load<u16>(ES + (<usize>p << 1));
+          // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
+          // fails for every window ending at v (f64 rounding is monotone)
+          const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;
+          if ((widest - <f64>score) / widest < minRatio) { v++; continue; }
+          for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
+            const u = v - size + 1;
+            const start = load<i32>(CSTART + (<usize>u << 2));
+            const la = e - start;
+            const total = <f64>la + total0;
+            if (<f64>(2 * min(la, lb)) / total < minRatio) continue; // bound 1
+            if ((total - <f64>score) / total < minRatio) continue; // bound 2
+            const a = CHARS + (<usize>start << 2);
+            let inter = 0;
+            for (let i = 0; i < la; i++) {
+              const c = CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2);
+              const ca = load<i32>(c);
+              store<i32>(c, ca + 1);
+              if (ca < load<i32>(CNT_B + (<usize>load<i32>(a + (<usize>i << 2)) << 2))) inter++;
+            }
+            for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
+            if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
+            if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
+            const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
+            if (ratio >= minRatio) emit(u, size, ratio);
+          }
+          v++;
+        }
+        if (v == w1) break;
       }
+      if (v == w1) break;
     }
   }
   return nOut;
