@@ -151,33 +151,39 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
   return sharedLcsLength(a, la, lb, blocks, PEQ, CNT_B, VB);
 }
 
-// Phase A of the scan: the semi-global edit distance E after every character of a text,
-// written to ES (u16 per character; E ≤ lb ≤ MAX_QUOTE_CHARS = 2,000 fits), by Myers'
-// bit-vector recurrences (Myers 1999; edlib's block form). Row 0 of the DP is all zeros (a
-// match may start anywhere): nothing shifts into bit 0 of block 0.
+// Phase A of the scan: the semi-global edit distance E after every character of a text, by
+// Myers' bit-vector recurrences (Myers 1999; edlib's block form). Row 0 of the DP is all zeros
+// (a match may start anywhere): nothing shifts into bit 0 of block 0. Only the characters with
+// E <= markLim (markLimit: no window ending at a larger E passes bounds 1-2) are kept: a bit in
+// BITS and E in ES (u16; E <= lb <= MAX_QUOTE_CHARS = 2,000 fits). At minRatio 0.8 that is ~1 in
+// 10^4 characters, so the loops test it in registers and branch to mark2 rarely, instead of
+// storing a u16 per character (9 MB per scan), and phase B visits only the marked characters.
 //
-// Why lanes: one Myers step is ~15 word operations, but each step needs the previous step's
-// Pv/Mv through a chain of ~9 dependent operations, so one pass over a text is latency-bound
-// (measured: ~9 ns/char for one block on the bench machine, whatever the branch shape). The
-// text is cut into K = 4 lanes run together: two lanes per v128 (i64x2: the same recurrences
-// lane-wise; an unsigned carry between 64-bit blocks is `(s ^ MIN) <s (x ^ MIN)`, i64x2 having
-// no unsigned compare), two vectors interleaved, so 4 independent chains at half the
-// instructions of scalar lanes. Each lane restarts the DP fresh (D[i][t0-1] = i) at t0, the first
-// character of the earliest window that can end in its share (n + 1 words before the share);
-// the E it computes is
+// Why lanes: each step needs the previous step's Pv/Mv through a chain of ~9 dependent
+// operations, so one scalar pass is latency-bound. The text is cut into K lanes run together,
+// two lanes per v128 (i64x2: the same recurrences lane-wise): 4 lanes (two vectors interleaved)
+// for quotes of 1 or 2 blocks, 2 lanes (one vector) for 3 blocks, where two vectors' state no
+// longer fits the 16 xmm registers and V8 spills (measured: 8 lanes, or 2× unrolled loops, were
+// no faster: the loops are now bound by instruction count, not latency). Each lane restarts the
+// DP fresh (D[i][t0-1] = i) at t0, the first character of the earliest window that can end in
+// its share (n + 1 words before the share); the E it computes is
 //   E_t0(e) = min over substrings X = text[s, e], s >= t0, of Levenshtein(X, b),
 // and every window W ending in its share starts at s >= t0, so E_t0(e) <= Levenshtein(W, b):
-// bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker).
-// A lane's warm-up (t0 up to its share) writes ES cells of the previous lane's share; warm-ups
-// all run before the lanes' loop, in which the previous lane overwrites those cells with its own
-// values, so each cell ends with its owner's E (test/moot/quote-index.test.ts cuts a warm-up
-// short and sees windows lost). The lanes' loops are written out, one function per block count
-// (1–3; longer quotes take one scalar lane, passEN); the score update is branch-free.
+// bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker). A lane's warm-up
+// (t0 up to its share) marks nothing: a cell is marked only by its owner lane (test/moot/
+// quote-index.test.ts cuts a warm-up short and sees windows lost). The lanes' loops are written
+// out, one function per block count (1–3; longer quotes take one scalar lane, passEN).
+//
+// Instruction count per step, the bound now: the SIMD loops read ~Peq (NPEQ), so every
+// complement becomes v128.andnot (V8 builds v128.not from an all-ones register each time);
+// the last row's delta is `(Ph & 1<<sh) == 1<<sh` (V8 re-derives a variable shift count per
+// shift); the carry out of block k is `(x | P & ~s) >> 63` (x = P & Peq ⊆ P, so the majority
+// `x & P | (x | P) & ~s` of a full adder reduces to it), no unsigned-compare emulation; and
+// the constants are loaded from memory (VCONST) so V8 keeps them in registers instead of
+// rebuilding them inside the loop.
 
-/** Lane states: 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
+/** Lane states: up to 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
 const LANES: usize = memory.data(4 * 64, 16);
-/** i64x2 of the sign bit (simd2x*, simd3x*: unsigned compare). */
-const SIGN: usize = memory.data<u64>([0x8000000000000000, 0x8000000000000000], 16);
 /** The SIMD loops' constants: i64x2 of 1 << sh, of markLim + 1. */
 const VCONST: usize = memory.data(32, 16);
 /** Characters after which E <= markLim are marked (phase A); E > markLim fails bounds 1–2 for every window (qiScan). */
@@ -217,12 +223,12 @@ function mark2(S: v128, p0: usize, p1: usize): void {
 }
 
 /**
- * ES over the words [w0, w1) of one text (quote of lb characters, n words, 1–3 blocks):
+ * Phase A over the words [w0, w1) of one text (quote of lb characters, n words, 1–3 blocks):
  * K lanes, each owning a contiguous share of the words, warmed up from t0 (see above).
  */
 function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   const sh: u64 = <u64>((lb - 1) & 63);
-  const K = 4; // lanes: two i64x2 vectors (simd1x2, simd2x2, simd3x2)
+  const K = blocks == 1 ? 4 : blocks == 2 ? 4 : 2; // lanes: simd1x2, simd2x2, simd3x1
   const c0 = load<i32>(CSTART + (<usize>w0 << 2));
   const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
   const nw = w1 - w0;
@@ -249,7 +255,7 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   v128.store(VCONST, i64x2.splat(markLim + 1), 16);
   if (blocks == 1) simd1x2(minSteps);
   else if (blocks == 2) simd2x2(minSteps);
-  else simd3x2(minSteps);
+  else simd3x1(minSteps);
   for (let l = 0; l < K; l++) {
     const rest = load<i32>(LANE_END + (<usize>l << 2)) - <i32>load<i64>(LANES + (<usize>l << 6), 56);
     if (rest > 0) laneRun(blocks, l, rest, sh, markLim);
@@ -360,7 +366,7 @@ function lane3(l: i32, steps: i32, sh: u64, lim: i64): void {
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
 }
-/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
 function simd1x2(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
@@ -424,12 +430,11 @@ function simd1x2(steps: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
 function simd2x2(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
   const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
-  const MIN = v128.load(SIGN); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u); a load, so the engine keeps it in a register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -456,8 +461,8 @@ function simd2x2(steps: i32): void {
       const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
       const x0_0 = v128.andnot(P0_0, E0_0);
       const s0_0 = i64x2.add(x0_0, P0_0);
-      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
-      const s0_1 = i64x2.sub(i64x2.add(v128.andnot(P0_1, E0_1), P0_1), m0_0);
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const s0_1 = i64x2.add(i64x2.add(v128.andnot(P0_1, E0_1), P0_1), c0_0);
       const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
       const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
       const NXv0_0 = v128.andnot(E0_0, M0_0);
@@ -478,8 +483,8 @@ function simd2x2(steps: i32): void {
       const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
       const x1_0 = v128.andnot(P1_0, E1_0);
       const s1_0 = i64x2.add(x1_0, P1_0);
-      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
-      const s1_1 = i64x2.sub(i64x2.add(v128.andnot(P1_1, E1_1), P1_1), m1_0);
+      const c1_0 = i64x2.shr_u(v128.or(x1_0, v128.andnot(P1_0, s1_0)), 63); // carry out of block 0
+      const s1_1 = i64x2.add(i64x2.add(v128.andnot(P1_1, E1_1), P1_1), c1_0);
       const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
       const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
       const NXv1_0 = v128.andnot(E1_0, M1_0);
@@ -515,20 +520,15 @@ function simd2x2(steps: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..3 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd3x2(steps: i32): void {
+/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), one vector; characters after which E <= markLim are marked (mark2). */
+function simd3x1(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
   const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
-  const MIN = v128.load(SIGN); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u); a load, so the engine keeps it in a register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
   let a1 = <usize>load<i64>(st1, 56);
-  const st2 = LANES + 128;
-  let a2 = <usize>load<i64>(st2, 56);
-  const st3 = LANES + 192;
-  let a3 = <usize>load<i64>(st3, 56);
   let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
   let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
   let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
@@ -536,13 +536,6 @@ function simd3x2(steps: i32): void {
   let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
   let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
   let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
-  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
-  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
-  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
-  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
-  let P1_2 = v128.load64_lane(st3 + 32, v128.load64_zero(st2 + 32), 1);
-  let M1_2 = v128.load64_lane(st3 + 40, v128.load64_zero(st2 + 40), 1);
-  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
       const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * 24;
@@ -552,12 +545,11 @@ function simd3x2(steps: i32): void {
       const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1); // ~Peq
       const x0_0 = v128.andnot(P0_0, E0_0);
       const s0_0 = i64x2.add(x0_0, P0_0);
-      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
       const x0_1 = v128.andnot(P0_1, E0_1);
-      const t0_1 = i64x2.add(x0_1, P0_1);
-      const s0_1 = i64x2.sub(t0_1, m0_0);
-      const m0_1 = v128.or(i64x2.lt_s(v128.xor(t0_1, MIN), v128.xor(x0_1, MIN)), i64x2.lt_s(v128.xor(s0_1, MIN), v128.xor(t0_1, MIN)));
-      const s0_2 = i64x2.sub(i64x2.add(v128.andnot(P0_2, E0_2), P0_2), m0_1);
+      const s0_1 = i64x2.add(i64x2.add(x0_1, P0_1), c0_0);
+      const c0_1 = i64x2.shr_u(v128.or(x0_1, v128.andnot(P0_1, s0_1)), 63);
+      const s0_2 = i64x2.add(i64x2.add(v128.andnot(P0_2, E0_2), P0_2), c0_1);
       const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
       const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
       const NXv0_0 = v128.andnot(E0_0, M0_0);
@@ -576,42 +568,9 @@ function simd3x2(steps: i32): void {
       P0_2 = v128.or(Ms0_2, v128.andnot(NXv0_2, Ps0_2)); M0_2 = v128.andnot(Ps0_2, NXv0_2);
       a0++; a1++;
     }
-    {
-      const r2 = npeq + <usize>load<i32>(chars + (a2 << 2)) * 24;
-      const r3 = npeq + <usize>load<i32>(chars + (a3 << 2)) * 24;
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
-      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
-      const E1_2 = v128.load64_lane(r3 + 16, v128.load64_zero(r2 + 16), 1); // ~Peq
-      const x1_0 = v128.andnot(P1_0, E1_0);
-      const s1_0 = i64x2.add(x1_0, P1_0);
-      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
-      const x1_1 = v128.andnot(P1_1, E1_1);
-      const t1_1 = i64x2.add(x1_1, P1_1);
-      const s1_1 = i64x2.sub(t1_1, m1_0);
-      const m1_1 = v128.or(i64x2.lt_s(v128.xor(t1_1, MIN), v128.xor(x1_1, MIN)), i64x2.lt_s(v128.xor(s1_1, MIN), v128.xor(t1_1, MIN)));
-      const s1_2 = i64x2.sub(i64x2.add(v128.andnot(P1_2, E1_2), P1_2), m1_1);
-      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
-      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
-      const NXv1_0 = v128.andnot(E1_0, M1_0);
-      const NXh1_1 = v128.andnot(E1_1, v128.xor(s1_1, P1_1));
-      const Ph1_1 = v128.or(M1_1, v128.andnot(NXh1_1, P1_1)), Mh1_1 = v128.andnot(P1_1, NXh1_1);
-      const NXv1_1 = v128.andnot(E1_1, M1_1);
-      const NXh1_2 = v128.andnot(E1_2, v128.xor(s1_2, P1_2));
-      const Ph1_2 = v128.or(M1_2, v128.andnot(NXh1_2, P1_2)), Mh1_2 = v128.andnot(P1_2, NXh1_2);
-      const NXv1_2 = v128.andnot(E1_2, M1_2);
-      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_2, SM), SM)), i64x2.eq(v128.and(Ph1_2, SM), SM));
-      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
-      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
-      const Ps1_2 = v128.or(i64x2.shl(Ph1_2, 1), i64x2.shr_u(Ph1_1, 63)), Ms1_2 = v128.or(i64x2.shl(Mh1_2, 1), i64x2.shr_u(Mh1_1, 63));
-      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
-      P1_1 = v128.or(Ms1_1, v128.andnot(NXv1_1, Ps1_1)); M1_1 = v128.andnot(Ps1_1, NXv1_1);
-      P1_2 = v128.or(Ms1_2, v128.andnot(NXv1_2, Ps1_2)); M1_2 = v128.andnot(Ps1_2, NXv1_2);
-      a2++; a3++;
-    }
     // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
-    if (v128.any_true(v128.or(i64x2.lt_s(S0, LIM), i64x2.lt_s(S1, LIM)))) {
+    if (v128.any_true(i64x2.lt_s(S0, LIM))) {
       mark2(S0, a0 - 1, a1 - 1);
-      mark2(S1, a2 - 1, a3 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
@@ -621,22 +580,13 @@ function simd3x2(steps: i32): void {
   v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
   v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
   v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
-  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
-  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
-  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
-  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
-  v128.store64_lane(st2 + 32, P1_2, 0); v128.store64_lane(st3 + 32, P1_2, 1);
-  v128.store64_lane(st2 + 40, M1_2, 0); v128.store64_lane(st3 + 40, M1_2, 1);
-  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
   store<i64>(st0, <i64>a0, 56);
   store<i64>(st1, <i64>a1, 56);
-  store<i64>(st2, <i64>a2, 56);
-  store<i64>(st3, <i64>a3, 56);
 }
 
 
 /**
- * ES for the words [w0, w1), any number of blocks (one lane): the same recurrences on one lb-bit integer
+ * Phase A for the words [w0, w1), any number of blocks (one lane): the same recurrences on one lb-bit integer
  * spread over 64-bit words in PV/MV; the addition carries upward, the shifts carry each word's
  * top bit into the next.
  */
