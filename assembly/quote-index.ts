@@ -41,8 +41,8 @@ let OUT_WORDS: usize = 0;
 let OUT_RATIOS: usize = 0;
 let PEQ: usize = 0; // u64 x alphabet*blocks
 let NPEQ: usize = 0; // ~PEQ (the SIMD pass: its complements become v128.andnot, with no v128.not)
-let PV: usize = 0; // u64 x blocks
-let MV: usize = 0; // u64 x blocks
+let PVV: usize = 0; // v128 x blocks (passEN: two lanes' Pv, lane l at +8l)
+let MVV: usize = 0; // v128 x blocks
 let VB: usize = 0; // u64 x blocks (LCS)
 let CNT_A: usize = 0;
 let CNT_B: usize = 0;
@@ -103,8 +103,8 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
     QUOTE = heap.alloc(<usize>capQuote << 2);
     PEQ = heap.alloc((<usize>capAlpha * <usize>blocks) << 3);
     NPEQ = heap.alloc((<usize>capAlpha * <usize>blocks) << 3);
-    PV = heap.alloc(<usize>blocks << 3);
-    MV = heap.alloc(<usize>blocks << 3);
+    PVV = heap.alloc(<usize>blocks << 4);
+    MVV = heap.alloc(<usize>blocks << 4);
     VB = heap.alloc(<usize>blocks << 3);
     CNT_A = heap.alloc(<usize>capAlpha << 2);
     CNT_B = heap.alloc(<usize>capAlpha << 2);
@@ -586,53 +586,114 @@ function simd3x1(steps: i32): void {
 
 
 /**
- * Phase A for the words [w0, w1), any number of blocks (one lane): the same recurrences on one lb-bit integer
- * spread over 64-bit words in PV/MV; the addition carries upward, the shifts carry each word's
- * top bit into the next.
+ * Phase A for the words [w0, w1), quotes of 4+ blocks: the same recurrences on one lb-bit integer
+ * per lane, spread over 64-bit words (state in PVV/MVV: one v128 per block, lane l at +8l); the
+ * addition carries upward, the shifts carry each word's top bit into the next. Two lanes in one
+ * i64x2 (simdEN) when the text is long: lane 0 from the text's start to the middle word, lane 1
+ * from t0 (n + 1 words before the middle) to the end. Lane 1's warm-up [t0, middle) may mark
+ * characters of lane 0's share: harmless, because lane 0 passes each of them later (at step
+ * p - c0 >= p - t0, or in its scalar finish after the loop) and from an earlier start, so its
+ * E there is <= lane 1's: it marks whatever lane 1 marked and overwrites the score with its own,
+ * which bounds every window ending there (they start at or after c0).
  */
-function passEN(w0: i32, w1: i32, lb: i32, blocks: i32): void {
-  const lim = markLim;
+function passEN(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   const sh: u64 = <u64>((lb - 1) & 63);
+  const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+  const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
   for (let k = 0; k < blocks; k++) {
-    store<u64>(PV + (<usize>k << 3), ~(<u64>0));
-    store<u64>(MV + (<usize>k << 3), 0);
+    v128.store(PVV + (<usize>k << 4), i64x2.splat(-1));
+    v128.store(MVV + (<usize>k << 4), i64x2.splat(0));
   }
-  let score: i64 = <i64>lb;
-  let p = load<i32>(CSTART + (<usize>w0 << 2));
-  for (let v = w0; v < w1; v++) {
-    const e = load<i32>(CEND + (<usize>v << 2));
-    for (; p < e; p++) {
-      const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * <usize>blocks) << 3);
-      let carry: u64 = 0;
-      let cPh: u64 = 0;
-      let cMh: u64 = 0;
-      let Ph: u64 = 0;
-      let Mh: u64 = 0;
-      for (let k = 0; k < blocks; k++) {
-        const o = <usize>k << 3;
-        const Pv = load<u64>(PV + o);
-        const Mv = load<u64>(MV + o);
-        const Eq = load<u64>(row + o);
-        const Xv = Eq | Mv;
-        const x = Eq & Pv;
-        const t = x + Pv;
-        const c1: u64 = <u64>(t < x);
-        const sum = t + carry;
-        carry = c1 | <u64>(sum < t);
-        const Xh = (sum ^ Pv) | Eq;
-        Ph = Mv | ~(Xh | Pv);
-        Mh = Pv & Xh;
-        const Ph1 = (Ph << 1) | cPh;
-        const Mh1 = (Mh << 1) | cMh;
-        cPh = Ph >> 63;
-        cMh = Mh >> 63;
-        store<u64>(PV + o, Mh1 | ~(Xv | Ph1));
-        store<u64>(MV + o, Ph1 & Xv);
-      }
-      // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
-      score += <i64>((Ph >> sh) & 1) - <i64>((Mh >> sh) & 1);
-      if (score <= lim) mark(<usize>p, score);
+  const nw = w1 - w0;
+  if (nw < 2 * 4 * (n + 2)) {
+    runEN(0, c0, c1 - c0, <i64>lb, blocks, sh);
+    return;
+  }
+  const wa = w0 + (nw >> 1);
+  const own = load<i32>(CSTART + (<usize>wa << 2));
+  const t0 = load<i32>(CSTART + (<usize>max(w0, wa - n - 1) << 2));
+  const s0 = own - c0, s1 = c1 - t0;
+  const both = min(s0, s1);
+  v128.store(VCONST, i64x2.splat(<i64>1 << <i64>sh));
+  v128.store(VCONST, i64x2.splat(markLim + 1), 16);
+  const S = simdEN(blocks, <usize>c0, <usize>t0, both, i64x2.splat(<i64>lb));
+  // the lane with steps left finishes alone
+  if (s0 > both) runEN(0, c0 + both, s0 - both, i64x2.extract_lane(S, 0), blocks, sh);
+  else if (s1 > both) runEN(1, t0 + both, s1 - both, i64x2.extract_lane(S, 1), blocks, sh);
+}
+
+/** Lanes 0 and 1 of PVV/MVV (quote of `blocks` blocks) advance `steps` characters from a0, a1 with scores S; marks as simd1x2. Returns the scores. */
+function simdEN(blocks: i32, a0: usize, a1: usize, steps: i32, S: v128): v128 {
+  const npeq = NPEQ, chars = CHARS, pvv = PVV, mvv = MVV; // globals into locals
+  const SM = v128.load(VCONST);
+  const LIM = v128.load(VCONST, 16);
+  const stride = <usize>blocks << 3;
+  for (let t = 0; t < steps; t++) {
+    const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * stride;
+    const r1 = npeq + <usize>load<i32>(chars + (a1 << 2)) * stride;
+    const zero = i64x2.splat(0);
+    let c = zero, cP = zero, cM = zero, Ph = zero, Mh = zero;
+    for (let k = 0; k < blocks; k++) {
+      const o = <usize>k << 4;
+      const P = v128.load(pvv + o), M = v128.load(mvv + o);
+      const E = v128.load64_lane(r1 + (<usize>k << 3), v128.load64_zero(r0 + (<usize>k << 3)), 1); // ~Peq
+      const x = v128.andnot(P, E);
+      const s = i64x2.add(i64x2.add(x, P), c);
+      c = i64x2.shr_u(v128.or(x, v128.andnot(P, s)), 63); // carry out: x ⊆ P (see the header)
+      const NXh = v128.andnot(E, v128.xor(s, P));
+      Ph = v128.or(M, v128.andnot(NXh, P));
+      Mh = v128.andnot(P, NXh);
+      const NXv = v128.andnot(E, M);
+      const Ps = v128.or(i64x2.shl(Ph, 1), cP), Ms = v128.or(i64x2.shl(Mh, 1), cM);
+      cP = i64x2.shr_u(Ph, 63);
+      cM = i64x2.shr_u(Mh, 63);
+      v128.store(pvv + o, v128.or(Ms, v128.andnot(NXv, Ps)));
+      v128.store(mvv + o, v128.andnot(Ps, NXv));
     }
+    // Ph, Mh: the last word's horizontal deltas before the shift; bit sh is row lb's
+    S = i64x2.sub(i64x2.add(S, i64x2.eq(v128.and(Mh, SM), SM)), i64x2.eq(v128.and(Ph, SM), SM));
+    a0++;
+    a1++;
+    if (v128.any_true(i64x2.lt_s(S, LIM))) mark2(S, a0 - 1, a1 - 1);
+  }
+  return S;
+}
+
+/** Lane l of PVV/MVV advances `steps` characters from p with score `score`, scalar; marks as lane1. */
+function runEN(l: i32, p: i32, steps: i32, score: i64, blocks: i32, sh: u64): void {
+  const lim = markLim;
+  const pv = PVV + (<usize>l << 3), mv = MVV + (<usize>l << 3);
+  for (let t = 0; t < steps; t++, p++) {
+    const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * <usize>blocks) << 3);
+    let carry: u64 = 0;
+    let cPh: u64 = 0;
+    let cMh: u64 = 0;
+    let Ph: u64 = 0;
+    let Mh: u64 = 0;
+    for (let k = 0; k < blocks; k++) {
+      const o = <usize>k << 4;
+      const Pv = load<u64>(pv + o);
+      const Mv = load<u64>(mv + o);
+      const Eq = load<u64>(row + (<usize>k << 3));
+      const Xv = Eq | Mv;
+      const x = Eq & Pv;
+      const t = x + Pv;
+      const c1: u64 = <u64>(t < x);
+      const sum = t + carry;
+      carry = c1 | <u64>(sum < t);
+      const Xh = (sum ^ Pv) | Eq;
+      Ph = Mv | ~(Xh | Pv);
+      Mh = Pv & Xh;
+      const Ph1 = (Ph << 1) | cPh;
+      const Mh1 = (Mh << 1) | cMh;
+      cPh = Ph >> 63;
+      cMh = Mh >> 63;
+      store<u64>(pv + o, Mh1 | ~(Xv | Ph1));
+      store<u64>(mv + o, Ph1 & Xv);
+    }
+    // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
+    score += <i64>((Ph >> sh) & 1) - <i64>((Mh >> sh) & 1);
+    if (score <= lim) mark(<usize>p, score);
   }
 }
 
@@ -702,7 +763,7 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     // this text's bits (a shared edge byte belongs to a text scanned before: no longer read)
     memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
     if (blocks <= 3) passE(w0, w1, lb, n, blocks);
-    else passEN(w0, w1, lb, blocks);
+    else passEN(w0, w1, lb, n, blocks);
     // phase B, at the marked characters only (every unmarked one has E > markLim: no window
     // ending there passes bounds 1–2), in word order as a full walk would take them
     let v = w0;
