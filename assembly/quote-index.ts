@@ -366,11 +366,12 @@ function lane3(l: i32, steps: i32, sh: u64, lim: i64): void {
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
 }
-/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
 function simd1x2(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
-  const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
+  // v128 constants it would rebuild in the loop); the scores are kept less markLim + 1, so the
+  // rare-path test is a sign test and needs no register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -381,10 +382,10 @@ function simd1x2(steps: i32): void {
   let a3 = <usize>load<i64>(st3, 56);
   let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
   let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
-  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let S0 = i64x2.sub(v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1), v128.load(VCONST, 16));
   let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
   let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
-  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  let S1 = i64x2.sub(v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1), v128.load(VCONST, 16));
   for (let t = 0; t < steps; t++) {
     {
       const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
@@ -413,16 +414,18 @@ function simd1x2(steps: i32): void {
       a2++; a3++;
     }
     // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
-    if (v128.any_true(v128.or(i64x2.lt_s(S0, LIM), i64x2.lt_s(S1, LIM)))) {
-      mark2(S0, a0 - 1, a1 - 1);
-      mark2(S1, a2 - 1, a3 - 1);
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, i64x2.splat(0)), i64x2.lt_s(S1, i64x2.splat(0))))) {
+      mark2(i64x2.add(S0, v128.load(VCONST, 16)), a0 - 1, a1 - 1);
+      mark2(i64x2.add(S1, v128.load(VCONST, 16)), a2 - 1, a3 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
   v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  S0 = i64x2.add(S0, v128.load(VCONST, 16));
   v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
   v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
   v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  S1 = i64x2.add(S1, v128.load(VCONST, 16));
   v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
   store<i64>(st0, <i64>a0, 56);
   store<i64>(st1, <i64>a1, 56);
@@ -430,11 +433,12 @@ function simd1x2(steps: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
 function simd2x2(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
-  const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
+  // v128 constants it would rebuild in the loop); the scores are kept less markLim + 1, so the
+  // rare-path test is a sign test and needs no register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -447,12 +451,12 @@ function simd2x2(steps: i32): void {
   let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
   let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
   let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
-  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let S0 = i64x2.sub(v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1), v128.load(VCONST, 16));
   let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
   let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
   let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
   let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
-  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  let S1 = i64x2.sub(v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1), v128.load(VCONST, 16));
   for (let t = 0; t < steps; t++) {
     {
       const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
@@ -499,20 +503,22 @@ function simd2x2(steps: i32): void {
       a2++; a3++;
     }
     // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
-    if (v128.any_true(v128.or(i64x2.lt_s(S0, LIM), i64x2.lt_s(S1, LIM)))) {
-      mark2(S0, a0 - 1, a1 - 1);
-      mark2(S1, a2 - 1, a3 - 1);
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, i64x2.splat(0)), i64x2.lt_s(S1, i64x2.splat(0))))) {
+      mark2(i64x2.add(S0, v128.load(VCONST, 16)), a0 - 1, a1 - 1);
+      mark2(i64x2.add(S1, v128.load(VCONST, 16)), a2 - 1, a3 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
   v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
   v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
   v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  S0 = i64x2.add(S0, v128.load(VCONST, 16));
   v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
   v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
   v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
   v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
   v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  S1 = i64x2.add(S1, v128.load(VCONST, 16));
   v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
   store<i64>(st0, <i64>a0, 56);
   store<i64>(st1, <i64>a1, 56);
@@ -520,11 +526,12 @@ function simd2x2(steps: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), one vector; characters after which E <= markLim are marked (mark2). */
+/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 1 vectors interleaved; E after each character to ES. */
 function simd3x1(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
-  const LIM = v128.load(VCONST, 16); // markLim + 1   v128 constants it would rebuild in the loop)
+  // v128 constants it would rebuild in the loop); the scores are kept less markLim + 1, so the
+  // rare-path test is a sign test and needs no register
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -535,7 +542,7 @@ function simd3x1(steps: i32): void {
   let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
   let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
   let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
-  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let S0 = i64x2.sub(v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1), v128.load(VCONST, 16));
   for (let t = 0; t < steps; t++) {
     {
       const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * 24;
@@ -569,8 +576,8 @@ function simd3x1(steps: i32): void {
       a0++; a1++;
     }
     // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
-    if (v128.any_true(i64x2.lt_s(S0, LIM))) {
-      mark2(S0, a0 - 1, a1 - 1);
+    if (v128.any_true(i64x2.lt_s(S0, i64x2.splat(0)))) {
+      mark2(i64x2.add(S0, v128.load(VCONST, 16)), a0 - 1, a1 - 1);
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
@@ -579,6 +586,7 @@ function simd3x1(steps: i32): void {
   v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
   v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
   v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
+  S0 = i64x2.add(S0, v128.load(VCONST, 16));
   v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
   store<i64>(st0, <i64>a0, 56);
   store<i64>(st1, <i64>a1, 56);
