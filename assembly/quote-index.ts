@@ -172,7 +172,8 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
 // bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker). A lane's warm-up
 // (t0 up to its share) marks nothing: a cell is marked only by its owner lane (test/moot/
 // quote-index.test.ts cuts a warm-up short and sees windows lost). The lanes' loops are written
-// out, one function per block count (1–3; longer quotes take one scalar lane, passEN).
+// out by scripts/gen-quote-index-simd.mjs, one function per block count (1–3; longer quotes:
+// passEN).
 //
 // Instruction count per step, the bound now: the SIMD loops read ~Peq (NPEQ), so every
 // complement becomes v128.andnot (V8 builds v128.not from an all-ones register each time);
@@ -366,7 +367,8 @@ function lane3(l: i32, steps: i32, sh: u64, lim: i64): void {
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
 }
-/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
 function simd1x2(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
@@ -433,7 +435,7 @@ function simd1x2(steps: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
 function simd2x2(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
@@ -526,7 +528,7 @@ function simd2x2(steps: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 1 vectors interleaved; E after each character to ES. */
+/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), one vector; characters after which E <= markLim are marked (mark2). */
 function simd3x1(steps: i32): void {
   const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
