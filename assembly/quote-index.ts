@@ -189,6 +189,12 @@ const LANES: usize = memory.data(4 * 64, 16);
 const VCONST: usize = memory.data(32, 16);
 /** Characters after which E <= markLim are marked (phase A); E > markLim fails bounds 1–2 for every window (qiScan). */
 let markLim: i64 = -1;
+/**
+ * Dense marks (quotes of 1–3 blocks, markLim > 0.6·lb, i.e. minRatio below ~0.78): when E is that
+ * often small, the rare path would be taken and mispredicted often, so the loops (simd*d) store E
+ * after every character and every word end is marked after the pass, as before the marks.
+ */
+let dense = false;
 /** Last character (exclusive) of each lane's share. */
 const LANE_END: usize = memory.data(4 * 4);
 
@@ -237,7 +243,7 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   // reaches past the previous lane's share
   if (nw < K * 4 * (n + 2)) {
     laneInit(0, lb, c0);
-    laneRun(blocks, 0, c1 - c0, sh, markLim);
+    laneRun(blocks, 0, c1 - c0, sh, dense ? i64.MAX_VALUE : markLim);
     return;
   }
   let minSteps = i32.MAX_VALUE;
@@ -254,12 +260,16 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   }
   v128.store(VCONST, i64x2.splat(<i64>1 << <i64>sh));
   v128.store(VCONST, i64x2.splat(markLim + 1), 16);
-  if (blocks == 1) simd1x2(minSteps);
+  if (dense) {
+    if (blocks == 1) simd1x2d(minSteps);
+    else if (blocks == 2) simd2x2d(minSteps);
+    else simd3x1d(minSteps);
+  } else if (blocks == 1) simd1x2(minSteps);
   else if (blocks == 2) simd2x2(minSteps);
   else simd3x1(minSteps);
   for (let l = 0; l < K; l++) {
     const rest = load<i32>(LANE_END + (<usize>l << 2)) - <i32>load<i64>(LANES + (<usize>l << 6), 56);
-    if (rest > 0) laneRun(blocks, l, rest, sh, markLim);
+    if (rest > 0) laneRun(blocks, l, rest, sh, dense ? i64.MAX_VALUE : markLim);
   }
 }
 
@@ -594,6 +604,220 @@ function simd3x1(steps: i32): void {
   store<i64>(st1, <i64>a1, 56);
 }
 
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES (dense marks). */
+function simd1x2d(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const s0_0 = i64x2.add(v128.andnot(P0_0, E0_0), P0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_0, SM), SM)), i64x2.eq(v128.and(Ph0_0, SM), SM));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      a0++; a1++;
+    }
+    {
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const s1_0 = i64x2.add(v128.andnot(P1_0, E1_0), P1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_0, SM), SM)), i64x2.eq(v128.and(Ph1_0, SM), SM));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES (dense marks). */
+function simd2x2d(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
+  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
+  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const s0_1 = i64x2.add(i64x2.add(v128.andnot(P0_1, E0_1), P0_1), c0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_1, SM), SM)), i64x2.eq(v128.and(Ph0_1, SM), SM));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
+      a0++; a1++;
+    }
+    {
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
+      const x1_0 = v128.andnot(P1_0, E1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const c1_0 = i64x2.shr_u(v128.or(x1_0, v128.andnot(P1_0, s1_0)), 63); // carry out of block 0
+      const s1_1 = i64x2.add(i64x2.add(v128.andnot(P1_1, E1_1), P1_1), c1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      const NXh1_1 = v128.andnot(E1_1, v128.xor(s1_1, P1_1));
+      const Ph1_1 = v128.or(M1_1, v128.andnot(NXh1_1, P1_1)), Mh1_1 = v128.andnot(P1_1, NXh1_1);
+      const NXv1_1 = v128.andnot(E1_1, M1_1);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_1, SM), SM)), i64x2.eq(v128.and(Ph1_1, SM), SM));
+      v128.store16_lane(es + (a2 << 1), S1, 0);
+      v128.store16_lane(es + (a3 << 1), S1, 4);
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      P1_1 = v128.or(Ms1_1, v128.andnot(NXv1_1, Ps1_1)); M1_1 = v128.andnot(Ps1_1, NXv1_1);
+      a2++; a3++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
+  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), one vector; E after each character to ES (dense marks). */
+function simd3x1d(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop)
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
+  let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
+  let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * 24;
+      const r1 = npeq + <usize>load<i32>(chars + (a1 << 2)) * 24;
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const x0_1 = v128.andnot(P0_1, E0_1);
+      const s0_1 = i64x2.add(i64x2.add(x0_1, P0_1), c0_0);
+      const c0_1 = i64x2.shr_u(v128.or(x0_1, v128.andnot(P0_1, s0_1)), 63);
+      const s0_2 = i64x2.add(i64x2.add(v128.andnot(P0_2, E0_2), P0_2), c0_1);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      const NXh0_2 = v128.andnot(E0_2, v128.xor(s0_2, P0_2));
+      const Ph0_2 = v128.or(M0_2, v128.andnot(NXh0_2, P0_2)), Mh0_2 = v128.andnot(P0_2, NXh0_2);
+      const NXv0_2 = v128.andnot(E0_2, M0_2);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_2, SM), SM)), i64x2.eq(v128.and(Ph0_2, SM), SM));
+      v128.store16_lane(es + (a0 << 1), S0, 0);
+      v128.store16_lane(es + (a1 << 1), S0, 4);
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      const Ps0_2 = v128.or(i64x2.shl(Ph0_2, 1), i64x2.shr_u(Ph0_1, 63)), Ms0_2 = v128.or(i64x2.shl(Mh0_2, 1), i64x2.shr_u(Mh0_1, 63));
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
+      P0_2 = v128.or(Ms0_2, v128.andnot(NXv0_2, Ps0_2)); M0_2 = v128.andnot(Ps0_2, NXv0_2);
+      a0++; a1++;
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
+  v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+}
+
 
 /**
  * Phase A for the words [w0, w1), quotes of 4+ blocks: the same recurrences on one lb-bit integer
@@ -763,6 +987,7 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
   const lo = max(1, n - 2);
   const total0 = <f64>lb;
   markLim = markLimit(lb, minRatio);
+  dense = blocks <= 3 && markLim * 5 > <i64>lb * 3;
   for (let s = 0; s < nSources; s++) {
     if (onlySource >= 0 && s != onlySource) continue;
     const w0 = load<i32>(SW + (<usize>s << 2));
@@ -774,6 +999,14 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
     if (blocks <= 3) passE(w0, w1, lb, n, blocks);
     else passEN(w0, w1, lb, n, blocks);
+    if (dense) {
+      // E is in ES after every character: mark every word end
+      for (let v = w0; v < w1; v++) {
+        const p = <usize>(load<i32>(CEND + (<usize>v << 2)) - 1);
+        const b = BITS + (p >> 3);
+        store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
+      }
+    }
     // phase B, at the marked characters only (every unmarked one has E > markLim: no window
     // ending there passes bounds 1–2), in word order as a full walk would take them
     let v = w0;
