@@ -158,6 +158,8 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
 // BITS and E in ES (u16; E <= lb <= MAX_QUOTE_CHARS = 2,000 fits). At minRatio 0.8 that is ~1 in
 // 10^4 characters, so the loops test it in registers and branch to mark2 rarely, instead of
 // storing a u16 per character (9 MB per scan), and phase B visits only the marked characters.
+// Below minRatio ~0.78 (markLim > 0.6·lb) E is small too often for that: the loops store it after
+// every character instead and every word end is marked (`dense`).
 //
 // Why lanes: each step needs the previous step's Pv/Mv through a chain of ~9 dependent
 // operations, so one scalar pass is latency-bound. The text is cut into K lanes run together,
