@@ -33,14 +33,16 @@ let capOut: i32 = 0;
 let CHARS: usize = 0;
 let CSTART: usize = 0;
 let CEND: usize = 0;
-let ES: usize = 0; // u16 x chars: E after each character (phase A of qiScan)
+let ES: usize = 0; // u16 x chars: E after a character, where its BITS bit is set (phase A of qiScan)
+let BITS: usize = 0; // 1 bit x chars: E <= markLim after that character
 let SW: usize = 0;
 let QUOTE: usize = 0;
 let OUT_WORDS: usize = 0;
 let OUT_RATIOS: usize = 0;
 let PEQ: usize = 0; // u64 x alphabet*blocks
-let PV: usize = 0; // u64 x blocks
-let MV: usize = 0; // u64 x blocks
+let NPEQ: usize = 0; // ~PEQ (the SIMD pass: its complements become v128.andnot, with no v128.not)
+let PVV: usize = 0; // v128 x blocks (passEN: two lanes' Pv, lane l at +8l)
+let MVV: usize = 0; // v128 x blocks
 let VB: usize = 0; // u64 x blocks (LCS)
 let CNT_A: usize = 0;
 let CNT_B: usize = 0;
@@ -75,6 +77,7 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
     capChars = grow2(capChars, chars);
     CHARS = heap.alloc(<usize>capChars << 2);
     ES = heap.alloc(<usize>capChars << 1);
+    BITS = heap.alloc(<usize>((capChars + 63) >> 6) << 3);
     moved = true;
   }
   if (words > capWords) {
@@ -99,8 +102,9 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
     const blocks = (capQuote + 63) >> 6;
     QUOTE = heap.alloc(<usize>capQuote << 2);
     PEQ = heap.alloc((<usize>capAlpha * <usize>blocks) << 3);
-    PV = heap.alloc(<usize>blocks << 3);
-    MV = heap.alloc(<usize>blocks << 3);
+    NPEQ = heap.alloc((<usize>capAlpha * <usize>blocks) << 3);
+    PVV = heap.alloc(<usize>blocks << 4);
+    MVV = heap.alloc(<usize>blocks << 4);
     VB = heap.alloc(<usize>blocks << 3);
     CNT_A = heap.alloc(<usize>capAlpha << 2);
     CNT_B = heap.alloc(<usize>capAlpha << 2);
@@ -147,31 +151,52 @@ function lcsLength(a: usize, la: i32, lb: i32, blocks: i32): i32 {
   return sharedLcsLength(a, la, lb, blocks, PEQ, CNT_B, VB);
 }
 
-// Phase A of the scan: the semi-global edit distance E after every character of a text,
-// written to ES (u16 per character; E ≤ lb ≤ MAX_QUOTE_CHARS = 2,000 fits), by Myers'
-// bit-vector recurrences (Myers 1999; edlib's block form). Row 0 of the DP is all zeros (a
-// match may start anywhere): nothing shifts into bit 0 of block 0.
+// Phase A of the scan: the semi-global edit distance E after every character of a text, by
+// Myers' bit-vector recurrences (Myers 1999; edlib's block form). Row 0 of the DP is all zeros
+// (a match may start anywhere): nothing shifts into bit 0 of block 0. Only the characters with
+// E <= markLim (markLimit: no window ending at a larger E passes bounds 1-2) are kept: a bit in
+// BITS and E in ES (u16; E <= lb <= MAX_QUOTE_CHARS = 2,000 fits). At minRatio 0.8 that is ~1 in
+// 10^4 characters, so the loops test it in registers and branch to mark2 rarely, instead of
+// storing a u16 per character (9 MB per scan), and phase B visits only the marked characters.
+// Below minRatio ~0.78 (markLim > 0.6·lb) E is small too often for that: the loops store it after
+// every character instead and every word end is marked (`dense`).
 //
-// Why lanes: one Myers step is ~15 word operations, but each step needs the previous step's
-// Pv/Mv through a chain of ~9 dependent operations, so one pass over a text is latency-bound
-// (measured: ~9 ns/char for one block on the bench machine, whatever the branch shape). The
-// text is cut into K = 4 lanes run together: two lanes per v128 (i64x2: the same recurrences
-// lane-wise; an unsigned carry between 64-bit blocks is `(s ^ MIN) <s (x ^ MIN)`, i64x2 having
-// no unsigned compare), two vectors interleaved, so 4 independent chains at half the
-// instructions of scalar lanes. Each lane restarts the DP fresh (D[i][t0-1] = i) at t0, the first
-// character of the earliest window that can end in its share (n + 1 words before the share);
-// the E it computes is
+// Why lanes: each step needs the previous step's Pv/Mv through a chain of ~9 dependent
+// operations, so one scalar pass is latency-bound. The text is cut into K lanes run together,
+// two lanes per v128 (i64x2: the same recurrences lane-wise): 4 lanes (two vectors interleaved)
+// for quotes of 1 or 2 blocks, 2 lanes (one vector) for 3 blocks, where two vectors' state no
+// longer fits the 16 xmm registers and V8 spills (measured: 8 lanes, or 2× unrolled loops, were
+// no faster: the loops are now bound by instruction count, not latency). Each lane restarts the
+// DP fresh (D[i][t0-1] = i) at t0, the first character of the earliest window that can end in
+// its share (n + 1 words before the share); the E it computes is
 //   E_t0(e) = min over substrings X = text[s, e], s >= t0, of Levenshtein(X, b),
 // and every window W ending in its share starts at s >= t0, so E_t0(e) <= Levenshtein(W, b):
-// bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker).
-// A lane's warm-up (t0 up to its share) writes ES cells of the previous lane's share; warm-ups
-// all run before the lanes' loop, in which the previous lane overwrites those cells with its own
-// values, so each cell ends with its owner's E (test/moot/quote-index.test.ts cuts a warm-up
-// short and sees windows lost). The lanes' loops are written out, one function per block count
-// (1–3; longer quotes take one scalar lane, passEN); the score update is branch-free.
+// bound 2 holds with E_t0 in place of E (and E_t0 >= E, so it is no weaker). A lane's warm-up
+// (t0 up to its share) marks nothing: a cell is marked only by its owner lane (test/moot/
+// quote-index.test.ts cuts a warm-up short and sees windows lost). The lanes' loops are written
+// out by scripts/gen-quote-index-simd.mjs, one function per block count (1–3; longer quotes:
+// passEN).
+//
+// Instruction count per step, the bound now: the SIMD loops read ~Peq (NPEQ), so every
+// complement becomes v128.andnot (V8 builds v128.not from an all-ones register each time);
+// the last row's delta is `(Ph & 1<<sh) == 1<<sh` (V8 re-derives a variable shift count per
+// shift); the carry out of block k is `(x | P & ~s) >> 63` (x = P & Peq ⊆ P, so the majority
+// `x & P | (x | P) & ~s` of a full adder reduces to it), no unsigned-compare emulation; and
+// the constants are loaded from memory (VCONST) so V8 keeps them in registers instead of
+// rebuilding them inside the loop.
 
-/** Lane states: 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
+/** Lane states: up to 4 lanes × 64 bytes: (Pv, Mv) of blocks 0–2 at 16k, 16k+8; score at 48; next character at 56. */
 const LANES: usize = memory.data(4 * 64, 16);
+/** The SIMD loops' constants: i64x2 of 1 << sh, of markLim + 1. */
+const VCONST: usize = memory.data(32, 16);
+/** Characters after which E <= markLim are marked (phase A); E > markLim fails bounds 1–2 for every window (qiScan). */
+let markLim: i64 = -1;
+/**
+ * Dense marks (quotes of 1–3 blocks, markLim > 0.6·lb, i.e. minRatio below ~0.78): when E is that
+ * often small, the rare path would be taken and mispredicted often, so the loops (simd*d) store E
+ * after every character and every word end is marked after the pass, as before the marks.
+ */
+let dense = false;
 /** Last character (exclusive) of each lane's share. */
 const LANE_END: usize = memory.data(4 * 4);
 
@@ -185,19 +210,34 @@ function laneInit(l: i32, lb: i32, pos: i32): void {
   store<i64>(st, <i64>pos, 56);
 }
 
-function laneRun(blocks: i32, l: i32, steps: i32, sh: u64): void {
-  if (blocks == 1) lane1(l, steps, sh);
-  else if (blocks == 2) lane2(l, steps, sh);
-  else lane3(l, steps, sh);
+function laneRun(blocks: i32, l: i32, steps: i32, sh: u64, lim: i64): void {
+  if (blocks == 1) lane1(l, steps, sh, lim);
+  else if (blocks == 2) lane2(l, steps, sh, lim);
+  else lane3(l, steps, sh, lim);
+}
+
+/** E after character p is s (<= markLim): keep it for phase B. */
+@inline
+function mark(p: usize, s: i64): void {
+  store<u16>(ES + (p << 1), <u16>s);
+  const b = BITS + (p >> 3);
+  store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
+}
+
+/** The SIMD loops' rare path: lanes (p0, p1) of one vector, scores S; marks those <= markLim. */
+function mark2(S: v128, p0: usize, p1: usize): void {
+  const s0 = i64x2.extract_lane(S, 0), s1 = i64x2.extract_lane(S, 1);
+  if (s0 <= markLim) mark(p0, s0);
+  if (s1 <= markLim) mark(p1, s1);
 }
 
 /**
- * ES over the words [w0, w1) of one text (quote of lb characters, n words, 1–3 blocks):
+ * Phase A over the words [w0, w1) of one text (quote of lb characters, n words, 1–3 blocks):
  * K lanes, each owning a contiguous share of the words, warmed up from t0 (see above).
  */
 function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   const sh: u64 = <u64>((lb - 1) & 63);
-  const K = 4; // lanes: two i64x2 vectors (simd1x2, simd2x2, simd3x2)
+  const K = blocks == 1 ? 4 : blocks == 2 ? 4 : 2; // lanes: simd1x2, simd2x2, simd3x1
   const c0 = load<i32>(CSTART + (<usize>w0 << 2));
   const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
   const nw = w1 - w0;
@@ -205,7 +245,7 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   // reaches past the previous lane's share
   if (nw < K * 4 * (n + 2)) {
     laneInit(0, lb, c0);
-    laneRun(blocks, 0, c1 - c0, sh);
+    laneRun(blocks, 0, c1 - c0, sh, dense ? i64.MAX_VALUE : markLim);
     return;
   }
   let minSteps = i32.MAX_VALUE;
@@ -216,26 +256,32 @@ function passE(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
     const end = l == K - 1 ? c1 : load<i32>(CSTART + (<usize>wb << 2));
     const t0 = load<i32>(CSTART + (<usize>max(w0, wa - n - 1) << 2));
     laneInit(l, lb, t0);
-    if (own > t0) laneRun(blocks, l, own - t0, sh);
+    if (own > t0) laneRun(blocks, l, own - t0, sh, -1); // a warm-up marks nothing: its E is not its owner's
     store<i32>(LANE_END + (<usize>l << 2), end);
     minSteps = min(minSteps, end - own);
   }
-  if (blocks == 1) simd1x2(minSteps, <i32>sh);
-  else if (blocks == 2) simd2x2(minSteps, <i32>sh);
-  else simd3x2(minSteps, <i32>sh);
+  v128.store(VCONST, i64x2.splat(<i64>1 << <i64>sh));
+  v128.store(VCONST, i64x2.splat(markLim + 1), 16);
+  if (dense) {
+    if (blocks == 1) simd1x2d(minSteps);
+    else if (blocks == 2) simd2x2d(minSteps);
+    else simd3x1d(minSteps);
+  } else if (blocks == 1) simd1x2(minSteps);
+  else if (blocks == 2) simd2x2(minSteps);
+  else simd3x1(minSteps);
   for (let l = 0; l < K; l++) {
     const rest = load<i32>(LANE_END + (<usize>l << 2)) - <i32>load<i64>(LANES + (<usize>l << 6), 56);
-    if (rest > 0) laneRun(blocks, l, rest, sh);
+    if (rest > 0) laneRun(blocks, l, rest, sh, dense ? i64.MAX_VALUE : markLim);
   }
 }
 
-/** Lane l (quote of 1 block) advances `steps` characters, writing E after each to ES. */
-function lane1(l: i32, steps: i32, sh: u64): void {
+/** Lane l (quote of 1 block) advances `steps` characters, marking (`mark`) those after which E <= lim. */
+function lane1(l: i32, steps: i32, sh: u64, lim: i64): void {
   const st0 = LANES + (<usize>l << 6);
   let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
   let S0 = load<i64>(st0, 48);
   let a0 = <usize>load<i64>(st0, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const peq = PEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   for (let t = 0; t < steps; t++) {
     {
       const E0 = load<u64>(peq + (<usize>load<i32>(chars + (a0 << 2)) << 3));
@@ -243,7 +289,7 @@ function lane1(l: i32, steps: i32, sh: u64): void {
       const Xh0 = (((E0 & P0_0) + P0_0) ^ P0_0) | E0;
       const Ph0 = M0_0 | ~(Xh0 | P0_0), Mh0 = P0_0 & Xh0;
       S0 += <i64>((Ph0 >> sh) & 1) - <i64>((Mh0 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
+      if (S0 <= lim) mark(a0, S0);
       const Ps0 = Ph0 << 1;
       P0_0 = (Mh0 << 1) | ~(Xv0 | Ps0);
       M0_0 = Ps0 & Xv0;
@@ -255,14 +301,14 @@ function lane1(l: i32, steps: i32, sh: u64): void {
   store<i64>(st0, <i64>a0, 56);
 }
 
-/** Lane l (quote of 2 blocks) advances `steps` characters, writing E after each to ES. */
-function lane2(l: i32, steps: i32, sh: u64): void {
+/** Lane l (quote of 2 blocks) advances `steps` characters, marking (`mark`) those after which E <= lim. */
+function lane2(l: i32, steps: i32, sh: u64, lim: i64): void {
   const st0 = LANES + (<usize>l << 6);
   let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
   let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
   let S0 = load<i64>(st0, 48);
   let a0 = <usize>load<i64>(st0, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const peq = PEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
   for (let t = 0; t < steps; t++) {
     {
       const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
@@ -276,7 +322,7 @@ function lane2(l: i32, steps: i32, sh: u64): void {
       const Xv0_1 = E0_1 | M0_1, Xh0_1 = (s0_1 ^ P0_1) | E0_1;
       const Ph0_1 = M0_1 | ~(Xh0_1 | P0_1), Mh0_1 = P0_1 & Xh0_1;
       S0 += <i64>((Ph0_1 >> sh) & 1) - <i64>((Mh0_1 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
+      if (S0 <= lim) mark(a0, S0);
       const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
       const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
       P0_0 = Ms0_0 | ~(Xv0_0 | Ps0_0); M0_0 = Ps0_0 & Xv0_0;
@@ -290,15 +336,14 @@ function lane2(l: i32, steps: i32, sh: u64): void {
   store<i64>(st0, <i64>a0, 56);
 }
 
-/** Lane l (quote of 3 blocks) advances `steps` characters, writing E after each to ES. */
-function lane3(l: i32, steps: i32, sh: u64): void {
+/** Lane l (quote of 3 blocks) advances `steps` characters, marking (`mark`) those after which E <= lim. */
+function lane3(l: i32, steps: i32, sh: u64, lim: i64): void {
   const st0 = LANES + (<usize>l << 6);
   let P0_0 = load<u64>(st0, 0), M0_0 = load<u64>(st0, 8);
   let P0_1 = load<u64>(st0, 16), M0_1 = load<u64>(st0, 24);
   let P0_2 = load<u64>(st0, 32), M0_2 = load<u64>(st0, 40);
   let S0 = load<i64>(st0, 48);
   let a0 = <usize>load<i64>(st0, 56);
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
   for (let t = 0; t < steps; t++) {
     {
       const r0 = PEQ + <usize>load<i32>(CHARS + (a0 << 2)) * 24;
@@ -318,7 +363,7 @@ function lane3(l: i32, steps: i32, sh: u64): void {
       const Xv0_2 = E0_2 | M0_2, Xh0_2 = (s0_2 ^ P0_2) | E0_2;
       const Ph0_2 = M0_2 | ~(Xh0_2 | P0_2), Mh0_2 = P0_2 & Xh0_2;
       S0 += <i64>((Ph0_2 >> sh) & 1) - <i64>((Mh0_2 >> sh) & 1);
-      store<u16>(es + (a0 << 1), <u16>S0);
+      if (S0 <= lim) mark(a0, S0);
       const Ps0_0 = Ph0_0 << 1, Ms0_0 = Mh0_0 << 1;
       const Ps0_1 = (Ph0_1 << 1) | (Ph0_0 >> 63), Ms0_1 = (Mh0_1 << 1) | (Mh0_0 >> 63);
       const Ps0_2 = (Ph0_2 << 1) | (Ph0_1 >> 63), Ms0_2 = (Mh0_2 << 1) | (Mh0_1 >> 63);
@@ -334,10 +379,238 @@ function lane3(l: i32, steps: i32, sh: u64): void {
   store<i64>(st0, S0, 48);
   store<i64>(st0, <i64>a0, 56);
 }
-/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd1x2(steps: i32, sh: i32): void {
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  const ONE = i64x2.splat(1);
+
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
+function simd1x2(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop); the scores are kept less markLim + 1, so the
+  // rare-path test is a sign test and needs no register
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let S0 = i64x2.sub(v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1), v128.load(VCONST, 16));
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let S1 = i64x2.sub(v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1), v128.load(VCONST, 16));
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const s0_0 = i64x2.add(v128.andnot(P0_0, E0_0), P0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_0, SM), SM)), i64x2.eq(v128.and(Ph0_0, SM), SM));
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      a0++; a1++;
+    }
+    {
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const s1_0 = i64x2.add(v128.andnot(P1_0, E1_0), P1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_0, SM), SM)), i64x2.eq(v128.and(Ph1_0, SM), SM));
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      a2++; a3++;
+    }
+    // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, i64x2.splat(0)), i64x2.lt_s(S1, i64x2.splat(0))))) {
+      mark2(i64x2.add(S0, v128.load(VCONST, 16)), a0 - 1, a1 - 1);
+      mark2(i64x2.add(S1, v128.load(VCONST, 16)), a2 - 1, a3 - 1);
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  S0 = i64x2.add(S0, v128.load(VCONST, 16));
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  S1 = i64x2.add(S1, v128.load(VCONST, 16));
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; characters after which E <= markLim are marked (mark2). */
+function simd2x2(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop); the scores are kept less markLim + 1, so the
+  // rare-path test is a sign test and needs no register
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  const st2 = LANES + 128;
+  let a2 = <usize>load<i64>(st2, 56);
+  const st3 = LANES + 192;
+  let a3 = <usize>load<i64>(st3, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let S0 = i64x2.sub(v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1), v128.load(VCONST, 16));
+  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
+  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
+  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
+  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
+  let S1 = i64x2.sub(v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1), v128.load(VCONST, 16));
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const s0_1 = i64x2.add(i64x2.add(v128.andnot(P0_1, E0_1), P0_1), c0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_1, SM), SM)), i64x2.eq(v128.and(Ph0_1, SM), SM));
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
+      a0++; a1++;
+    }
+    {
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
+      const x1_0 = v128.andnot(P1_0, E1_0);
+      const s1_0 = i64x2.add(x1_0, P1_0);
+      const c1_0 = i64x2.shr_u(v128.or(x1_0, v128.andnot(P1_0, s1_0)), 63); // carry out of block 0
+      const s1_1 = i64x2.add(i64x2.add(v128.andnot(P1_1, E1_1), P1_1), c1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      const NXh1_1 = v128.andnot(E1_1, v128.xor(s1_1, P1_1));
+      const Ph1_1 = v128.or(M1_1, v128.andnot(NXh1_1, P1_1)), Mh1_1 = v128.andnot(P1_1, NXh1_1);
+      const NXv1_1 = v128.andnot(E1_1, M1_1);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_1, SM), SM)), i64x2.eq(v128.and(Ph1_1, SM), SM));
+      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
+      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      P1_1 = v128.or(Ms1_1, v128.andnot(NXv1_1, Ps1_1)); M1_1 = v128.andnot(Ps1_1, NXv1_1);
+      a2++; a3++;
+    }
+    // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
+    if (v128.any_true(v128.or(i64x2.lt_s(S0, i64x2.splat(0)), i64x2.lt_s(S1, i64x2.splat(0))))) {
+      mark2(i64x2.add(S0, v128.load(VCONST, 16)), a0 - 1, a1 - 1);
+      mark2(i64x2.add(S1, v128.load(VCONST, 16)), a2 - 1, a3 - 1);
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  S0 = i64x2.add(S0, v128.load(VCONST, 16));
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
+  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
+  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
+  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
+  S1 = i64x2.add(S1, v128.load(VCONST, 16));
+  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+  store<i64>(st2, <i64>a2, 56);
+  store<i64>(st3, <i64>a3, 56);
+}
+
+/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), one vector; characters after which E <= markLim are marked (mark2). */
+function simd3x1(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop); the scores are kept less markLim + 1, so the
+  // rare-path test is a sign test and needs no register
+  const st0 = LANES + 0;
+  let a0 = <usize>load<i64>(st0, 56);
+  const st1 = LANES + 64;
+  let a1 = <usize>load<i64>(st1, 56);
+  let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
+  let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
+  let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
+  let M0_1 = v128.load64_lane(st1 + 24, v128.load64_zero(st0 + 24), 1);
+  let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
+  let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
+  let S0 = i64x2.sub(v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1), v128.load(VCONST, 16));
+  for (let t = 0; t < steps; t++) {
+    {
+      const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * 24;
+      const r1 = npeq + <usize>load<i32>(chars + (a1 << 2)) * 24;
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
+      const s0_0 = i64x2.add(x0_0, P0_0);
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const x0_1 = v128.andnot(P0_1, E0_1);
+      const s0_1 = i64x2.add(i64x2.add(x0_1, P0_1), c0_0);
+      const c0_1 = i64x2.shr_u(v128.or(x0_1, v128.andnot(P0_1, s0_1)), 63);
+      const s0_2 = i64x2.add(i64x2.add(v128.andnot(P0_2, E0_2), P0_2), c0_1);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      const NXh0_2 = v128.andnot(E0_2, v128.xor(s0_2, P0_2));
+      const Ph0_2 = v128.or(M0_2, v128.andnot(NXh0_2, P0_2)), Mh0_2 = v128.andnot(P0_2, NXh0_2);
+      const NXv0_2 = v128.andnot(E0_2, M0_2);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_2, SM), SM)), i64x2.eq(v128.and(Ph0_2, SM), SM));
+      const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
+      const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
+      const Ps0_2 = v128.or(i64x2.shl(Ph0_2, 1), i64x2.shr_u(Ph0_1, 63)), Ms0_2 = v128.or(i64x2.shl(Mh0_2, 1), i64x2.shr_u(Mh0_1, 63));
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
+      P0_2 = v128.or(Ms0_2, v128.andnot(NXv0_2, Ps0_2)); M0_2 = v128.andnot(Ps0_2, NXv0_2);
+      a0++; a1++;
+    }
+    // rare (E <= markLim at ~1e-4 of the steps at minRatio 0.8): mark the lanes' positions
+    if (v128.any_true(i64x2.lt_s(S0, i64x2.splat(0)))) {
+      mark2(i64x2.add(S0, v128.load(VCONST, 16)), a0 - 1, a1 - 1);
+    }
+  }
+  v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
+  v128.store64_lane(st0 + 8, M0_0, 0); v128.store64_lane(st1 + 8, M0_0, 1);
+  v128.store64_lane(st0 + 16, P0_1, 0); v128.store64_lane(st1 + 16, P0_1, 1);
+  v128.store64_lane(st0 + 24, M0_1, 0); v128.store64_lane(st1 + 24, M0_1, 1);
+  v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
+  v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
+  S0 = i64x2.add(S0, v128.load(VCONST, 16));
+  v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
+  store<i64>(st0, <i64>a0, 56);
+  store<i64>(st1, <i64>a1, 56);
+}
+
+/** Lanes 0..3 (quote of 1 block) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES (dense marks). */
+function simd1x2d(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop)
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -354,33 +627,33 @@ function simd1x2(steps: i32, sh: i32): void {
   let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
-      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
-      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
-      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
-      const x0_0 = v128.and(E0_0, P0_0);
-      const s0_0 = i64x2.add(x0_0, P0_0);
-      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
-      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
-      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_0, sh), ONE), v128.and(i64x2.shr_u(Mh0_0, sh), ONE)));
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 3);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 3);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const s0_0 = i64x2.add(v128.andnot(P0_0, E0_0), P0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_0, SM), SM)), i64x2.eq(v128.and(Ph0_0, SM), SM));
       v128.store16_lane(es + (a0 << 1), S0, 0);
       v128.store16_lane(es + (a1 << 1), S0, 4);
       const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
-      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
       a0++; a1++;
     }
     {
-      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
-      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
-      const x1_0 = v128.and(E1_0, P1_0);
-      const s1_0 = i64x2.add(x1_0, P1_0);
-      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
-      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
-      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_0, sh), ONE), v128.and(i64x2.shr_u(Mh1_0, sh), ONE)));
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 3);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 3);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const s1_0 = i64x2.add(v128.andnot(P1_0, E1_0), P1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_0, SM), SM)), i64x2.eq(v128.and(Ph1_0, SM), SM));
       v128.store16_lane(es + (a2 << 1), S1, 0);
       v128.store16_lane(es + (a3 << 1), S1, 4);
       const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
-      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
       a2++; a3++;
     }
   }
@@ -396,11 +669,11 @@ function simd1x2(steps: i32, sh: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd2x2(steps: i32, sh: i32): void {
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  const ONE = i64x2.splat(1);
-  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+/** Lanes 0..3 (quote of 2 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES (dense marks). */
+function simd2x2d(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop)
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
@@ -421,47 +694,51 @@ function simd2x2(steps: i32, sh: i32): void {
   let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
-      const r0 = peq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
-      const r1 = peq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
-      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
-      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
-      const x0_0 = v128.and(E0_0, P0_0);
+      const r0 = npeq + (<usize>load<i32>(chars + (a0 << 2)) << 4);
+      const r1 = npeq + (<usize>load<i32>(chars + (a1 << 2)) << 4);
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
       const s0_0 = i64x2.add(x0_0, P0_0);
-      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN)); // carry out of block 0: all ones
-      const s0_1 = i64x2.sub(i64x2.add(v128.and(E0_1, P0_1), P0_1), m0_0);
-      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
-      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
-      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
-      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
-      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_1, sh), ONE), v128.and(i64x2.shr_u(Mh0_1, sh), ONE)));
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const s0_1 = i64x2.add(i64x2.add(v128.andnot(P0_1, E0_1), P0_1), c0_0);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_1, SM), SM)), i64x2.eq(v128.and(Ph0_1, SM), SM));
       v128.store16_lane(es + (a0 << 1), S0, 0);
       v128.store16_lane(es + (a1 << 1), S0, 4);
       const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
       const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
-      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
-      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
       a0++; a1++;
     }
     {
-      const r2 = peq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
-      const r3 = peq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
-      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
-      const x1_0 = v128.and(E1_0, P1_0);
+      const r2 = npeq + (<usize>load<i32>(chars + (a2 << 2)) << 4);
+      const r3 = npeq + (<usize>load<i32>(chars + (a3 << 2)) << 4);
+      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1); // ~Peq
+      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1); // ~Peq
+      const x1_0 = v128.andnot(P1_0, E1_0);
       const s1_0 = i64x2.add(x1_0, P1_0);
-      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN)); // carry out of block 0: all ones
-      const s1_1 = i64x2.sub(i64x2.add(v128.and(E1_1, P1_1), P1_1), m1_0);
-      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
-      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
-      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
-      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
-      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_1, sh), ONE), v128.and(i64x2.shr_u(Mh1_1, sh), ONE)));
+      const c1_0 = i64x2.shr_u(v128.or(x1_0, v128.andnot(P1_0, s1_0)), 63); // carry out of block 0
+      const s1_1 = i64x2.add(i64x2.add(v128.andnot(P1_1, E1_1), P1_1), c1_0);
+      const NXh1_0 = v128.andnot(E1_0, v128.xor(s1_0, P1_0));
+      const Ph1_0 = v128.or(M1_0, v128.andnot(NXh1_0, P1_0)), Mh1_0 = v128.andnot(P1_0, NXh1_0);
+      const NXv1_0 = v128.andnot(E1_0, M1_0);
+      const NXh1_1 = v128.andnot(E1_1, v128.xor(s1_1, P1_1));
+      const Ph1_1 = v128.or(M1_1, v128.andnot(NXh1_1, P1_1)), Mh1_1 = v128.andnot(P1_1, NXh1_1);
+      const NXv1_1 = v128.andnot(E1_1, M1_1);
+      S1 = i64x2.sub(i64x2.add(S1, i64x2.eq(v128.and(Mh1_1, SM), SM)), i64x2.eq(v128.and(Ph1_1, SM), SM));
       v128.store16_lane(es + (a2 << 1), S1, 0);
       v128.store16_lane(es + (a3 << 1), S1, 4);
       const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
       const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
-      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
-      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
+      P1_0 = v128.or(Ms1_0, v128.andnot(NXv1_0, Ps1_0)); M1_0 = v128.andnot(Ps1_0, NXv1_0);
+      P1_1 = v128.or(Ms1_1, v128.andnot(NXv1_1, Ps1_1)); M1_1 = v128.andnot(Ps1_1, NXv1_1);
       a2++; a3++;
     }
   }
@@ -481,19 +758,15 @@ function simd2x2(steps: i32, sh: i32): void {
   store<i64>(st3, <i64>a3, 56);
 }
 
-/** Lanes 0..3 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), 2 vectors interleaved; E after each character to ES. */
-function simd3x2(steps: i32, sh: i32): void {
-  const peq = PEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
-  const ONE = i64x2.splat(1);
-  const MIN = i64x2.splat(i64.MIN_VALUE); // x ^ MIN turns unsigned order into signed (i64x2 has no lt_u)
+/** Lanes 0..1 (quote of 3 blocks) each advance `steps` characters: two lanes per v128 (i64x2), one vector; E after each character to ES (dense marks). */
+function simd3x1d(steps: i32): void {
+  const npeq = NPEQ, chars = CHARS, es = ES; // globals into locals: the engine reloads globals every use
+  const SM = v128.load(VCONST); // bit sh: the quote's last row in the last block (loads: the engine keeps them in registers;
+  // v128 constants it would rebuild in the loop)
   const st0 = LANES + 0;
   let a0 = <usize>load<i64>(st0, 56);
   const st1 = LANES + 64;
   let a1 = <usize>load<i64>(st1, 56);
-  const st2 = LANES + 128;
-  let a2 = <usize>load<i64>(st2, 56);
-  const st3 = LANES + 192;
-  let a3 = <usize>load<i64>(st3, 56);
   let P0_0 = v128.load64_lane(st1 + 0, v128.load64_zero(st0 + 0), 1);
   let M0_0 = v128.load64_lane(st1 + 8, v128.load64_zero(st0 + 8), 1);
   let P0_1 = v128.load64_lane(st1 + 16, v128.load64_zero(st0 + 16), 1);
@@ -501,75 +774,39 @@ function simd3x2(steps: i32, sh: i32): void {
   let P0_2 = v128.load64_lane(st1 + 32, v128.load64_zero(st0 + 32), 1);
   let M0_2 = v128.load64_lane(st1 + 40, v128.load64_zero(st0 + 40), 1);
   let S0 = v128.load64_lane(st1 + 48, v128.load64_zero(st0 + 48), 1);
-  let P1_0 = v128.load64_lane(st3 + 0, v128.load64_zero(st2 + 0), 1);
-  let M1_0 = v128.load64_lane(st3 + 8, v128.load64_zero(st2 + 8), 1);
-  let P1_1 = v128.load64_lane(st3 + 16, v128.load64_zero(st2 + 16), 1);
-  let M1_1 = v128.load64_lane(st3 + 24, v128.load64_zero(st2 + 24), 1);
-  let P1_2 = v128.load64_lane(st3 + 32, v128.load64_zero(st2 + 32), 1);
-  let M1_2 = v128.load64_lane(st3 + 40, v128.load64_zero(st2 + 40), 1);
-  let S1 = v128.load64_lane(st3 + 48, v128.load64_zero(st2 + 48), 1);
   for (let t = 0; t < steps; t++) {
     {
-      const r0 = peq + <usize>load<i32>(chars + (a0 << 2)) * 24;
-      const r1 = peq + <usize>load<i32>(chars + (a1 << 2)) * 24;
-      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1);
-      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1);
-      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1);
-      const x0_0 = v128.and(E0_0, P0_0);
+      const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * 24;
+      const r1 = npeq + <usize>load<i32>(chars + (a1 << 2)) * 24;
+      const E0_0 = v128.load64_lane(r1 + 0, v128.load64_zero(r0 + 0), 1); // ~Peq
+      const E0_1 = v128.load64_lane(r1 + 8, v128.load64_zero(r0 + 8), 1); // ~Peq
+      const E0_2 = v128.load64_lane(r1 + 16, v128.load64_zero(r0 + 16), 1); // ~Peq
+      const x0_0 = v128.andnot(P0_0, E0_0);
       const s0_0 = i64x2.add(x0_0, P0_0);
-      const m0_0 = i64x2.lt_s(v128.xor(s0_0, MIN), v128.xor(x0_0, MIN));
-      const x0_1 = v128.and(E0_1, P0_1);
-      const t0_1 = i64x2.add(x0_1, P0_1);
-      const s0_1 = i64x2.sub(t0_1, m0_0);
-      const m0_1 = v128.or(i64x2.lt_s(v128.xor(t0_1, MIN), v128.xor(x0_1, MIN)), i64x2.lt_s(v128.xor(s0_1, MIN), v128.xor(t0_1, MIN)));
-      const s0_2 = i64x2.sub(i64x2.add(v128.and(E0_2, P0_2), P0_2), m0_1);
-      const Xv0_0 = v128.or(E0_0, M0_0), Xh0_0 = v128.or(v128.xor(s0_0, P0_0), E0_0);
-      const Ph0_0 = v128.or(M0_0, v128.not(v128.or(Xh0_0, P0_0))), Mh0_0 = v128.and(P0_0, Xh0_0);
-      const Xv0_1 = v128.or(E0_1, M0_1), Xh0_1 = v128.or(v128.xor(s0_1, P0_1), E0_1);
-      const Ph0_1 = v128.or(M0_1, v128.not(v128.or(Xh0_1, P0_1))), Mh0_1 = v128.and(P0_1, Xh0_1);
-      const Xv0_2 = v128.or(E0_2, M0_2), Xh0_2 = v128.or(v128.xor(s0_2, P0_2), E0_2);
-      const Ph0_2 = v128.or(M0_2, v128.not(v128.or(Xh0_2, P0_2))), Mh0_2 = v128.and(P0_2, Xh0_2);
-      S0 = i64x2.add(S0, i64x2.sub(v128.and(i64x2.shr_u(Ph0_2, sh), ONE), v128.and(i64x2.shr_u(Mh0_2, sh), ONE)));
+      const c0_0 = i64x2.shr_u(v128.or(x0_0, v128.andnot(P0_0, s0_0)), 63); // carry out of block 0
+      const x0_1 = v128.andnot(P0_1, E0_1);
+      const s0_1 = i64x2.add(i64x2.add(x0_1, P0_1), c0_0);
+      const c0_1 = i64x2.shr_u(v128.or(x0_1, v128.andnot(P0_1, s0_1)), 63);
+      const s0_2 = i64x2.add(i64x2.add(v128.andnot(P0_2, E0_2), P0_2), c0_1);
+      const NXh0_0 = v128.andnot(E0_0, v128.xor(s0_0, P0_0));
+      const Ph0_0 = v128.or(M0_0, v128.andnot(NXh0_0, P0_0)), Mh0_0 = v128.andnot(P0_0, NXh0_0);
+      const NXv0_0 = v128.andnot(E0_0, M0_0);
+      const NXh0_1 = v128.andnot(E0_1, v128.xor(s0_1, P0_1));
+      const Ph0_1 = v128.or(M0_1, v128.andnot(NXh0_1, P0_1)), Mh0_1 = v128.andnot(P0_1, NXh0_1);
+      const NXv0_1 = v128.andnot(E0_1, M0_1);
+      const NXh0_2 = v128.andnot(E0_2, v128.xor(s0_2, P0_2));
+      const Ph0_2 = v128.or(M0_2, v128.andnot(NXh0_2, P0_2)), Mh0_2 = v128.andnot(P0_2, NXh0_2);
+      const NXv0_2 = v128.andnot(E0_2, M0_2);
+      S0 = i64x2.sub(i64x2.add(S0, i64x2.eq(v128.and(Mh0_2, SM), SM)), i64x2.eq(v128.and(Ph0_2, SM), SM));
       v128.store16_lane(es + (a0 << 1), S0, 0);
       v128.store16_lane(es + (a1 << 1), S0, 4);
       const Ps0_0 = i64x2.shl(Ph0_0, 1), Ms0_0 = i64x2.shl(Mh0_0, 1);
       const Ps0_1 = v128.or(i64x2.shl(Ph0_1, 1), i64x2.shr_u(Ph0_0, 63)), Ms0_1 = v128.or(i64x2.shl(Mh0_1, 1), i64x2.shr_u(Mh0_0, 63));
       const Ps0_2 = v128.or(i64x2.shl(Ph0_2, 1), i64x2.shr_u(Ph0_1, 63)), Ms0_2 = v128.or(i64x2.shl(Mh0_2, 1), i64x2.shr_u(Mh0_1, 63));
-      P0_0 = v128.or(Ms0_0, v128.not(v128.or(Xv0_0, Ps0_0))); M0_0 = v128.and(Ps0_0, Xv0_0);
-      P0_1 = v128.or(Ms0_1, v128.not(v128.or(Xv0_1, Ps0_1))); M0_1 = v128.and(Ps0_1, Xv0_1);
-      P0_2 = v128.or(Ms0_2, v128.not(v128.or(Xv0_2, Ps0_2))); M0_2 = v128.and(Ps0_2, Xv0_2);
+      P0_0 = v128.or(Ms0_0, v128.andnot(NXv0_0, Ps0_0)); M0_0 = v128.andnot(Ps0_0, NXv0_0);
+      P0_1 = v128.or(Ms0_1, v128.andnot(NXv0_1, Ps0_1)); M0_1 = v128.andnot(Ps0_1, NXv0_1);
+      P0_2 = v128.or(Ms0_2, v128.andnot(NXv0_2, Ps0_2)); M0_2 = v128.andnot(Ps0_2, NXv0_2);
       a0++; a1++;
-    }
-    {
-      const r2 = peq + <usize>load<i32>(chars + (a2 << 2)) * 24;
-      const r3 = peq + <usize>load<i32>(chars + (a3 << 2)) * 24;
-      const E1_0 = v128.load64_lane(r3 + 0, v128.load64_zero(r2 + 0), 1);
-      const E1_1 = v128.load64_lane(r3 + 8, v128.load64_zero(r2 + 8), 1);
-      const E1_2 = v128.load64_lane(r3 + 16, v128.load64_zero(r2 + 16), 1);
-      const x1_0 = v128.and(E1_0, P1_0);
-      const s1_0 = i64x2.add(x1_0, P1_0);
-      const m1_0 = i64x2.lt_s(v128.xor(s1_0, MIN), v128.xor(x1_0, MIN));
-      const x1_1 = v128.and(E1_1, P1_1);
-      const t1_1 = i64x2.add(x1_1, P1_1);
-      const s1_1 = i64x2.sub(t1_1, m1_0);
-      const m1_1 = v128.or(i64x2.lt_s(v128.xor(t1_1, MIN), v128.xor(x1_1, MIN)), i64x2.lt_s(v128.xor(s1_1, MIN), v128.xor(t1_1, MIN)));
-      const s1_2 = i64x2.sub(i64x2.add(v128.and(E1_2, P1_2), P1_2), m1_1);
-      const Xv1_0 = v128.or(E1_0, M1_0), Xh1_0 = v128.or(v128.xor(s1_0, P1_0), E1_0);
-      const Ph1_0 = v128.or(M1_0, v128.not(v128.or(Xh1_0, P1_0))), Mh1_0 = v128.and(P1_0, Xh1_0);
-      const Xv1_1 = v128.or(E1_1, M1_1), Xh1_1 = v128.or(v128.xor(s1_1, P1_1), E1_1);
-      const Ph1_1 = v128.or(M1_1, v128.not(v128.or(Xh1_1, P1_1))), Mh1_1 = v128.and(P1_1, Xh1_1);
-      const Xv1_2 = v128.or(E1_2, M1_2), Xh1_2 = v128.or(v128.xor(s1_2, P1_2), E1_2);
-      const Ph1_2 = v128.or(M1_2, v128.not(v128.or(Xh1_2, P1_2))), Mh1_2 = v128.and(P1_2, Xh1_2);
-      S1 = i64x2.add(S1, i64x2.sub(v128.and(i64x2.shr_u(Ph1_2, sh), ONE), v128.and(i64x2.shr_u(Mh1_2, sh), ONE)));
-      v128.store16_lane(es + (a2 << 1), S1, 0);
-      v128.store16_lane(es + (a3 << 1), S1, 4);
-      const Ps1_0 = i64x2.shl(Ph1_0, 1), Ms1_0 = i64x2.shl(Mh1_0, 1);
-      const Ps1_1 = v128.or(i64x2.shl(Ph1_1, 1), i64x2.shr_u(Ph1_0, 63)), Ms1_1 = v128.or(i64x2.shl(Mh1_1, 1), i64x2.shr_u(Mh1_0, 63));
-      const Ps1_2 = v128.or(i64x2.shl(Ph1_2, 1), i64x2.shr_u(Ph1_1, 63)), Ms1_2 = v128.or(i64x2.shl(Mh1_2, 1), i64x2.shr_u(Mh1_1, 63));
-      P1_0 = v128.or(Ms1_0, v128.not(v128.or(Xv1_0, Ps1_0))); M1_0 = v128.and(Ps1_0, Xv1_0);
-      P1_1 = v128.or(Ms1_1, v128.not(v128.or(Xv1_1, Ps1_1))); M1_1 = v128.and(Ps1_1, Xv1_1);
-      P1_2 = v128.or(Ms1_2, v128.not(v128.or(Xv1_2, Ps1_2))); M1_2 = v128.and(Ps1_2, Xv1_2);
-      a2++; a3++;
     }
   }
   v128.store64_lane(st0 + 0, P0_0, 0); v128.store64_lane(st1 + 0, P0_0, 1);
@@ -579,68 +816,155 @@ function simd3x2(steps: i32, sh: i32): void {
   v128.store64_lane(st0 + 32, P0_2, 0); v128.store64_lane(st1 + 32, P0_2, 1);
   v128.store64_lane(st0 + 40, M0_2, 0); v128.store64_lane(st1 + 40, M0_2, 1);
   v128.store64_lane(st0 + 48, S0, 0); v128.store64_lane(st1 + 48, S0, 1);
-  v128.store64_lane(st2 + 0, P1_0, 0); v128.store64_lane(st3 + 0, P1_0, 1);
-  v128.store64_lane(st2 + 8, M1_0, 0); v128.store64_lane(st3 + 8, M1_0, 1);
-  v128.store64_lane(st2 + 16, P1_1, 0); v128.store64_lane(st3 + 16, P1_1, 1);
-  v128.store64_lane(st2 + 24, M1_1, 0); v128.store64_lane(st3 + 24, M1_1, 1);
-  v128.store64_lane(st2 + 32, P1_2, 0); v128.store64_lane(st3 + 32, P1_2, 1);
-  v128.store64_lane(st2 + 40, M1_2, 0); v128.store64_lane(st3 + 40, M1_2, 1);
-  v128.store64_lane(st2 + 48, S1, 0); v128.store64_lane(st3 + 48, S1, 1);
   store<i64>(st0, <i64>a0, 56);
   store<i64>(st1, <i64>a1, 56);
-  store<i64>(st2, <i64>a2, 56);
-  store<i64>(st3, <i64>a3, 56);
 }
 
 
 /**
- * ES for the words [w0, w1), any number of blocks (one lane): the same recurrences on one lb-bit integer
- * spread over 64-bit words in PV/MV; the addition carries upward, the shifts carry each word's
- * top bit into the next.
+ * Phase A for the words [w0, w1), quotes of 4+ blocks: the same recurrences on one lb-bit integer
+ * per lane, spread over 64-bit words (state in PVV/MVV: one v128 per block, lane l at +8l); the
+ * addition carries upward, the shifts carry each word's top bit into the next. Two lanes in one
+ * i64x2 (simdEN) when the text is long: lane 0 from the text's start to the middle word, lane 1
+ * from t0 (n + 1 words before the middle) to the end. Lane 1's warm-up [t0, middle) may mark
+ * characters of lane 0's share: harmless, because lane 0 passes each of them later (at step
+ * p - c0 >= p - t0, or in its scalar finish after the loop) and from an earlier start, so its
+ * E there is <= lane 1's: it marks whatever lane 1 marked and overwrites the score with its own,
+ * which bounds every window ending there (they start at or after c0).
  */
-function passEN(w0: i32, w1: i32, lb: i32, blocks: i32): void {
+function passEN(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32): void {
   const sh: u64 = <u64>((lb - 1) & 63);
+  const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+  const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
   for (let k = 0; k < blocks; k++) {
-    store<u64>(PV + (<usize>k << 3), ~(<u64>0));
-    store<u64>(MV + (<usize>k << 3), 0);
+    v128.store(PVV + (<usize>k << 4), i64x2.splat(-1));
+    v128.store(MVV + (<usize>k << 4), i64x2.splat(0));
   }
-  let score: i64 = <i64>lb;
-  let p = load<i32>(CSTART + (<usize>w0 << 2));
-  for (let v = w0; v < w1; v++) {
-    const e = load<i32>(CEND + (<usize>v << 2));
-    for (; p < e; p++) {
-      const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * <usize>blocks) << 3);
-      let carry: u64 = 0;
-      let cPh: u64 = 0;
-      let cMh: u64 = 0;
-      let Ph: u64 = 0;
-      let Mh: u64 = 0;
-      for (let k = 0; k < blocks; k++) {
-        const o = <usize>k << 3;
-        const Pv = load<u64>(PV + o);
-        const Mv = load<u64>(MV + o);
-        const Eq = load<u64>(row + o);
-        const Xv = Eq | Mv;
-        const x = Eq & Pv;
-        const t = x + Pv;
-        const c1: u64 = <u64>(t < x);
-        const sum = t + carry;
-        carry = c1 | <u64>(sum < t);
-        const Xh = (sum ^ Pv) | Eq;
-        Ph = Mv | ~(Xh | Pv);
-        Mh = Pv & Xh;
-        const Ph1 = (Ph << 1) | cPh;
-        const Mh1 = (Mh << 1) | cMh;
-        cPh = Ph >> 63;
-        cMh = Mh >> 63;
-        store<u64>(PV + o, Mh1 | ~(Xv | Ph1));
-        store<u64>(MV + o, Ph1 & Xv);
-      }
-      // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
-      score += <i64>((Ph >> sh) & 1) - <i64>((Mh >> sh) & 1);
-      store<u16>(ES + (<usize>p << 1), <u16>score);
+  const nw = w1 - w0;
+  if (nw < 2 * 4 * (n + 2)) {
+    runEN(0, c0, c1 - c0, <i64>lb, blocks, sh);
+    return;
+  }
+  const wa = w0 + (nw >> 1);
+  const own = load<i32>(CSTART + (<usize>wa << 2));
+  const t0 = load<i32>(CSTART + (<usize>max(w0, wa - n - 1) << 2));
+  const s0 = own - c0, s1 = c1 - t0;
+  const both = min(s0, s1);
+  v128.store(VCONST, i64x2.splat(<i64>1 << <i64>sh));
+  v128.store(VCONST, i64x2.splat(markLim + 1), 16);
+  const S = simdEN(blocks, <usize>c0, <usize>t0, both, i64x2.splat(<i64>lb));
+  // the lane with steps left finishes alone
+  if (s0 > both) runEN(0, c0 + both, s0 - both, i64x2.extract_lane(S, 0), blocks, sh);
+  else if (s1 > both) runEN(1, t0 + both, s1 - both, i64x2.extract_lane(S, 1), blocks, sh);
+}
+
+/** Lanes 0 and 1 of PVV/MVV (quote of `blocks` blocks) advance `steps` characters from a0, a1 with scores S; marks as simd1x2. Returns the scores. */
+function simdEN(blocks: i32, a0: usize, a1: usize, steps: i32, S: v128): v128 {
+  const npeq = NPEQ, chars = CHARS, pvv = PVV, mvv = MVV; // globals into locals
+  const SM = v128.load(VCONST);
+  const LIM = v128.load(VCONST, 16);
+  const stride = <usize>blocks << 3;
+  for (let t = 0; t < steps; t++) {
+    const r0 = npeq + <usize>load<i32>(chars + (a0 << 2)) * stride;
+    const r1 = npeq + <usize>load<i32>(chars + (a1 << 2)) * stride;
+    const zero = i64x2.splat(0);
+    let c = zero, cP = zero, cM = zero, Ph = zero, Mh = zero;
+    for (let k = 0; k < blocks; k++) {
+      const o = <usize>k << 4;
+      const P = v128.load(pvv + o), M = v128.load(mvv + o);
+      const E = v128.load64_lane(r1 + (<usize>k << 3), v128.load64_zero(r0 + (<usize>k << 3)), 1); // ~Peq
+      const x = v128.andnot(P, E);
+      const s = i64x2.add(i64x2.add(x, P), c);
+      c = i64x2.shr_u(v128.or(x, v128.andnot(P, s)), 63); // carry out: x ⊆ P (see the header)
+      const NXh = v128.andnot(E, v128.xor(s, P));
+      Ph = v128.or(M, v128.andnot(NXh, P));
+      Mh = v128.andnot(P, NXh);
+      const NXv = v128.andnot(E, M);
+      const Ps = v128.or(i64x2.shl(Ph, 1), cP), Ms = v128.or(i64x2.shl(Mh, 1), cM);
+      cP = i64x2.shr_u(Ph, 63);
+      cM = i64x2.shr_u(Mh, 63);
+      v128.store(pvv + o, v128.or(Ms, v128.andnot(NXv, Ps)));
+      v128.store(mvv + o, v128.andnot(Ps, NXv));
     }
+    // Ph, Mh: the last word's horizontal deltas before the shift; bit sh is row lb's
+    S = i64x2.sub(i64x2.add(S, i64x2.eq(v128.and(Mh, SM), SM)), i64x2.eq(v128.and(Ph, SM), SM));
+    a0++;
+    a1++;
+    if (v128.any_true(i64x2.lt_s(S, LIM))) mark2(S, a0 - 1, a1 - 1);
   }
+  return S;
+}
+
+/** Lane l of PVV/MVV advances `steps` characters from p with score `score`, scalar; marks as lane1. */
+function runEN(l: i32, p: i32, steps: i32, score: i64, blocks: i32, sh: u64): void {
+  const lim = markLim;
+  const pv = PVV + (<usize>l << 3), mv = MVV + (<usize>l << 3);
+  for (let t = 0; t < steps; t++, p++) {
+    const row = PEQ + ((<usize>load<i32>(CHARS + (<usize>p << 2)) * <usize>blocks) << 3);
+    let carry: u64 = 0;
+    let cPh: u64 = 0;
+    let cMh: u64 = 0;
+    let Ph: u64 = 0;
+    let Mh: u64 = 0;
+    for (let k = 0; k < blocks; k++) {
+      const o = <usize>k << 4;
+      const Pv = load<u64>(pv + o);
+      const Mv = load<u64>(mv + o);
+      const Eq = load<u64>(row + (<usize>k << 3));
+      const Xv = Eq | Mv;
+      const x = Eq & Pv;
+      const t = x + Pv;
+      const c1: u64 = <u64>(t < x);
+      const sum = t + carry;
+      carry = c1 | <u64>(sum < t);
+      const Xh = (sum ^ Pv) | Eq;
+      Ph = Mv | ~(Xh | Pv);
+      Mh = Pv & Xh;
+      const Ph1 = (Ph << 1) | cPh;
+      const Mh1 = (Mh << 1) | cMh;
+      cPh = Ph >> 63;
+      cMh = Mh >> 63;
+      store<u64>(pv + o, Mh1 | ~(Xv | Ph1));
+      store<u64>(mv + o, Ph1 & Xv);
+    }
+    // Ph, Mh: the last word's horizontal deltas before the shift; bit (lb-1) is row lb's
+    score += <i64>((Ph >> sh) & 1) - <i64>((Mh >> sh) & 1);
+    if (score <= lim) mark(<usize>p, score);
+  }
+}
+
+/**
+ * The largest E(e) for which some window ending at e can pass bounds 1 and 2 (-1: none can);
+ * phase A marks only the characters with E <= this. Proof, with the same doubles as qiScan's
+ * checks: bound 1 passes only when fl(2·min(la, lb)/(la+lb)) >= r; for la >= lb that quotient is
+ * non-increasing in la (IEEE division is monotone), so passing windows have la <= Lmax, the
+ * largest la >= lb that passes (found by doubling, then bisection), and T = la+lb <= Tmax =
+ * Lmax+lb (windows with la < lb have T < 2·lb <= Tmax). Bound 2 passes only when
+ * fl((T-E)/T) >= r; (T-E)/T = 1 - E/T grows with T, so fl((T-E)/T) <= fl((Tmax-E)/Tmax): a window
+ * can pass only if E passes at Tmax, and that test is non-increasing in E: the largest E in
+ * [0, lb] passing it is the limit (E <= lb always: D[lb][j] <= lb).
+ */
+function markLimit(lb: i32, r: f64): i64 {
+  if (<f64>(2 * lb) / <f64>(2 * lb) < r) return -1; // la = lb fails bound 1 (r > 1)
+  let ok: i64 = lb; // passes bound 1
+  let bad: i64 = 0; // fails it (found below)
+  let step: i64 = 1;
+  for (;;) {
+    const la = ok + step;
+    if (la > (<i64>1 << 40)) return lb; // r tiny: every E may pass
+    if (<f64>(2 * lb) / <f64>(la + lb) < r) { bad = la; break; }
+    ok = la;
+    step <<= 1;
+  }
+  while (bad - ok > 1) {
+    const mid = ok + ((bad - ok) >> 1);
+    if (<f64>(2 * lb) / <f64>(mid + lb) < r) bad = mid;
+    else ok = mid;
+  }
+  const T = <f64>(ok + lb);
+  let e: i64 = lb;
+  while (e >= 0 && (T - <f64>e) / T < r) e--;
+  return e;
 }
 
 /**
@@ -661,43 +985,82 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     const p = PEQ + ((<usize>c * <usize>blocks + <usize>(j >> 6)) << 3);
     store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
   }
+  for (let i = 0; i < alphabet * blocks; i++) store<u64>(NPEQ + (<usize>i << 3), ~load<u64>(PEQ + (<usize>i << 3)));
   const lo = max(1, n - 2);
   const total0 = <f64>lb;
+  markLim = markLimit(lb, minRatio);
+  dense = blocks <= 3 && markLim * 5 > <i64>lb * 3;
   for (let s = 0; s < nSources; s++) {
     if (onlySource >= 0 && s != onlySource) continue;
     const w0 = load<i32>(SW + (<usize>s << 2));
     const w1 = load<i32>(SW + (<usize>(s + 1) << 2));
     if (w1 == w0) continue;
+    const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+    const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
+    // this text's bits (a shared edge byte belongs to a text scanned before: no longer read)
+    memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
     if (blocks <= 3) passE(w0, w1, lb, n, blocks);
-    else passEN(w0, w1, lb, blocks);
-    for (let v = w0; v < w1; v++) {
-      const e = load<i32>(CEND + (<usize>v << 2));
-      const score = <f64>load<u16>(ES + (<usize>(e - 1) << 1));
-      // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
-      // fails for every window ending at v (f64 rounding is monotone)
-      const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;
-      if ((widest - <f64>score) / widest < minRatio) continue;
-      for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
-        const u = v - size + 1;
-        const start = load<i32>(CSTART + (<usize>u << 2));
-        const la = e - start;
-        const total = <f64>la + total0;
-        if (<f64>(2 * min(la, lb)) / total < minRatio) continue; // bound 1
-        if ((total - <f64>score) / total < minRatio) continue; // bound 2
-        const a = CHARS + (<usize>start << 2);
-        let inter = 0;
-        for (let i = 0; i < la; i++) {
-          const c = CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2);
-          const ca = load<i32>(c);
-          store<i32>(c, ca + 1);
-          if (ca < load<i32>(CNT_B + (<usize>load<i32>(a + (<usize>i << 2)) << 2))) inter++;
-        }
-        for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
-        if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
-        if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
-        const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
-        if (ratio >= minRatio) emit(u, size, ratio);
+    else passEN(w0, w1, lb, n, blocks);
+    if (dense) {
+      // E is in ES after every character: mark every word end
+      for (let v = w0; v < w1; v++) {
+        const p = <usize>(load<i32>(CEND + (<usize>v << 2)) - 1);
+        const b = BITS + (p >> 3);
+        store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
       }
+    }
+    // phase B, at the marked characters only (every unmarked one has E > markLim: no window
+    // ending there passes bounds 1–2), in word order as a full walk would take them
+    let v = w0;
+    for (let wi = c0 >> 6, wn = (c1 - 1) >> 6; wi <= wn; wi++) {
+      let bits = load<u64>(BITS + (<usize>wi << 3));
+      while (bits != 0) {
+        const p = (wi << 6) + <i32>ctz(bits);
+        bits &= bits - 1;
+        if (p < c0) continue;
+        if (p >= c1) break;
+        // the first word ending after p (CEND ascends): usually v itself, else a binary search
+        if (load<i32>(CEND + (<usize>v << 2)) <= p) {
+          let hi = w1;
+          while (v < hi) {
+            const mid = (v + hi) >>> 1;
+            if (load<i32>(CEND + (<usize>mid << 2)) <= p) v = mid + 1;
+            else hi = mid;
+          }
+        }
+        while (v < w1 && load<i32>(CEND + (<usize>v << 2)) == p + 1) {
+          const e = p + 1;
+          const score = <f64>load<u16>(ES + (<usize>p << 1));
+          // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
+          // fails for every window ending at v (f64 rounding is monotone)
+          const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;
+          if ((widest - <f64>score) / widest < minRatio) { v++; continue; }
+          for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
+            const u = v - size + 1;
+            const start = load<i32>(CSTART + (<usize>u << 2));
+            const la = e - start;
+            const total = <f64>la + total0;
+            if (<f64>(2 * min(la, lb)) / total < minRatio) continue; // bound 1
+            if ((total - <f64>score) / total < minRatio) continue; // bound 2
+            const a = CHARS + (<usize>start << 2);
+            let inter = 0;
+            for (let i = 0; i < la; i++) {
+              const c = CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2);
+              const ca = load<i32>(c);
+              store<i32>(c, ca + 1);
+              if (ca < load<i32>(CNT_B + (<usize>load<i32>(a + (<usize>i << 2)) << 2))) inter++;
+            }
+            for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
+            if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
+            if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
+            const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
+            if (ratio >= minRatio) emit(u, size, ratio);
+          }
+          v++;
+        }
+        if (v == w1) break;
+      }
+      if (v == w1) break;
     }
   }
   return nOut;
