@@ -11,9 +11,12 @@
 //                     `document` at load, which fails in a Web Worker; this file is the one
 //                     place dist/index.js carries third-party code (licences in
 //                     dist/vendor/THIRD-PARTY-LICENSES.txt)
-//   dist/node.js      the Node entry (exports "node") and dist/cli.js, the `groundwire`
-//                     command (bin), sharing dist/chunks/*; ts/deps/<name>.node.ts swapped in,
-//                     so Traqula, SHACL, the markdown parser and hash-wasm load at first use
+//   dist/node.js      the Node entry (exports "node"): ONE file with every module of ours it
+//                     reaches statically (see entryChunk); dist/cli.js, the `groundwire`
+//                     command (bin), with no static import at all; the command modules in
+//                     dist/chunks/*; ts/deps/<name>.node.ts swapped in, so N3.js, Traqula,
+//                     SHACL, the markdown parser, MiniSearch, fastest-levenshtein, zod and
+//                     hash-wasm load at first use
 //   dist/index.d.ts   the bundled type declarations of the whole API, Node-only functions
 //                     included (rollup-plugin-dts), for every resolution mode
 //   dist/browser/groundwire.js        ONE self-contained ES module with every dependency
