@@ -9,7 +9,6 @@
  *
  * Kept apart from the browser entry (node:fs).
  */
-import { randomBytes } from "node:crypto";
 import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
@@ -230,7 +229,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   let temporary = "";
   let fd: number | undefined;
   for (let attempt = 0; fd === undefined; attempt++) {
-    temporary = join(folder, `.${basename(target)}.${randomBytes(8).toString("hex")}.tmp`);
+    // node:crypto is taken here, at the first write, not imported: loading it is ≈ 5 ms of start-up
+    temporary = join(folder, `.${basename(target)}.${process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex")}.tmp`);
     try {
       fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o666);
     } catch (error) {

@@ -35,8 +35,8 @@ describe("the browser entry's import graph", () => {
     const builtins = [...bare].filter((s) => s.startsWith("node:") || builtinModules.includes(s.split("/")[0]));
     expect(builtins, `node builtins reachable from dist/index.js: ${builtins.join(", ")}`).toEqual([]);
     expect(seen.size).toBeGreaterThan(1); // the graph was walked, not just the entry
-    // and the Node entry does pull in node:crypto (so the walk above would have seen it)
-    expect(importSpecifiers(readFileSync(join(ROOT, "dist/node.js"), "utf8")).some((s) => s.startsWith("./chunks/"))).toBe(true);
+    // and the Node entry, one file, does import node builtins (so the walk above would have seen them)
+    expect(importSpecifiers(readFileSync(join(ROOT, "dist/node.js"), "utf8")).filter((s) => s.startsWith("node:")).length).toBeGreaterThan(0);
   });
 
   it("dist/browser/groundwire.js is self-contained: no import of anything", () => {

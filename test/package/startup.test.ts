@@ -1,15 +1,16 @@
 /**
  * What `import("groundwire")` and `groundwire --help` load in Node (issue 16 item 5; the
- * timings are in bench/package.bench.ts, never here). The static import graph of
- * dist/node.js reaches only the light packages, dist/cli.js reaches no RDF code at all, and
- * the heavy ones (zod, Traqula, the SHACL stack, the markdown parser, oxigraph) are
- * `require`d at their first use — checked in a child process that records every CommonJS
- * load (`require` of an ES module goes through the same loader).
+ * timings are in bench/package.bench.ts, never here). dist/node.js is one file whose static
+ * imports reach one package, the WASM loader; dist/cli.js imports nothing at all, so
+ * `--help` reads one file; every other dependency (N3.js, zod, Traqula, the SHACL stack,
+ * the markdown parser, oxigraph, MiniSearch, fastest-levenshtein) is `require`d at its first
+ * use — checked in a child process that records every CommonJS load (`require` of an ES
+ * module goes through the same loader).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it, beforeAll } from "vitest";
 import { parseAst } from "rollup/parseAst";
 import { ROOT, requireBuild } from "./support.js";
@@ -51,16 +52,19 @@ function loadedPackages(code: string): string[] {
 describe("start-up in Node: what the import and --help load", () => {
   beforeAll(() => requireBuild());
 
-  it("dist/node.js statically reaches only N3.js, the WASM loader, fastest-levenshtein and minisearch", () => {
-    const { packages } = staticGraph("dist/node.js");
+  it("dist/node.js is one file of ours whose static imports reach only the WASM loader and node builtins", () => {
+    const { packages, files } = staticGraph("dist/node.js");
+    expect([...files].map((f) => relative(ROOT, f))).toEqual(["dist/node.js"]);
     const thirdParty = [...packages].filter((p) => !p.startsWith("node:")).sort();
-    expect(thirdParty).toEqual(["@assemblyscript/loader", "fastest-levenshtein", "minisearch", "n3"]);
+    expect(thirdParty).toEqual(["@assemblyscript/loader"]);
+    // node:crypto is taken at the first hash, not imported
+    expect([...packages].filter((p) => p.startsWith("node:")).sort()).toEqual(["node:fs", "node:module", "node:path", "node:url"]);
   });
 
-  it("dist/cli.js (what --help runs) statically reaches no third-party package and no RDF code", () => {
+  it("dist/cli.js (what --help runs) imports nothing: not a package, not a builtin, not a chunk", () => {
     const { packages, files } = staticGraph("dist/cli.js");
-    expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual([]);
-    expect(files.size).toBeLessThanOrEqual(2);
+    expect([...packages]).toEqual([]);
+    expect(files.size).toBe(1);
     const r = spawnSync(process.execPath, [join(ROOT, "dist/cli.js"), "--help"], { encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^usage: groundwire <command>/);
@@ -69,7 +73,7 @@ describe("start-up in Node: what the import and --help load", () => {
   it("zod, Traqula, the SHACL stack and the markdown parser load at first use, not at import", () => {
     const entry = JSON.stringify(join(ROOT, "dist/node.js"));
     const atImport = loadedPackages(`await import(${entry});`);
-    for (const heavy of ["zod", "@traqula/parser-sparql-1-1", "rdf-validate-shacl", "markdown-it", "oxigraph", "hash-wasm"]) expect(atImport).not.toContain(heavy);
+    expect(atImport).toEqual([]);
     const afterUse = loadedPackages(
       `const g = await import(${entry});` +
         `if (g.critiqueSchema.safeParse([{ op: "REMOVE", tripleIds: ["3"] }]).data[0].tripleIds[0] !== 3) throw new Error("critique");` +
@@ -78,5 +82,27 @@ describe("start-up in Node: what the import and --help load", () => {
     );
     expect(afterUse).toContain("zod");
     expect(afterUse).toContain("@traqula/parser-sparql-1-1");
+    expect(afterUse).toContain("n3");
+  });
+
+  it("N3.js loads at the first graph, and a GraphStore made then is an N3.Store with its quad table", () => {
+    const entry = JSON.stringify(join(ROOT, "dist/node.js"));
+    // the child prints what it saw; the hook records the packages loaded up to each mark
+    const code =
+      `const g = await import(${entry});` +
+      `const before = globalThis.__loaded();` +
+      `const graph = g.parseGraph("@prefix e: <http://example.org/> . e:a e:b e:c, e:d .");` +
+      `const N3 = (await import("node:module")).createRequire(${entry})("n3");` +
+      `const s = new g.GraphStore([N3.DataFactory.quad(N3.DataFactory.namedNode("http://example.org/x"), N3.DataFactory.namedNode("http://example.org/y"), N3.DataFactory.literal("z"))]);` +
+      `console.log(JSON.stringify({ before, store: graph.store instanceof N3.Store && graph.store instanceof g.GraphStore, size: graph.store.size, rows: graph.store.quadRows().count, made: s instanceof N3.Store, madeSize: s.size, madeRows: s.quadRows().count, ttl: g.serializeGraph(graph) }));`;
+    const hook = `const M=require("node:module");const seen=new Set();const o=M._load;M._load=function(r,p,m){try{const f=M._resolveFilename(r,p,m);const x=/node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f);if(x)seen.add(x[1])}catch{}return o.apply(this,arguments)};globalThis.__loaded=()=>[...seen].sort();`;
+    const hookFile = join(mkdtempSync(join(tmpdir(), "gw-startup-")), "hook.cjs");
+    writeFileSync(hookFile, hook);
+    const r = spawnSync(process.execPath, ["--require", hookFile, "--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out.before).toEqual([]);
+    expect(out).toMatchObject({ store: true, size: 2, rows: 2, made: true, madeSize: 1, madeRows: 1 });
+    expect(out.ttl).toBe("@prefix e: <http://example.org/>.\n\ne:a e:b e:c, e:d.\n");
   });
 });

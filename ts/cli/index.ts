@@ -4,8 +4,11 @@
  * on demand. Output is human-readable by default, `--json` for machines; an error
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
-import { CliError, escapeTerminal, HelpShown, type Command } from "./common.js";
-import { packageVersion } from "./package-root.js";
+//
+// No static imports: `groundwire --help` (and a bare `groundwire`) print from this one file
+// and load nothing else, not even node:util or node:fs (docs/package.md has the start-up
+// figures). Everything else is imported where it is needed.
+import type { Command } from "./common.js";
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
@@ -45,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-V") {
+    const { packageVersion } = await import("./package-root.js");
     console.log(packageVersion());
     return 0;
   }
@@ -56,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
     [name, ...rest] = [rest[0], "--help"];
   }
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const { CliError } = await import("./common.js");
   if (!entry) throw new CliError(`unknown command ${JSON.stringify(name.slice(0, 80))}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
   current = name;
   // loaded only for a command, so `groundwire --help` does not compile the WASM core
@@ -72,7 +77,7 @@ const MAX_MESSAGE = 2000;
  * The one error line: `groundwire <command>: <message>` (a message that already starts with
  * `<command>: ` is not prefixed twice), terminal controls escaped, cut to MAX_MESSAGE.
  */
-function errorLine(command: string | null, message: string): string {
+function errorLine(command: string | null, message: string, escapeTerminal: (text: string) => string): string {
   let text = message;
   if (command !== null && text.startsWith(`${command}: `)) text = text.slice(command.length + 2);
   if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}… (${text.length} characters)`;
@@ -89,13 +94,15 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error) => {
+  async (error) => {
+    // loaded here, not at start-up (see the imports note): every error path has it
+    const { CliError, escapeTerminal, HelpShown } = await import("./common.js");
     if (error instanceof HelpShown) {
       process.exitCode = 0;
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${errorLine(current, message)}\n`);
+    process.stderr.write(`${errorLine(current, message, escapeTerminal)}\n`);
     if (process.env.GROUNDWIRE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   },

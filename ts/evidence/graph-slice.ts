@@ -5,21 +5,24 @@
  * (data/shapes/evidence-shapes.ttl) with a real SHACL engine (rdf-validate-shacl),
  * and written into an embedded store with its quad API, all or nothing.
  */
-import { DataFactory, Store } from "n3";
+import type { DataFactory } from "n3";
 import type * as RDF from "@rdfjs/types";
 import type SHACLValidator from "rdf-validate-shacl";
+import { n3DataFactory, n3Store } from "../deps/n3.js";
 import { shacl } from "../deps/shacl.js";
 import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment.js";
 import { EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
 
-const { namedNode, literal, quad } = DataFactory;
+// N3.js's term constructors, called through: the Node build loads N3.js at first use (ts/deps/n3).
+const namedNode = (iri: string) => n3DataFactory().namedNode(iri);
+const literal: typeof DataFactory.literal = (value, languageOrDatatype) => n3DataFactory().literal(value, languageOrDatatype);
+const quad = (subject: RDF.Quad_Subject, predicate: RDF.Quad_Predicate, object: RDF.Quad_Object, graph?: RDF.Quad_Graph) => n3DataFactory().quad(subject, predicate, object, graph);
 
 /** The ontology's namespace. */
 export const EVIDENCE_NS = "https://w3id.org/groundwire/evidence#";
-const RDF_TYPE = namedNode(RDF_TYPE_IRI);
-const XSD_INTEGER = namedNode(`${XSD}integer`);
+const rdfType = () => namedNode(RDF_TYPE_IRI);
 const SH = "http://www.w3.org/ns/shacl#";
 const gwe = (local: string) => namedNode(EVIDENCE_NS + local);
 
@@ -51,6 +54,8 @@ export interface GraphSlice {
  * @throws Error when a fragment belongs to another artifact (its artifactId differs)
  */
 export function toGraphSlice(artifact: Artifact, fragments: readonly Fragment[]): GraphSlice {
+  const RDF_TYPE = rdfType();
+  const XSD_INTEGER = namedNode(`${XSD}integer`);
   const a = namedNode(artifactIri(artifact.artifactId));
   const int = (n: number) => literal(String(n), XSD_INTEGER);
   const quads: RDF.Quad[] = [
@@ -137,7 +142,7 @@ function show(term: RDF.Term | null | undefined): string | null {
  * the SHACL results). Async because the engine is.
  */
 export async function validateSlice(slice: GraphSlice): Promise<ValidationOutcome> {
-  const data = new Store(slice.quads as never);
+  const data = new (n3Store())(slice.quads as never);
   const { validator, inversePath } = shapesEngine();
   const report = await validator.validate(data as unknown as RDF.DatasetCore);
   const own = sliceViolations(slice);
@@ -229,7 +234,7 @@ const FRAGMENT_IRI_RE = /^urn:groundwire:fragment:[0-9a-f]{64}$/;
 
 /** The one `gwe:Artifact` node of a slice, or null when there is not exactly one named node typed so. */
 function sliceArtifact(quads: readonly RDF.Quad[]): RDF.NamedNode | null {
-  const typed = quads.filter((q) => q.predicate.equals(RDF_TYPE) && q.object.equals(gwe("Artifact")));
+  const typed = quads.filter((q) => q.predicate.equals(rdfType()) && q.object.equals(gwe("Artifact")));
   const nodes = new Set(typed.map((q) => q.subject.value));
   return typed.length && nodes.size === 1 && typed[0]!.subject.termType === "NamedNode" ? (typed[0]!.subject as RDF.NamedNode) : null;
 }
@@ -249,7 +254,7 @@ function sliceViolations(slice: GraphSlice): Violation[] {
     out.push({ focusNode, path, constraint, value, message });
   const artifact = sliceArtifact(slice.quads);
   if (!artifact) {
-    const n = new Set(slice.quads.filter((q) => q.predicate.equals(RDF_TYPE) && q.object.equals(gwe("Artifact"))).map((q) => q.subject.value)).size;
+    const n = new Set(slice.quads.filter((q) => q.predicate.equals(rdfType()) && q.object.equals(gwe("Artifact"))).map((q) => q.subject.value)).size;
     v("", "SliceArtifact", `a slice describes exactly one gwe:Artifact named by an IRI; this one describes ${n}`);
     return out;
   }

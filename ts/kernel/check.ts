@@ -14,7 +14,7 @@
  * be schema properties and classes; IRIs in subject, object, VALUES and expression
  * positions must be mentioned by the schema graph (see `knownTerm`).
  */
-import { distance } from "fastest-levenshtein";
+import { levenshtein } from "../deps/levenshtein.js";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Query, Span, Term, TriplePattern, Variable } from "./algebra.js";
 import { compactIri, termToSparql, exprToSparql, pathToSparql, toSparql } from "./algebra.js";
 import { RDF_TYPE, Schema, XSD, namespaceOf } from "./schema.js";
@@ -938,6 +938,7 @@ export function closest(word: string, pool: string[], options: { variables?: boo
   const limit = word.length >= 12 ? 3 : 2;
   const scored: [number, number, number, string][] = [];
   const lower = word.toLowerCase();
+  const distance = levenshtein();
   for (const w of pool) {
     if (w === word) continue;
     if (Math.abs(w.length - word.length) > limit) continue;

@@ -3,7 +3,7 @@
  * here (the package's Node build); exported from the Node entry.
  */
 import { createRequire } from "node:module";
-import { Writer } from "n3";
+import { n3Writer } from "../deps/n3.js";
 import type { Graph } from "../rdf/index.js";
 import { parseSparqlJsonResults, SparqlStoreError, type SparqlStore } from "./store.js";
 
@@ -26,7 +26,7 @@ function loadOxigraph(): typeof import("oxigraph") | null {
 
 /** Serialize a Graph's triples as N-Triples (n3's writer). */
 function toNTriples(graph: Graph): string {
-  const writer = new Writer({ format: "N-Triples" });
+  const writer = new (n3Writer())({ format: "N-Triples" });
   let out = "";
   writer.addQuads(graph.store.getQuads(null, null, null, null));
   writer.end((error, text) => {

@@ -3,9 +3,10 @@
  * (browser-safe: give it the texts), an embedded BM25+ corpus on MiniSearch,
  * and an HTTP client for a remote worker.
  */
-import MiniSearch from "minisearch";
+import type MiniSearch from "minisearch";
 import { words } from "./words.js";
-import { distance } from "fastest-levenshtein";
+import { levenshtein } from "../deps/levenshtein.js";
+import { miniSearch } from "../deps/minisearch.js";
 import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";
 import { EndpointError, joinEndpointPath, postToEndpoint } from "../net/http.js";
 import { redactUrl } from "../net/redact.js";
@@ -220,7 +221,7 @@ export interface EmbeddedCorpus extends WorkerClient {
 export function closeKeys(wanted: string, keys: readonly string[]): string[] {
   const part = wanted.split("/").at(-1)!.toLowerCase();
   return keys
-    .map((k) => ({ k, d: k.split("/").at(-1)!.toLowerCase() === part || k.includes(part) ? 0 : distance(wanted, k) }))
+    .map((k) => ({ k, d: k.split("/").at(-1)!.toLowerCase() === part || k.includes(part) ? 0 : levenshtein()(wanted, k) }))
     .filter((x) => x.d <= Math.max(4, Math.floor(wanted.length / 3)))
     .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))
     .slice(0, 3)
@@ -275,7 +276,7 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
   const indexFor = (key: string) => {
     let index = indexes.get(key);
     if (!index) {
-      index = new MiniSearch<{ id: number; content: string }>({
+      index = new (miniSearch())<{ id: number; content: string }>({
         fields: ["content"],
         tokenize: searchTerms,
         processTerm: (term) => {

@@ -20,7 +20,8 @@
  * `n3` is pinned to an exact version in package.json; the table is compared with the
  * store's contents in test/rdf/graph-store.test.ts.
  */
-import { Store } from "n3";
+import type { Store } from "n3";
+import { n3Store, StoreBase } from "../deps/n3.js";
 
 /** The N3.js 2.x internals this module relies on (pinned `n3` version). */
 interface StoreInternals {
@@ -29,7 +30,8 @@ interface StoreInternals {
   _graphs: Record<string, { subjects: Record<string, Record<string, Record<string, unknown>>> }>;
 }
 
-const storeProto = Store.prototype as unknown as StoreInternals;
+/** N3.js's own `_addQuad`/`_removeQuad` (N3.js is loaded when the first store is made: ts/deps/n3). */
+const storeProto = (): StoreInternals => n3Store().prototype as unknown as StoreInternals;
 
 /** The quads of a store as entity numbers: row r is `rows[4r..4r+3]` = subject, predicate, object, graph. */
 export interface QuadRows {
@@ -41,7 +43,7 @@ export interface QuadRows {
  * An N3.Store with a flat quad table (see the module note). Use it exactly as an N3.Store;
  * {@link quadRows} is the one addition.
  */
-export class GraphStore extends Store {
+export class GraphStore extends StoreBase {
   // Not #private: N3.Store's constructor may add quads (through _addQuad) before this
   // class's fields exist, and _addQuad must then see "no table yet" instead of throwing.
   private table: Int32Array | undefined;
@@ -58,7 +60,7 @@ export class GraphStore extends Store {
 
   /** @internal N3.js hook: every accepted quad is appended to the table. */
   _addQuad(subject: number, predicate: number, object: number, graph: number): boolean {
-    const added = storeProto._addQuad.call(this, subject, predicate, object, graph);
+    const added = storeProto()._addQuad.call(this, subject, predicate, object, graph);
     if (added) {
       const table = this.table;
       if (table === undefined || this.stale) this.stale = true;
@@ -82,7 +84,7 @@ export class GraphStore extends Store {
 
   /** @internal N3.js hook: a removal makes the table stale until the next quadRows(). */
   _removeQuad(subject: number, predicate: number, object: number, graph: number): boolean {
-    const removed = storeProto._removeQuad.call(this, subject, predicate, object, graph);
+    const removed = storeProto()._removeQuad.call(this, subject, predicate, object, graph);
     if (removed) this.stale = true;
     return removed;
   }

@@ -3,7 +3,8 @@
  * N3.js's Turtle / N-Triples / N-Quads parser and held in an `N3.Store`, with the
  * prefixes the source declared. Parsing is N3.js's business, never ours.
  */
-import { DataFactory, Parser, type Store } from "n3";
+import type { Store } from "n3";
+import { n3DataFactory, n3Parser } from "../deps/n3.js";
 import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
 
@@ -112,6 +113,8 @@ export function parseQuads(
   if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
   // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
   // parse again with a longer stem (rare, and deterministic).
+  const DataFactory = n3DataFactory();
+  const Parser = n3Parser();
   for (let anon = "b"; ; anon = `${anon}_`) {
     let collided = false;
     let counter = 0;

@@ -4,7 +4,7 @@
  * lexical form: `7.50`, `1.0E-7`, `007` stay as written), language tags and datatypes are
  * kept, IRIs use the graph's prefixes where the local part is a valid PN_LOCAL.
  */
-import { Writer } from "n3";
+import { n3Writer } from "../deps/n3.js";
 import type * as RDF from "@rdfjs/types";
 import type { Graph, RdfFormat } from "./graph.js";
 
@@ -34,7 +34,7 @@ export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {
   const format = options.format ?? "turtle";
   const writerFormat = WRITER_FORMAT[format];
   if (!writerFormat) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
-  const writer = new Writer({ format: writerFormat, prefixes: format === "turtle" || format === "trig" ? graph.prefixes : undefined });
+  const writer = new (n3Writer())({ format: writerFormat, prefixes: format === "turtle" || format === "trig" ? graph.prefixes : undefined });
   const quads = graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[];
   for (const quad of quads) {
     for (const term of [quad.subject, quad.predicate, quad.object, quad.graph]) {

@@ -5,7 +5,7 @@
  */
 import type * as RDF from "@rdfjs/types";
 import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
-import { DataFactory } from "n3";
+import { n3DataFactory } from "../deps/n3.js";
 import { parseGraph, RdfParseError, type Graph } from "../rdf/index.js";
 import { escapeIri } from "../rdf/prefixes.js";
 import { fingerprintGraph, listingPrefixRecord, type TripleIndex } from "./triple-index.js";
@@ -256,7 +256,7 @@ export function applyCritique(graph: Graph, index: TripleIndex, critique: Critiq
     }
     const addedQuads: RDF.Quad[] = [];
     for (const q of toAdd) {
-      const quad = DataFactory.quad(q.subject as never, q.predicate as never, q.object as never) as unknown as RDF.Quad;
+      const quad = n3DataFactory().quad(q.subject as never, q.predicate as never, q.object as never) as unknown as RDF.Quad;
       if (store.addQuad(quad as never) !== false) addedQuads.push(quad);
     }
     for (const id of ids) removedBy.set(id, number);
@@ -318,13 +318,13 @@ function parseCorrectValue(text: string, graph: Graph, item: number): RDF.Quad[]
     let b = fresh.get(t.value);
     if (!b) {
       let label = `${t.value}`;
-      for (let k = 1; graph.store.countQuads(DataFactory.blankNode(label) as never, null, null, null) + graph.store.countQuads(null, null, DataFactory.blankNode(label) as never, null) > 0; k++) {
+      for (let k = 1; graph.store.countQuads(n3DataFactory().blankNode(label) as never, null, null, null) + graph.store.countQuads(null, null, n3DataFactory().blankNode(label) as never, null) > 0; k++) {
         label = `${t.value}_${k}`;
       }
-      b = DataFactory.blankNode(label) as unknown as RDF.BlankNode;
+      b = n3DataFactory().blankNode(label) as unknown as RDF.BlankNode;
       fresh.set(t.value, b);
     }
     return b as unknown as T;
   };
-  return quads.map((q) => DataFactory.quad(relabel(q.subject) as never, q.predicate as never, relabel(q.object) as never) as unknown as RDF.Quad);
+  return quads.map((q) => n3DataFactory().quad(relabel(q.subject) as never, q.predicate as never, relabel(q.object) as never) as unknown as RDF.Quad);
 }

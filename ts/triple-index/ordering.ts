@@ -21,7 +21,8 @@
  * public `getQuads` path is used. All paths give the same listing (tested for parity).
  */
 import type * as RDF from "@rdfjs/types";
-import { DataFactory, type Store } from "n3";
+import type { Store } from "n3";
+import { n3DataFactory } from "../deps/n3.js";
 import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindings/listing.js";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
@@ -261,7 +262,7 @@ function permuteTriples(spo: Int32Array, order: Int32Array): Int32Array {
 function sortTriplesGeneric(store: Store, prefixes: PrefixMap): SortedTriples {
   const quads = store.getQuads(null, null, null, null) as RDF.Quad[];
   // Quads in named graphs may repeat a triple (the same line): keep its first occurrence only.
-  const dedupe = quads.length > 0 && store.countQuads(null, null, null, DataFactory.defaultGraph()) !== quads.length;
+  const dedupe = quads.length > 0 && store.countQuads(null, null, null, n3DataFactory().defaultGraph()) !== quads.length;
   return sortQuadList(quads, prefixes, dedupe);
 }
 
@@ -314,7 +315,7 @@ function sortQuadList(quads: readonly RDF.Quad[], prefixes: PrefixMap, dedupe: b
     numbered.push(s, p, o);
   }
   const spo = Int32Array.from(numbered);
-  const typeTerm = numbers.get(termId(DataFactory.namedNode(RDF_TYPE))) ?? -1;
+  const typeTerm = numbers.get(termId(n3DataFactory().namedNode(RDF_TYPE))) ?? -1;
   const { order, blockStarts } = orderTriples(texts, spo, typeTerm);
   return new SortedTriples(texts, permuteTriples(spo, order), blockStarts, (k) => kept[order[k]]);
 }
@@ -373,7 +374,7 @@ function readEntityTriples(store: Store): EntityTriples | null {
   const { rows, count } = store instanceof GraphStore ? store.quadRows() : walkQuadRows(store);
   const graph = count > 0 ? rows[3] : 1;
   for (let i = 7; i < 4 * count; i += 4) if (rows[i] !== graph) return null;
-  const graphTerm = count > 0 ? (entityIndex._termFromId(entityIndex._entities[graph]) as RDF.Quad["graph"]) : DataFactory.defaultGraph();
+  const graphTerm = count > 0 ? (entityIndex._termFromId(entityIndex._entities[graph]) as RDF.Quad["graph"]) : n3DataFactory().defaultGraph();
   return { rows, count, entityIndex, graphTerm };
 }
 
@@ -470,7 +471,7 @@ function sortTriplesFast(
           renderAll,
           sorted,
           listing.blockStarts,
-          (k) => DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+          (k) => n3DataFactory().quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
           listing.fingerprint,
         );
       }
@@ -483,7 +484,7 @@ function sortTriplesFast(
     const { order, blockStarts } = orderTriples(texts, spo, typeTerm);
     const sorted = permuteTriples(spo, order);
     const result = new SortedTriples(texts, sorted, blockStarts, (k) =>
-      DataFactory.quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
+      n3DataFactory().quad(termOf(sorted[3 * k]) as RDF.Quad_Subject, termOf(sorted[3 * k + 1]) as RDF.Quad_Predicate, termOf(sorted[3 * k + 2]) as RDF.Quad_Object, graphTerm) as unknown as RDF.Quad,
     );
     if (hashNow) result.fingerprint();
     return result;
