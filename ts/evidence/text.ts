@@ -10,7 +10,16 @@
  * spaces therefore never changes a content hash.
  */
 export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
+  // Most labels are already normal (single spaces between words): one table lookup per unit
+  // tells, and the string is returned as is, where the regex replace and trim make a copy.
+  const ws = whitespaceTable();
+  const last = text.length - 1;
+  let i = 0;
+  for (; i <= last; i++) {
+    if (ws[text.charCodeAt(i)] === 0) continue;
+    if (i === 0 || i === last || text.charCodeAt(i) !== 0x20 || ws[text.charCodeAt(i + 1)] === 1) break;
+  }
+  return i > last ? text : text.replace(/\s+/gu, " ").trim();
 }
 
 /**
@@ -31,7 +40,35 @@ const DROPPED = /[^\p{L}\p{M}\p{N}\p{Pc}\-\s]/gu;
  * or no label).
  */
 export function slugify(label: string): string {
-  return normalizeWhitespace(label.normalize("NFC").toLowerCase().replace(DROPPED, "")).replace(/ /g, "-");
+  return asciiSlug(label) ?? normalizeWhitespace(label.normalize("NFC").toLowerCase().replace(DROPPED, "")).replace(/ /g, "-");
+}
+
+/** Code units of an ASCII slug being built (labels longer than this take the general path). */
+const slugUnits = new Uint16Array(256);
+
+/**
+ * `slugify` of an ASCII label in one pass, or null for any other label. On ASCII the rules
+ * reduce to: NFC changes nothing, lowercasing is A–Z → a–z, the characters kept are
+ * `[a-z0-9_-]` (the ASCII members of \p{L}, \p{N}, \p{Pc} and `-`; \p{M} has none) and the
+ * whitespace `\s` matches in ASCII (tab, LF, VT, FF, CR, space), whose runs, once the dropped
+ * characters are gone, become one `-`, none at either end. A test compares the two paths on
+ * every ASCII character and on generated labels.
+ */
+function asciiSlug(label: string): string | null {
+  if (label.length > slugUnits.length) return null;
+  let n = 0;
+  let gap = false;
+  for (let i = 0; i < label.length; i++) {
+    let c = label.charCodeAt(i);
+    if (c >= 0x80) return null;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d) {
+      if (gap && n > 0) slugUnits[n++] = 0x2d;
+      gap = false;
+      slugUnits[n++] = c;
+    } else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) gap = true;
+  }
+  return String.fromCharCode.apply(null, slugUnits.subarray(0, n) as unknown as number[]);
 }
 
 /**
@@ -64,11 +101,19 @@ function whitespaceTable(): Uint8Array {
 
 /** Code units per piece of CollapsedText's normalized copy (at least; a piece ends at the next cut after it). */
 const PIECE = 1 << 20;
-/** Code units turned into a string at a time (String.fromCharCode's arguments). */
+/** Code units of the text read into a typed array, collapsed and turned into a string at a time. */
+const STEP = 1 << 15;
+/** Code units per `String.fromCharCode` call where there is no Buffer (its arguments). */
 const UNITS = 8192;
 
 /** Code units per entry of CollapsedText's offset table. */
 const BLOCK = 32;
+
+/**
+ * Node's Buffer where there is one (it copies a string's code units into a typed array and makes a
+ * string of them natively, lone surrogates kept); browsers go code unit by code unit.
+ */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /**
  * A whole text whitespace-normalized once, with a map from its offsets to offsets in the
@@ -82,7 +127,7 @@ const BLOCK = 32;
  * Pieces are cut only after a character that is neither whitespace (no run spans two pieces)
  * nor a high surrogate (no pair is split). The whitespace set is the one `normalizeWhitespace`'s
  * `\s` matches (the table is built from that regex).
- * Memory: the copy plus 4 bytes per 32 code units.
+ * Memory: the copy plus 4 bytes per 32 code units, and a 64 KB scratch array while building.
  */
 export class CollapsedText {
   /** The normalized copy (every whitespace run → one U+0020, not trimmed), in pieces. */
@@ -102,44 +147,47 @@ export class CollapsedText {
     const pieces: string[] = [];
     const pieceStarts: number[] = [];
     const blocks = new Uint32Array(Math.floor(text.length / BLOCK) + 1);
-    // One pass writes the normalized code units (String.fromCharCode per 8 K, joined per piece: flat
-    // strings; a global regex replace yields a tree of millions of slices and concatenations,
-    // several times the text's size) and records the offset table.
-    const units = new Uint16Array(UNITS);
+    // The text is read STEP code units at a time into one typed array (natively, with Buffer's
+    // UTF-16 write), collapsed in place (the copy is never longer than what it was read from) and
+    // turned back into a string (natively again): a typed-array loop instead of a charCodeAt per
+    // unit, and flat strings (a global regex replace yields a tree of millions of slices and
+    // concatenations, several times the text's size). Each step's strings are joined per piece.
+    const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(STEP * 2) : null;
+    const units = buffer ? new Uint16Array(buffer.buffer, buffer.byteOffset, STEP) : new Uint16Array(STEP);
     let parts: string[] = [];
-    let used = 0;
     let n = 0;
     let pieceStart = 0;
     let previous = 0;
-    const flushUnits = () => {
-      parts.push(String.fromCharCode.apply(null, units.subarray(0, used) as unknown as number[]));
-      used = 0;
-    };
-    const flushPiece = () => {
-      flushUnits();
-      pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
-      pieceStarts.push(pieceStart);
-      pieceStart = n;
-      parts = [];
-    };
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (i % BLOCK === 0) {
-        blocks[i / BLOCK] = n;
-        // Cut after a unit that is neither whitespace nor a high surrogate.
-        if (n - pieceStart >= PIECE && previous === 0 && (text.charCodeAt(i - 1) & 0xfc00) !== 0xd800) flushPiece();
+    for (let s = 0; s < text.length; s += STEP) {
+      const count = Math.min(STEP, text.length - s);
+      if (buffer) buffer.write(count === text.length ? text : text.slice(s, s + count), 0, "utf16le");
+      else for (let k = 0; k < count; k++) units[k] = text.charCodeAt(s + k);
+      let used = 0;
+      for (let k = 0; k < count; k++) {
+        // s is a multiple of STEP, itself a multiple of BLOCK: s + k starts a block when k does.
+        if ((k & (BLOCK - 1)) === 0) blocks[(s + k) / BLOCK] = n;
+        const c = units[k];
+        const w = ws[c];
+        // A whitespace unit right after another is the one a run collapses away.
+        if ((w & previous) === 0) {
+          units[used++] = w ? 0x20 : c;
+          n++;
+        }
+        previous = w;
       }
-      const w = ws[c];
-      // A whitespace unit right after another is the one a run collapses away.
-      if ((w & previous) === 0) {
-        units[used++] = w ? 0x20 : c;
-        n++;
-        if (used === UNITS) flushUnits();
+      if (buffer) parts.push(buffer.toString("utf16le", 0, used * 2));
+      else for (let k = 0; k < used; k += UNITS) parts.push(String.fromCharCode.apply(null, units.subarray(k, Math.min(used, k + UNITS)) as unknown as number[]));
+      // Cut after a unit that is neither whitespace nor a high surrogate.
+      if (n - pieceStart >= PIECE && previous === 0 && (units[used - 1] & 0xfc00) !== 0xd800) {
+        pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
+        pieceStarts.push(pieceStart);
+        pieceStart = n;
+        parts = [];
       }
-      previous = w;
     }
     if (text.length % BLOCK === 0) blocks[text.length / BLOCK] = n;
-    flushPiece();
+    pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
+    pieceStarts.push(pieceStart);
     this.pieces = pieces;
     this.pieceStarts = pieceStarts;
     this.length = n;
