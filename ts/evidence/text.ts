@@ -84,6 +84,30 @@ export function anchorFor(slug: string, occurrence: number): string {
   return occurrence === 1 && slug !== "" ? slug : `${slug}~${occurrence}`;
 }
 
+/**
+ * Collapse whitespace runs of `units[0, count)` (text offsets `s`…, `s` a multiple of `BLOCK`) in
+ * place, recording the copy's offset at every BLOCK-th unit; `state` carries the copy's length and
+ * whether the last unit read was whitespace across calls. Returns the units kept.
+ */
+function collapse(units: Uint8Array | Uint16Array, count: number, s: number, blocks: Uint32Array, ws: Uint8Array, state: { n: number; previous: number }): number {
+  let { n, previous } = state;
+  let used = 0;
+  for (let k = 0; k < count; k++) {
+    if ((k & (BLOCK - 1)) === 0) blocks[(s + k) >>> 5] = n;
+    const c = units[k];
+    const w = ws[c];
+    // A whitespace unit right after another is the one a run collapses away.
+    if ((w & previous) === 0) {
+      units[used++] = w ? 0x20 : c;
+      n++;
+    }
+    previous = w;
+  }
+  state.n = n;
+  state.previous = previous;
+  return used;
+}
+
 /** 1 at every UTF-16 code unit `normalizeWhitespace`'s `\s` matches; built from that regex, so the two never disagree. */
 let whitespaceUnits: Uint8Array | null = null;
 
@@ -148,43 +172,48 @@ export class CollapsedText {
     const pieceStarts: number[] = [];
     const blocks = new Uint32Array(Math.floor(text.length / BLOCK) + 1);
     // The text is read STEP code units at a time into one typed array (natively, with Buffer's
-    // UTF-16 write), collapsed in place (the copy is never longer than what it was read from) and
-    // turned back into a string (natively again): a typed-array loop instead of a charCodeAt per
-    // unit, and flat strings (a global regex replace yields a tree of millions of slices and
-    // concatenations, several times the text's size). Each step's strings are joined per piece.
+    // write: one byte per unit when the step is ASCII, else UTF-16), collapsed in place (the copy is
+    // never longer than what it was read from) and turned back into a string (natively again, a
+    // one-byte string from ASCII): a typed-array loop instead of a charCodeAt per unit, and flat
+    // strings (a global regex replace yields a tree of millions of slices and concatenations,
+    // several times the text's size). Each step's strings are joined per piece.
     const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(STEP * 2) : null;
     const units = buffer ? new Uint16Array(buffer.buffer, buffer.byteOffset, STEP) : new Uint16Array(STEP);
+    const bytes = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, STEP) : null;
+    const state = { n: 0, previous: 0 };
     let parts: string[] = [];
-    let n = 0;
     let pieceStart = 0;
-    let previous = 0;
     for (let s = 0; s < text.length; s += STEP) {
       const count = Math.min(STEP, text.length - s);
-      if (buffer) buffer.write(count === text.length ? text : text.slice(s, s + count), 0, "utf16le");
-      else for (let k = 0; k < count; k++) units[k] = text.charCodeAt(s + k);
-      let used = 0;
-      for (let k = 0; k < count; k++) {
-        // s is a multiple of STEP, itself a multiple of BLOCK: s + k starts a block when k does.
-        if ((k & (BLOCK - 1)) === 0) blocks[(s + k) / BLOCK] = n;
-        const c = units[k];
-        const w = ws[c];
-        // A whitespace unit right after another is the one a run collapses away.
-        if ((w & previous) === 0) {
-          units[used++] = w ? 0x20 : c;
-          n++;
+      let last: number;
+      if (buffer) {
+        const step = count === text.length ? text : text.slice(s, s + count);
+        if (NodeBuffer!.byteLength(step, "utf8") === count) {
+          buffer.write(step, 0, "latin1");
+          const used = collapse(bytes!, count, s, blocks, ws, state);
+          parts.push(buffer.toString("latin1", 0, used));
+          last = bytes![used - 1];
+        } else {
+          buffer.write(step, 0, "utf16le");
+          const used = collapse(units, count, s, blocks, ws, state);
+          parts.push(buffer.toString("utf16le", 0, used * 2));
+          last = units[used - 1];
         }
-        previous = w;
+      } else {
+        for (let k = 0; k < count; k++) units[k] = text.charCodeAt(s + k);
+        const used = collapse(units, count, s, blocks, ws, state);
+        for (let k = 0; k < used; k += UNITS) parts.push(String.fromCharCode.apply(null, units.subarray(k, Math.min(used, k + UNITS)) as unknown as number[]));
+        last = units[used - 1];
       }
-      if (buffer) parts.push(buffer.toString("utf16le", 0, used * 2));
-      else for (let k = 0; k < used; k += UNITS) parts.push(String.fromCharCode.apply(null, units.subarray(k, Math.min(used, k + UNITS)) as unknown as number[]));
       // Cut after a unit that is neither whitespace nor a high surrogate.
-      if (n - pieceStart >= PIECE && previous === 0 && (units[used - 1] & 0xfc00) !== 0xd800) {
+      if (state.n - pieceStart >= PIECE && state.previous === 0 && (last & 0xfc00) !== 0xd800) {
         pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
         pieceStarts.push(pieceStart);
-        pieceStart = n;
+        pieceStart = state.n;
         parts = [];
       }
     }
+    const n = state.n;
     if (text.length % BLOCK === 0) blocks[text.length / BLOCK] = n;
     pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
     pieceStarts.push(pieceStart);
