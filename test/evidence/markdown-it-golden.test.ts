@@ -3,7 +3,7 @@
 // fragmenter's time): their tokens must be the stock states' tokens, field for field, on real
 // documents, so that a markdown-it upgrade that changes a state or a token is caught here.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import type { StateBlock, StateInline, Token } from "markdown-it";
+import type { Env, StateBlock, StateInline, Token } from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { fragmenterMarkdownIt } from "../../ts/evidence/fragment.js";
 
@@ -63,7 +63,7 @@ describe("the fragmenter's markdown-it states make the stock states' tokens", ()
   for (const [name, text] of documents()) {
     it(`block and inline tokens of ${name}`, () => {
       const tokenize = (S: StateClass<StateBlock>) => {
-        const env = {};
+        const env: Env = {};
         const state = new S(text, md, env, []);
         md.block.tokenize(state, 0, state.lineMax);
         return { tokens: state.tokens, env };
@@ -73,7 +73,7 @@ describe("the fragmenter's markdown-it states make the stock states' tokens", ()
       expect(ours.tokens.length).toBeGreaterThan(10);
       expect(plain(ours.tokens, TokenClass)).toEqual(plain(stock.tokens, TokenClass));
       // Every inline content (paragraphs, headings, and the cells of tables), parsed by both inline states.
-      const parse = (S: StateClass<StateInline>, content: string, env: object) => {
+      const parse = (S: StateClass<StateInline>, content: string, env: Env) => {
         const previous = md.inline.State;
         (md.inline as { State: unknown }).State = S;
         try {
