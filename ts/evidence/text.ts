@@ -92,16 +92,20 @@ export function anchorFor(slug: string, occurrence: number): string {
 function collapse(units: Uint8Array | Uint16Array, count: number, s: number, blocks: Uint32Array, ws: Uint8Array, state: { n: number; previous: number }): number {
   let { n, previous } = state;
   let used = 0;
-  for (let k = 0; k < count; k++) {
-    if ((k & (BLOCK - 1)) === 0) blocks[(s + k) >>> 5] = n;
-    const c = units[k];
-    const w = ws[c];
-    // A whitespace unit right after another is the one a run collapses away.
-    if ((w & previous) === 0) {
-      units[used++] = w ? 0x20 : c;
-      n++;
+  // One block of the offset table at a time (no test per unit).
+  for (let b = 0; b < count; b += BLOCK) {
+    blocks[(s + b) / BLOCK] = n;
+    const e = Math.min(count, b + BLOCK);
+    for (let k = b; k < e; k++) {
+      const c = units[k];
+      const w = ws[c];
+      // A whitespace unit right after another is the one a run collapses away.
+      if ((w & previous) === 0) {
+        units[used++] = w ? 0x20 : c;
+        n++;
+      }
+      previous = w;
     }
-    previous = w;
   }
   state.n = n;
   state.previous = previous;
