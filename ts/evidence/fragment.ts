@@ -276,8 +276,9 @@ const HASH_PIECE = 1 << 20;
  */
 function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
   const [from, to] = text.span(start, end);
+  const within = to - from <= HASH_STREAM ? text.sliceWithin(from, to) : null;
+  if (within !== null) return flat("sha256:", sha256Hex(`${kind}\n${within}`));
   const slices = text.slices(from, to);
-  if (to - from <= HASH_STREAM && slices.length <= 1) return flat("sha256:", sha256Hex(`${kind}\n${slices[0] ?? ""}`));
   const hasher = createSha256().update(`${kind}\n`);
   for (const slice of slices) {
     for (let p = 0; p < slice.length; ) {
@@ -482,7 +483,8 @@ let mdInstance: MarkdownItInstance | null = null;
 /**
  * Token index → offset of its first character / of its first line's start within its
  * containers (in markdown-it's string), recorded by the rule that opened it (arrays indexed
- * like `state.tokens`, which block rules only push to: cheaper than a map per token).
+ * like `state.tokens`, which block rules only push to: cheaper than a map per token), for
+ * blocks inside containers only: a top-level block's come from the line table.
  */
 let firstCharAt: number[] = [];
 let lineStartAt: number[] = [];
@@ -520,7 +522,9 @@ function md(): MarkdownItInstance {
   for (const { name, alt, fn } of [...rules]) {
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
       // Silent calls (a paragraph asking, line after line, whether a rule would end it) open nothing.
-      if (silent) return fn(state, startLine, endLine, silent);
+      // At the top level (no container open) the marks are the line table's own, which no rule
+      // leaves changed (containers restore what they rewrite): GroupReader reads them there.
+      if (silent || state.level === 0) return fn(state, startLine, endLine, silent);
       const at = state.tokens.length;
       // The marks as they are before the rule runs (a container rewrites them while it parses its content).
       const bMark = state.bMarks[startLine];
@@ -670,9 +674,10 @@ class NeedsMicromark extends Error {}
 
 interface Lines {
   src: string;
-  /** Offset of each line's first character / of its end (before the line feed). */
+  /** Offset of each line's first character / of its end (before the line feed); its indentation (markdown-it's `tShift`). */
   begin: number[];
   end: number[];
+  shift: number[];
   /** Offset of markdown-it's string within the text as given (1 after a byte-order mark). */
   base: number;
   /** The text as given, and whether it holds a CR LF (turned into space LF for markdown-it). */
@@ -831,6 +836,7 @@ class GroupReader {
   private roots: BlockNode[] = [];
   private readonly stack: BlockNode[] = [];
   private readonly opened: Token[] = [];
+  private tokens: readonly Token[] = [];
   private i = 0;
 
   constructor(private readonly l: Lines) {}
@@ -843,6 +849,11 @@ class GroupReader {
 
   /** Where the block of the token at `i` starts (its first character, or its first line's start within its containers). */
   private startAt(lineStart = false): number {
+    const t = this.tokens[this.i];
+    if (t.level === 0) {
+      const line = t.map![0];
+      return lineStart ? this.l.begin[line] : this.l.begin[line] + this.l.shift[line];
+    }
     const at = (lineStart ? lineStartAt : firstCharAt)[this.i];
     if (at === undefined || at < 0) throw new NeedsMicromark();
     return at;
@@ -894,6 +905,7 @@ class GroupReader {
     const { l, stack } = this;
     const base = l.base;
     const roots: BlockNode[] = (this.roots = []);
+    this.tokens = tokens;
     stack.length = 0;
     this.opened.length = 0;
     for (this.i = from; this.i < to; this.i++) {
@@ -978,6 +990,7 @@ class GroupReader {
           throw new NeedsMicromark(); // tables, and anything a plugin might add
       }
     }
+    this.tokens = []; // the chunk's tokens die with it
     return roots;
   }
 }
@@ -1152,7 +1165,7 @@ function parseBlocks(text: string): BlockNode[] {
   const src = body.includes("\r") || body.includes("\0") ? body.replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD")) : body;
   const env: Env = {};
   const state = new (md().block.State)(src, md(), env, []) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, shift: state.tShift, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its

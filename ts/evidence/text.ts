@@ -227,11 +227,26 @@ export class CollapsedText {
     this.blocks = blocks;
   }
 
-  /** Offset in the normalized copy after the collapsed form of `text.slice(0, offset)`. */
+  /**
+   * Offset in the normalized copy after the collapsed form of `text.slice(0, offset)`: from the
+   * nearer entry of the offset table, counting the units kept (a whitespace unit right after
+   * another is not) forward from the entry before or back from the entry after.
+   */
   private at(offset: number): number {
-    const { ws, text } = this;
+    const { ws, text, blocks } = this;
     const k = Math.floor(offset / BLOCK);
-    let n = this.blocks[k];
+    const next = (k + 1) * BLOCK;
+    if (offset - k * BLOCK > BLOCK / 2 && next <= text.length) {
+      let n = blocks[k + 1];
+      let w = ws[text.charCodeAt(next - 1)];
+      for (let i = next - 1; i >= offset; i--) {
+        const before = i > 0 ? ws[text.charCodeAt(i - 1)] : 0;
+        if ((w & before) === 0) n--;
+        w = before;
+      }
+      return n;
+    }
+    let n = blocks[k];
     let i = k * BLOCK;
     let previous = i > 0 ? ws[text.charCodeAt(i - 1)] : 0;
     for (; i < offset; i++) {
@@ -272,6 +287,14 @@ export class CollapsedText {
     if (from < to && this.unitAt(from) === 0x20) from++;
     if (to > from && this.unitAt(to - 1) === 0x20) to--;
     return [from, to];
+  }
+
+  /** `[from, to)` of the normalized copy when one piece holds it (a slice of it, no array made), else null. */
+  sliceWithin(from: number, to: number): string | null {
+    const k = this.pieceOf(from);
+    const base = this.pieceStarts[k];
+    const piece = this.pieces[k];
+    return to - base <= piece.length ? piece.slice(from - base, to - base) : null;
   }
 
   /** `[from, to)` of the normalized copy as slices of its pieces (one slice unless it crosses a cut); no copy made. */
