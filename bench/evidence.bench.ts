@@ -78,8 +78,8 @@ const SLOW_RUN_MS = 100;
  * 3 timed; 1 then 1 for a slower one): a run right after another contender pays for that
  * contender's garbage (V8 finishes the incremental marking, the sweeping and the promotion the
  * other left behind in whichever code allocates next). The old fragmenter leaves hundreds of MB:
- * timed right after it, fragmentMarkdown took 1.8–2.6× its median and its next run ~1.3×, from
- * the third on its median (spec.txt, loaded machine) — so timing single runs in rotation (the
+ * timed right after it, fragmentMarkdown took 1.7–2.6× its median and its next run up to 1.7×,
+ * from the third on its median (spec.txt and primer v039, loaded machine) — so timing single runs in rotation (the
  * first version of this measurement) charged the old fragmenter's collections to the others, and
  * let it run on a heap the fast contenders had left clean: spec.txt came out at 20.9× interleaved
  * against 41.9× in the harness's own timed blocks on an idle machine. Settling runs give each
