@@ -8,8 +8,10 @@
  *   concatenation of real docs in a fresh process (bench/evidence-memory.ts). The two issue-15
  *   ratios (speed-up over the old fragmenter, ≥ 25×; fragmentMarkdown ÷ markdown-it parse, ≤ 2×)
  *   come from a separate interleaved measurement of the three (same warm-up, same rounds,
- *   order rotated each round), printed with the case as "TARGET …": the harness times
- *   contenders one after another, which a shared machine's changing load skews.
+ *   order rotated each round, each contender's block opened by settling runs that absorb the
+ *   previous contender's garbage: see `interleavedMedians`), printed with the case as
+ *   "TARGET …": the harness times contenders one after another, which a shared machine's
+ *   changing load skews.
  * - small: a real 815-byte README (awesome v000, the golden fixture): per-call overhead.
  * - large: 10,000 citations resolved against a 10,000-fragment document (1,000
  *   sections × 9 paragraphs of Frankenstein, data/books) after an edit that moves,
@@ -55,7 +57,7 @@ function memoryFigures(mb: number): Record<string, string | number> {
 
 /**
  * Rounds of the interleaved measurement: GROUNDWIRE_BENCH_ROUNDS, else 3 with --quick, else 9.
- * The old fragmenter takes about a second a run, so 9 rounds cost ~10 s per file.
+ * The old fragmenter takes 0.3–1 s a run and runs twice a round, so 9 rounds cost ~10–20 s per file.
  */
 function interleavedRounds(): number {
   const env = Number(process.env.GROUNDWIRE_BENCH_ROUNDS);
@@ -63,21 +65,46 @@ function interleavedRounds(): number {
   return process.argv.includes("--quick") ? 3 : 9;
 }
 
+/** A contender run slower than this (ms, warm) is timed once per round after one settling run; faster ones three times after two. */
+const SLOW_RUN_MS = 100;
+
 /**
  * The issue-15 ratios, measured so that every contender sees the same conditions: the same
  * warm-up (2 runs each, after the checked run the harness already made), then `rounds`
- * rounds that run each contender once, in an order rotated every round, so a load change on a
- * shared machine hits all of them alike. Returns each contender's median ms.
+ * rounds that give each contender a short block of runs, in an order rotated every round, so
+ * a load change on a shared machine hits all of them alike. Returns each contender's median ms.
+ *
+ * Each block starts with untimed settling runs (2 for a contender faster than SLOW_RUN_MS, then
+ * 3 timed; 1 then 1 for a slower one): a run right after another contender pays for that
+ * contender's garbage (V8 finishes the incremental marking, the sweeping and the promotion the
+ * other left behind in whichever code allocates next). The old fragmenter leaves hundreds of MB:
+ * timed right after it, fragmentMarkdown took 1.7–2.6× its median and its next run up to 1.7×,
+ * from the third on its median (spec.txt and primer v039, loaded machine) — so timing single runs in rotation (the
+ * first version of this measurement) charged the old fragmenter's collections to the others, and
+ * let it run on a heap the fast contenders had left clean: spec.txt came out at 20.9× interleaved
+ * against 41.9× in the harness's own timed blocks on an idle machine. Settling runs give each
+ * contender its own garbage only, as timed blocks do, while keeping the rotation. A forced
+ * `gc()` before each run is no fix: V8 then ran the next fragmentMarkdown 5–10× slower.
  */
 function interleavedMedians(contenders: readonly { name: string; run: () => unknown }[], rounds: number): Map<string, number> {
-  for (const c of contenders) for (let i = 0; i < 2; i++) c.run();
+  const slow = new Map<string, boolean>();
+  for (const c of contenders) {
+    c.run();
+    const t = performance.now();
+    c.run();
+    slow.set(c.name, performance.now() - t > SLOW_RUN_MS);
+  }
   const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(r + k) % contenders.length];
-      const t = performance.now();
-      c.run();
-      samples.get(c.name)!.push(performance.now() - t);
+      const [settle, timed] = slow.get(c.name) ? [1, 1] : [2, 3];
+      for (let i = 0; i < settle; i++) c.run();
+      for (let i = 0; i < timed; i++) {
+        const t = performance.now();
+        c.run();
+        samples.get(c.name)!.push(performance.now() - t);
+      }
     }
   }
   const median = (xs: number[]) => {
@@ -103,7 +130,7 @@ function targetFigures(text: string): Record<string, string | number> {
   const vsParse = fresh / peer;
   return {
     "interleaved rounds": rounds,
-    "interleaved median ms: fragmentMarkdown / markdown-it parse / old fragmenter": `${fresh.toFixed(1)} / ${peer.toFixed(1)} / ${old.toFixed(0)}`,
+    "interleaved median ms (per round and contender: 2 settling + 3 timed runs, 1 + 1 for a run over 100 ms): fragmentMarkdown / markdown-it parse / old fragmenter": `${fresh.toFixed(1)} / ${peer.toFixed(1)} / ${old.toFixed(0)}`,
     "TARGET speed-up over the old fragmenter (>= 25x)": `${speedup.toFixed(1)}x ${speedup >= 25 ? "met" : "NOT MET"}`,
     "TARGET fragmentMarkdown / markdown-it parse (<= 2x)": `${vsParse.toFixed(2)}x ${vsParse <= 2 ? "met" : "NOT MET"}`,
   };

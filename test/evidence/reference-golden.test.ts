@@ -96,6 +96,36 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
     ]);
   });
 
+  it("links, definitions and autolinks with URLs markdown-it's defaults refuse or rewrite (micromark reads them all)", () => {
+    // markdown-it's validateLink refuses javascript:, vbscript:, file: and most data: URLs (a definition
+    // became a paragraph, a link its literal text) and normalizeLinkText percent-decodes autolinks; the
+    // fragmenter's instance does neither, as micromark does not.
+    const doc = [
+      "# [x](javascript:alert(1)) and <vbscript:y~z>",
+      "",
+      "[safe]: javascript:void(0)",
+      "[img]: data:text/html;base64,xx~",
+      "",
+      "## ![alt](file:///etc/passwd) <http://a.example/%7Ex> <a@b.example>",
+      "",
+      "| site | link |",
+      "| --- | --- |",
+      "| [j](javascript:x) | <javascript:z> |",
+      "| [ref][safe] ![i][img] | <http://a.example/%E2%82%AC/~u> |",
+      "",
+      "Paragraph [x](JAVASCRIPT:y) [z][safe].",
+      "",
+    ].join("\n");
+    expectSameAddresses("refused-urls", doc);
+    const fragments = fragmentMarkdown("refused-urls", doc);
+    expect(fragments.filter((f) => f.kind === "definition").map((f) => f.path)).toEqual(["section:x-and-vbscriptyz/definition:safe", "section:x-and-vbscriptyz/definition:img"]);
+    expect(fragments.filter((f) => f.kind === "row").map((r) => r.cells!.map((c) => c.text))).toEqual([
+      ["site", "link"],
+      ["j", "javascript:z"],
+      ["ref i", "http://a.example/%E2%82%AC/~u"],
+    ]);
+  });
+
   describe.skipIf(!existsSync(MARKDOWN))("real files in ../shared/data/markdown (skipped: ../shared/data is absent)", () => {
     it("every CommonMark 0.31.2 example (spec.json)", () => {
       const examples = JSON.parse(readFileSync(new URL("commonmark/spec.json", MARKDOWN), "utf8")) as { markdown: string; example: number }[];

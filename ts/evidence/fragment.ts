@@ -19,7 +19,7 @@
 import type MarkdownIt from "markdown-it";
 /** A markdown-it parser. */
 type MarkdownItInstance = InstanceType<typeof MarkdownIt>;
-import type { Env, StateBlock, Token } from "markdown-it";
+import type { Env, StateBlock, StateInline, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, TableCell } from "mdast";
 import { createSha256, sha256Hex } from "../../bindings/sha256.js";
@@ -276,8 +276,9 @@ const HASH_PIECE = 1 << 20;
  */
 function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
   const [from, to] = text.span(start, end);
+  const within = to - from <= HASH_STREAM ? text.sliceWithin(from, to) : null;
+  if (within !== null) return flat("sha256:", sha256Hex(`${kind}\n${within}`));
   const slices = text.slices(from, to);
-  if (to - from <= HASH_STREAM && slices.length <= 1) return flat("sha256:", sha256Hex(`${kind}\n${slices[0] ?? ""}`));
   const hasher = createSha256().update(`${kind}\n`);
   for (const slice of slices) {
     for (let p = 0; p < slice.length; ) {
@@ -482,7 +483,8 @@ let mdInstance: MarkdownItInstance | null = null;
 /**
  * Token index → offset of its first character / of its first line's start within its
  * containers (in markdown-it's string), recorded by the rule that opened it (arrays indexed
- * like `state.tokens`, which block rules only push to: cheaper than a map per token).
+ * like `state.tokens`, which block rules only push to: cheaper than a map per token), for
+ * blocks inside containers only: a top-level block's come from the line table.
  */
 let firstCharAt: number[] = [];
 let lineStartAt: number[] = [];
@@ -520,7 +522,9 @@ function md(): MarkdownItInstance {
   for (const { name, alt, fn } of [...rules]) {
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
       // Silent calls (a paragraph asking, line after line, whether a rule would end it) open nothing.
-      if (silent) return fn(state, startLine, endLine, silent);
+      // At the top level (no container open) the marks are the line table's own, which no rule
+      // leaves changed (containers restore what they rewrite): GroupReader reads them there.
+      if (silent || state.level === 0) return fn(state, startLine, endLine, silent);
       const at = state.tokens.length;
       // The marks as they are before the rule runs (a container rewrites them while it parses its content).
       const bMark = state.bMarks[startLine];
@@ -537,7 +541,132 @@ function md(): MarkdownItInstance {
     };
     instance.block.ruler.at(name, wrapped as never, { alt: [...alt] });
   }
+  // micromark neither validates nor rewrites link destinations and autolinks; markdown-it's defaults
+  // refuse `javascript:`, `vbscript:`, `file:` and most `data:` URLs (so `[a]: javascript:x` was a
+  // paragraph to markdown-it and a definition to micromark, `[x](javascript:y)` text against a link),
+  // and percent-decode an autolink's text (mdast keeps it as written). With these three the
+  // fragmenter's markdown-it reads links, definitions and autolinks as micromark does (the hrefs
+  // are never rendered: only their `~` are counted, which neither rewrite changed), and the URL
+  // parsing and punycode they cost (a twentieth of the fragmenter's time on the primer's link
+  // tables) are gone.
+  instance.validateLink = () => true;
+  instance.normalizeLink = (url: string) => url;
+  instance.normalizeLinkText = (text: string) => text;
+  plainTokenStates(instance);
   return (mdInstance = instance);
+}
+
+type StateConstructor<S> = new (src: string, md: MarkdownItInstance, env: Env, tokens: Token[]) => S;
+
+/**
+ * Give `instance` block and inline states that make plain tokens. markdown-it 15's published
+ * build sets each defaulted field of a Token, and of an inline state, through a transpiled
+ * `_defineProperty` helper (a `toPropertyKey`, a `typeof` and an `in` test per field, per
+ * object): on the primer that was an eighth of all the fragmenter's time, more than its block
+ * rules. The states here are markdown-it 15.0.3's, line for line: the block state subclasses
+ * `StateBlock` (its constructor builds the line table once per document) with `push`; the
+ * inline state (one per heading label or table cell read) has `StateInline`'s constructor, `push`
+ * and `pushPending`. Their tokens assign the same fields plainly, in the same order, and share
+ * Token's prototype (its attr* methods, `instanceof`); rules make tokens only through `push`,
+ * `pushPending` and `state.Token`. `md.block.State` / `md.inline.State` are own fields of the
+ * parsers, which `parse` instantiates, so markdown-it's own parse loops run unchanged.
+ * test/evidence/markdown-it-golden.test.ts holds the tokens and state fields equal to the stock
+ * ones over real documents, so an upgrade that changes either is caught.
+ */
+function plainTokenStates(instance: MarkdownItInstance): void {
+  const BlockBase = instance.block.State as unknown as StateConstructor<StateBlock>;
+  const InlineBase = instance.inline.State as unknown as StateConstructor<StateInline>;
+  const TokenClass = new BlockBase("", instance, {}, []).Token;
+  // Plain assignments in a function (class fields would compile to defineProperty semantics).
+  function PlainToken(this: Record<string, unknown>, type: string, tag: string, nesting: number): void {
+    this.map = null;
+    this.level = 0;
+    this.children = null;
+    this.content = "";
+    this.markup = "";
+    this.info = "";
+    this.block = false;
+    this.hidden = false;
+    this.type = type;
+    this.tag = tag;
+    this.attrs = null;
+    this.nesting = nesting;
+    this.meta = null;
+  }
+  PlainToken.prototype = TokenClass.prototype;
+  const NewToken = PlainToken as unknown as new (type: string, tag: string, nesting: number) => Token;
+
+  class BlockState extends BlockBase {
+    override push(type: string, tag: string, nesting: Token["nesting"]): Token {
+      const token = new NewToken(type, tag, nesting);
+      token.block = true;
+      if (nesting < 0) this.level--;
+      token.level = this.level;
+      if (nesting > 0) this.level++;
+      this.tokens.push(token);
+      return token;
+    }
+  }
+  (BlockState.prototype as { Token: unknown }).Token = NewToken;
+
+  type Inline = StateInline;
+  function InlineState(this: Record<string, unknown>, src: string, md: MarkdownItInstance, env: Env, outTokens: Token[]): void {
+    this.pos = 0;
+    this.level = 0;
+    this.pending = "";
+    this.pendingLevel = 0;
+    this.cache = {};
+    this.backticks = {};
+    this.backticksScanned = false;
+    this.skipHtmlSpecial = false;
+    this.linkLevel = 0;
+    this.delimiters = [];
+    this._prev_delimiters = [];
+    this.Token = NewToken;
+    this.src = src;
+    this.env = env;
+    this.md = md;
+    this.tokens = outTokens;
+    this.tokens_meta = Array(outTokens.length);
+    this.posMax = src.length;
+  }
+  const inline = Object.create(InlineBase.prototype) as Inline;
+  inline.pushPending = function (this: Inline): Token {
+    const token = new NewToken("text", "", 0);
+    token.content = this.pending;
+    token.level = this.pendingLevel;
+    this.tokens.push(token);
+    this.pending = "";
+    return token;
+  };
+  inline.push = function (this: Inline, type: string, tag: string, nesting: Token["nesting"]): Token {
+    if (this.pending) this.pushPending();
+    const token = new NewToken(type, tag, nesting);
+    let tokenMeta: StateInline["tokens_meta"][number] = undefined;
+    if (nesting < 0) {
+      this.level--;
+      this.delimiters = this._prev_delimiters.pop()!;
+    }
+    token.level = this.level;
+    if (nesting > 0) {
+      this.level++;
+      this._prev_delimiters.push(this.delimiters);
+      this.delimiters = [];
+      tokenMeta = { delimiters: this.delimiters };
+    }
+    this.pendingLevel = this.level;
+    this.tokens.push(token);
+    this.tokens_meta.push(tokenMeta);
+    return token;
+  };
+  InlineState.prototype = inline;
+  (instance.block as { State: unknown }).State = BlockState;
+  (instance.inline as { State: unknown }).State = InlineState;
+}
+
+/** @internal Test hook: the fragmenter's markdown-it instance (plain-token states, URLs neither validated nor rewritten). */
+export function fragmenterMarkdownIt(): MarkdownItInstance {
+  return md();
 }
 
 /** A top-level block markdown-it cannot give exactly as micromark does: parse its lines with micromark. */
@@ -545,9 +674,10 @@ class NeedsMicromark extends Error {}
 
 interface Lines {
   src: string;
-  /** Offset of each line's first character / of its end (before the line feed). */
+  /** Offset of each line's first character / of its end (before the line feed); its indentation (markdown-it's `tShift`). */
   begin: number[];
   end: number[];
+  shift: number[];
   /** Offset of markdown-it's string within the text as given (1 after a byte-order mark). */
   base: number;
   /** The text as given, and whether it holds a CR LF (turned into space LF for markdown-it). */
@@ -599,19 +729,27 @@ function trimmedEnd(l: Lines, line: number): number {
  */
 function markerStart(l: Lines, line: number, containers: readonly BlockNode[]): number {
   const { src } = l;
-  let p = l.begin[line];
-  const skipSpace = () => {
-    while (p < l.end[line] && (src.charCodeAt(p) === 0x20 || src.charCodeAt(p) === 0x09)) p++;
-  };
+  const end = l.end[line];
+  let p = skipBlanks(src, l.begin[line], end);
   for (const c of containers) {
-    skipSpace();
     if (c.type === "quote") {
       if (src.charCodeAt(p) !== 0x3e) throw new NeedsMicromark();
-      p++;
+      p = skipBlanks(src, p + 1, end);
     }
   }
-  skipSpace();
   return p;
+}
+
+/** The first offset in `[p, end)` that is not a space or a tab (`end` if none). */
+function skipBlanks(src: string, p: number, end: number): number {
+  while (p < end && (src.charCodeAt(p) === 0x20 || src.charCodeAt(p) === 0x09)) p++;
+  return p;
+}
+
+/** The offset after the last character in `[start, e)` that is not a space or a tab (`start` if none). */
+function trimBlanks(src: string, start: number, e: number): number {
+  while (e > start && (src.charCodeAt(e - 1) === 0x20 || src.charCodeAt(e - 1) === 0x09)) e--;
+  return e;
 }
 
 /** A definition's label as written (between `[` and `]:` on its first line), or NeedsMicromark. */
@@ -698,6 +836,7 @@ class GroupReader {
   private roots: BlockNode[] = [];
   private readonly stack: BlockNode[] = [];
   private readonly opened: Token[] = [];
+  private tokens: readonly Token[] = [];
   private i = 0;
 
   constructor(private readonly l: Lines) {}
@@ -710,6 +849,11 @@ class GroupReader {
 
   /** Where the block of the token at `i` starts (its first character, or its first line's start within its containers). */
   private startAt(lineStart = false): number {
+    const t = this.tokens[this.i];
+    if (t.level === 0) {
+      const line = t.map![0];
+      return lineStart ? this.l.begin[line] : this.l.begin[line] + this.l.shift[line];
+    }
     const at = (lineStart ? lineStartAt : firstCharAt)[this.i];
     if (at === undefined || at < 0) throw new NeedsMicromark();
     return at;
@@ -761,6 +905,7 @@ class GroupReader {
     const { l, stack } = this;
     const base = l.base;
     const roots: BlockNode[] = (this.roots = []);
+    this.tokens = tokens;
     stack.length = 0;
     this.opened.length = 0;
     for (this.i = from; this.i < to; this.i++) {
@@ -845,6 +990,7 @@ class GroupReader {
           throw new NeedsMicromark(); // tables, and anything a plugin might add
       }
     }
+    this.tokens = []; // the chunk's tokens die with it
     return roots;
   }
 }
@@ -856,30 +1002,24 @@ class GroupReader {
  */
 function splitRow(src: string, start: number, end: number): { start: number; end: number }[] {
   const cells: { start: number; end: number }[] = [];
-  const isSpace = (c: number) => c === 0x20 || c === 0x09;
-  let p = start;
-  while (p < end && isSpace(src.charCodeAt(p))) p++;
-  let e = end;
-  while (e > p && isSpace(src.charCodeAt(e - 1))) e--;
+  let p = skipBlanks(src, start, end);
+  const e = trimBlanks(src, p, end);
   if (src.charCodeAt(p) === 0x7c) p++;
   let cellStart = p;
-  const push = (cellEnd: number) => {
-    let a = cellStart;
-    let b = cellEnd;
-    while (a < b && isSpace(src.charCodeAt(a))) a++;
-    while (b > a && isSpace(src.charCodeAt(b - 1))) b--;
-    cells.push({ start: a, end: b });
-  };
   for (let k = p; k < e; k++) {
     const c = src.charCodeAt(k);
     if (c === 0x5c) k++;
     else if (c === 0x7c) {
-      push(k);
+      const a = skipBlanks(src, cellStart, k);
+      cells.push({ start: a, end: trimBlanks(src, a, k) });
       cellStart = k + 1;
     }
   }
   // A trailing pipe closes the row; otherwise the rest is the last cell.
-  if (cellStart < e || src.charCodeAt(e - 1) !== 0x7c || cellStart === p) push(e);
+  if (cellStart < e || src.charCodeAt(e - 1) !== 0x7c || cellStart === p) {
+    const a = skipBlanks(src, cellStart, e);
+    cells.push({ start: a, end: trimBlanks(src, a, e) });
+  }
   return cells;
 }
 
@@ -894,19 +1034,21 @@ function inlinePlain(tokens: readonly Token[]): string {
   return out;
 }
 
+/** How many `~` a string holds (0 for none). */
+function tildes(v: string | number | null | undefined): number {
+  const s = v == null ? "" : String(v);
+  let n = 0;
+  for (let i = s.indexOf("~"); i >= 0; i = s.indexOf("~", i + 1)) n++;
+  return n;
+}
+
 /** `~` in the parts of inline tokens that are never inline text: link and image destinations, code spans, inline HTML. */
 function inertTildes(tokens: readonly Token[]): number {
   let n = 0;
-  const count = (v: string | number | null | undefined) => {
-    const s = v == null ? "" : String(v);
-    for (let i = s.indexOf("~"); i >= 0; i = s.indexOf("~", i + 1)) n++;
-  };
   for (const t of tokens) {
-    if (t.type === "link_open") count(t.attrGet("href"));
-    else if (t.type === "image") {
-      count(t.attrGet("src"));
-      n += inertTildes(t.children ?? []);
-    } else if (t.type === "code_inline" || t.type === "html_inline") count(t.content);
+    if (t.type === "link_open") n += tildes(t.attrGet("href"));
+    else if (t.type === "image") n += tildes(t.attrGet("src")) + inertTildes(t.children ?? []);
+    else if (t.type === "code_inline" || t.type === "html_inline") n += tildes(t.content);
   }
   return n;
 }
@@ -916,26 +1058,20 @@ function inertTildes(tokens: readonly Token[]): number {
  * inline rules alone (no core chain: one StateInline), as mdast-util-to-string would give
  * it from micromark's reading; or null where the two readings may differ and micromark
  * must decide: a footnote call (`[^`); a `~` anywhere but in a link or image destination, a
- * code span or inline HTML (GFM reads single-tilde strikethrough, markdown-it only `~~`);
- * an autolink whose text markdown-it rewrote (it decodes percent escapes, mdast keeps the
- * URL as written). Links, emphasis, code spans, entities, escapes and HTML are CommonMark,
- * which both follow; the golden test holds them equal over every real document.
+ * code span or inline HTML (GFM reads single-tilde strikethrough, markdown-it only `~~`).
+ * Links, autolinks, emphasis, code spans, entities, escapes and HTML are CommonMark, which
+ * both follow (the instance neither validates nor rewrites URLs, see `md`: an autolink's
+ * text is the URL as written, as in mdast); the golden test holds them equal over every
+ * real document.
  */
 function inlinePlainText(content: string, env: Env): string | null {
   if (content.includes("[^")) return null;
   const parser = md();
   const tokens: Token[] = [];
   parser.inline.parse(content, parser, env, tokens);
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.type === "link_open" && t.markup === "autolink" && !content.includes(`<${tokens[i + 1]?.content ?? ""}>`)) return null;
-  }
   const text = inlinePlain(tokens);
   if (content.includes("~")) {
-    if (text.includes("~")) return null;
-    let tildes = 0;
-    for (let i = content.indexOf("~"); i >= 0; i = content.indexOf("~", i + 1)) tildes++;
-    if (inertTildes(tokens) !== tildes) return null;
+    if (text.includes("~") || inertTildes(tokens) !== tildes(content)) return null;
   }
   return text;
 }
@@ -1024,10 +1160,12 @@ function parseBlocks(text: string): BlockNode[] {
   const base = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   // Same length as the text, so offsets carry over: CR LF → space LF, a lone CR → LF (both are line
   // endings to CommonMark; the space is trailing whitespace every block ignores), NUL → U+FFFD.
-  const src = text.slice(base).replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD"));
+  const body = base ? text.slice(base) : text;
+  // (Two memchr-fast scans first: most documents hold neither, and the regex scan costs more.)
+  const src = body.includes("\r") || body.includes("\0") ? body.replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD")) : body;
   const env: Env = {};
   const state = new (md().block.State)(src, md(), env, []) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, shift: state.tShift, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its

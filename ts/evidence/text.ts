@@ -10,7 +10,16 @@
  * spaces therefore never changes a content hash.
  */
 export function normalizeWhitespace(text: string): string {
-  return text.replace(/\s+/gu, " ").trim();
+  // Most labels are already normal (single spaces between words): one table lookup per unit
+  // tells, and the string is returned as is, where the regex replace and trim make a copy.
+  const ws = whitespaceTable();
+  const last = text.length - 1;
+  let i = 0;
+  for (; i <= last; i++) {
+    if (ws[text.charCodeAt(i)] === 0) continue;
+    if (i === 0 || i === last || text.charCodeAt(i) !== 0x20 || ws[text.charCodeAt(i + 1)] === 1) break;
+  }
+  return i > last ? text : text.replace(/\s+/gu, " ").trim();
 }
 
 /**
@@ -31,7 +40,35 @@ const DROPPED = /[^\p{L}\p{M}\p{N}\p{Pc}\-\s]/gu;
  * or no label).
  */
 export function slugify(label: string): string {
-  return normalizeWhitespace(label.normalize("NFC").toLowerCase().replace(DROPPED, "")).replace(/ /g, "-");
+  return asciiSlug(label) ?? normalizeWhitespace(label.normalize("NFC").toLowerCase().replace(DROPPED, "")).replace(/ /g, "-");
+}
+
+/** Code units of an ASCII slug being built (labels longer than this take the general path). */
+const slugUnits = new Uint16Array(256);
+
+/**
+ * `slugify` of an ASCII label in one pass, or null for any other label. On ASCII the rules
+ * reduce to: NFC changes nothing, lowercasing is A–Z → a–z, the characters kept are
+ * `[a-z0-9_-]` (the ASCII members of \p{L}, \p{N}, \p{Pc} and `-`; \p{M} has none) and the
+ * whitespace `\s` matches in ASCII (tab, LF, VT, FF, CR, space), whose runs, once the dropped
+ * characters are gone, become one `-`, none at either end. A test compares the two paths on
+ * every ASCII character and on generated labels.
+ */
+function asciiSlug(label: string): string | null {
+  if (label.length > slugUnits.length) return null;
+  let n = 0;
+  let gap = false;
+  for (let i = 0; i < label.length; i++) {
+    let c = label.charCodeAt(i);
+    if (c >= 0x80) return null;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d) {
+      if (gap && n > 0) slugUnits[n++] = 0x2d;
+      gap = false;
+      slugUnits[n++] = c;
+    } else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) gap = true;
+  }
+  return String.fromCharCode.apply(null, slugUnits.subarray(0, n) as unknown as number[]);
 }
 
 /**
@@ -45,6 +82,34 @@ export function slugify(label: string): string {
  */
 export function anchorFor(slug: string, occurrence: number): string {
   return occurrence === 1 && slug !== "" ? slug : `${slug}~${occurrence}`;
+}
+
+/**
+ * Collapse whitespace runs of `units[0, count)` (text offsets `s`…, `s` a multiple of `BLOCK`) in
+ * place, recording the copy's offset at every BLOCK-th unit; `state` carries the copy's length and
+ * whether the last unit read was whitespace across calls. Returns the units kept.
+ */
+function collapse(units: Uint8Array | Uint16Array, count: number, s: number, blocks: Uint32Array, ws: Uint8Array, state: { n: number; previous: number }): number {
+  let { n, previous } = state;
+  let used = 0;
+  // One block of the offset table at a time (no test per unit).
+  for (let b = 0; b < count; b += BLOCK) {
+    blocks[(s + b) / BLOCK] = n;
+    const e = Math.min(count, b + BLOCK);
+    for (let k = b; k < e; k++) {
+      const c = units[k];
+      const w = ws[c];
+      // A whitespace unit right after another is the one a run collapses away.
+      if ((w & previous) === 0) {
+        units[used++] = w ? 0x20 : c;
+        n++;
+      }
+      previous = w;
+    }
+  }
+  state.n = n;
+  state.previous = previous;
+  return used;
 }
 
 /** 1 at every UTF-16 code unit `normalizeWhitespace`'s `\s` matches; built from that regex, so the two never disagree. */
@@ -64,11 +129,19 @@ function whitespaceTable(): Uint8Array {
 
 /** Code units per piece of CollapsedText's normalized copy (at least; a piece ends at the next cut after it). */
 const PIECE = 1 << 20;
-/** Code units turned into a string at a time (String.fromCharCode's arguments). */
+/** Code units of the text read into a typed array, collapsed and turned into a string at a time. */
+const STEP = 1 << 15;
+/** Code units per `String.fromCharCode` call where there is no Buffer (its arguments). */
 const UNITS = 8192;
 
 /** Code units per entry of CollapsedText's offset table. */
 const BLOCK = 32;
+
+/**
+ * Node's Buffer where there is one (it copies a string's code units into a typed array and makes a
+ * string of them natively, lone surrogates kept); browsers go code unit by code unit.
+ */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /**
  * A whole text whitespace-normalized once, with a map from its offsets to offsets in the
@@ -82,7 +155,7 @@ const BLOCK = 32;
  * Pieces are cut only after a character that is neither whitespace (no run spans two pieces)
  * nor a high surrogate (no pair is split). The whitespace set is the one `normalizeWhitespace`'s
  * `\s` matches (the table is built from that regex).
- * Memory: the copy plus 4 bytes per 32 code units.
+ * Memory: the copy plus 4 bytes per 32 code units, and a 64 KB scratch array while building.
  */
 export class CollapsedText {
   /** The normalized copy (every whitespace run → one U+0020, not trimmed), in pieces. */
@@ -102,55 +175,78 @@ export class CollapsedText {
     const pieces: string[] = [];
     const pieceStarts: number[] = [];
     const blocks = new Uint32Array(Math.floor(text.length / BLOCK) + 1);
-    // One pass writes the normalized code units (String.fromCharCode per 8 K, joined per piece: flat
-    // strings; a global regex replace yields a tree of millions of slices and concatenations,
-    // several times the text's size) and records the offset table.
-    const units = new Uint16Array(UNITS);
+    // The text is read STEP code units at a time into one typed array (natively, with Buffer's
+    // write: one byte per unit when the step is ASCII, else UTF-16), collapsed in place (the copy is
+    // never longer than what it was read from) and turned back into a string (natively again, a
+    // one-byte string from ASCII): a typed-array loop instead of a charCodeAt per unit, and flat
+    // strings (a global regex replace yields a tree of millions of slices and concatenations,
+    // several times the text's size). Each step's strings are joined per piece.
+    const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(STEP * 2) : null;
+    const units = buffer ? new Uint16Array(buffer.buffer, buffer.byteOffset, STEP) : new Uint16Array(STEP);
+    const bytes = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, STEP) : null;
+    const state = { n: 0, previous: 0 };
     let parts: string[] = [];
-    let used = 0;
-    let n = 0;
     let pieceStart = 0;
-    let previous = 0;
-    const flushUnits = () => {
-      parts.push(String.fromCharCode.apply(null, units.subarray(0, used) as unknown as number[]));
-      used = 0;
-    };
-    const flushPiece = () => {
-      flushUnits();
-      pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
-      pieceStarts.push(pieceStart);
-      pieceStart = n;
-      parts = [];
-    };
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (i % BLOCK === 0) {
-        blocks[i / BLOCK] = n;
-        // Cut after a unit that is neither whitespace nor a high surrogate.
-        if (n - pieceStart >= PIECE && previous === 0 && (text.charCodeAt(i - 1) & 0xfc00) !== 0xd800) flushPiece();
+    for (let s = 0; s < text.length; s += STEP) {
+      const count = Math.min(STEP, text.length - s);
+      let last: number;
+      if (buffer) {
+        const step = count === text.length ? text : text.slice(s, s + count);
+        if (NodeBuffer!.byteLength(step, "utf8") === count) {
+          buffer.write(step, 0, "latin1");
+          const used = collapse(bytes!, count, s, blocks, ws, state);
+          parts.push(buffer.toString("latin1", 0, used));
+          last = bytes![used - 1];
+        } else {
+          buffer.write(step, 0, "utf16le");
+          const used = collapse(units, count, s, blocks, ws, state);
+          parts.push(buffer.toString("utf16le", 0, used * 2));
+          last = units[used - 1];
+        }
+      } else {
+        for (let k = 0; k < count; k++) units[k] = text.charCodeAt(s + k);
+        const used = collapse(units, count, s, blocks, ws, state);
+        for (let k = 0; k < used; k += UNITS) parts.push(String.fromCharCode.apply(null, units.subarray(k, Math.min(used, k + UNITS)) as unknown as number[]));
+        last = units[used - 1];
       }
-      const w = ws[c];
-      // A whitespace unit right after another is the one a run collapses away.
-      if ((w & previous) === 0) {
-        units[used++] = w ? 0x20 : c;
-        n++;
-        if (used === UNITS) flushUnits();
+      // Cut after a unit that is neither whitespace nor a high surrogate.
+      if (state.n - pieceStart >= PIECE && state.previous === 0 && (last & 0xfc00) !== 0xd800) {
+        pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
+        pieceStarts.push(pieceStart);
+        pieceStart = state.n;
+        parts = [];
       }
-      previous = w;
     }
+    const n = state.n;
     if (text.length % BLOCK === 0) blocks[text.length / BLOCK] = n;
-    flushPiece();
+    pieces.push(parts.length === 1 ? parts[0] : parts.join(""));
+    pieceStarts.push(pieceStart);
     this.pieces = pieces;
     this.pieceStarts = pieceStarts;
     this.length = n;
     this.blocks = blocks;
   }
 
-  /** Offset in the normalized copy after the collapsed form of `text.slice(0, offset)`. */
+  /**
+   * Offset in the normalized copy after the collapsed form of `text.slice(0, offset)`: from the
+   * nearer entry of the offset table, counting the units kept (a whitespace unit right after
+   * another is not) forward from the entry before or back from the entry after.
+   */
   private at(offset: number): number {
-    const { ws, text } = this;
+    const { ws, text, blocks } = this;
     const k = Math.floor(offset / BLOCK);
-    let n = this.blocks[k];
+    const next = (k + 1) * BLOCK;
+    if (offset - k * BLOCK > BLOCK / 2 && next <= text.length) {
+      let n = blocks[k + 1];
+      let w = ws[text.charCodeAt(next - 1)];
+      for (let i = next - 1; i >= offset; i--) {
+        const before = i > 0 ? ws[text.charCodeAt(i - 1)] : 0;
+        if ((w & before) === 0) n--;
+        w = before;
+      }
+      return n;
+    }
+    let n = blocks[k];
     let i = k * BLOCK;
     let previous = i > 0 ? ws[text.charCodeAt(i - 1)] : 0;
     for (; i < offset; i++) {
@@ -191,6 +287,14 @@ export class CollapsedText {
     if (from < to && this.unitAt(from) === 0x20) from++;
     if (to > from && this.unitAt(to - 1) === 0x20) to--;
     return [from, to];
+  }
+
+  /** `[from, to)` of the normalized copy when one piece holds it (a slice of it, no array made), else null. */
+  sliceWithin(from: number, to: number): string | null {
+    const k = this.pieceOf(from);
+    const base = this.pieceStarts[k];
+    const piece = this.pieces[k];
+    return to - base <= piece.length ? piece.slice(from - base, to - base) : null;
   }
 
   /** `[from, to)` of the normalized copy as slices of its pieces (one slice unless it crosses a cut); no copy made. */
