@@ -187,10 +187,11 @@ class Builder {
     // parent's characters (a template literal would add two nodes and a third string).
     segment ??= up ? ["/", kind, ":", anchor].join("") : [kind, ":", anchor].join("");
     const path = up ? up.path + segment : segment;
-    const fragmentId = sha256Hex(`${this.artifactId}\u0000${path}`);
-    // Every field in the final order now (text and hashes are placeholders), so all fragments share one shape.
+    // Every field in the final order now (ids, text and hashes are placeholders, filled in by `finish`), so
+    // all fragments share one shape. The ids are made there, not here: the blocks die as fragments are
+    // made, and the less this phase allocates, the more of them are dead when a full collection comes.
     const fragment: Draft = {
-      fragmentId,
+      fragmentId: "",
       artifactId: this.artifactId,
       path,
       kind,
@@ -200,7 +201,7 @@ class Builder {
       versionId: "",
       ordinal,
       sequence: this.fragments.length,
-      parentId: up ? up.fragmentId : null,
+      parentId: null,
       depth: up ? up.depth + 1 : 0,
       start,
       end,
@@ -237,7 +238,7 @@ class Builder {
     this.fragments[index].cells = cells;
   }
 
-  /** Finish: grow every ancestor's end over its descendants, slice, hash, freeze. */
+  /** Finish: grow every ancestor's end over its descendants, make the ids, slice, hash, freeze. */
   finish(): readonly Fragment[] {
     const { fragments, parents, quoteDepths, source } = this;
     this.counters.clear();
@@ -260,6 +261,9 @@ class Builder {
     let windowEnd = -1;
     for (let i = 0; i < fragments.length; i++) {
       const f = fragments[i];
+      f.fragmentId = sha256Hex(`${this.artifactId}\u0000${f.path}`);
+      // A parent comes before its children: its id is made.
+      if (parents[i] >= 0) f.parentId = fragments[parents[i]].fragmentId;
       const text = source.slice(f.start, f.end);
       f.text = text;
       const quoteDepth = quoteDepths[i];
