@@ -2,7 +2,10 @@
  * Peak RSS of fragmenting one large markdown document, in a fresh process (so nothing
  * else the bench did counts): the real docs of ../shared/data/markdown (spec.txt, every
  * awesome and system-design-primer version) concatenated, repeated until the text
- * reaches the size asked for. Prints one JSON line: {bytes, fragments, ms, maxRssMB}.
+ * reaches the size asked for. Prints one JSON line: {bytes, fragments, ms, maxRssMB, peakRssBytes}:
+ * `maxRssMB` is the peak RSS in MiB (getrusage's maxRSS, in KiB, / 1024; the key keeps its name for
+ * bench/evidence.bench.ts), `peakRssBytes` the same in bytes (maxRSS × 1024), so 1 GB (10^9 bytes)
+ * and 1 GiB can both be checked.
  * Run: npx tsx bench/evidence-memory.ts [MB=50]
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -30,5 +33,5 @@ parts.length = 0;
 const start = performance.now();
 const fragments = fragmentMarkdown("memory", text);
 const ms = performance.now() - start;
-const maxRssMB = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(`${JSON.stringify({ bytes, fragments: fragments.length, ms: Math.round(ms), maxRssMB: Math.round(maxRssMB) })}\n`);
+const maxRssKiB = process.resourceUsage().maxRSS;
+process.stdout.write(`${JSON.stringify({ bytes, fragments: fragments.length, ms: Math.round(ms), maxRssMB: Math.round(maxRssKiB / 1024), peakRssBytes: maxRssKiB * 1024 })}\n`);

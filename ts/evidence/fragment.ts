@@ -22,7 +22,7 @@ type MarkdownItInstance = InstanceType<typeof MarkdownIt>;
 import type { Env, StateBlock, StateInline, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, TableCell } from "mdast";
-import { createSha256, sha256Hex } from "../../bindings/sha256.js";
+import { createSha256, sha256Hex, type Sha256Hasher } from "../../bindings/sha256.js";
 import { anchorFor, CollapsedText, normalizeWhitespace, slugify } from "./text.js";
 
 /**
@@ -113,10 +113,14 @@ export class UnsupportedFormatError extends Error {
   }
 }
 
+/** Per parent: the ordinals its children have reached, per kind (indexed as FRAGMENT_KINDS), and, once a labeled child comes, label occurrences. */
 interface Counters {
-  ordinals: Map<FragmentKind, number>;
-  labels: Map<string, number>;
+  ordinals: number[];
+  labels: Map<string, number> | null;
 }
+
+/** Index of each kind in FRAGMENT_KINDS. */
+const KIND_INDEX = new Map<FragmentKind, number>(FRAGMENT_KINDS.map((kind, i) => [kind, i]));
 
 /** Ordinal anchors "1"…"4096", made once: most fragments are anchored by one. */
 const ORDINALS: readonly string[] = Array.from({ length: 4096 }, (_, i) => String(i + 1));
@@ -132,12 +136,23 @@ type Draft = { -readonly [K in keyof Fragment]: Fragment[K] };
  */
 class Builder {
   private readonly fragments: Draft[] = [];
-  /** Per fragment: its parent's index, or -1 at the top level. */
-  private readonly parents: number[] = [];
-  /** Per fragment: how many block quotes enclose it. */
-  private readonly quoteDepths: number[] = [];
+  /**
+   * Per fragment: its parent's index (-1 at the top level) and how many block quotes enclose it.
+   * Typed arrays grown by doubling: 4 bytes an entry rather than a JS array's 8, and the copies
+   * left behind as they grow are outside the JS heap (a 50 MB document has ~1 M entries).
+   */
+  private parents = new Int32Array(1024);
+  private quoteDepths = new Int32Array(1024);
   /** Per parent index (and -1 for the top level): ordinals and label occurrences of its children. */
   private readonly counters = new Map<number, Counters>();
+  /**
+   * Path segments of ordinal-anchored fragments (`/paragraph:3`; without the `/` at the top level),
+   * per kind index, made once per document: a path is its parent's path plus a segment, so the
+   * ~1 M paths of a 50 MB document share a few thousand segment strings instead of each holding
+   * its own (32 bytes a fragment).
+   */
+  private readonly segments: string[][] = FRAGMENT_KINDS.map(() => []);
+  private readonly topSegments: string[][] = FRAGMENT_KINDS.map(() => []);
 
   constructor(readonly artifactId: string, readonly source: string) {}
 
@@ -147,28 +162,36 @@ class Builder {
    */
   open(parent: number, kind: FragmentKind, label: string | null, start: number, end: number, line: number): number {
     let counters = this.counters.get(parent);
-    if (!counters) this.counters.set(parent, (counters = { ordinals: new Map(), labels: new Map() }));
-    const ordinal = (counters.ordinals.get(kind) ?? 0) + 1;
-    counters.ordinals.set(kind, ordinal);
+    if (!counters) this.counters.set(parent, (counters = { ordinals: FRAGMENT_KINDS.map(() => 0), labels: null }));
+    const kindIndex = KIND_INDEX.get(kind)!;
+    const ordinal = ++counters.ordinals[kindIndex];
+    const up = parent >= 0 ? this.fragments[parent] : null;
     let anchor: string;
+    let segment: string | undefined;
     const labeled = LABELED.has(kind);
     if (labeled) {
       const slug = slugify(label ?? "");
       const key = `${kind}\u0000${slug}`;
-      const occurrence = (counters.labels.get(key) ?? 0) + 1;
-      counters.labels.set(key, occurrence);
+      const labels = (counters.labels ??= new Map());
+      const occurrence = (labels.get(key) ?? 0) + 1;
+      labels.set(key, occurrence);
       anchor = anchorFor(slug, occurrence);
+    } else if (ordinal <= ORDINALS.length) {
+      anchor = ORDINALS[ordinal - 1];
+      const segments = (up ? this.segments : this.topSegments)[kindIndex];
+      segment = segments[ordinal - 1] ??= up ? ["/", kind, ":", anchor].join("") : [kind, ":", anchor].join("");
     } else {
-      anchor = ordinal <= ORDINALS.length ? ORDINALS[ordinal - 1] : String(ordinal);
+      anchor = String(ordinal);
     }
-    const up = parent >= 0 ? this.fragments[parent] : null;
     // The parent's path and one flat `/kind:anchor`: one concatenation node per fragment, sharing the
     // parent's characters (a template literal would add two nodes and a third string).
-    const path = up ? up.path + [`/`, kind, ":", anchor].join("") : [kind, ":", anchor].join("");
-    const fragmentId = sha256Hex(`${this.artifactId}\u0000${path}`);
-    // Every field in the final order now (text and hashes are placeholders), so all fragments share one shape.
+    segment ??= up ? ["/", kind, ":", anchor].join("") : [kind, ":", anchor].join("");
+    const path = up ? up.path + segment : segment;
+    // Every field in the final order now (ids, text and hashes are placeholders, filled in by `finish`), so
+    // all fragments share one shape. The ids are made there, not here: the blocks die as fragments are
+    // made, and the less this phase allocates, the more of them are dead when a full collection comes.
     const fragment: Draft = {
-      fragmentId,
+      fragmentId: "",
       artifactId: this.artifactId,
       path,
       kind,
@@ -178,17 +201,26 @@ class Builder {
       versionId: "",
       ordinal,
       sequence: this.fragments.length,
-      parentId: up ? up.fragmentId : null,
+      parentId: null,
       depth: up ? up.depth + 1 : 0,
       start,
       end,
       line,
       text: "",
     };
+    const index = this.fragments.length;
     this.fragments.push(fragment);
-    this.parents.push(parent);
-    this.quoteDepths.push(up ? this.quoteDepths[parent] + (up.kind === "quote" ? 1 : 0) : 0);
-    return fragment.sequence;
+    if (index === this.parents.length) {
+      const parents = new Int32Array(index * 2);
+      parents.set(this.parents);
+      this.parents = parents;
+      const quoteDepths = new Int32Array(index * 2);
+      quoteDepths.set(this.quoteDepths);
+      this.quoteDepths = quoteDepths;
+    }
+    this.parents[index] = parent;
+    this.quoteDepths[index] = up ? this.quoteDepths[parent] + (up.kind === "quote" ? 1 : 0) : 0;
+    return index;
   }
 
   /** The fragment at `index` will get no more children: its counters go (only open containers keep theirs). */
@@ -206,7 +238,7 @@ class Builder {
     this.fragments[index].cells = cells;
   }
 
-  /** Finish: grow every ancestor's end over its descendants, slice, hash, freeze. */
+  /** Finish: grow every ancestor's end over its descendants, make the ids, slice, hash, freeze. */
   finish(): readonly Fragment[] {
     const { fragments, parents, quoteDepths, source } = this;
     this.counters.clear();
@@ -214,27 +246,147 @@ class Builder {
       const p = parents[i];
       if (p >= 0 && fragments[p].end < fragments[i].end) fragments[p].end = fragments[i].end;
     }
-    // The whole text is whitespace-normalized once; a fragment's normalized text is then a slice of
-    // that copy (a section's text holds its subsections': normalizing each fragment alone repeats
-    // the work once per nesting level). NUL reads as U+FFFD (see contentHashOf), same length.
-    const collapsed = fragments.length ? new CollapsedText(source.includes("\0") ? source.replace(/\0/g, "\uFFFD") : source) : null;
+    // Whitespace is normalized once, a window of the text at a time, never per fragment (a section's
+    // text holds its subsections': normalizing each fragment alone repeats the work once per nesting
+    // level), and never for the whole document at once: a whole-document copy (100 MB for 50 MB of
+    // two-byte text) lives through the hashing, is promoted to the old generation and stays there as
+    // garbage until a full collection. A window holds a run of fragments no longer than WINDOW and is
+    // about that long, so its copy dies young; a fragment's normalized text is a slice of its
+    // window's copy (normalizing is slice-local: the same text a whole-document copy gives). A longer
+    // fragment (a large section) is hashed as the text goes by: every window and every stretch of
+    // text between windows is fed to the hashers of the long fragments open over it (`LongHashes`).
+    const long = new LongHashes(source, (index, contentHash) => complete(fragments[index], contentHash));
+    let window: CollapsedText | null = null;
+    let windowStart = 0;
+    let windowEnd = -1;
     for (let i = 0; i < fragments.length; i++) {
       const f = fragments[i];
+      f.fragmentId = sha256Hex(`${this.artifactId}\u0000${f.path}`);
+      // A parent comes before its children: its id is made.
+      if (parents[i] >= 0) f.parentId = fragments[parents[i]].fragmentId;
       const text = source.slice(f.start, f.end);
-      const quoteDepth = quoteDepths[i];
-      // Inside block quotes, the markers of enclosing quotes on continuation lines are not content: the slow rule.
-      // Fragments come in document order: a later one never starts before an earlier one.
-      if (i % 1024 === 0) collapsed!.releaseBefore(f.start);
-      const contentHash = quoteDepth > 0 && /[\r\n]/.test(text) ? contentHashOf(f.kind, text, quoteDepth) : collapsedHash(f.kind, collapsed!, f.start, f.end);
       f.text = text;
-      f.contentHash = contentHash;
-      f.versionId = `${f.fragmentId}#${contentHash}`;
-      Object.freeze(f);
+      const quoteDepth = quoteDepths[i];
+      if (quoteDepth > 0 && /[\r\n]/.test(text)) {
+        // Inside block quotes, the markers of enclosing quotes on continuation lines are not content: the slow rule.
+        complete(f, contentHashOf(f.kind, text, quoteDepth));
+      } else if (f.end - f.start > WINDOW) {
+        // Hashed as the text goes by (completed when the text reaches its end); alone if the text went past its start.
+        if (f.start >= long.pos) long.open(i, f.kind, f.start, f.end);
+        else complete(f, collapsedHash(f.kind, new CollapsedText(readable(text)), 0, text.length));
+      } else {
+        if (!window || f.start < windowStart || f.end > windowEnd) {
+          // This fragment and the ones after it (fragments come in document order, a parent before its
+          // children) until a long one, or a disjoint one once the window is WINDOW long.
+          windowStart = f.start;
+          windowEnd = f.end;
+          for (let j = i + 1; j < fragments.length; j++) {
+            const g = fragments[j];
+            if (g.end - g.start > WINDOW || (g.start >= windowEnd && windowEnd - windowStart >= WINDOW)) break;
+            if (g.end > windowEnd) windowEnd = g.end;
+          }
+          window = new CollapsedText(readable(source.slice(windowStart, windowEnd)));
+          long.advance(windowStart);
+          long.feed(windowStart, windowEnd, window);
+        }
+        complete(f, collapsedHash(f.kind, window, f.start - windowStart, f.end - windowStart));
+      }
     }
-    parents.length = 0;
-    quoteDepths.length = 0;
+    long.advance(source.length);
+    this.parents = this.quoteDepths = new Int32Array(0);
     return Object.freeze(fragments as Fragment[]);
   }
+}
+
+/**
+ * Length (UTF-16 code units) of the windows `finish` normalizes at a time, and the longest fragment
+ * hashed from a window: short enough that a window's copy is rarely alive when a scavenge comes
+ * (it would be promoted to the old generation and stay there as garbage), long enough that the
+ * per-window cost (a CollapsedText and its tables) stays small beside the hashing.
+ */
+const WINDOW = 1 << 14;
+
+/** Set a fragment's content hash and version id, and freeze it. */
+function complete(f: Draft, contentHash: string): void {
+  f.contentHash = contentHash;
+  f.versionId = `${f.fragmentId}#${contentHash}`;
+  Object.freeze(f);
+}
+
+/** Whether the code unit at `i` is whitespace to `normalizeWhitespace` (JS `\s`). */
+function isSpaceAt(text: string, i: number): boolean {
+  return /\s/u.test(text[i]);
+}
+
+/**
+ * Content hashes of long fragments, streamed: the text is fed in document order, a stretch at a
+ * time, to an incremental hasher per open fragment, each stretch clipped to the fragment's span.
+ * A stretch's normalized text (whitespace runs collapsed, ends trimmed) plus whether whitespace
+ * stood at its edges gives `normalizeWhitespace` of the whole span: one space between two
+ * stretches' texts where whitespace stood between them, none at the ends. So a long fragment
+ * costs no copy of its text and no normalizing pass of its own.
+ */
+class LongHashes {
+  private readonly hashing: { index: number; end: number; hasher: Sha256Hasher; started: boolean; space: boolean }[] = [];
+  /** Text before this offset has been fed. */
+  pos = 0;
+
+  /**
+   * @param source the document
+   * @param done called with a fragment's index and content hash once the text has reached its end
+   */
+  constructor(private readonly source: string, private readonly done: (index: number, contentHash: string) => void) {}
+
+  /** Start hashing fragment `index` (its span `[start, end)`, `start >= pos`): the text before `start` is fed first. */
+  open(index: number, kind: FragmentKind, start: number, end: number): void {
+    this.advance(start);
+    this.hashing.push({ index, end, hasher: createSha256().update(`${kind}\n`), started: false, space: false });
+  }
+
+  /** Feed the text from `pos` to `to`, normalized here. */
+  advance(to: number): void {
+    if (to <= this.pos) return;
+    if (!this.hashing.length) {
+      this.pos = to;
+      return;
+    }
+    const stretch = this.source.slice(this.pos, to);
+    // Blank lines between windows are most stretches: whitespace only, nothing to normalize.
+    this.feed(this.pos, to, /\S/u.test(stretch) ? new CollapsedText(readable(stretch)) : null);
+  }
+
+  /**
+   * Feed the text `[start, end)` (from `pos` on), whose normalized copy is `normalized` (null: the
+   * text is whitespace only), to every open fragment, then complete the ones that end by `end`.
+   */
+  feed(start: number, end: number, normalized: CollapsedText | null): void {
+    const from = Math.max(this.pos, start);
+    const { hashing, source } = this;
+    for (const h of hashing) {
+      const to = Math.min(end, h.end);
+      if (to <= from) continue;
+      const [a, b] = normalized ? normalized.span(from - start, to - start) : [0, 0];
+      if (a === b) {
+        h.space = true; // whitespace only
+        continue;
+      }
+      if (h.started && (h.space || isSpaceAt(source, from))) h.hasher.update(" ");
+      updateSlices(h.hasher, normalized!.slices(a, b));
+      h.started = true;
+      h.space = isSpaceAt(source, to - 1);
+    }
+    if (end > this.pos) this.pos = end;
+    for (let k = hashing.length - 1; k >= 0; k--) {
+      if (hashing[k].end > this.pos) continue;
+      const [h] = hashing.splice(k, 1);
+      this.done(h.index, flat("sha256:", h.hasher.digestHex()));
+    }
+  }
+}
+
+/** The text as a reader sees it for hashing: NUL read as U+FFFD (CommonMark 2.3), same length. */
+function readable(text: string): string {
+  return text.includes("\0") ? text.replace(/\0/g, "\uFFFD") : text;
 }
 
 /**
@@ -279,7 +431,11 @@ function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, e
   const within = to - from <= HASH_STREAM ? text.sliceWithin(from, to) : null;
   if (within !== null) return flat("sha256:", sha256Hex(`${kind}\n${within}`));
   const slices = text.slices(from, to);
-  const hasher = createSha256().update(`${kind}\n`);
+  return flat("sha256:", updateSlices(createSha256().update(`${kind}\n`), slices).digestHex());
+}
+
+/** Feed `slices` (of a normalized copy) to `hasher` in pieces of at most about HASH_PIECE code units. Returns the hasher. */
+function updateSlices(hasher: Sha256Hasher, slices: readonly string[]): Sha256Hasher {
   for (const slice of slices) {
     for (let p = 0; p < slice.length; ) {
       let q = Math.min(slice.length, p + HASH_PIECE);
@@ -289,7 +445,7 @@ function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, e
       p = q;
     }
   }
-  return flat("sha256:", hasher.digestHex());
+  return hasher;
 }
 
 /**
