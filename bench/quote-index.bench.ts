@@ -83,6 +83,29 @@ function runRapidfuzz(texts: string[], quotes: string[], expected: number[], bud
   return JSON.parse(out.trim().split("\n").pop()!) as RapidfuzzRun;
 }
 
+const PYTHON_REFERENCE = fileURLToPath(new URL("./python/moot_bench.py", import.meta.url));
+
+/**
+ * The Python reference (the seed's bestSpan: python3 difflib with real_quick_ratio / quick_ratio
+ * pruning against the best so far, bench/python/best_span_reference.py) on `subset`, one quote at a
+ * time: ms per quote (one timed pass each; the script first checks its span and ratio equal ours).
+ * Seconds per 10^5 characters, so the caller times it on a subset and extrapolates, saying so.
+ */
+function pythonPerQuoteMs(subset: string, quotes: readonly string[]): number[] {
+  const dir = mkdtempSync(join(tmpdir(), "groundwire-qi-python-"));
+  const file = join(dir, "cases.json");
+  return quotes.map((q) => {
+    const found = bestSpan(q, [subset], { backend: "wasm" });
+    const segmented: Record<string, Array<[number, number, string]>> = {};
+    for (const t of [subset, q]) segmented[t] = words(t).map((w) => [w.start, w.end, w.key]);
+    writeFileSync(file, JSON.stringify({ pool: [subset], quotes: [q], words: segmented, expected: [{ text: found.text, ratio: found.ratio, source: found.source }] }));
+    const out = execFileSync("python3", [PYTHON_REFERENCE, file, "0"], { encoding: "utf8", maxBuffer: 1 << 24 });
+    const r = JSON.parse(out.trim().split("\n").pop()!) as { medianMs?: number; error?: string };
+    if (r.error || r.medianMs === undefined) throw new Error(`python reference disagrees: ${out}`);
+    return r.medianMs;
+  });
+}
+
 function rapidfuzzContender(texts: string[], quotes: string[], expected: number[], label: string, keep?: (r: RapidfuzzRun) => void): Contender {
   return {
     name: `RapidFuzz partial_ratio_alignment${label}`,
@@ -337,7 +360,16 @@ const suite: BenchSuite = {
           const times = (a: number[], b: number[]) => a.map((e, i) => `${Math.round(e / b[i])}×`).join(", ");
           const limit12 = perQuoteWallCpu(quotes, (q) => wasm.locate(q, { limit: 1 }));
           const all12 = perQuoteWallCpu(quotes, (q) => wasm.locate(q));
+          // the Python reference on a 40 K-character subset (the first of Pride and Prejudice), extrapolated
+          // linearly to the whole corpus: its scan is per window, so its time grows with the text
+          const pp = texts[books.findIndex((b) => b.key.includes("pride"))] ?? texts[0];
+          const subset = pp.slice(0, pp.lastIndexOf(" ", 40_000));
+          const py = pythonPerQuoteMs(subset, two);
+          const pyAll = py.map((t) => (t * corpusChars) / subset.length);
           return {
+            [`python reference (seed's bestSpan, difflib) per quote on a ${subset.length}-character subset, ms`]: py.map(ms).join(", "),
+            [`python reference extrapolated to all books (× ${(corpusChars / subset.length).toFixed(1)}, linear in text length: EXTRAPOLATED), s`]: pyAll.map((t) => (t / 1000).toFixed(1)).join(", "),
+            "python reference (extrapolated) ÷ locate (wasm), same quote": pyAll.map((e, i) => `${Math.round(e / lo[i])}×`).join(", "),
             "bestSpan ratios": twoBest.map((b) => b.ratio.toFixed(3)).join(", "),
             "exhaustive per quote, ms": ex.map(ms).join(", "),
             "locate (wasm) per quote, ms": lo.map(ms).join(", "),

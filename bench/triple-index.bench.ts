@@ -24,11 +24,11 @@ import { setBackend } from "../bindings/wasm.js";
 import { loadGraphFile } from "../ts/rdf/load.js";
 import { parseGraph, toPrefixMap, type Graph } from "../ts/rdf/index.js";
 import { buildTripleIndex, encodeLines, fingerprintGraph, sortTriples } from "../ts/triple-index/index.js";
+import { PYTHON, pythonLacks } from "./python.js";
 import type { BenchCase, BenchSuite } from "./harness.js";
 
 const SHARED = new URL("../../shared/data/", import.meta.url);
 const WORDNET = new URL("rdf/wordnet30-noun-taxonomy.nt", SHARED).pathname;
-const PYTHON = "/usr/bin/python3";
 const REFERENCE = new URL("python/triple_index_reference.py", import.meta.url).pathname;
 const GENERATED_TRIPLES = 1_000_000;
 const RDFLIB_SUBSET = 250_000;
@@ -228,6 +228,8 @@ const suite: BenchSuite = {
     await initSha256();
     hashWasmBackend(); // initialised, used only in its own contender
     const cases: BenchCase[] = [];
+    const noRdflib = pythonLacks("rdflib");
+    if (noRdflib) console.log(`  note: the rdflib contender is left out: ${noRdflib}`);
 
     // Small input: per-call overhead on a real excerpt.
     const small = parseGraph(
@@ -243,7 +245,7 @@ const suite: BenchSuite = {
       const t = performance.now();
       const wordnet = loadGraphFile(WORDNET);
       const parseMs = performance.now() - t;
-      const python = await runPython(WORDNET, 2);
+      const python = noRdflib ? null : await runPython(WORDNET, 2);
       cases.push(...(await indexCases("WordNet noun taxonomy", wordnet, parseMs, python, "full graph, median of 2", true)));
     } else {
       suite.skipped = "../shared/data absent: WordNet cases skipped";
@@ -259,7 +261,7 @@ const suite: BenchSuite = {
       const t = performance.now();
       const subset = loadGraphFile(subsetPath);
       const parseMs = performance.now() - t;
-      const python = await runPython(subsetPath, 2);
+      const python = noRdflib ? null : await runPython(subsetPath, 2);
       cases.push(...(await indexCases("generated, rdflib subset", subset, parseMs, python, "250,000-triple subset, median of 2", false)));
     }
     {
