@@ -273,6 +273,14 @@ export default [
     plugins: [nodeDeps, ...tsPlugins(), recordModules("node entry and cli")],
   },
   {
+    // the package's bin: CommonJS, so `groundwire --help` / `--version` do not start the ES
+    // module loader; it imports dist/cli.js for everything else (ts/cli/launcher.ts)
+    input: "ts/cli/launcher.ts",
+    output: { file: "dist/cli.cjs", format: "cjs" },
+    external: isBuiltin,
+    plugins: [...tsPlugins(), recordModules("cli launcher")],
+  },
+  {
     // one declaration file for every condition and resolution mode: the whole API,
     // the Node-only functions included (their docstrings say "Node only")
     input: { index: "ts/node.ts" },

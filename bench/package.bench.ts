@@ -17,7 +17,8 @@ import type { BenchCase, BenchSuite } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const NODE_ENTRY = new URL("../dist/node.js", import.meta.url).href;
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+/** The package's bin (CommonJS; it imports dist/cli.js for anything but --help and --version). */
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 
 interface Command {
   name: string;
@@ -48,12 +49,15 @@ const COMMANDS: Command[] = [
  * stderr: on a shared, loaded machine wall time mostly measures waiting for a core, while
  * the CPU time a start-up needs barely moves.
  */
-const CPU_PROBE = `data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("cpu-us "+(u.user+u.system)+"\\n")})`;
+// A CommonJS file loaded with --require: an ES module probe (--import) would start Node's ES
+// module loader in every child, bare `node -e 0` and the CommonJS bin included, hiding
+// what they do not pay.
+const CPU_PROBE = fileURLToPath(new URL("./cpu-probe.cjs", import.meta.url));
 const cpuMs = new Map<string, number[]>();
 
 function runOnce(c: Command): { ms: number; stdout: string } {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ["--import", CPU_PROBE, ...c.args], { cwd: ROOT, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--require", CPU_PROBE, ...c.args], { cwd: ROOT, encoding: "utf8" });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
   const cpu = /cpu-us (\d+)/.exec(r.stderr);

@@ -1,9 +1,9 @@
-// Run the built CLI (dist/cli.js) as a user does, with a time bound.
+// Run the built CLI as a user does (through the bin, dist/cli.cjs, which imports dist/cli.js), with a time bound.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const CLI = join(ROOT, "dist/cli.js");
+const CLI = join(ROOT, "dist/cli.cjs");
 
 export interface Run {
   code: number;

@@ -2,7 +2,8 @@
  * What `import("groundwire")` and `groundwire --help` load in Node (issue 16 item 5; the
  * timings are in bench/package.bench.ts, never here). dist/node.js is one file whose static
  * imports reach one package, the WASM loader; dist/cli.js imports nothing at all, so
- * `--help` reads one file; every other dependency (N3.js, zod, Traqula, the SHACL stack,
+ * `--help` reads one file (and the bin, dist/cli.cjs, answers it without the ES module
+ * loader, importing dist/cli.js for the rest); every other dependency (N3.js, zod, Traqula, the SHACL stack,
  * the markdown parser, oxigraph, MiniSearch, fastest-levenshtein) is `require`d at its first
  * use — checked in a child process that records every CommonJS load (`require` of an ES
  * module goes through the same loader).
@@ -68,6 +69,24 @@ describe("start-up in Node: what the import and --help load", () => {
     const r = spawnSync(process.execPath, [join(ROOT, "dist/cli.js"), "--help"], { encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^usage: groundwire <command>/);
+  });
+
+  it("the bin, dist/cli.cjs, is CommonJS needing only builtins, and answers as dist/cli.js does", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
+    expect(pkg.bin.groundwire).toBe("dist/cli.cjs");
+    const code = readFileSync(join(ROOT, "dist/cli.cjs"), "utf8");
+    expect(code).not.toMatch(/^\s*import\s/m);
+    expect([...code.matchAll(/require\((["'])([^"']+)\1\)/g)].map((m) => m[2]).sort()).toEqual(["node:fs", "node:path", "node:url"]);
+    // answered by the launcher (--help, help, bare, --version) and passed to dist/cli.js
+    // (a command's help, an unknown command, a usage error): same streams, same exit codes
+    for (const args of [[], ["--help"], ["-h"], ["help"], ["--version"], ["-V"], ["help", "locate"], ["nosuch"], ["locate"]]) {
+      const viaBin = spawnSync(process.execPath, [join(ROOT, "dist/cli.cjs"), ...args], { encoding: "utf8" });
+      const viaEsm = spawnSync(process.execPath, [join(ROOT, "dist/cli.js"), ...args], { encoding: "utf8" });
+      expect({ args, status: viaBin.status, stdout: viaBin.stdout, stderr: viaBin.stderr }).toEqual({ args, status: viaEsm.status, stdout: viaEsm.stdout, stderr: viaEsm.stderr });
+    }
+    const version = spawnSync(process.execPath, [join(ROOT, "dist/cli.cjs"), "--version"], { encoding: "utf8" });
+    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version);
+    expect(spawnSync(process.execPath, [join(ROOT, "dist/cli.cjs")], { encoding: "utf8" }).status).toBe(2);
   });
 
   it("zod, Traqula, the SHACL stack and the markdown parser load at first use, not at import", () => {

@@ -15,7 +15,7 @@ export const PROBE = join(ROOT, "test/browser/probe.js");
 
 /** Fail early, with the fix, when the suite runs without a build (npm test builds first). */
 export function requireBuild(): void {
-  for (const f of ["dist/index.js", "dist/node.js", "dist/cli.js", "dist/browser/groundwire.js"]) {
+  for (const f of ["dist/index.js", "dist/node.js", "dist/cli.js", "dist/cli.cjs", "dist/browser/groundwire.js"]) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first (npm test does it in pretest)`);
   }
 }

@@ -5,38 +5,32 @@
  * is one clear line on stderr and a non-zero exit (2 for usage errors).
  */
 //
-// No static imports: `groundwire --help` (and a bare `groundwire`) print from this one file
-// and load nothing else, not even node:util or node:fs (docs/package.md has the start-up
-// figures). Everything else is imported where it is needed.
+// No static imports but ./usage.ts (bundled into this file): `groundwire --help` (and a bare
+// `groundwire`) print from this one file and load nothing else, not even node:util or node:fs
+// (docs/package.md has the start-up figures). Everything else is imported where it is needed.
+// The package's `bin` is dist/cli.cjs (./launcher.ts), which answers --help and --version
+// itself and imports this module for everything else.
 import type { Command } from "./common.js";
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  moot: { summary: "two books converse, every quote checked", load: async () => (await import("./moot.js")).default },
-  books: { summary: "list the corpus books, or how one was cut into passages", load: async () => (await import("./books.js")).default },
-  locate: { summary: "where a quote is from across the books (span, ratio, diff)", load: async () => (await import("./locate.js")).default },
-  index: { summary: "list a graph's triples with ids and its fingerprint", load: async () => (await import("./index-command.js")).default },
-  critique: { summary: "apply a critique (triple ids) to a graph", load: async () => (await import("./critique.js")).default },
-  check: { summary: "type-check a SPARQL query or op-list plan against a schema", load: async () => (await import("./check.js")).default },
-  prove: { summary: "plan a SPARQL query for a question, verified step by step", load: async () => (await import("./prove.js")).default },
-  render: { summary: "render a graph neighborhood as a MemDSL envelope", load: async () => (await import("./render.js")).default },
-  fragments: { summary: "list a document's citable fragments", load: async () => (await import("./fragments.js")).default },
-  cite: { summary: "resolve stored citations against a document", load: async () => (await import("./cite.js")).default },
-  slice: { summary: "print a document's RDF graph slice (N-Quads or Turtle), optionally SHACL-validated", load: async () => (await import("./slice.js")).default },
-  serve: { summary: "HTTP worker: retrieval, live moots, the checks, MCP at /mcp", load: async () => (await import("./serve.js")).default },
-  mcp: { summary: "MCP server over stdio exposing the checks as tools", load: async () => (await import("./mcp.js")).default },
-  bench: { summary: "run the benchmark harness (from a clone: npm run bench)", load: async () => (await import("./bench.js")).default },
+import { COMMAND_SUMMARIES, type CommandName, usage } from "./usage.js";
+
+/** How each command's module is loaded (the names and summaries are in ./usage.ts). */
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
+  moot: async () => (await import("./moot.js")).default,
+  books: async () => (await import("./books.js")).default,
+  locate: async () => (await import("./locate.js")).default,
+  index: async () => (await import("./index-command.js")).default,
+  critique: async () => (await import("./critique.js")).default,
+  check: async () => (await import("./check.js")).default,
+  prove: async () => (await import("./prove.js")).default,
+  render: async () => (await import("./render.js")).default,
+  fragments: async () => (await import("./fragments.js")).default,
+  cite: async () => (await import("./cite.js")).default,
+  slice: async () => (await import("./slice.js")).default,
+  serve: async () => (await import("./serve.js")).default,
+  mcp: async () => (await import("./mcp.js")).default,
+  bench: async () => (await import("./bench.js")).default,
 };
-
-function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return (
-    `usage: groundwire <command> [options]\n\ncommands:\n${lines.join("\n")}\n\n` +
-    "Run groundwire help <command> (or groundwire <command> --help) for a command's options; groundwire --version for the version.\n" +
-    "Every file argument may be - for standard input (with --format when the format is not in the name); --quiet silences progress."
-  );
-}
-
 
 /** The command being run, for the error prefix `groundwire <command>: …` (none before one is known). */
 let current: string | null = null;
@@ -59,14 +53,14 @@ async function main(argv: string[]): Promise<number> {
     }
     [name, ...rest] = [rest[0], "--help"];
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   const { CliError } = await import("./common.js");
-  if (!entry) throw new CliError(`unknown command ${JSON.stringify(name.slice(0, 80))}; commands: ${Object.keys(COMMANDS).join(", ")}`, 2);
+  if (!load) throw new CliError(`unknown command ${JSON.stringify(name.slice(0, 80))}; commands: ${Object.keys(COMMAND_SUMMARIES).join(", ")}`, 2);
   current = name;
   // loaded only for a command, so `groundwire --help` does not compile the WASM core
   const { initNodeBackends } = await import("../../bindings/init-node.js");
   await initNodeBackends();
-  const command = await entry.load();
+  const command = await load();
   return command.run(rest);
 }
 
