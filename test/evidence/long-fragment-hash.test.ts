@@ -101,4 +101,19 @@ describe("long fragments: streamed content hashes equal the one-shot definition"
     expect(fragments.map((f) => f.kind)).toEqual(["paragraph", "paragraph"]);
     expectDefinition(fragments, 1);
   });
+
+  it("a lone high surrogate then a surrogate pair across a 1 MiB hashing slice", () => {
+    // The normalized text is UTF-8 encoded a slice (1 << 20 units) at a time. A slice must not
+    // end between a pair's halves, but a lone high surrogate before the cut is no pair: moving the
+    // cut past it split the 😀 after it (hashed as two U+FFFD instead of F0 9F 98 80).
+    // The double spaces make the normalized copy's first piece run past 1 << 20 units, so the
+    // cut falls inside one slice; unit 2^20 − 1 of the normalized text is the lone surrogate.
+    const head = "a  ".repeat(10);
+    for (const middle of ["\ud800😀", "😀", "\ud800x", "\ud800\ud800😀"]) {
+      const text = head + "b".repeat((1 << 20) - 1 - "a ".repeat(10).length) + middle + "c".repeat(40_000);
+      const fragments = fragmentMarkdown("surrogates.md", text);
+      expect(fragments.map((f) => f.kind)).toEqual(["paragraph"]);
+      expectDefinition(fragments, 1);
+    }
+  });
 });

@@ -447,7 +447,9 @@ function updateSlices(hasher: Sha256Hasher, slices: readonly string[]): Sha256Ha
     for (let p = 0; p < slice.length; ) {
       let q = Math.min(slice.length, p + HASH_PIECE);
       // Never cut a surrogate pair: each piece is UTF-8 encoded alone (the slices never split one).
-      if (q < slice.length && (slice.charCodeAt(q - 1) & 0xfc00) === 0xd800) q++;
+      // Only a pair: a lone high surrogate before the cut encodes as U+FFFD either way, and moving
+      // the cut past it could split a pair that follows it.
+      if (q < slice.length && (slice.charCodeAt(q - 1) & 0xfc00) === 0xd800 && (slice.charCodeAt(q) & 0xfc00) === 0xdc00) q++;
       hasher.update(p === 0 && q === slice.length ? slice : slice.slice(p, q));
       p = q;
     }
