@@ -96,6 +96,13 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
     ]);
   });
 
+  it("an empty list item followed by two or more blank lines: one list, as micromark (and CommonMark) read it", () => {
+    // markdown-it's item reader stops at the second blank line after an empty item and starts a new list
+    const cases = ["- \n\n \n  - a\n", "-\n\n\n- a\n", "1.\n\n\n\n2. b\n\ntext\n", "# T\n\n- x\n  -\n\n\n  - y\n\n-\n\n\nafter\n"];
+    for (const [i, text] of cases.entries()) expectSameAddresses(`empty item ${i}`, text);
+    expect(fragmentMarkdown("d", "-\n\n\n- a\n").map((f) => f.path)).toEqual(["list:1", "list:1/item:1", "list:1/item:2", "list:1/item:2/paragraph:1"]);
+  });
+
   it("links, definitions and autolinks with URLs markdown-it's defaults refuse or rewrite (micromark reads them all)", () => {
     // markdown-it's validateLink refuses javascript:, vbscript:, file: and most data: URLs (a definition
     // became a paragraph, a link its literal text) and normalizeLinkText percent-decodes autolinks; the

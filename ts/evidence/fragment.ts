@@ -1431,20 +1431,34 @@ function reachesCut(tokens: readonly Token[], cut: number): boolean {
 /** Group one chunk's top-level blocks (while no blank line separates them) and convert each group. */
 function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
   const { src, base, text } = l;
-  const groups: { from: number; to: number; a: number; b: number }[] = [];
+  const groups: { from: number; to: number; a: number; b: number; emptyItem: boolean; micromark: boolean }[] = [];
   for (let i = 0; i < tokens.length; ) {
     const t = tokens[i];
     let j = i + 1;
+    let emptyItem = false;
     if (t.nesting === 1) {
-      for (let depth = 1; j < tokens.length && depth > 0; j++) depth += tokens[j].nesting;
+      for (let depth = 1; j < tokens.length && depth > 0; j++) {
+        depth += tokens[j].nesting;
+        if (tokens[j].type === "list_item_close" && tokens[j - 1].type === "list_item_open") emptyItem = true;
+      }
     }
     const [a, b] = t.map ?? [0, 0];
     const last = groups[groups.length - 1];
     if (last && a === last.b && last.b > 0 && !isBlank(l, last.b - 1)) {
       last.to = j;
       last.b = Math.max(last.b, b);
+      last.emptyItem ||= emptyItem;
+    } else if (last && last.emptyItem) {
+      // An empty list item followed by two blank lines ends markdown-it's list (its item reader
+      // stops at the second blank), where CommonMark and micromark keep the list going through any
+      // number of blank lines ("-\n\n\n- a" is one list of two items): the group and the
+      // blocks after it are read together by micromark.
+      last.to = j;
+      last.b = Math.max(last.b, b);
+      last.emptyItem = emptyItem;
+      last.micromark = true;
     } else {
-      groups.push({ from: i, to: j, a, b });
+      groups.push({ from: i, to: j, a, b, emptyItem, micromark: false });
     }
     i = j;
   }
@@ -1452,6 +1466,7 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
     const g = groups[gi];
     const later = l.later.length;
     try {
+      if (g.micromark) throw new NeedsMicromark();
       if (l.footnotes && FOOTNOTE_DEFINITION.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) throw new NeedsMicromark();
       const nodes = reader.read(tokens, g.from, g.to);
       // micromark starts a setext heading at the definitions before its text (they share one content chunk).
