@@ -39,7 +39,7 @@ function hasRapidfuzz(): boolean {
 }
 
 /** `count` quotes of `lo`–`hi` words from random places of `texts`, with 0–`maxEdits` word edits (substitute, drop, insert). */
-function makeQuotes(texts: string[], count: number, rand: () => number, lo: number, hi: number, maxEdits: number): string[] {
+export function makeQuotes(texts: string[], count: number, rand: () => number, lo: number, hi: number, maxEdits: number): string[] {
   const out: string[] = [];
   const total = texts.reduce((n, t) => n + t.length, 0);
   for (let q = 0; q < count; q++) {

@@ -10,36 +10,10 @@ import { instantiateSync } from "@assemblyscript/loader";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { __quoteIndexInternals } from "../../ts/moot/quote-index.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
-import { words } from "../../ts/moot/words.js";
+import { makeQuotes } from "../quote-index.bench.js";
 import { mulberry32 } from "../../test/prng.js";
 
 const BOOKS = fileURLToPath(new URL("../../../shared/data/books/", import.meta.url));
-
-function makeQuotes(texts: string[], count: number, rand: () => number, lo: number, hi: number, maxEdits: number): string[] {
-  const out: string[] = [];
-  const total = texts.reduce((n, t) => n + t.length, 0);
-  for (let q = 0; q < count; q++) {
-    let at = Math.floor(rand() * total);
-    let t = 0;
-    while (at >= texts[t].length) at -= texts[t++].length;
-    const text = texts[t];
-    const slice = text.slice(Math.max(0, at - 2000), at + 2000);
-    const ws = words(slice).map((w) => slice.slice(w.start, w.end));
-    const n = lo + Math.floor(rand() * (hi - lo + 1));
-    const i = Math.floor(rand() * Math.max(1, ws.length - n));
-    const picked = ws.slice(i, i + n);
-    const edits = q % (maxEdits + 1);
-    for (let e = 0; e < edits; e++) {
-      const j = 1 + Math.floor(rand() * (picked.length - 2));
-      const op = e % 3;
-      if (op === 0) picked[j] = ws[Math.floor(rand() * ws.length)];
-      else if (op === 1) picked.splice(j, 1);
-      else picked.splice(j, 0, "indeed");
-    }
-    out.push(picked.join(" "));
-  }
-  return out;
-}
 
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const files = process.argv.slice(2).filter((a) => a.endsWith(".wasm"));
