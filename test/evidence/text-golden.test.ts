@@ -45,9 +45,10 @@ describe("slugify and normalizeWhitespace keep their definitions", () => {
 
   it("on every heading and table line of the real documents", () => {
     const docs = readdirSync(FIXTURES).filter((n) => n.endsWith(".md")).map((n) => readFileSync(new URL(n, FIXTURES), "utf8"));
+    let real = 0; // ../shared/data is absent in a user's clone: then the fixtures alone (68 labels)
     for (const p of ["commonmark/spec.txt", "system-design-primer/v039.md", "awesome/v039.md"]) {
       const url = new URL(p, MARKDOWN);
-      if (existsSync(url)) docs.push(readFileSync(url, "utf8"));
+      if (existsSync(url)) docs.push(readFileSync(url, "utf8")), real++;
     }
     let labels = 0;
     for (const doc of docs) {
@@ -60,6 +61,6 @@ describe("slugify and normalizeWhitespace keep their definitions", () => {
         }
       }
     }
-    expect(labels).toBeGreaterThan(100);
+    expect(labels, `labels checked (${real} real documents)`).toBeGreaterThan(real === 3 ? 1000 : 60);
   });
 });
