@@ -23,7 +23,7 @@ import type { Env, StateBlock, StateInline, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, TableCell } from "mdast";
 import { createSha256, sha256Hex, type Sha256Hasher } from "../../bindings/sha256.js";
-import { anchorFor, CollapsedText, normalizeWhitespace, slugify } from "./text.js";
+import { anchorFor, CollapsedText, isWhitespaceAt, normalizeWhitespace, slugify } from "./text.js";
 
 /**
  * What a fragment is. `section` = a heading and everything under it up to the next
@@ -185,14 +185,13 @@ class Builder {
       anchor = anchorFor(slug, occurrence);
     } else if (ordinal <= ORDINAL_COUNT) {
       anchor = ordinalAnchor(ordinal);
-      const segments = (up ? this.segments : this.topSegments)[kindIndex];
-      segment = segments[ordinal - 1] ??= up ? ["/", kind, ":", anchor].join("") : [kind, ":", anchor].join("");
+      segment = (up ? this.segments : this.topSegments)[kindIndex][ordinal - 1] ??= pathSegment(up !== null, kind, anchor);
     } else {
       anchor = String(ordinal);
     }
     // The parent's path and one flat `/kind:anchor`: one concatenation node per fragment, sharing the
     // parent's characters (a template literal would add two nodes and a third string).
-    segment ??= up ? ["/", kind, ":", anchor].join("") : [kind, ":", anchor].join("");
+    segment ??= pathSegment(up !== null, kind, anchor);
     const path = up ? up.path + segment : segment;
     // Every field in the final order now (ids, text and hashes are placeholders, filled in by `finish`), so
     // all fragments share one shape. The ids are made there, not here: the blocks die as fragments are
@@ -305,6 +304,11 @@ class Builder {
   }
 }
 
+/** A path segment as one flat string: `/kind:anchor` under a parent, `kind:anchor` at the top level. */
+function pathSegment(nested: boolean, kind: FragmentKind, anchor: string): string {
+  return nested ? ["/", kind, ":", anchor].join("") : [kind, ":", anchor].join("");
+}
+
 /**
  * Length (UTF-16 code units) of the windows `finish` normalizes at a time, and the longest fragment
  * hashed from a window: short enough that a window's copy is rarely alive when a scavenge comes
@@ -318,11 +322,6 @@ function complete(f: Draft, contentHash: string): void {
   f.contentHash = contentHash;
   f.versionId = `${f.fragmentId}#${contentHash}`;
   Object.freeze(f);
-}
-
-/** Whether the code unit at `i` is whitespace to `normalizeWhitespace` (JS `\s`). */
-function isSpaceAt(text: string, i: number): boolean {
-  return /\s/u.test(text[i]);
 }
 
 /**
@@ -377,10 +376,10 @@ class LongHashes {
         h.space = true; // whitespace only
         continue;
       }
-      if (h.started && (h.space || isSpaceAt(source, from))) h.hasher.update(" ");
+      if (h.started && (h.space || isWhitespaceAt(source, from))) h.hasher.update(" ");
       updateSlices(h.hasher, normalized!.slices(a, b));
       h.started = true;
-      h.space = isSpaceAt(source, to - 1);
+      h.space = isWhitespaceAt(source, to - 1);
     }
     if (end > this.pos) this.pos = end;
     for (let k = hashing.length - 1; k >= 0; k--) {
@@ -1444,19 +1443,17 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
     }
     const [a, b] = t.map ?? [0, 0];
     const last = groups[groups.length - 1];
-    if (last && a === last.b && last.b > 0 && !isBlank(l, last.b - 1)) {
+    const adjacent = last !== undefined && a === last.b && last.b > 0 && !isBlank(l, last.b - 1);
+    // An empty list item followed by two blank lines ends markdown-it's list (its item reader
+    // stops at the second blank), where CommonMark and micromark keep the list going through any
+    // number of blank lines ("-\n\n\n- a" is one list of two items): the group and the
+    // blocks after it are read together by micromark.
+    const afterEmptyItem = !adjacent && last?.emptyItem === true;
+    if (adjacent || afterEmptyItem) {
       last.to = j;
       last.b = Math.max(last.b, b);
-      last.emptyItem ||= emptyItem;
-    } else if (last && last.emptyItem) {
-      // An empty list item followed by two blank lines ends markdown-it's list (its item reader
-      // stops at the second blank), where CommonMark and micromark keep the list going through any
-      // number of blank lines ("-\n\n\n- a" is one list of two items): the group and the
-      // blocks after it are read together by micromark.
-      last.to = j;
-      last.b = Math.max(last.b, b);
-      last.emptyItem = emptyItem;
-      last.micromark = true;
+      last.emptyItem = afterEmptyItem ? emptyItem : last.emptyItem || emptyItem;
+      last.micromark ||= afterEmptyItem;
     } else {
       groups.push({ from: i, to: j, a, b, emptyItem, micromark: false });
     }

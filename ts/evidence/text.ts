@@ -127,6 +127,14 @@ function whitespaceTable(): Uint8Array {
   return (whitespaceUnits = table);
 }
 
+/**
+ * Whether the UTF-16 code unit at `i` of `text` is whitespace to `normalizeWhitespace` (the units
+ * its `\s` matches, from the same table). `i` must be in [0, text.length).
+ */
+export function isWhitespaceAt(text: string, i: number): boolean {
+  return whitespaceTable()[text.charCodeAt(i)] === 1;
+}
+
 /** Code units per piece of CollapsedText's normalized copy (at least; a piece ends at the next cut after it). */
 const PIECE = 1 << 20;
 /** Code units of the text read into a typed array, collapsed and turned into a string at a time. */
