@@ -562,6 +562,11 @@ function searchBest(
   const scanner = new WindowScanner(ix, quote);
   const ids = keys.map((k) => ix.vocabulary.get(k) ?? -1);
   const count = (i: number) => (ids[i] < 0 ? 0 : postingStart[ids[i] + 1] - postingStart[ids[i]]);
+  // whether text words [w, w + len) are the quote's words [i, i + len)
+  const phraseAt = (w: number, i: number, len: number): boolean => {
+    for (let t = 0; t < len; t++) if (wordIds[w + t] !== ids[i + t]) return false;
+    return true;
+  };
   const found = new Map<number, WindowHit>();
   const add = (hits: WindowHit[]) => {
     for (const h of hits) found.set(h.word * 256 + h.size, h); // size ≤ MAX_QUOTE_WORDS + 2 < 256
@@ -642,9 +647,7 @@ function searchBest(
         for (let q = count(r) ? postingStart[ids[r]] : 0, z = count(r) ? postingStart[ids[r] + 1] : 0; q < z; q++) {
           const p = postings[q] - (r - i);
           if (p < 0 || p + len > wordIds.length || wordSource[p] !== wordSource[p + len - 1]) continue;
-          let same = true;
-          for (let t = 0; t < len && same; t++) same = wordIds[p + t] === ids[i + t];
-          if (same) starts.push(p);
+          if (phraseAt(p, i, len)) starts.push(p);
         }
         got = Int32Array.from(starts);
       }
@@ -701,9 +704,7 @@ function searchBest(
       while (w < w1 && charStart[w] < at - D) w++;
       for (; w < sourceWords[s + 1] && charStart[w] <= at + D; w++) {
         if (w + len > sourceWords[s + 1]) break;
-        let same = true;
-        for (let t = 0; t < len && same; t++) same = wordIds[w + t] === ids[i + t];
-        if (same) return true;
+        if (phraseAt(w, i, len)) return true;
       }
       return false;
     };
@@ -897,8 +898,7 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       }
       const overlapping = options.overlapping === true;
       const { q, keys: qKeys } = prepareQuote(ix, quote);
-      const fullScan = (threshold: number) =>
-        binding ? binding.scan(owner, ix, q, threshold, onlySource) : scanTs(ix, q, threshold, onlySource);
+      const fullScan = linearScan(binding, owner, ix, q, onlySource);
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
       // without one every window ≥ minRatio is wanted, and the linear pass finds them
       const hits = limit !== Infinity
@@ -926,6 +926,17 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
 }
 
 /**
+ * The linear pass over `ix` for `quote` (every window ≥ a threshold, in no order): the WASM
+ * binding's scan when there is one (its copy of the texts kept per `owner`), else `scanTs`.
+ * `onlySource` = -1 for all sources.
+ */
+function linearScan(
+  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
+): (threshold: number) => WindowHit[] {
+  return (threshold) => (binding ? binding.scan(owner, ix, quote, threshold, onlySource) : scanTs(ix, quote, threshold, onlySource));
+}
+
+/**
  * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
  * rank order (ratio, then source, size, start — bestSpan's "first window with the
  * strictly highest ratio"), or null when no window reaches `minRatio` (then the
@@ -936,8 +947,7 @@ export function bestWindowAtLeast(
   texts: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, backend: BackendRequest | undefined, owner: object,
 ): WindowHit | null {
   const exports = wasmFor(backend);
-  const binding = exports ? quoteIndexBindingFor(exports) : null;
-  const fullScan = (threshold: number) => (binding ? binding.scan(owner, texts, quote, threshold, -1) : scanTs(texts, quote, threshold));
+  const fullScan = linearScan(exports ? quoteIndexBindingFor(exports) : null, owner, texts, quote, -1);
   return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan)[0] ?? null;
 }
 
