@@ -124,4 +124,26 @@ describe("start-up in Node: what the import and --help load", () => {
     expect(out).toMatchObject({ store: true, size: 2, rows: 2, made: true, madeSize: 1, madeRows: 1 });
     expect(out.ttl).toBe("@prefix e: <http://example.org/>.\n\ne:a e:b e:c, e:d.\n");
   });
+
+  it("GraphStore.prototype reads as N3.Store's before the first graph (members, `in`, instanceof, a subclass), as the eager browser build does", () => {
+    const entry = JSON.stringify(join(ROOT, "dist/node.js"));
+    const code =
+      `const g = await import(${entry});` +
+      `const N3 = (await import("node:module")).createRequire(${entry})("n3");` +
+      // read through the prototype before any instance exists: each of these was undefined/false in Node
+      `const early = { match: typeof g.GraphStore.prototype.match, has: "addQuad" in g.GraphStore.prototype, bare: Object.create(g.GraphStore.prototype) instanceof N3.Store };` +
+      `class Counted extends g.GraphStore { sizeTwice() { return 2 * this.size; } }` +
+      `const c = new Counted([N3.DataFactory.quad(N3.DataFactory.namedNode("http://example.org/x"), N3.DataFactory.namedNode("http://example.org/y"), N3.DataFactory.literal("z"))]);` +
+      `const later = new g.GraphStore();` +
+      `console.log(JSON.stringify({ early, sub: [c instanceof Counted, c instanceof g.GraphStore, c instanceof N3.Store, c.sizeTwice(), c.quadRows().count], later: [later instanceof N3.Store, later.size], plain: new N3.Store() instanceof g.GraphStore, same: g.GraphStore.prototype.match === N3.Store.prototype.match }));`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      early: { match: "function", has: true, bare: true },
+      sub: [true, true, true, 2, 1],
+      later: [true, 0],
+      plain: false,
+      same: true,
+    });
+  });
 });

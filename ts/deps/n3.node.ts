@@ -31,6 +31,19 @@ export function n3Store(): typeof Store {
 }
 
 /**
+ * Joins the chain `class GraphStore extends Store` would have made: `Store.prototype` under
+ * LazyStore's prototype and `Store` under LazyStore (for its statics), loading N3.js. Idempotent.
+ */
+function joinStore(): typeof Store {
+  const N3Store = n3().Store;
+  if (Object.getPrototypeOf(LazyStore.prototype) !== N3Store.prototype) {
+    Object.setPrototypeOf(LazyStore.prototype, N3Store.prototype);
+    Object.setPrototypeOf(LazyStore, N3Store);
+  }
+  return N3Store;
+}
+
+/**
  * The class GraphStore extends, standing in for N3.js's `Store` until N3.js is loaded:
  * the first `new` loads it, puts `Store.prototype` under this function's prototype (and
  * `Store` under this function, for its statics), and constructs with `Reflect.construct`,
@@ -40,13 +53,23 @@ export function n3Store(): typeof Store {
  */
 function LazyStore(this: unknown, ...args: unknown[]): object {
   if (new.target === undefined) throw new TypeError("Class constructor Store cannot be invoked without 'new'");
-  const N3Store = n3().Store;
-  if (Object.getPrototypeOf(LazyStore.prototype) !== N3Store.prototype) {
-    Object.setPrototypeOf(LazyStore.prototype, N3Store.prototype);
-    Object.setPrototypeOf(LazyStore, N3Store);
-  }
-  return Reflect.construct(N3Store, args, new.target) as object;
+  return Reflect.construct(joinStore(), args, new.target) as object;
 }
+
+// Until the first `new`, a stand-in sits where Store.prototype will be: reading an inherited
+// member through the prototype before any graph exists (`GraphStore.prototype.match`, a
+// subclass that wraps `super`'s methods, `"addQuad" in GraphStore.prototype`, an
+// `Object.create(GraphStore.prototype)` tested with `instanceof N3.Store`) joins the chain
+// and answers from Store.prototype, as the eager `extends Store` of the browser build does.
+// Without it those read `undefined` in Node only. After the join the stand-in is off the chain.
+Object.setPrototypeOf(
+  LazyStore.prototype,
+  new Proxy(Object.create(null) as object, {
+    get: (_target, key, receiver) => Reflect.get(joinStore().prototype, key, receiver),
+    has: (_target, key) => Reflect.has(joinStore().prototype, key),
+    getPrototypeOf: () => joinStore().prototype,
+  }),
+);
 
 /** N3.js's `Store` as a base class, loaded at the first construction (see {@link LazyStore}). */
 export const StoreBase = LazyStore as unknown as typeof Store;
