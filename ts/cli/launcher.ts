@@ -7,19 +7,14 @@
  * ts/cli/index.ts), which reads the same process.argv and does the rest. Output and exit
  * codes are the ES module CLI's: the usage text is the one in ./usage.ts.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findGroundwirePackage } from "./package-json.js";
 import { usage } from "./usage.js";
 
-/** The version in the package.json beside dist/, or null (then the ES module CLI reports why). */
+/** The version of the groundwire package this file is in, or null (then the ES module CLI reports why). */
 function versionHere(): string | null {
-  try {
-    const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { name?: unknown; version?: unknown };
-    return pkg.name === "groundwire" && typeof pkg.version === "string" ? pkg.version : null;
-  } catch {
-    return null;
-  }
+  return findGroundwirePackage(__dirname)?.version ?? null;
 }
 
 /** What this launcher prints for `argv` (with the exit code), or null when the ES module CLI must run. */
