@@ -23,7 +23,7 @@ Exit code 0 when all are current or moved, 1 when any is stale or lost.
                   path relative to the enclosing git work tree, else the file's real path);
                   a warning on stderr says when no citation's address exists under the id in use
   --json          machine output: [{versionId, status, reason, fragment, candidates}]
-  --format md|txt the document's format when the extension is missing (needed for - , standard input)`;
+  --format md|txt the document's format; overrides the file's extension (needed for - , standard input)`;
 
 function describe(r: CitationReport, versionId: string): string {
   const lines = [`${r.status.padEnd(7)}  ${versionId}`];

@@ -22,7 +22,7 @@ Store a versionId to cite a fragment; check it later with: groundwire cite <file
                   directory with .git) the path relative to its root, e.g. docs/guide.md; else the
                   file's real absolute path (for - , standard input: give --artifact)
   --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
-  --format md|txt the document's format when the extension is missing (needed for - , standard input)
+  --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
   -q, --quiet     no progress line on stderr (shown only on a terminal, for files over 4 MB)`;
 
 /** Files above this size get a progress line on stderr (when it is a terminal). */
