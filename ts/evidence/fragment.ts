@@ -761,6 +761,15 @@ function plainTokenStates(instance: MarkdownItInstance): void {
   const NewToken = PlainToken as unknown as new (type: string, tag: string, nesting: number) => Token;
 
   class BlockState extends BlockBase {
+    constructor(src: string, md: MarkdownItInstance, env: Env, tokens: Token[]) {
+      // The stock constructor reads the whole text a code unit at a time for the line table (a
+      // twentieth of the fragmenter's time on the primer): on an empty text it builds none, and
+      // `lineTable` builds the same one with indexOf from each line's first non-blank unit.
+      super("", md, env, tokens);
+      this.src = src;
+      lineTable(this, src);
+    }
+
     override push(type: string, tag: string, nesting: Token["nesting"]): Token {
       const token = new NewToken(type, tag, nesting);
       token.block = true;
@@ -826,6 +835,53 @@ function plainTokenStates(instance: MarkdownItInstance): void {
   InlineState.prototype = inline;
   (instance.block as { State: unknown }).State = BlockState;
   (instance.inline as { State: unknown }).State = InlineState;
+}
+
+/**
+ * markdown-it 15.0.3's line table (`StateBlock`'s constructor), the same arrays: per line its
+ * start (`bMarks`), its end before the LF (`eMarks`), its indentation in code units (`tShift`)
+ * and in columns, tabs to the next multiple of 4 (`sCount`), `bsCount` 0; then one entry at the
+ * text's end, and `lineMax` = the number of lines. The stock loop tests every code unit; here
+ * only a line's leading spaces and tabs are read one by one, the rest of it is skipped with
+ * `indexOf("\n")`. Its quirk is kept: a last line of spaces and tabs alone, with no LF after it,
+ * gets no entry (the stock loop's blank test skips its end-of-text test).
+ */
+function lineTable(state: StateBlock, s: string): void {
+  const bMarks: number[] = [];
+  const eMarks: number[] = [];
+  const tShift: number[] = [];
+  const sCount: number[] = [];
+  const bsCount: number[] = [];
+  const len = s.length;
+  for (let pos = 0; pos < len; ) {
+    const start = pos;
+    let offset = 0;
+    let c = s.charCodeAt(pos);
+    while (c === 0x20 || c === 0x09) {
+      offset += c === 0x09 ? 4 - (offset % 4) : 1;
+      c = s.charCodeAt(++pos); // NaN past the end
+    }
+    if (pos >= len) break;
+    const lf = s.indexOf("\n", pos);
+    const end = lf < 0 ? len : lf;
+    bMarks.push(start);
+    eMarks.push(end);
+    tShift.push(pos - start);
+    sCount.push(offset);
+    bsCount.push(0);
+    pos = end + 1;
+  }
+  bMarks.push(len);
+  eMarks.push(len);
+  tShift.push(0);
+  sCount.push(0);
+  bsCount.push(0);
+  state.bMarks = bMarks;
+  state.eMarks = eMarks;
+  state.tShift = tShift;
+  state.sCount = sCount;
+  state.bsCount = bsCount;
+  state.lineMax = bMarks.length - 1;
 }
 
 /** @internal Test hook: the fragmenter's markdown-it instance (plain-token states, URLs neither validated nor rewritten). */
