@@ -119,6 +119,12 @@ interface Counters {
   labels: Map<string, number> | null;
 }
 
+/**
+ * A parent's ordinals before its first child, copied (`slice`) for each parent: mapping the frozen
+ * FRAGMENT_KINDS per parent, as before, took ~250 ns a time (a sixth of `open`'s time on the primer).
+ */
+const NO_ORDINALS: readonly number[] = FRAGMENT_KINDS.map(() => 0);
+
 /** Index of each kind in FRAGMENT_KINDS. */
 const KIND_INDEX = new Map<FragmentKind, number>(FRAGMENT_KINDS.map((kind, i) => [kind, i]));
 
@@ -169,7 +175,7 @@ class Builder {
    */
   open(parent: number, kind: FragmentKind, label: string | null, start: number, end: number, line: number): number {
     let counters = this.counters.get(parent);
-    if (!counters) this.counters.set(parent, (counters = { ordinals: FRAGMENT_KINDS.map(() => 0), labels: null }));
+    if (!counters) this.counters.set(parent, (counters = { ordinals: NO_ORDINALS.slice(), labels: null }));
     const kindIndex = KIND_INDEX.get(kind)!;
     const ordinal = ++counters.ordinals[kindIndex];
     const up = parent >= 0 ? this.fragments[parent] : null;
