@@ -271,11 +271,25 @@ class Builder {
     let window: CollapsedText | null = null;
     let windowStart = 0;
     let windowEnd = -1;
+    // The ids first, in a loop of their own: ~0.35 µs less a digest than between the slicing and
+    // normalizing below (OpenSSL's code and data stay in the caches from one digest to the next).
+    const idPrefix = `${this.artifactId}\u0000`;
     for (let i = 0; i < fragments.length; i++) {
       const f = fragments[i];
-      f.fragmentId = sha256Hex(`${this.artifactId}\u0000${f.path}`);
+      f.fragmentId = sha256Hex(idPrefix + f.path);
       // A parent comes before its children: its id is made.
       if (parents[i] >= 0) f.parentId = fragments[parents[i]].fragmentId;
+    }
+    // A window's content hashes are digested together, when the window is done (`digest`): in a loop
+    // of their own, as the ids.
+    const waiting: Draft[] = [];
+    const inputs: string[] = [];
+    const digest = () => {
+      for (let k = 0; k < waiting.length; k++) complete(waiting[k], flat("sha256:", sha256Hex(inputs[k])));
+      waiting.length = inputs.length = 0;
+    };
+    for (let i = 0; i < fragments.length; i++) {
+      const f = fragments[i];
       const text = source.slice(f.start, f.end);
       f.text = text;
       const quoteDepth = quoteDepths[i];
@@ -288,6 +302,7 @@ class Builder {
         else complete(f, collapsedHash(f.kind, new CollapsedText(readable(text)), 0, text.length));
       } else {
         if (!window || f.start < windowStart || f.end > windowEnd) {
+          digest();
           // This fragment and the ones after it (fragments come in document order, a parent before its
           // children) until a long one, or a disjoint one once the window is WINDOW long.
           windowStart = f.start;
@@ -301,9 +316,15 @@ class Builder {
           long.advance(windowStart);
           long.feed(windowStart, windowEnd, window);
         }
-        complete(f, collapsedHash(f.kind, window, f.start - windowStart, f.end - windowStart));
+        const input = hashInput(f.kind, window, f.start - windowStart, f.end - windowStart);
+        if (input === null) complete(f, collapsedHash(f.kind, window, f.start - windowStart, f.end - windowStart));
+        else {
+          waiting.push(f);
+          inputs.push(input);
+        }
       }
     }
+    digest();
     long.advance(source.length);
     this.parents = this.quoteDepths = new Int32Array(0);
     return Object.freeze(fragments as Fragment[]);
@@ -439,11 +460,21 @@ const HASH_PIECE = 1 << 20;
  * slices rather than concatenated into one more copy.
  */
 function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
+  const input = hashInput(kind, text, start, end);
+  if (input !== null) return flat("sha256:", sha256Hex(input));
+  const [from, to] = text.span(start, end);
+  return flat("sha256:", updateSlices(createSha256().update(`${kind}\n`), text.slices(from, to)).digestHex());
+}
+
+/**
+ * What `collapsedHash` digests in one call, `kind ‖ "\n" ‖ normalized text` (the text a slice of one
+ * piece of `text`'s copy), or null when the normalized text is longer than HASH_STREAM or crosses a
+ * piece: it is then streamed.
+ */
+function hashInput(kind: FragmentKind, text: CollapsedText, start: number, end: number): string | null {
   const [from, to] = text.span(start, end);
   const within = to - from <= HASH_STREAM ? text.sliceWithin(from, to) : null;
-  if (within !== null) return flat("sha256:", sha256Hex(`${kind}\n${within}`));
-  const slices = text.slices(from, to);
-  return flat("sha256:", updateSlices(createSha256().update(`${kind}\n`), slices).digestHex());
+  return within === null ? null : `${kind}\n${within}`;
 }
 
 /** Feed `slices` (of a normalized copy) to `hasher` in pieces of at most about HASH_PIECE code units. Returns the hasher. */
