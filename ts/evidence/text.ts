@@ -153,6 +153,22 @@ const BLOCK = 32;
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /**
+ * The typed arrays CollapsedText reads each step into (two views of one 64 KB Buffer in Node), made
+ * once per process: a constructor uses them only while it runs and calls nothing that makes
+ * another CollapsedText. Allocating them per instance cost a 64 KB off-heap buffer per window.
+ */
+let scratch: { buffer: Buffer | null; units: Uint16Array; bytes: Uint8Array | null } | null = null;
+
+function makeScratch(): NonNullable<typeof scratch> {
+  const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(STEP * 2) : null;
+  return {
+    buffer,
+    units: buffer ? new Uint16Array(buffer.buffer, buffer.byteOffset, STEP) : new Uint16Array(STEP),
+    bytes: buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, STEP) : null,
+  };
+}
+
+/**
  * A whole text whitespace-normalized once, with a map from its offsets to offsets in the
  * normalized copy: `normalized(start, end)` equals `normalizeWhitespace(text.slice(start, end))`
  * for every `0 <= start <= end <= text.length` (collapsing whitespace runs commutes with
@@ -164,7 +180,7 @@ const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
  * Pieces are cut only after a character that is neither whitespace (no run spans two pieces)
  * nor a high surrogate (no pair is split). The whitespace set is the one `normalizeWhitespace`'s
  * `\s` matches (the table is built from that regex).
- * Memory: the copy plus 4 bytes per 32 code units, and a 64 KB scratch array while building.
+ * Memory: the copy plus 4 bytes per 32 code units (and one 64 KB scratch array per process, `scratch`).
  */
 export class CollapsedText {
   /** The normalized copy (every whitespace run → one U+0020, not trimmed), in pieces. */
@@ -190,9 +206,7 @@ export class CollapsedText {
     // one-byte string from ASCII): a typed-array loop instead of a charCodeAt per unit, and flat
     // strings (a global regex replace yields a tree of millions of slices and concatenations,
     // several times the text's size). Each step's strings are joined per piece.
-    const buffer = NodeBuffer ? NodeBuffer.allocUnsafeSlow(STEP * 2) : null;
-    const units = buffer ? new Uint16Array(buffer.buffer, buffer.byteOffset, STEP) : new Uint16Array(STEP);
-    const bytes = buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, STEP) : null;
+    const { buffer, units, bytes } = (scratch ??= makeScratch());
     const state = { n: 0, previous: 0 };
     let parts: string[] = [];
     let pieceStart = 0;
