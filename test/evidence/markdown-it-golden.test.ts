@@ -83,6 +83,23 @@ describe("the fragmenter's markdown-it states make the stock states' tokens", ()
   const StockInline = (Object.getPrototypeOf(Inline.prototype) as { constructor: StateClass<StateInline> }).constructor;
   const TokenClass = new StockBlock("", md, {}, []).Token;
 
+  it("the block state's line table is the stock constructor's (every string of up to 5 of: space, tab, LF, CR, a, é, two spaces; 19,608 strings)", () => {
+    const table = (s: StateBlock) => JSON.stringify([s.bMarks, s.eMarks, s.tShift, s.sCount, s.bsCount, s.lineMax, s.src, Object.keys(s)]);
+    const alphabet = [" ", "\t", "\n", "\r", "a", "\u00e9", "  "];
+    let checked = 0;
+    const visit = (s: string, depth: number): void => {
+      expect(table(new Block(s, md, {}, [])), JSON.stringify(s)).toBe(table(new StockBlock(s, md, {}, [])));
+      checked++;
+      if (depth < 5) for (const c of alphabet) visit(s + c, depth + 1);
+    };
+    visit("", 0);
+    // Longer ones: a trailing blank line without LF, tabs after text, indentation past 4 columns.
+    for (const s of ["a\n \t", "  \t  x\n\t\ty\n   ", "x\n\n\n", "\n", "\t\n \n", "a\tb\n    c\n\t  d"]) {
+      expect(table(new Block(s, md, {}, [])), JSON.stringify(s)).toBe(table(new StockBlock(s, md, {}, [])));
+    }
+    expect(checked).toBe((7 ** 6 - 1) / 6);
+  });
+
   it("the states are markdown-it's own classes underneath", () => {
     expect(StockBlock.name).toBe("StateBlock");
     expect(StockInline.name).toBe("StateInline");
