@@ -174,6 +174,8 @@ export interface PostedText extends IndexedText {
   vocabulary: ReadonlyMap<string, number>;
   postingStart: Int32Array;
   postings: Int32Array;
+  /** charStart of each posting (ts/moot/word-table.ts), read in order by the filter. */
+  postingChars: Int32Array;
   /** Source of each global word. */
   wordSource: Int32Array;
 }
@@ -244,6 +246,7 @@ function prepare(input: QuoteIndexInput): Prepared {
     vocabulary: t.vocabulary,
     postingStart: t.postingStart,
     postings: t.postings,
+    postingChars: t.postingChars,
     wordSource: t.wordText,
   };
 }
@@ -394,6 +397,22 @@ class WindowScanner {
     }
     return minRatio;
   }
+  /**
+   * `scan` over word ranges (pairs [from, to), ascending, disjoint, each inside one source), the
+   * threshold carried from range to range: the TS twin of the WASM `qiScanRanges`
+   * (assembly/quote-index.ts), same windows in the same order, so `raise` raises alike.
+   */
+  scanRanges(ranges: Int32Array, minRatio: number, raise: boolean): WindowHit[] {
+    const out: WindowHit[] = [];
+    for (let r = 0; r + 1 < ranges.length; r += 2) minRatio = this.scan(ranges[r], ranges[r + 1], minRatio, out, raise);
+    return out;
+  }
+}
+
+/** Every window inside `ranges` (as WindowScanner.scanRanges) with ratio ≥ minRatio: the TS backend's range scan. */
+export function scanRangesTs(ix: IndexedText, quote: IndexedQuote, ranges: Int32Array, minRatio: number, raise = false): WindowHit[] {
+  if (quote.ids.length === 0) return [];
+  return new WindowScanner(ix, quote).scanRanges(ranges, minRatio, raise);
 }
 
 /**
@@ -552,14 +571,15 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  */
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
-  onlySource: number, fullScan: (threshold: number) => WindowHit[],
+  onlySource: number, fullScan: (threshold: number) => WindowHit[], rangeScan: RangeScan | null,
 ): WindowHit[] {
   const n = quote.words;
   const lb = quote.ids.length;
   if (lb === 0) return [];
-  const { postingStart, postings, wordIds, wordSource, sourceWords } = ix;
+  const { postingStart, postings, postingChars, wordIds, wordSource, sourceWords } = ix;
   const searched = onlySource >= 0 ? sourceWords[onlySource + 1] - sourceWords[onlySource] : wordIds.length;
   const scanner = new WindowScanner(ix, quote);
+  const regionShare = rangeScan ? REGION_SHARE_WASM : REGION_SHARE_TS;
   const ids = keys.map((k) => ix.vocabulary.get(k) ?? -1);
   const count = (i: number) => (ids[i] < 0 ? 0 : postingStart[ids[i] + 1] - postingStart[ids[i]]);
   // whether text words [w, w + len) are the quote's words [i, i + len)
@@ -571,22 +591,28 @@ function searchBest(
   const add = (hits: WindowHit[]) => {
     for (const h of hits) found.set(h.word * 256 + h.size, h); // size ≤ MAX_QUOTE_WORDS + 2 < 256
   };
-  // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned
+  // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned:
+  // in one WASM call (`rangeScan`, qiScanRanges) when the backend has one, else by its TS twin
+  // (WindowScanner.scanRanges); both visit the same windows in the same order
   const verify = (ranges: number[], threshold: number, raise = false): WindowHit[] => {
-    const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((x, y) => ranges[2 * x] - ranges[2 * y]);
-    const out: WindowHit[] = [];
+    const m = ranges.length >> 1;
+    const order = new Int32Array(m);
+    for (let i = 0; i < m; i++) order[i] = i;
+    order.sort((x, y) => ranges[2 * x] - ranges[2 * y]);
+    const merged: number[] = [];
     let from = -1, to = -1;
-    for (const r of order) {
-      const a = ranges[2 * r], z = ranges[2 * r + 1];
+    for (let r = 0; r < m; r++) {
+      const a = ranges[2 * order[r]], z = ranges[2 * order[r] + 1];
       if (a < to) to = Math.max(to, z); // overlapping ranges are of one source (each is clipped to its own)
       else {
-        threshold = scanner.scan(from, to, threshold, out, raise);
+        if (from < to) merged.push(from, to);
         from = a;
         to = z;
       }
     }
-    scanner.scan(from, to, threshold, out);
-    return out;
+    if (from < to) merged.push(from, to);
+    const list = Int32Array.from(merged);
+    return rangeScan ? rangeScan(list, threshold, raise) : scanner.scanRanges(list, threshold, raise);
   };
   // the range of words around text words [p, p + len) of source s, wide enough for any window holding them
   const around = (ranges: number[], p: number, len: number, before: number, after: number) => {
@@ -638,6 +664,12 @@ function searchBest(
     const at = i * 256 + j;
     let got = memo.get(at);
     if (got === undefined || (got === null && walk)) {
+      if (i === j) {
+        // one word: its postings are its occurrences
+        got = ids[i] < 0 ? new Int32Array(0) : postings.subarray(postingStart[ids[i]], postingStart[ids[i] + 1]);
+        memo.set(at, got);
+        return got;
+      }
       let r = i;
       for (let t = i; t <= j; t++) if (count(t) < count(r)) r = t;
       got = null;
@@ -672,9 +704,17 @@ function searchBest(
       const chosen = choosePieces(n, P, cost);
       if (!chosen) break;
       const list = chosen.list.sort((x, y) => cost(x[0], x[1]) - cost(y[0], y[1]));
-      let anchors = 0;
-      for (let a = 0; a <= D; a++) anchors += cost(list[a][0], list[a][1]);
-      const work = anchors * (P - D >= 2 ? P : REGION_SHARE * (2 * n + 4));
+      // survivors, guessed as if pieces fell at random: an anchor occurrence survives (P − D ≥ 2)
+      // when another piece falls within its 2D + 1 characters (correlated words make more: the
+      // survivor cap below still holds)
+      let anchors = 0, all = 0, survivors = 0;
+      for (let k = 0; k < P; k++) all += cost(list[k][0], list[k][1]);
+      for (let a = 0; a <= D; a++) {
+        const c = cost(list[a][0], list[a][1]);
+        anchors += c;
+        survivors += P - D >= 2 ? c * Math.min(1, ((all - c) * (2 * D + 1)) / ix.chars.length) : c;
+      }
+      const work = (P - D >= 2 ? (anchors * P) / CHECKS_PER_WORD : 0) + survivors * regionShare * (2 * n + 4);
       if (!plan || work < plan.work) plan = { list, anchors: D + 1, work };
     }
   }
@@ -708,31 +748,83 @@ function searchBest(
       }
       return false;
     };
+    // The count is a sweep: every piece's occurrences as bases (where each puts the quote's first
+    // character: y_k − x_k), ascending (postings ascend by word, so by character), and the anchors'
+    // occurrences merged in base order; piece k is intact near an anchor at base B when it has a
+    // base in [B − D, B + D], found by a pointer into k's bases that only moves forward (B ascends).
+    // A base of another source within D of B is only a needless survivor (its range is cut to the
+    // anchor's source below). A piece whose list costs more to build than the local checks
+    // (`intactNear`, its rarest word walked) keeps the local check. The count stops early once D + 1
+    // pieces are missing: then at most P − D − 1 < need can be intact.
+    const A = plan.anchors;
+    let anchorOccurrences = 0;
+    for (let a = 0; a < A; a++) anchorOccurrences += cost(list[a][0], list[a][1]);
+    const occurrencesOf: Int32Array[] = [];
+    const bases: (Int32Array | null)[] = [];
+    const order: number[] = []; // pieces to check: listed ones first, local checks last
+    for (let k = 0; k < P; k++) {
+      const i = pieceFirst[k], j = i + pieceLength[k] - 1;
+      let walk = Infinity;
+      for (let t = i; t <= j; t++) walk = Math.min(walk, count(t));
+      const occ = k < A || walk <= LIST_SHARE * anchorOccurrences ? phrase(i, j, true)! : null;
+      if (occ) {
+        const b = new Int32Array(occ.length);
+        if (i === j && occ.length) {
+          // one word: its occurrences' characters are beside its postings (read in order)
+          const first = postingStart[ids[i]];
+          for (let o = 0; o < occ.length; o++) b[o] = postingChars[first + o] - qStart[i];
+        } else for (let o = 0; o < occ.length; o++) b[o] = charStart[occ[o]] - qStart[i];
+        occurrencesOf.push(occ);
+        bases.push(b);
+      } else {
+        occurrencesOf.push(new Int32Array(0));
+        bases.push(null);
+      }
+    }
+    for (let k = 0; k < P; k++) if (bases[k]) order.push(k);
+    for (let k = 0; k < P; k++) if (!bases[k]) order.push(k);
+    const pointer = new Int32Array(P);
+    const head = new Int32Array(A);
     const ranges: number[] = [];
-    const maxRanges = (2 * searched) / (REGION_SHARE * (lb + 2 * D + 8));
-    for (let a = 0; a < plan.anchors; a++) {
-      const i = pieceFirst[a];
-      const occurrences = phrase(i, i + pieceLength[a] - 1, true)!;
-      for (let o = 0; o < occurrences.length; o++) {
-        const p = occurrences[o];
-        const s = wordSource[p];
-        if (onlySource >= 0 && s !== onlySource) continue;
-        let intact = 1;
-        for (let k = 0; k < P && intact < need; k++) {
-          if (k !== a && intactNear(k, a, s, p, charStart[p] + qStart[pieceFirst[k]] - qStart[i])) intact++;
+    const maxRanges = (2 * searched) / (regionShare * (lb + 2 * D + 8));
+    for (;;) {
+      // the anchor occurrence with the least base (D + 1 ≤ ⌈(n − 2)/2⌉ lists: a linear pick)
+      let a = -1, base = 0;
+      for (let t = 0; t < A; t++) {
+        const h = head[t];
+        if (h < bases[t]!.length && (a < 0 || bases[t]![h] < base)) {
+          a = t;
+          base = bases[t]![h];
         }
-        if (intact >= need) {
-          // (g) W's first character is at y_a − x_a ± D and its end at y_a − x_a + lb ± D (the
-          // unmatched characters before, and after, the anchor differ by ≤ d ≤ D on the two sides),
-          // so W lies inside the words starting at ≥ y_a − x_a − D and ending at ≤ y_a − x_a + lb + D
-          const base = charStart[p] - qStart[i];
-          const from = firstAtLeast(charStart, sourceWords[s], sourceWords[s + 1], base - D);
-          const to = firstAtLeast(ix.charEnd, from, sourceWords[s + 1], base + lb + D + 1);
-          if (from < to) ranges.push(from, to);
-        }
+      }
+      if (a < 0) break;
+      const p = occurrencesOf[a][head[a]++];
+      const s = wordSource[p];
+      if (onlySource >= 0 && s !== onlySource) continue;
+      let intact = 1, broken = 0;
+      for (let t = 0; t < P && intact < need; t++) {
+        const k = order[t];
+        if (k === a) continue;
+        const bk = bases[k];
+        let ok: boolean;
+        if (bk) {
+          let at = pointer[k];
+          while (at < bk.length && bk[at] < base - D) at++;
+          pointer[k] = at;
+          ok = at < bk.length && bk[at] <= base + D;
+        } else ok = intactNear(k, a, s, p, charStart[p] + qStart[pieceFirst[k]] - qStart[pieceFirst[a]]);
+        if (ok) intact++;
+        else if (++broken > D) break;
+      }
+      if (intact >= need) {
+        // (g) W's first character is at y_a − x_a ± D and its end at y_a − x_a + lb ± D (the
+        // unmatched characters before, and after, the anchor differ by ≤ d ≤ D on the two sides),
+        // so W lies inside the words starting at ≥ y_a − x_a − D and ending at ≤ y_a − x_a + lb + D
+        const from = firstAtLeast(charStart, sourceWords[s], sourceWords[s + 1], base - D);
+        const to = firstAtLeast(ix.charEnd, from, sourceWords[s + 1], base + lb + D + 1);
+        if (from < to) ranges.push(from, to);
         if (ranges.length > maxRanges) break;
       }
-      if (ranges.length > maxRanges) break;
     }
     // too many survivors (a weak filter: few pieces needed intact): the linear pass is cheaper
     if (ranges.length <= maxRanges) {
@@ -763,12 +855,25 @@ function firstAtLeast(a: Int32Array, lo: number, hi: number, x: number): number 
   return lo;
 }
 
-/** The filter's checks (anchor occurrences × pieces) may be at most 1/FILTER_SHARE of the words searched. */
-const FILTER_SHARE = 8;
+/**
+ * The filter's estimated work, in words of the linear pass (its checks: anchor occurrences × pieces ÷
+ * CHECKS_PER_WORD, or its verified ranges × regionShare), may be at most 1/FILTER_SHARE of the words
+ * searched (the rest of the budget is the seeds', the piece choice's and the survivors').
+ */
+const FILTER_SHARE = 2;
+/** Pieces checked (a pointer step of the sweep, in order) in the time the linear pass takes a word. */
+const CHECKS_PER_WORD = 4;
 /** Occurrences of the quote's rarest words whose ranges seed the best-first search (per quote). */
 const SEED_OCCURRENCES = 32;
-/** The pigeonhole filter runs when its ranges hold ≤ 1/REGION_SHARE of the words searched (TS verification vs the linear pass). */
-const REGION_SHARE = 16;
+/** A piece that is no anchor gets a sorted list (built by walking its rarest word's postings) when that walk is ≤ LIST_SHARE × the anchors' occurrences; else it is checked locally per anchor occurrence. */
+const LIST_SHARE = 16;
+/**
+ * What verifying a word of a range costs against a word of the linear pass: WASM verifies a range
+ * with one scalar lane where the pass runs 2–4 SIMD lanes (and pays per range); the TS twin's
+ * verification and linear pass are the same loop (WindowScanner), so it pays only per range.
+ */
+const REGION_SHARE_WASM = 4;
+const REGION_SHARE_TS = 2;
 
 /**
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
@@ -877,7 +982,7 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
   const keys = ix.sources.map((s) => s.key);
   const bytes =
     ix.chars.byteLength + ix.charStart.byteLength * 5 + ix.sourceWords.byteLength + ix.spans.byteLength +
-    ix.postings.byteLength + ix.postingStart.byteLength;
+    ix.postings.byteLength + ix.postingChars.byteLength + ix.postingStart.byteLength;
   return {
     backend: binding ? "wasm" : "ts",
     keys,
@@ -899,10 +1004,11 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       const overlapping = options.overlapping === true;
       const { q, keys: qKeys } = prepareQuote(ix, quote);
       const fullScan = linearScan(binding, owner, ix, q, onlySource);
+      const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
       // without one every window ≥ minRatio is wanted, and the linear pass finds them
       const hits = limit !== Infinity
-        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan)
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan)
         : rankHits(ix, fullScan(minRatio), overlapping, limit);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
@@ -937,6 +1043,18 @@ function linearScan(
 }
 
 /**
+ * The windows inside word ranges (pairs [from, to), ascending, disjoint, each in one source) with
+ * ratio ≥ a threshold, raising it after each hit when `raise` (WASM qiScanRanges; the TS twin is
+ * `scanRangesTs`).
+ */
+type RangeScan = (ranges: Int32Array, threshold: number, raise: boolean) => WindowHit[];
+
+/** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
+function rangeScanOf(binding: ReturnType<typeof quoteIndexBindingFor>, owner: object, ix: IndexedText, quote: IndexedQuote): RangeScan {
+  return (ranges, threshold, raise) => binding.scanRanges(owner, ix, quote, ranges, threshold, raise);
+}
+
+/**
  * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
  * rank order (ratio, then source, size, start — bestSpan's "first window with the
  * strictly highest ratio"), or null when no window reaches `minRatio` (then the
@@ -947,12 +1065,13 @@ export function bestWindowAtLeast(
   texts: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, backend: BackendRequest | undefined, owner: object,
 ): WindowHit | null {
   const exports = wasmFor(backend);
-  const fullScan = linearScan(exports ? quoteIndexBindingFor(exports) : null, owner, texts, quote, -1);
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan)[0] ?? null;
+  const binding = exports ? quoteIndexBindingFor(exports) : null;
+  const fullScan = linearScan(binding, owner, texts, quote, -1);
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, binding ? rangeScanOf(binding, owner, texts, quote) : null)[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
