@@ -1052,6 +1052,92 @@ export function qiScanRanges(nRanges: i32, lb: i32, n: i32, alphabet: i32, minRa
   return nOut;
 }
 
+/** The first word t in [lo, hi) with a[t] >= x (a = CSTART or CEND, ascending), hi when none. */
+function firstWordAtLeast(a: usize, lo: i32, hi: i32, x: i32): i32 {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<i32>(a + (<usize>mid << 2)) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Append word range [from, to) to RANGES (growing it), merged with the last one when they overlap
+ * (strictly: ranges of two texts may touch, and a window inside one mark's range needs no merge).
+ */
+function pushRange(count: i32, from: i32, to: i32): i32 {
+  if (count > 0) {
+    const last = RANGES + (<usize>(count - 1) << 3);
+    if (from < load<i32>(last, 4)) {
+      if (to > load<i32>(last, 4)) store<i32>(last, to, 4);
+      return count;
+    }
+  }
+  if (count == capRanges) {
+    const cap = grow2(capRanges, count + 1);
+    const grown = heap.alloc(<usize>cap << 3);
+    if (RANGES) {
+      memory.copy(grown, RANGES, <usize>count << 3);
+      heap.free(RANGES);
+    }
+    RANGES = grown;
+    capRanges = cap;
+    publishTable(false);
+  }
+  store<i32>(RANGES + (<usize>count << 3), from);
+  store<i32>(RANGES + (<usize>count << 3), to, 4);
+  return count + 1;
+}
+
+/**
+ * The linear pass at a high threshold with a one-block prefix (ts/moot/quote-index.ts `searchBest`
+ * (h) has the proof): phase A over every text with b1 = QUOTE[0, m) (m <= 64 < lb), marking the
+ * characters e1 with E1(e1) <= limit (= D, the indel budget of a window with ratio >= minRatio);
+ * each mark gives the word range of chars [e1 − m − D + 1, e1 + (lb − m) + D] (one word wider at
+ * the end), merged into RANGES; then those ranges are scanned with the whole quote as qiScanRanges
+ * does. Every window with ratio >= minRatio lies in a range, so the windows returned are qiScan's.
+ * Returns the count of windows, or -1 when the ranges would exceed `maxRanges` (the caller then
+ * runs qiScan: marks were not rare enough to pay).
+ */
+export function qiScanPrefix(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, onlySource: i32, m: i32, limit: i32, maxRanges: i32): i32 {
+  nOut = 0;
+  if (lb == 0) return 0;
+  setupQuote(m, alphabet, 1);
+  markLim = <i64>limit;
+  dense = false;
+  let count = 0;
+  for (let s = 0; s < nSources; s++) {
+    if (onlySource >= 0 && s != onlySource) continue;
+    const w0 = load<i32>(SW + (<usize>s << 2));
+    const w1 = load<i32>(SW + (<usize>(s + 1) << 2));
+    if (w1 == w0) continue;
+    const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+    const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
+    memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
+    passE(w0, w1, m, n, 1);
+    for (let wi = c0 >> 6, wn = (c1 - 1) >> 6; wi <= wn; wi++) {
+      let bits = load<u64>(BITS + (<usize>wi << 3));
+      while (bits != 0) {
+        const e1 = (wi << 6) + <i32>ctz(bits);
+        bits &= bits - 1;
+        if (e1 < c0 || e1 >= c1) continue;
+        const from = firstWordAtLeast(CSTART, w0, w1, e1 - m - limit + 1);
+        const to = min(w1, firstWordAtLeast(CEND, from, w1, e1 + (lb - m) + limit + 1) + 1);
+        if (from < to) count = pushRange(count, from, to);
+        if (count > maxRanges) return -1;
+      }
+    }
+  }
+  const blocks = (lb + 63) >> 6;
+  setupQuote(lb, alphabet, blocks);
+  setLimit(lb, blocks, minRatio);
+  for (let i = 0; i < count; i++) {
+    scanWords(load<i32>(RANGES + (<usize>i << 3)), load<i32>(RANGES + (<usize>i << 3), 4), lb, n, blocks, minRatio, false);
+  }
+  return nOut;
+}
+
 /**
  * Phases A and B over words [w0, w1) of one text: the windows inside with ratio >= minRatio, to
  * OUT. markLim and dense must be set for minRatio (or a lower ratio: more marks, same windows).

@@ -15,6 +15,7 @@ export interface QuoteIndexExports {
   qiScan(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number): number;
   qiReserveRanges(count: number): number;
   qiScanRanges(nRanges: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
+  qiScanPrefix(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): number;
 }
 
 /** The texts as the kernel reads them (see ts/moot/quote-index.ts `IndexedText`). */
@@ -41,7 +42,7 @@ export interface QiHit {
 }
 
 /** The names every groundwire .wasm must export for this kernel. */
-export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges"] as const;
+export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix"] as const;
 
 /** A live binding to one instance's quote-index kernel. */
 export interface QuoteIndexBinding {
@@ -53,6 +54,13 @@ export interface QuoteIndexBinding {
    * minRatio for the windows after it (ranges in order; ts/moot/quote-index.ts WindowScanner.scan).
    */
   scanRanges(owner: object, texts: QiTexts, quote: QiQuote, ranges: Int32Array, minRatio: number, raise: boolean): QiHit[];
+  /**
+   * `scan` at a high threshold through a prefix of m ≤ 64 characters (< the quote's): the texts'
+   * characters where the prefix's semi-global edit distance is ≤ `limit` mark word ranges, which the
+   * whole quote then scans (ts/moot/quote-index.ts `scanPrefixTs` is the twin and `searchBest` (h)
+   * the proof). Same windows as `scan`; null when the marks would give more than `maxRanges` ranges.
+   */
+  scanPrefix(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): QiHit[] | null;
 }
 
 const bindings = new WeakMap<object, QuoteIndexBinding>();
@@ -108,6 +116,11 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
     scan(owner, texts, quote, minRatio, onlySource) {
       const t = load(owner, texts, quote);
       return hits(t, x.qiScan(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource));
+    },
+    scanPrefix(owner, texts, quote, minRatio, onlySource, m, limit, maxRanges) {
+      const t = load(owner, texts, quote);
+      const count = x.qiScanPrefix(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, m, limit, maxRanges);
+      return count < 0 ? null : hits(t, count);
     },
     scanRanges(owner, texts, quote, ranges, minRatio, raise) {
       const t = load(owner, texts, quote);

@@ -81,3 +81,48 @@ describe("quote index range scan, WASM vs TS", () => {
     expect(raised).toBeGreaterThan(5);
   }, 600_000);
 });
+
+describe("quote index prefix pass (searchBest (h)), WASM and TS", () => {
+  it("same windows as the plain linear pass at high thresholds, across lane boundaries; null past the range budget", () => {
+    // texts long enough for the WASM lanes (4 lanes from 16·(n+2) words), quotes of 2–4 blocks
+    const texts = [fixture.passages.slice(0, 30).join(" "), fixture.passages.slice(30, 34).join(" "), fixture.passages.slice(60, 100).join(" ")];
+    const ix = __quoteIndexInternals.prepare(texts);
+    const binding = quoteIndexBindingFor(wasmFor("wasm")!);
+    const owner = {};
+    const rand = mulberry32(64);
+    const rows = (hs: { word: number; size: number; ratio: number }[]) => hs.map((h) => [h.word, h.size, h.ratio]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    let nonEmpty = 0, checked = 0;
+    for (let k = 0; k < 60; k++) {
+      const t = k % 3 === 1 ? 1 : k % 3;
+      const src = texts[t];
+      const ws = words(src).map((w) => src.slice(w.start, w.end));
+      const n = 14 + Math.floor(rand() * 30);
+      // anywhere, or across a lane boundary (a quarter of the text)
+      const quarter = Math.floor(ws.length / 4) * (1 + (k % 3));
+      const at = k % 2 ? Math.floor(rand() * (ws.length - n)) : Math.max(0, Math.min(ws.length - n, quarter - Math.floor(rand() * n)));
+      const picked = ws.slice(at, at + n);
+      for (let e = 0; e < k % 3; e++) picked[1 + Math.floor(rand() * (picked.length - 2))] = ["indeed", "nevermore"][e % 2];
+      const q = __quoteIndexInternals.prepareQuote(ix, picked.join(" ")).q;
+      const lb = q.ids.length;
+      const threshold = [0.86, 0.9, 0.94, 0.97][k % 4];
+      const D = Math.floor((2 * lb * (1 - threshold)) / threshold + 1e-6);
+      for (const m of [32, 64]) {
+        if (m >= lb || 3 * D > m) continue;
+        const plain = rows(binding.scan(owner, ix, q, threshold, -1));
+        expect(rows(__quoteIndexInternals.scanPrefixTs(ix, q, threshold, -1, m, D, 1e9)!), `ts m=${m} k=${k}`).toEqual(plain);
+        if (m === 64) expect(rows(binding.scanPrefix(owner, ix, q, threshold, -1, m, D, 1e9)!), `wasm k=${k}`).toEqual(plain);
+        // one source only
+        if (lb > 64) expect(rows(binding.scanPrefix(owner, ix, q, threshold, t, 64, D, 1e9) ?? []), `wasm source ${t}`).toEqual(rows(binding.scan(owner, ix, q, threshold, t)));
+        checked++;
+        if (plain.length) nonEmpty++;
+      }
+      // a budget of no range: null whenever anything is marked
+      if (lb > 64) {
+        const none = binding.scanPrefix(owner, ix, q, threshold, -1, 64, D, 0);
+        if (none) expect(none).toEqual([]);
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect(nonEmpty).toBeGreaterThan(20);
+  }, 600_000);
+});

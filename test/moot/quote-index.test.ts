@@ -410,6 +410,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     expect(paths.filter - before.filter).toBeGreaterThan(20);
     expect(paths.suffixPieces - before.suffixPieces).toBeGreaterThan(10);
     expect(paths.linear - before.linear).toBeGreaterThan(5);
+    expect(paths.prefix - before.prefix).toBeGreaterThan(5); // the linear pass through a prefix ((h))
     expect(paths.exact - before.exact).toBeGreaterThan(5);
     // and the TS twin agrees with the exhaustive definition on a sample of these quotes (first 30 spans' ratios are the scan's)
     const q0 = __quoteIndexInternals.prepareQuote(ix, quotes[1]).q;

@@ -286,8 +286,8 @@ class Myers {
     this.mv.fill(0);
     this.score = lb;
   }
-  /** Advance over text characters chars[from, to). */
-  run(chars: Int32Array, from: number, to: number): void {
+  /** Advance over text characters chars[from, to); with `marks`, push each p after which score ≤ `limit`. */
+  run(chars: Int32Array, from: number, to: number, limit = -1, marks?: number[]): void {
     const blocks = this.blocks, peq = this.peq, pv = this.pv, mv = this.mv, lastBit = this.lastBit;
     let score = this.score;
     if (blocks === 1) {
@@ -303,6 +303,7 @@ class Myers {
         const Ph1 = Ph << 1;
         Pv = (Mh << 1) | ~(Xv | Ph1);
         Mv = Ph1 & Xv;
+        if (score <= limit) marks!.push(p);
       }
       pv[0] = Pv;
       mv[0] = Mv;
@@ -329,6 +330,7 @@ class Myers {
           hin = hout;
         }
         score += hin;
+        if (score <= limit) marks!.push(p);
       }
     }
     this.score = score;
@@ -413,6 +415,43 @@ class WindowScanner {
 export function scanRangesTs(ix: IndexedText, quote: IndexedQuote, ranges: Int32Array, minRatio: number, raise = false): WindowHit[] {
   if (quote.ids.length === 0) return [];
   return new WindowScanner(ix, quote).scanRanges(ranges, minRatio, raise);
+}
+
+/**
+ * The TS twin of the WASM prefix pass (bindings/quote-index.ts `scanPrefix`; proof at `searchBest`
+ * (h)): the semi-global edit distance of b1 = the quote's first m characters over each source
+ * (32-bit blocks, from the source's start, so never above the lanes' E_t0), every character e1 with
+ * E1(e1) ≤ `limit` marking the words of characters [e1 − m − limit + 1, e1 + (lb − m) + limit]
+ * (one word wider at the end), and those ranges scanned with the whole quote. The windows ≥ minRatio,
+ * or null when the marks give more than `maxRanges` ranges.
+ */
+export function scanPrefixTs(
+  ix: IndexedText, quote: IndexedQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number,
+): WindowHit[] | null {
+  const lb = quote.ids.length;
+  if (lb === 0) return [];
+  const { chars, charStart, charEnd, sourceWords } = ix;
+  const myers = new Myers(quote.ids.subarray(0, m), quote.alphabetSize);
+  const ranges: number[] = [];
+  const marks: number[] = [];
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    if (onlySource >= 0 && s !== onlySource) continue;
+    const w0 = sourceWords[s], w1 = sourceWords[s + 1];
+    if (w0 === w1) continue;
+    myers.reset(m);
+    marks.length = 0;
+    myers.run(chars, charStart[w0], charEnd[w1 - 1], limit, marks);
+    for (const e1 of marks) {
+      const from = firstAtLeast(charStart, w0, w1, e1 - m - limit + 1);
+      const to = Math.min(w1, firstAtLeast(charEnd, from, w1, e1 + (lb - m) + limit + 1) + 1);
+      if (from >= to) continue;
+      const last = ranges.length - 1;
+      if (last > 0 && from < ranges[last]) ranges[last] = Math.max(ranges[last], to);
+      else ranges.push(from, to);
+      if (ranges.length > 2 * maxRanges) return null;
+    }
+  }
+  return new WindowScanner(ix, quote).scanRanges(Int32Array.from(ranges), minRatio, false);
 }
 
 /**
@@ -580,7 +619,7 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  */
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
-  onlySource: number, fullScan: (threshold: number) => WindowHit[], rangeScan: RangeScan | null,
+  onlySource: number, fullScan: (threshold: number) => WindowHit[], rangeScan: RangeScan | null, prefixScan: PrefixScan,
 ): WindowHit[] {
   const n = quote.words;
   const lb = quote.ids.length;
@@ -932,6 +971,26 @@ function searchBest(
     }
   }
   if (!hits) {
+    // (h) The linear pass through a prefix. Cut b = b1 b2 with |b1| = m < lb and fix an LCS
+    // alignment of a window W ≥ T with b; split W = W1 W2 where no match crosses (the matches are
+    // monotone). Then LCS(W1, b1) + LCS(W2, b2) ≥ LCS(W, b), so indel(W1, b1) + indel(W2, b2) ≤ d ≤ D,
+    // and Levenshtein(W1, b1) ≤ indel(W1, b1) ≤ D. W1 is not empty (else indel(W1, b1) = m > D), so
+    // it ends at a character e1 of W, and E1(e1) (the semi-global distance of b1 at e1, or the WASM
+    // lanes' E_t0: W starts within n + 1 words of e1's word, so at or after its lane's t0) is ≤ D.
+    // |W1| ≤ m + D and |W2| ≤ (lb − m) + D, so W lies in characters [e1 − m − D + 1, e1 + lb − m + D]:
+    // marking the words there for every e1 with E1(e1) ≤ D and scanning them with the whole quote
+    // finds every window ≥ T. One block of b1 costs 1/⌈lb/64⌉ of the whole quote's pass (32 bits in
+    // TS); with D ≤ m/3 marks are rare (measured on the bench's 2-block quotes at 0.91: none in
+    // 400 K characters for m = 64), else the plain pass runs. Too many ranges: the plain pass too.
+    const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
+    for (const m of rangeScan ? [64] : [32, 64]) {
+      if (m >= lb || 3 * D > m) continue;
+      hits = prefixScan(threshold, m, D, maxRanges);
+      if (hits) searchPaths.prefix++;
+      break;
+    }
+  }
+  if (!hits) {
     hits = fullScan(threshold);
     searchPaths.linear++;
   }
@@ -992,7 +1051,7 @@ const REGION_SHARE_TS = 2;
 const tuning = { smallWords: 65_536 };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, linear: 0, fallback: 0 };
+const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, linear: 0, fallback: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1194,10 +1253,11 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       const { q, keys: qKeys } = prepareQuote(ix, quote);
       const fullScan = linearScan(binding, owner, ix, q, onlySource);
       const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
+      const prefixScan = prefixScanOf(binding, owner, ix, q, onlySource);
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
       // without one every window ≥ minRatio is wanted, and the linear pass finds them
       const hits = limit !== Infinity
-        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan)
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan, prefixScan)
         : rankHits(ix, fullScan(minRatio), overlapping, limit);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
@@ -1238,6 +1298,22 @@ function linearScan(
  */
 type RangeScan = (ranges: Int32Array, threshold: number, raise: boolean) => WindowHit[];
 
+/**
+ * The linear pass at `threshold` through the quote's first m characters, marks at E1 ≤ `limit`
+ * (`searchBest` (h)); null when the marks give more than `maxRanges` ranges.
+ */
+type PrefixScan = (threshold: number, m: number, limit: number, maxRanges: number) => WindowHit[] | null;
+
+/** The prefix pass of the backend: WASM `scanPrefix` when there is a binding, else `scanPrefixTs`. */
+function prefixScanOf(
+  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
+): PrefixScan {
+  return (threshold, m, limit, maxRanges) =>
+    binding
+      ? binding.scanPrefix(owner, ix, quote, threshold, onlySource, m, limit, maxRanges)
+      : scanPrefixTs(ix, quote, threshold, onlySource, m, limit, maxRanges);
+}
+
 /** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
 function rangeScanOf(binding: ReturnType<typeof quoteIndexBindingFor>, owner: object, ix: IndexedText, quote: IndexedQuote): RangeScan {
   return (ranges, threshold, raise) => binding.scanRanges(owner, ix, quote, ranges, threshold, raise);
@@ -1256,11 +1332,12 @@ export function bestWindowAtLeast(
   const exports = wasmFor(backend);
   const binding = exports ? quoteIndexBindingFor(exports) : null;
   const fullScan = linearScan(binding, owner, texts, quote, -1);
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, binding ? rangeScanOf(binding, owner, texts, quote) : null)[0] ?? null;
+  const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1))[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
