@@ -1144,29 +1144,52 @@ interface SuffixIndex {
   range(key: string): [number, number];
 }
 
+/** `s` reversed by code point (a surrogate pair stays in order), and its length in code points. */
+function reverseCodePoints(s: string): [string, number] {
+  let r = "";
+  let length = 0;
+  for (let i = s.length - 1; i >= 0; i--, length++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xdc00 && c < 0xe000 && i > 0) {
+      const h = s.charCodeAt(i - 1);
+      if (h >= 0xd800 && h < 0xdc00) {
+        r += s[i - 1] + s[i];
+        i--;
+        continue;
+      }
+    }
+    r += s[i];
+  }
+  return [r, length];
+}
+
 const suffixIndexes = new WeakMap<Int32Array, SuffixIndex>();
 /** The SuffixIndex of `ix`, built on first use (O(V log V) for V distinct keys). */
 function suffixIndexOf(ix: PostedText): SuffixIndex {
   let got = suffixIndexes.get(ix.postingStart);
   if (got) return got;
-  const entries: [string, number, number][] = [];
+  const keysReversed: string[] = [];
+  const idOf: number[] = [];
+  const lengthOf: number[] = [];
   for (const [key, id] of ix.vocabulary) {
-    const cps = [...key];
-    entries.push([cps.reverse().join(""), id, cps.length]);
+    const [r, length] = reverseCodePoints(key);
+    keysReversed.push(r);
+    idOf.push(id);
+    lengthOf.push(length);
   }
-  entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  const reversed = entries.map((e) => e[0]);
-  const ids = Int32Array.from(entries, (e) => e[1]);
-  const keyLength = Int32Array.from(entries, (e) => e[2]);
-  const cumulative = new Float64Array(entries.length + 1);
-  for (let t = 0; t < entries.length; t++) cumulative[t + 1] = cumulative[t] + ix.postingStart[ids[t] + 1] - ix.postingStart[ids[t]];
+  const order = Array.from(keysReversed, (_, i) => i).sort((x, y) => (keysReversed[x] < keysReversed[y] ? -1 : keysReversed[x] > keysReversed[y] ? 1 : 0));
+  const reversed = order.map((i) => keysReversed[i]);
+  const ids = Int32Array.from(order, (i) => idOf[i]);
+  const keyLength = Int32Array.from(order, (i) => lengthOf[i]);
+  const cumulative = new Float64Array(ids.length + 1);
+  for (let t = 0; t < ids.length; t++) cumulative[t + 1] = cumulative[t] + ix.postingStart[ids[t] + 1] - ix.postingStart[ids[t]];
   got = {
     ids,
     keyLength,
     cumulative,
     range(key) {
       // the reversed keys with the reversed key as a prefix: a contiguous run in sorted order
-      const r = [...key].reverse().join("");
+      const r = reverseCodePoints(key)[0];
       let lo = 0, hi = reversed.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
