@@ -17,11 +17,12 @@
 //   [1] CHARS i32 x chars   [2] CSTART i32 x words   [3] CEND i32 x words
 //   [4] SW i32 x sources+1  [5] QUOTE i32 x lb
 //   [6] OUT_WORDS i32 x 2*hits (first word, size)   [7] OUT_RATIOS f64 x hits
+//   [8] RANGES i32 x 2*ranges (qiScanRanges: [from, to) word ranges, sorted, disjoint, each in one text)
 // OUT may move during qiScan (more hits than room): read the table after it.
 
 import { lcsLength as sharedLcsLength, matchingCharacters as difflibMatching } from "./difflib";
 
-const QI_TABLE: usize = memory.data(8 * 4);
+const QI_TABLE: usize = memory.data(9 * 4);
 
 let capChars: i32 = 0;
 let capWords: i32 = 0;
@@ -29,6 +30,7 @@ let capSrc: i32 = 0;
 let capQuote: i32 = 0;
 let capAlpha: i32 = 0;
 let capOut: i32 = 0;
+let capRanges: i32 = 0;
 
 let CHARS: usize = 0;
 let CSTART: usize = 0;
@@ -39,6 +41,7 @@ let SW: usize = 0;
 let QUOTE: usize = 0;
 let OUT_WORDS: usize = 0;
 let OUT_RATIOS: usize = 0;
+let RANGES: usize = 0;
 let PEQ: usize = 0; // u64 x alphabet*blocks
 let NPEQ: usize = 0; // ~PEQ (the SIMD pass: its complements become v128.andnot, with no v128.not)
 let PVV: usize = 0; // v128 x blocks (passEN: two lanes' Pv, lane l at +8l)
@@ -65,6 +68,7 @@ function publishTable(bump: bool): void {
   store<i32>(QI_TABLE + 20, <i32>QUOTE);
   store<i32>(QI_TABLE + 24, <i32>OUT_WORDS);
   store<i32>(QI_TABLE + 28, <i32>OUT_RATIOS);
+  store<i32>(QI_TABLE + 32, <i32>RANGES);
 }
 
 /**
@@ -114,6 +118,17 @@ export function qiReserve(chars: i32, words: i32, sources: i32, quoteLen: i32, a
     memory.fill(CNT_A, 0, <usize>capAlpha << 2);
   }
   publishTable(moved || load<i32>(QI_TABLE) == 0);
+  return QI_TABLE;
+}
+
+/** Room for `count` word ranges (qiScanRanges) after qiReserve; returns the table address ([8] may move). */
+export function qiReserveRanges(count: i32): usize {
+  if (count > capRanges) {
+    if (RANGES) heap.free(RANGES);
+    capRanges = grow2(capRanges, count);
+    RANGES = heap.alloc(<usize>capRanges << 3);
+    publishTable(false);
+  }
   return QI_TABLE;
 }
 
@@ -967,15 +982,8 @@ function markLimit(lb: i32, r: f64): i64 {
   return e;
 }
 
-/**
- * Scan texts [0, nSources) (or only `onlySource` when >= 0) for the quote in
- * QUOTE[0, lb) of `n` words; ids < `alphabet`. Writes the windows with ratio
- * >= minRatio to OUT and returns how many.
- */
-export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, onlySource: i32): i32 {
-  nOut = 0;
-  if (lb == 0) return 0;
-  const blocks = (lb + 63) >> 6;
+/** The quote in QUOTE[0, lb) with ids < alphabet: its Peq tables (PEQ, NPEQ) and character counts (CNT_B). */
+function setupQuote(lb: i32, alphabet: i32, blocks: i32): void {
   memory.fill(CNT_B, 0, <usize>alphabet << 2);
   memory.fill(PEQ, 0, (<usize>alphabet * <usize>blocks) << 3);
   for (let j = 0; j < lb; j++) {
@@ -986,10 +994,119 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
   }
   for (let i = 0; i < alphabet * blocks; i++) store<u64>(NPEQ + (<usize>i << 3), ~load<u64>(PEQ + (<usize>i << 3)));
-  const lo = max(1, n - 2);
-  const total0 = <f64>lb;
+}
+
+/** markLim and dense for minRatio (see markLimit and `dense`). */
+function setLimit(lb: i32, blocks: i32, minRatio: f64): void {
   markLim = markLimit(lb, minRatio);
   dense = blocks <= 3 && markLim * 5 > <i64>lb * 3;
+}
+
+/**
+ * Scan texts [0, nSources) (or only `onlySource` when >= 0) for the quote in
+ * QUOTE[0, lb) of `n` words; ids < `alphabet`. Writes the windows with ratio
+ * >= minRatio to OUT and returns how many.
+ */
+export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, onlySource: i32): i32 {
+  nOut = 0;
+  if (lb == 0) return 0;
+  const blocks = (lb + 63) >> 6;
+  setupQuote(lb, alphabet, blocks);
+  setLimit(lb, blocks, minRatio);
+  for (let s = 0; s < nSources; s++) {
+    if (onlySource >= 0 && s != onlySource) continue;
+    const w0 = load<i32>(SW + (<usize>s << 2));
+    const w1 = load<i32>(SW + (<usize>(s + 1) << 2));
+    if (w1 > w0) scanWords(w0, w1, lb, n, blocks, minRatio, false);
+  }
+  return nOut;
+}
+
+/**
+ * Scan the word ranges RANGES[0, nRanges) (pairs [from, to), ascending and disjoint, each inside
+ * one text) as qiScan scans a text: every window lying inside a range with ratio >= minRatio, to
+ * OUT; returns how many. Phase A restarts at each range's first word, so it computes E_from, and
+ * every window inside the range starts at or after `from`: E_from(e) <= Levenshtein(W, b) and
+ * bound 2 holds as in the lanes (the TS twin is WindowScanner.scan in ts/moot/quote-index.ts).
+ * With `raise`, each window found raises minRatio to its ratio for the windows after it (ranges
+ * in order, windows by last word, then size), as WindowScanner.scan(…, raise) does: the
+ * best-first search's seeds for limit 1, where only the best window matters.
+ */
+export function qiScanRanges(nRanges: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, raise: i32): i32 {
+  nOut = 0;
+  if (lb == 0) return 0;
+  const blocks = (lb + 63) >> 6;
+  setupQuote(lb, alphabet, blocks);
+  let r = minRatio;
+  setLimit(lb, blocks, r);
+  for (let i = 0; i < nRanges; i++) {
+    const w0 = load<i32>(RANGES + (<usize>i << 3));
+    const w1 = load<i32>(RANGES + (<usize>i << 3), 4);
+    if (w1 <= w0) continue;
+    const r1 = scanWords(w0, w1, lb, n, blocks, r, raise != 0);
+    if (r1 != r) {
+      r = r1;
+      setLimit(lb, blocks, r);
+    }
+  }
+  return nOut;
+}
+
+/** The first word t in [lo, hi) with a[t] >= x (a = CSTART or CEND, ascending), hi when none. */
+function firstWordAtLeast(a: usize, lo: i32, hi: i32, x: i32): i32 {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (load<i32>(a + (<usize>mid << 2)) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Append word range [from, to) to RANGES (growing it), merged with the last one when they overlap
+ * (strictly: ranges of two texts may touch, and a window inside one mark's range needs no merge).
+ */
+function pushRange(count: i32, from: i32, to: i32): i32 {
+  if (count > 0) {
+    const last = RANGES + (<usize>(count - 1) << 3);
+    if (from < load<i32>(last, 4)) {
+      if (to > load<i32>(last, 4)) store<i32>(last, to, 4);
+      return count;
+    }
+  }
+  if (count == capRanges) {
+    const cap = grow2(capRanges, count + 1);
+    const grown = heap.alloc(<usize>cap << 3);
+    if (RANGES) {
+      memory.copy(grown, RANGES, <usize>count << 3);
+      heap.free(RANGES);
+    }
+    RANGES = grown;
+    capRanges = cap;
+    publishTable(false);
+  }
+  store<i32>(RANGES + (<usize>count << 3), from);
+  store<i32>(RANGES + (<usize>count << 3), to, 4);
+  return count + 1;
+}
+
+/**
+ * The linear pass at a high threshold with a one-block prefix (ts/moot/quote-index.ts `searchBest`
+ * (h) has the proof): phase A over every text with b1 = QUOTE[0, m) (m <= 64 < lb), marking the
+ * characters e1 with E1(e1) <= limit (= D, the indel budget of a window with ratio >= minRatio);
+ * each mark gives the word range of chars [e1 − m − D + 1, e1 + (lb − m) + D] (one word wider at
+ * the end), merged into RANGES; then those ranges are scanned with the whole quote as qiScanRanges
+ * does. Every window with ratio >= minRatio lies in a range, so the windows returned are qiScan's.
+ * Returns the count of windows, or -1 when the ranges would exceed `maxRanges` (the caller then
+ * runs qiScan: marks were not rare enough to pay).
+ */
+export function qiScanPrefix(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, onlySource: i32, m: i32, limit: i32, maxRanges: i32): i32 {
+  nOut = 0;
+  if (lb == 0) return 0;
+  setupQuote(m, alphabet, 1);
+  markLim = <i64>limit;
+  dense = false;
+  let count = 0;
   for (let s = 0; s < nSources; s++) {
     if (onlySource >= 0 && s != onlySource) continue;
     const w0 = load<i32>(SW + (<usize>s << 2));
@@ -997,71 +1114,107 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
     if (w1 == w0) continue;
     const c0 = load<i32>(CSTART + (<usize>w0 << 2));
     const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
-    // this text's bits (a shared edge byte belongs to a text scanned before: no longer read)
     memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
-    if (blocks <= 3) passE(w0, w1, lb, n, blocks);
-    else passEN(w0, w1, lb, n, blocks);
-    if (dense) {
-      // E is in ES after every character: mark every word end
-      for (let v = w0; v < w1; v++) {
-        const p = <usize>(load<i32>(CEND + (<usize>v << 2)) - 1);
-        const b = BITS + (p >> 3);
-        store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
-      }
-    }
-    // phase B, at the marked characters only (every unmarked one has E > markLim: no window
-    // ending there passes bounds 1–2), in word order as a full walk would take them
-    let v = w0;
+    passE(w0, w1, m, n, 1);
     for (let wi = c0 >> 6, wn = (c1 - 1) >> 6; wi <= wn; wi++) {
       let bits = load<u64>(BITS + (<usize>wi << 3));
       while (bits != 0) {
-        const p = (wi << 6) + <i32>ctz(bits);
+        const e1 = (wi << 6) + <i32>ctz(bits);
         bits &= bits - 1;
-        if (p < c0) continue;
-        if (p >= c1) break;
-        // the first word ending after p (CEND ascends): usually v itself, else a binary search
-        if (load<i32>(CEND + (<usize>v << 2)) <= p) {
-          let hi = w1;
-          while (v < hi) {
-            const mid = (v + hi) >>> 1;
-            if (load<i32>(CEND + (<usize>mid << 2)) <= p) v = mid + 1;
-            else hi = mid;
+        if (e1 < c0 || e1 >= c1) continue;
+        const from = firstWordAtLeast(CSTART, w0, w1, e1 - m - limit + 1);
+        const to = min(w1, firstWordAtLeast(CEND, from, w1, e1 + (lb - m) + limit + 1) + 1);
+        if (from < to) count = pushRange(count, from, to);
+        if (count > maxRanges) return -1;
+      }
+    }
+  }
+  const blocks = (lb + 63) >> 6;
+  setupQuote(lb, alphabet, blocks);
+  setLimit(lb, blocks, minRatio);
+  for (let i = 0; i < count; i++) {
+    scanWords(load<i32>(RANGES + (<usize>i << 3)), load<i32>(RANGES + (<usize>i << 3), 4), lb, n, blocks, minRatio, false);
+  }
+  return nOut;
+}
+
+/**
+ * Phases A and B over words [w0, w1) of one text: the windows inside with ratio >= minRatio, to
+ * OUT. markLim and dense must be set for minRatio (or a lower ratio: more marks, same windows).
+ * Returns minRatio, raised to each window's ratio when `raise`.
+ */
+function scanWords(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32, minRatio: f64, raise: bool): f64 {
+  const lo = max(1, n - 2);
+  const total0 = <f64>lb;
+  const c0 = load<i32>(CSTART + (<usize>w0 << 2));
+  const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
+  // this text's bits (a shared edge byte belongs to a text scanned before: no longer read)
+  memory.fill(BITS + (<usize>c0 >> 3), 0, <usize>(((c1 - 1) >> 3) - (c0 >> 3) + 1));
+  if (blocks <= 3) passE(w0, w1, lb, n, blocks);
+  else passEN(w0, w1, lb, n, blocks);
+  if (dense) {
+    // E is in ES after every character: mark every word end
+    for (let v = w0; v < w1; v++) {
+      const p = <usize>(load<i32>(CEND + (<usize>v << 2)) - 1);
+      const b = BITS + (p >> 3);
+      store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
+    }
+  }
+  // phase B, at the marked characters only (every unmarked one has E > markLim: no window
+  // ending there passes bounds 1–2), in word order as a full walk would take them
+  let v = w0;
+  for (let wi = c0 >> 6, wn = (c1 - 1) >> 6; wi <= wn; wi++) {
+    let bits = load<u64>(BITS + (<usize>wi << 3));
+    while (bits != 0) {
+      const p = (wi << 6) + <i32>ctz(bits);
+      bits &= bits - 1;
+      if (p < c0) continue;
+      if (p >= c1) break;
+      // the first word ending after p (CEND ascends): usually v itself, else a binary search
+      if (load<i32>(CEND + (<usize>v << 2)) <= p) {
+        let hi = w1;
+        while (v < hi) {
+          const mid = (v + hi) >>> 1;
+          if (load<i32>(CEND + (<usize>mid << 2)) <= p) v = mid + 1;
+          else hi = mid;
+        }
+      }
+      while (v < w1 && load<i32>(CEND + (<usize>v << 2)) == p + 1) {
+        const e = p + 1;
+        const score = <f64>load<u16>(ES + (<usize>p << 1));
+        // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
+        // fails for every window ending at v (f64 rounding is monotone)
+        const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;
+        if ((widest - <f64>score) / widest < minRatio) { v++; continue; }
+        for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
+          const u = v - size + 1;
+          const start = load<i32>(CSTART + (<usize>u << 2));
+          const la = e - start;
+          const total = <f64>la + total0;
+          if (<f64>(2 * min(la, lb)) / total < minRatio) continue; // bound 1
+          if ((total - <f64>score) / total < minRatio) continue; // bound 2
+          const a = CHARS + (<usize>start << 2);
+          let inter = 0;
+          for (let i = 0; i < la; i++) {
+            const c = CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2);
+            const ca = load<i32>(c);
+            store<i32>(c, ca + 1);
+            if (ca < load<i32>(CNT_B + (<usize>load<i32>(a + (<usize>i << 2)) << 2))) inter++;
+          }
+          for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
+          if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
+          if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
+          const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
+          if (ratio >= minRatio) {
+            emit(u, size, ratio);
+            if (raise) minRatio = ratio;
           }
         }
-        while (v < w1 && load<i32>(CEND + (<usize>v << 2)) == p + 1) {
-          const e = p + 1;
-          const score = <f64>load<u16>(ES + (<usize>p << 1));
-          // bound 2 for the widest window ending at v: (T - E)/T grows with T, so if it fails there it
-          // fails for every window ending at v (f64 rounding is monotone)
-          const widest = <f64>(e - load<i32>(CSTART + (<usize>max(w0, v - n - 1) << 2))) + total0;
-          if ((widest - <f64>score) / widest < minRatio) { v++; continue; }
-          for (let size = lo; size <= n + 2 && v - size + 1 >= w0; size++) {
-            const u = v - size + 1;
-            const start = load<i32>(CSTART + (<usize>u << 2));
-            const la = e - start;
-            const total = <f64>la + total0;
-            if (<f64>(2 * min(la, lb)) / total < minRatio) continue; // bound 1
-            if ((total - <f64>score) / total < minRatio) continue; // bound 2
-            const a = CHARS + (<usize>start << 2);
-            let inter = 0;
-            for (let i = 0; i < la; i++) {
-              const c = CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2);
-              const ca = load<i32>(c);
-              store<i32>(c, ca + 1);
-              if (ca < load<i32>(CNT_B + (<usize>load<i32>(a + (<usize>i << 2)) << 2))) inter++;
-            }
-            for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
-            if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
-            if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
-            const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
-            if (ratio >= minRatio) emit(u, size, ratio);
-          }
-          v++;
-        }
-        if (v == w1) break;
+        v++;
       }
       if (v == w1) break;
     }
+    if (v == w1) break;
   }
-  return nOut;
+return minRatio;
 }

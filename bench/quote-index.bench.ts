@@ -9,6 +9,17 @@
  * sees them) and answers its own question (best character alignment per text); we
  * report how often its best text is ours, not assert it.
  *
+ * "locate vs exhaustive bestSpan" times every quote of the issue's target set (12 quotes of
+ * 5–30 words, 0–3 word edits) and the 6 found nowhere (reported apart): the exhaustive scan (3
+ * calls a quote; 2 for the nowhere ones, ~1–2 s each), `locate(q)` (all spans) and
+ * `locate(q, {limit: 1})` (the same question as the scan: the best span), interleaved per quote
+ * and round so the load of a shared machine hits all alike, wall and CPU (process.cpuUsage); it
+ * reports per-quote ratios (exhaustive ÷ locate), their median and minimum, and the aggregate
+ * (Σ exhaustive ÷ Σ locate). It checks first that locate's first span is the scan's best window
+ * for every quote (and nothing for the nowhere ones). The case takes ~1.5 minutes (the whole
+ * suite ~2 minutes). Figures and their history: docs/moot.md, "`locate(q, {limit: 1})`, faster"
+ * (2026-12-01: `limit: 1` median 50×, aggregate 46× over the 12; ≥ 100× for 6 of them).
+ *
  * Run: npx tsx bench/run.ts quote-index
  */
 import { execFileSync } from "node:child_process";
@@ -147,30 +158,6 @@ function perQuoteMs(ix: QuoteIndex, quotes: string[], options: { limit?: number 
   });
 }
 
-/**
- * Each quote's median wall ms and median CPU ms (process.cpuUsage, user + system) over `reps`
- * calls of `f`; CPU time is what a loaded, shared machine inflates least.
- */
-function perQuoteWallCpu(quotes: string[], f: (q: string) => unknown, reps = 5): { wall: number[]; cpu: number[] } {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (const q of quotes) {
-    const w: number[] = [];
-    const c: number[] = [];
-    for (let r = 0; r < reps; r++) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      f(q);
-      w.push(performance.now() - t0);
-      const d = process.cpuUsage(c0);
-      c.push((d.user + d.system) / 1000);
-    }
-    wall.push(quantile(w, 0.5));
-    cpu.push(quantile(c, 0.5));
-  }
-  return { wall, cpu };
-}
-
 /** The q-quantile of xs (nearest rank, q in [0, 1]). */
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -179,6 +166,41 @@ function quantile(xs: number[], q: number): number {
 
 const ms = (x: number) => (x >= 100 ? Math.round(x) : x >= 1 ? Math.round(x * 10) / 10 : Math.round(x * 1000) / 1000);
 const stats = (xs: number[]) => `median ${ms(quantile(xs, 0.5))} ms, p90 ${ms(quantile(xs, 0.9))} ms`;
+
+/** The best window of the exhaustive scan (bindings/sequence-match.ts `SeqFound`, the fields read here). */
+type ScanBest = { source: number; word: number; size: number; ratio: number };
+
+/** Per contender and quote: the median wall and CPU ms of its calls. */
+type Interleaved = Record<string, { wall: number[]; cpu: number[] }>;
+
+/**
+ * Time every contender on every quote, interleaved: `rounds` rounds, each calling each contender
+ * once per quote (a contender listed in `roundsOf` only in its first rounds); per quote the median
+ * wall and CPU ms (process.cpuUsage, user + system) of its calls.
+ */
+function interleaved(quotes: string[], contenders: Record<string, (q: string) => unknown>, rounds: number, roundsOf: Record<string, number> = {}): Interleaved {
+  const names = Object.keys(contenders);
+  const wall = names.map(() => quotes.map(() => [] as number[]));
+  const cpu = names.map(() => quotes.map(() => [] as number[]));
+  for (let r = 0; r < rounds; r++) {
+    quotes.forEach((q, i) => {
+      names.forEach((name, k) => {
+        if (r >= (roundsOf[name] ?? rounds)) return;
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        contenders[name](q);
+        wall[k][i].push(performance.now() - t0);
+        const d = process.cpuUsage(c0);
+        cpu[k][i].push((d.user + d.system) / 1000);
+      });
+    });
+  }
+  const out: Interleaved = {};
+  names.forEach((name, k) => (out[name] = { wall: wall[k].map((t) => quantile(t, 0.5)), cpu: cpu[k].map((t) => quantile(t, 0.5)) }));
+  return out;
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 const suite: BenchSuite = {
   part: "quote-index",
@@ -220,18 +242,24 @@ const suite: BenchSuite = {
     // skipped only by difflib's bounds against the best so far, as before the quote index) on the
     // index's pre-tokenized texts — the public bestSpan(quote, texts) would also tokenize the 5 MB
     // per call and first tries the quote index's own scan. Its bounds are against the best window so
-    // far, so it is fast when the best is close (a verbatim quote) and slow when nothing is: three
-    // quotes, with 1 and 3 word edits and one found nowhere.
+    // far, so it is fast when the best is close (a verbatim quote) and slow when nothing is: every
+    // quote of the target set is timed, and the quotes found nowhere apart.
     const two = [quotes[1], quotes[3], nowhere[0]];
     const prepared = __quoteIndexInternals.prepare(books);
     const seq = seqBindingFor(wasmFor("wasm")!);
     const seqOwner = {};
     const fullScan = (q: string) => seq.match(seqOwner, prepared, [__quoteIndexInternals.prepareQuote(prepared, q).q])[0];
     const twoBest = two.map(fullScan);
-    const exhaustiveMs: number[][] = two.map(() => []);
+    // locate's first span (limit 1) must be the full scan's best window whenever that is ≥ 0.8, and
+    // nothing when it is not
+    const checkFirstSpans = (qs: string[], found: ScanBest[]) =>
+      found.forEach((s, i) => {
+        const top = wasm.locate(qs[i], { limit: 1 })[0];
+        const at = top ? top.word + prepared.sourceWords[top.sourceIndex] : -1;
+        const ok = s.ratio >= 0.8 ? top && at === s.word && top.words === s.size && top.ratio === s.ratio : !top;
+        if (!ok) throw new Error(`locate's first span differs from bestSpan's full scan on quote ${i}: ${JSON.stringify(qs[i])}`);
+      });
     const verbatimExpected = verbatim.map((q) => key(wasm.locate(q, { limit: 1 })));
-    // the first span of the all-spans answer: what `limit: 1` must give
-    const twoFirst = two.map((q) => key(wasm.locate(q).slice(0, 1)));
 
     // per quote, per category: locate (wasm) timed here (each quote's median of 5 calls), RapidFuzz
     // from its run in the first case (each quote's median over its passes)
@@ -307,84 +335,72 @@ const suite: BenchSuite = {
         extra: categories,
       },
       {
-        name: "locate vs exhaustive bestSpan, 3 of those quotes (1 and 3 edits, no match), all books",
+        name: "locate vs exhaustive bestSpan, the 12 target quotes (5–30 words, 0–3 edits); the 6 found nowhere apart; all books",
         size: "pathological",
-        units: { count: two.length, unit: "quotes" },
+        units: { count: quotes.length, unit: "quotes" },
         baseline: "bestSpan over all books (wasm, exhaustive)",
         contenders: [
           {
             name: "bestSpan over all books (wasm, exhaustive)",
-            run: () =>
-              two.map((q, i) => {
-                const t = performance.now();
-                const found = fullScan(q);
-                exhaustiveMs[i].push(performance.now() - t);
-                return found;
-              }),
-            check: (o) => {
-              (o as { source: number; word: number; size: number; ratio: number }[]).forEach((s, i) => {
-                const top = wasm.locate(two[i], { limit: 1 })[0];
-                const at = top ? top.word + prepared.sourceWords[top.sourceIndex] : -1;
-                if (s.ratio >= 0.8 && (!top || at !== s.word || top.words !== s.size || top.ratio !== s.ratio)) {
-                  throw new Error(`locate's first span differs from bestSpan's full scan on quote ${i}`);
-                }
-              });
-            },
+            run: () => quotes.map(fullScan),
+            check: (o) => checkFirstSpans(quotes, o as ScanBest[]),
           },
           {
-            name: "bestSpan(quote, texts), public API (tokenizes the texts, quote-index pre-pass)",
-            run: () => two.map((q) => bestSpan(q, texts, { backend: "wasm" })),
+            name: "bestSpan(quote, texts), public API, 1 quote (tokenizes the texts, quote-index pre-pass)",
+            run: () => [bestSpan(quotes[1], texts, { backend: "wasm" })],
             check: (o) => {
-              (o as SpanMatch[]).forEach((s, i) => {
-                if (s.ratio !== twoBest[i].ratio) throw new Error(`bestSpan and its full scan differ on quote ${i}`);
-              });
+              if ((o as SpanMatch[])[0].ratio !== twoBest[0].ratio) throw new Error("bestSpan and its full scan differ");
             },
           },
-          locateContender("locate (wasm)", wasm, two, [expected[1], expected[3], expected[nQ + nV]]),
-          locateContender("locate (ts)", ts, two, [expected[1], expected[3], expected[nQ + nV]]),
+          locateContender("locate (wasm)", wasm, quotes, expected.slice(0, nQ)),
+          locateContender("locate (ts)", ts, quotes, expected.slice(0, nQ)),
           // the exhaustive scan's own question (the best span): the best-first search
-          locateContender("locate (wasm), limit 1", wasm, two, twoFirst, 1),
-          locateContender("locate (ts), limit 1", ts, two, twoFirst, 1),
-          ...(rf ? [rapidfuzzContender(texts, two, [bestText[1], bestText[3], -1], ", per book")] : []),
+          locateContender("locate (wasm), limit 1", wasm, quotes, quotes.map((q) => key(wasm.locate(q).slice(0, 1))), 1),
+          locateContender("locate (ts), limit 1", ts, quotes, quotes.map((q) => key(wasm.locate(q).slice(0, 1))), 1),
         ],
         extra: () => {
-          // per quote: exhaustive (its fastest run) vs locate (median of 5); and vs locate's median over the 12
-          const ex = exhaustiveMs.map((t) => Math.min(...t));
-          const lo = perQuoteMs(wasm, two);
-          const median12 = quantile(perQuoteMs(wasm, quotes), 0.5);
-          const exMean = ex.reduce((a, b) => a + b, 0) / ex.length;
-          // the same question on both sides (the best span), wall and CPU time, per quote, here
-          const exCpu = perQuoteWallCpu(two, fullScan, 2);
-          const best1 = perQuoteWallCpu(two, (q) => wasm.locate(q, { limit: 1 }));
-          const best1Ts = perQuoteWallCpu(two, (q) => ts.locate(q, { limit: 1 }));
-          const times = (a: number[], b: number[]) => a.map((e, i) => `${Math.round(e / b[i])}×`).join(", ");
-          const limit12 = perQuoteWallCpu(quotes, (q) => wasm.locate(q, { limit: 1 }));
-          const all12 = perQuoteWallCpu(quotes, (q) => wasm.locate(q));
+          // the nowhere quotes get the same check (their best is < 0.8: locate must return nothing)
+          checkFirstSpans(nowhere, nowhere.map(fullScan));
+          // per quote, interleaved in one loop (round r: each quote, each contender once), so a load
+          // change on the shared machine hits every contender alike; wall and CPU (process.cpuUsage)
+          const contenders = {
+            exhaustive: (q: string) => fullScan(q),
+            all: (q: string) => wasm.locate(q),
+            limit1: (q: string) => wasm.locate(q, { limit: 1 }),
+            limit1Ts: (q: string) => ts.locate(q, { limit: 1 }),
+          };
+          const target = interleaved(quotes, contenders, 7, { exhaustive: 3 });
+          const none = interleaved(nowhere, contenders, 5, { exhaustive: 2 });
+          const out: Record<string, number | string> = {
+            "method": "each quote's median of 7 calls (exhaustive: 3; nowhere: 5 and 2), contenders interleaved per quote and round; ratio = exhaustive ÷ locate per quote, aggregate = Σ exhaustive ÷ Σ locate",
+            "best ratios (12 target quotes)": quotes.map((q) => (wasm.locate(q, { limit: 1 })[0]?.ratio ?? 0).toFixed(3)).join(", "),
+          };
+          const report = (label: string, m: Interleaved) => {
+            for (const clock of ["wall", "cpu"] as const) {
+              const ex = m.exhaustive[clock];
+              out[`${label}: exhaustive per quote, ${clock} ms`] = ex.map(ms).join(", ");
+              for (const [name, title] of [["all", "locate (wasm), all spans"], ["limit1", "locate (wasm), limit 1"], ["limit1Ts", "locate (ts), limit 1"]] as const) {
+                const lo = m[name][clock];
+                const per = ex.map((e, i) => e / lo[i]);
+                out[`${label}: ${title}, ${clock} ms`] = lo.map(ms).join(", ");
+                out[`${label}: exhaustive ÷ ${title}, ${clock}`] =
+                  `${per.map((r) => `${Math.round(r)}×`).join(", ")}; median ${Math.round(quantile(per, 0.5))}×, min ${Math.round(Math.min(...per))}×, aggregate ${Math.round(sum(ex) / sum(lo))}×`;
+              }
+            }
+          };
+          report("12 target quotes", target);
+          report("6 found nowhere", none);
           // the Python reference on a 40 K-character subset (the first of Pride and Prejudice), extrapolated
           // linearly to the whole corpus: its scan is per window, so its time grows with the text
           const pp = texts[books.findIndex((b) => b.key.includes("pride"))] ?? texts[0];
           const subset = pp.slice(0, pp.lastIndexOf(" ", 40_000));
           const py = pythonPerQuoteMs(subset, two);
           const pyAll = py.map((t) => (t * corpusChars) / subset.length);
-          return {
-            [`python reference (seed's bestSpan, difflib) per quote on a ${subset.length}-character subset, ms`]: py.map(ms).join(", "),
-            [`python reference extrapolated to all books (× ${(corpusChars / subset.length).toFixed(1)}, linear in text length: EXTRAPOLATED), s`]: pyAll.map((t) => (t / 1000).toFixed(1)).join(", "),
-            "python reference (extrapolated) ÷ locate (wasm), same quote": pyAll.map((e, i) => `${Math.round(e / lo[i])}×`).join(", "),
-            "bestSpan ratios": twoBest.map((b) => b.ratio.toFixed(3)).join(", "),
-            "exhaustive per quote, ms": ex.map(ms).join(", "),
-            "locate (wasm) per quote, ms": lo.map(ms).join(", "),
-            "exhaustive ÷ locate, same quote": ex.map((e, i) => `${Math.round(e / lo[i])}×`).join(", "),
-            "exhaustive mean of the 3 ÷ locate's median over the 12": `${Math.round(exMean / median12)}×`,
-            "exhaustive per quote (re-timed), wall / CPU ms": `${exCpu.wall.map(ms).join(", ")} / ${exCpu.cpu.map(ms).join(", ")}`,
-            "locate (wasm) limit 1 per quote, wall / CPU ms": `${best1.wall.map(ms).join(", ")} / ${best1.cpu.map(ms).join(", ")}`,
-            "locate (ts) limit 1 per quote, wall / CPU ms": `${best1Ts.wall.map(ms).join(", ")} / ${best1Ts.cpu.map(ms).join(", ")}`,
-            "exhaustive ÷ locate (wasm) limit 1, same quote, wall": times(exCpu.wall, best1.wall),
-            "exhaustive ÷ locate (wasm) limit 1, same quote, CPU": times(exCpu.cpu, best1.cpu),
-            "exhaustive ÷ locate (ts) limit 1, same quote, CPU": times(exCpu.cpu, best1Ts.cpu),
-            "the 12 quotes, locate (wasm) limit 1 vs all spans, CPU ms per quote": `limit 1 ${stats(limit12.cpu)}; all spans ${stats(all12.cpu)}`,
-            "the 12 quotes, limit 1 per quote, CPU ms": limit12.cpu.map(ms).join(", "),
-            "the 12 quotes, all spans per quote, CPU ms": all12.cpu.map(ms).join(", "),
-          };
+          const lo = [target.limit1.wall[1], target.limit1.wall[3], none.limit1.wall[0]];
+          out[`python reference (seed's bestSpan, difflib), quotes 1, 3 and nowhere 0, on a ${subset.length}-character subset, ms`] = py.map(ms).join(", ");
+          out[`python reference extrapolated to all books (× ${(corpusChars / subset.length).toFixed(1)}, linear in text length: EXTRAPOLATED), s`] = pyAll.map((t) => (t / 1000).toFixed(1)).join(", ");
+          out["python reference (extrapolated) ÷ locate (wasm) limit 1, same quote, wall"] = pyAll.map((e, i) => `${Math.round(e / lo[i])}×`).join(", ");
+          return out;
         },
       },
       {

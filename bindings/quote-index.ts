@@ -3,7 +3,8 @@
  *
  * The index's texts are copied into WASM memory once per index (and again only
  * when another index was scanned in between, or the kernel's arena moved);
- * each `scan` copies the quote, runs one `qiScan` call, and reads the hits back.
+ * each `scan` copies the quote, runs one `qiScan` call, and reads the hits back;
+ * `scanRanges` does the same over a list of word ranges in one `qiScanRanges` call.
  */
 import type { WasmExports } from "./wasm.js";
 
@@ -12,6 +13,9 @@ export interface QuoteIndexExports {
   memory: WebAssembly.Memory;
   qiReserve(chars: number, words: number, sources: number, quoteLen: number, alphabet: number): number;
   qiScan(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number): number;
+  qiReserveRanges(count: number): number;
+  qiScanRanges(nRanges: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
+  qiScanPrefix(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): number;
 }
 
 /** The texts as the kernel reads them (see ts/moot/quote-index.ts `IndexedText`). */
@@ -38,12 +42,25 @@ export interface QiHit {
 }
 
 /** The names every groundwire .wasm must export for this kernel. */
-export const QI_EXPORTS = ["qiReserve", "qiScan"] as const;
+export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix"] as const;
 
 /** A live binding to one instance's quote-index kernel. */
 export interface QuoteIndexBinding {
   /** Every window ≥ minRatio (unordered); `owner` identifies the texts so they are copied only when they change. */
   scan(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number): QiHit[];
+  /**
+   * Every window lying inside one of `ranges` (global word pairs [from, to), ascending, disjoint,
+   * each inside one text) with ratio ≥ minRatio (unordered); with `raise`, each window found raises
+   * minRatio for the windows after it (ranges in order; ts/moot/quote-index.ts WindowScanner.scan).
+   */
+  scanRanges(owner: object, texts: QiTexts, quote: QiQuote, ranges: Int32Array, minRatio: number, raise: boolean): QiHit[];
+  /**
+   * `scan` at a high threshold through a prefix of m ≤ 64 characters (< the quote's): the texts'
+   * characters where the prefix's semi-global edit distance is ≤ `limit` mark word ranges, which the
+   * whole quote then scans (ts/moot/quote-index.ts `scanPrefixTs` is the twin and `searchBest` (h)
+   * the proof). Same windows as `scan`; null when the marks would give more than `maxRanges` ranges.
+   */
+  scanPrefix(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): QiHit[] | null;
 }
 
 const bindings = new WeakMap<object, QuoteIndexBinding>();
@@ -64,34 +81,52 @@ export function quoteIndexBindingFor(exports: WasmExports): QuoteIndexBinding {
 function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
   let generation = -1;
   let loaded: object | null = null;
+  // the texts (copied only when they change) and the quote into the kernel's arena; the table's address
+  const load = (owner: object, texts: QiTexts, quote: QiQuote): number => {
+    const nSources = texts.sourceWords.length - 1;
+    const lb = quote.ids.length;
+    const table = x.qiReserve(texts.chars.length, texts.charStart.length, nSources, Math.max(1, lb), quote.alphabetSize);
+    const i32 = new Int32Array(x.memory.buffer);
+    const t = table >> 2;
+    if (i32[t] !== generation) {
+      generation = i32[t];
+      loaded = null; // the arena moved: the texts copied before are gone
+    }
+    if (loaded !== owner) {
+      i32.set(texts.chars, i32[t + 1] >> 2);
+      i32.set(texts.charStart, i32[t + 2] >> 2);
+      i32.set(texts.charEnd, i32[t + 3] >> 2);
+      i32.set(texts.sourceWords, i32[t + 4] >> 2);
+      loaded = owner;
+    }
+    i32.set(quote.ids, i32[t + 5] >> 2);
+    return t;
+  };
+  const hits = (t: number, count: number): QiHit[] => {
+    // the hit buffers may have moved and memory may have grown during the scan
+    const i32 = new Int32Array(x.memory.buffer);
+    const f64 = new Float64Array(x.memory.buffer);
+    const words = i32[t + 6] >> 2;
+    const ratios = i32[t + 7] >> 3;
+    const out: QiHit[] = new Array(count);
+    for (let i = 0; i < count; i++) out[i] = { word: i32[words + 2 * i], size: i32[words + 2 * i + 1], ratio: f64[ratios + i] };
+    return out;
+  };
   return {
     scan(owner, texts, quote, minRatio, onlySource) {
-      const nSources = texts.sourceWords.length - 1;
-      const lb = quote.ids.length;
-      const table = x.qiReserve(texts.chars.length, texts.charStart.length, nSources, Math.max(1, lb), quote.alphabetSize);
-      let i32 = new Int32Array(x.memory.buffer);
-      const t = table >> 2;
-      if (i32[t] !== generation) {
-        generation = i32[t];
-        loaded = null; // the arena moved: the texts copied before are gone
-      }
-      if (loaded !== owner) {
-        i32.set(texts.chars, i32[t + 1] >> 2);
-        i32.set(texts.charStart, i32[t + 2] >> 2);
-        i32.set(texts.charEnd, i32[t + 3] >> 2);
-        i32.set(texts.sourceWords, i32[t + 4] >> 2);
-        loaded = owner;
-      }
-      i32.set(quote.ids, i32[t + 5] >> 2);
-      const count = x.qiScan(nSources, lb, quote.words, quote.alphabetSize, minRatio, onlySource);
-      // the hit buffers may have moved and memory may have grown during the scan
-      i32 = new Int32Array(x.memory.buffer);
-      const f64 = new Float64Array(x.memory.buffer);
-      const words = i32[t + 6] >> 2;
-      const ratios = i32[t + 7] >> 3;
-      const out: QiHit[] = new Array(count);
-      for (let i = 0; i < count; i++) out[i] = { word: i32[words + 2 * i], size: i32[words + 2 * i + 1], ratio: f64[ratios + i] };
-      return out;
+      const t = load(owner, texts, quote);
+      return hits(t, x.qiScan(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource));
+    },
+    scanPrefix(owner, texts, quote, minRatio, onlySource, m, limit, maxRanges) {
+      const t = load(owner, texts, quote);
+      const count = x.qiScanPrefix(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, m, limit, maxRanges);
+      return count < 0 ? null : hits(t, count);
+    },
+    scanRanges(owner, texts, quote, ranges, minRatio, raise) {
+      const t = load(owner, texts, quote);
+      x.qiReserveRanges(Math.max(1, ranges.length >> 1)); // moves only the range buffer (slot 8)
+      new Int32Array(x.memory.buffer).set(ranges, new Int32Array(x.memory.buffer)[t + 8] >> 2);
+      return hits(t, x.qiScanRanges(ranges.length >> 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, raise ? 1 : 0));
     },
   };
 }

@@ -378,6 +378,22 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       }
       quotes.push(picked.join(" "));
     }
+    // short quotes (6–12 words, 1–2 edits): too few interior words for WHOLE pieces alone, so the
+    // filter takes SUFFIX pieces ("k_i␣", a text word ending in k_i)
+    for (let k = 0; k < 40; k++) {
+      const src = texts[Math.floor(rand() * texts.length)];
+      const ws = words(src).map((w) => src.slice(w.start, w.end));
+      const n = Math.min(ws.length, 6 + Math.floor(rand() * 7));
+      const i = Math.floor(rand() * (ws.length - n + 1));
+      const picked = ws.slice(i, i + n);
+      for (let e = 0; e <= k % 2; e++) {
+        const j = Math.floor(rand() * picked.length);
+        if ((k + e) % 3 === 0) picked[j] = "x" + picked[j]; // a word inside a longer one: still a suffix
+        else if ((k + e) % 3 === 1) picked[j] = picked[j].slice(0, -1) + "q";
+        else picked.splice(j, 0, "indeed");
+      }
+      quotes.push(picked.join(" "));
+    }
     for (const quote of quotes) {
       for (const index of [wasm, ts]) {
         const full = index.locate(quote);
@@ -392,7 +408,9 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     }
     // the search was not vacuous: the filter, the linear pass and the exact path all answered
     expect(paths.filter - before.filter).toBeGreaterThan(20);
+    expect(paths.suffixPieces - before.suffixPieces).toBeGreaterThan(10);
     expect(paths.linear - before.linear).toBeGreaterThan(5);
+    expect(paths.prefix - before.prefix).toBeGreaterThan(5); // the linear pass through a prefix ((h))
     expect(paths.exact - before.exact).toBeGreaterThan(5);
     // and the TS twin agrees with the exhaustive definition on a sample of these quotes (first 30 spans' ratios are the scan's)
     const q0 = __quoteIndexInternals.prepareQuote(ix, quotes[1]).q;
@@ -445,10 +463,24 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     const counts = [0, 5, 100, 1, 100, 7, 3, 0];
     const cost = (i: number, j: number) => Math.min(...counts.slice(i, j + 1));
     const got = __quoteIndexInternals.choosePieces(8, 3, cost)!;
-    expect(got.list).toEqual([[1, 1], [3, 3], [6, 6]]); // [6, 6] and [5, 6] tie at 3: the shorter, later one is kept
+    expect(got.list).toEqual([[1, 1, 0], [3, 3, 0], [6, 6, 0]]); // [6, 6] and [5, 6] tie at 3: the shorter, later one is kept
     expect(got.cost).toBe(5 + 1 + 3);
     for (let k = 1; k < got.list.length; k++) expect(got.list[k][0]).toBeGreaterThanOrEqual(got.list[k - 1][1] + 2);
     expect(__quoteIndexInternals.choosePieces(8, 4, cost)).toBeNull(); // 6 interior words hold at most 3
     expect(__quoteIndexInternals.choosePieces(2, 1, cost)).toBeNull(); // no interior word
+    // with SUFFIX pieces ("k_i␣", any word but the last, one space each): up to n − 1 pieces
+    const suffix = (i: number) => [2, 50, 50, 50, 50, 50, 4, 9][i];
+    const typed = __quoteIndexInternals.choosePieces(8, 4, cost, suffix)!;
+    // [0]'s SUFFIX piece takes the space before word 1, so WHOLE [1, 1] (5) cannot follow it
+    expect(typed.list).toEqual([[0, 0, 1], [3, 3, 0], [5, 5, 0], [6, 6, 1]]);
+    expect(typed.cost).toBe(2 + 1 + 7 + 4);
+    expect(__quoteIndexInternals.choosePieces(8, 7, cost, suffix)!.list.every((x) => x[2] === 1)).toBe(true);
+    expect(__quoteIndexInternals.choosePieces(8, 8, cost, suffix)).toBeNull(); // 7 spaces
+    // no space in two pieces: a WHOLE piece's spaces are its own
+    for (let want = 1; want <= 7; want++) {
+      const got = __quoteIndexInternals.choosePieces(8, want, cost, suffix)!;
+      const spaces = got.list.flatMap(([i, j, kind]) => (kind === 1 ? [i] : Array.from({ length: j - i + 2 }, (_, t) => i - 1 + t)));
+      expect(new Set(spaces).size, `want ${want}`).toBe(spaces.length);
+    }
   });
 });

@@ -122,6 +122,7 @@ function preparePool(sources: readonly string[]): PreparedPool {
     vocabulary: t.vocabulary,
     postingStart: t.postingStart,
     postings: t.postings,
+    postingChars: t.postingChars,
     wordSource: t.wordText,
   };
 }

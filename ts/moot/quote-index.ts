@@ -174,6 +174,8 @@ export interface PostedText extends IndexedText {
   vocabulary: ReadonlyMap<string, number>;
   postingStart: Int32Array;
   postings: Int32Array;
+  /** charStart of each posting (ts/moot/word-table.ts), read in order by the filter. */
+  postingChars: Int32Array;
   /** Source of each global word. */
   wordSource: Int32Array;
 }
@@ -244,6 +246,7 @@ function prepare(input: QuoteIndexInput): Prepared {
     vocabulary: t.vocabulary,
     postingStart: t.postingStart,
     postings: t.postings,
+    postingChars: t.postingChars,
     wordSource: t.wordText,
   };
 }
@@ -283,8 +286,8 @@ class Myers {
     this.mv.fill(0);
     this.score = lb;
   }
-  /** Advance over text characters chars[from, to). */
-  run(chars: Int32Array, from: number, to: number): void {
+  /** Advance over text characters chars[from, to); with `marks`, push each p after which score ≤ `limit`. */
+  run(chars: Int32Array, from: number, to: number, limit = -1, marks?: number[]): void {
     const blocks = this.blocks, peq = this.peq, pv = this.pv, mv = this.mv, lastBit = this.lastBit;
     let score = this.score;
     if (blocks === 1) {
@@ -300,6 +303,7 @@ class Myers {
         const Ph1 = Ph << 1;
         Pv = (Mh << 1) | ~(Xv | Ph1);
         Mv = Ph1 & Xv;
+        if (score <= limit) marks!.push(p);
       }
       pv[0] = Pv;
       mv[0] = Mv;
@@ -326,6 +330,7 @@ class Myers {
           hin = hout;
         }
         score += hin;
+        if (score <= limit) marks!.push(p);
       }
     }
     this.score = score;
@@ -394,6 +399,59 @@ class WindowScanner {
     }
     return minRatio;
   }
+  /**
+   * `scan` over word ranges (pairs [from, to), ascending, disjoint, each inside one source), the
+   * threshold carried from range to range: the TS twin of the WASM `qiScanRanges`
+   * (assembly/quote-index.ts), same windows in the same order, so `raise` raises alike.
+   */
+  scanRanges(ranges: Int32Array, minRatio: number, raise: boolean): WindowHit[] {
+    const out: WindowHit[] = [];
+    for (let r = 0; r + 1 < ranges.length; r += 2) minRatio = this.scan(ranges[r], ranges[r + 1], minRatio, out, raise);
+    return out;
+  }
+}
+
+/** Every window inside `ranges` (as WindowScanner.scanRanges) with ratio ≥ minRatio: the TS backend's range scan. */
+export function scanRangesTs(ix: IndexedText, quote: IndexedQuote, ranges: Int32Array, minRatio: number, raise = false): WindowHit[] {
+  if (quote.ids.length === 0) return [];
+  return new WindowScanner(ix, quote).scanRanges(ranges, minRatio, raise);
+}
+
+/**
+ * The TS twin of the WASM prefix pass (bindings/quote-index.ts `scanPrefix`; proof at `searchBest`
+ * (h)): the semi-global edit distance of b1 = the quote's first m characters over each source
+ * (32-bit blocks, from the source's start, so never above the lanes' E_t0), every character e1 with
+ * E1(e1) ≤ `limit` marking the words of characters [e1 − m − limit + 1, e1 + (lb − m) + limit]
+ * (one word wider at the end), and those ranges scanned with the whole quote. The windows ≥ minRatio,
+ * or null when the marks give more than `maxRanges` ranges.
+ */
+export function scanPrefixTs(
+  ix: IndexedText, quote: IndexedQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number,
+): WindowHit[] | null {
+  const lb = quote.ids.length;
+  if (lb === 0) return [];
+  const { chars, charStart, charEnd, sourceWords } = ix;
+  const myers = new Myers(quote.ids.subarray(0, m), quote.alphabetSize);
+  const ranges: number[] = [];
+  const marks: number[] = [];
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    if (onlySource >= 0 && s !== onlySource) continue;
+    const w0 = sourceWords[s], w1 = sourceWords[s + 1];
+    if (w0 === w1) continue;
+    myers.reset(m);
+    marks.length = 0;
+    myers.run(chars, charStart[w0], charEnd[w1 - 1], limit, marks);
+    for (const e1 of marks) {
+      const from = firstAtLeast(charStart, w0, w1, e1 - m - limit + 1);
+      const to = Math.min(w1, firstAtLeast(charEnd, from, w1, e1 + (lb - m) + limit + 1) + 1);
+      if (from >= to) continue;
+      const last = ranges.length - 1;
+      if (last > 0 && from < ranges[last]) ranges[last] = Math.max(ranges[last], to);
+      else ranges.push(from, to);
+      if (ranges.length > 2 * maxRanges) return null;
+    }
+  }
+  return new WindowScanner(ix, quote).scanRanges(Int32Array.from(ranges), minRatio, false);
 }
 
 /**
@@ -539,27 +597,40 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  *      of W, and the piece is the phrase k_i..k_j at consecutive words p..p+j−i of W's source.
  *      The first and last quote words have no space on one side inside b (k1 may match the tail
  *      of a longer window word, kn the head of one: "ther he" is inside "another he"), so they
- *      are never looked up. Two pieces share no space, so a word separates them: at most
- *      ⌈(n−2)/2⌉ pieces; when D + 1 exceed that, the linear pass runs.
+ *      are never looked up as WHOLE pieces. Two such pieces share no space, so a word separates
+ *      them: at most ⌈(n−2)/2⌉ of them.
+ *  (d′) SUFFIX pieces "k_i ␣" (0 ≤ i ≤ n−2, the space after k_i inside the piece, the one before
+ *      it not). Intact in W, its space is matched to a space of W, so k_i's last character ends a
+ *      word of W; k_i holds no space, so all of it lies in that word: some word of W (a whole text
+ *      word) has a key ending in k_i, and k_i's first character sits |k_i| characters before that
+ *      word's end. (k_1 may be a suffix piece: the case "ther" inside "another" is exactly this.)
+ *      Pieces of both kinds are disjoint substrings of b when no space is in two of them, which
+ *      is all (c) needs; each piece holds a space of its own, so at most n − 1 pieces fit. The
+ *      words ending in k_i are one run of the index's keys reversed and sorted (`suffixIndexOf`).
+ *      When D + 1 pieces do not fit, the linear pass runs.
  *  (e) So W contains words p..p+j−i and has ≤ n+2 words: it lies inside the range
  *      [p+(j−i)−(n+1), p+n+1] of its source ((g) below narrows it), which `WindowScanner`
  *      verifies exactly (every window inside, bounds then difflib's M). Every window ≥ T is
  *      found; every window reported is a real window with its exact ratio.
  *  (f), (g): the count filter and the character window, where they are used below.
- * The pieces (a DP over the quote's interior words) minimize the sum of the phrases' occurrences;
+ * The pieces (a DP over the quote's words, `choosePieces`) minimize the sum of their occurrences;
  * the filter runs only when its checks (anchor occurrences × pieces) are ≤ 1/FILTER_SHARE of the
  * words searched and the ranges that survive it fit a budget (else the linear pass is cheaper).
  */
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
-  onlySource: number, fullScan: (threshold: number) => WindowHit[],
+  onlySource: number, fullScan: (threshold: number) => WindowHit[], rangeScan: RangeScan | null, prefixScan: PrefixScan,
 ): WindowHit[] {
   const n = quote.words;
   const lb = quote.ids.length;
   if (lb === 0) return [];
-  const { postingStart, postings, wordIds, wordSource, sourceWords } = ix;
+  const { postingStart, postings, postingChars, wordIds, wordSource, sourceWords } = ix;
   const searched = onlySource >= 0 ? sourceWords[onlySource + 1] - sourceWords[onlySource] : wordIds.length;
   const scanner = new WindowScanner(ix, quote);
+  const regionShare = rangeScan ? REGION_SHARE_WASM : REGION_SHARE_TS;
+  // what the linear pass costs a word, in units of a sweep's check over a text word: its blocks (64
+  // bits in WASM, 32 in TS) × the backend's cost per block
+  const linearCost = rangeScan ? Math.ceil(lb / 64) : LINEAR_COST_TS * Math.ceil(lb / 32);
   const ids = keys.map((k) => ix.vocabulary.get(k) ?? -1);
   const count = (i: number) => (ids[i] < 0 ? 0 : postingStart[ids[i] + 1] - postingStart[ids[i]]);
   // whether text words [w, w + len) are the quote's words [i, i + len)
@@ -571,22 +642,28 @@ function searchBest(
   const add = (hits: WindowHit[]) => {
     for (const h of hits) found.set(h.word * 256 + h.size, h); // size ≤ MAX_QUOTE_WORDS + 2 < 256
   };
-  // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned
+  // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned:
+  // in one WASM call (`rangeScan`, qiScanRanges) when the backend has one, else by its TS twin
+  // (WindowScanner.scanRanges); both visit the same windows in the same order
   const verify = (ranges: number[], threshold: number, raise = false): WindowHit[] => {
-    const order = Array.from({ length: ranges.length / 2 }, (_, i) => i).sort((x, y) => ranges[2 * x] - ranges[2 * y]);
-    const out: WindowHit[] = [];
+    const m = ranges.length >> 1;
+    const order = new Int32Array(m);
+    for (let i = 0; i < m; i++) order[i] = i;
+    order.sort((x, y) => ranges[2 * x] - ranges[2 * y]);
+    const merged: number[] = [];
     let from = -1, to = -1;
-    for (const r of order) {
-      const a = ranges[2 * r], z = ranges[2 * r + 1];
+    for (let r = 0; r < m; r++) {
+      const a = ranges[2 * order[r]], z = ranges[2 * order[r] + 1];
       if (a < to) to = Math.max(to, z); // overlapping ranges are of one source (each is clipped to its own)
       else {
-        threshold = scanner.scan(from, to, threshold, out, raise);
+        if (from < to) merged.push(from, to);
         from = a;
         to = z;
       }
     }
-    scanner.scan(from, to, threshold, out);
-    return out;
+    if (from < to) merged.push(from, to);
+    const list = Int32Array.from(merged);
+    return rangeScan ? rangeScan(list, threshold, raise) : scanner.scanRanges(list, threshold, raise);
   };
   // the range of words around text words [p, p + len) of source s, wide enough for any window holding them
   const around = (ranges: number[], p: number, len: number, before: number, after: number) => {
@@ -612,25 +689,6 @@ function searchBest(
     searchPaths.linear++;
     return rankHits(ix, fullScan(minRatio), overlapping, limit);
   }
-  const byCount = ids.map((_, i) => i).filter((i) => count(i) > 0).sort((x, y) => count(x) - count(y));
-  const seeds: number[] = [];
-  let budget = SEED_OCCURRENCES;
-  for (const i of byCount) {
-    const c = count(i);
-    if (c > budget) break;
-    budget -= c;
-    for (let q = postingStart[ids[i]]; q < postingStart[ids[i] + 1]; q++) {
-      around(seeds, postings[q], 1, i + 2, n - i + 1); // the quote laid over the text from word p − i, ± 2 words
-    }
-  }
-  // with limit 1 only the best seed matters: each one found raises the bar for the next
-  add(verify(seeds, minRatio, limit === 1));
-  const seeded = rankHits(ix, [...found.values()], overlapping, limit);
-  const threshold = seeded.length >= limit ? seeded[limit - 1].ratio : minRatio;
-
-  // The complete search at `threshold`.
-  let hits: WindowHit[] | null = null;
-  const D = Math.floor((2 * lb * (1 - threshold)) / threshold + 1e-6);
   // occurrences of the phrase ids[i..j] (first words, each inside one source), found from its
   // rarest word's postings; when that word is too common to walk, null and its count stands in
   const memo = new Map<number, Int32Array | null>();
@@ -638,6 +696,12 @@ function searchBest(
     const at = i * 256 + j;
     let got = memo.get(at);
     if (got === undefined || (got === null && walk)) {
+      if (i === j) {
+        // one word: its postings are its occurrences
+        got = ids[i] < 0 ? new Int32Array(0) : postings.subarray(postingStart[ids[i]], postingStart[ids[i] + 1]);
+        memo.set(at, got);
+        return got;
+      }
       let r = i;
       for (let t = i; t <= j; t++) if (count(t) < count(r)) r = t;
       got = null;
@@ -662,82 +726,268 @@ function searchBest(
     for (let t = i; t <= j; t++) min = Math.min(min, count(t));
     return min;
   };
+  const byCount = ids.map((_, i) => i).filter((i) => count(i) > 0).sort((x, y) => count(x) - count(y));
+  const seeds: number[] = [];
+  let budget = SEED_OCCURRENCES;
+  for (const i of byCount) {
+    const c = count(i);
+    if (c > budget) break;
+    budget -= c;
+    for (let q = postingStart[ids[i]]; q < postingStart[ids[i] + 1]; q++) {
+      around(seeds, postings[q], 1, i + 2, n - i + 1); // the quote laid over the text from word p − i, ± 2 words
+    }
+  }
+  // with limit 1 only the best seed matters: each one found raises the bar for the next
+  add(verify(seeds, minRatio, limit === 1));
+  let seeded = rankHits(ix, [...found.values()], overlapping, limit);
+  if (seeded.length < limit) {
+    // nothing ≥ minRatio around the rare words (or no word rare enough): the quote's rarest
+    // two-word phrases (exact, anywhere in the quote) seed instead, on the same budget
+    const pairs: [number, Int32Array][] = [];
+    for (let i = 0; i + 1 < n; i++) {
+      const occ = phrase(i, i + 1, false);
+      if (occ && occ.length) pairs.push([i, occ]);
+    }
+    pairs.sort((x, y) => x[1].length - y[1].length);
+    const more: number[] = [];
+    budget = SEED_OCCURRENCES;
+    for (const [i, occ] of pairs) {
+      if (occ.length > budget) break;
+      budget -= occ.length;
+      for (let o = 0; o < occ.length; o++) around(more, occ[o], 1, i + 2, n - i + 1);
+    }
+    if (more.length) {
+      add(verify(more, minRatio, limit === 1));
+      seeded = rankHits(ix, [...found.values()], overlapping, limit);
+    }
+  }
+  const threshold = seeded.length >= limit ? seeded[limit - 1].ratio : minRatio;
+
+  // The complete search at `threshold`.
+  let hits: WindowHit[] | null = null;
+  const D = Math.floor((2 * lb * (1 - threshold)) / threshold + 1e-6);
+  // char offset in b of each quote word (its keys are one 0 apart), and each word's length
+  const qStart = new Int32Array(n + 1);
+  for (let j = 0, w = 1; j < lb; j++) if (quote.ids[j] === 0) qStart[w++] = j + 1;
+  qStart[n] = lb + 1;
+  const wordLength = (i: number) => qStart[i + 1] - 1 - qStart[i];
+  // suffix pieces "k_i␣" (h′ below): the words whose key ends with k_i, from the index's reversed
+  // keys (built on first use); their occurrences counted from cumulative postings
+  let suffixes: SuffixIndex | null = null;
+  const suffixRange = new Map<number, [number, number]>();
+  const suffixSpan = (i: number): [number, number] => {
+    let r = suffixRange.get(i);
+    if (!r) {
+      suffixes ??= suffixIndexOf(ix);
+      r = suffixes.range(keys[i]);
+      suffixRange.set(i, r);
+    }
+    return r;
+  };
+  const suffixCost = (i: number) => {
+    const [lo, hi] = suffixSpan(i);
+    return suffixes!.cumulative[hi] - suffixes!.cumulative[lo];
+  };
+  const pieceCost = (x: Piece) => (x[2] === SUFFIX ? suffixCost(x[0]) : cost(x[0], x[1]));
   // the plan: P pieces (D + 1 ≤ P), anchored on their D + 1 rarest; the estimated work of each P
-  // (anchors × pieces checked, or × a verified range when P = D + 1) against the linear pass
-  let plan: { list: [number, number][]; anchors: number; work: number } | null = null;
+  // (anchors × pieces checked, and the ranges verified) against the linear pass
+  let plan: { list: Piece[]; anchors: number; work: number } | null = null;
   let separators = 0;
   for (let j = 0; j < lb; j++) if (quote.ids[j] === 0) separators++;
-  if (D + 1 <= Math.ceil((n - 2) / 2) && separators === n - 1 && spaceFreeKeys(ix)) {
-    for (let P = D + 1; P <= Math.ceil((n - 2) / 2); P++) {
-      const chosen = choosePieces(n, P, cost);
+  if (D + 1 <= n - 1 && separators === n - 1 && spaceFreeKeys(ix)) {
+    for (let P = D + 1; P <= Math.min(n - 1, D + 1 + EXTRA_PIECES); P++) {
+      const chosen = choosePieces(n, P, cost, suffixCost);
       if (!chosen) break;
-      const list = chosen.list.sort((x, y) => cost(x[0], x[1]) - cost(y[0], y[1]));
-      let anchors = 0;
-      for (let a = 0; a <= D; a++) anchors += cost(list[a][0], list[a][1]);
-      const work = anchors * (P - D >= 2 ? P : REGION_SHARE * (2 * n + 4));
+      const list = chosen.list.sort((x, y) => pieceCost(x) - pieceCost(y));
+      // survivors, guessed as if pieces fell at random: an anchor occurrence survives when P − D − 1
+      // other pieces fall within its 2D + 1 characters, a Poisson tail with λ = Σ their chances
+      // (correlated words make more: the survivor cap below still holds)
+      let anchors = 0, all = 0, survivors = 0;
+      for (let k = 0; k < P; k++) all += pieceCost(list[k]);
+      for (let a = 0; a <= D; a++) {
+        const c = pieceCost(list[a]);
+        anchors += c;
+        const lambda = ((all - c) * (2 * D + 1)) / ix.chars.length;
+        let term = Math.exp(-lambda), below = 0;
+        for (let t = 0; t < P - D - 1; t++) {
+          below += term;
+          term *= lambda / (t + 1);
+        }
+        survivors += c * Math.max(0, 1 - below);
+      }
+      // listing: the anchors and the non-anchors cheap enough to list (below), a union sorted or a
+      // phrase walked costing more per entry than a word's postings read in order
+      let listed = 0;
+      for (let k = 0; k < P; k++) {
+        const c = pieceCost(list[k]);
+        if (k <= D || c <= LIST_SHARE * anchors) listed += c * (list[k][2] === SUFFIX || list[k][1] > list[k][0] ? LIST_COST_SORTED : LIST_COST);
+      }
+      const work = (anchors * P * CHECK_COST + listed) / linearCost + survivors * regionShare * (2 * n + 4);
       if (!plan || work < plan.work) plan = { list, anchors: D + 1, work };
     }
   }
   if (plan && plan.work * FILTER_SHARE <= searched) {
     // (f) with P pieces at most D are broken, so ≥ P − D are intact in W, one of them among the
-    // D + 1 anchors. For W's intact anchor a at text word p and another intact piece k, the
-    // alignment pairs a's first character (b offset x_a, text position y_a) and k's (x_k, y_k);
-    // between them the matched characters pair up, so |(y_k − y_a) − (x_k − x_a)| = |unmatched
-    // W − unmatched b between them| ≤ d ≤ D. So only an anchor occurrence with ≥ P − D pieces
-    // (itself included) at such positions can lie in a window ≥ T; only its range is verified.
+    // D + 1 anchors. For W's intact anchor a and another intact piece k, the alignment pairs a's
+    // first word character (b offset x_a = qStart of its first word, text position y_a) and k's
+    // (x_k, y_k); between them the matched characters pair up, so |(y_k − y_a) − (x_k − x_a)| =
+    // |unmatched W − unmatched b between them| ≤ d ≤ D. So only an anchor occurrence with ≥ P − D
+    // pieces (itself included) at such positions can lie in a window ≥ T; only its range is verified.
     const { list } = plan;
     const P = list.length;
     const need = P - D;
-    const qStart = new Int32Array(n); // char offset in b of each quote word (its keys are one 0 apart)
-    for (let j = 0, w = 1; j < lb; j++) if (quote.ids[j] === 0) qStart[w++] = j + 1;
-    const { charStart } = ix;
+    const { charStart, charEnd } = ix;
     const pieceFirst = Int32Array.from(list, (x) => x[0]);
     const pieceLength = Int32Array.from(list, (x) => x[1] - x[0] + 1);
-    // is piece k at a word of source s starting within [at − D, at + D]? (charStart ascends; the
-    // walk starts where the quote puts it, k's first word − a's first word after the anchor p)
-    const intactNear = (k: number, a: number, s: number, p: number, at: number): boolean => {
+    const pieceSuffix = list.map((x) => x[2] === SUFFIX);
+    // Is piece k at a word of source s whose piece start (y_k: the word's first character, or for a
+    // suffix piece the character |k_i| before the word's end) is within [at − D, at + D]? The local
+    // check, for a piece too common to list.
+    const intactNear = (k: number, s: number, at: number): boolean => {
       const i = pieceFirst[k];
-      const len = pieceLength[k];
       const w0 = sourceWords[s], w1 = sourceWords[s + 1];
-      let w = Math.min(w1 - 1, Math.max(w0, p + i - pieceFirst[a]));
-      while (w > w0 && charStart[w - 1] >= at - D) w--;
-      while (w < w1 && charStart[w] < at - D) w++;
-      for (; w < sourceWords[s + 1] && charStart[w] <= at + D; w++) {
-        if (w + len > sourceWords[s + 1]) break;
+      if (pieceSuffix[k]) {
+        const len = wordLength(i);
+        for (let w = firstAtLeast(charEnd, w0, w1, at - D + len); w < w1 && charEnd[w] <= at + D + len; w++) {
+          const e = charEnd[w] - len;
+          if (e < charStart[w]) continue;
+          let same = true;
+          for (let t = 0; t < len && same; t++) same = ix.chars[e + t] === quote.ids[qStart[i] + t];
+          if (same) return true;
+        }
+        return false;
+      }
+      const len = pieceLength[k];
+      for (let w = firstAtLeast(charStart, w0, w1, at - D); w < w1 && charStart[w] <= at + D; w++) {
+        if (w + len > w1) break;
         if (phraseAt(w, i, len)) return true;
       }
       return false;
     };
+    // The count is a sweep: every piece's occurrences as bases (y_k − x_k: where each puts the
+    // quote's first character), ascending, and the anchors' occurrences merged in base order; piece
+    // k is intact near an anchor at base B when it has a base in [B − D, B + D], found by a pointer
+    // into k's bases that only moves forward (B ascends). A base of another source within D of B is
+    // only a needless survivor (its range is cut to the anchor's source below). A piece whose list
+    // costs more to build than the local checks keeps the local check (`intactNear`). The count
+    // stops early once D + 1 pieces are missing: then at most P − D − 1 < need can be intact.
+    const A = plan.anchors;
+    let anchorOccurrences = 0;
+    for (let a = 0; a < A; a++) anchorOccurrences += pieceCost(list[a]);
+    const bases: (Int32Array | null)[] = [];
+    const order: number[] = []; // pieces to check: listed ones first, local checks last
+    for (let k = 0; k < P; k++) {
+      const i = pieceFirst[k], j = i + pieceLength[k] - 1;
+      if (pieceSuffix[k]) {
+        // the words ending in k_i, each id's postings in order: y = the word's end − |k_i|; merged by a sort
+        const c = suffixCost(i);
+        if (k >= A && c > LIST_SHARE * anchorOccurrences) {
+          bases.push(null);
+          continue;
+        }
+        const [lo, hi] = suffixSpan(i);
+        const b = new Int32Array(c);
+        let o = 0;
+        for (let t = lo; t < hi; t++) {
+          const id = suffixes!.ids[t];
+          const shift = suffixes!.keyLength[t] - wordLength(i) - qStart[i];
+          for (let q = postingStart[id], z = postingStart[id + 1]; q < z; q++) b[o++] = postingChars[q] + shift;
+        }
+        if (hi - lo > 1) b.sort();
+        bases.push(b);
+        continue;
+      }
+      let walk = Infinity;
+      for (let t = i; t <= j; t++) walk = Math.min(walk, count(t));
+      const occ = k < A || walk <= LIST_SHARE * anchorOccurrences ? phrase(i, j, true)! : null;
+      if (occ) {
+        const b = new Int32Array(occ.length);
+        if (i === j && occ.length) {
+          // one word: its occurrences' characters are beside its postings (read in order)
+          const first = postingStart[ids[i]];
+          for (let o = 0; o < occ.length; o++) b[o] = postingChars[first + o] - qStart[i];
+        } else for (let o = 0; o < occ.length; o++) b[o] = charStart[occ[o]] - qStart[i];
+        bases.push(b);
+      } else bases.push(null);
+    }
+    for (let k = 0; k < P; k++) if (bases[k]) order.push(k);
+    for (let k = 0; k < P; k++) if (!bases[k]) order.push(k);
+    const pointer = new Int32Array(P);
+    const head = new Int32Array(A);
     const ranges: number[] = [];
-    const maxRanges = (2 * searched) / (REGION_SHARE * (lb + 2 * D + 8));
-    for (let a = 0; a < plan.anchors; a++) {
-      const i = pieceFirst[a];
-      const occurrences = phrase(i, i + pieceLength[a] - 1, true)!;
-      for (let o = 0; o < occurrences.length; o++) {
-        const p = occurrences[o];
-        const s = wordSource[p];
-        if (onlySource >= 0 && s !== onlySource) continue;
-        let intact = 1;
-        for (let k = 0; k < P && intact < need; k++) {
-          if (k !== a && intactNear(k, a, s, p, charStart[p] + qStart[pieceFirst[k]] - qStart[i])) intact++;
+    const maxRanges = (2 * searched) / (regionShare * (lb + 2 * D + 8));
+    const words = wordIds.length;
+    const onlyFrom = onlySource >= 0 && sourceWords[onlySource] < sourceWords[onlySource + 1] ? charStart[sourceWords[onlySource]] : 0;
+    const onlyTo = onlySource >= 0 && sourceWords[onlySource] < sourceWords[onlySource + 1] ? charEnd[sourceWords[onlySource + 1] - 1] : 0;
+    for (;;) {
+      // the anchor occurrence with the least base (D + 1 lists: a linear pick)
+      let a = -1, base = 0;
+      for (let t = 0; t < A; t++) {
+        const h = head[t];
+        if (h < bases[t]!.length && (a < 0 || bases[t]![h] < base)) {
+          a = t;
+          base = bases[t]![h];
         }
-        if (intact >= need) {
-          // (g) W's first character is at y_a − x_a ± D and its end at y_a − x_a + lb ± D (the
-          // unmatched characters before, and after, the anchor differ by ≤ d ≤ D on the two sides),
-          // so W lies inside the words starting at ≥ y_a − x_a − D and ending at ≤ y_a − x_a + lb + D
-          const base = charStart[p] - qStart[i];
-          const from = firstAtLeast(charStart, sourceWords[s], sourceWords[s + 1], base - D);
-          const to = firstAtLeast(ix.charEnd, from, sourceWords[s + 1], base + lb + D + 1);
-          if (from < to) ranges.push(from, to);
+      }
+      if (a < 0) break;
+      head[a]++;
+      const y = base + qStart[pieceFirst[a]]; // the anchor's first word character in the text
+      if (onlySource >= 0 && !(y >= onlyFrom && y < onlyTo)) continue;
+      let s = -1; // the anchor's source, found when needed (the word holding y)
+      let intact = 1, broken = 0;
+      for (let t = 0; t < P && intact < need; t++) {
+        const k = order[t];
+        if (k === a) continue;
+        const bk = bases[k];
+        let ok: boolean;
+        if (bk) {
+          let at = pointer[k];
+          while (at < bk.length && bk[at] < base - D) at++;
+          pointer[k] = at;
+          ok = at < bk.length && bk[at] <= base + D;
+        } else {
+          if (s < 0) s = wordSource[firstAtLeast(charEnd, 0, words, y + 1)];
+          ok = intactNear(k, s, base + qStart[pieceFirst[k]]);
         }
+        if (ok) intact++;
+        else if (++broken > D) break;
+      }
+      if (intact >= need) {
+        // (g) W's first character is at y_a − x_a ± D and its end at y_a − x_a + lb ± D (the
+        // unmatched characters before, and after, the anchor differ by ≤ d ≤ D on the two sides),
+        // so W lies inside the words starting at ≥ y_a − x_a − D and ending at ≤ y_a − x_a + lb + D
+        if (s < 0) s = wordSource[firstAtLeast(charEnd, 0, words, y + 1)];
+        const from = firstAtLeast(charStart, sourceWords[s], sourceWords[s + 1], base - D);
+        const to = firstAtLeast(charEnd, from, sourceWords[s + 1], base + lb + D + 1);
+        if (from < to) ranges.push(from, to);
         if (ranges.length > maxRanges) break;
       }
-      if (ranges.length > maxRanges) break;
     }
     // too many survivors (a weak filter: few pieces needed intact): the linear pass is cheaper
     if (ranges.length <= maxRanges) {
       hits = verify(ranges, threshold);
       searchPaths.filter++;
+      if (pieceSuffix.includes(true)) searchPaths.suffixPieces++;
+    }
+  }
+  if (!hits) {
+    // (h) The linear pass through a prefix. Cut b = b1 b2 with |b1| = m < lb and fix an LCS
+    // alignment of a window W ≥ T with b; split W = W1 W2 where no match crosses (the matches are
+    // monotone). Then LCS(W1, b1) + LCS(W2, b2) ≥ LCS(W, b), so indel(W1, b1) + indel(W2, b2) ≤ d ≤ D,
+    // and Levenshtein(W1, b1) ≤ indel(W1, b1) ≤ D. W1 is not empty (else indel(W1, b1) = m > D), so
+    // it ends at a character e1 of W, and E1(e1) (the semi-global distance of b1 at e1, or the WASM
+    // lanes' E_t0: W starts within n + 1 words of e1's word, so at or after its lane's t0) is ≤ D.
+    // |W1| ≤ m + D and |W2| ≤ (lb − m) + D, so W lies in characters [e1 − m − D + 1, e1 + lb − m + D]:
+    // marking the words there for every e1 with E1(e1) ≤ D and scanning them with the whole quote
+    // finds every window ≥ T. One block of b1 costs 1/⌈lb/64⌉ of the whole quote's pass (32 bits in
+    // TS); with D ≤ m/3 marks are rare (measured on the bench's 2-block quotes at 0.91: none in
+    // 400 K characters for m = 64), else the plain pass runs. Too many ranges: the plain pass too.
+    const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
+    for (const m of rangeScan ? [64] : [32, 64]) {
+      if (m >= lb || 3 * D > m) continue;
+      hits = prefixScan(threshold, m, D, maxRanges);
+      if (hits) searchPaths.prefix++;
+      break;
     }
   }
   if (!hits) {
@@ -763,12 +1013,34 @@ function firstAtLeast(a: Int32Array, lo: number, hi: number, x: number): number 
   return lo;
 }
 
-/** The filter's checks (anchor occurrences × pieces) may be at most 1/FILTER_SHARE of the words searched. */
-const FILTER_SHARE = 8;
+/**
+ * The filter's estimated work, in words of the linear pass (its checks: anchor occurrences × pieces ×
+ * CHECK_COST, its lists' entries × LIST_COST*, both ÷ the pass's cost a word; its guessed survivors'
+ * ranges × regionShare), may be at most 1/FILTER_SHARE of the words searched (the rest of the budget
+ * is the seeds', the piece choice's, and the survivors the guess misses). Only speed depends on it.
+ */
+const FILTER_SHARE = 2;
+/**
+ * The filter's costs in words of the WASM linear pass for a quote of one 64-bit block (measured on
+ * the bench's quotes over all books, Node 20, 2026-12-01: the pass ~6 ns a word; a sweep's check
+ * ~20 ns; an entry of a piece's list ~3 ns read in order from the postings, ~25 ns from a sorted
+ * union or a phrase walk). The TS pass costs ~8× the WASM pass per word and block (32 bits against 64).
+ */
+const CHECK_COST = 3;
+const LIST_COST = 0.5;
+const LIST_COST_SORTED = 4;
+const LINEAR_COST_TS = 8;
 /** Occurrences of the quote's rarest words whose ranges seed the best-first search (per quote). */
 const SEED_OCCURRENCES = 32;
-/** The pigeonhole filter runs when its ranges hold ≤ 1/REGION_SHARE of the words searched (TS verification vs the linear pass). */
-const REGION_SHARE = 16;
+/** A piece that is no anchor gets a sorted list (built by walking its rarest word's postings) when that walk is ≤ LIST_SHARE × the anchors' occurrences; else it is checked locally per anchor occurrence. */
+const LIST_SHARE = 16;
+/**
+ * What verifying a word of a range costs against a word of the linear pass: WASM verifies a range
+ * with one scalar lane where the pass runs 2–4 SIMD lanes (and pays per range); the TS twin's
+ * verification and linear pass are the same loop (WindowScanner), so it pays only per range.
+ */
+const REGION_SHARE_WASM = 4;
+const REGION_SHARE_TS = 2;
 
 /**
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
@@ -779,58 +1051,162 @@ const REGION_SHARE = 16;
 const tuning = { smallWords: 65_536 };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, filter: 0, linear: 0, fallback: 0 };
+const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, linear: 0, fallback: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
+/** Pieces beyond D + 1 the plan tries (more pieces: more of them intact, so fewer survivors, but commoner ones). */
+const EXTRA_PIECES = 4;
 /** Longest piece, in words, the piece choice considers (a longer phrase is rarer still, but rarely needed). */
 const MAX_PIECE_WORDS = 6;
 
+/** A piece of the quote for the pigeonhole filter: words [first, last] (0-based) and its kind. */
+type Piece = [first: number, last: number, kind: number];
+/** "␣k_i … k_j␣": whole words at consecutive text words (1 ≤ i ≤ j ≤ n−2). */
+const WHOLE = 0;
+/** "k_i␣": a text word ending in k_i (one word, 0 ≤ i ≤ n−2). */
+const SUFFIX = 1;
+
 /**
- * Disjoint pieces of the quote's interior words for the pigeonhole filter (`searchBest` (d)):
- * `want` ranges [i, j] (0-based, 1 ≤ i ≤ j ≤ n−2, at most MAX_PIECE_WORDS words) with at least one
- * word between two of them, minimizing Σ cost(i, j) (the phrase's occurrences). Each entry is
- * [i, j]; null when impossible. O(n·MAX_PIECE_WORDS·want) time, n ≤ MAX_QUOTE_WORDS.
+ * Disjoint pieces of the quote for the pigeonhole filter (`searchBest` (d)): `want` pieces, each
+ * either WHOLE words [i, j] (1 ≤ i ≤ j ≤ n−2, at most MAX_PIECE_WORDS words: "␣k_i … k_j␣", both
+ * delimiting spaces inside it) or, when `suffixCost` is given, the SUFFIX piece of one word i
+ * (0 ≤ i ≤ n−2: "k_i␣", the space after it inside it); no two pieces share a space (each of the
+ * n − 1 spaces is in at most one piece), so two WHOLE pieces have a word between them, and at
+ * most n − 1 pieces fit. Minimizes Σ cost (the pieces' occurrences). Each entry is [i, j, kind];
+ * null when impossible. Ties: skipping a word first, then SUFFIX, then the shorter WHOLE piece.
+ * O(n·MAX_PIECE_WORDS·want) time, n ≤ MAX_QUOTE_WORDS.
  */
-function choosePieces(n: number, want: number, cost: (i: number, j: number) => number): { cost: number; list: [number, number][] } | null {
-  const last = n - 2; // interior words 1..n-2
-  if (want < 1 || last < 1 || 2 * want - 1 > last) return null;
-  // best[c][i]: least cost of c pieces inside words [i, last]; choice[c][i] = the first piece's end j (or -1: skip i)
-  const best: Float64Array[] = [];
-  const choice: Int32Array[] = [];
+function choosePieces(
+  n: number, want: number, cost: (i: number, j: number) => number, suffixCost?: (i: number) => number,
+): { cost: number; list: Piece[] } | null {
+  if (want < 1 || n < 2) return null;
+  // best[c][f][i]: least cost of c pieces inside words [i, n−1] when the space before word i is
+  // taken (f = 1) or free (f = 0); choice: -2 skip word i, -1 its SUFFIX piece, j ≥ i WHOLE [i, j]
+  const best: Float64Array[][] = [];
+  const choice: Int32Array[][] = [];
   for (let c = 0; c <= want; c++) {
-    best.push(new Float64Array(n + 2).fill(c === 0 ? 0 : Infinity));
-    choice.push(new Int32Array(n + 2).fill(-1));
+    best.push([0, 1].map(() => new Float64Array(n + 1).fill(c === 0 ? 0 : Infinity)));
+    choice.push([0, 1].map(() => new Int32Array(n + 1).fill(-2)));
   }
+  const suffix = new Float64Array(n).fill(Infinity);
+  if (suffixCost) for (let i = 0; i + 1 < n; i++) suffix[i] = suffixCost(i);
   for (let c = 1; c <= want; c++) {
-    for (let i = last; i >= 1; i--) {
-      let b = best[c][i + 1], ch = -1;
-      for (let j = i; j <= last && j < i + MAX_PIECE_WORDS; j++) {
-        const rest = best[c - 1][Math.min(j + 2, n + 1)];
-        if (rest === Infinity) break; // a longer first piece leaves even less room
-        const total = cost(i, j) + rest;
-        if (total < b) {
-          b = total;
-          ch = j;
+    for (let i = n - 1; i >= 0; i--) {
+      for (let f = 0; f <= 1; f++) {
+        let b = best[c][0][i + 1], ch = -2;
+        if (i + 1 < n && suffix[i] + best[c - 1][1][i + 1] < b) {
+          b = suffix[i] + best[c - 1][1][i + 1];
+          ch = -1;
         }
+        if (f === 0 && i >= 1) {
+          for (let j = i; j <= n - 2 && j < i + MAX_PIECE_WORDS; j++) {
+            const rest = best[c - 1][1][j + 1];
+            if (rest === Infinity) break; // a longer first piece leaves even less room
+            const total = cost(i, j) + rest;
+            if (total < b) {
+              b = total;
+              ch = j;
+            }
+          }
+        }
+        best[c][f][i] = b;
+        choice[c][f][i] = ch;
       }
-      best[c][i] = b;
-      choice[c][i] = ch;
     }
   }
-  if (best[want][1] === Infinity) return null;
-  const list: [number, number][] = [];
-  for (let c = want, i = 1; c > 0; ) {
-    const j = choice[c][i];
-    if (j < 0) {
+  if (best[want][0][0] === Infinity) return null;
+  const list: Piece[] = [];
+  for (let c = want, i = 0, f = 0; c > 0; ) {
+    const j = choice[c][f][i];
+    if (j === -2) {
       i++;
+      f = 0;
       continue;
     }
-    list.push([i, j]);
-    i = j + 2;
+    if (j === -1) list.push([i, i, SUFFIX]);
+    else list.push([i, j, WHOLE]);
+    i = j === -1 ? i + 1 : j + 1;
+    f = 1;
     c--;
   }
-  return { cost: best[want][1], list };
+  return { cost: best[want][0][0], list };
+}
+
+/** The index's word keys, reversed (by code point) and sorted, for the filter's SUFFIX pieces. */
+interface SuffixIndex {
+  /** Vocabulary id and key length (characters) at each sorted place. */
+  ids: Int32Array;
+  keyLength: Int32Array;
+  /** Occurrences of the ids before each sorted place (length + 1). */
+  cumulative: Float64Array;
+  /** Sorted places [lo, hi) of the keys ending in `key`. */
+  range(key: string): [number, number];
+}
+
+/** `s` reversed by code point (a surrogate pair stays in order), and its length in code points. */
+function reverseCodePoints(s: string): [string, number] {
+  let r = "";
+  let length = 0;
+  for (let i = s.length - 1; i >= 0; i--, length++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xdc00 && c < 0xe000 && i > 0) {
+      const h = s.charCodeAt(i - 1);
+      if (h >= 0xd800 && h < 0xdc00) {
+        r += s[i - 1] + s[i];
+        i--;
+        continue;
+      }
+    }
+    r += s[i];
+  }
+  return [r, length];
+}
+
+const suffixIndexes = new WeakMap<Int32Array, SuffixIndex>();
+/** The SuffixIndex of `ix`, built on first use (O(V log V) for V distinct keys). */
+function suffixIndexOf(ix: PostedText): SuffixIndex {
+  let got = suffixIndexes.get(ix.postingStart);
+  if (got) return got;
+  const keysReversed: string[] = [];
+  const idOf: number[] = [];
+  const lengthOf: number[] = [];
+  for (const [key, id] of ix.vocabulary) {
+    const [r, length] = reverseCodePoints(key);
+    keysReversed.push(r);
+    idOf.push(id);
+    lengthOf.push(length);
+  }
+  const order = Array.from(keysReversed, (_, i) => i).sort((x, y) => (keysReversed[x] < keysReversed[y] ? -1 : keysReversed[x] > keysReversed[y] ? 1 : 0));
+  const reversed = order.map((i) => keysReversed[i]);
+  const ids = Int32Array.from(order, (i) => idOf[i]);
+  const keyLength = Int32Array.from(order, (i) => lengthOf[i]);
+  const cumulative = new Float64Array(ids.length + 1);
+  for (let t = 0; t < ids.length; t++) cumulative[t + 1] = cumulative[t] + ix.postingStart[ids[t] + 1] - ix.postingStart[ids[t]];
+  got = {
+    ids,
+    keyLength,
+    cumulative,
+    range(key) {
+      // the reversed keys with the reversed key as a prefix: a contiguous run in sorted order
+      const r = reverseCodePoints(key)[0];
+      let lo = 0, hi = reversed.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (reversed[mid] < r) lo = mid + 1;
+        else hi = mid;
+      }
+      let end = reversed.length;
+      for (let a = lo; a < end; ) {
+        const mid = (a + end) >>> 1;
+        if (reversed[mid].startsWith(r)) a = mid + 1;
+        else end = mid;
+      }
+      return [lo, end];
+    },
+  };
+  suffixIndexes.set(ix.postingStart, got);
+  return got;
 }
 
 const spaceFree = new WeakMap<Int32Array, boolean>();
@@ -877,7 +1253,7 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
   const keys = ix.sources.map((s) => s.key);
   const bytes =
     ix.chars.byteLength + ix.charStart.byteLength * 5 + ix.sourceWords.byteLength + ix.spans.byteLength +
-    ix.postings.byteLength + ix.postingStart.byteLength;
+    ix.postings.byteLength + ix.postingChars.byteLength + ix.postingStart.byteLength;
   return {
     backend: binding ? "wasm" : "ts",
     keys,
@@ -899,10 +1275,12 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       const overlapping = options.overlapping === true;
       const { q, keys: qKeys } = prepareQuote(ix, quote);
       const fullScan = linearScan(binding, owner, ix, q, onlySource);
+      const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
+      const prefixScan = prefixScanOf(binding, owner, ix, q, onlySource);
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
       // without one every window ≥ minRatio is wanted, and the linear pass finds them
       const hits = limit !== Infinity
-        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan)
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan, prefixScan)
         : rankHits(ix, fullScan(minRatio), overlapping, limit);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
@@ -937,6 +1315,34 @@ function linearScan(
 }
 
 /**
+ * The windows inside word ranges (pairs [from, to), ascending, disjoint, each in one source) with
+ * ratio ≥ a threshold, raising it after each hit when `raise` (WASM qiScanRanges; the TS twin is
+ * `scanRangesTs`).
+ */
+type RangeScan = (ranges: Int32Array, threshold: number, raise: boolean) => WindowHit[];
+
+/**
+ * The linear pass at `threshold` through the quote's first m characters, marks at E1 ≤ `limit`
+ * (`searchBest` (h)); null when the marks give more than `maxRanges` ranges.
+ */
+type PrefixScan = (threshold: number, m: number, limit: number, maxRanges: number) => WindowHit[] | null;
+
+/** The prefix pass of the backend: WASM `scanPrefix` when there is a binding, else `scanPrefixTs`. */
+function prefixScanOf(
+  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
+): PrefixScan {
+  return (threshold, m, limit, maxRanges) =>
+    binding
+      ? binding.scanPrefix(owner, ix, quote, threshold, onlySource, m, limit, maxRanges)
+      : scanPrefixTs(ix, quote, threshold, onlySource, m, limit, maxRanges);
+}
+
+/** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
+function rangeScanOf(binding: ReturnType<typeof quoteIndexBindingFor>, owner: object, ix: IndexedText, quote: IndexedQuote): RangeScan {
+  return (ranges, threshold, raise) => binding.scanRanges(owner, ix, quote, ranges, threshold, raise);
+}
+
+/**
  * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
  * rank order (ratio, then source, size, start — bestSpan's "first window with the
  * strictly highest ratio"), or null when no window reaches `minRatio` (then the
@@ -947,12 +1353,14 @@ export function bestWindowAtLeast(
   texts: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, backend: BackendRequest | undefined, owner: object,
 ): WindowHit | null {
   const exports = wasmFor(backend);
-  const fullScan = linearScan(exports ? quoteIndexBindingFor(exports) : null, owner, texts, quote, -1);
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan)[0] ?? null;
+  const binding = exports ? quoteIndexBindingFor(exports) : null;
+  const fullScan = linearScan(binding, owner, texts, quote, -1);
+  const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1))[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };

@@ -22,6 +22,8 @@
  *   spans      [start0 end0 start1 end1 …]           UTF-16 span of word w in its text
  *   wordIds    [id0 id1 …]                           interned key of word w
  *   postings   words of id v: postings[postingStart[v] .. postingStart[v+1]), ascending
+ *   postingChars  charStart of each posting, beside it (the best-first search reads a word's
+ *               occurrences as characters in order, without a cache miss per occurrence)
  */
 
 import { wordsInto, type WordSink } from "./words.js";
@@ -41,6 +43,8 @@ export interface WordTable {
   wordIds: Int32Array;
   postingStart: Int32Array;
   postings: Int32Array;
+  /** charStart[postings[i]] for each i. */
+  postingChars: Int32Array;
   /** Text of each word. */
   wordText: Int32Array;
 }
@@ -299,7 +303,12 @@ export function buildWordTable(texts: readonly string[]): WordTable {
   for (let v = 0; v < firstKey.length; v++) postingStart[v + 1] += postingStart[v]!;
   const fill = postingStart.slice(0, firstKey.length);
   const postings = new Int32Array(n);
-  for (let w = 0; w < n; w++) postings[fill[wordIds[w]!]!++] = w;
+  const postingChars = new Int32Array(n);
+  for (let w = 0; w < n; w++) {
+    const at = fill[wordIds[w]!]!++;
+    postings[at] = w;
+    postingChars[at] = charStart[w]!;
+  }
 
-  return { alphabet, vocabulary, chars, charStart, charEnd, textWords, spans, wordIds, postingStart, postings, wordText };
+  return { alphabet, vocabulary, chars, charStart, charEnd, textWords, spans, wordIds, postingStart, postings, postingChars, wordText };
 }
