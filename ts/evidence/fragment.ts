@@ -551,15 +551,30 @@ interface BlockNode {
 
 // The parsers load on first use (ts/deps), so importing the evidence spine costs nothing until it fragments.
 let micromarkOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | null = null;
+let frontmatterOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | null = null;
 
-/** micromark → mdast with GFM and front matter: the exact path. */
+/**
+ * micromark → mdast with GFM: the exact path, for pieces of a document (a region, a heading, a
+ * cell). Without the front matter extension: a piece is not the document's top, and front matter
+ * is decided once, at the top (`frontmatterProbe`). With it, a region that opens with `---` read
+ * as a document of its own could be front matter in the middle of a document
+ * (`para\n\n---\n[^a]: x\n---`), and an unclosed `---` first line made micromark read no
+ * list, block quote or footnote in the region (see `parseBlocks`).
+ */
 function fromMarkdown(text: string): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
   const m = markdown();
-  micromarkOptions ??= {
+  micromarkOptions ??= { extensions: [m.gfm()], mdastExtensions: [m.gfmFromMarkdown()] };
+  return m.fromMarkdown(text, micromarkOptions as never);
+}
+
+/** micromark → mdast with GFM and front matter, for `frontmatterProbe` only. */
+function fromMarkdownWithFrontmatter(text: string): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+  const m = markdown();
+  frontmatterOptions ??= {
     extensions: [m.frontmatter(["yaml", "toml"]), m.gfm()],
     mdastExtensions: [m.frontmatterFromMarkdown(["yaml", "toml"]), m.gfmFromMarkdown()],
   };
-  return m.fromMarkdown(text, micromarkOptions as never);
+  return m.fromMarkdown(text, frontmatterOptions as never);
 }
 
 // --- micromark path (exact, slow): front matter, tables, footnotes, heading labels with markup ---
@@ -1143,6 +1158,52 @@ function indentedCodeEnd(l: Lines, next: number, nested: boolean): number {
   return last;
 }
 
+/**
+ * A paragraph (or setext heading) in a list item whose text may open with a GFM task list check
+ * (`[ ]`, `[x]`, `[X]`; micromark-extension-gfm-task-list-item also takes a tab or a line ending
+ * between the brackets; CR LF is ` \n` here): micromark then reads the check as no content and
+ * mdast-util-gfm-task-list-item moves the paragraph's start past it and one whitespace character,
+ * unless the first inline node after it is not text (emphasis, code, a link, an autolink literal, a
+ * hard break, …), when the start stays at the `[`. markdown-it knows no task lists, and whether the
+ * check holds depends on the item's first content and the inline reading after it: micromark
+ * decides. Over-approximates (a later paragraph of the item, a check with nothing after it): those
+ * are read by micromark too, exactly.
+ */
+function taskCheck(content: string): void {
+  if (content.charCodeAt(0) === 0x5b && /^\[(?:[ \t\nxX]| \n)\]/.test(content)) throw new NeedsMicromark();
+}
+
+/**
+ * A block quote (at the top level, so nested ones too) with a `>` after four columns of
+ * indentation on a line after its first: markdown-it continues the quote there, CommonMark does
+ * not (`> \t\tq\n    > quote`: the second line is indented code). Over-approximates (any run of
+ * four columns before a `>` in the line's prefix): micromark decides.
+ */
+function quoteIndents(l: Lines, t: Token): void {
+  const [a, b] = t.map!;
+  for (let line = a + 1; line < b; line++) {
+    const c = l.src.charCodeAt(l.begin[line]);
+    if ((c === 0x20 || c === 0x09 || c === 0x3e) && /^[ \t>]*?(?: {4}|\t)[ \t]*>/.test(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
+  }
+}
+
+/**
+ * A block that markdown-it starts on the line right after a definition (of level
+ * `definitionLevel`). CommonMark takes definitions from the start of a paragraph, so what
+ * follows one without a blank line is still that paragraph unless it may interrupt one: indented
+ * code, an HTML block of kind 7, an ordered list not starting at 1 and a list opening with an
+ * empty item may not (`[ref]: /u\n    indented` is a definition and the paragraph `indented`),
+ * and a line after a definition in a block quote or list item is a lazy continuation of that
+ * paragraph when it would be one after text (`> [q]: /q\nmore` is a quote of a definition and
+ * the paragraph `more`). markdown-it's reference rule ends the paragraph there and reads the next
+ * line afresh, and its block quotes and items take no lazy line after a definition: micromark
+ * decides. (Lists and HTML blocks that may interrupt, and blocks of an enclosing container, are
+ * sent too: rare after a definition, and read exactly.)
+ */
+function afterDefinition(t: Token, definitionLevel: number): void {
+  if (t.level < definitionLevel || t.type === "code_block" || t.type === "html_block" || t.type === "bullet_list_open" || t.type === "ordered_list_open") throw new NeedsMicromark();
+}
+
 const FOOTNOTE_DEFINITION = /^[ \t>*+\-\d.)]*\[\^/m;
 
 /**
@@ -1155,6 +1216,8 @@ class GroupReader {
   private readonly opened: Token[] = [];
   private tokens: readonly Token[] = [];
   private i = 0;
+  /** Whether the last group read holds a definition (at any depth). */
+  definitions = false;
 
   constructor(private readonly l: Lines) {}
 
@@ -1214,6 +1277,20 @@ class GroupReader {
   }
 
   /**
+   * A block quote or list opening right where another block quote or list closed, inside a block
+   * quote: micromark ends the closed one (and the quotes and lists closed with it, though not their
+   * items) where the new one starts, after the enclosing quote's marker on the new line
+   * (`> - a\n> > q`: the list is `- a\n> `), and where the enclosing container is a list item, at its
+   * last line's end. Rare; micromark decides (also where the enclosing quote is further out).
+   */
+  private siblingContainer(i: number, from: number): void {
+    if (i === from) return;
+    const before = this.tokens[i - 1].type;
+    if (before !== "blockquote_close" && before !== "bullet_list_close" && before !== "ordered_list_close") return;
+    for (const n of this.stack) if (n.type === "quote") throw new NeedsMicromark();
+  }
+
+  /**
    * The BlockNodes of `tokens[from..to)`.
    * @throws NeedsMicromark where markdown-it's reading may differ from micromark's
    * @throws MarkdownNestingError past MAX_MARKDOWN_NESTING containers
@@ -1225,15 +1302,23 @@ class GroupReader {
     this.tokens = tokens;
     stack.length = 0;
     this.opened.length = 0;
+    this.definitions = false;
+    // The line after the last definition read, and the definition's level: a block markdown-it starts
+    // there may be, to CommonMark, more of the paragraph the definition came from (`afterDefinition`).
+    let definitionEnd = -1;
+    let definitionLevel = 0;
     for (this.i = from; this.i < to; this.i++) {
       const i = this.i;
       const t = tokens[i];
+      if (t.map !== null && t.map[0] === definitionEnd) afterDefinition(t, definitionLevel);
       switch (t.type) {
         case "paragraph_open":
+          if (stack.length > 0 && stack[stack.length - 1].type === "item") taskCheck(tokens[i + 1].content);
           this.leaf("paragraph", t);
           break;
         case "heading_open": {
           const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
+          if (stack.length > 0 && stack[stack.length - 1].type === "item" && (t.markup === "=" || t.markup === "-")) taskCheck(content);
           const node = this.leaf("heading", t);
           node.depth = Number(t.tag.slice(1));
           if (!INLINE_MARKUP.test(content)) node.label = content;
@@ -1249,6 +1334,9 @@ class GroupReader {
           this.leaf("code", t);
           break;
         case "code_block":
+          // Indented code may not interrupt a paragraph: right after a block quote it may be a lazy line of
+          // the quote's last paragraph, which markdown-it misses in nested quotes (`> > b\n    ***`).
+          if (i > from && tokens[i - 1].type === "blockquote_close") throw new NeedsMicromark();
           this.leaf("code", t, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
           break;
         case "html_block":
@@ -1261,15 +1349,21 @@ class GroupReader {
         case "reference_definition": {
           const label = definitionLabel(l, this.startAt(), t.map![0]);
           this.leaf("definition", t).label = label;
+          definitionEnd = t.map![1];
+          definitionLevel = t.level;
+          this.definitions = true;
           break;
         }
         case "blockquote_open": {
+          this.siblingContainer(i, from);
+          if (stack.length === 0) quoteIndents(l, t);
           const s = this.startAt() + base;
           this.open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
           break;
         }
         case "bullet_list_open":
         case "ordered_list_open": {
+          this.siblingContainer(i, from);
           const s = this.startAt() + base;
           this.open({ type: "list", start: s, end: s, line: t.map![0] + 1, children: [] }, t);
           break;
@@ -1292,6 +1386,9 @@ class GroupReader {
         case "table_open": {
           // Natively only a table alone in its group, at the top level, without tabs: else micromark.
           if (stack.length > 0 || i !== from) throw new NeedsMicromark();
+          // markdown-it tries its table rule before lists, quotes, headings and HTML: a header row that opens
+          // one of those (`- a | b\n  --|--` is a list item holding a table to micromark) is micromark's.
+          if (/^[ \t]*(?:[-+*>#<`~]|\d{1,9}[.)])/.test(l.src.slice(l.begin[t.map![0]], l.begin[t.map![0]] + 16))) throw new NeedsMicromark();
           let j = i + 1;
           while (j < to && tokens[j].type !== "table_close") j++;
           if (j + 1 !== to) throw new NeedsMicromark();
@@ -1433,13 +1530,16 @@ function tableOf(l: Lines, a: number, b: number): BlockNode {
     const end = lineEnd(l, line) + base;
     rows.push({ start: first + base, end, line: line + 1, cells: rowCells(cells, width, end) });
   }
-  return { type: "table", start: rows[0].start, end: rows[rows.length - 1].end, line: a + 1, rows };
+  // A table without body rows ends with its delimiter row (micromark's table node spans it; the row list does not).
+  return { type: "table", start: rows[0].start, end: lineEnd(l, b - 1) + base, line: a + 1, rows };
 }
 
 /** The document's reference definitions as `[label]: #` lines, for parsing a piece of it alone. */
 function definitionLines(env: Env, text: string): string {
   const lines = Object.keys(env.references ?? {}).map((key) => `[${key}]: #`);
-  for (const m of text.matchAll(/\[\^([^\]\s]+)\]:/g)) lines.push(`[^${m[1]}]: x`);
+  // Where a footnote definition may start: at a line's start, after container markers, never after four
+  // columns of indentation (`    - [^h]: x` continues a paragraph: a call, not a definition).
+  for (const m of text.matchAll(/^(?:[ \t]{0,3}(?:>|[-+*]|\d{1,9}[.)])[ \t]?)*[ \t]{0,3}\[\^([^\]\s]+)\]:/gm)) lines.push(`[^${m[1]}]: x`);
   return lines.join("\n");
 }
 
@@ -1457,7 +1557,7 @@ function frontmatterProbe(opening: string, closing: string): number | null {
   const key = `${opening}\n${closing}`;
   const known = frontmatterVerdicts.get(key);
   if (known !== undefined) return known;
-  const probe = fromMarkdown(`${opening}\nx\n${closing}`).children[0];
+  const probe = fromMarkdownWithFrontmatter(`${opening}\nx\n${closing}`).children[0];
   const verdict = probe && (probe.type === "yaml" || (probe as { type: string }).type === "toml") ? offsets(probe, "frontmatter").end - (opening.length + 3) : null;
   if (key.length <= 200) {
     if (frontmatterVerdicts.size >= 256) frontmatterVerdicts.clear(); // bounded, as are the keys (trailing whitespace has no limit)
@@ -1488,7 +1588,10 @@ function parseBlocks(text: string): BlockNode[] {
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
   // content is never parsed, so micromark reads the two fence lines alone (with one line between)
   // and the node is stretched over the real content: a document of a 23 KB "front matter" that
-  // never closes is not parsed twice.
+  // never closes is not parsed twice. Where it is not front matter, the rest is read as CommonMark
+  // reads it, a deliberate divergence from the old fragmenter: the extension's failed attempt on
+  // an unclosed `---` first line left micromark reading no list, quote or footnote in the whole
+  // document (`---\n- item` was a break and a paragraph; docs/evidence.md).
   let firstLine = 0;
   if (/^(?:---|\+\+\+)[ \t]*$/.test(src.slice(0, l.end[0] ?? 0))) {
     const fence = src.slice(0, 3);
@@ -1602,11 +1705,14 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
     // number of blank lines ("-\n\n\n- a" is one list of two items): the group and the
     // blocks after it are read together by micromark.
     const afterEmptyItem = !adjacent && last?.emptyItem === true;
-    if (adjacent || afterEmptyItem) {
+    // A footnote definition goes on after blank lines with lines indented four columns or more
+    // (markdown-it, which knows no footnotes, reads indented code there): read with it.
+    const footnoteGoesOn = !adjacent && !afterEmptyItem && l.footnotes && last !== undefined && t.type === "code_block" && FOOTNOTE_DEFINITION.test(src.slice(l.begin[last.a], l.end[last.b - 1]));
+    if (adjacent || afterEmptyItem || footnoteGoesOn) {
       last.to = j;
       last.b = Math.max(last.b, b);
       last.emptyItem = afterEmptyItem ? emptyItem : last.emptyItem || emptyItem;
-      last.micromark ||= afterEmptyItem;
+      last.micromark ||= afterEmptyItem || footnoteGoesOn;
     } else {
       groups.push({ from: i, to: j, a, b, emptyItem, micromark: false });
     }
@@ -1619,19 +1725,52 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
       if (g.micromark) throw new NeedsMicromark();
       if (l.footnotes && FOOTNOTE_DEFINITION.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) throw new NeedsMicromark();
       const nodes = reader.read(tokens, g.from, g.to);
-      // micromark starts a setext heading at the definitions before its text (they share one content chunk).
-      if (nodes.some((n) => n.type === "definition") && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
+      // micromark starts a setext heading at the definitions before its text (they share one content
+      // chunk), in containers too (`> [d]: /u\n> next\n> ---`).
+      if (reader.definitions && tokens.slice(g.from, g.to).some((t) => t.type === "heading_open" && (t.markup === "=" || t.markup === "-"))) throw new NeedsMicromark();
       for (const n of nodes) pieces.push(n);
     } catch (error) {
       if (!(error instanceof NeedsMicromark)) throw error;
       l.later.length = later; // labels of the abandoned reading
-      // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
       const start = l.begin[g.a] + base;
-      const end = lastChunk && gi === groups.length - 1 ? text.length : l.end[g.b - 1] + base;
+      const endOf = (k: number) => l.end[groups[k].b - 1] + base;
+      // micromark's reading of the group may go on into the next groups where markdown-it's did not (a
+      // list markdown-it ended at a lazy line, an HTML block of kind 1 it read inside one of kind 7):
+      // they are read with it.
+      if (gi + 1 < groups.length && RUNS_ON.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) {
+        while (gi + 1 < groups.length && runsOn(text, start, endOf(gi), endOf(gi + 1))) gi++;
+      }
+      // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
+      const end = lastChunk && gi === groups.length - 1 ? text.length : endOf(gi);
       const firstLine = g.a + 1;
       pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions()));
     }
   }
+}
+
+/**
+ * Lines that open, to micromark, a block that may go on past blank lines: a list item, an HTML block
+ * of kinds 1–5, a fence, a footnote definition (after the markers of enclosing containers).
+ */
+const RUNS_ON = /^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|<(?:script|pre|style|textarea|!--|\?|![A-Za-z])|```|~~~|\[\^)/im;
+
+/**
+ * Whether micromark's last top-level block of `text.slice(start, end)`, read alone, goes on past
+ * `end` when the text up to `next` (the next group's end) is read: then the groups must be read
+ * together. Two micromark parses; only for routed groups that may run on (`RUNS_ON`).
+ */
+function runsOn(text: string, start: number, end: number, next: number): boolean {
+  const region = text.slice(start, end);
+  const alone = fromMarkdown(region).children;
+  const last = alone[alone.length - 1];
+  // (The region may end with blank lines a list's map counts, or the CR of a CR LF; no block ends after them.)
+  if (!last || offsets(last, last.type).end < region.trimEnd().length || !/^(?:list|html|code|footnoteDefinition)$/.test(last.type)) return false;
+  const at = offsets(last, last.type).start;
+  for (const node of fromMarkdown(text.slice(start, next)).children) {
+    const o = offsets(node, node.type);
+    if (o.start === at) return o.end > end - start;
+  }
+  return true;
 }
 
 /**
