@@ -3,15 +3,32 @@
 // Chinese, Thai, emoji and combining marks; quotes of 1–12 words, edited, cut mid-word at either
 // end; minRatio 0.5 to 1, `overlapping` and `source`; both backends (a randomized differential run,
 // deterministic seeds).
-import { describe, expect, it } from "vitest";
-import { createQuoteIndex } from "../../ts/moot/quote-index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/moot/quote-index.js";
 import { words } from "../../ts/moot/words.js";
 import { mulberry32 } from "../prng.js";
 
 const VOCABULARY = ["the", "cat", "sat", "on", "mat", "catalogue", "theatre", "a", "и", "мама", "мыла", "раму", "你好", "世界",
   "ภาษาไทย", "สวัสดี", "😀", "e\u0301te\u0301", "café", "naïve", "don't", "o'er"];
 
-describe("locate with a limit on hostile texts", () => {
+// The texts here are far below tuning.smallWords, where searchBest takes the linear pass right after
+// the exact path; the second run sets smallWords = 0 so the seeds, the pigeonhole filter (suffix
+// pieces included) and the prefix pass answer too, on the same hostile texts.
+for (const forced of [false, true]) describe(`locate with a limit on hostile texts${forced ? ", the search forced (smallWords = 0)" : ""}`, () => {
+  const smallWords = __quoteIndexInternals.tuning.smallWords;
+  const paths = __quoteIndexInternals.searchPaths;
+  const before = { ...paths };
+  beforeAll(() => {
+    if (forced) __quoteIndexInternals.tuning.smallWords = 0;
+    Object.assign(before, paths);
+  });
+  afterAll(() => {
+    __quoteIndexInternals.tuning.smallWords = smallWords;
+    if (forced) {
+      expect(paths.filter - before.filter, "the filter answered").toBeGreaterThan(0);
+      expect(paths.prefix - before.prefix, "the prefix pass answered").toBeGreaterThan(0);
+    }
+  });
   for (const seed of [1, 2]) {
     it(`seed ${seed}: first k of the full answer, k = 1, 2, 5, both backends`, () => {
       const rand = mulberry32(seed);
