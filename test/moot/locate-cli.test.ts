@@ -49,7 +49,17 @@ describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run 
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--min-ratio must be a number in (0, 1]");
     const book = await run(["locate", "some words here", "--book", "novel/nope"]);
-    expect(book.code).toBe(1);
-    expect(book.stderr).toContain('no book "novel/nope"');
+    expect(book.code).toBe(2);
+    expect(book.stderr).toContain('no book "novel/nope"; books: diary/pepys-1660, novel/frankenstein');
+    const near = await run(["locate", "some words here", "--book", "novel/frankenstien"]);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toContain('no book "novel/frankenstien"; did you mean "novel/frankenstein"?');
+    const exp = await run(["locate", "colourless green ideas sleep furiously", "--book", "diary/pepys-1660", "--min-ratio", "8e-1"]);
+    expect(exp.code).toBe(1);
+    expect(exp.stdout).toContain("no span with ratio ≥ 0.8 in diary/pepys-1660");
+    for (const raw of ["0x1", "Infinity", "1e", ""]) {
+      const r = await run(["locate", "some words here", "--min-ratio", raw]);
+      expect(r.code, raw).toBe(2);
+    }
   }, 120_000);
 });

@@ -5,6 +5,7 @@
  * quote vs span. Built on createQuoteIndex (ts/moot/quote-index.ts).
  */
 import { loadBooks } from "../moot/corpus-node.js";
+import { closeKeys } from "../moot/retrieval.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan } from "../moot/quote-index.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
@@ -44,7 +45,8 @@ export function wordDiff(quote: string, span: string): string {
 function parseRatio(raw: string | undefined): number {
   if (raw === undefined) return LOCATE_MIN_RATIO;
   const r = Number(raw);
-  if (!/^\s*\d*\.?\d+\s*$/.test(raw) || !(r > 0 && r <= 1)) throw new CliError(`locate: --min-ratio must be a number in (0, 1], got ${JSON.stringify(raw)}`, 2);
+  // any decimal JS number syntax (0.8, .8, 8e-1); not hex, Infinity or an empty string
+  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !(r > 0 && r <= 1)) throw new CliError(`locate: --min-ratio must be a number in (0, 1], got ${JSON.stringify(raw)}`, 2);
   return r;
 }
 
@@ -75,7 +77,11 @@ const command: Command = {
       throw new CliError(`locate: ${(error as Error).message}`);
     }
     if (values.book !== undefined && !books.some((b) => b.key === values.book)) {
-      throw new CliError(`locate: no book ${JSON.stringify(values.book)}; books: ${books.map((b) => b.key).join(", ")}`);
+      // a usage error, as moot's unknown key: exit 2, with the nearest keys when any is close
+      const keys = books.map((b) => b.key);
+      const close = closeKeys(values.book, keys);
+      const hint = close.length ? `did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?` : `books: ${keys.join(", ")}`;
+      throw new CliError(`locate: no book ${JSON.stringify(values.book)}; ${hint}`, 2);
     }
     const index = createQuoteIndex(values.book === undefined ? books : books.filter((b) => b.key === values.book));
     let spans: LocatedSpan[];
