@@ -120,3 +120,26 @@ describe("nesting depth is bounded, with a typed error", () => {
     expect(fragments[fragments.length - 1]).toMatchObject({ kind: "paragraph", text: "deep", depth: MAX_MARKDOWN_NESTING });
   });
 });
+
+describe("lines the micromark routing inspects are read in linear time (no backtracking blow-up)", () => {
+  const sliceHolds = (text: string) => {
+    const fragments = fragmentMarkdown("doc", text);
+    for (const f of fragments) expect(text.slice(f.start, f.end)).toBe(f.text);
+    return fragments;
+  };
+
+  it("a quote's lazy line of 400,000 spaces (the four-column check before a `>`)", () => {
+    const text = `> a\n${" ".repeat(400_000)}x\n`;
+    const fragments = sliceHolds(text);
+    expect(fragments.map((f) => f.kind)).toEqual(["quote", "paragraph"]);
+    expect(fragments[1].end).toBe(text.length - 1);
+  });
+
+  it("a line of 200 nested quote markers with no footnote definition, after a footnote call (the footnote-label scan)", () => {
+    const text = `[^a]\n\n${">  ".repeat(200)}z\n`;
+    const fragments = sliceHolds(text);
+    expect(fragments[0].kind).toBe("paragraph");
+    expect(fragments.filter((f) => f.kind === "quote")).toHaveLength(200);
+    expect(fragments.at(-1)).toMatchObject({ kind: "paragraph", text: "z" });
+  });
+});
