@@ -319,7 +319,7 @@ class Builder {
           long.feed(windowStart, windowEnd, window);
         }
         const input = hashInput(f.kind, window, f.start - windowStart, f.end - windowStart);
-        if (input === null) complete(f, collapsedHash(f.kind, window, f.start - windowStart, f.end - windowStart));
+        if (input === null) complete(f, streamedHash(f.kind, window, f.start - windowStart, f.end - windowStart));
         else {
           waiting.push(f);
           inputs.push(input);
@@ -463,7 +463,11 @@ const HASH_PIECE = 1 << 20;
  */
 function collapsedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
   const input = hashInput(kind, text, start, end);
-  if (input !== null) return flat("sha256:", sha256Hex(input));
+  return input !== null ? flat("sha256:", sha256Hex(input)) : streamedHash(kind, text, start, end);
+}
+
+/** `collapsedHash` where `hashInput` is null: the normalized text streamed through an incremental hasher in slices. */
+function streamedHash(kind: FragmentKind, text: CollapsedText, start: number, end: number): string {
   const [from, to] = text.span(start, end);
   return flat("sha256:", updateSlices(createSha256().update(`${kind}\n`), text.slices(from, to)).digestHex());
 }
