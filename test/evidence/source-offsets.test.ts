@@ -143,3 +143,11 @@ describe("lines the micromark routing inspects are read in linear time (no backt
     expect(fragments.at(-1)).toMatchObject({ kind: "paragraph", text: "z" });
   });
 });
+
+describe("the nesting bound holds for groups read by micromark", () => {
+  it("task items nested 600 deep (1,200 levels of list and item) → MarkdownNestingError naming a line", () => {
+    const text = Array.from({ length: 600 }, (_, i) => `${"  ".repeat(i)}- [ ] x`).join("\n") + "\n";
+    expect(() => fragmentMarkdown("doc", text)).toThrow(MarkdownNestingError);
+    expect(() => fragmentMarkdown("doc", text)).toThrow(/nesting deeper than 1,000 at line \d+/);
+  });
+});

@@ -1748,6 +1748,9 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
       for (const n of nodes) pieces.push(n);
     } catch (error) {
       if (!(error instanceof NeedsMicromark)) throw error;
+      // The reader gave up before it reached the group's deepest block: the nesting bound holds for
+      // micromark's reading too (markdown-it's token levels count one per open list, item and quote).
+      for (let k = g.from; k < g.to; k++) if (tokens[k].nesting === 1 && tokens[k].level >= MAX_MARKDOWN_NESTING) throw new MarkdownNestingError(tokens[k].map ? tokens[k].map![0] + 1 : g.a + 1);
       l.later.length = later; // labels of the abandoned reading
       const start = l.begin[g.a] + base;
       const endOf = (k: number) => l.end[groups[k].b - 1] + base;
