@@ -1052,6 +1052,29 @@ export function qiScanRanges(nRanges: i32, lb: i32, n: i32, alphabet: i32, minRa
   return nOut;
 }
 
+/** qiScanChunk's first word whose windows count (0 outside qiScanChunk: every word). */
+let emitFrom: i32 = 0;
+
+/**
+ * One chunk of a text, for a scan cut into pieces (ts/moot/quote-index.ts `scanChunked`, which checks
+ * its time budget and raises its threshold between chunks): the windows lying inside words [w0, w1)
+ * (one text) that END at a word >= `from` (w0 <= from <= w1), with ratio >= minRatio, to OUT; returns
+ * how many. Phase A runs from w0 (so E_w0 bounds every window starting there, as in qiScanRanges);
+ * phase B starts at word `from`, so a chunk [from − n − 1, to) repeats none of the previous chunk's
+ * windows: each window is scored once. `raise` as in qiScanRanges.
+ */
+export function qiScanChunk(w0: i32, from: i32, w1: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, raise: i32): i32 {
+  nOut = 0;
+  if (lb == 0 || w1 <= w0 || from >= w1) return 0;
+  const blocks = (lb + 63) >> 6;
+  setupQuote(lb, alphabet, blocks);
+  setLimit(lb, blocks, minRatio);
+  emitFrom = from;
+  scanWords(w0, w1, lb, n, blocks, minRatio, raise != 0);
+  emitFrom = 0;
+  return nOut;
+}
+
 /** The first word t in [lo, hi) with a[t] >= x (a = CSTART or CEND, ascending), hi when none. */
 function firstWordAtLeast(a: usize, lo: i32, hi: i32, x: i32): i32 {
   while (lo < hi) {
@@ -1146,6 +1169,7 @@ export function qiScanPrefix(nSources: i32, lb: i32, n: i32, alphabet: i32, minR
 function scanWords(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32, minRatio: f64, raise: bool): f64 {
   const lo = max(1, n - 2);
   const total0 = <f64>lb;
+  const vFrom = max(w0, emitFrom); // qiScanChunk: windows ending before word emitFrom are skipped
   const c0 = load<i32>(CSTART + (<usize>w0 << 2));
   const c1 = load<i32>(CEND + (<usize>(w1 - 1) << 2));
   // this text's bits (a shared edge byte belongs to a text scanned before: no longer read)
@@ -1162,7 +1186,7 @@ function scanWords(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32, minRatio: f64
   }
   // phase B, at the marked characters only (every unmarked one has E > markLim: no window
   // ending there passes bounds 1–2), in word order as a full walk would take them
-  let v = w0;
+  let v = vFrom;
   for (let wi = c0 >> 6, wn = (c1 - 1) >> 6; wi <= wn; wi++) {
     let bits = load<u64>(BITS + (<usize>wi << 3));
     while (bits != 0) {

@@ -16,6 +16,7 @@ export interface QuoteIndexExports {
   qiReserveRanges(count: number): number;
   qiScanRanges(nRanges: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
   qiScanPrefix(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): number;
+  qiScanChunk(w0: number, from: number, w1: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
 }
 
 /** The texts as the kernel reads them (see ts/moot/quote-index.ts `IndexedText`). */
@@ -42,7 +43,7 @@ export interface QiHit {
 }
 
 /** The names every groundwire .wasm must export for this kernel. */
-export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix"] as const;
+export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix", "qiScanChunk"] as const;
 
 /** A live binding to one instance's quote-index kernel. */
 export interface QuoteIndexBinding {
@@ -61,6 +62,13 @@ export interface QuoteIndexBinding {
    * the proof). Same windows as `scan`; null when the marks would give more than `maxRanges` ranges.
    */
   scanPrefix(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): QiHit[] | null;
+  /**
+   * One chunk of a text (global words [w0, w1), one text; w0 ≤ from ≤ w1): the windows lying inside
+   * [w0, w1) that end at a word ≥ `from`, with ratio ≥ minRatio (unordered; `raise` as in scanRanges).
+   * A scan cut into chunks [from − n − 1, to) scores each window once (qiScanChunk; the TS twin is
+   * WindowScanner.scan with its `emitFrom`).
+   */
+  scanChunk(owner: object, texts: QiTexts, quote: QiQuote, w0: number, from: number, w1: number, minRatio: number, raise: boolean): QiHit[];
 }
 
 const bindings = new WeakMap<object, QuoteIndexBinding>();
@@ -121,6 +129,10 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
       const t = load(owner, texts, quote);
       const count = x.qiScanPrefix(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, m, limit, maxRanges);
       return count < 0 ? null : hits(t, count);
+    },
+    scanChunk(owner, texts, quote, w0, from, w1, minRatio, raise) {
+      const t = load(owner, texts, quote);
+      return hits(t, x.qiScanChunk(w0, from, w1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, raise ? 1 : 0));
     },
     scanRanges(owner, texts, quote, ranges, minRatio, raise) {
       const t = load(owner, texts, quote);

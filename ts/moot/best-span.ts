@@ -26,7 +26,7 @@ import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratio
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index.js";
 import { buildWordTable } from "./word-table.js";
-import { internQuote, quoteSize } from "./quote-keys.js";
+import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
 
 /**
  * The best span found. `text` is `sources[source].slice(start, end)` (UTF-16
@@ -60,7 +60,7 @@ export interface QuoteMatcher {
   match(quotes: readonly string[]): SpanMatch[];
 }
 
-export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "./quote-keys.js";
+export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "./quote-keys.js";
 
 /**
  * Whether `bestSpan` accepts `quote`: at most {@link MAX_QUOTE_WORDS} words and
@@ -130,8 +130,8 @@ function preparePool(sources: readonly string[]): PreparedPool {
 function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
   if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
   const ws = words(quote);
-  const tooLong = quoteSize(ws);
-  if (tooLong) throw new RangeError(tooLong);
+  const tooLong = quoteTooLong(ws);
+  if (tooLong) throw tooLong;
   return { ...internQuote(ws, pool.alphabet), keys: ws.map((w) => w.key) };
 }
 

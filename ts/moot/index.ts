@@ -3,7 +3,7 @@
 export { words, normalize, wordCount, key, translateQuoteChars, type Word } from "./words.js";
 export * from "./best-span.js";
 export {
-  createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO,
+  createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO, QuoteSearchTimeoutError,
   type QuoteIndex, type QuoteIndexInput, type QuoteIndexSource, type QuoteIndexOptions, type SourcePassage,
   type LocateOptions, type LocatedSpan, type LocatedQuote,
 } from "./quote-index.js";

@@ -64,12 +64,12 @@ import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { createMatchScratch, matchingCharacters, ratioOf } from "./sequence-match.js";
 import { words } from "./words.js";
-import { internQuote, quoteSize } from "./quote-keys.js";
+import { internQuote, quoteTooLong, QuoteTooLongError } from "./quote-keys.js";
 import { buildWordTable } from "./word-table.js";
 import type { Book } from "./retrieval.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
-export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "./quote-keys.js";
+export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "./quote-keys.js";
 
 /** `minRatio` default: the grounding check's snap threshold (grounding.ts SNAP_MIN_RATIO, same value). */
 export const LOCATE_MIN_RATIO = 0.8;
@@ -107,6 +107,14 @@ export interface LocateOptions {
   source?: string;
   /** Return every window ≥ minRatio, overlapping ones too (default false: overlaps of a better span are left out). */
   overlapping?: boolean;
+  /**
+   * Time budget of this call, in milliseconds (default Infinity: none). Checked between chunks of
+   * the search (each sized to take ~20 ms; at least one word's windows), so the call ends within
+   * about budget + 25 ms; past it, locate throws QuoteSearchTimeoutError and returns nothing: no
+   * partial answer is given as complete. The search is synchronous (an AbortSignal could not fire
+   * during it), hence a budget and not a signal.
+   */
+  timeoutMs?: number;
 }
 
 /** A located span. `text` = the source's text [start, end) (UTF-16), as written. */
@@ -254,8 +262,8 @@ function prepare(input: QuoteIndexInput): Prepared {
 function prepareQuote(ix: Prepared, quote: string): { q: IndexedQuote; keys: string[] } {
   if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
   const ws = words(quote);
-  const tooLong = quoteSize(ws, "locate");
-  if (tooLong) throw new RangeError(tooLong);
+  const tooLong = quoteTooLong(ws, "locate");
+  if (tooLong) throw tooLong;
   return { q: internQuote(ws, ix.alphabet), keys: ws.map((x) => x.key) };
 }
 
@@ -361,8 +369,10 @@ class WindowScanner {
    * Push to `out` every window lying inside words [w0, w1) (all of one source) whose ratio is
    * ≥ minRatio, with its exact ratio. The Myers pass restarts at w0: every window it bounds starts
    * at or after w0, so E_w0(e) ≤ Levenshtein(W, b) (the header's bound 2, as the WASM lanes use it).
+   * Only windows ending at a word ≥ `emitFrom` are scored (a chunk of `scanChunked`: the twin of
+   * the WASM qiScanChunk; the earlier ones belong to the chunk before).
    */
-  scan(w0: number, w1: number, minRatio: number, out: WindowHit[], raise = false): number {
+  scan(w0: number, w1: number, minRatio: number, out: WindowHit[], raise = false, emitFrom = w0): number {
     const b = this.quote.ids;
     const lb = b.length;
     if (lb === 0 || w1 <= w0) return minRatio; // every ratio is 2·0/la = 0
@@ -376,6 +386,7 @@ class WindowScanner {
       const e = charEnd[v];
       myers.run(chars, p, e);
       p = e;
+      if (v < emitFrom) continue;
       // bound 2 for the largest window ending at v first: (T − E)/T grows with T, so when it fails
       // for the largest T it fails for every smaller window ending here (and rounding is monotone)
       const widest = la0(charStart, e, Math.max(w0, v - n - 1)) + lb;
@@ -619,7 +630,7 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  */
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
-  onlySource: number, fullScan: (threshold: number) => WindowHit[], rangeScan: RangeScan | null, prefixScan: PrefixScan,
+  onlySource: number, chunkScan: ChunkScan, rangeScan: RangeScan | null, prefixScan: PrefixScan, timeBudget: Budget = NO_BUDGET,
 ): WindowHit[] {
   const n = quote.words;
   const lb = quote.ids.length;
@@ -645,7 +656,9 @@ function searchBest(
   // ranges [from, to) of words, each inside one source, merged where they overlap, then scanned:
   // in one WASM call (`rangeScan`, qiScanRanges) when the backend has one, else by its TS twin
   // (WindowScanner.scanRanges); both visit the same windows in the same order
-  const verify = (ranges: number[], threshold: number, raise = false): WindowHit[] => {
+  // (in groups of ranges, the time budget checked between them; with `seeding`, each group's hits
+  // raise the threshold for the next to the k-th kept ratio so far: seeds need only be real windows)
+  const verify = (ranges: number[], threshold: number, raise = false, seeding = false): WindowHit[] => {
     const m = ranges.length >> 1;
     const order = new Int32Array(m);
     for (let i = 0; i < m; i++) order[i] = i;
@@ -662,8 +675,48 @@ function searchBest(
       }
     }
     if (from < to) merged.push(from, to);
-    const list = Int32Array.from(merged);
-    return rangeScan ? rangeScan(list, threshold, raise) : scanner.scanRanges(list, threshold, raise);
+    const out: WindowHit[] = [];
+    const pace = new Pacer(lb);
+    for (let r = 0; r < merged.length; ) {
+      let z = r, words = 0;
+      while (z < merged.length && words < pace.words && (z === r || merged[z + 1] - merged[z] <= pace.words)) {
+        words += merged[z + 1] - merged[z];
+        z += 2;
+      }
+      const t0 = timeBudget.now();
+      let got: WindowHit[];
+      if (z === r + 2 && words > pace.words) {
+        // one long range: in chunks (windows inside [from, to) ending in [a, b): they start at ≥ a − n − 1 and ≥ from)
+        got = [];
+        const f = merged[r], to = merged[r + 1];
+        const firstEnd = f + Math.max(1, n - 2) - 1; // no window of the range ends before it (as in scanChunked)
+        for (let a = f; a < to; ) {
+          const b = Math.min(to, Math.max(a, firstEnd) + pace.words);
+          const c0 = timeBudget.now();
+          for (const h of chunkScan(Math.max(f, a - n - 1), a, b, threshold, raise)) {
+            got.push(h);
+            if (raise) threshold = Math.max(threshold, h.ratio);
+          }
+          pace.done(b - Math.max(a, firstEnd), timeBudget.now() - c0);
+          a = b;
+          timeBudget.check(r >> 1, merged.length >> 1, threshold, "ranges");
+        }
+      } else {
+        const list = Int32Array.from(merged.slice(r, z));
+        got = rangeScan ? rangeScan(list, threshold, raise) : scanner.scanRanges(list, threshold, raise);
+        pace.done(words, timeBudget.now() - t0);
+        if (raise) for (const h of got) threshold = Math.max(threshold, h.ratio);
+      }
+      for (const h of got) out.push(h);
+      r = z;
+      timeBudget.check(r >> 1, merged.length >> 1, threshold, "ranges");
+      if (seeding && r < merged.length) {
+        add(got);
+        const kept = rankHits(ix, aboveOf(found, threshold), overlapping, limit);
+        if (kept.length >= limit) threshold = Math.max(threshold, kept[limit - 1].ratio);
+      }
+    }
+    return out;
   };
   // the range of words around text words [p, p + len) of source s, wide enough for any window holding them
   const around = (ranges: number[], p: number, len: number, before: number, after: number) => {
@@ -687,7 +740,7 @@ function searchBest(
   if (searched < tuning.smallWords) {
     // a small text (a moot's pool): the linear pass costs less than the seeds and the filter
     searchPaths.linear++;
-    return rankHits(ix, fullScan(minRatio), overlapping, limit);
+    return linearBest(ix, quote, found, wholeSegments(ix, onlySource, Infinity), minRatio, minRatio, limit, overlapping, chunkScan, timeBudget);
   }
   // occurrences of the phrase ids[i..j] (first words, each inside one source), found from its
   // rarest word's postings; when that word is too common to walk, null and its count stands in
@@ -738,7 +791,7 @@ function searchBest(
     }
   }
   // with limit 1 only the best seed matters: each one found raises the bar for the next
-  add(verify(seeds, minRatio, limit === 1));
+  add(verify(seeds, minRatio, limit === 1, true));
   let seeded = rankHits(ix, [...found.values()], overlapping, limit);
   if (seeded.length < limit) {
     // nothing ≥ minRatio around the rare words (or no word rare enough): the quote's rarest
@@ -757,7 +810,7 @@ function searchBest(
       for (let o = 0; o < occ.length; o++) around(more, occ[o], 1, i + 2, n - i + 1);
     }
     if (more.length) {
-      add(verify(more, minRatio, limit === 1));
+      add(verify(more, minRatio, limit === 1, true));
       seeded = rankHits(ix, [...found.values()], overlapping, limit);
     }
   }
@@ -991,16 +1044,224 @@ function searchBest(
     }
   }
   if (!hits) {
-    hits = fullScan(threshold);
+    // the linear pass, from `threshold` down (linearBest: chunks, raised as windows turn up)
     searchPaths.linear++;
+    return linearBest(ix, quote, found, wholeSegments(ix, onlySource, Infinity), threshold, minRatio, limit, overlapping, chunkScan, timeBudget);
   }
-  for (const h of found.values()) if (h.ratio >= threshold) hits.push(h);
-  const seen = new Set<number>();
-  const unique = hits.filter((h) => !seen.has(h.word * 256 + h.size) && seen.add(h.word * 256 + h.size));
-  const ranked = rankHits(ix, unique, overlapping, limit);
+  add(hits);
+  timeBudget.check(1, 1, threshold, "filter");
+  // the filter or the prefix pass searched every source completely at `threshold`
+  const ranked = rankHits(ix, aboveOf(found, threshold), overlapping, limit);
   if (ranked.length >= limit || threshold <= minRatio) return ranked;
   searchPaths.fallback++;
-  return rankHits(ix, fullScan(minRatio), overlapping, limit);
+  return linearBest(ix, quote, found, wholeSegments(ix, onlySource, threshold), -1, minRatio, limit, overlapping, chunkScan, timeBudget);
+}
+
+/** The windows of `found` with ratio ≥ t. */
+function aboveOf(found: Map<number, WindowHit>, t: number): WindowHit[] {
+  const out: WindowHit[] = [];
+  for (const h of found.values()) if (h.ratio >= t) out.push(h);
+  return out;
+}
+
+/**
+ * A word range [from, to) of one source and the threshold `t` it has been searched at completely
+ * (every window ending in it with ratio ≥ t is known; Infinity: not searched yet).
+ */
+interface Segment {
+  from: number;
+  to: number;
+  t: number;
+}
+
+/** One segment per source searched (every source, or `onlySource`), each searched at `t`. */
+function wholeSegments(ix: IndexedText, onlySource: number, t: number): Segment[] {
+  const out: Segment[] = [];
+  for (let s = 0; s + 1 < ix.sourceWords.length; s++) {
+    if (onlySource >= 0 && s !== onlySource) continue;
+    if (ix.sourceWords[s + 1] > ix.sourceWords[s]) out.push({ from: ix.sourceWords[s], to: ix.sourceWords[s + 1], t });
+  }
+  return out;
+}
+
+/**
+ * Thresholds the linear search of `linearBest` steps down through when the k-th best span is
+ * unknown: the pass costs little above ~0.7 and grows steeply below (bounds 2–4 stop pruning and
+ * difflib runs on most windows: measured on the bundled books, a 20-word quote took 0.5 s at 0.5
+ * and 12 s at 0.4), so a search whose k-th span scores ≥ L stops after the pass at L.
+ */
+const LEVELS = [0.7, 0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05];
+
+/**
+ * The first `limit` spans of the full answer at `minRatio` (rankHits order and overlap rule), by
+ * linear passes over the segments (`scanChunked`), best first. Proof (as searchBest's "why a higher
+ * threshold is enough"): let Tmax be the largest threshold any segment was searched at; every
+ * window ≥ Tmax is then in `found` (a segment searched at t ≤ Tmax holds all its windows ≥ t), so
+ * the windows of `found` ≥ Tmax are a prefix of the full order and their greedy pass gives the
+ * first spans of the full answer: when it keeps `limit`, that is the answer. Else the next pass
+ * runs at a lower threshold: the k-th kept ratio of all of `found` (it is < Tmax: the greedy pass
+ * over `found` keeps < k spans ≥ Tmax), or the next of LEVELS below Tmax when that is higher, never
+ * below minRatio; segments searched above it are searched again (windows found twice count once).
+ * Within a pass the threshold rises after each chunk to the k-th kept ratio among the windows
+ * found ≥ it: the segments searched after that are searched at the higher threshold, which only
+ * raises Tmax. Thresholds fall strictly from pass to pass and are ratios of `found`, LEVELS or
+ * minRatio, so the loop ends; at Tmax = minRatio it is the full scan's answer.
+ * `t0`: the first pass's threshold (-1: none given, the rule above picks it).
+ */
+function linearBest(
+  ix: IndexedText, quote: IndexedQuote, found: Map<number, WindowHit>, segments: Segment[], t0: number, minRatio: number,
+  limit: number, overlapping: boolean, chunkScan: ChunkScan, budget: Budget,
+): WindowHit[] {
+  const kth = (t: number) => {
+    const kept = rankHits(ix, aboveOf(found, t), overlapping, limit);
+    return kept.length >= limit ? kept[limit - 1].ratio : -1;
+  };
+  const levelBelow = (x: number) => {
+    for (const l of LEVELS) if (l < x) return Math.max(l, minRatio);
+    return minRatio;
+  };
+  let T = t0;
+  let searchedAt = -Infinity; // the highest threshold any segment is searched at (Infinity: not searched)
+  for (const g of segments) searchedAt = Math.max(searchedAt, g.t);
+  if (T < 0) T = Math.max(kth(minRatio), levelBelow(searchedAt), minRatio);
+  // a first pass far below the top level: start at the top level (cheap), step down from there
+  else if (limit !== Infinity && T < LEVELS[0]) T = Math.max(T, Math.min(LEVELS[0], searchedAt));
+  for (;;) {
+    searchPaths.passes++;
+    segments = scanChunked(ix, quote, segments, T, chunkScan, budget, limit === 1, (hits, t) => {
+      for (const h of hits) found.set(h.word * 256 + h.size, h);
+      if (limit === Infinity) return t;
+      return Math.max(t, kth(t));
+    });
+    let tMax = minRatio;
+    for (const g of segments) tMax = Math.max(tMax, g.t);
+    const ranked = rankHits(ix, aboveOf(found, tMax), overlapping, limit);
+    if (ranked.length >= limit || tMax <= minRatio) return ranked;
+    T = Math.max(kth(minRatio), levelBelow(tMax), minRatio);
+  }
+}
+
+/**
+ * Search `segments` at threshold t (those already searched at ≤ t are kept as they are): each one
+ * in chunks of words [a, b) (windows ending there; phase A from a − n − 1), sized by a `Pacer` so a
+ * chunk takes ~CHUNK_MS; after each, `onChunk(hits, t)` gives the threshold for the next chunk (≥ t)
+ * and the budget is checked. `raise` (limit 1): within a chunk each window found raises t (the WASM
+ * scan's `raise`; exact for one span: a window ≥ the final t is never skipped). Returns the segments
+ * with the threshold each part was searched at.
+ */
+function scanChunked(
+  ix: IndexedText, quote: IndexedQuote, segments: Segment[], t: number, chunkScan: ChunkScan, budget: Budget, raise: boolean,
+  onChunk: (hits: WindowHit[], t: number) => number,
+): Segment[] {
+  const n = quote.words;
+  const out: Segment[] = [];
+  let total = 0, done = 0;
+  for (const g of segments) if (g.t > t) total += g.to - g.from;
+  const pace = new Pacer(quote.ids.length);
+  for (const g of segments) {
+    if (g.t <= t) {
+      out.push(g);
+      continue;
+    }
+    // the segment's source: phase A may start before the segment but never before its source
+    let lo = 0, hi = ix.sourceWords.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ix.sourceWords[mid] <= g.from) lo = mid;
+      else hi = mid - 1;
+    }
+    const first = ix.sourceWords[lo];
+    // no window ends before its source's word n − 3 (sizes ≥ n − 2): words before it cost nothing, so
+    // the pacer counts (and sizes chunks in) the words after it
+    const firstEnd = first + Math.max(1, n - 2) - 1;
+    for (let a = g.from; a < g.to; ) {
+      const b = Math.min(g.to, Math.max(a, firstEnd) + pace.words);
+      const start = budget.now();
+      const hits = chunkScan(Math.max(first, a - n - 1), a, b, t, raise);
+      pace.done(b - Math.max(a, firstEnd), budget.now() - start);
+      searchPaths.chunks++;
+      let t1 = t;
+      if (raise) for (const h of hits) t1 = Math.max(t1, h.ratio);
+      out.push({ from: a, to: b, t: t1 });
+      done += b - a;
+      t = onChunk(hits, t1);
+      a = b;
+      budget.check(done, total, t, "words");
+    }
+  }
+  return out;
+}
+
+/**
+ * Chunk sizes (in words) for a scan cut into pieces: the first is small (a long quote at a low
+ * threshold can cost milliseconds a word: difflib on ~5 windows of ~lb² each), then each is sized
+ * from the measured time per word to take ~CHUNK_MS, growing at most 2× a chunk; so the time budget
+ * is checked every ~CHUNK_MS (one word's windows at most between two checks), and a fast scan makes
+ * only a few calls.
+ */
+class Pacer {
+  words: number;
+  constructor(lb: number) {
+    this.words = tuning.chunkWords || Math.max(1, Math.min(1024, Math.floor(8_192 / Math.max(1, lb))));
+  }
+  done(words: number, ms: number): void {
+    if (tuning.chunkWords || words <= 0) return;
+    const grown = this.words * 2;
+    this.words = ms > 0 ? Math.max(1, Math.min(grown, Math.floor((words * CHUNK_MS) / ms))) : grown;
+  }
+}
+
+/** Target time of one chunk of a chunked scan, ms: the budget's check interval. */
+const CHUNK_MS = 20;
+
+/**
+ * The time budget of one `locate` call (`timeoutMs`): `check` throws QuoteSearchTimeoutError once
+ * it is spent, saying how far the search got. NO_BUDGET never throws.
+ */
+class Budget {
+  private readonly start: number;
+  constructor(private readonly timeoutMs: number, private readonly minRatio: number, private readonly limit: number) {
+    this.start = this.now();
+  }
+  now(): number {
+    return typeof performance !== "undefined" ? performance.now() : Date.now();
+  }
+  check(done: number, total: number, threshold: number, what: "words" | "ranges" | "filter"): void {
+    if (this.timeoutMs === Infinity) return;
+    const elapsed = this.now() - this.start;
+    if (elapsed > this.timeoutMs) throw new QuoteSearchTimeoutError(this.timeoutMs, elapsed, done, total, what, threshold, this.minRatio, this.limit);
+  }
+}
+const NO_BUDGET = new Budget(Infinity, 0, Infinity);
+
+/**
+ * Thrown by `locate` when its `timeoutMs` ran out before the answer was complete; nothing of the
+ * partial search is returned. Says how far it got: `searched` of `total` units (`unit` "words": a
+ * linear pass's words; "ranges": word ranges the best-first search was verifying; "filter": its
+ * pigeonhole filter) at ratio ≥ `threshold`, after `elapsedMs` of the `timeoutMs` budget.
+ * A higher `minRatio` (bounds prune more) or a `limit` (the search stops at the k-th best) costs less.
+ */
+export class QuoteSearchTimeoutError extends Error {
+  override readonly name = "QuoteSearchTimeoutError";
+  constructor(
+    readonly timeoutMs: number,
+    readonly elapsedMs: number,
+    readonly searched: number,
+    readonly total: number,
+    readonly unit: "words" | "ranges" | "filter",
+    readonly threshold: number,
+    readonly minRatio: number,
+    readonly limit: number,
+  ) {
+    const where = unit === "filter"
+      ? "in the pigeonhole filter"
+      : `with ${searched} of ${total} ${unit} (${total ? Math.floor((100 * searched) / total) : 100} %) searched`;
+    const hint = limit === Infinity ? "a limit or a higher minRatio" : "a higher minRatio or a lower limit";
+    super(
+      `locate: gave up after ${Math.round(elapsedMs)} ms (timeoutMs ${timeoutMs}) ${where} at ratio ≥ ${+threshold.toFixed(4)} ` +
+      `(minRatio ${minRatio}); no spans are returned: ${hint} makes the search cheaper`,
+    );
+  }
 }
 
 /** The first index t in [lo, hi) with a[t] ≥ x (a ascending there), hi when none. */
@@ -1046,12 +1307,13 @@ const REGION_SHARE_TS = 2;
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
  * path: the seeds and the filter cost ~1–3 ms a quote, the WASM pass ~5 ns a character (so the
  * filter pays from ~100 K words; measured on the pool bench, where the search was 19 % slower).
- * Settable for the tests (the parity suite sets 0 to run the filter on small texts).
+ * Settable for the tests (the parity suite sets 0 to run the filter on small texts). `chunkWords`
+ * > 0 fixes the chunks of a chunked scan at that many words (tests cut texts into many chunks).
  */
-const tuning = { smallWords: 65_536 };
+const tuning = { smallWords: 65_536, chunkWords: 0 };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, linear: 0, fallback: 0 };
+const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1273,15 +1535,21 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
         if (onlySource < 0) throw new RangeError(`locate: no source ${JSON.stringify(options.source)} in the index`);
       }
       const overlapping = options.overlapping === true;
+      const timeoutMs = options.timeoutMs ?? Infinity;
+      if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
+        throw new RangeError(`locate: timeoutMs must be a number of milliseconds ≥ 0 (Infinity: no budget), got ${String(timeoutMs)}`);
+      }
       const { q, keys: qKeys } = prepareQuote(ix, quote);
-      const fullScan = linearScan(binding, owner, ix, q, onlySource);
+      const budget = timeoutMs === Infinity ? NO_BUDGET : new Budget(timeoutMs, minRatio, limit);
+      const chunkScan = chunkScanOf(binding, owner, ix, q);
       const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
       const prefixScan = prefixScanOf(binding, owner, ix, q, onlySource);
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
-      // without one every window ≥ minRatio is wanted, and the linear pass finds them
+      // without one every window ≥ minRatio is wanted, and the linear pass finds them (in chunks,
+      // the budget checked between them)
       const hits = limit !== Infinity
-        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan, prefixScan)
-        : rankHits(ix, fullScan(minRatio), overlapping, limit);
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, chunkScan, rangeScan, prefixScan, budget)
+        : linearBest(ix, q, new Map(), wholeSegments(ix, onlySource, Infinity), minRatio, minRatio, limit, overlapping, chunkScan, budget);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
         const source = ix.sources[s];
@@ -1304,14 +1572,23 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
 }
 
 /**
- * The linear pass over `ix` for `quote` (every window ≥ a threshold, in no order): the WASM
- * binding's scan when there is one (its copy of the texts kept per `owner`), else `scanTs`.
- * `onlySource` = -1 for all sources.
+ * One chunk of the linear pass (global words [w0, w1) of one source, w0 ≤ from ≤ w1): the windows
+ * inside [w0, w1) ending at a word ≥ `from` with ratio ≥ threshold, in no order (`raise`: each one
+ * found raises the threshold, as the range scan's). WASM qiScanChunk, or WindowScanner.scan.
  */
-function linearScan(
-  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
-): (threshold: number) => WindowHit[] {
-  return (threshold) => (binding ? binding.scan(owner, ix, quote, threshold, onlySource) : scanTs(ix, quote, threshold, onlySource));
+type ChunkScan = (w0: number, from: number, w1: number, threshold: number, raise: boolean) => WindowHit[];
+
+/** The chunk scan of the backend (the WASM binding's copy of the texts kept per `owner`), else the TS twin. */
+function chunkScanOf(
+  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote,
+): ChunkScan {
+  if (binding) return (w0, from, w1, threshold, raise) => binding.scanChunk(owner, ix, quote, w0, from, w1, threshold, raise);
+  const scanner = quote.ids.length ? new WindowScanner(ix, quote) : null;
+  return (w0, from, w1, threshold, raise) => {
+    const out: WindowHit[] = [];
+    scanner?.scan(w0, w1, threshold, out, raise, from);
+    return out;
+  };
 }
 
 /**
@@ -1354,13 +1631,13 @@ export function bestWindowAtLeast(
 ): WindowHit | null {
   const exports = wasmFor(backend);
   const binding = exports ? quoteIndexBindingFor(exports) : null;
-  const fullScan = linearScan(binding, owner, texts, quote, -1);
+  const chunkScan = chunkScanOf(binding, owner, texts, quote);
   const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1))[0] ?? null;
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, chunkScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1))[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
@@ -1389,7 +1666,7 @@ export function locateQuotes<T extends { text: string; found: boolean; attributi
     try {
       return { ...c, locatedAt: index.locate(c.text, opts) };
     } catch (error) {
-      if (error instanceof RangeError && /MAX_QUOTE_(WORDS|CHARS)/.test(error.message)) return { ...c, locatedAt: [] };
+      if (error instanceof QuoteTooLongError) return { ...c, locatedAt: [] };
       throw error;
     }
   });

@@ -25,26 +25,53 @@ export const MAX_QUOTE_WORDS = 200;
 export const MAX_QUOTE_CHARS = 2_000;
 
 /**
+ * A quote over {@link MAX_QUOTE_WORDS} words or {@link MAX_QUOTE_CHARS} characters, refused by
+ * `bestSpan`, `createQuoteMatcher(…).bestSpan` and the quote index's `locate` before any search.
+ * A RangeError (as before it had a class), with the quote's size and the bound it broke:
+ * `words` (the quote's word count), `characters` (code points of its normalized form: keys joined
+ * by one space; counted exactly), `limit` = "MAX_QUOTE_WORDS" or "MAX_QUOTE_CHARS" and `max` its value.
+ */
+export class QuoteTooLongError extends RangeError {
+  override readonly name = "QuoteTooLongError";
+  constructor(
+    readonly words: number,
+    readonly characters: number,
+    readonly limit: "MAX_QUOTE_WORDS" | "MAX_QUOTE_CHARS",
+    readonly max: number,
+    verb: string,
+  ) {
+    super(
+      limit === "MAX_QUOTE_WORDS"
+        ? `quote has ${words} words, more than MAX_QUOTE_WORDS (${max}); too long to ${verb}`
+        : `quote has ${characters} characters, more than MAX_QUOTE_CHARS (${max}) characters once normalized; too long to ${verb}`,
+    );
+  }
+}
+
+/**
  * null when a quote's words fit {@link MAX_QUOTE_WORDS} and {@link MAX_QUOTE_CHARS}, else the
- * message of the RangeError the search throws (`… too long to <verb>`).
+ * {@link QuoteTooLongError} the search throws (message `quote has … more than … too long to <verb>`).
+ * O(the quote's characters).
+ * @param ws the quote's words (`words(quote)`); only `key` is read
+ * @param verb what the caller would do with it: "match" (bestSpan), "locate" (the quote index)
+ */
+export function quoteTooLong(ws: readonly { key: string }[], verb = "match"): QuoteTooLongError | null {
+  let chars = Math.max(0, ws.length - 1);
+  for (const w of ws) for (const _ of w.key) chars++;
+  if (ws.length > MAX_QUOTE_WORDS) return new QuoteTooLongError(ws.length, chars, "MAX_QUOTE_WORDS", MAX_QUOTE_WORDS, verb);
+  if (chars > MAX_QUOTE_CHARS) return new QuoteTooLongError(ws.length, chars, "MAX_QUOTE_CHARS", MAX_QUOTE_CHARS, verb);
+  return null;
+}
+
+/**
+ * null when a quote's words fit {@link MAX_QUOTE_WORDS} and {@link MAX_QUOTE_CHARS}, else the
+ * message of the {@link QuoteTooLongError} the search throws (`… too long to <verb>`).
  * @param ws the quote's words (`words(quote)`); only `key` is read
  * @param verb what the caller would do with it: "match" (bestSpan), "locate" (the quote index)
  */
 export function quoteSize(ws: readonly { key: string }[], verb = "match"): string | null {
-  if (ws.length > MAX_QUOTE_WORDS) {
-    return `quote has ${ws.length} words, more than MAX_QUOTE_WORDS (${MAX_QUOTE_WORDS}); too long to ${verb}`;
-  }
-  let chars = Math.max(0, ws.length - 1);
-  for (const w of ws) {
-    for (const _ of w.key) chars++;
-    if (chars > MAX_QUOTE_CHARS) break;
-  }
-  if (chars > MAX_QUOTE_CHARS) {
-    return `quote has more than MAX_QUOTE_CHARS (${MAX_QUOTE_CHARS}) characters once normalized; too long to ${verb}`;
-  }
-  return null;
+  return quoteTooLong(ws, verb)?.message ?? null;
 }
-
 
 /**
  * A quote's keys as the ratio reads them: each code point interned to its id in the
