@@ -62,4 +62,26 @@ describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run 
       expect(r.code, raw).toBe(2);
     }
   }, 120_000);
+
+  it("gives up past --timeout with one line on stderr and exit 1, printing no spans; rejects a bad --timeout (exit 2)", async () => {
+    // a 24-word Frankenstein quote at --min-ratio 0.3: seconds of search, far past 0.05 s
+    const quote = "It was on a dreary night of November that I beheld the accomplishment of my toils. With an anxiety that almost amounted to agony";
+    const r = await run(["locate", quote, "--min-ratio", "0.3", "--limit", "3", "--timeout", "0.05"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^groundwire locate: gave up after \d+\.\d s \(--timeout 0\.05\), .* at ratio ≥ 0\.\d+; no spans printed\. Try a higher --min-ratio \(now 0\.3\), a lower --limit \(now 3\) or a longer --timeout$/,
+    );
+    for (const raw of ["0", "-1", "abc", "3601", "1e3"]) {
+      const bad = await run(["locate", quote, `--timeout=${raw}`]);
+      expect(bad.code, raw).toBe(2);
+      expect(bad.stderr, raw).toContain("--timeout must be a number of seconds above 0 and at most 3600");
+    }
+    // the default budget (10 s) leaves a quick search alone
+    const ok = await run(["locate", quote, "--limit", "1", "--json"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)[0]).toMatchObject({ source: "novel/frankenstein", ratio: 1 });
+  }, 120_000);
 });

@@ -1,24 +1,31 @@
 /**
- * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--corpus DIR] [--json]`:
+ * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]`:
  * where a quote is from across the corpus — book, passage label(s), the span,
  * its ratio (difflib, as the grounding check computes it) and a word diff of
  * quote vs span. Built on createQuoteIndex (ts/moot/quote-index.ts).
  */
 import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/retrieval.js";
-import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan } from "../moot/quote-index.js";
+import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
-const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--corpus DIR] [--json]
+/** Default `--timeout` of `groundwire locate`, seconds: the search's time budget (the index build is not counted). */
+export const LOCATE_TIMEOUT_SECONDS = 10;
+/** Longest accepted `--timeout`, seconds (one hour). */
+const MAX_LOCATE_TIMEOUT_SECONDS = 3600;
+
+const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]
 
 Finds every span of the corpus whose words match the quote with a difflib ratio ≥ R
-(the grounding check's measure), best first, overlapping spans left out.
+(the grounding check's measure), best first, overlapping spans left out. A quote has at
+most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --book KEY       only this book (<genre>/<book>, see groundwire books)
-  --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO})
+  --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO}); low ones cost much more
   --limit N        at most N spans (default 10)
+  --timeout S      give up after S seconds of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
   --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
   --json           print JSON: [{source, passages, start, end, ratio, text, diff}]`;
 
@@ -50,6 +57,15 @@ function parseRatio(raw: string | undefined): number {
   return r;
 }
 
+function parseTimeout(raw: string | undefined): number {
+  if (raw === undefined) return LOCATE_TIMEOUT_SECONDS * 1000;
+  const s = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(s > 0 && s <= MAX_LOCATE_TIMEOUT_SECONDS)) {
+    throw new CliError(`locate: --timeout must be a number of seconds above 0 and at most ${MAX_LOCATE_TIMEOUT_SECONDS}, got ${JSON.stringify(raw.slice(0, 40))}`, 2);
+  }
+  return s * 1000;
+}
+
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined) return 10;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) throw new CliError(`locate: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`, 2);
@@ -62,6 +78,7 @@ const command: Command = {
       book: { type: "string" },
       "min-ratio": { type: "string" },
       limit: { type: "string" },
+      timeout: { type: "string" },
       corpus: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
@@ -70,6 +87,7 @@ const command: Command = {
     if (!words(quote).length) throw new CliError("locate: the quote has no word to look for", 2);
     const minRatio = parseRatio(values["min-ratio"]);
     const limit = parseLimit(values.limit);
+    const timeoutMs = parseTimeout(values.timeout);
     let books;
     try {
       books = loadBooks(corpusDir(values.corpus));
@@ -86,8 +104,16 @@ const command: Command = {
     const index = createQuoteIndex(values.book === undefined ? books : books.filter((b) => b.key === values.book));
     let spans: LocatedSpan[];
     try {
-      spans = index.locate(quote, { minRatio, limit });
+      spans = index.locate(quote, { minRatio, limit, timeoutMs });
     } catch (error) {
+      if (error instanceof QuoteSearchTimeoutError) {
+        // a failure (exit 1), one line, nothing printed on stdout: no partial list looks complete
+        const done = error.unit === "words" && error.total ? `${Math.floor((100 * error.searched) / error.total)} % of the ${error.total} words searched` : "still seeding";
+        throw new CliError(
+          `locate: gave up after ${(error.elapsedMs / 1000).toFixed(1)} s (--timeout ${timeoutMs / 1000}), ${done} at ratio ≥ ${+error.threshold.toFixed(3)}; ` +
+          `no spans printed. Try a higher --min-ratio (now ${minRatio}), a lower --limit (now ${limit}) or a longer --timeout`,
+        );
+      }
       throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
     }
     if (values.json) {
