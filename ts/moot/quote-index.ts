@@ -676,7 +676,7 @@ function searchBest(
     }
     if (from < to) merged.push(from, to);
     const out: WindowHit[] = [];
-    const pace = new Pacer(lb);
+    const pace = new Pacer(lb, threshold);
     for (let r = 0; r < merged.length; ) {
       let z = r, words = 0;
       while (z < merged.length && words < pace.words && (z === r || merged[z + 1] - merged[z] <= pace.words)) {
@@ -1157,7 +1157,7 @@ function scanChunked(
   const out: Segment[] = [];
   let total = 0, done = 0;
   for (const g of segments) if (g.t > t) total += g.to - g.from;
-  const pace = new Pacer(quote.ids.length);
+  const pace = new Pacer(quote.ids.length, t);
   for (const g of segments) {
     if (g.t <= t) {
       out.push(g);
@@ -1193,20 +1193,24 @@ function scanChunked(
 }
 
 /**
- * Chunk sizes (in words) for a scan cut into pieces: the first is small (a long quote at a low
- * threshold can cost milliseconds a word: difflib on ~5 windows of ~lb² each), then each is sized
- * from the measured time per word to take ~CHUNK_MS, growing at most 2× a chunk; so the time budget
+ * Chunk sizes (in words) for a scan cut into pieces: the first is small below 0.7 (a long quote at
+ * a low threshold can cost milliseconds a word: difflib on ~5 windows of ~lb² each), then each is
+ * sized from the measured time per word to take ~CHUNK_MS, growing at most 2× a chunk (4× after one
+ * far under it); so the time budget
  * is checked every ~CHUNK_MS (one word's windows at most between two checks), and a fast scan makes
  * only a few calls.
  */
 class Pacer {
   words: number;
-  constructor(lb: number) {
-    this.words = tuning.chunkWords || Math.max(1, Math.min(1024, Math.floor(8_192 / Math.max(1, lb))));
+  constructor(lb: number, threshold: number) {
+    // from 0.7 up bounds 2–4 leave difflib little to do (a word costs ~6 ns a block): start large
+    const start = threshold >= 0.7 ? 262_144 : 8_192;
+    this.words = tuning.chunkWords || Math.max(1, Math.min(4096, Math.floor(start / Math.max(1, lb))));
   }
   done(words: number, ms: number): void {
     if (tuning.chunkWords || words <= 0) return;
-    const grown = this.words * 2;
+    // 4× after a chunk far under its time, else sized from its rate but at most 2×
+    const grown = this.words * (ms < CHUNK_MS / 8 ? 4 : 2);
     this.words = ms > 0 ? Math.max(1, Math.min(grown, Math.floor((words * CHUNK_MS) / ms))) : grown;
   }
 }
