@@ -20,6 +20,9 @@
  * suite ~2 minutes). Figures and their history: docs/moot.md, "`locate(q, {limit: 1})`, faster"
  * (2026-12-01: `limit: 1` median 50×, aggregate 46× over the 12; ≥ 100× for 6 of them).
  *
+ * The bounds cases (low minRatio with a limit; the time budget) are last; alone:
+ * GROUNDWIRE_BENCH_BOUNDS_ONLY=1 npx tsx bench/run.ts quote-index --no-write
+ *
  * Run: npx tsx bench/run.ts quote-index
  */
 import { execFileSync } from "node:child_process";
@@ -27,7 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
 import { quoteIndexBindingFor } from "../bindings/quote-index.js";
 import { wasmFor } from "../bindings/wasm.js";
 import { seqBindingFor } from "../bindings/sequence-match.js";
@@ -202,6 +205,83 @@ function interleaved(quotes: string[], contenders: Record<string, (q: string) =>
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
+/**
+ * The bounds of `locate` (the input-bounded-time fault), on one book (Frankenstein, 0.44 M characters)
+ * to stay cheap: (1) a limit at a low minRatio: `locate(q, {minRatio: 0.3, limit: 3})` against the
+ * search at each answer's own 3rd ratio (the least threshold that proves the answer: the work the
+ * raised threshold aims at), same spans; (2) the time budget: a search that cannot end soon (all
+ * spans at 0.3; a 200-word quote at 0.5) with `timeoutMs: 100`, timed to its QuoteSearchTimeoutError.
+ */
+function boundsCases(books: ReturnType<typeof loadBooks>): BenchCase[] {
+  const book = books.find((b) => b.key === "novel/frankenstein");
+  if (!book) return [];
+  const ix = createQuoteIndex([book], { backend: "wasm" });
+  const text = book.passages.map((p) => p.content).join("\n\n");
+  const ws = words(text).map((w) => text.slice(w.start, w.end));
+  // 20- and 24-word quotes, one word changed
+  const quoteAt = (at: number, n: number) => [...ws.slice(at, at + 9), "indeed", ...ws.slice(at + 10, at + n)].join(" ");
+  const low = [quoteAt(5_000, 20), quoteAt(31_000, 24)];
+  const full = low.map((q) => ix.locate(q, { minRatio: 0.3, limit: 3 }));
+  const expected = full.map(key);
+  const own = full.map((f) => f[f.length - 1].ratio);
+  const long = ws.slice(12_000, 12_200).join(" ");
+  const givesUp = (name: string, quote: string, options: { minRatio: number; limit?: number }): BenchCase["contenders"][number] => ({
+    name,
+    run: () => {
+      try {
+        ix.locate(quote, { ...options, timeoutMs: 100 });
+        return null;
+      } catch (error) {
+        return error;
+      }
+    },
+    check: (o) => {
+      if (!(o instanceof QuoteSearchTimeoutError)) throw new Error(`${name}: expected a QuoteSearchTimeoutError, got ${String(o)}`);
+    },
+  });
+  return [
+    {
+      name: "locate at minRatio 0.3 with limit 3 vs at each answer's 3rd ratio: 2 quotes of 20–24 words (1 edit), one book",
+      size: "pathological",
+      units: { count: low.length, unit: "quotes" },
+      budgetMs: 2_000,
+      contenders: [
+        {
+          name: "locate (wasm) at the answer's 3rd ratio, limit 3",
+          run: () => low.map((q, i) => ix.locate(q, { minRatio: own[i], limit: 3 })),
+          check: (o) => {
+            if ((o as LocatedSpan[][]).map(key).join("\n") !== expected.join("\n")) throw new Error("not the 0.3 answer");
+          },
+        },
+        locateContenderWith("locate (wasm), minRatio 0.3, limit 3", ix, low, expected, { minRatio: 0.3, limit: 3 }),
+      ],
+      extra: () => ({ "3rd ratio of each answer": own.map((r) => r.toFixed(3)).join(", ") }),
+    },
+    {
+      name: "locate's time budget (timeoutMs 100): searches that cannot end soon, timed to their QuoteSearchTimeoutError; one book",
+      size: "pathological",
+      units: { count: 1, unit: "searches" },
+      budgetMs: 1_500,
+      contenders: [
+        givesUp("all spans at 0.3, 20 words", low[0], { minRatio: 0.3 }),
+        givesUp("200-word quote at 0.5, limit 10", long, { minRatio: 0.5, limit: 10 }),
+      ],
+    },
+  ];
+}
+
+function locateContenderWith(name: string, ix: QuoteIndex, quotes: string[], expected: string[], options: { minRatio: number; limit: number }): Contender {
+  return {
+    name,
+    run: () => quotes.map((q) => ix.locate(q, options)),
+    check: (o) => {
+      (o as LocatedSpan[][]).map(key).forEach((g, i) => {
+        if (g !== expected[i]) throw new Error(`${name}: quote ${i} gave ${g}, expected ${expected[i]}`);
+      });
+    },
+  };
+}
+
 const suite: BenchSuite = {
   part: "quote-index",
   async cases(): Promise<BenchCase[]> {
@@ -210,6 +290,8 @@ const suite: BenchSuite = {
       return [];
     }
     const books = loadBooks(BOOKS);
+    // GROUNDWIRE_BENCH_BOUNDS_ONLY=1: only the bounds cases (a minute, no 5 MB index, no python)
+    if (process.env.GROUNDWIRE_BENCH_BOUNDS_ONLY === "1") return boundsCases(books);
     const heap0 = process.memoryUsage();
     const t0 = performance.now();
     const wasm = createQuoteIndex(books, { backend: "wasm" });
@@ -470,6 +552,7 @@ const suite: BenchSuite = {
         ],
       },
     ];
+    cases.push(...boundsCases(books));
     return cases;
   },
 };
