@@ -1654,9 +1654,11 @@ export type LocatedQuote<T extends { text: string; found: boolean }> = T & { loc
  *
  * @param checks e.g. `checkGrounding(...).quotes`
  * @param index an index over the texts to search (the whole book, or the corpus)
- * @param options as `locate`; `limit` defaults to 3 here
+ * @param options as `locate`; `limit` defaults to 3 here; `timeoutMs` is each quote's budget (checks
+ *   are not capped here: bound their number as `checkGrounding` does, MAX_QUOTES_CHECKED)
  * @returns the checks in order, each with `locatedAt`
- * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters gets `locatedAt: []` instead)
+ * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters gets
+ *   `locatedAt: []` instead: QuoteTooLongError is caught); QuoteSearchTimeoutError when a quote's budget runs out
  */
 export function locateQuotes<T extends { text: string; found: boolean; attribution?: string }>(
   checks: readonly T[],
