@@ -455,6 +455,81 @@ export function scanPrefixTs(
 }
 
 /**
+ * The TS twin of the WASM lanes pass (bindings/quote-index.ts `scanLanes`, assembly/quote-index.ts
+ * `qiScanLanes`; proof at `searchBest` (h), (i) and in the kernel): all texts' characters cut into
+ * 16 shares of ⌈C/16⌉, each run from its first character with the semi-global distance of
+ * b1 = the quote's first m = min(lb, width) characters — indel when `indel`, else Levenshtein —
+ * over character codes min(id, 254) (as the kernel's byte codes); every character e1 scoring ≤ D
+ * marks the words of characters [e1 − m − D + 1, e1 + (lb − m) + D] of its text, and so does every
+ * character of [c − lb + m − D − 1, c + m + D] around each share's start c (the windows straddling
+ * it); those ranges are scanned with the whole quote. The windows ≥ minRatio (the exhaustive
+ * scan's), or null past `maxMarks` marks or `maxRanges` ranges. `slack` widens (or, in the tests,
+ * narrows) the runs around the share starts; anything below 0 is unsound, as the tests show.
+ */
+export function scanLanesTs(
+  ix: IndexedText, quote: IndexedQuote, minRatio: number, width: 16 | 32, indel: boolean, D: number, maxMarks = Infinity, maxRanges = Infinity, slack = 0,
+): WindowHit[] | null {
+  const lb = quote.ids.length;
+  if (lb === 0) return [];
+  const { chars, charStart, charEnd, sourceWords } = ix;
+  const C = chars.length;
+  if (C === 0) return [];
+  const share = (C + 15) >>> 4;
+  const m = Math.min(lb, width);
+  const code = (id: number) => Math.min(id, 254);
+  const peq = new Int32Array(256);
+  for (let j = 0; j < m; j++) peq[code(quote.ids[j])] |= 1 << j;
+  const top = 1 << (m - 1);
+  const marked = new Uint8Array(C);
+  let marks = 0;
+  for (let l = 0; l < 16; l++) {
+    let Pv = -1, Mv = 0, score = m;
+    for (let p = l * share, end = Math.min(C, (l + 1) * share); p < end; p++) {
+      const Eq = peq[code(chars[p])];
+      const Xv = Eq | Mv;
+      const Xh = ((((Eq & Pv) + Pv) | 0) ^ Pv) | Eq;
+      const Mh = Pv & Xh;
+      let Ph: number;
+      if (indel) {
+        // the kernel's indel recurrences: Ph = G | Pr & ((G + (G | Pr)) ^ Pr)
+        const G = Mv | ~(Xh | Pv), Pr = Pv & ~Xh;
+        Ph = G | (Pr & ((((G + (G | Pr)) | 0) ^ Pr)));
+      } else Ph = Mv | ~(Xh | Pv);
+      if (Ph & top) score++;
+      else if (Mh & top) score--;
+      const Ps = Ph << 1, Ms = Mh << 1;
+      Pv = indel ? Ms | (~Xv & (~Ps | Pv)) : Ms | ~(Xv | Ps);
+      Mv = Ps & Xv;
+      if (score <= D) {
+        marked[p] = 1;
+        if (++marks > maxMarks) return null;
+      }
+    }
+  }
+  for (let l = 1; l < 16 && l * share < C; l++) {
+    const c = l * share;
+    for (let p = Math.max(0, c - lb + m - D - 1 - slack), z = Math.min(C - 1, c + m + D + slack); p <= z; p++) marked[p] = 1;
+  }
+  const ranges: number[] = [];
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    const w0 = sourceWords[s], w1 = sourceWords[s + 1];
+    if (w0 === w1) continue;
+    const first = ranges.length;
+    for (let e1 = charStart[w0], c1 = charEnd[w1 - 1]; e1 < c1; e1++) {
+      if (!marked[e1]) continue;
+      const from = firstAtLeast(charStart, w0, w1, e1 - m - D + 1);
+      const to = Math.min(w1, firstAtLeast(charEnd, from, w1, e1 + (lb - m) + D + 1) + 1);
+      if (from >= to) continue;
+      const last = ranges.length - 1;
+      if (last > first && from < ranges[last]) ranges[last] = Math.max(ranges[last], to);
+      else ranges.push(from, to);
+      if (ranges.length > 2 * maxRanges) return null;
+    }
+  }
+  return new WindowScanner(ix, quote).scanRanges(Int32Array.from(ranges), minRatio, false);
+}
+
+/**
  * The TS scan: every window of every source with ratio ≥ minRatio (in no
  * particular order). Bounds 1–3 of the header; survivors get difflib's exact M.
  * O(characters·⌈lb/32⌉) for the edit-distance pass plus O(la·lb) per surviving window.
@@ -612,7 +687,8 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  *      [p+(j−i)−(n+1), p+n+1] of its source ((g) below narrows it), which `WindowScanner`
  *      verifies exactly (every window inside, bounds then difflib's M). Every window ≥ T is
  *      found; every window reported is a real window with its exact ratio.
- *  (f), (g): the count filter and the character window, where they are used below.
+ *  (f), (g): the count filter and the character window, where they are used below; (h), (i): the
+ *  linear pass at T through a prefix of the quote, and that pass in narrow lanes (below).
  * The pieces (a DP over the quote's words, `choosePieces`) minimize the sum of their occurrences;
  * the filter runs only when its checks (anchor occurrences × pieces) are ≤ 1/FILTER_SHARE of the
  * words searched and the ranges that survive it fit a budget (else the linear pass is cheaper).
@@ -620,6 +696,7 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
   onlySource: number, fullScan: (threshold: number) => WindowHit[], rangeScan: RangeScan | null, prefixScan: PrefixScan,
+  lanesScan: LanesScan | null = null,
 ): WindowHit[] {
   const n = quote.words;
   const lb = quote.ids.length;
@@ -982,8 +1059,22 @@ function searchBest(
     // finds every window ≥ T. One block of b1 costs 1/⌈lb/64⌉ of the whole quote's pass (32 bits in
     // TS); with D ≤ m/3 marks are rare (measured on the bench's 2-block quotes at 0.91: none in
     // 400 K characters for m = 64), else the plain pass runs. Too many ranges: the plain pass too.
+    // (i) The same bound with the semi-global INDEL distance: indel(W1, b1) ≤ D directly (the
+    // inequality above before the Levenshtein step), so the pass may compute
+    // E1(e1) = min over X ending at e1 of indel(X, b1) ≥ its Levenshtein value: far fewer marks for
+    // the same m (measured on 600 K characters of the books, marks per million characters at the
+    // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; m = 32, D = 19–20: 18,073 / 44,895
+    // against 378 / 217), so 16- and 32-bit lanes suffice where Levenshtein needed 64 bits. The WASM
+    // pass (qiScanLanes, assembly/quote-index.ts: the recurrences, the lane boundaries and their
+    // proofs) runs 16 lanes over all texts at once; `scanLanesTs` is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
-    for (const m of rangeScan ? [64] : [32, 64]) {
+    // (i) In WASM, first the same pass over all texts in 16 narrow lanes with the semi-global indel
+    // distance (`lanesScanOf`: it picks the lane width from D, or declines); null: the ways below.
+    if (lanesScan) {
+      hits = lanesScan(threshold, D, maxRanges);
+      if (hits) searchPaths.lanes++;
+    }
+    for (const m of hits ? [] : rangeScan ? [64] : [32, 64]) {
       if (m >= lb || 3 * D > m) continue;
       hits = prefixScan(threshold, m, D, maxRanges);
       if (hits) searchPaths.prefix++;
@@ -1051,7 +1142,7 @@ const REGION_SHARE_TS = 2;
 const tuning = { smallWords: 65_536 };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, linear: 0, fallback: 0 };
+const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1277,10 +1368,11 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       const fullScan = linearScan(binding, owner, ix, q, onlySource);
       const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
       const prefixScan = prefixScanOf(binding, owner, ix, q, onlySource);
+      const lanesScan = lanesScanOf(binding, owner, ix, q, onlySource);
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
       // without one every window ≥ minRatio is wanted, and the linear pass finds them
       const hits = limit !== Infinity
-        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan, prefixScan)
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, fullScan, rangeScan, prefixScan, lanesScan)
         : rankHits(ix, fullScan(minRatio), overlapping, limit);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
@@ -1337,6 +1429,44 @@ function prefixScanOf(
       : scanPrefixTs(ix, quote, threshold, onlySource, m, limit, maxRanges);
 }
 
+/**
+ * The linear pass at `threshold` (indel budget `budget` = D of `searchBest` (b)) through the
+ * quote's first characters in 16 narrow lanes (`searchBest` (i)); null when it declines or gives up.
+ */
+type LanesScan = (threshold: number, budget: number, maxRanges: number) => WindowHit[] | null;
+
+/**
+ * The lanes pass of the WASM backend (null for the TS backend, and for one source: the pass covers
+ * every text). Width: 16-bit lanes while D ≤ LANES16_MAX_D, 32-bit while D ≤ LANES32_MAX_D and the
+ * prefix is longer than D (an empty W1 would cost m > D), else it declines; it gives up (null) past
+ * LANES_MARKS marks per character, where verifying them costs more than the pass saves.
+ */
+function lanesScanOf(
+  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
+): LanesScan | null {
+  if (!binding || onlySource >= 0) return null;
+  const lb = quote.ids.length;
+  return (threshold, budget, maxRanges) => {
+    const width = budget <= LANES16_MAX_D ? 16 : budget <= LANES32_MAX_D ? 32 : 0;
+    if (!width || Math.min(lb, width) <= budget) return null;
+    const maxMarks = Math.max(64, Math.floor(ix.chars.length * (width === 16 ? LANES16_MARKS : lb > 64 ? LANES32_MARKS_LONG : LANES32_MARKS)));
+    return binding.scanLanes(owner, ix, quote, threshold, -1, width, true, budget, maxMarks, maxRanges);
+  };
+}
+
+/**
+ * The lanes pass's limits (`lanesScanOf`), measured on the bench quotes over all books (Node 20,
+ * 2026-12-02; CPU time, shared machine): 16-bit lanes ~0.6 ns a character (0.38–0.5× the one-block
+ * pass), 32-bit ~1.1 ns (0.6–0.75×), a mark ~1 µs to verify; D = 7–8 at m = 16 left 42–145 marks per
+ * million characters, D = 14–20 at m = 32 0–378. For quotes over 64 characters the one-block
+ * prefix pass (h) is the alternative, so fewer marks pay.
+ */
+const LANES16_MAX_D = 8;
+const LANES32_MAX_D = 20;
+const LANES16_MARKS = 6e-4;
+const LANES32_MARKS = 3e-4;
+const LANES32_MARKS_LONG = 1e-4;
+
 /** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
 function rangeScanOf(binding: ReturnType<typeof quoteIndexBindingFor>, owner: object, ix: IndexedText, quote: IndexedQuote): RangeScan {
   return (ranges, threshold, raise) => binding.scanRanges(owner, ix, quote, ranges, threshold, raise);
@@ -1356,11 +1486,12 @@ export function bestWindowAtLeast(
   const binding = exports ? quoteIndexBindingFor(exports) : null;
   const fullScan = linearScan(binding, owner, texts, quote, -1);
   const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1))[0] ?? null;
+  const lanesScan = lanesScanOf(binding, owner, texts, quote, -1);
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, fullScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1), lanesScan)[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, scanLanesTs, lanesScanOf };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
