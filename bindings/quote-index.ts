@@ -18,7 +18,7 @@ export interface QuoteIndexExports {
   qiScanPrefix(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): number;
   qiLanesLayout(chars: number): number;
   qiScanLanes(
-    nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, width: number, indel: number, budget: number, maxMarks: number, maxRanges: number,
+    nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
   ): number;
 }
 
@@ -66,15 +66,15 @@ export interface QuoteIndexBinding {
    */
   scanPrefix(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): QiHit[] | null;
   /**
-   * `scan` at a high threshold through the quote's first min(lb, `width`) characters in 16 lanes of
-   * `width` = 16 or 32 bits over all texts at once (qiScanLanes; the texts' characters transposed
-   * into the lanes once per texts, ~4.5 MB for the bundled books), with the semi-global indel
-   * distance when `indel`, else Levenshtein; `budget` = the indel budget D of a window ≥ minRatio
+   * `scan` at a high threshold through the quote's first min(lb, 16) characters in 16 lanes of
+   * 16 bits over all texts at once (qiScanLanes; the texts' characters transposed into the lanes
+   * once per texts, ~4.5 MB for the bundled books), with the semi-global indel distance;
+   * `budget` = the indel budget D (< min(lb, 16)) of a window ≥ minRatio
    * (ts/moot/quote-index.ts `searchBest` (h), (i)). Same windows as `scan`; null when the marks
    * exceed `maxMarks` or their ranges `maxRanges` (then `scan` is the way).
    */
   scanLanes(
-    owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, width: 16 | 32, indel: boolean, budget: number, maxMarks: number, maxRanges: number,
+    owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
   ): QiHit[] | null;
 }
 
@@ -140,14 +140,14 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
       const count = x.qiScanPrefix(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, m, limit, maxRanges);
       return count < 0 ? null : hits(t, count);
     },
-    scanLanes(owner, texts, quote, minRatio, onlySource, width, indel, budget, maxMarks, maxRanges) {
+    scanLanes(owner, texts, quote, minRatio, onlySource, budget, maxMarks, maxRanges) {
       const t = load(owner, texts, quote);
       if (laidOut !== owner) {
         x.qiLanesLayout(texts.chars.length);
         laidOut = owner;
       }
       const count = x.qiScanLanes(
-        texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, width, indel ? 1 : 0, budget, maxMarks, maxRanges,
+        texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, budget, maxMarks, maxRanges,
       );
       return count < 0 ? null : hits(t, count);
     },

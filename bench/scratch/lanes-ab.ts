@@ -23,7 +23,7 @@ const owner = {};
 const key = (h: { word: number; size: number; ratio: number }[]) => h.map((w) => `${w.word}/${w.size}/${w.ratio}`).sort().join(",");
 const med = (xs: number[]) => [...xs].sort((a, c) => a - c)[Math.floor((xs.length - 1) / 2)];
 const cpu = (f: () => unknown) => { const c = process.cpuUsage(); const r = f(); const d = process.cpuUsage(c); return [(d.user + d.system) / 1000, r] as const; };
-const widths = (process.env.W ?? "16i,32,32i").split(",");
+const widths = (process.env.W ?? "16").split(",");
 for (const [qi, T0] of Object.entries(best)) {
   const q = __quoteIndexInternals.prepareQuote(ix, quotes[+qi]).q;
   const lb = q.ids.length;
@@ -36,7 +36,7 @@ for (const [qi, T0] of Object.entries(best)) {
     full: () => b.scan(owner, ix, q, T, -1),
     prefix64: () => (lb > 64 ? b.scanPrefix(owner, ix, q, T, -1, 64, D, 1e6) : null),
   };
-  for (const w of widths) ways[`lanes${w}`] = () => b.scanLanes(owner, ix, q, T, -1, Number(w.replace("i", "")) as 16 | 32, w.endsWith("i"), D, 200000, 1e6);
+  for (const w of widths) ways[`lanes${w}`] = () => (Number(w) === 16 ? b.scanLanes(owner, ix, q, T, -1, D, 200000, 1e6) : null);
   const times: Record<string, number[]> = {};
   const res: Record<string, string> = {};
   for (let r = 0; r < reps; r++) for (const [k, f] of Object.entries(ways)) {

@@ -455,81 +455,6 @@ export function scanPrefixTs(
 }
 
 /**
- * The TS twin of the WASM lanes pass (bindings/quote-index.ts `scanLanes`, assembly/quote-index.ts
- * `qiScanLanes`; proof at `searchBest` (h), (i) and in the kernel): all texts' characters cut into
- * 16 shares of ⌈C/16⌉, each run from its first character with the semi-global distance of
- * b1 = the quote's first m = min(lb, width) characters — indel when `indel`, else Levenshtein —
- * over character codes min(id, 254) (as the kernel's byte codes); every character e1 scoring ≤ D
- * marks the words of characters [e1 − m − D + 1, e1 + (lb − m) + D] of its text, and so does every
- * character of [c − lb + m − D − 1, c + m + D] around each share's start c (the windows straddling
- * it); those ranges are scanned with the whole quote. The windows ≥ minRatio (the exhaustive
- * scan's), or null past `maxMarks` marks or `maxRanges` ranges. `slack` widens (or, in the tests,
- * narrows) the runs around the share starts; anything below 0 is unsound, as the tests show.
- */
-export function scanLanesTs(
-  ix: IndexedText, quote: IndexedQuote, minRatio: number, width: 16 | 32, indel: boolean, D: number, maxMarks = Infinity, maxRanges = Infinity, slack = 0,
-): WindowHit[] | null {
-  const lb = quote.ids.length;
-  if (lb === 0) return [];
-  const { chars, charStart, charEnd, sourceWords } = ix;
-  const C = chars.length;
-  if (C === 0) return [];
-  const share = (C + 15) >>> 4;
-  const m = Math.min(lb, width);
-  const code = (id: number) => Math.min(id, 254);
-  const peq = new Int32Array(256);
-  for (let j = 0; j < m; j++) peq[code(quote.ids[j])] |= 1 << j;
-  const top = 1 << (m - 1);
-  const marked = new Uint8Array(C);
-  let marks = 0;
-  for (let l = 0; l < 16; l++) {
-    let Pv = -1, Mv = 0, score = m;
-    for (let p = l * share, end = Math.min(C, (l + 1) * share); p < end; p++) {
-      const Eq = peq[code(chars[p])];
-      const Xv = Eq | Mv;
-      const Xh = ((((Eq & Pv) + Pv) | 0) ^ Pv) | Eq;
-      const Mh = Pv & Xh;
-      let Ph: number;
-      if (indel) {
-        // the kernel's indel recurrences: Ph = G | Pr & ((G + (G | Pr)) ^ Pr)
-        const G = Mv | ~(Xh | Pv), Pr = Pv & ~Xh;
-        Ph = G | (Pr & ((((G + (G | Pr)) | 0) ^ Pr)));
-      } else Ph = Mv | ~(Xh | Pv);
-      if (Ph & top) score++;
-      else if (Mh & top) score--;
-      const Ps = Ph << 1, Ms = Mh << 1;
-      Pv = indel ? Ms | (~Xv & (~Ps | Pv)) : Ms | ~(Xv | Ps);
-      Mv = Ps & Xv;
-      if (score <= D) {
-        marked[p] = 1;
-        if (++marks > maxMarks) return null;
-      }
-    }
-  }
-  for (let l = 1; l < 16 && l * share < C; l++) {
-    const c = l * share;
-    for (let p = Math.max(0, c - lb + m - D - 1 - slack), z = Math.min(C - 1, c + m + D + slack); p <= z; p++) marked[p] = 1;
-  }
-  const ranges: number[] = [];
-  for (let s = 0; s + 1 < sourceWords.length; s++) {
-    const w0 = sourceWords[s], w1 = sourceWords[s + 1];
-    if (w0 === w1) continue;
-    const first = ranges.length;
-    for (let e1 = charStart[w0], c1 = charEnd[w1 - 1]; e1 < c1; e1++) {
-      if (!marked[e1]) continue;
-      const from = firstAtLeast(charStart, w0, w1, e1 - m - D + 1);
-      const to = Math.min(w1, firstAtLeast(charEnd, from, w1, e1 + (lb - m) + D + 1) + 1);
-      if (from >= to) continue;
-      const last = ranges.length - 1;
-      if (last > first && from < ranges[last]) ranges[last] = Math.max(ranges[last], to);
-      else ranges.push(from, to);
-      if (ranges.length > 2 * maxRanges) return null;
-    }
-  }
-  return new WindowScanner(ix, quote).scanRanges(Int32Array.from(ranges), minRatio, false);
-}
-
-/**
  * The TS scan: every window of every source with ratio ≥ minRatio (in no
  * particular order). Bounds 1–3 of the header; survivors get difflib's exact M.
  * O(characters·⌈lb/32⌉) for the edit-distance pass plus O(la·lb) per surviving window.
@@ -1063,13 +988,13 @@ function searchBest(
     // inequality above before the Levenshtein step), so the pass may compute
     // E1(e1) = min over X ending at e1 of indel(X, b1) ≥ its Levenshtein value: far fewer marks for
     // the same m (measured on 600 K characters of the books, marks per million characters at the
-    // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; m = 32, D = 19–20: 18,073 / 44,895
-    // against 378 / 217), so 16- and 32-bit lanes suffice where Levenshtein needed 64 bits. The WASM
+    // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; D = 8: 2,827 / 145; m = 32,
+    // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8. The WASM
     // pass (qiScanLanes, assembly/quote-index.ts: the recurrences, the lane boundaries and their
-    // proofs) runs 16 lanes over all texts at once; `scanLanesTs` is its TS twin.
+    // proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
-    // (i) In WASM, first the same pass over all texts in 16 narrow lanes with the semi-global indel
-    // distance (`lanesScanOf`: it picks the lane width from D, or declines); null: the ways below.
+    // (i) In WASM, first the same pass over all texts in 16 lanes of 16 bits with the semi-global
+    // indel distance (`lanesScanOf`: when D is small enough, else it declines); null: the ways below.
     if (lanesScan) {
       hits = lanesScan(threshold, D, maxRanges);
       if (hits) searchPaths.lanes++;
@@ -1437,9 +1362,9 @@ type LanesScan = (threshold: number, budget: number, maxRanges: number) => Windo
 
 /**
  * The lanes pass of the WASM backend (null for the TS backend, and for one source: the pass covers
- * every text). Width: 16-bit lanes while D ≤ LANES16_MAX_D, 32-bit while D ≤ LANES32_MAX_D and the
- * prefix is longer than D (an empty W1 would cost m > D), else it declines; it gives up (null) past
- * LANES_MARKS marks per character, where verifying them costs more than the pass saves.
+ * every text): when D ≤ LANES_MAX_D and D < min(lb, 16) (an empty W1 would cost m > D), else it
+ * declines; it gives up (null) past LANES_MARKS marks per character, where verifying them costs
+ * more than the pass saves.
  */
 function lanesScanOf(
   binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
@@ -1447,25 +1372,21 @@ function lanesScanOf(
   if (!binding || onlySource >= 0) return null;
   const lb = quote.ids.length;
   return (threshold, budget, maxRanges) => {
-    const width = budget <= LANES16_MAX_D ? 16 : budget <= LANES32_MAX_D ? 32 : 0;
-    if (!width || Math.min(lb, width) <= budget) return null;
-    const maxMarks = Math.max(64, Math.floor(ix.chars.length * (width === 16 ? LANES16_MARKS : lb > 64 ? LANES32_MARKS_LONG : LANES32_MARKS)));
-    return binding.scanLanes(owner, ix, quote, threshold, -1, width, true, budget, maxMarks, maxRanges);
+    if (budget > LANES_MAX_D || Math.min(lb, 16) <= budget) return null;
+    const maxMarks = Math.max(64, Math.floor(ix.chars.length * LANES_MARKS));
+    return binding.scanLanes(owner, ix, quote, threshold, -1, budget, maxMarks, maxRanges);
   };
 }
 
 /**
  * The lanes pass's limits (`lanesScanOf`), measured on the bench quotes over all books (Node 20,
- * 2026-12-02; CPU time, shared machine): 16-bit lanes ~0.6 ns a character (0.38–0.5× the one-block
- * pass), 32-bit ~1.1 ns (0.6–0.75×), a mark ~1 µs to verify; D = 7–8 at m = 16 left 42–145 marks per
- * million characters, D = 14–20 at m = 32 0–378. For quotes over 64 characters the one-block
- * prefix pass (h) is the alternative, so fewer marks pay.
+ * 2026-12-02; CPU time, shared machine): ~0.5 ns a character against ~1.3 ns for the one-block
+ * pass (0.38–0.45×), a mark ~1 µs to verify; at m = 16 the two quotes with D = 7 and 8 left 92 and
+ * 1,014 marks over the 4.48 M characters (D = 14–20 marks most characters: those quotes keep the
+ * one-block passes).
  */
-const LANES16_MAX_D = 8;
-const LANES32_MAX_D = 20;
-const LANES16_MARKS = 6e-4;
-const LANES32_MARKS = 3e-4;
-const LANES32_MARKS_LONG = 1e-4;
+const LANES_MAX_D = 8;
+const LANES_MARKS = 6e-4;
 
 /** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
 function rangeScanOf(binding: ReturnType<typeof quoteIndexBindingFor>, owner: object, ix: IndexedText, quote: IndexedQuote): RangeScan {
@@ -1491,7 +1412,7 @@ export function bestWindowAtLeast(
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, scanLanesTs, lanesScanOf };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, lanesScanOf, firstAtLeast, WindowScanner };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
