@@ -17,6 +17,10 @@ export interface QuoteIndexExports {
   qiScanRanges(nRanges: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
   qiScanPrefix(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): number;
   qiScanChunk(w0: number, from: number, w1: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
+  qiLanesLayout(chars: number): number;
+  qiScanLanes(
+    nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
+  ): number;
 }
 
 /** The texts as the kernel reads them (see ts/moot/quote-index.ts `IndexedText`). */
@@ -43,7 +47,7 @@ export interface QiHit {
 }
 
 /** The names every groundwire .wasm must export for this kernel. */
-export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix", "qiScanChunk"] as const;
+export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix", "qiScanChunk", "qiLanesLayout", "qiScanLanes"] as const;
 
 /** A live binding to one instance's quote-index kernel. */
 export interface QuoteIndexBinding {
@@ -69,6 +73,17 @@ export interface QuoteIndexBinding {
    * WindowScanner.scan with its `emitFrom`).
    */
   scanChunk(owner: object, texts: QiTexts, quote: QiQuote, w0: number, from: number, w1: number, minRatio: number, raise: boolean): QiHit[];
+  /**
+   * `scan` at a high threshold through the quote's first min(lb, 16) characters in 16 lanes of
+   * 16 bits over all texts at once (qiScanLanes; the texts' characters transposed into the lanes
+   * once per texts, ~4.5 MB for the bundled books), with the semi-global indel distance;
+   * `budget` = the indel budget D (< min(lb, 16)) of a window ≥ minRatio
+   * (ts/moot/quote-index.ts `searchBest` (h), (i)). Same windows as `scan`; null when the marks
+   * exceed `maxMarks` or their ranges `maxRanges` (then `scan` is the way).
+   */
+  scanLanes(
+    owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
+  ): QiHit[] | null;
 }
 
 const bindings = new WeakMap<object, QuoteIndexBinding>();
@@ -89,6 +104,7 @@ export function quoteIndexBindingFor(exports: WasmExports): QuoteIndexBinding {
 function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
   let generation = -1;
   let loaded: object | null = null;
+  let laidOut: object | null = null; // the texts whose lanes layout (qiLanesLayout) is current
   // the texts (copied only when they change) and the quote into the kernel's arena; the table's address
   const load = (owner: object, texts: QiTexts, quote: QiQuote): number => {
     const nSources = texts.sourceWords.length - 1;
@@ -99,6 +115,7 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
     if (i32[t] !== generation) {
       generation = i32[t];
       loaded = null; // the arena moved: the texts copied before are gone
+      laidOut = null;
     }
     if (loaded !== owner) {
       i32.set(texts.chars, i32[t + 1] >> 2);
@@ -106,6 +123,7 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
       i32.set(texts.charEnd, i32[t + 3] >> 2);
       i32.set(texts.sourceWords, i32[t + 4] >> 2);
       loaded = owner;
+      laidOut = null;
     }
     i32.set(quote.ids, i32[t + 5] >> 2);
     return t;
@@ -133,6 +151,17 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
     scanChunk(owner, texts, quote, w0, from, w1, minRatio, raise) {
       const t = load(owner, texts, quote);
       return hits(t, x.qiScanChunk(w0, from, w1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, raise ? 1 : 0));
+    },
+    scanLanes(owner, texts, quote, minRatio, onlySource, budget, maxMarks, maxRanges) {
+      const t = load(owner, texts, quote);
+      if (laidOut !== owner) {
+        x.qiLanesLayout(texts.chars.length);
+        laidOut = owner;
+      }
+      const count = x.qiScanLanes(
+        texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, budget, maxMarks, maxRanges,
+      );
+      return count < 0 ? null : hits(t, count);
     },
     scanRanges(owner, texts, quote, ranges, minRatio, raise) {
       const t = load(owner, texts, quote);

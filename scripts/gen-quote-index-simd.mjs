@@ -103,10 +103,64 @@ export function gen(B, V, opts = {}) {
   o.push(`}`);
   return o.join("\n");
 }
-if (process.argv[2]) {
+if (process.argv[2] && process.argv[2] !== "lanes16i") {
   const specs = process.argv.slice(2).map((s) => s.split("x").map(Number));
   console.log(process.argv.slice(2).map((s) => {
     const [b, v, u] = s.replace(/d$/, "").split("x").map(Number);
     return gen(b, v, { unroll: u ?? 1, dense: s.endsWith("d") });
   }).join("\n\n"));
 }
+
+// The lanes pass (assembly/quote-index.ts `qiScanLanes`): 16 lanes of 16 bits (two i16x8 vectors),
+// each running the semi-global indel DP of the quote's first 16 characters over its share of the
+// text; the lanes' characters at step t are the 16 bytes TX[16t, 16t + 16) (the text transposed
+// once per index), and ~Peq of all 16 lanes comes from two 16-entry tables per byte plane (nibble
+// split: ~Peq[c] = ~LO[c & 15] | ~HI[c >> 4], one i8x16.swizzle each), put into the lanes by two
+// unpack shuffles. assembly/quote-index.ts has the recurrences and their proof. The pattern fills
+// the lane's top bits, so its last row is bit 15 and a score step is one arithmetic shift; the 16
+// scores, less (limit + 1), are one i8x16, so the rare-path test is one i8x16.bitmask.
+//   node scripts/gen-quote-index-simd.mjs lanes16i
+// Measured, not kept (docs/moot.md): 32-bit lanes (lanes32i: four i32x4, four byte planes) were
+// 1.3–1.7× the one-block pass, not worth their code in every page's WASM core; the Levenshtein
+// form (Myers' Ph = Mv | ~(Xh | Pv), Pv' = Mh_in | ~(Xv | Ph_in)) marks 10–20× as often at m = 16;
+// two steps an iteration gained < 10 %.
+export function genLanes16() {
+  const o = [];
+  const T = "i16x8";
+  o.push(`/** The lanes pass: 16 lanes of 16 bits, semi-global indel distance, \`steps\` steps from step 0; marks (laneMarks) the characters after which a lane's score is <= its limit; returns the marks, or -1 past maxMarks. */`);
+  o.push(`function lanes16i(steps: i32, share: i32, chars: i32, maxMarks: i32): i32 {`);
+  o.push(`  const tx = TX;`);
+  o.push(`  const NIB = v128.load(LCONST); // 0x0F bytes`);
+  o.push(`  const NLO0 = v128.load(LTAB, 0), NHI0 = v128.load(LTAB, 16), NLO1 = v128.load(LTAB, 32), NHI1 = v128.load(LTAB, 48);`);
+  o.push(`  let P0 = ${T}.splat(-1), M0 = ${T}.splat(0), P1 = ${T}.splat(-1), M1 = ${T}.splat(0);`);
+  o.push(`  let S = v128.load(LCONST, 16); // i8x16: the 16 lanes' scores less (limit + 1)`);
+  o.push(`  let marks = 0;`);
+  o.push(`  for (let t = 0; t < steps; t++) {`);
+  o.push(`    const c = v128.load(tx + (<usize>t << 4));`);
+  o.push(`    const lo = v128.and(c, NIB), hi = v128.and(i16x8.shr_u(c, 4), NIB);`);
+  o.push(`    const N0 = v128.or(i8x16.swizzle(NLO0, lo), i8x16.swizzle(NHI0, hi)); // ~Peq, rows 0-7 of the 16 lanes`);
+  o.push(`    const N1 = v128.or(i8x16.swizzle(NLO1, lo), i8x16.swizzle(NHI1, hi)); // rows 8-15`);
+  o.push(`    const E0 = i8x16.shuffle(N0, N1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23); // lanes 0-7`);
+  o.push(`    const E1 = i8x16.shuffle(N0, N1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31); // lanes 8-15`);
+  for (let v = 0; v < 2; v++) {
+    o.push(`    const s${v} = ${T}.add(v128.andnot(P${v}, E${v}), P${v}); // (Eq & Pv) + Pv`);
+    o.push(`    const NXh${v} = v128.andnot(E${v}, v128.xor(s${v}, P${v})); // ~Xh`);
+    o.push(`    const Mh${v} = v128.andnot(P${v}, NXh${v});`);
+    o.push(`    const G${v} = v128.or(M${v}, v128.andnot(NXh${v}, P${v})), Pr${v} = v128.and(P${v}, NXh${v});`);
+    o.push(`    const Ph${v} = v128.or(G${v}, v128.and(Pr${v}, v128.xor(${T}.add(G${v}, v128.or(M${v}, NXh${v})), Pr${v})));`);
+    o.push(`    const NXv${v} = v128.andnot(E${v}, M${v}); // ~Xv`);
+    o.push(`    const Ps${v} = ${T}.shl(Ph${v}, 1), Ms${v} = ${T}.shl(Mh${v}, 1);`);
+    o.push(`    P${v} = v128.or(Ms${v}, v128.andnot(NXv${v}, v128.andnot(Ps${v}, P${v})));`);
+    o.push(`    M${v} = v128.andnot(Ps${v}, NXv${v});`);
+  }
+  o.push(`    S = i8x16.add(i8x16.sub(S, i8x16.narrow_i16x8_s(i16x8.shr_s(Ph0, 15), i16x8.shr_s(Ph1, 15))), i8x16.narrow_i16x8_s(i16x8.shr_s(Mh0, 15), i16x8.shr_s(Mh1, 15)));`);
+  o.push(`    if (i8x16.bitmask(S) != 0) { // rare: some lane's score <= its limit (sign bit set)`);
+  o.push(`      marks += laneMarks(S, t, share, chars);`);
+  o.push(`      if (marks > maxMarks) return -1;`);
+  o.push(`    }`);
+  o.push(`  }`);
+  o.push(`  return marks;`);
+  o.push(`}`);
+  return o.join("\n");
+}
+if (process.argv[2] === "lanes16i") console.log(genLanes16());

@@ -623,7 +623,8 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  *      [p+(j−i)−(n+1), p+n+1] of its source ((g) below narrows it), which `WindowScanner`
  *      verifies exactly (every window inside, bounds then difflib's M). Every window ≥ T is
  *      found; every window reported is a real window with its exact ratio.
- *  (f), (g): the count filter and the character window, where they are used below.
+ *  (f), (g): the count filter and the character window, where they are used below; (h), (i): the
+ *  linear pass at T through a prefix of the quote, and that pass in narrow lanes (below).
  * The pieces (a DP over the quote's words, `choosePieces`) minimize the sum of their occurrences;
  * the filter runs only when its checks (anchor occurrences × pieces) are ≤ 1/FILTER_SHARE of the
  * words searched and the ranges that survive it fit a budget (else the linear pass is cheaper).
@@ -631,6 +632,7 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
 function searchBest(
   ix: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, limit: number, overlapping: boolean,
   onlySource: number, chunkScan: ChunkScan, rangeScan: RangeScan | null, prefixScan: PrefixScan, timeBudget: Budget = NO_BUDGET,
+  lanesScan: LanesScan | null = null,
 ): WindowHit[] {
   const n = quote.words;
   const lb = quote.ids.length;
@@ -1035,8 +1037,22 @@ function searchBest(
     // finds every window ≥ T. One block of b1 costs 1/⌈lb/64⌉ of the whole quote's pass (32 bits in
     // TS); with D ≤ m/3 marks are rare (measured on the bench's 2-block quotes at 0.91: none in
     // 400 K characters for m = 64), else the plain pass runs. Too many ranges: the plain pass too.
+    // (i) The same bound with the semi-global INDEL distance: indel(W1, b1) ≤ D directly (the
+    // inequality above before the Levenshtein step), so the pass may compute
+    // E1(e1) = min over X ending at e1 of indel(X, b1) ≥ its Levenshtein value: far fewer marks for
+    // the same m (measured on 600 K characters of the books, marks per million characters at the
+    // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; D = 8: 2,827 / 145; m = 32,
+    // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8. The WASM
+    // pass (qiScanLanes, assembly/quote-index.ts: the recurrences, the lane boundaries and their
+    // proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
-    for (const m of rangeScan ? [64] : [32, 64]) {
+    // (i) In WASM, first the same pass over all texts in 16 lanes of 16 bits with the semi-global
+    // indel distance (`lanesScanOf`: when D is small enough, else it declines); null: the ways below.
+    if (lanesScan) {
+      hits = lanesScan(threshold, D, maxRanges);
+      if (hits) searchPaths.lanes++;
+    }
+    for (const m of hits ? [] : rangeScan ? [64] : [32, 64]) {
       if (m >= lb || 3 * D > m) continue;
       hits = prefixScan(threshold, m, D, maxRanges);
       if (hits) searchPaths.prefix++;
@@ -1317,7 +1333,7 @@ const REGION_SHARE_TS = 2;
 const tuning = { smallWords: 65_536, chunkWords: 0 };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
+const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1548,11 +1564,12 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       const chunkScan = chunkScanOf(binding, owner, ix, q);
       const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
       const prefixScan = prefixScanOf(binding, owner, ix, q, onlySource);
+      const lanesScan = lanesScanOf(binding, owner, ix, q, onlySource);
       // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
       // without one every window ≥ minRatio is wanted, and the linear pass finds them (in chunks,
       // the budget checked between them)
       const hits = limit !== Infinity
-        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, chunkScan, rangeScan, prefixScan, budget)
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, chunkScan, rangeScan, prefixScan, budget, lanesScan)
         : linearBest(ix, q, new Map(), wholeSegments(ix, onlySource, Infinity), minRatio, minRatio, limit, overlapping, chunkScan, budget);
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
@@ -1618,6 +1635,40 @@ function prefixScanOf(
       : scanPrefixTs(ix, quote, threshold, onlySource, m, limit, maxRanges);
 }
 
+/**
+ * The linear pass at `threshold` (indel budget `budget` = D of `searchBest` (b)) through the
+ * quote's first characters in 16 narrow lanes (`searchBest` (i)); null when it declines or gives up.
+ */
+type LanesScan = (threshold: number, budget: number, maxRanges: number) => WindowHit[] | null;
+
+/**
+ * The lanes pass of the WASM backend (null for the TS backend, and for one source: the pass covers
+ * every text): when D ≤ LANES_MAX_D and D < min(lb, 16) (an empty W1 would cost m > D), else it
+ * declines; it gives up (null) past LANES_MARKS marks per character, where verifying them costs
+ * more than the pass saves.
+ */
+function lanesScanOf(
+  binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote, onlySource: number,
+): LanesScan | null {
+  if (!binding || onlySource >= 0) return null;
+  const lb = quote.ids.length;
+  return (threshold, budget, maxRanges) => {
+    if (budget > LANES_MAX_D || Math.min(lb, 16) <= budget) return null;
+    const maxMarks = Math.max(64, Math.floor(ix.chars.length * LANES_MARKS));
+    return binding.scanLanes(owner, ix, quote, threshold, -1, budget, maxMarks, maxRanges);
+  };
+}
+
+/**
+ * The lanes pass's limits (`lanesScanOf`), measured on the bench quotes over all books (Node 20,
+ * 2026-12-02; CPU time, shared machine): ~0.5 ns a character against ~1.3 ns for the one-block
+ * pass (0.38–0.45×), a mark ~1 µs to verify; at m = 16 the two quotes with D = 7 and 8 left 92 and
+ * 1,014 marks over the 4.48 M characters (D = 14–20 marks most characters: those quotes keep the
+ * one-block passes).
+ */
+const LANES_MAX_D = 8;
+const LANES_MARKS = 6e-4;
+
 /** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
 function rangeScanOf(binding: ReturnType<typeof quoteIndexBindingFor>, owner: object, ix: IndexedText, quote: IndexedQuote): RangeScan {
   return (ranges, threshold, raise) => binding.scanRanges(owner, ix, quote, ranges, threshold, raise);
@@ -1637,11 +1688,12 @@ export function bestWindowAtLeast(
   const binding = exports ? quoteIndexBindingFor(exports) : null;
   const chunkScan = chunkScanOf(binding, owner, texts, quote);
   const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, chunkScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1))[0] ?? null;
+  const lanesScan = lanesScanOf(binding, owner, texts, quote, -1);
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, chunkScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1), NO_BUDGET, lanesScan)[0] ?? null;
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
