@@ -6,7 +6,7 @@
  * Exit code 0 when every citation is current or moved, 1 when any is stale or lost.
  */
 import { citationStatus, CitationFormatError, firstWords, indexFragments, parseCitation, type CitationReport } from "../evidence/index.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
 import { loadForCli } from "./fragments.js";
 
 
@@ -61,7 +61,7 @@ const command: Command = {
     // the same --artifact), and "moved" then only means "found by content". Say so.
     if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost") && reports.some((r) => r.status === "moved")) {
       process.stderr.write(
-        escapeTerminal(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
+        escapeMessage(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
           `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`),
       );
     }

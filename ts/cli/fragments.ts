@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import { firstWords, formatFragmentListing, MarkdownNestingError, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
 import { InputFileError } from "../files.js";
 import { inputFormat, isStdin, readBytesInput } from "./io.js";
 
@@ -52,7 +52,7 @@ export function loadForCli(command: string, file: string, artifactId: string | u
     }
     const progress = !quiet && size > PROGRESS_BYTES && process.stderr.isTTY === true;
     const started = Date.now();
-    if (progress) process.stderr.write(`groundwire ${command}: fragmenting ${file} (${(size / 1e6).toFixed(1)} MB)…\n`);
+    if (progress) process.stderr.write(`groundwire ${command}: fragmenting ${escapeMessage(file)} (${(size / 1e6).toFixed(1)} MB)…\n`);
     const loaded = loadDocumentFile(isStdin(file) ? "<stdin>" : file, { artifactId, mediaType, bytes });
     if (progress) process.stderr.write(`groundwire ${command}: ${loaded.fragments.length} fragments in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return loaded;

@@ -16,7 +16,9 @@ import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH } from "../json-depth.js";
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
 import { statSync } from "node:fs";
-import { CliError, escapeTerminal } from "./common.js";
+import { CliError, echo, escapeTerminal } from "./common.js";
+
+export { echo, ECHO_LIMIT } from "./common.js";
 
 /** Whether `path` exists and is not a regular file (a folder, a device …): reading it names that. */
 function existsNotRegular(path: string): boolean {
@@ -228,19 +230,6 @@ export function jsonFlagArgs(args: readonly string[]): string[] {
     if (args[i] === "--json" && (next === undefined || (next.startsWith("-") && next !== "-"))) out.push("-");
   }
   return out;
-}
-
-/** Longest input echoed in a message, in code points. */
-export const ECHO_LIMIT = 80;
-
-/**
- * Input quoted in a message: JSON-quoted, cut to {@link ECHO_LIMIT} code points with an
- * ellipsis and the full length, so a 50 MB line never becomes a 50 MB message.
- */
-export function echo(text: string, limit = ECHO_LIMIT): string {
-  const points = Array.from(text.length > limit * 2 + 2 ? text.slice(0, limit * 2 + 2) : text);
-  if (points.length <= limit) return JSON.stringify(text);
-  return `${JSON.stringify(points.slice(0, limit).join(""))}… (${text.length} characters)`;
 }
 
 /**

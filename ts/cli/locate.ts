@@ -9,7 +9,7 @@ import { closeKeys } from "../moot/retrieval.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan } from "../moot/quote-index.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
 const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--corpus DIR] [--json]
@@ -46,13 +46,13 @@ function parseRatio(raw: string | undefined): number {
   if (raw === undefined) return LOCATE_MIN_RATIO;
   const r = Number(raw);
   // any decimal JS number syntax (0.8, .8, 8e-1); not hex, Infinity or an empty string
-  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !(r > 0 && r <= 1)) throw new CliError(`locate: --min-ratio must be a number in (0, 1], got ${JSON.stringify(raw)}`, 2);
+  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !(r > 0 && r <= 1)) throw new CliError(`locate: --min-ratio must be a number in (0, 1], got ${echo(raw)}`, 2);
   return r;
 }
 
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined) return 10;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) throw new CliError(`locate: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`, 2);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) throw new CliError(`locate: --limit must be an integer from 1 to 1000000, got ${echo(raw)}`, 2);
   return Number(raw);
 }
 
@@ -81,7 +81,7 @@ const command: Command = {
       const keys = books.map((b) => b.key);
       const close = closeKeys(values.book, keys);
       const hint = close.length ? `did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?` : `books: ${keys.join(", ")}`;
-      throw new CliError(`locate: no book ${JSON.stringify(values.book)}; ${hint}`, 2);
+      throw new CliError(`locate: no book ${echo(values.book)}; ${hint}`, 2);
     }
     const index = createQuoteIndex(values.book === undefined ? books : books.filter((b) => b.key === values.book));
     let spans: LocatedSpan[];

@@ -11,7 +11,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer } from "../moot/chat-endpoint.js";
 import type { TextSynthesizer } from "../moot/synth.js";
 import { redact, redactUrl } from "../net/redact.js";
-import { CliError } from "./common.js";
+import { CliError, echo } from "./common.js";
 import { isStdin, readBytesInput } from "./io.js";
 
 /** The parseArgs options every model command takes. */
@@ -68,7 +68,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
     }
     if (!u || (u.protocol !== "http:" && u.protocol !== "https:")) {
       const shown = u ? redactUrl(u) : redact(rawUrl);
-      throw new CliError(`${command}: ${name} must be an http(s) URL, got ${JSON.stringify(shown.length > 80 ? `${shown.slice(0, 80)}…` : shown)}`, 2);
+      throw new CliError(`${command}: ${name} must be an http(s) URL, got ${echo(shown)}`, 2);
     }
     baseUrl = rawUrl;
   }
@@ -82,7 +82,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
   if (rawTimeout !== undefined) {
     const s = /^\s*\d+(\.\d+)?\s*$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
     if (!(s > 0 && s <= MAX_TIMEOUT_SECONDS)) {
-      throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${JSON.stringify(rawTimeout.slice(0, 40))}`, 2);
+      throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${echo(rawTimeout)}`, 2);
     }
     timeoutMs = Math.max(1, Math.round(s * 1000));
   }

@@ -17,7 +17,7 @@ import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type
 import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
 import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
 import { redactUrl } from "../net/redact.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, echo, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
@@ -53,7 +53,7 @@ redirects are not followed; keys and credentials are redacted from every message
 function positiveInt(name: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
   if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) {
-    throw new CliError(`moot: --${name} must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}`, 2);
+    throw new CliError(`moot: --${name} must be a positive integer, got ${echo(raw)}`, 2);
   }
   if (Number(raw) > max) throw new CliError(`moot: --${name} must be at most ${max}, got ${raw.trim().slice(0, 80)}`, 2);
   return Number(raw);
@@ -132,9 +132,9 @@ const command: Command = {
     const k = positiveInt("k", values.k, 6, MAX_K);
     const temperature = values.temperature === undefined ? 0.6 : Number(values.temperature);
     if (!Number.isFinite(temperature) || temperature < 0) {
-      throw new CliError(`moot: --temperature must be a number of at least 0, got ${JSON.stringify(values.temperature)}`, 2);
+      throw new CliError(`moot: --temperature must be a number of at least 0, got ${echo(values.temperature!)}`, 2);
     }
-    if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${JSON.stringify(keyA)} twice`, 2);
+    if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${echo(keyA)} twice`, 2);
     const jsonPath = values.json !== undefined ? checkOutputPath(values.json, "moot: --json") : undefined;
     // `--json` bare or `-`: the transcript goes to stdout and everything for a human to stderr.
     const jsonToStdout = jsonPath === "-";
@@ -144,7 +144,7 @@ const command: Command = {
     if (values.worker !== undefined && values.corpus !== undefined) throw new CliError("moot: give --corpus or --worker, not both", 2);
     let corpus: WorkerClient;
     if (values.worker !== undefined) {
-      if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${JSON.stringify(values.worker)}`, 2);
+      if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${echo(values.worker)}`, 2);
       // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
       corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
     } else {

@@ -18,7 +18,7 @@ import {
 import { createOxigraphStore } from "../kernel/store-oxigraph.js";
 import { compactIri } from "../kernel/algebra.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, echo, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
@@ -128,10 +128,10 @@ const command: Command = {
     const rawTurns = values["max-turns"];
     // digits only: Number() would also take "0x10", "1e3" or " "
     if (rawTurns !== undefined && !/^\s*\d+\s*$/.test(rawTurns)) {
-      throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns.slice(0, 40))}`, 2);
+      throw new CliError(`prove: --max-turns must be a positive integer, got ${echo(rawTurns)}`, 2);
     }
     const maxTurns = rawTurns !== undefined ? Number(rawTurns) : 16;
-    if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns)}`, 2);
+    if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer, got ${echo(rawTurns!)}`, 2);
     if (maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be a whole number from 1 to ${MAX_PROVE_TURNS}`, 2);
     const config = readModelConfig("prove", values);
     let endpointStore: SparqlStore | null = null;
@@ -145,7 +145,7 @@ const command: Command = {
     // --format names the input given as - (formatFor): the graph (ttl, nt, nq, trig) or the script (json)
     const inputs = [values.kg, values.script];
     const scriptFormat = values.script !== undefined ? formatFor(values.script, values.format, inputs) : undefined;
-    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${JSON.stringify(scriptFormat.slice(0, 80))}`, 2);
+    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${echo(scriptFormat)}`, 2);
     const progress = createProgress("prove", { quiet: values.quiet });
     const kg = loadKg(values.kg, formatFor(values.kg, values.format, inputs));
     progress.phase("loading the graph into the store");

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
@@ -34,7 +34,7 @@ ${MODEL_HELP}`;
 
 function whole(name: string, raw: string | undefined, fallback: number, min: number): number {
   if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new CliError(`serve: --${name} must be a whole number of at least ${min}, got ${JSON.stringify(raw)}`, 2);
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new CliError(`serve: --${name} must be a whole number of at least ${min}, got ${echo(raw)}`, 2);
   return Number(raw);
 }
 
@@ -53,7 +53,7 @@ const command: Command = {
       "max-turns": { type: "string" },
       ...MODEL_OPTIONS,
     }, HELP);
-    if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
+    if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     const port = whole("port", values.port, SERVE_DEFAULTS.port, 0);
     if (port > 65535) throw new CliError(`serve: --port must be at most 65535, got ${port}`, 2);
     const host = values.host ?? SERVE_DEFAULTS.host;
@@ -93,7 +93,7 @@ const command: Command = {
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
     if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit\n");
     if (!token && host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
-      process.stderr.write(`groundwire serve: listening on ${host} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
+      process.stderr.write(`groundwire serve: listening on ${escapeMessage(host)} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
     }
 
     const moots = createMootStore({
@@ -102,7 +102,7 @@ const command: Command = {
       synth,
       modelName: config.baseUrl ? (config.model ?? "") : "extractive",
       maxConcurrentTurns,
-      onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${file}: ${reason}\n`),
+      onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${escapeMessage(`${file}: ${reason}`)}\n`),
     });
     const app = createServerApp({
       ...ctx,
@@ -111,7 +111,7 @@ const command: Command = {
       maxBodyBytes,
       turnTimeoutMs,
       version: packageVersion(),
-      log: (m) => process.stderr.write(`groundwire serve: ${m}\n`),
+      log: (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`),
     });
 
     await new Promise<void>((resolve, reject) => {

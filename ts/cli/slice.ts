@@ -5,7 +5,7 @@
  */
 import { DataFactory, Writer } from "n3";
 import { EVIDENCE_NS, toGraphSlice, validateSlice } from "../evidence/index.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./fragments.js";
 
 const HELP = `usage: groundwire slice <file|-> [--artifact ID] [--format nquads|turtle] [--input-format md|txt] [--validate]
@@ -46,7 +46,7 @@ const command: Command = {
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`slice: expected one file, got ${positionals.length} (see groundwire slice --help)`, 2);
     const format = values.format ?? "nquads";
-    if (format !== "nquads" && format !== "turtle") throw new CliError(`slice: --format must be nquads or turtle, not ${JSON.stringify(format.slice(0, 40))}`, 2);
+    if (format !== "nquads" && format !== "turtle") throw new CliError(`slice: --format must be nquads or turtle, not ${echo(format)}`, 2);
     const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact, values["input-format"], values.quiet, "--input-format");
     const slice = toGraphSlice(artifact, fragments);
     process.stdout.write(await serialize(slice, format));
@@ -57,7 +57,7 @@ const command: Command = {
       return 0;
     }
     process.stderr.write(`groundwire slice: ${outcome.violations.length} SHACL violation(s):\n`);
-    for (const v of outcome.violations) process.stderr.write(`  ${JSON.stringify(v)}\n`);
+    for (const v of outcome.violations) process.stderr.write(`  ${escapeMessage(JSON.stringify(v))}\n`);
     return 1;
   },
 };
