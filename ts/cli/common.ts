@@ -28,6 +28,30 @@ const COMMON_OPTIONS = {
 } as const;
 
 /**
+ * `--limit -1` reads to node:util as `--limit` followed by an option `-1` ("argument is
+ * ambiguous"): a value that starts with `-` and a digit or `.` after an option that takes a
+ * value is joined to it (`--limit=-1`), so the command's own check names the value. Stops
+ * at `--`.
+ */
+function joinNegativeNumbers(args: string[], options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const name = a.startsWith("--") ? a.slice(2) : undefined;
+    const next = args[i + 1];
+    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === "string" && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
  * node:util parseArgs, strict, for one command. Every command gets `--help`/`-h`: it prints
  * `usage` on stdout and ends the command (HelpShown, exit 0), so no command handles it
  * itself; and `--quiet`/`-q` (no progress lines on stderr). Parse errors become one-line
@@ -43,7 +67,7 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   const all = { ...options, ...COMMON_OPTIONS } as T & typeof COMMON_OPTIONS;
   let parsed;
   try {
-    parsed = parseArgs({ args, options: all, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeNumbers(args, all), options: all, allowPositionals: true, strict: true });
   } catch (error) {
     // node:util's messages can span lines (e.g. a negative number taken as an option); keep one.
     const message = (error as Error).message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");
@@ -116,4 +140,43 @@ export function echo(text: string, limit = ECHO_LIMIT): string {
   const points = Array.from(text.length > limit * 2 + 2 ? text.slice(0, limit * 2 + 2) : text);
   if (points.length <= limit) return escapeMessage(JSON.stringify(text));
   return `${escapeMessage(JSON.stringify(points.slice(0, limit).join("")))}… (${text.length} characters)`;
+}
+
+/**
+ * A whole-number option, checked: digits only (no sign, fraction, exponent or hex: `1e3`,
+ * `0x10`, `-1`, `2.5` and `` are refused), from `min` to `max`. Messages (exit 2):
+ * `<command>: --<name> must be a positive integer, got "-1"` (`a non-negative integer` when
+ * `min` is 0, `an integer of at least N` above 1) and `… must be at most 1000, got 5000`.
+ *
+ * @param raw the value as typed, or undefined (then `fallback`)
+ * @throws CliError (exit 2)
+ */
+export function integerOption(command: string, name: string, raw: string | undefined, bounds: { fallback: number; min?: number; max: number }): number {
+  if (raw === undefined) return bounds.fallback;
+  const min = bounds.min ?? 1;
+  const digits = raw.trim();
+  if (!/^\d+$/.test(digits) || Number(digits) < min) {
+    const what = min === 1 ? "a positive integer" : min === 0 ? "a non-negative integer" : `an integer of at least ${min}`;
+    throw new CliError(`${command}: --${name} must be ${what}, got ${echo(raw)}`, 2);
+  }
+  if (Number(digits) > bounds.max) throw new CliError(`${command}: --${name} must be at most ${bounds.max}, got ${digits.length > ECHO_LIMIT ? echo(digits) : digits}`, 2);
+  return Number(digits);
+}
+
+/**
+ * A decimal-number option, checked: decimal syntax only (`0.8`, `.8`, `8e-1`; not hex,
+ * `Infinity`, `NaN`, a sign or an empty value) within `[min, max]` (`(min, max]` when
+ * `minExclusive`). Message (exit 2): `<command>: --<name> must be a number in (0, 1], got "2"`.
+ *
+ * @param raw the value as typed, or undefined (then `fallback`)
+ * @throws CliError (exit 2)
+ */
+export function numberOption(command: string, name: string, raw: string | undefined, bounds: { fallback: number; min: number; max: number; minExclusive?: boolean }): number {
+  if (raw === undefined) return bounds.fallback;
+  const n = Number(raw);
+  const inRange = bounds.minExclusive ? n > bounds.min && n <= bounds.max : n >= bounds.min && n <= bounds.max;
+  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !inRange) {
+    throw new CliError(`${command}: --${name} must be a number in ${bounds.minExclusive ? "(" : "["}${bounds.min}, ${bounds.max}], got ${echo(raw)}`, 2);
+  }
+  return n;
 }

@@ -16,7 +16,7 @@ import {
   STANDARD_PREFIXES,
   UnknownFocusError,
 } from "../memdsl/index.js";
-import { CliError, echo, type Command, escapeMessage, parseCommandArgs } from "./common.js";
+import { CliError, echo, integerOption, type Command, escapeMessage, parseCommandArgs } from "./common.js";
 import { createProgress, loadGraphInput } from "./io.js";
 
 const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
@@ -35,10 +35,8 @@ options:
 /** Parse a non-negative integer option, or throw a usage error naming it. */
 function count(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new CliError(`render: --${name} must be a non-negative integer, got ${echo(value)}`, 2);
   // bounded: a larger radius or cut is a typo, and "8 digits" is not a fault a user can see
-  if (value.length > 7) throw new CliError(`render: --${name} must be at most 9999999, got ${value.slice(0, 40)}`, 2);
-  return Number(value);
+  return integerOption("render", name, value, { fallback: 0, min: 0, max: 9_999_999 });
 }
 
 /**

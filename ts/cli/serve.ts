@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
-import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
@@ -32,10 +32,15 @@ turn (POST /moots, POST /moots/ID/turns, GET|DELETE /moots/ID), the checks
 The model for moots (default: the offline extractive synthesizer), as for moot and prove:
 ${MODEL_HELP}`;
 
-function whole(name: string, raw: string | undefined, fallback: number, min: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new CliError(`serve: --${name} must be a whole number of at least ${min}, got ${echo(raw)}`, 2);
-  return Number(raw);
+/**
+ * Upper bounds of serve's numeric options: a port is 16 bits; a request body over 1 GiB, a
+ * turn waited on for over a day or over 100,000 turns at once is a typo (and a timeout past
+ * 2^31 - 1 ms would fire at once: Node's timers are 32-bit).
+ */
+const SERVE_MAX = { port: 65_535, "max-body": 2 ** 30, "turn-timeout": 86_400_000, "max-turns": 100_000 } as const;
+
+function whole(name: keyof typeof SERVE_MAX, raw: string | undefined, fallback: number, min: number): number {
+  return integerOption("serve", name, raw, { fallback, min, max: SERVE_MAX[name] });
 }
 
 const command: Command = {
