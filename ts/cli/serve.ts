@@ -3,7 +3,7 @@
  * line `groundwire serve: listening on http://HOST:PORT` on stdout when ready (with
  * `--port 0`, the port the system chose); notices go to stderr. Stops on SIGINT/SIGTERM.
  */
-import { readFileSync } from "node:fs";
+import { decodeUtf8, InputFileError, readRegularFile } from "../files.js";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
@@ -80,9 +80,11 @@ const command: Command = {
     let token: string | null = process.env.GROUNDWIRE_TOKEN || null;
     if (values["token-file"] !== undefined) {
       try {
-        token = readFileSync(values["token-file"], "utf8").split(/\r?\n/, 1)[0]!.trim();
+        // a regular file of at most 64 KiB: /dev/zero or a FIFO was read (or waited on) forever
+        token = decodeUtf8(readRegularFile(values["token-file"], { maxBytes: 64 * 1024, label: `--token-file ${values["token-file"]}` }), `--token-file ${values["token-file"]}`).split(/\r?\n/, 1)[0]!.trim();
       } catch (error) {
-        throw new CliError(`serve: cannot read --token-file ${values["token-file"]}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+        if (error instanceof InputFileError) throw new CliError(`serve: ${error.message}`, 2);
+        throw error;
       }
       if (!token) throw new CliError(`serve: --token-file ${values["token-file"]} is empty`, 2);
     }

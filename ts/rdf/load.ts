@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
-import { OutputFileError, readTextFile, writeFileAtomic } from "../files.js";
+import { OutputFileError, readTextFile, refuseNonRegular, writeFileAtomic } from "../files.js";
 
 /**
  * Read and parse an RDF file (format from its extension unless given). The file must be a
@@ -15,6 +15,8 @@ import { OutputFileError, readTextFile, writeFileAtomic } from "../files.js";
  *   RdfParseError with line and column
  */
 export function loadGraphFile(path: string, options: { format?: RdfFormat; baseIRI?: string; maxBytes?: number } = {}): Graph {
+  // a folder or a device has no extension to read a format from: say what it is first
+  refuseNonRegular(path);
   const format = options.format ?? formatFromPath(path);
   const text = readTextFile(path, { maxBytes: options.maxBytes });
   return parseGraph(text, { format, source: path, baseIRI: options.baseIRI ?? fileBaseIri(path) });
