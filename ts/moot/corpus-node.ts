@@ -3,7 +3,8 @@
  * each cut by its own structure (an optional `<genre>__<book>.entries.json`
  * beside a book overrides it with an entries index).
  */
-import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
+import { decodeUtf8, InputFileError, readRegularFile } from "../files.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bookKeyFromFileName, createEmbeddedCorpus, parseBook, readEntriesIndex, type Book, type DiaryEntry, type EmbeddedCorpus } from "./retrieval.js";
@@ -31,10 +32,17 @@ export class CorpusError extends Error {
  */
 export function loadBooks(dir: string | URL): Book[] {
   const path = dir instanceof URL ? fileURLToPath(dir) : dir;
-  if (!existsSync(path)) throw new CorpusError(`corpus folder ${path} does not exist`);
-  if (!statSync(path).isDirectory()) throw new CorpusError(`corpus folder ${path} is not a folder`);
+  const st = statOrNull(path, (reason) => `corpus folder ${path} ${reason}`);
+  if (!st) throw new CorpusError(`corpus folder ${path} does not exist`);
+  if (!st.isDirectory()) throw new CorpusError(`corpus folder ${path} is not a folder`);
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (error) {
+    throw new CorpusError(`corpus folder ${path} ${describeFsError(path, error)}`);
+  }
   const books: Book[] = [];
-  for (const file of readdirSync(path).sort()) {
+  for (const file of names.sort()) {
     const key = bookKeyFromFileName(file);
     if (!key) {
       // Meant as a book (`__` in a .txt name) but not a key we can cite: refuse by name rather
@@ -47,12 +55,22 @@ export function loadBooks(dir: string | URL): Book[] {
     const text = readBookText(join(path, file)).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
     const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
     let entries: DiaryEntry[] | undefined;
-    if (existsSync(entriesPath)) {
-      const size = statSync(entriesPath).size;
+    const entriesStat = statOrNull(entriesPath, (reason) => `${entriesPath}: ${reason}`);
+    if (entriesStat) {
+      if (!entriesStat.isFile()) throw new CorpusError(`${entriesPath}: not a regular file`);
+      const size = entriesStat.size;
       if (size > MAX_ENTRIES_BYTES) throw new CorpusError(`${entriesPath}: ${size.toLocaleString("en-US")} bytes, over the ${MAX_ENTRIES_BYTES / 2 ** 20} MiB an entries index may hold`);
+      let json: string;
+      try {
+        // a regular file, capped and strictly decoded (a FIFO put in its place is never waited on)
+        json = decodeUtf8(readRegularFile(entriesPath, { maxBytes: MAX_ENTRIES_BYTES }), entriesPath);
+      } catch (error) {
+        if (error instanceof InputFileError) throw new CorpusError(error.message);
+        throw error;
+      }
       let data: unknown;
       try {
-        data = JSON.parse(readFileSync(entriesPath, "utf8"));
+        data = JSON.parse(json);
       } catch (error) {
         throw new CorpusError(`${entriesPath}: not valid JSON (${(error as Error).message.split("\n", 1)[0]})`);
       }
@@ -87,14 +105,15 @@ export const MAX_ENTRIES_BYTES = 16 * 2 ** 20;
  * @throws CorpusError naming the file: not a regular file, unreadable, UTF-16 or holding a NUL byte, or not UTF-8
  */
 function readBookText(file: string): string {
-  const stat = statSync(file);
+  const stat = statOrNull(file, (reason) => `${file}: ${reason}`);
+  if (!stat) throw new CorpusError(`${file}: does not exist`);
   if (!stat.isFile()) throw new CorpusError(`${file}: not a regular file`);
   if (stat.size > MAX_BOOK_BYTES) throw new CorpusError(`${file}: ${stat.size.toLocaleString("en-US")} bytes, over the ${MAX_BOOK_BYTES / 2 ** 20} MiB a book may hold`);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    throw new CorpusError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new CorpusError(`${file}: ${describeFsError(file, error)}`);
   }
   // UTF-16 (what Windows calls "Unicode") of ASCII text is valid UTF-8 with a NUL after every letter,
   // so strict decoding alone would take it as a book of "C\0h\0a\0…"; and with a BOM the Latin-1 advice
@@ -106,6 +125,46 @@ function readBookText(file: string): string {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new CorpusError(`${file}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
+  }
+}
+
+/**
+ * What a file system error on `path` means, as the end of a sentence naming the path:
+ * `is a symbolic link loop`, `is a symbolic link to "x", which does not exist`,
+ * `does not exist`, `cannot be read: permission denied`, `is not in a folder (a part of the
+ * path is a file)`, or `cannot be read (<code>)`.
+ *
+ * @param path the path the error is about
+ * @param error what node:fs threw
+ */
+export function describeFsError(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ELOOP") return "is a symbolic link loop (too many levels of links)";
+  if (code === "ENOENT") {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return `is a symbolic link to ${JSON.stringify(readlinkSync(path))}, which does not exist`;
+    } catch {
+      // not there at all
+    }
+    return "does not exist";
+  }
+  if (code === "EACCES" || code === "EPERM") return "cannot be read: permission denied";
+  if (code === "ENOTDIR") return "is not in a folder (a part of the path is a file)";
+  return `cannot be read (${code ?? (error as Error).message})`;
+}
+
+/**
+ * stat(2) of `path`, following links: null when nothing is there (a missing path, not a
+ * dangling link); any other failure (a link loop, a dangling link, permission) is a
+ * CorpusError whose message is `message(reason)` with the reason from {@link describeFsError}.
+ */
+function statOrNull(path: string, message: (reason: string) => string): Stats | null {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const reason = describeFsError(path, error);
+    if (reason === "does not exist") return null;
+    throw new CorpusError(message(reason));
   }
 }
 
