@@ -269,3 +269,37 @@ export function checkJsonDepth(text: string, label: string, max = MAX_JSON_DEPTH
   const line = jsonTextTooDeep(text, max);
   if (line !== null) throw new CliError(`${label}: nesting deeper than ${formatLimit(max)} at line ${line}`);
 }
+
+/** Text gathered before one write to standard output (1 Mi UTF-16 code units). */
+const CHUNK_LENGTH = 1 << 20;
+
+/**
+ * Standard output for output too large to build as one string (a 32 MiB document's
+ * `fragments --json` is over V8's 2^29-character string limit): `add` gathers text,
+ * `flush` writes what was gathered once it reaches about 1 Mi characters (`full`) or at the
+ * end, waiting for `drain` when the stream asks to, so memory stays at one chunk.
+ */
+export class ChunkedOutput {
+  private parts: string[] = [];
+  private length = 0;
+
+  /** Gather `text` (written at the next flush). */
+  add(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+  }
+
+  /** Whether a chunk's worth is gathered (then `await flush()`). */
+  get full(): boolean {
+    return this.length >= CHUNK_LENGTH;
+  }
+
+  /** Write what was gathered; resolves when standard output can take more. */
+  async flush(): Promise<void> {
+    if (this.length === 0) return;
+    const text = this.parts.join("");
+    this.parts = [];
+    this.length = 0;
+    if (!process.stdout.write(text)) await new Promise<void>((resolve) => process.stdout.once("drain", () => resolve()));
+  }
+}
