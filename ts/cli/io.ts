@@ -11,7 +11,7 @@
  * - text for a human is passed through {@link escapeTerminal}; input echoed in a message is
  *   cut by {@link echo}.
  */
-import { fileBaseIri } from "../rdf/load.js";
+import { DEFAULT_MAX_GRAPH_BYTES, fileBaseIri } from "../rdf/load.js";
 import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH } from "../json-depth.js";
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
@@ -142,7 +142,8 @@ export function formatFor(path: string, format: string | undefined, inputs: Read
 const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", nq: "nquads", trig: "trig" };
 
 /**
- * Read and parse a graph input (file or `-`), strictly decoded and size-capped.
+ * Read and parse a graph input (file or `-`), strictly decoded and size-capped (default
+ * DEFAULT_MAX_GRAPH_BYTES, 64 MiB: a parsed graph takes about 15 bytes of memory per byte).
  * @param options.format a `--format` name (ttl, nt, nq, trig) when the extension is missing or wrong
  * @param options.label name in errors (default: the path)
  * @throws CliError (exit 1) `cannot parse <file>:<line>:<col>: …` and every read error of {@link readTextInput}
@@ -161,7 +162,7 @@ export function loadGraphInput(path: string, options: { format?: string; label?:
       format = "turtle"; // never used: reading a folder or device fails first
     }
   }
-  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
+  const text = readTextInput(path, { label, maxBytes: options.maxBytes ?? DEFAULT_MAX_GRAPH_BYTES });
   try {
     // Relative IRIs resolve as loadGraphFile resolves them: no relative IRI reaches a written file.
     return parseGraph(text, { format, source: label, baseIRI: fileBaseIri(path) });

@@ -7,6 +7,7 @@ import { dirname, join, normalize, relative, sep } from "node:path";
 import { decodeUtf8, readRegularFile, refuseNonRegular } from "../files.js";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
 import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
+import { MAX_DOCUMENT_LENGTH } from "./limits.js";
 
 /**
  * The artifact id a file gets when none is given: the same for one file however it
@@ -45,7 +46,7 @@ export interface LoadedDocument {
  * @param options.artifactId key for fragment ids (default: `defaultArtifactId(path)`; with
  *   `options.bytes`, e.g. from standard input, the normalized path as given)
  * @param options.bytes the content when already read (e.g. from standard input); `path` then only names it
- * @param options.maxBytes size cap when reading (default 512 MiB)
+ * @param options.maxBytes size cap when reading (default 128 MiB, the fragmenters' MAX_DOCUMENT_LENGTH)
  * @throws InputFileError `<path>: is a directory, not a file` or `is not a regular file …`
  *   (checked first, by type: a FIFO or device is never read); UnsupportedFormatError for
  *   formats other than markdown and plain text (before reading); InputFileError when the
@@ -61,7 +62,8 @@ export function loadDocumentFile(
   if (!options.bytes) refuseNonRegular(path);
   const mediaType = options.mediaType ?? mediaTypeForPath(path);
   if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
-  const bytes = options.bytes ?? readRegularFile(path, { maxBytes: options.maxBytes });
+  // the fragmenters take at most MAX_DOCUMENT_LENGTH UTF-16 code units, never more than the UTF-8 bytes
+  const bytes = options.bytes ?? readRegularFile(path, { maxBytes: options.maxBytes ?? MAX_DOCUMENT_LENGTH });
   // A leading BOM is dropped, as before (fragment offsets count from the text after it).
   const text = decodeUtf8(bytes, path, { stripBom: true });
   const sourceObjectId = options.bytes ? normalize(path).replace(/\\/g, "/") : defaultArtifactId(path);
