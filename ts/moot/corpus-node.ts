@@ -46,7 +46,10 @@ export function loadBooks(dir: string | URL): Book[] {
   for (const file of names) {
     if (!bookKeyFromFileName(file)) continue;
     const st = statOrNull(join(path, file), (reason) => `${join(path, file)}: ${reason}`);
-    if (st?.isFile()) total += st.size;
+    if (!st?.isFile()) continue;
+    // one book over its own cap is named as such (readBookText says the same)
+    if (st.size > MAX_BOOK_BYTES) throw new CorpusError(`${join(path, file)}: ${st.size.toLocaleString("en-US")} bytes, over the ${MAX_BOOK_BYTES / 2 ** 20} MiB a book may hold`);
+    total += st.size;
   }
   if (total > MAX_CORPUS_BYTES) {
     throw new CorpusError(`corpus folder ${path}: its books are ${total.toLocaleString("en-US")} bytes, over the ${MAX_CORPUS_BYTES / 2 ** 20} MiB a corpus may hold`);
