@@ -31,7 +31,7 @@ describe("CLI argument errors", () => {
     const { parseCommandArgs, CliError } = await import("../ts/cli/common.js");
     let error: unknown;
     try {
-      parseCommandArgs("moot", ["--turns", "-3"], { turns: { type: "string" } }, "usage: groundwire moot …");
+      parseCommandArgs("moot", ["--turns", "-x"], { turns: { type: "string" } }, "usage: groundwire moot …");
     } catch (e) {
       error = e;
     }
@@ -39,6 +39,8 @@ describe("CLI argument errors", () => {
     expect((error as InstanceType<typeof CliError>).exitCode).toBe(2);
     expect((error as Error).message).toMatch(/^moot: Option '--turns' argument is ambiguous\..*'--turns=-XYZ'\.$/);
     expect((error as Error).message).not.toContain("\n");
+    // a negative number is the option's value, for the command's own check to name
+    expect(parseCommandArgs("moot", ["--turns", "-3"], { turns: { type: "string" } }, "usage").values.turns).toBe("-3");
   });
 });
 

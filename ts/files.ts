@@ -29,6 +29,28 @@ export class InputFileError extends Error {
 }
 
 /**
+ * Refuse a path that exists and is not a regular file (a folder, a device, a FIFO, a
+ * socket), by its type alone: nothing is opened, so a FIFO without a writer cannot hang it
+ * and `/dev/zero` is never read. For a check that must come before another one (the format
+ * named by an extension a folder or a device does not have). A missing path, a dangling
+ * link or one that cannot be stat'ed is left to the read that follows to name.
+ *
+ * @param path the path (symlinks followed)
+ * @param label name used in errors (default: the path)
+ * @throws InputFileError `is a directory, not a file` (EISDIR) or `is not a regular file …` (NOTREGULAR)
+ */
+export function refuseNonRegular(path: string, label = path): void {
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return;
+  }
+  if (st?.isDirectory()) throw new InputFileError(label, "is a directory, not a file", "EISDIR");
+  if (st && !st.isFile()) throw new InputFileError(label, "is not a regular file (a device, FIFO or socket); pass - to read standard input", "NOTREGULAR");
+}
+
+/**
  * The bytes of a regular file, at most `maxBytes` of them.
  *
  * @param path file path (symlinks are followed; what they point at must be a regular file)

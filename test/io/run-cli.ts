@@ -20,6 +20,9 @@ export function gw(args: string[], options: { input?: string | Buffer; cwd?: str
     let stdout = "";
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), options.limitMs ?? 30_000);
+    // decoded as a stream: a character split between two pipe reads is not two U+FFFD
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
     child.stdout.on("data", (c) => (stdout += c));
     child.stderr.on("data", (c) => (stderr += c));
     child.stdin.on("error", () => {});

@@ -200,7 +200,7 @@ describe("the shared model configuration", () => {
     });
     expect(readModelConfig("prove", {}, { OPENAI_API_KEY: "sk-openai" })).toEqual({ baseUrl: null, model: undefined, apiKey: "sk-openai", timeoutMs: 120_000 });
     expect(() => readModelConfig("moot", { "api-key-file": join(dir, "none") }, {})).toThrow(`moot: --api-key-file ${join(dir, "none")}: no such file`);
-    expect(() => readModelConfig("moot", { "api-key-file": dir }, {})).toThrow("not a regular file");
+    expect(() => readModelConfig("moot", { "api-key-file": dir }, {})).toThrow(`moot: --api-key-file ${dir}: is a directory, not a file`);
   });
 
   it("on a terminal, a slow request shows that the model is being waited for, then erases it", async () => {

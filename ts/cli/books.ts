@@ -5,7 +5,7 @@
  */
 import { loadCorpus } from "../moot/corpus-node.js";
 import { UnknownBookError } from "../moot/retrieval.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
 const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json]
@@ -30,7 +30,7 @@ const command: Command = {
       passages: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
-    if (positionals.length) throw new CliError(`books: unexpected argument ${JSON.stringify(positionals[0])}`, 2);
+    if (positionals.length) throw new CliError(`books: unexpected argument ${echo(positionals[0])}`, 2);
     let corpus;
     try {
       corpus = loadCorpus(corpusDir(values.corpus));

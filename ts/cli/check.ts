@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
 const USAGE =
@@ -75,9 +75,9 @@ const command: Command = {
     const goalFile = values.goal !== undefined && !values.goal.trim().startsWith("{") ? values.goal : undefined;
     const inputs = [file, values.schema, goalFile];
     const planFormat = formatFor(file, values.format, inputs);
-    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${JSON.stringify(planFormat.slice(0, 80))}`, 2);
+    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${echo(planFormat)}`, 2);
     const goalFormat = goalFile !== undefined ? formatFor(goalFile, values.format, inputs) : undefined;
-    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${JSON.stringify(goalFormat.slice(0, 80))}`, 2);
+    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${echo(goalFormat)}`, 2);
     const progress = createProgress("check", { quiet: values.quiet });
     const plan = readText(file, "plan file");
     if (planFormat === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);

@@ -6,8 +6,8 @@
  * Exit code 0 when every citation is current or moved, 1 when any is stale or lost.
  */
 import { citationStatus, CitationFormatError, firstWords, indexFragments, parseCitation, type CitationReport } from "../evidence/index.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
-import { loadForCli } from "./fragments.js";
+import { CliError, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
+import { loadForCli, maxBytesHelp, maxDocumentBytes } from "./fragments.js";
 
 
 const HELP = `usage: groundwire cite <file> <versionId>... [--artifact ID] [--json]
@@ -23,7 +23,8 @@ Exit code 0 when all are current or moved, 1 when any is stale or lost.
                   path relative to the enclosing git work tree, else the file's real path);
                   a warning on stderr says when no citation's address exists under the id in use
   --json          machine output: [{versionId, status, reason, fragment, candidates}]
-  --format md|txt the document's format; overrides the file's extension (needed for - , standard input)`;
+  --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
+${maxBytesHelp("cite")}`;
 
 function describe(r: CitationReport, versionId: string): string {
   const lines = [`${r.status.padEnd(7)}  ${versionId}`];
@@ -42,6 +43,7 @@ const command: Command = {
       artifact: { type: "string" },
       json: { type: "boolean" },
       format: { type: "string" },
+      "max-bytes": { type: "string" },
     }, HELP);
     if (positionals.length < 2) throw new CliError("cite: expected a file and at least one version id (see groundwire cite --help)", 2);
     const [file, ...versionIds] = positionals;
@@ -53,7 +55,8 @@ const command: Command = {
         throw error;
       }
     });
-    const { artifact, fragments } = loadForCli("cite", file, values.artifact, values.format, values.quiet);
+    const maxBytes = maxDocumentBytes("cite", values["max-bytes"]);
+    const { artifact, fragments } = loadForCli("cite", file, values.artifact, values.format, values.quiet, "--format", maxBytes);
     const index = indexFragments(fragments);
     const reports = citations.map((c) => citationStatus(c, index));
     // Addresses are scoped to the artifact id: when not one of them exists under the id in
@@ -61,7 +64,7 @@ const command: Command = {
     // the same --artifact), and "moved" then only means "found by content". Say so.
     if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost") && reports.some((r) => r.status === "moved")) {
       process.stderr.write(
-        escapeTerminal(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
+        escapeMessage(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
           `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`),
       );
     }

@@ -28,6 +28,30 @@ const COMMON_OPTIONS = {
 } as const;
 
 /**
+ * `--limit -1` reads to node:util as `--limit` followed by an option `-1` ("argument is
+ * ambiguous"): a value that starts with `-` and a digit or `.` after an option that takes a
+ * value is joined to it (`--limit=-1`), so the command's own check names the value. Stops
+ * at `--`.
+ */
+function joinNegativeNumbers(args: string[], options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const name = a.startsWith("--") ? a.slice(2) : undefined;
+    const next = args[i + 1];
+    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === "string" && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
  * node:util parseArgs, strict, for one command. Every command gets `--help`/`-h`: it prints
  * `usage` on stdout and ends the command (HelpShown, exit 0), so no command handles it
  * itself; and `--quiet`/`-q` (no progress lines on stderr). Parse errors become one-line
@@ -43,7 +67,7 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   const all = { ...options, ...COMMON_OPTIONS } as T & typeof COMMON_OPTIONS;
   let parsed;
   try {
-    parsed = parseArgs({ args, options: all, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeNumbers(args, all), options: all, allowPositionals: true, strict: true });
   } catch (error) {
     // node:util's messages can span lines (e.g. a negative number taken as an option); keep one.
     const message = (error as Error).message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");
@@ -56,16 +80,103 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   return parsed;
 }
 
-// C0 controls but LF and TAB, DEL, and C1 controls: what a terminal may act on.
+// C0 controls but LF and TAB, DEL, and C1 controls: what a terminal may act on; the bidi
+// controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI), which reorder what follows on the line
+// ("Trojan Source"); and a lone surrogate, which has no UTF-8 form (it would be written as
+// U+FFFD, hiding what the text held).
+const TERMINAL_UNSAFE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// For text echoed in a message, also every other format character (Unicode category Cf:
+// zero-width space and joiners, soft hyphen, word joiner, BOM, tag characters …), which
+// show as nothing and make `novel/frank\u200Benstein` look like a key the corpus holds,
+// and the line and paragraph separators.
 // eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+const MESSAGE_UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u2028\u2029\p{Cs}]/gu;
+
+/** The visible escape of one unsafe character: `\x1B` below U+0100, `\u202E`, `\uD800` (a lone surrogate), `\u{E0041}`. */
+function visibleEscape(c: string): string {
+  const cp = c.codePointAt(0)!;
+  const hex = cp.toString(16).toUpperCase();
+  if (cp < 0x100) return `\\x${hex.padStart(2, "0")}`;
+  return cp > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`;
+}
 
 /**
  * Text safe to print on a terminal: every C0 control except LF and TAB, DEL and every C1
  * control becomes a visible escape (`\x1B`, `\x9B`), so text from a model or a file cannot
- * clear the screen, recolour it, or write the clipboard (OSC 52). JSON output is not passed
- * through this: it keeps the exact text.
+ * clear the screen, recolour it, or write the clipboard (OSC 52); so does every bidi
+ * control (`\u202E`: it would reverse the rest of the line on screen) and every lone
+ * surrogate (`\uD800`). Other format characters (ZWJ in emoji, soft hyphens) are kept:
+ * this is for a document's or a model's text shown as it reads; a message that echoes
+ * input uses {@link escapeMessage}. JSON output is not passed through this: it keeps the
+ * exact text.
  */
 export function escapeTerminal(text: string): string {
-  return text.replace(CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return text.replace(TERMINAL_UNSAFE, visibleEscape);
+}
+
+/**
+ * Text safe to echo in a message (the error line, a warning): what {@link escapeTerminal}
+ * escapes, and also every format character (Unicode category Cf: zero-width space,
+ * ZWNJ/ZWJ, word joiner, soft hyphen, BOM, tag characters …) and U+2028/U+2029, so input
+ * that only looks like something else (`"novel/frank\u200Benstein"`) is shown as it is.
+ * LF and TAB are kept.
+ */
+export function escapeMessage(text: string): string {
+  return text.replace(MESSAGE_UNSAFE, visibleEscape);
+}
+
+/** Longest input echoed in a message, in code points. */
+export const ECHO_LIMIT = 80;
+
+/**
+ * Input quoted in a message: JSON-quoted, cut to {@link ECHO_LIMIT} code points with an
+ * ellipsis and the input's own full length (`"aaa…"… (10000 characters)`: the count is of
+ * the input, not of the message it is in), so a 50 MB line never becomes a 50 MB message;
+ * format characters, bidi controls and lone surrogates are escaped ({@link escapeMessage}).
+ */
+export function echo(text: string, limit = ECHO_LIMIT): string {
+  const points = Array.from(text.length > limit * 2 + 2 ? text.slice(0, limit * 2 + 2) : text);
+  if (points.length <= limit) return escapeMessage(JSON.stringify(text));
+  return `${escapeMessage(JSON.stringify(points.slice(0, limit).join("")))}… (${text.length} characters)`;
+}
+
+/**
+ * A whole-number option, checked: digits only (no sign, fraction, exponent or hex: `1e3`,
+ * `0x10`, `-1`, `2.5` and `` are refused), from `min` to `max`. Messages (exit 2):
+ * `<command>: --<name> must be a positive integer, got "-1"` (`a non-negative integer` when
+ * `min` is 0, `an integer of at least N` above 1) and `… must be at most 1000, got 5000`.
+ *
+ * @param raw the value as typed, or undefined (then `fallback`)
+ * @throws CliError (exit 2)
+ */
+export function integerOption(command: string, name: string, raw: string | undefined, bounds: { fallback: number; min?: number; max: number }): number {
+  if (raw === undefined) return bounds.fallback;
+  const min = bounds.min ?? 1;
+  const digits = raw.trim();
+  if (!/^\d+$/.test(digits) || Number(digits) < min) {
+    const what = min === 1 ? "a positive integer" : min === 0 ? "a non-negative integer" : `an integer of at least ${min}`;
+    throw new CliError(`${command}: --${name} must be ${what}, got ${echo(raw)}`, 2);
+  }
+  if (Number(digits) > bounds.max) throw new CliError(`${command}: --${name} must be at most ${bounds.max}, got ${digits.length > ECHO_LIMIT ? echo(digits) : digits}`, 2);
+  return Number(digits);
+}
+
+/**
+ * A decimal-number option, checked: decimal syntax only (`0.8`, `.8`, `8e-1`; not hex,
+ * `Infinity`, `NaN`, a sign or an empty value) within `[min, max]` (`(min, max]` when
+ * `minExclusive`). Message (exit 2): `<command>: --<name> must be a number in (0, 1], got "2"`.
+ *
+ * @param raw the value as typed, or undefined (then `fallback`)
+ * @throws CliError (exit 2)
+ */
+export function numberOption(command: string, name: string, raw: string | undefined, bounds: { fallback: number; min: number; max: number; minExclusive?: boolean }): number {
+  if (raw === undefined) return bounds.fallback;
+  const n = Number(raw);
+  const inRange = bounds.minExclusive ? n > bounds.min && n <= bounds.max : n >= bounds.min && n <= bounds.max;
+  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !inRange) {
+    throw new CliError(`${command}: --${name} must be a number in ${bounds.minExclusive ? "(" : "["}${bounds.min}, ${bounds.max}], got ${echo(raw)}`, 2);
+  }
+  return n;
 }

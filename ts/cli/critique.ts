@@ -8,7 +8,7 @@
  */
 import { formatFromPath, namedGraphCount, parseGraph, serializeGraph, type RdfFormat } from "../rdf/index.js";
 import { applyCritique, buildTripleIndex, CritiqueFormatError, parseCritique, TripleIndexDriftError, type CritiqueGuards } from "../triple-index/index.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, numberOption, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli } from "./index-command.js";
 import { checkJsonDepth, checkOutputPath, echo, formatFor, isStdin, readTextInput, writeOutput } from "./io.js";
 
@@ -55,9 +55,7 @@ const command: Command = {
     }
     const guards: CritiqueGuards = {};
     if (values["max-delete-share"] !== undefined) {
-      const share = Number(values["max-delete-share"]);
-      if (!(share >= 0 && share <= 1)) throw new CliError(`critique: --max-delete-share must be a number in 0..1, got ${values["max-delete-share"]}`, 2);
-      guards.maxDeleteShare = share;
+      guards.maxDeleteShare = numberOption("critique", "max-delete-share", values["max-delete-share"], { fallback: 1, min: 0, max: 1 });
     }
     if (values["keep-subjects"]) guards.keepSubjects = true;
     if (values["keep-subject-on-replace"]) guards.keepSubjectOnReplace = true;

@@ -69,13 +69,15 @@ const MAX_MESSAGE = 2000;
 
 /**
  * The one error line: `groundwire <command>: <message>` (a message that already starts with
- * `<command>: ` is not prefixed twice), terminal controls escaped, cut to MAX_MESSAGE.
+ * `<command>: ` is not prefixed twice), terminal controls, bidi controls, format characters
+ * and lone surrogates escaped (escapeMessage), cut to MAX_MESSAGE.
  */
-function errorLine(command: string | null, message: string, escapeTerminal: (text: string) => string): string {
+function errorLine(command: string | null, message: string, escape: (text: string) => string): string {
   let text = message;
   if (command !== null && text.startsWith(`${command}: `)) text = text.slice(command.length + 2);
-  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}… (${text.length} characters)`;
-  return `groundwire${command !== null ? ` ${command}` : ""}: ${escapeTerminal(text)}`;
+  // input in a message is cut by echo() with its own length; this only guards the line itself
+  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}… (message cut at ${MAX_MESSAGE} of its ${text.length} characters)`;
+  return `groundwire${command !== null ? ` ${command}` : ""}: ${escape(text)}`;
 }
 
 // A reader that stops early (`groundwire index big.ttl | head`) is not an error.
@@ -90,13 +92,13 @@ main(process.argv.slice(2)).then(
   },
   async (error) => {
     // loaded here, not at start-up (see the imports note): every error path has it
-    const { CliError, escapeTerminal, HelpShown } = await import("./common.js");
+    const { CliError, escapeMessage, HelpShown } = await import("./common.js");
     if (error instanceof HelpShown) {
       process.exitCode = 0;
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${errorLine(current, message, escapeTerminal)}\n`);
+    process.stderr.write(`${errorLine(current, message, escapeMessage)}\n`);
     if (process.env.GROUNDWIRE_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   },

@@ -11,12 +11,14 @@
  * - text for a human is passed through {@link escapeTerminal}; input echoed in a message is
  *   cut by {@link echo}.
  */
-import { fileBaseIri } from "../rdf/load.js";
+import { DEFAULT_MAX_GRAPH_BYTES, fileBaseIri } from "../rdf/load.js";
 import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH } from "../json-depth.js";
 import { formatFromPath, parseGraph, RdfParseError, type Graph, type RdfFormat } from "../rdf/index.js";
 import { checkWritable, decodeUtf8, DEFAULT_MAX_INPUT_BYTES, InputFileError, OutputFileError, outputTarget, readAll, readRegularFile, writeFileAtomic } from "../files.js";
 import { statSync } from "node:fs";
-import { CliError, escapeTerminal } from "./common.js";
+import { CliError, echo, escapeTerminal } from "./common.js";
+
+export { echo, ECHO_LIMIT } from "./common.js";
 
 /** Whether `path` exists and is not a regular file (a folder, a device …): reading it names that. */
 function existsNotRegular(path: string): boolean {
@@ -140,7 +142,8 @@ export function formatFor(path: string, format: string | undefined, inputs: Read
 const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", nq: "nquads", trig: "trig" };
 
 /**
- * Read and parse a graph input (file or `-`), strictly decoded and size-capped.
+ * Read and parse a graph input (file or `-`), strictly decoded and size-capped (default
+ * DEFAULT_MAX_GRAPH_BYTES, 64 MiB: a parsed graph takes about 15 bytes of memory per byte).
  * @param options.format a `--format` name (ttl, nt, nq, trig) when the extension is missing or wrong
  * @param options.label name in errors (default: the path)
  * @throws CliError (exit 1) `cannot parse <file>:<line>:<col>: …` and every read error of {@link readTextInput}
@@ -159,7 +162,7 @@ export function loadGraphInput(path: string, options: { format?: string; label?:
       format = "turtle"; // never used: reading a folder or device fails first
     }
   }
-  const text = readTextInput(path, { label, maxBytes: options.maxBytes });
+  const text = readTextInput(path, { label, maxBytes: options.maxBytes ?? DEFAULT_MAX_GRAPH_BYTES });
   try {
     // Relative IRIs resolve as loadGraphFile resolves them: no relative IRI reaches a written file.
     return parseGraph(text, { format, source: label, baseIRI: fileBaseIri(path) });
@@ -230,19 +233,6 @@ export function jsonFlagArgs(args: readonly string[]): string[] {
   return out;
 }
 
-/** Longest input echoed in a message, in code points. */
-export const ECHO_LIMIT = 80;
-
-/**
- * Input quoted in a message: JSON-quoted, cut to {@link ECHO_LIMIT} code points with an
- * ellipsis and the full length, so a 50 MB line never becomes a 50 MB message.
- */
-export function echo(text: string, limit = ECHO_LIMIT): string {
-  const points = Array.from(text.length > limit * 2 + 2 ? text.slice(0, limit * 2 + 2) : text);
-  if (points.length <= limit) return JSON.stringify(text);
-  return `${JSON.stringify(points.slice(0, limit).join(""))}… (${text.length} characters)`;
-}
-
 /**
  * Progress for work that may take seconds: `phase(text)` notes what starts now, and prints it
  * on stderr only when stderr is a terminal, `--quiet` was not given, and the command has
@@ -279,4 +269,38 @@ export function createProgress(command: string, options: { quiet?: boolean; afte
 export function checkJsonDepth(text: string, label: string, max = MAX_JSON_DEPTH): void {
   const line = jsonTextTooDeep(text, max);
   if (line !== null) throw new CliError(`${label}: nesting deeper than ${formatLimit(max)} at line ${line}`);
+}
+
+/** Text gathered before one write to standard output (1 Mi UTF-16 code units). */
+const CHUNK_LENGTH = 1 << 20;
+
+/**
+ * Standard output for output too large to build as one string (a 32 MiB document's
+ * `fragments --json` is over V8's 2^29-character string limit): `add` gathers text,
+ * `flush` writes what was gathered once it reaches about 1 Mi characters (`full`) or at the
+ * end, waiting for `drain` when the stream asks to, so memory stays at one chunk.
+ */
+export class ChunkedOutput {
+  private parts: string[] = [];
+  private length = 0;
+
+  /** Gather `text` (written at the next flush). */
+  add(text: string): void {
+    this.parts.push(text);
+    this.length += text.length;
+  }
+
+  /** Whether a chunk's worth is gathered (then `await flush()`). */
+  get full(): boolean {
+    return this.length >= CHUNK_LENGTH;
+  }
+
+  /** Write what was gathered; resolves when standard output can take more. */
+  async flush(): Promise<void> {
+    if (this.length === 0) return;
+    const text = this.parts.join("");
+    this.parts = [];
+    this.length = 0;
+    if (!process.stdout.write(text)) await new Promise<void>((resolve) => process.stdout.once("drain", () => resolve()));
+  }
 }

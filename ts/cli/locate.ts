@@ -9,7 +9,7 @@ import { closeKeys } from "../moot/retrieval.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
 /** Default `--timeout` of `groundwire locate`, seconds: the search's time budget (the index build is not counted). */
@@ -49,28 +49,17 @@ export function wordDiff(quote: string, span: string): string {
   return out.join(" ");
 }
 
-function parseRatio(raw: string | undefined): number {
-  if (raw === undefined) return LOCATE_MIN_RATIO;
-  const r = Number(raw);
-  // any decimal JS number syntax (0.8, .8, 8e-1); not hex, Infinity or an empty string
-  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !(r > 0 && r <= 1)) throw new CliError(`locate: --min-ratio must be a number in (0, 1], got ${JSON.stringify(raw)}`, 2);
-  return r;
-}
-
 function parseTimeout(raw: string | undefined): number {
   if (raw === undefined) return LOCATE_TIMEOUT_SECONDS * 1000;
   const s = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN;
   if (!(s > 0 && s <= MAX_LOCATE_TIMEOUT_SECONDS)) {
-    throw new CliError(`locate: --timeout must be a number of seconds above 0 and at most ${MAX_LOCATE_TIMEOUT_SECONDS}, got ${JSON.stringify(raw.slice(0, 40))}`, 2);
+    throw new CliError(`locate: --timeout must be a number of seconds above 0 and at most ${MAX_LOCATE_TIMEOUT_SECONDS}, got ${echo(raw)}`, 2);
   }
   return s * 1000;
 }
 
-function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return 10;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) throw new CliError(`locate: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`, 2);
-  return Number(raw);
-}
+/** The most spans `--limit` may ask for. */
+const MAX_LIMIT = 1_000_000;
 
 const command: Command = {
   async run(args) {
@@ -85,8 +74,9 @@ const command: Command = {
     if (positionals.length !== 1) throw new CliError(`locate: expected one quoted argument, got ${positionals.length}`, 2);
     const quote = positionals[0]!;
     if (!words(quote).length) throw new CliError("locate: the quote has no word to look for", 2);
-    const minRatio = parseRatio(values["min-ratio"]);
-    const limit = parseLimit(values.limit);
+    // any decimal number syntax (0.8, .8, 8e-1); not hex, Infinity or an empty string
+    const minRatio = numberOption("locate", "min-ratio", values["min-ratio"], { fallback: LOCATE_MIN_RATIO, min: 0, max: 1, minExclusive: true });
+    const limit = integerOption("locate", "limit", values.limit, { fallback: 10, max: MAX_LIMIT });
     const timeoutMs = parseTimeout(values.timeout);
     let books;
     try {
@@ -99,7 +89,7 @@ const command: Command = {
       const keys = books.map((b) => b.key);
       const close = closeKeys(values.book, keys);
       const hint = close.length ? `did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?` : `books: ${keys.join(", ")}`;
-      throw new CliError(`locate: no book ${JSON.stringify(values.book)}; ${hint}`, 2);
+      throw new CliError(`locate: no book ${echo(values.book)}; ${hint}`, 2);
     }
     const index = createQuoteIndex(values.book === undefined ? books : books.filter((b) => b.key === values.book));
     let spans: LocatedSpan[];

@@ -3,7 +3,7 @@
  * client (an agent, an IDE) that spawns the command. stdout carries the protocol only;
  * notices go to stderr.
  */
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 
@@ -24,7 +24,7 @@ const command: Command = {
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
     }, HELP);
-    if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
+    if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast
     const [{ StdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessageDepth }] = await Promise.all([
       import("@modelcontextprotocol/sdk/server/stdio.js"),

@@ -7,11 +7,11 @@
  *   --api-key-file FILE   or GROUNDWIRE_API_KEY, OPENAI_API_KEY (keys never on the command line)
  *   --timeout SECONDS     or GROUNDWIRE_TIMEOUT    per-request timeout (default 120)
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { InputFileError, readRegularFile } from "../files.js";
 import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer } from "../moot/chat-endpoint.js";
 import type { TextSynthesizer } from "../moot/synth.js";
 import { redact, redactUrl } from "../net/redact.js";
-import { CliError } from "./common.js";
+import { CliError, echo } from "./common.js";
 import { isStdin, readBytesInput } from "./io.js";
 
 /** The parseArgs options every model command takes. */
@@ -68,7 +68,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
     }
     if (!u || (u.protocol !== "http:" && u.protocol !== "https:")) {
       const shown = u ? redactUrl(u) : redact(rawUrl);
-      throw new CliError(`${command}: ${name} must be an http(s) URL, got ${JSON.stringify(shown.length > 80 ? `${shown.slice(0, 80)}…` : shown)}`, 2);
+      throw new CliError(`${command}: ${name} must be an http(s) URL, got ${echo(shown)}`, 2);
     }
     baseUrl = rawUrl;
   }
@@ -82,7 +82,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
   if (rawTimeout !== undefined) {
     const s = /^\s*\d+(\.\d+)?\s*$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
     if (!(s > 0 && s <= MAX_TIMEOUT_SECONDS)) {
-      throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${JSON.stringify(rawTimeout.slice(0, 40))}`, 2);
+      throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${echo(rawTimeout)}`, 2);
     }
     timeoutMs = Math.max(1, Math.round(s * 1000));
   }
@@ -98,24 +98,18 @@ function readKeyFile(command: string, path: string): string {
     if (!key) throw new CliError(`${command}: --api-key-file ${path}: the first line is empty`, 2);
     return key;
   }
-  let fd: number;
+  let buf: Buffer;
+  // O_NONBLOCK open and type check first (ts/files.ts): a FIFO without a writer was waited on forever
   try {
-    fd = openSync(path, "r");
+    buf = readRegularFile(path, { maxBytes: MAX_KEY_FILE_BYTES, label: `--api-key-file ${path}` });
   } catch (error) {
-    throw new CliError(`${command}: --api-key-file ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot be read"}`, 2);
+    if (!(error instanceof InputFileError)) throw error;
+    const reason = error.code === "ENOENT" ? "no such file" : error.code === "TOOLARGE" ? `over ${MAX_KEY_FILE_BYTES} bytes; a key file holds one key` : error.reason;
+    throw new CliError(`${command}: --api-key-file ${path}: ${reason}`, 2);
   }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new CliError(`${command}: --api-key-file ${path}: not a regular file`, 2);
-    if (st.size > MAX_KEY_FILE_BYTES) throw new CliError(`${command}: --api-key-file ${path}: over ${MAX_KEY_FILE_BYTES} bytes; a key file holds one key`, 2);
-    const buf = Buffer.alloc(st.size);
-    readSync(fd, buf, 0, st.size, 0);
-    const key = buf.toString("utf8").split(/\r?\n/)[0]!.trim();
-    if (!key) throw new CliError(`${command}: --api-key-file ${path}: the first line is empty`, 2);
-    return key;
-  } finally {
-    closeSync(fd);
-  }
+  const key = buf.toString("utf8").split(/\r?\n/)[0]!.trim();
+  if (!key) throw new CliError(`${command}: --api-key-file ${path}: the first line is empty`, 2);
+  return key;
 }
 
 /** The chat client for a configured endpoint (`config.baseUrl` must be set). */

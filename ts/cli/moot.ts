@@ -17,7 +17,7 @@ import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type
 import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
 import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
 import { redactUrl } from "../net/redact.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, echo, integerOption, numberOption, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
@@ -36,7 +36,7 @@ Keys are <genre>/<book> (see: groundwire books).
   --turns N       utterances in all, a positive integer (default 8)
   --k K           passages retrieved per turn (default 6)
 ${MODEL_HELP}
-  --temperature X sampling temperature (default 0.6)
+  --temperature X sampling temperature, 0 to 2 (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
   --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
@@ -50,14 +50,6 @@ With no base URL the embedded extractive synthesizer speaks (offline).
 Model requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all;
 redirects are not followed; keys and credentials are redacted from every message.`;
 
-function positiveInt(name: string, raw: string | undefined, fallback: number, max: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < 1) {
-    throw new CliError(`moot: --${name} must be a positive integer, got ${JSON.stringify(raw.slice(0, 40))}`, 2);
-  }
-  if (Number(raw) > max) throw new CliError(`moot: --${name} must be at most ${max}, got ${raw.trim().slice(0, 80)}`, 2);
-  return Number(raw);
-}
 
 function formatUtterance(u: Utterance): string {
   const lines = [`[${u.turn}] ${u.title} (${u.speaker}) · ${u.intent}`, u.text];
@@ -99,20 +91,10 @@ function formatStats(s: MootStats): string {
   ].join("\n");
 }
 
-/** `--turns -3` reads as an option to node:util; join a negative number to its numeric option so the check can name it. */
-function joinNegativeNumbers(args: string[], numeric: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (numeric.includes(a) && i + 1 < args.length && /^-[\d.]/.test(args[i + 1]!)) out.push(`${a}=${args[++i]}`);
-    else out.push(a);
-  }
-  return out;
-}
 
 const command: Command = {
   async run(rawArgs) {
-    const args = jsonFlagArgs(joinNegativeNumbers(rawArgs, ["--turns", "--k", "--temperature", "--timeout"]));
+    const args = jsonFlagArgs(rawArgs);
     const { values, positionals } = parseCommandArgs("moot", args, {
       topic: { type: "string" },
       turns: { type: "string" },
@@ -128,13 +110,11 @@ const command: Command = {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
     }
     const [keyA, keyB] = positionals as [string, string];
-    const turns = positiveInt("turns", values.turns, 8, MAX_TURNS);
-    const k = positiveInt("k", values.k, 6, MAX_K);
-    const temperature = values.temperature === undefined ? 0.6 : Number(values.temperature);
-    if (!Number.isFinite(temperature) || temperature < 0) {
-      throw new CliError(`moot: --temperature must be a number of at least 0, got ${JSON.stringify(values.temperature)}`, 2);
-    }
-    if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${JSON.stringify(keyA)} twice`, 2);
+    const turns = integerOption("moot", "turns", values.turns, { fallback: 8, max: MAX_TURNS });
+    const k = integerOption("moot", "k", values.k, { fallback: 6, max: MAX_K });
+    // the chat completions range (0 to 2); decimal syntax only
+    const temperature = numberOption("moot", "temperature", values.temperature, { fallback: 0.6, min: 0, max: 2 });
+    if (keyA === keyB) throw new CliError(`moot: a moot needs two different books, got ${echo(keyA)} twice`, 2);
     const jsonPath = values.json !== undefined ? checkOutputPath(values.json, "moot: --json") : undefined;
     // `--json` bare or `-`: the transcript goes to stdout and everything for a human to stderr.
     const jsonToStdout = jsonPath === "-";
@@ -144,7 +124,7 @@ const command: Command = {
     if (values.worker !== undefined && values.corpus !== undefined) throw new CliError("moot: give --corpus or --worker, not both", 2);
     let corpus: WorkerClient;
     if (values.worker !== undefined) {
-      if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${JSON.stringify(values.worker)}`, 2);
+      if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${echo(values.worker)}`, 2);
       // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
       corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
     } else {

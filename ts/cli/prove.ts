@@ -18,7 +18,7 @@ import {
 import { createOxigraphStore } from "../kernel/store-oxigraph.js";
 import { compactIri } from "../kernel/algebra.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, echo, integerOption, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
@@ -125,14 +125,8 @@ const command: Command = {
     if (!values.kg) throw new CliError(`prove: --kg is required\n${usageLine}`, 2);
     const question = positionals[0];
     if (!question.trim()) throw new CliError(`prove: the question is empty\n${usageLine}`, 2);
-    const rawTurns = values["max-turns"];
     // digits only: Number() would also take "0x10", "1e3" or " "
-    if (rawTurns !== undefined && !/^\s*\d+\s*$/.test(rawTurns)) {
-      throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns.slice(0, 40))}`, 2);
-    }
-    const maxTurns = rawTurns !== undefined ? Number(rawTurns) : 16;
-    if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) throw new CliError(`prove: --max-turns must be a positive integer, got ${JSON.stringify(rawTurns)}`, 2);
-    if (maxTurns > MAX_PROVE_TURNS) throw new CliError(`prove: --max-turns must be a whole number from 1 to ${MAX_PROVE_TURNS}`, 2);
+    const maxTurns = integerOption("prove", "max-turns", values["max-turns"], { fallback: 16, max: MAX_PROVE_TURNS });
     const config = readModelConfig("prove", values);
     let endpointStore: SparqlStore | null = null;
     if (values.endpoint !== undefined) {
@@ -145,7 +139,7 @@ const command: Command = {
     // --format names the input given as - (formatFor): the graph (ttl, nt, nq, trig) or the script (json)
     const inputs = [values.kg, values.script];
     const scriptFormat = values.script !== undefined ? formatFor(values.script, values.format, inputs) : undefined;
-    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${JSON.stringify(scriptFormat.slice(0, 80))}`, 2);
+    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${echo(scriptFormat)}`, 2);
     const progress = createProgress("prove", { quiet: values.quiet });
     const kg = loadKg(values.kg, formatFor(values.kg, values.format, inputs));
     progress.phase("loading the graph into the store");

@@ -16,7 +16,7 @@ import {
   STANDARD_PREFIXES,
   UnknownFocusError,
 } from "../memdsl/index.js";
-import { CliError, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, echo, integerOption, type Command, escapeMessage, parseCommandArgs } from "./common.js";
 import { createProgress, loadGraphInput } from "./io.js";
 
 const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
@@ -35,10 +35,8 @@ options:
 /** Parse a non-negative integer option, or throw a usage error naming it. */
 function count(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new CliError(`render: --${name} must be a non-negative integer, got ${JSON.stringify(value.slice(0, 40))}`, 2);
   // bounded: a larger radius or cut is a typo, and "8 digits" is not a fault a user can see
-  if (value.length > 7) throw new CliError(`render: --${name} must be at most 9999999, got ${value.slice(0, 40)}`, 2);
-  return Number(value);
+  return integerOption("render", name, value, { fallback: 0, min: 0, max: 9_999_999 });
 }
 
 /**
@@ -53,16 +51,16 @@ export function resolveTerm(text: string, prefixes: Record<string, string>, what
   if (t.startsWith("<") && t.endsWith(">")) {
     const iri = t.slice(1, -1);
     if (isAddressToken(iri)) return iri;
-    throw new CliError(`render: ${what} ${JSON.stringify(text)} is not an absolute IRI`, 2);
+    throw new CliError(`render: ${what} ${echo(text)} is not an absolute IRI`, 2);
   }
   const all: Record<string, string> = { ...STANDARD_PREFIXES, ...prefixes };
   const m = /^([A-Za-z][\w.-]*)?:(.*)$/u.exec(t);
   if (m && !m[2].startsWith("//") && Object.hasOwn(all, m[1] ?? "")) return all[m[1] ?? ""] + m[2];
   if (isAddressToken(t) && (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(t) || /^(urn|tag|mailto):/i.test(t))) return t;
   // `http://e/a b` is an IRI with a character IRIs cannot hold, not a prefixed name with prefix "http"
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(t)) throw new CliError(`render: ${what} ${JSON.stringify(text)} is not an absolute IRI`, 2);
-  if (m) throw new CliError(`render: ${what} ${JSON.stringify(text)} uses the unknown prefix ${JSON.stringify(`${m[1] ?? ""}:`)}`, 2);
-  throw new CliError(`render: ${what} ${JSON.stringify(text)} is neither an absolute IRI nor a prefixed name`, 2);
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(t)) throw new CliError(`render: ${what} ${echo(text)} is not an absolute IRI`, 2);
+  if (m) throw new CliError(`render: ${what} ${echo(text)} uses the unknown prefix ${echo(`${m[1] ?? ""}:`)}`, 2);
+  throw new CliError(`render: ${what} ${echo(text)} is neither an absolute IRI nor a prefixed name`, 2);
 }
 
 const command: Command = {
@@ -102,7 +100,7 @@ const command: Command = {
       if (error instanceof UnknownFocusError) throw new CliError(`render: ${error.message}`);
       throw error;
     }
-    const warn = (message: string) => process.stderr.write(`groundwire render: ${escapeTerminal(message)}\n`);
+    const warn = (message: string) => process.stderr.write(`groundwire render: ${escapeMessage(message)}\n`);
     const statuses = applyNodeStatuses(graph, neighborhood, { onProblem: warn });
     const envelope = renderNeighborhood(neighborhood, statuses, {
       focus,

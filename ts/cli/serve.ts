@@ -3,9 +3,9 @@
  * line `groundwire serve: listening on http://HOST:PORT` on stdout when ready (with
  * `--port 0`, the port the system chose); notices go to stderr. Stops on SIGINT/SIGTERM.
  */
-import { readFileSync } from "node:fs";
+import { decodeUtf8, InputFileError, readRegularFile } from "../files.js";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
@@ -32,10 +32,15 @@ turn (POST /moots, POST /moots/ID/turns, GET|DELETE /moots/ID), the checks
 The model for moots (default: the offline extractive synthesizer), as for moot and prove:
 ${MODEL_HELP}`;
 
-function whole(name: string, raw: string | undefined, fallback: number, min: number): number {
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) < min) throw new CliError(`serve: --${name} must be a whole number of at least ${min}, got ${JSON.stringify(raw)}`, 2);
-  return Number(raw);
+/**
+ * Upper bounds of serve's numeric options: a port is 16 bits; a request body over 1 GiB, a
+ * turn waited on for over a day or over 100,000 turns at once is a typo (and a timeout past
+ * 2^31 - 1 ms would fire at once: Node's timers are 32-bit).
+ */
+const SERVE_MAX = { port: 65_535, "max-body": 2 ** 30, "turn-timeout": 86_400_000, "max-turns": 100_000 } as const;
+
+function whole(name: keyof typeof SERVE_MAX, raw: string | undefined, fallback: number, min: number): number {
+  return integerOption("serve", name, raw, { fallback, min, max: SERVE_MAX[name] });
 }
 
 const command: Command = {
@@ -53,7 +58,7 @@ const command: Command = {
       "max-turns": { type: "string" },
       ...MODEL_OPTIONS,
     }, HELP);
-    if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${JSON.stringify(positionals[0])}`, 2);
+    if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     const port = whole("port", values.port, SERVE_DEFAULTS.port, 0);
     if (port > 65535) throw new CliError(`serve: --port must be at most 65535, got ${port}`, 2);
     const host = values.host ?? SERVE_DEFAULTS.host;
@@ -75,9 +80,11 @@ const command: Command = {
     let token: string | null = process.env.GROUNDWIRE_TOKEN || null;
     if (values["token-file"] !== undefined) {
       try {
-        token = readFileSync(values["token-file"], "utf8").split(/\r?\n/, 1)[0]!.trim();
+        // a regular file of at most 64 KiB: /dev/zero or a FIFO was read (or waited on) forever
+        token = decodeUtf8(readRegularFile(values["token-file"], { maxBytes: 64 * 1024, label: `--token-file ${values["token-file"]}` }), `--token-file ${values["token-file"]}`).split(/\r?\n/, 1)[0]!.trim();
       } catch (error) {
-        throw new CliError(`serve: cannot read --token-file ${values["token-file"]}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 2);
+        if (error instanceof InputFileError) throw new CliError(`serve: ${error.message}`, 2);
+        throw error;
       }
       if (!token) throw new CliError(`serve: --token-file ${values["token-file"]} is empty`, 2);
     }
@@ -93,7 +100,7 @@ const command: Command = {
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
     if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit\n");
     if (!token && host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
-      process.stderr.write(`groundwire serve: listening on ${host} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
+      process.stderr.write(`groundwire serve: listening on ${escapeMessage(host)} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
     }
 
     const moots = createMootStore({
@@ -102,7 +109,7 @@ const command: Command = {
       synth,
       modelName: config.baseUrl ? (config.model ?? "") : "extractive",
       maxConcurrentTurns,
-      onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${file}: ${reason}\n`),
+      onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${escapeMessage(`${file}: ${reason}`)}\n`),
     });
     const app = createServerApp({
       ...ctx,
@@ -111,7 +118,7 @@ const command: Command = {
       maxBodyBytes,
       turnTimeoutMs,
       version: packageVersion(),
-      log: (m) => process.stderr.write(`groundwire serve: ${m}\n`),
+      log: (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`),
     });
 
     await new Promise<void>((resolve, reject) => {

@@ -24,6 +24,7 @@ import { markdown } from "../deps/markdown.js";
 import type { Nodes, RootContent, TableCell } from "mdast";
 import { createSha256, sha256Hex, type Sha256Hasher } from "../../bindings/sha256.js";
 import { anchorFor, CollapsedText, isWhitespaceAt, normalizeWhitespace, slugify } from "./text.js";
+import { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "./limits.js";
 
 /**
  * What a fragment is. `section` = a heading and everything under it up to the next
@@ -1845,6 +1846,7 @@ function emitBlocks(b: Builder, roots: readonly BlockNode[]): void {
 function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
   if (typeof artifactId !== "string" || artifactId === "") throw new TypeError(`${fn}: artifactId must be a non-empty string`);
   if (typeof text !== "string") throw new TypeError(`${fn}: text must be a string (got ${text === null ? "null" : typeof text})`);
+  if (text.length > MAX_DOCUMENT_LENGTH) throw new DocumentTooLargeError(fn, text.length);
 }
 
 /**
@@ -1859,7 +1861,7 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  * @param text the whole document as written (not pre-normalized)
  * @returns the fragments in document order (`sequence` 0..n-1); frozen, so
  *   `citationStatus` may index the array once and reuse the index
- * @throws TypeError on a non-string text or an empty artifactId
+ * @throws TypeError on a non-string text or an empty artifactId; DocumentTooLargeError for a text over MAX_DOCUMENT_LENGTH (2^27) UTF-16 code units
  */
 export function fragmentMarkdown(artifactId: string, text: string): readonly Fragment[] {
   checkInputs("fragmentMarkdown", artifactId, text);
@@ -1875,7 +1877,7 @@ export function fragmentMarkdown(artifactId: string, text: string): readonly Fra
  * anchors are ordinals `paragraph:1`, `paragraph:2`, …
  *
  * @returns frozen fragments in document order
- * @throws TypeError on a non-string text or an empty artifactId
+ * @throws TypeError on a non-string text or an empty artifactId; DocumentTooLargeError for a text over MAX_DOCUMENT_LENGTH (2^27) UTF-16 code units
  */
 export function fragmentPlainText(artifactId: string, text: string): readonly Fragment[] {
   checkInputs("fragmentPlainText", artifactId, text);

@@ -13,6 +13,7 @@ export {
   type FragmentCell,
   type FragmentKind,
 } from "./fragment.js";
+export { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "./limits.js";
 export {
   citationStatus,
   resolveFragment,

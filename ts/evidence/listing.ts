@@ -24,15 +24,19 @@ export function firstWords(text: string, max = 60): string {
  * Render the listing. The first line describes the artifact when one is given:
  * `<artifactId>  <mediaType>  <byteLength> bytes  <contentHash>  <n> fragments`.
  * Ends with a newline; deterministic (no clock, no locale).
+ * (Line by line, for output written as it is made: {@link listingLines}.)
  */
 export function formatFragmentListing(fragments: readonly Fragment[], artifact?: Artifact): string {
-  const lines: string[] = [];
+  return `${Array.from(listingLines(fragments, artifact)).join("\n")}\n`;
+}
+
+/** The lines of {@link formatFragmentListing}, without their line ends, one at a time. */
+export function* listingLines(fragments: readonly Fragment[], artifact?: Artifact): Generator<string> {
   if (artifact) {
-    lines.push(`${artifact.artifactId}  ${artifact.mediaType}  ${artifact.byteLength} bytes  ${artifact.contentHash}  ${fragments.length} fragments`);
+    yield `${artifact.artifactId}  ${artifact.mediaType}  ${artifact.byteLength} bytes  ${artifact.contentHash}  ${fragments.length} fragments`;
   }
   const lineWidth = String(fragments.reduce((m, f) => Math.max(m, f.line), 0)).length;
   for (const f of fragments) {
-    lines.push(`${f.versionId}  L${String(f.line).padEnd(lineWidth)}  ${"  ".repeat(f.depth)}${f.kind}:${f.anchor}  ${JSON.stringify(firstWords(f.text))}`);
+    yield `${f.versionId}  L${String(f.line).padEnd(lineWidth)}  ${"  ".repeat(f.depth)}${f.kind}:${f.anchor}  ${JSON.stringify(firstWords(f.text))}`;
   }
-  return `${lines.join("\n")}\n`;
 }

@@ -4,9 +4,10 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
-import { decodeUtf8, readRegularFile } from "../files.js";
+import { decodeUtf8, readRegularFile, refuseNonRegular } from "../files.js";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
 import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
+import { MAX_DOCUMENT_LENGTH } from "./limits.js";
 
 /**
  * The artifact id a file gets when none is given: the same for one file however it
@@ -45,9 +46,11 @@ export interface LoadedDocument {
  * @param options.artifactId key for fragment ids (default: `defaultArtifactId(path)`; with
  *   `options.bytes`, e.g. from standard input, the normalized path as given)
  * @param options.bytes the content when already read (e.g. from standard input); `path` then only names it
- * @param options.maxBytes size cap when reading (default 512 MiB)
- * @throws UnsupportedFormatError for formats other than markdown and plain text (before reading);
- *   InputFileError when the file is missing, not a regular file, over the cap, or not valid
+ * @param options.maxBytes size cap when reading (default 128 MiB, the fragmenters' MAX_DOCUMENT_LENGTH)
+ * @throws InputFileError `<path>: is a directory, not a file` or `is not a regular file …`
+ *   (checked first, by type: a FIFO or device is never read); UnsupportedFormatError for
+ *   formats other than markdown and plain text (before reading); InputFileError when the
+ *   file is missing, over the cap, or not valid
  *   UTF-8 (`<path>: invalid UTF-8 at byte N`: never decoded to U+FFFD, so a changed byte
  *   cannot read as unchanged)
  */
@@ -55,9 +58,12 @@ export function loadDocumentFile(
   path: string,
   options: { artifactId?: string; mediaType?: string; bytes?: Uint8Array; maxBytes?: number } = {},
 ): LoadedDocument {
+  // a folder or a device has no format to name: say what it is first (never opened here)
+  if (!options.bytes) refuseNonRegular(path);
   const mediaType = options.mediaType ?? mediaTypeForPath(path);
   if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
-  const bytes = options.bytes ?? readRegularFile(path, { maxBytes: options.maxBytes });
+  // the fragmenters take at most MAX_DOCUMENT_LENGTH UTF-16 code units, never more than the UTF-8 bytes
+  const bytes = options.bytes ?? readRegularFile(path, { maxBytes: options.maxBytes ?? MAX_DOCUMENT_LENGTH });
   // A leading BOM is dropped, as before (fragment offsets count from the text after it).
   const text = decodeUtf8(bytes, path, { stripBom: true });
   const sourceObjectId = options.bytes ? normalize(path).replace(/\\/g, "/") : defaultArtifactId(path);

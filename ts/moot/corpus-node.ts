@@ -3,7 +3,8 @@
  * each cut by its own structure (an optional `<genre>__<book>.entries.json`
  * beside a book overrides it with an entries index).
  */
-import { readdirSync, readFileSync, existsSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
+import { decodeUtf8, InputFileError, readRegularFile } from "../files.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bookKeyFromFileName, createEmbeddedCorpus, parseBook, readEntriesIndex, type Book, type DiaryEntry, type EmbeddedCorpus } from "./retrieval.js";
@@ -25,16 +26,36 @@ export class CorpusError extends Error {
  *
  * @param dir folder path or file: URL
  * @throws CorpusError (one line naming the file) when the folder is missing or not
- *   a folder, holds no book, a `.txt` named with `__` is not a valid key, a book file
+ *   a folder, its books hold more than MAX_CORPUS_BYTES (64 MiB) in all, holds no book, a `.txt` named with `__` is not a valid key, a book file
  *   is not a regular UTF-8 file or holds no passage of text, or an entries file is not valid JSON or not of the
  *   documented shape
  */
 export function loadBooks(dir: string | URL): Book[] {
   const path = dir instanceof URL ? fileURLToPath(dir) : dir;
-  if (!existsSync(path)) throw new CorpusError(`corpus folder ${path} does not exist`);
-  if (!statSync(path).isDirectory()) throw new CorpusError(`corpus folder ${path} is not a folder`);
+  const st = statOrNull(path, (reason) => `corpus folder ${path} ${reason}`);
+  if (!st) throw new CorpusError(`corpus folder ${path} does not exist`);
+  if (!st.isDirectory()) throw new CorpusError(`corpus folder ${path} is not a folder`);
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (error) {
+    throw new CorpusError(`corpus folder ${path} ${describeFsError(path, error)}`);
+  }
+  // every book is held, indexed, at once: bounded in all, not only each, before any is read
+  let total = 0;
+  for (const file of names) {
+    if (!bookKeyFromFileName(file)) continue;
+    const st = statOrNull(join(path, file), (reason) => `${join(path, file)}: ${reason}`);
+    if (!st?.isFile()) continue;
+    // one book over its own cap is named as such (readBookText says the same)
+    if (st.size > MAX_BOOK_BYTES) throw new CorpusError(`${join(path, file)}: ${st.size.toLocaleString("en-US")} bytes, over the ${MAX_BOOK_BYTES / 2 ** 20} MiB a book may hold`);
+    total += st.size;
+  }
+  if (total > MAX_CORPUS_BYTES) {
+    throw new CorpusError(`corpus folder ${path}: its books are ${total.toLocaleString("en-US")} bytes, over the ${MAX_CORPUS_BYTES / 2 ** 20} MiB a corpus may hold`);
+  }
   const books: Book[] = [];
-  for (const file of readdirSync(path).sort()) {
+  for (const file of names.sort()) {
     const key = bookKeyFromFileName(file);
     if (!key) {
       // Meant as a book (`__` in a .txt name) but not a key we can cite: refuse by name rather
@@ -47,12 +68,22 @@ export function loadBooks(dir: string | URL): Book[] {
     const text = readBookText(join(path, file)).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
     const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
     let entries: DiaryEntry[] | undefined;
-    if (existsSync(entriesPath)) {
-      const size = statSync(entriesPath).size;
+    const entriesStat = statOrNull(entriesPath, (reason) => `${entriesPath}: ${reason}`);
+    if (entriesStat) {
+      if (!entriesStat.isFile()) throw new CorpusError(`${entriesPath}: not a regular file`);
+      const size = entriesStat.size;
       if (size > MAX_ENTRIES_BYTES) throw new CorpusError(`${entriesPath}: ${size.toLocaleString("en-US")} bytes, over the ${MAX_ENTRIES_BYTES / 2 ** 20} MiB an entries index may hold`);
+      let json: string;
+      try {
+        // a regular file, capped and strictly decoded (a FIFO put in its place is never waited on)
+        json = decodeUtf8(readRegularFile(entriesPath, { maxBytes: MAX_ENTRIES_BYTES }), entriesPath);
+      } catch (error) {
+        if (error instanceof InputFileError) throw new CorpusError(error.message);
+        throw error;
+      }
       let data: unknown;
       try {
-        data = JSON.parse(readFileSync(entriesPath, "utf8"));
+        data = JSON.parse(json);
       } catch (error) {
         throw new CorpusError(`${entriesPath}: not valid JSON (${(error as Error).message.split("\n", 1)[0]})`);
       }
@@ -78,6 +109,11 @@ export function loadBooks(dir: string | URL): Book[] {
  * book, and would hold the process for minutes.
  */
 export const MAX_BOOK_BYTES = 64 * 2 ** 20;
+/**
+ * The most bytes a corpus folder's books may hold in all (64 MiB): every book is loaded and
+ * indexed at once, and `locate` over one 66 MB book peaked at 1.2 GB RSS.
+ */
+export const MAX_CORPUS_BYTES = 64 * 2 ** 20;
 /** The largest `.entries.json` read, in bytes (16 MiB). */
 export const MAX_ENTRIES_BYTES = 16 * 2 ** 20;
 
@@ -87,14 +123,15 @@ export const MAX_ENTRIES_BYTES = 16 * 2 ** 20;
  * @throws CorpusError naming the file: not a regular file, unreadable, UTF-16 or holding a NUL byte, or not UTF-8
  */
 function readBookText(file: string): string {
-  const stat = statSync(file);
+  const stat = statOrNull(file, (reason) => `${file}: ${reason}`);
+  if (!stat) throw new CorpusError(`${file}: does not exist`);
   if (!stat.isFile()) throw new CorpusError(`${file}: not a regular file`);
   if (stat.size > MAX_BOOK_BYTES) throw new CorpusError(`${file}: ${stat.size.toLocaleString("en-US")} bytes, over the ${MAX_BOOK_BYTES / 2 ** 20} MiB a book may hold`);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    throw new CorpusError(`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new CorpusError(`${file}: ${describeFsError(file, error)}`);
   }
   // UTF-16 (what Windows calls "Unicode") of ASCII text is valid UTF-8 with a NUL after every letter,
   // so strict decoding alone would take it as a book of "C\0h\0a\0…"; and with a BOM the Latin-1 advice
@@ -106,6 +143,46 @@ function readBookText(file: string): string {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new CorpusError(`${file}: not UTF-8 text (convert it first, e.g. iconv -f latin1 -t utf-8)`);
+  }
+}
+
+/**
+ * What a file system error on `path` means, as the end of a sentence naming the path:
+ * `is a symbolic link loop`, `is a symbolic link to "x", which does not exist`,
+ * `does not exist`, `cannot be read: permission denied`, `is not in a folder (a part of the
+ * path is a file)`, or `cannot be read (<code>)`.
+ *
+ * @param path the path the error is about
+ * @param error what node:fs threw
+ */
+export function describeFsError(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ELOOP") return "is a symbolic link loop (too many levels of links)";
+  if (code === "ENOENT") {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return `is a symbolic link to ${JSON.stringify(readlinkSync(path))}, which does not exist`;
+    } catch {
+      // not there at all
+    }
+    return "does not exist";
+  }
+  if (code === "EACCES" || code === "EPERM") return "cannot be read: permission denied";
+  if (code === "ENOTDIR") return "is not in a folder (a part of the path is a file)";
+  return `cannot be read (${code ?? (error as Error).message})`;
+}
+
+/**
+ * stat(2) of `path`, following links: null when nothing is there (a missing path, not a
+ * dangling link); any other failure (a link loop, a dangling link, permission) is a
+ * CorpusError whose message is `message(reason)` with the reason from {@link describeFsError}.
+ */
+function statOrNull(path: string, message: (reason: string) => string): Stats | null {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const reason = describeFsError(path, error);
+    if (reason === "does not exist") return null;
+    throw new CorpusError(message(reason));
   }
 }
 

@@ -58,7 +58,9 @@ export class UnknownBookError extends Error {
       : known.length && known.length <= 10
         ? `; the corpus holds ${known.join(", ")}`
         : "";
-    super(`unknown book ${JSON.stringify(key)}${hint}`);
+    // a key pasted by mistake (a whole paragraph) is cut, with its own length
+    const shown = key.length > 80 ? `${JSON.stringify(key.slice(0, 80))}… (${key.length} characters)` : JSON.stringify(key);
+    super(`unknown book ${shown}${hint}`);
     this.name = "UnknownBookError";
   }
 }

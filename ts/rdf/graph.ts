@@ -52,7 +52,9 @@ export function formatFromPath(path: string): RdfFormat {
   if (lower.endsWith(".nt")) return "ntriples";
   if (lower.endsWith(".nq")) return "nquads";
   if (lower.endsWith(".trig")) return "trig";
-  const ext = lower.includes(".") ? lower.slice(lower.lastIndexOf(".")) : "(none)";
+  // the extension of the file's name, not a dot in a folder's (`/tmp/a.b/data` has none)
+  const name = lower.slice(Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\")) + 1);
+  const ext = name.includes(".") ? name.slice(name.lastIndexOf(".")) : "(none)";
   throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt, .nq or .trig)`);
 }
 
