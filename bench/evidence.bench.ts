@@ -182,6 +182,60 @@ function fragmentCase(name: string, size: BenchCase["size"], text: string, conte
   };
 }
 
+/**
+ * A task-heavy list (issue 15's input-bounded time, task items): 50,000 items of a TODO list or
+ * changelog, every marker, `[ ]`, `[x]`, `[X]`, the check followed by text, emphasis, code, a link,
+ * two spaces or a line ending, nested items, and one in 25 with a URL right after the check (a GFM
+ * autolink literal: micromark decides those, in batches). The peer is the same list without the checks.
+ */
+function taskList(items: number, checks: boolean): string {
+  const forms: ((i: number) => string)[] = [
+    (i) => `- [ ] task ${i}`,
+    (i) => `- [x] done ${i}`,
+    (i) => `* [X] **bold** item ${i}`,
+    (i) => `1. [ ] \`code\` step ${i}`,
+    (i) => `- [ ] [link ${i}](https://example.com/${i})`,
+    (i) => `  - [x] nested ${i}`,
+    (i) => `- [ ]  two spaces ${i}`,
+    (i) => `- [x] *emphasis* ${i}`,
+    (i) => `- [ ]\n  on the next line ${i}`,
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < items; i++) out.push(i % 25 === 24 ? `- [ ] https://example.com/issue/${i}` : forms[i % forms.length](i));
+  const text = `${out.join("\n")}\n`;
+  return checks ? text : text.replace(/\[[ xX]\] ?/g, "");
+}
+
+function taskListCase(): BenchCase {
+  const text = taskList(50_000, true);
+  const peer = taskList(50_000, false);
+  const reference = fragmentMarkdown("bench", text);
+  const ids = reference.map((f) => f.versionId).join("\n");
+  const bytes = new TextEncoder().encode(text).byteLength;
+  return {
+    name: `task list: 50,000 GFM task items (${bytes} bytes, ${reference.length} fragments)`,
+    size: "large",
+    units: { count: bytes, unit: "bytes" },
+    contenders: [
+      {
+        name: "fragmentMarkdown",
+        run: () => fragmentMarkdown("bench", text),
+        check: (out) => {
+          if ((out as Fragment[]).map((f) => f.versionId).join("\n") !== ids) throw new Error("fragment ids differ between runs");
+        },
+      },
+      {
+        name: "fragmentMarkdown, the same list without checks (peer)",
+        run: () => fragmentMarkdown("bench", peer),
+        check: (out) => {
+          if ((out as Fragment[]).length !== reference.length) throw new Error("the peer list has another shape");
+        },
+      },
+    ],
+    extra: () => ({ fragments: reference.length, bytes, "peer bytes": new TextEncoder().encode(peer).byteLength }),
+  };
+}
+
 /** 1,000 sections × 9 paragraphs (Frankenstein's paragraphs, numbered so each is unique) = 10,000 fragments. */
 function tenThousand(): { v1: readonly Fragment[]; v2: readonly Fragment[] } {
   const paras = readFileSync(BOOK, "utf8")
@@ -255,7 +309,7 @@ function citationCases(): BenchCase[] {
 const suite: BenchSuite = {
   part: "evidence",
   async cases() {
-    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8"), false), ...citationCases()];
+    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8"), false), taskListCase(), ...citationCases()];
     if (existsSync(SPEC) && existsSync(PRIMER)) {
       cases.unshift(
         fragmentCase("CommonMark spec.txt", "large", readFileSync(SPEC, "utf8"), true, 50),

@@ -93,8 +93,10 @@ const MICROMARK_BUGS: Record<string, (reference: readonly Fragment[], i: number,
     r[i].kind === "html" && (up?.kind === "quote" || up?.kind === "item") && previous?.kind === "paragraph" && !HTML_KIND_1_TO_6.test(r[i].text),
   // `    code\n2. two`, `para\n- 2. two`, `text\n- -`: a list that may not interrupt a paragraph (an empty item, an
   // ordered list not starting at 1) after indented code or on the first line of an item that interrupted a
-  // paragraph: micromark's "interrupt" flag stays set and it reads a paragraph.
-  "list after interrupt": (r, i, previous) => r[i].kind === "paragraph" && LIST_MARKER_LINE.test(r[i].text) && previous?.kind !== "definition" && previous?.kind !== "paragraph",
+  // paragraph: micromark's "interrupt" flag stays set and it reads a paragraph (a setext heading when a
+  // `-` line follows: `    code\n-\n-` is a section `-` to micromark, two empty items to CommonMark).
+  "list after interrupt": (r, i, previous) =>
+    (r[i].kind === "paragraph" || r[i].kind === "section") && LIST_MARKER_LINE.test(r[i].text) && previous?.kind !== "definition" && previous?.kind !== "paragraph",
 };
 
 function micromarkBug(reference: readonly Fragment[]): string | null {
