@@ -3,7 +3,7 @@
 // reader sees, and a deep document is refused with a typed error instead of a stack overflow.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fragmentMarkdown, MarkdownNestingError, MAX_MARKDOWN_NESTING, type Fragment } from "../../ts/evidence/index.js";
+import { fragmentMarkdown, MarkdownNestingError, MAX_MARKDOWN_NESTING, MAX_MICROMARK_NESTING, type Fragment } from "../../ts/evidence/index.js";
 
 const shape = (fs: readonly Fragment[]) => fs.map((f) => `${f.path} ${f.kind} ${f.contentHash}`);
 
@@ -149,5 +149,42 @@ describe("the nesting bound holds for groups read by micromark", () => {
     const text = Array.from({ length: 600 }, (_, i) => `${"  ".repeat(i)}- [ ] x`).join("\n") + "\n";
     expect(() => fragmentMarkdown("doc", text)).toThrow(MarkdownNestingError);
     expect(() => fragmentMarkdown("doc", text)).toThrow(/nesting deeper than 1,000 at line \d+/);
+  });
+
+  // micromark's time grows with depth × size (a table in each of 300 nested items took 6 s), so a
+  // group it reads is bounded lower: MAX_MICROMARK_NESTING levels of list, item and quote.
+  const itemsWithTables = (depth: number) =>
+    Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}- x\n${"  ".repeat(i)}  a | b\n${"  ".repeat(i)}  --|--\n`).join("");
+
+  it(`list items nested ${MAX_MICROMARK_NESTING / 2} deep, a table in each (a group micromark reads) → MarkdownNestingError naming the line`, () => {
+    let error: unknown;
+    try {
+      fragmentMarkdown("doc", itemsWithTables(MAX_MICROMARK_NESTING / 2));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MarkdownNestingError);
+    // the 64th item opens on line 3·63 + 1 = 190, at level 126 (list 125 + item 126); its table's
+    // paragraph-level tokens are the first at level 128
+    expect((error as MarkdownNestingError).limit).toBe(MAX_MICROMARK_NESTING);
+    expect((error as Error).message).toBe("nesting deeper than 128 at line 190 (around a table, footnote or other block read by micromark)");
+  });
+
+  it("list items nested 60 deep, a table in each, are fragmented: 60 lists, items, tables and rows", () => {
+    const fragments = fragmentMarkdown("doc", itemsWithTables(60));
+    const kinds = new Map<string, number>();
+    for (const f of fragments) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
+    expect(Object.fromEntries(kinds)).toMatchObject({ list: 60, item: 60, table: 60 });
+    const deepest = fragments.filter((f) => f.kind === "table").at(-1)!;
+    expect(deepest.line).toBe(3 * 59 + 2);
+    expect(deepest.text).toBe("a | b\n" + "  ".repeat(59) + "  --|--");
+  });
+
+  it(`${MAX_MARKDOWN_NESTING / 2 - 1} nested task items (read natively) are still fragmented, not bounded by micromark's depth`, () => {
+    const depth = MAX_MARKDOWN_NESTING / 2 - 1;
+    const text = Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}- [ ] x${i}`).join("\n") + "\n";
+    const paragraphs = fragmentMarkdown("doc", text).filter((f) => f.kind === "paragraph");
+    expect(paragraphs).toHaveLength(depth);
+    expect(paragraphs.at(-1)!.text).toBe(`x${depth - 1}`);
   });
 });

@@ -8,6 +8,7 @@ export {
   UnsupportedFormatError,
   MarkdownNestingError,
   MAX_MARKDOWN_NESTING,
+  MAX_MICROMARK_NESTING,
   FRAGMENT_KINDS,
   type Fragment,
   type FragmentCell,
