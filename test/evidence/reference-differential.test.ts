@@ -35,6 +35,8 @@ const ATOMS = [
   "[d]: /u 'title'\nnext\n", "[e]:\n  /u\n  \"t\"\n", "[f]: /u\n\"t\" tail\n", "[ a\nb ]: /u\n", "  [g]: /g\n", "- [h]: /h\n  more\n", "> [i]: /i\n> > deeper\n",
   // footnotes
   "[^n]: foot\n", "text[^n]\n", "[^f]: foot def\n    continued\n", "[^g]:\n    indented foot\n", "- [^h]: in list\n", "[^a]: one\n\n    two paragraphs\n", "[^b]: x\n> q\n", "> [^c]: in quote\n", "[^z]: z\n\n  lazy z\n",
+  // footnote calls in headings and cells, and `[^n]: x` lines that are (nested) or are not (`***`, code, HTML) definitions
+  "# [^n] *h*\n", "| [^n] |\n|---|\n", "***[^n]: not one\n", "```\n[^n]: in fence\n```\n", "<div>\n[^n]: in html\n", "[^a]: [^n]: nested\n",
   // HTML blocks
   "<div>\n| h |\n</div>\n", "<!-- comment -->\n", "<div>\n\ntext\n", "<custom-tag>\n", "<?php x ?>\n", "<script>\nx\n</script>\n", "<pre>\n\n</pre>\n", "<div>\n", "</div>\n", "<!-- open\n", "-->\n", "<pre>\n", "</pre>\n",
   "```\n", "~~~ x\n", "www.example.com\n",

@@ -12,6 +12,8 @@ export function markdown(): Markdown {
   if (loaded) return loaded;
   return (loaded = {
     fromMarkdown: (require("mdast-util-from-markdown") as typeof import("mdast-util-from-markdown")).fromMarkdown,
+    parse: (require("micromark") as typeof import("micromark")).parse,
+    preprocess: (require("micromark") as typeof import("micromark")).preprocess,
     gfmFromMarkdown: (require("mdast-util-gfm") as typeof import("mdast-util-gfm")).gfmFromMarkdown,
     gfm: (require("micromark-extension-gfm") as typeof import("micromark-extension-gfm")).gfm,
     frontmatter: (require("micromark-extension-frontmatter") as typeof import("micromark-extension-frontmatter")).frontmatter,

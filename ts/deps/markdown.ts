@@ -1,5 +1,6 @@
 /** The markdown parser stack (markdown-it; mdast + micromark, GFM, front matter); static import, see ts/deps/README.md. */
 import { fromMarkdown } from "mdast-util-from-markdown";
+import { parse, preprocess } from "micromark";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
@@ -9,6 +10,9 @@ import MarkdownIt from "markdown-it";
 /** The functions ts/evidence/fragment.ts parses with. */
 export interface Markdown {
   fromMarkdown: typeof fromMarkdown;
+  /** micromark's parser and preprocessor: its block (document) pass alone, without inline parsing or mdast. */
+  parse: typeof parse;
+  preprocess: typeof preprocess;
   gfmFromMarkdown: typeof gfmFromMarkdown;
   gfm: typeof gfm;
   frontmatter: typeof frontmatter;
@@ -17,7 +21,7 @@ export interface Markdown {
   MarkdownIt: typeof MarkdownIt;
 }
 
-const loaded: Markdown = { fromMarkdown, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, MarkdownIt };
+const loaded: Markdown = { fromMarkdown, parse, preprocess, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, MarkdownIt };
 
 /** The markdown parser stack. Never throws. */
 export function markdown(): Markdown {

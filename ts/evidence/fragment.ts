@@ -1054,6 +1054,8 @@ interface Lines {
   later: Later[];
   /** Whether the document holds `[^` at all (else no group needs the footnote-definition test). */
   footnotes: boolean;
+  /** Start and end (in the text as given) of each micromark region holding a line that may open a footnote definition (`FOOTNOTE_DEFINITION`), flat. */
+  footnoteRegions: number[];
 }
 
 /** A heading label or a cell text to read after the last chunk (it may use definitions further down). */
@@ -1821,15 +1823,56 @@ function tableOf(l: Lines, a: number, b: number): BlockNode {
   return { type: "table", start: rows[0].start, end: lineEnd(l, b - 1) + base, line: a + 1, rows };
 }
 
-/** The document's reference definitions as `[label]: #` lines, for parsing a piece of it alone. */
-function definitionLines(env: Env, text: string): string {
-  const lines = Object.keys(env.references ?? {}).map((key) => `[${key}]: #`);
-  // Where a footnote definition may start: at a line's start, after container markers, never after four
-  // columns of indentation (`    - [^h]: x` continues a paragraph: a call, not a definition).
-  // (Up to 3 columns before the first marker, up to 4 after each: one way only to split a run of
-  // blanks, so a line of many markers without a definition fails in linear time.)
-  for (const m of text.matchAll(/^[ \t]{0,3}(?:(?:>|[-+*]|\d{1,9}[.)])[ \t]{0,4})*\[\^([^\]\s]+)\]:/gm)) lines.push(`[^${m[1]}]: x`);
+/**
+ * The document's definitions as micromark reads the whole document, as lines to append to a
+ * piece of it parsed alone (`[label]: #` for a reference definition, `[^label]: x` for a footnote
+ * definition), so that `[x]` and `[^x]` in a heading, a cell or a region resolve as in the whole
+ * document. Reference definitions are markdown-it's (`env.references`). Footnote definitions are
+ * exactly micromark's: every line that may open one (`FOOTNOTE_DEFINITION`) was routed to a
+ * micromark region (`footnoteRegions`, offsets into `text`), and micromark's block pass over each
+ * such region (`footnoteDefinitionsIn`) lists the ones it opens, so a `[^n]: x` line in a fenced or
+ * indented code block, an HTML block, front matter, after `***`, or too deeply indented for its
+ * list item is none (a regex over the text counted them all, and a false one turned `[^n]` in a
+ * heading into a footnote call). Linear: the regions are disjoint, each read once.
+ */
+function definitionLines(env: Env, text: string, footnoteRegions: readonly number[]): string {
+  const footnotes = new Set<string>();
+  for (let k = 0; k < footnoteRegions.length; k += 2) {
+    for (const id of footnoteDefinitionsIn(text.slice(footnoteRegions[k], footnoteRegions[k + 1]))) footnotes.add(id);
+  }
+  const lines: string[] = [];
+  for (const key of Object.keys(env.references ?? {})) {
+    // markdown-it, which knows no footnotes, reads `[^n]: x` as a reference definition; appended, the
+    // line would be a footnote definition to micromark whether or not micromark reads one there.
+    // micromark never reads a line whose label is a footnote label as a reference definition, so
+    // such a key is dropped (the footnote, if micromark reads one, comes from its block pass).
+    if (key.startsWith("^") && FOOTNOTE_LABEL.test(key.slice(1))) continue;
+    lines.push(`[${key}]: #`);
+  }
+  for (const id of footnotes) lines.push(`[^${id}]: x`);
   return lines.join("\n");
+}
+
+/**
+ * A footnote label after its caret, as micromark-extension-gfm-footnote accepts it (normalized:
+ * markdown-it's reference keys are): no space, tab or line ending, no unescaped bracket, at most
+ * 999 characters (micromark's `linkReferenceSizeMax`).
+ */
+const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]?){1,999}$/;
+
+/**
+ * The normalized identifiers (micromark's `normalizeIdentifier`: upper case, as the mdast
+ * identifier is before lower-casing) of the footnote definitions micromark opens in `region`,
+ * parsed alone: micromark's document pass only (containers and flow), which is where
+ * micromark-extension-gfm-footnote records each definition it opens (`parser.gfmFootnotes`, the
+ * list its footnote calls are checked against); no inline parsing, no mdast.
+ */
+function footnoteDefinitionsIn(region: string): readonly string[] {
+  const m = markdown();
+  micromarkOptions ??= { extensions: [m.gfm()], mdastExtensions: [m.gfmFromMarkdown()] };
+  const parser = m.parse(micromarkOptions as never);
+  parser.document().write(m.preprocess()(region, undefined, true));
+  return (parser as { gfmFootnotes?: string[] }).gfmFootnotes ?? [];
 }
 
 /** micromark's verdicts on front matter fence pairs (a few distinct pairs in any corpus: `---`/`---` nearly always). */
@@ -1871,7 +1914,7 @@ function parseBlocks(text: string): BlockNode[] {
   const src = body.includes("\r") || body.includes("\0") ? body.replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD")) : body;
   const env: Env = {};
   const state = new (md().block.State)(src, md(), env, []) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, shift: state.tShift, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^") };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, shift: state.tShift, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^"), footnoteRegions: [] };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
@@ -1898,7 +1941,7 @@ function parseBlocks(text: string): BlockNode[] {
   }
   let defs: string | undefined;
   // Only called from `l.later` work, which runs once every chunk is tokenized: all definitions known.
-  const definitions = () => (defs ??= definitionLines(env, text));
+  const definitions = () => (defs ??= definitionLines(env, text, l.footnoteRegions));
   const pieces: (BlockNode | (() => BlockNode[]))[] = [];
   const reader = new GroupReader(l);
 
@@ -2052,6 +2095,9 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
       // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
       const end = lastChunk && gi === groups.length - 1 ? text.length : endOf(gi);
       const firstLine = g.a + 1;
+      // Every line that may open a footnote definition is in such a region (the group test above, or
+      // a group read with one that was routed): micromark's block pass over it finds the definitions.
+      if (l.footnotes && FOOTNOTE_DEFINITION.test(text.slice(start, end))) l.footnoteRegions.push(start, end);
       pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions()));
     }
   }
