@@ -1056,6 +1056,14 @@ export function qiScanRanges(nRanges: i32, lb: i32, n: i32, alphabet: i32, minRa
 
 /** qiScanChunk's first word whose windows count (0 outside qiScanChunk: every word). */
 let emitFrom: i32 = 0;
+/**
+ * qiScanChunk's work cap, in DP cells (a window's LCS bound costs la·blocks of them, its difflib ratio
+ * la·lb): phase B stops after the word at which the cells spent pass it (Infinity outside qiScanChunk).
+ */
+let workCap: f64 = Infinity;
+let workDone: f64 = 0;
+/** The word qiScanChunk's phase B stopped before: every window ending before it was scored (w1 when it ran to the end). */
+let chunkReached: i32 = 0;
 
 /**
  * One chunk of a text, for a scan cut into pieces (ts/moot/quote-index.ts `scanChunked`, which checks
@@ -1065,16 +1073,30 @@ let emitFrom: i32 = 0;
  * phase B starts at word `from`, so a chunk [from − n − 1, to) repeats none of the previous chunk's
  * windows: each window is scored once. `raise` as in qiScanRanges.
  */
-export function qiScanChunk(w0: i32, from: i32, w1: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, raise: i32): i32 {
+export function qiScanChunk(w0: i32, from: i32, w1: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64, raise: i32, cap: f64): i32 {
   nOut = 0;
+  chunkReached = w1;
   if (lb == 0 || w1 <= w0 || from >= w1) return 0;
   const blocks = (lb + 63) >> 6;
   setupQuote(lb, alphabet, blocks);
   setLimit(lb, blocks, minRatio);
   emitFrom = from;
+  workCap = cap > 0 ? cap : Infinity;
+  workDone = 0;
   scanWords(w0, w1, lb, n, blocks, minRatio, raise != 0);
   emitFrom = 0;
+  workCap = Infinity;
   return nOut;
+}
+
+/**
+ * Where the last qiScanChunk stopped: the first word whose windows it did not score (its `w1` unless
+ * its work `cap` was spent first; then > `from`: the word that passed the cap was finished). A chunk
+ * stopped early is resumed as the chunk [reached − n − 1, reached, w1), which scores each remaining
+ * window once.
+ */
+export function qiChunkReached(): i32 {
+  return chunkReached;
 }
 
 /** The first word t in [lo, hi) with a[t] >= x (a = CSTART or CEND, ascending), hi when none. */
@@ -1448,7 +1470,9 @@ function scanWords(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32, minRatio: f64
           }
           for (let i = 0; i < la; i++) store<i32>(CNT_A + (<usize>load<i32>(a + (<usize>i << 2)) << 2), 0);
           if (<f64>(2 * inter) / total < minRatio) continue; // bound 3
+          workDone += <f64>la * <f64>blocks;
           if (<f64>(2 * lcsLength(a, la, lb, blocks)) / total < minRatio) continue; // bound 4
+          workDone += <f64>la * <f64>lb;
           const ratio = <f64>(2 * matchingCharacters(a, la, QUOTE, lb)) / total;
           if (ratio >= minRatio) {
             emit(u, size, ratio);
@@ -1456,10 +1480,12 @@ function scanWords(w0: i32, w1: i32, lb: i32, n: i32, blocks: i32, minRatio: f64
           }
         }
         v++;
+        if (workDone > workCap) break; // qiScanChunk's cap: stop after this word (chunkReached)
       }
-      if (v == w1) break;
+      if (v == w1 || workDone > workCap) break;
     }
-    if (v == w1) break;
+    if (v == w1 || workDone > workCap) break;
   }
-return minRatio;
+  if (workDone > workCap) chunkReached = v;
+  return minRatio;
 }

@@ -16,7 +16,8 @@ export interface QuoteIndexExports {
   qiReserveRanges(count: number): number;
   qiScanRanges(nRanges: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
   qiScanPrefix(nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): number;
-  qiScanChunk(w0: number, from: number, w1: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number): number;
+  qiScanChunk(w0: number, from: number, w1: number, lb: number, n: number, alphabet: number, minRatio: number, raise: number, cap: number): number;
+  qiChunkReached(): number;
   qiLanesLayout(chars: number): number;
   qiScanLanes(
     nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
@@ -47,7 +48,7 @@ export interface QiHit {
 }
 
 /** The names every groundwire .wasm must export for this kernel. */
-export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix", "qiScanChunk", "qiLanesLayout", "qiScanLanes"] as const;
+export const QI_EXPORTS = ["qiReserve", "qiScan", "qiReserveRanges", "qiScanRanges", "qiScanPrefix", "qiScanChunk", "qiChunkReached", "qiLanesLayout", "qiScanLanes"] as const;
 
 /** A live binding to one instance's quote-index kernel. */
 export interface QuoteIndexBinding {
@@ -70,9 +71,14 @@ export interface QuoteIndexBinding {
    * One chunk of a text (global words [w0, w1), one text; w0 ≤ from ≤ w1): the windows lying inside
    * [w0, w1) that end at a word ≥ `from`, with ratio ≥ minRatio (unordered; `raise` as in scanRanges).
    * A scan cut into chunks [from − n − 1, to) scores each window once (qiScanChunk; the TS twin is
-   * WindowScanner.scan with its `emitFrom`).
+   * WindowScanner.scan with its `emitFrom`). `cap` (DP cells, > 0; Infinity: none) stops the scoring
+   * after the word at which a window's LCS and difflib work (la·blocks, la·lb cells) pass it: `reached`
+   * is then the first word whose windows were not scored (> from), else w1; the rest is the chunk
+   * [reached − n − 1, reached, w1).
    */
-  scanChunk(owner: object, texts: QiTexts, quote: QiQuote, w0: number, from: number, w1: number, minRatio: number, raise: boolean): QiHit[];
+  scanChunk(
+    owner: object, texts: QiTexts, quote: QiQuote, w0: number, from: number, w1: number, minRatio: number, raise: boolean, cap: number,
+  ): { hits: QiHit[]; reached: number };
   /**
    * `scan` at a high threshold through the quote's first min(lb, 16) characters in 16 lanes of
    * 16 bits over all texts at once (qiScanLanes; the texts' characters transposed into the lanes
@@ -148,9 +154,10 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
       const count = x.qiScanPrefix(texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, m, limit, maxRanges);
       return count < 0 ? null : hits(t, count);
     },
-    scanChunk(owner, texts, quote, w0, from, w1, minRatio, raise) {
+    scanChunk(owner, texts, quote, w0, from, w1, minRatio, raise, cap) {
       const t = load(owner, texts, quote);
-      return hits(t, x.qiScanChunk(w0, from, w1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, raise ? 1 : 0));
+      const count = x.qiScanChunk(w0, from, w1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, raise ? 1 : 0, cap === Infinity ? 0 : cap);
+      return { hits: hits(t, count), reached: x.qiChunkReached() };
     },
     scanLanes(owner, texts, quote, minRatio, onlySource, budget, maxMarks, maxRanges) {
       const t = load(owner, texts, quote);

@@ -96,6 +96,36 @@ describe("low minRatio: exact to the exhaustive scan, both backends", () => {
   }, 600_000);
 });
 
+describe("the WASM chunk scan's work cap (a chunk stops after the word that spends it, and the scan goes on from there)", () => {
+  const texts = fixture.passages;
+  const index = createQuoteIndex(texts);
+  const ix = __quoteIndexInternals.prepare(texts);
+  const quotes = quotesOf(texts, 8, 11);
+
+  it("caps of 1 and 5,000 cells: the same spans as the exhaustive scan, limit and no limit, at 0.3 and 0.6", () => {
+    expect(index.backend).toBe("wasm");
+    let stopped = 0;
+    for (const quote of quotes) {
+      const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
+      const all = scanExhaustive(ix, q, 0.3);
+      for (const minRatio of [0.3, 0.6]) {
+        const every = rankHits(ix, all.filter((h) => h.ratio >= minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+        const best3 = rankHits(ix, all.filter((h) => h.ratio >= minRatio), false, 3).map((h) => [h.word, h.size, h.ratio]);
+        for (const cells of [1, 5_000]) {
+          tuning.chunkCells = cells;
+          tuning.smallWords = 0;
+          const before = searchPaths.chunks;
+          expect(index.locate(quote, { minRatio, overlapping: true }).map(row(ix.sourceWords)), `${cells}: ${quote}`).toEqual(every);
+          expect(index.locate(quote, { minRatio, limit: 3 }).map(row(ix.sourceWords)), `${cells} k=3: ${quote}`).toEqual(best3);
+          if (cells === 1) stopped += searchPaths.chunks - before;
+        }
+      }
+    }
+    // a cap of one cell stops a chunk after every word that reached bound 4: many more chunks than words/4096
+    expect(stopped).toBeGreaterThan(quotes.length * 20);
+  }, 600_000);
+});
+
 describe("the quote-length bound: QuoteTooLongError", () => {
   const index = createQuoteIndex(fixture.passages.slice(0, 4));
 

@@ -695,12 +695,13 @@ function searchBest(
         for (let a = f; a < to; ) {
           const b = Math.min(to, Math.max(a, firstEnd) + pace.words);
           const c0 = timeBudget.now();
-          for (const h of chunkScan(Math.max(f, a - n - 1), a, b, threshold, raise)) {
+          const { hits, reached } = chunkScan(Math.max(f, a - n - 1), a, b, threshold, raise);
+          for (const h of hits) {
             got.push(h);
             if (raise) threshold = Math.max(threshold, h.ratio);
           }
-          pace.done(b - Math.max(a, firstEnd), timeBudget.now() - c0);
-          a = b;
+          pace.done(reached - Math.max(a, firstEnd), timeBudget.now() - c0);
+          a = reached;
           timeBudget.check(r >> 1, merged.length >> 1, threshold, "ranges");
         }
       } else {
@@ -1193,15 +1194,16 @@ function scanChunked(
     for (let a = g.from; a < g.to; ) {
       const b = Math.min(g.to, Math.max(a, firstEnd) + pace.words);
       const start = budget.now();
-      const hits = chunkScan(Math.max(first, a - n - 1), a, b, t, raise);
-      pace.done(b - Math.max(a, firstEnd), budget.now() - start);
+      // a chunk the WASM scan cut short at its work cap ends at `reached` (> a): the next one goes on from there
+      const { hits, reached } = chunkScan(Math.max(first, a - n - 1), a, b, t, raise);
+      pace.done(reached - Math.max(a, firstEnd), budget.now() - start);
       searchPaths.chunks++;
       let t1 = t;
       if (raise) for (const h of hits) t1 = Math.max(t1, h.ratio);
-      out.push({ from: a, to: b, t: t1 });
-      done += b - a;
+      out.push({ from: a, to: reached, t: t1 });
+      done += reached - a;
       t = onChunk(hits, t1);
-      a = b;
+      a = reached;
       budget.check(done, total, t, "words");
     }
   }
@@ -1233,6 +1235,14 @@ class Pacer {
 
 /** Target time of one chunk of a chunked scan, ms: the budget's check interval. */
 const CHUNK_MS = 20;
+
+/**
+ * The WASM chunk scan's work cap, in DP cells of its LCS bounds and difflib ratios: a chunk that runs
+ * into near matches of a long quote at a low ratio (a 200-word quote: ~10 ms of difflib a window)
+ * stops after the word that passes it, so the budget is checked again within ~CHUNK_MS whatever the
+ * pacer predicted (difflib's matching costs ~1 ns a cell here: 2^24 cells ≈ 15–30 ms).
+ */
+const CHUNK_CELLS = 2 ** 24;
 
 /**
  * The time budget of one `locate` call (`timeoutMs`): `check` throws QuoteSearchTimeoutError once
@@ -1330,7 +1340,7 @@ const REGION_SHARE_TS = 2;
  * Settable for the tests (the parity suite sets 0 to run the filter on small texts). `chunkWords`
  * > 0 fixes the chunks of a chunked scan at that many words (tests cut texts into many chunks).
  */
-const tuning = { smallWords: 65_536, chunkWords: 0 };
+const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
 const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
@@ -1597,18 +1607,23 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
  * inside [w0, w1) ending at a word ≥ `from` with ratio ≥ threshold, in no order (`raise`: each one
  * found raises the threshold, as the range scan's). WASM qiScanChunk, or WindowScanner.scan.
  */
-type ChunkScan = (w0: number, from: number, w1: number, threshold: number, raise: boolean) => WindowHit[];
+/**
+ * One chunk of a chunked scan (see `scanChunked`): the windows inside words [w0, w1) ending at a word
+ * ≥ from, ≥ threshold, and `reached`, the first word whose windows were not scored: w1, or less when
+ * the WASM scan spent its work cap (CHUNK_CELLS) first (the TS twin always runs to w1).
+ */
+type ChunkScan = (w0: number, from: number, w1: number, threshold: number, raise: boolean) => { hits: WindowHit[]; reached: number };
 
 /** The chunk scan of the backend (the WASM binding's copy of the texts kept per `owner`), else the TS twin. */
 function chunkScanOf(
   binding: ReturnType<typeof quoteIndexBindingFor> | null, owner: object, ix: IndexedText, quote: IndexedQuote,
 ): ChunkScan {
-  if (binding) return (w0, from, w1, threshold, raise) => binding.scanChunk(owner, ix, quote, w0, from, w1, threshold, raise);
+  if (binding) return (w0, from, w1, threshold, raise) => binding.scanChunk(owner, ix, quote, w0, from, w1, threshold, raise, tuning.chunkCells);
   const scanner = quote.ids.length ? new WindowScanner(ix, quote) : null;
   return (w0, from, w1, threshold, raise) => {
     const out: WindowHit[] = [];
     scanner?.scan(w0, w1, threshold, out, raise, from);
-    return out;
+    return { hits: out, reached: w1 };
   };
 }
 
