@@ -117,6 +117,20 @@ export function escapeTerminal(text: string): string {
 }
 
 /**
+ * Print one line of text for a human on standard output, through {@link escapeTerminal}:
+ * every listing, span, title, passage or report line a command prints from a file, the
+ * network, a model or argv goes through here (JSON output does not: it is printed as is).
+ */
+export function printLine(line: string): void {
+  process.stdout.write(`${escapeTerminal(line)}\n`);
+}
+
+/** Text for a human (several lines, its own line ends) on standard output, through {@link escapeTerminal}. */
+export function printText(text: string): void {
+  process.stdout.write(escapeTerminal(text));
+}
+
+/**
  * Text safe to echo in a message (the error line, a warning): what {@link escapeTerminal}
  * escapes, and also every format character (Unicode category Cf: zero-width space,
  * ZWNJ/ZWJ, word joiner, soft hyphen, BOM, tag characters …) and U+2028/U+2029, so input
