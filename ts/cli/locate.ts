@@ -49,9 +49,15 @@ export function wordDiff(quote: string, span: string): string {
   return out.join(" ");
 }
 
+/**
+ * `--timeout` in seconds (decimal digits with an optional fraction; no sign, exponent or
+ * surrounding blanks, as {@link numberOption}), above 0 and at most
+ * MAX_LOCATE_TIMEOUT_SECONDS, as milliseconds; absent, the default.
+ * @throws CliError (exit 2) naming --timeout and quoting the value
+ */
 function parseTimeout(raw: string | undefined): number {
   if (raw === undefined) return LOCATE_TIMEOUT_SECONDS * 1000;
-  const s = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN;
+  const s = /^(\d+\.?\d*|\.\d+)$/.test(raw) ? Number(raw) : NaN;
   if (!(s > 0 && s <= MAX_LOCATE_TIMEOUT_SECONDS)) {
     throw new CliError(`locate: --timeout must be a number of seconds above 0 and at most ${MAX_LOCATE_TIMEOUT_SECONDS}, got ${echo(raw)}`, 2);
   }
