@@ -83,6 +83,19 @@ describe("text from files is escaped on a terminal (dist/cli.cjs)", () => {
     expect(fuzzy.stdout).toContain("\\u202E");
   });
 
+  it("moot: the offline transcript quoting the corpus passages", async () => {
+    const two = join(dir, "two");
+    mkdirSync(two);
+    const text = `Title: Ev${RLO}il\nAuthor: X${ESC}[2J\n\n${[...PARAGRAPHS, ...PARAGRAPHS].join("\n\n")}\n`;
+    writeFileSync(join(two, "novel__a.txt"), text);
+    writeFileSync(join(two, "novel__b.txt"), text);
+    const r = await gw(["moot", "novel/a", "novel/b", "--corpus", two, "--turns", "2"]);
+    expect(r.code).toBe(0);
+    noRaw(r.stdout);
+    noRaw(r.stderr);
+    expect(r.stdout).toContain("\\u202E");
+  });
+
   it("index: a literal's ESC, U+202E and U+2066", async () => {
     const r = await gw(["index", join(dir, "evil.nt")]);
     expect(r.code).toBe(0);
