@@ -49,7 +49,7 @@ describe("the document size bound through the CLI (dist/cli.cjs)", () => {
     expect(atCeiling.stderr).toBe(`groundwire ${name}: ${huge}: 135,266,304 bytes, over the ${most} a document may hold\n`);
     expect(atCeiling.code).toBe(1);
     const over = await gw([...argv(small), "--max-bytes", String(ceiling + 1)]);
-    expect(over.stderr).toBe(`groundwire ${name}: --max-bytes must be at most ${ceiling}, got ${ceiling + 1}\n`);
+    expect(over.stderr).toBe(`groundwire ${name}: --max-bytes must be at most ${ceiling}, got "${ceiling + 1}"\n`);
     expect(over.code).toBe(2);
   });
 
@@ -64,7 +64,7 @@ describe("the document size bound through the CLI (dist/cli.cjs)", () => {
       ["-1", 'fragments: --max-bytes must be a positive integer, got "-1"'],
       ["0", 'fragments: --max-bytes must be a positive integer, got "0"'],
       ["64MiB", 'fragments: --max-bytes must be a positive integer, got "64MiB"'],
-      ["134217729", "fragments: --max-bytes must be at most 134217728, got 134217729"],
+      ["134217729", "fragments: --max-bytes must be at most 134217728, got \"134217729\""],
     ]) {
       const r = await gw(["fragments", small, "--max-bytes", raw]);
       expect(r.stderr).toBe(`groundwire ${line}\n`);

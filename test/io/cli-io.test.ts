@@ -233,9 +233,9 @@ describe("item 12: messages that echo input are short", () => {
 
 describe("item 13: --k, --turns and --max-turns have upper bounds", () => {
   it.each([
-    [["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "1000000"], "groundwire moot: --turns must be at most 1000, got 1000000\n"],
-    [["moot", "novel/frankenstein", "diary/pepys-1660", "--k", "100000"], "groundwire moot: --k must be at most 100, got 100000\n"],
-    [["prove", "q?", "--kg", "test/fixtures/kernel/olympics.ttl", "--max-turns", "1000000"], "groundwire prove: --max-turns must be at most 1000, got 1000000\n"],
+    [["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "1000000"], "groundwire moot: --turns must be at most 1000, got \"1000000\"\n"],
+    [["moot", "novel/frankenstein", "diary/pepys-1660", "--k", "100000"], "groundwire moot: --k must be at most 100, got \"100000\"\n"],
+    [["prove", "q?", "--kg", "test/fixtures/kernel/olympics.ttl", "--max-turns", "1000000"], "groundwire prove: --max-turns must be at most 1000, got \"1000000\"\n"],
   ])("%j", async (args, message) => {
     const r = await gw(args);
     expect(r.stderr).toBe(message);

@@ -95,7 +95,7 @@ describe("groundwire render", () => {
 
   it("a too-large count, an IRI holding a space, and a missing focus: usage errors that say what is wrong", async () => {
     const big = await failure([BOOK, "schema:Book", "--hops", "99999999"]);
-    expect(big).toMatchObject({ message: "render: --hops must be at most 9999999, got 99999999", exitCode: 2 });
+    expect(big).toMatchObject({ message: "render: --hops must be at most 9999999, got \"99999999\"", exitCode: 2 });
     expect((await failure([BOOK, "schema:Book", "--max-body-chars", "1e3"])).message).toBe('render: --max-body-chars must be a non-negative integer, got "1e3"');
     // not "uses the unknown prefix http:"
     expect((await failure([BOOK, "http://e/a b"])).message).toBe('render: focus "http://e/a b" is not an absolute IRI');

@@ -85,6 +85,15 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio (dist/cli.js; run `
     const resolved = await call("resolve_citations", { text, artifactId: "awesome", citations: [list[3].versionId] });
     expect(resolved.structuredContent.reports[0].status).toBe("current");
   });
+
+  it("an error text escapes what it echoes: ESC, bidi controls and lone surrogates as visible escapes", async () => {
+    const text = readFileSync(new URL("../fixtures/evidence/awesome-v001.md", import.meta.url), "utf8");
+    const refused = await call("resolve_citations", { text, artifactId: "awesome", citations: ["zz\u202e\u2066\u001b[2J\ud800"] });
+    expect(refused.isError).toBe(true);
+    const message = refused.content[0]!.text!;
+    expect(message).toBe('bad_request: not a citation: "zz\\u202E\\u2066\\u001b[2J\\ud800" (expected <fragmentId>#sha256:<hex>)');
+    expect(message).not.toMatch(/[\u001b\u202e\u2066\ufffd]|[\uD800-\uDFFF]/u);
+  });
 });
 
 describe.skipIf(!existsSync(CLI))("the MCP tools at /mcp of groundwire serve (Streamable HTTP)", () => {

@@ -5,7 +5,7 @@
  */
 import { loadCorpus } from "../moot/corpus-node.js";
 import { UnknownBookError } from "../moot/retrieval.js";
-import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
 const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json]
@@ -58,9 +58,9 @@ const command: Command = {
         console.log(JSON.stringify({ key: book.key, title: book.title, structure: book.structure, passages }, null, 2));
         return 0;
       }
-      console.log(`${book.key}: ${book.title} — ${book.passages.length} passages, cut by ${book.structure}`);
+      printLine(`${book.key}: ${book.title} — ${book.passages.length} passages, cut by ${book.structure}`);
       const width = Math.min(40, Math.max(...book.passages.map((p) => p.label.length)));
-      for (const p of book.passages) console.log(`${p.label.padEnd(width)}  ${firstWords(p.content)}`);
+      for (const p of book.passages) printLine(`${p.label.padEnd(width)}  ${firstWords(p.content)}`);
       return 0;
     }
     const books = corpus.books();
@@ -70,7 +70,7 @@ const command: Command = {
     }
     const width = Math.max(...books.map((b) => b.key.length));
     for (const b of books) {
-      console.log(`${b.key.padEnd(width)}  ${b.title}${b.author ? ` — ${b.author}` : ""} (${b.passages} passages, ${b.structure})`);
+      printLine(`${b.key.padEnd(width)}  ${b.title}${b.author ? ` — ${b.author}` : ""} (${b.passages} passages, ${b.structure})`);
     }
     return 0;
   },

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
-import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, parseCommandArgs, printText, type Command } from "./common.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
 const USAGE =
@@ -111,7 +111,7 @@ const command: Command = {
     if (values.json) {
       const { query: _query, ...rest } = result;
       process.stdout.write(`${JSON.stringify({ plan: file, ...rest }, null, 1)}\n`);
-    } else process.stdout.write(renderCheck(file, result));
+    } else printText(renderCheck(file, result));
     return result.errors.length ? 1 : 0;
   },
 };

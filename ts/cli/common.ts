@@ -51,11 +51,16 @@ function joinNegativeNumbers(args: string[], options: NonNullable<ParseArgsConfi
   return out;
 }
 
+/** The options whose value is a file or folder path: an empty (or all-blank) value is a usage error. */
+const PATH_OPTIONS = new Set(["corpus", "schema", "scope", "graph", "output", "json", "kg", "script", "data", "token-file", "api-key-file"]);
+
 /**
  * node:util parseArgs, strict, for one command. Every command gets `--help`/`-h`: it prints
  * `usage` on stdout and ends the command (HelpShown, exit 0), so no command handles it
  * itself; and `--quiet`/`-q` (no progress lines on stderr). Parse errors become one-line
- * CliErrors (exit 2) that name the command.
+ * CliErrors (exit 2) that name the command. A path option ({@link PATH_OPTIONS}: --corpus,
+ * -o, --scope …) given an empty or blank value is refused (`locate: --corpus needs a path,
+ * got ""`, exit 2) rather than taken as its default.
  * Returns values (with `quiet`) and positionals.
  */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
@@ -76,6 +81,13 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   if ((parsed.values as Record<string, unknown>).help) {
     console.log(usage);
     throw new HelpShown();
+  }
+  for (const [name, value] of Object.entries(parsed.values as Record<string, unknown>)) {
+    if (!PATH_OPTIONS.has(name)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      // an empty path would silently mean "the default" (the bundled corpus, the current folder)
+      if (typeof v === "string" && v.trim() === "") throw new CliError(`${command}: --${name} needs a path, got ${echo(v)}`, 2);
+    }
   }
   return parsed;
 }
@@ -117,6 +129,20 @@ export function escapeTerminal(text: string): string {
 }
 
 /**
+ * Print one line of text for a human on standard output, through {@link escapeTerminal}:
+ * every listing, span, title, passage or report line a command prints from a file, the
+ * network, a model or argv goes through here (JSON output does not: it is printed as is).
+ */
+export function printLine(line: string): void {
+  process.stdout.write(`${escapeTerminal(line)}\n`);
+}
+
+/** Text for a human (several lines, its own line ends) on standard output, through {@link escapeTerminal}. */
+export function printText(text: string): void {
+  process.stdout.write(escapeTerminal(text));
+}
+
+/**
  * Text safe to echo in a message (the error line, a warning): what {@link escapeTerminal}
  * escapes, and also every format character (Unicode category Cf: zero-width space,
  * ZWNJ/ZWJ, word joiner, soft hyphen, BOM, tag characters …) and U+2028/U+2029, so input
@@ -144,9 +170,9 @@ export function echo(text: string, limit = ECHO_LIMIT): string {
 
 /**
  * A whole-number option, checked: digits only (no sign, fraction, exponent or hex: `1e3`,
- * `0x10`, `-1`, `2.5` and `` are refused), from `min` to `max`. Messages (exit 2):
+ * `0x10`, `-1`, `2.5`, `` and surrounding blanks (`" 3"`) are refused), from `min` to `max`. Messages (exit 2):
  * `<command>: --<name> must be a positive integer, got "-1"` (`a non-negative integer` when
- * `min` is 0, `an integer of at least N` above 1) and `… must be at most 1000, got 5000`.
+ * `min` is 0, `an integer of at least N` above 1) and `… must be at most 1000, got "5000"` (the value quoted as typed, as in every message).
  *
  * @param raw the value as typed, or undefined (then `fallback`)
  * @throws CliError (exit 2)
@@ -154,18 +180,18 @@ export function echo(text: string, limit = ECHO_LIMIT): string {
 export function integerOption(command: string, name: string, raw: string | undefined, bounds: { fallback: number; min?: number; max: number }): number {
   if (raw === undefined) return bounds.fallback;
   const min = bounds.min ?? 1;
-  const digits = raw.trim();
+  const digits = raw;
   if (!/^\d+$/.test(digits) || Number(digits) < min) {
     const what = min === 1 ? "a positive integer" : min === 0 ? "a non-negative integer" : `an integer of at least ${min}`;
     throw new CliError(`${command}: --${name} must be ${what}, got ${echo(raw)}`, 2);
   }
-  if (Number(digits) > bounds.max) throw new CliError(`${command}: --${name} must be at most ${bounds.max}, got ${digits.length > ECHO_LIMIT ? echo(digits) : digits}`, 2);
+  if (Number(digits) > bounds.max) throw new CliError(`${command}: --${name} must be at most ${bounds.max}, got ${echo(raw)}`, 2);
   return Number(digits);
 }
 
 /**
  * A decimal-number option, checked: decimal syntax only (`0.8`, `.8`, `8e-1`; not hex,
- * `Infinity`, `NaN`, a sign or an empty value) within `[min, max]` (`(min, max]` when
+ * `Infinity`, `NaN`, a sign, surrounding blanks or an empty value) within `[min, max]` (`(min, max]` when
  * `minExclusive`). Message (exit 2): `<command>: --<name> must be a number in (0, 1], got "2"`.
  *
  * @param raw the value as typed, or undefined (then `fallback`)
@@ -175,7 +201,7 @@ export function numberOption(command: string, name: string, raw: string | undefi
   if (raw === undefined) return bounds.fallback;
   const n = Number(raw);
   const inRange = bounds.minExclusive ? n > bounds.min && n <= bounds.max : n >= bounds.min && n <= bounds.max;
-  if (!/^\s*(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw) || !inRange) {
+  if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw) || !inRange) {
     throw new CliError(`${command}: --${name} must be a number in ${bounds.minExclusive ? "(" : "["}${bounds.min}, ${bounds.max}], got ${echo(raw)}`, 2);
   }
   return n;

@@ -5,7 +5,7 @@
 import type { Graph } from "../rdf/index.js";
 import { buildTripleIndex, renderListing } from "../triple-index/index.js";
 import { sha256Backend } from "../../bindings/sha256.js";
-import { CliError, parseCommandArgs, type Command } from "./common.js";
+import { CliError, parseCommandArgs, printText, type Command } from "./common.js";
 import { createProgress, formatFor, loadGraphInput } from "./io.js";
 
 const USAGE = "usage: groundwire index <graph.ttl|.nt|.nq|.trig|-> [--format ttl|nt|nq|trig] [--scope <graph|->] [--json] [--quiet]\n  --format names the format of the input given as - (standard input; only one input can be -)";
@@ -47,11 +47,11 @@ const command: Command = {
       );
       return 0;
     }
-    process.stdout.write(renderListing(index));
+    printText(renderListing(index));
     // With a scope the fingerprint to hand to `critique` also covers which lines are read-only
     // (index.numbering): the same graph under another scope numbers other triples.
     const graphLine = index.numbering !== index.fingerprint ? `graph fingerprint: ${index.fingerprint} (the fingerprint above also covers the scope)\n` : "";
-    process.stdout.write(`\nfingerprint: ${index.numbering}\n${graphLine}triples: ${index.tripleCount} (${index.scopeSize} with ids${index.scopeSize < index.tripleCount ? `, ${index.tripleCount - index.scopeSize} read-only` : ""})\n`);
+    printText(`\nfingerprint: ${index.numbering}\n${graphLine}triples: ${index.tripleCount} (${index.scopeSize} with ids${index.scopeSize < index.tripleCount ? `, ${index.tripleCount - index.scopeSize} read-only` : ""})\n`);
     return 0;
   },
 };

@@ -198,12 +198,22 @@ export function checkOutputPath(path: string, option: string, inputs: ReadonlyAr
 }
 
 /**
- * Write a command's output: to standard output for `-`, else atomically to the file.
+ * Data (a graph, a MemDSL envelope) as written to standard output: exact when standard
+ * output is a pipe or a file (another program reads it), through {@link escapeTerminal}
+ * when it is a terminal (a literal's ESC or U+202E is shown as `\x1B` / `\u202E`, not acted on).
+ */
+export function dataForStdout(text: string): string {
+  return process.stdout.isTTY ? escapeTerminal(text) : text;
+}
+
+/**
+ * Write a command's output: to standard output for `-` (escaped for a terminal, exact
+ * otherwise: {@link dataForStdout}), else atomically to the file, exact.
  * @throws CliError (exit 1) `cannot write <path>: <reason>` (the old file stays as it was)
  */
 export function writeOutput(path: string, text: string): void {
   if (path === "-") {
-    process.stdout.write(text);
+    process.stdout.write(dataForStdout(text));
     return;
   }
   try {

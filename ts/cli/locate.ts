@@ -9,7 +9,7 @@ import { closeKeys } from "../moot/retrieval.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
-import { CliError, echo, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
 /** Default `--timeout` of `groundwire locate`, seconds: the search's time budget (the index build is not counted). */
@@ -49,9 +49,15 @@ export function wordDiff(quote: string, span: string): string {
   return out.join(" ");
 }
 
+/**
+ * `--timeout` in seconds (decimal digits with an optional fraction; no sign, exponent or
+ * surrounding blanks, as {@link numberOption}), above 0 and at most
+ * MAX_LOCATE_TIMEOUT_SECONDS, as milliseconds; absent, the default.
+ * @throws CliError (exit 2) naming --timeout and quoting the value
+ */
 function parseTimeout(raw: string | undefined): number {
   if (raw === undefined) return LOCATE_TIMEOUT_SECONDS * 1000;
-  const s = /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(raw) ? Number(raw) : NaN;
+  const s = /^(\d+\.?\d*|\.\d+)$/.test(raw) ? Number(raw) : NaN;
   if (!(s > 0 && s <= MAX_LOCATE_TIMEOUT_SECONDS)) {
     throw new CliError(`locate: --timeout must be a number of seconds above 0 and at most ${MAX_LOCATE_TIMEOUT_SECONDS}, got ${echo(raw)}`, 2);
   }
@@ -112,13 +118,13 @@ const command: Command = {
       return spans.length ? 0 : 1;
     }
     if (!spans.length) {
-      console.log(`no span with ratio ≥ ${minRatio} in ${values.book ?? `${books.length} books`}`);
+      printLine(`no span with ratio ≥ ${minRatio} in ${values.book ?? `${books.length} books`}`);
       return 1;
     }
     for (const s of spans) {
-      console.log(`${s.source}  ${s.passages.join(", ") || "-"}  [${s.start}, ${s.end})  ratio ${s.ratio.toFixed(3)}`);
-      console.log(`  “${s.text.replace(/\s+/g, " ")}”`);
-      if (s.ratio < 1) console.log(`  diff: ${wordDiff(quote, s.text)}`);
+      printLine(`${s.source}  ${s.passages.join(", ") || "-"}  [${s.start}, ${s.end})  ratio ${s.ratio.toFixed(3)}`);
+      printLine(`  “${s.text.replace(/\s+/g, " ")}”`);
+      if (s.ratio < 1) printLine(`  diff: ${wordDiff(quote, s.text)}`);
     }
     return 0;
   },

@@ -80,7 +80,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
   const rawTimeout = values.timeout ?? (env.GROUNDWIRE_TIMEOUT || undefined);
   let timeoutMs = DEFAULT_MODEL_TIMEOUT_MS;
   if (rawTimeout !== undefined) {
-    const s = /^\s*\d+(\.\d+)?\s*$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
+    const s = /^\d+(\.\d+)?$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
     if (!(s > 0 && s <= MAX_TIMEOUT_SECONDS)) {
       throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${echo(rawTimeout)}`, 2);
     }

@@ -17,7 +17,7 @@ import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type
 import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
 import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
 import { redactUrl } from "../net/redact.js";
-import { CliError, echo, integerOption, numberOption, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { CliError, echo, integerOption, numberOption, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
@@ -199,7 +199,7 @@ const command: Command = {
         const spoken = moot.transcript?.utterances.length ?? 0;
         if (moot.transcript && spoken > 0 && jsonPath) {
           writeTranscript({ ...transcriptDict(moot.transcript), incomplete: true, error: message });
-          if (!jsonToStdout) console.error(`moot: incomplete transcript (${spoken} of ${turns} turns) written to ${jsonPath}`);
+          if (!jsonToStdout) process.stderr.write(`moot: incomplete transcript (${spoken} of ${turns} turns) written to ${escapeMessage(jsonPath)}\n`);
         }
         throw new CliError(`moot: ${message}`);
       }

@@ -17,7 +17,7 @@ import {
   UnknownFocusError,
 } from "../memdsl/index.js";
 import { CliError, echo, integerOption, type Command, escapeMessage, parseCommandArgs } from "./common.js";
-import { createProgress, loadGraphInput } from "./io.js";
+import { createProgress, dataForStdout, loadGraphInput } from "./io.js";
 
 const USAGE = `usage: groundwire render <graph.ttl|.nt|.nq> <focus IRI or prefixed name> [options]
 
@@ -109,7 +109,7 @@ const command: Command = {
       logger: { warn },
     });
     progress.done();
-    process.stdout.write(values.json ? `${JSON.stringify(envelope, null, 2)}\n` : serializeEnvelope(envelope));
+    process.stdout.write(values.json ? `${JSON.stringify(envelope, null, 2)}\n` : dataForStdout(serializeEnvelope(envelope)));
     return 0;
   },
 };

@@ -60,7 +60,7 @@ const command: Command = {
     }, HELP);
     if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     const port = whole("port", values.port, SERVE_DEFAULTS.port, 0);
-    if (port > 65535) throw new CliError(`serve: --port must be at most 65535, got ${port}`, 2);
+    if (port > 65535) throw new CliError(`serve: --port must be at most 65535, got ${echo(values.port!)}`, 2);
     const host = values.host ?? SERVE_DEFAULTS.host;
     const maxBodyBytes = whole("max-body", values["max-body"], SERVE_DEFAULTS.maxBodyBytes, 1);
     const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);

@@ -7,7 +7,7 @@ import { DataFactory, Writer } from "n3";
 import { artifactIri, EVIDENCE_NS, toGraphSlice, validateSlice, type Artifact, type Fragment } from "../evidence/index.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli, maxBytesHelp, maxDocumentBytes } from "./fragments.js";
-import { ChunkedOutput } from "./io.js";
+import { ChunkedOutput, dataForStdout } from "./io.js";
 
 const HELP = `usage: groundwire slice <file|-> [--artifact ID] [--format nquads|turtle] [--input-format md|txt] [--validate]
 
@@ -46,7 +46,7 @@ const FRAGMENTS_PER_PART = 10_000;
  */
 async function serialize(artifact: Artifact, fragments: readonly Fragment[], format: "nquads" | "turtle"): Promise<void> {
   const out = new ChunkedOutput();
-  const sink = { write: (chunk: string, _encoding?: string, done?: () => void) => (out.add(chunk), done?.(), true), end: (done?: () => void) => done?.() };
+  const sink = { write: (chunk: string, _encoding?: string, done?: () => void) => (out.add(dataForStdout(chunk)), done?.(), true), end: (done?: () => void) => done?.() };
   const options = format === "nquads" ? { format: "N-Quads", end: false } : { format: "Turtle", end: false, prefixes: { gwe: EVIDENCE_NS, xsd: "http://www.w3.org/2001/XMLSchema#" } };
   const writer = new Writer(sink as never, options);
   const graph = DataFactory.namedNode(artifactIri(artifact.artifactId));

@@ -32,6 +32,7 @@ import {
   verifyQuotes,
   type CheckContext,
 } from "./checks.js";
+import { escapeMessage } from "../cli/common.js";
 import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
 import { createMcpServer, guardMessageDepth } from "./mcp.js";
 import type { MootStore } from "./moot-store.js";
@@ -120,7 +121,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
     if (status === 413) c.header("Connection", "close");
     return c.json({ error: { code, message } }, status);
   });
-  app.notFound((c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
 
   app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, running: options.moots.running }));
 

@@ -16,7 +16,7 @@ import { SparqlSyntaxError } from "../kernel/sparql.js";
 import { RdfParseError } from "../rdf/graph.js";
 import { CitationFormatError, UnsupportedFormatError } from "../evidence/index.js";
 import { UnknownFocusError } from "../memdsl/index.js";
-import { CliError } from "../cli/common.js";
+import { CliError, escapeMessage } from "../cli/common.js";
 import { DriftError, NotFoundError } from "./checks.js";
 import { BusyError, MootConflictError } from "./moot-store.js";
 
@@ -49,8 +49,17 @@ export function badRequest(where: string, error: z.ZodError): HttpError {
 
 const BAD_INPUT = [CritiqueFormatError, GoalError, PlanError, SparqlSyntaxError, RdfParseError, CitationFormatError, UnsupportedFormatError, UnknownFocusError, SameBookError, CliError, TranscriptFormatError];
 
-/** The status, code and message an error is answered with. */
+/**
+ * The status, code and message an error is answered with. The message is escaped like a CLI
+ * message ({@link escapeMessage}: controls, bidi and other format characters, lone
+ * surrogates become visible escapes), since it often echoes input and ends up on a terminal.
+ */
 export function errorResponse(error: unknown): { status: ContentfulStatusCode; code: string; message: string } {
+  const answer = rawErrorResponse(error);
+  return { ...answer, message: escapeMessage(answer.message) };
+}
+
+function rawErrorResponse(error: unknown): { status: ContentfulStatusCode; code: string; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof HttpError) return { status: error.status, code: error.code, message };
   if (error instanceof HTTPException) {
