@@ -1624,8 +1624,11 @@ class GroupReader {
           break;
         case "code_block":
           // Indented code may not interrupt a paragraph: right after a block quote it may be a lazy line of
-          // the quote's last paragraph, which markdown-it misses in nested quotes (`> > b\n    ***`).
-          if (i > from && tokens[i - 1].type === "blockquote_close") throw new NeedsMicromark();
+          // the quote's last paragraph, which markdown-it misses in nested quotes (`> > b\n    ***`). Right
+          // after a list it may be a lazy line of the last item's paragraph: a line indented four columns
+          // or more but less than the item's content column that markdown-it reads as a block that ends
+          // the paragraph (`-   a\n    > b`, `  1. a\n    ---`), and then, outside the item, as code.
+          if (i > from && (tokens[i - 1].type === "blockquote_close" || tokens[i - 1].type === "bullet_list_close" || tokens[i - 1].type === "ordered_list_close")) throw new NeedsMicromark();
           this.leaf("code", t, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
           break;
         case "html_block":
