@@ -34,6 +34,7 @@ const ATOMS = [
   // (a lazy line of the item's paragraph: indented code may not interrupt one); lists starting at 0; empty items `*`
   " -   [ ] a\n    > b\n", "-    [x]\n    ```\n", "  1. [X]\n    ---\n", "  2) [X]\n    >\n", " -   a\n    # b\n", "  1.  [ ] a\n     > b\n", " -   [ ] a\n    <div>\n", " 10. a\n     ***\n",
   "-     five\n    - six\n", "0. [x] zero\n", "0. a\n", "- [x] a\n  1. *\n", "*\n", "  1. *\n", "0. [x]\n   >1.\n", "    -\n0. [x]\n",
+  "-    a\n\n    x\n    y\n", " 10. [ ]\n      ```\n      ```\n    *\n    [\n",
   // definitions
   "[ref]: http://x\n", "[t]: /url \"title\"\n", "[t2]: /url\n  'title on next'\n", "[t3]:\n/url\n", "[a]: /a\n[b]: /b\n", "> [q]: /q\n", "- [li]: /li\n", "[x]: javascript:y\n", "[r]: /u\r\n",
   "[d]: /u 'title'\nnext\n", "[e]:\n  /u\n  \"t\"\n", "[f]: /u\n\"t\" tail\n", "[ a\nb ]: /u\n", "  [g]: /g\n", "- [h]: /h\n  more\n", "> [i]: /i\n> > deeper\n",
@@ -139,10 +140,11 @@ describe("random documents: fragmentMarkdown keeps the reference fragmenter's ad
       // GROUNDWIRE_DIFF_SEED / GROUNDWIRE_DIFF_RUNS explore further (the suite keeps its seed).
       { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 152026), numRuns: Number(process.env.GROUNDWIRE_DIFF_RUNS ?? 3000), endOnFailure: false },
     );
-    // Found this way: about 1 % of the documents (seeded, so the same each run); a predicate that matched
-    // everything would show here.
+    // Found this way: about 3 % of the documents (seeded, so the same each run; the atoms for lists starting
+    // at 0 and empty items `*` meet "list after interrupt" on purpose); a predicate that matched everything
+    // would show here.
     const total = [...skipped.values()].reduce((a, b) => a + b, 0);
     if (process.env.GROUNDWIRE_DIFF_SEED) console.log("skipped", runs, JSON.stringify(Object.fromEntries(skipped)));
-    expect(total, JSON.stringify(Object.fromEntries(skipped))).toBeLessThan(runs * 0.03);
+    expect(total, JSON.stringify(Object.fromEntries(skipped))).toBeLessThan(runs * 0.05);
   }, 60_000);
 });

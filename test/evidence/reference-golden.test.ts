@@ -154,6 +154,9 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
       " -   [ ] a\n    > b\n", "-    [ ]\n    > b", "-    [x]\n    ```", "  1. [X]\n    ---", "  2) [X]\n    >", " -   [ ] a\n    # b", " -   [ ] a\n    <div>", " -   [ ] a\n    ***",
       "  1.  [ ] a\n     > b", ">  -   [x]\n>     <div", " -   a\n    > b\n", "  1. a\n    ---\n", "- a\n  -    b\n      > c\n", "- [ ] a\n  -    [x] b\n      # c\n", "0.   [x] a\n    1. b\n",
     ]],
+    ["indented code after blank lines after a list whose item's content column is past it (micromark ends the code after its first line)", [
+      "-    a\n\n    x\n    y\n", "-    a\n\n    x\n\n    y\n", "-    ```\n     ```\n\n    x\n    y\n    z\n", " 10. [ ]\n      ```\n      ```\n    *\n    [", "1.   [x] a\n\n\n    x\n    y\n\n- b\n",
+    ]],
     ["footnote labels are definitions only where a definition may start", ["[ref]: http://x\r\n    - [^h]: in list\r\n-\r\n"]],
   ];
   for (const [name, docs] of MINIMIZED) {

@@ -2057,11 +2057,15 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
     // A footnote definition goes on after blank lines with lines indented four columns or more
     // (markdown-it, which knows no footnotes, reads indented code there): read with it.
     const footnoteGoesOn = !adjacent && !afterEmptyItem && l.footnotes && last !== undefined && t.type === "code_block" && FOOTNOTE_DEFINITION.test(src.slice(l.begin[last.a], l.end[last.b - 1]));
-    if (adjacent || afterEmptyItem || footnoteGoesOn) {
+    // Indented code after blank lines after a list (the last item's content column is past the
+    // code's): micromark ends the code after its first line (`-    a\n\n    x\n    y` is two code
+    // blocks to micromark, one to CommonMark): read with the list by micromark, as the reference does.
+    const codeAfterList = !adjacent && !afterEmptyItem && !footnoteGoesOn && last !== undefined && t.type === "code_block" && (tokens[i - 1].type === "bullet_list_close" || tokens[i - 1].type === "ordered_list_close");
+    if (adjacent || afterEmptyItem || footnoteGoesOn || codeAfterList) {
       last.to = j;
       last.b = Math.max(last.b, b);
       last.emptyItem = afterEmptyItem ? emptyItem : last.emptyItem || emptyItem;
-      last.micromark ||= afterEmptyItem || footnoteGoesOn;
+      last.micromark ||= afterEmptyItem || footnoteGoesOn || codeAfterList;
     } else {
       groups.push({ from: i, to: j, a, b, emptyItem, micromark: false });
     }
