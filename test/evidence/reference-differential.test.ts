@@ -30,6 +30,11 @@ const ATOMS = [
   // task list items
   "- [ ] task\n", "- [x] done\n", "- [X] Done *em*\n", "  - [ ] sub task\n", "1. [ ] ordered task\n", "> - [x] quoted task\n", "- [ ]\n", "- [ ]x\n", "- a [ ] b\n", "* [ ]  two spaces\n", "- [ ] `code`\n",
   "- [ ] www.x.com\n", "- [ ] a@b.co\n", "- [ ] a\n  - [x] b\n", "- [ ]\n  next line\n", "- [\tx] odd\n", "- [ ]\ttab after\n", "- [x]  *em*\n", "+ [ ] plus\n", "1) [X] paren\n", "> - [ ] q task\n>   more\n", "- [x] crlf task\r\n",
+  // items whose content column is 5 or more, then a line indented 4 to content-1 columns opening a block
+  // (a lazy line of the item's paragraph: indented code may not interrupt one); lists starting at 0; empty items `*`
+  " -   [ ] a\n    > b\n", "-    [x]\n    ```\n", "  1. [X]\n    ---\n", "  2) [X]\n    >\n", " -   a\n    # b\n", "  1.  [ ] a\n     > b\n", " -   [ ] a\n    <div>\n", " 10. a\n     ***\n",
+  "-     five\n    - six\n", "0. [x] zero\n", "0. a\n", "- [x] a\n  1. *\n", "*\n", "  1. *\n", "0. [x]\n   >1.\n", "    -\n0. [x]\n",
+  "-    a\n\n    x\n    y\n", " 10. [ ]\n      ```\n      ```\n    *\n    [\n",
   // definitions
   "[ref]: http://x\n", "[t]: /url \"title\"\n", "[t2]: /url\n  'title on next'\n", "[t3]:\n/url\n", "[a]: /a\n[b]: /b\n", "> [q]: /q\n", "- [li]: /li\n", "[x]: javascript:y\n", "[r]: /u\r\n",
   "[d]: /u 'title'\nnext\n", "[e]:\n  /u\n  \"t\"\n", "[f]: /u\n\"t\" tail\n", "[ a\nb ]: /u\n", "  [g]: /g\n", "- [h]: /h\n  more\n", "> [i]: /i\n> > deeper\n",
@@ -93,8 +98,8 @@ const MICROMARK_BUGS: Record<string, (reference: readonly Fragment[], i: number,
   // paragraph) after a paragraph in a quote or item: micromark starts an HTML block in the container.
   "lazy HTML of kind 7": (r, i, previous, up) =>
     r[i].kind === "html" && (up?.kind === "quote" || up?.kind === "item") && previous?.kind === "paragraph" && !HTML_KIND_1_TO_6.test(r[i].text),
-  // `    code\n2. two`, `para\n- 2. two`, `text\n- -`: a list that may not interrupt a paragraph (an empty item, an
-  // ordered list not starting at 1) after indented code or on the first line of an item that interrupted a
+  // `    code\n2. two`, `para\n- 2. two`, `text\n- -`, `0. [x]\n   >1.`: a list that may not interrupt a paragraph (an empty item, an
+  // ordered list not starting at 1) after indented code or on the first line of an item or quote that interrupted a
   // paragraph: micromark's "interrupt" flag stays set and it reads a paragraph (a setext heading when a
   // `-` line follows: `    code\n-\n-` is a section `-` to micromark, two empty items to CommonMark).
   "list after interrupt": (r, i, previous) =>
@@ -135,10 +140,11 @@ describe("random documents: fragmentMarkdown keeps the reference fragmenter's ad
       // GROUNDWIRE_DIFF_SEED / GROUNDWIRE_DIFF_RUNS explore further (the suite keeps its seed).
       { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 152026), numRuns: Number(process.env.GROUNDWIRE_DIFF_RUNS ?? 3000), endOnFailure: false },
     );
-    // Found this way: about 1 % of the documents (seeded, so the same each run); a predicate that matched
-    // everything would show here.
+    // Found this way: about 3 % of the documents (seeded, so the same each run; the atoms for lists starting
+    // at 0 and empty items `*` meet "list after interrupt" on purpose); a predicate that matched everything
+    // would show here.
     const total = [...skipped.values()].reduce((a, b) => a + b, 0);
     if (process.env.GROUNDWIRE_DIFF_SEED) console.log("skipped", runs, JSON.stringify(Object.fromEntries(skipped)));
-    expect(total, JSON.stringify(Object.fromEntries(skipped))).toBeLessThan(runs * 0.03);
+    expect(total, JSON.stringify(Object.fromEntries(skipped))).toBeLessThan(runs * 0.05);
   }, 60_000);
 });

@@ -150,6 +150,13 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
     ["indented lines after a block quote: lazy paragraph lines, or code", ["> >   more\n    - a [ ] b\n", "> > b\n    ***\n", "> \t\tq\n    > quote\n", "> \t\tq\n    | a | b |\n    |---|---|\n"]],
     ["a table header row that opens a list item, a quote or a heading", ["- a | b\n  --|--\n", "> a | b\n--|--\n", "# a | b\n--|--\n", "1. a | b\n---|---\n"]],
     ["micromark's reading of a group that goes on past markdown-it's", ["[x]: javascript:y\n<custom-tag>\n<pre>\n\n</pre>\n", "- [li]: /li\n|---|---|\n\n- [\tx] odd\n", "- [ref]: http://x\n| 1 | 2 |\n  - l\n\n  ===\n", "- [ref]: http://x\r\n| 1 | 2 |\r\n\r\n  ===\r\n"]],
+    ["a line indented four columns or more, but less than the item's content column, after an item's paragraph is a lazy line of it", [
+      " -   [ ] a\n    > b\n", "-    [ ]\n    > b", "-    [x]\n    ```", "  1. [X]\n    ---", "  2) [X]\n    >", " -   [ ] a\n    # b", " -   [ ] a\n    <div>", " -   [ ] a\n    ***",
+      "  1.  [ ] a\n     > b", ">  -   [x]\n>     <div", " -   a\n    > b\n", "  1. a\n    ---\n", "- a\n  -    b\n      > c\n", "- [ ] a\n  -    [x] b\n      # c\n", "0.   [x] a\n    1. b\n",
+    ]],
+    ["indented code after blank lines after a list whose item's content column is past it (micromark ends the code after its first line)", [
+      "-    a\n\n    x\n    y\n", "-    a\n\n    x\n\n    y\n", "-    ```\n     ```\n\n    x\n    y\n    z\n", " 10. [ ]\n      ```\n      ```\n    *\n    [", "1.   [x] a\n\n\n    x\n    y\n\n- b\n",
+    ]],
     ["footnote labels are definitions only where a definition may start", ["[ref]: http://x\r\n    - [^h]: in list\r\n-\r\n"]],
   ];
   for (const [name, docs] of MINIMIZED) {
@@ -182,6 +189,17 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
       expect(shape(fragmentMarkdown("d", "    code\n2. two\n"))).toEqual(["code:1 0-8", "list:1 9-15", "list:1/item:1 9-15", "list:1/item:1/paragraph:1 12-15"]);
       expect(shape(fragmentMarkdown("d", "\tcode tab\n-\n"))).toEqual(["code:1 0-9", "list:1 10-11", "list:1/item:1 10-11"]);
       expect(shape(fragmentMarkdown("d", "text\n- -\n"))).toEqual(["paragraph:1 0-4", "list:1 5-8", "list:1/item:1 5-8", "list:1/item:1/list:1 7-8", "list:1/item:1/list:1/item:1 7-8"]);
+      // An ordered list starting at 0 after indented code, and empty items first in an item or quote that interrupted a paragraph.
+      expect(shape(referenceFragmentMarkdown("d", "    >\n0. [X] task\n"))).toEqual(["code:1 0-5", "paragraph:1 6-17"]);
+      expect(shape(fragmentMarkdown("d", "    >\n0. [X] task\n"))).toEqual(["code:1 0-5", "list:1 6-17", "list:1/item:1 6-17", "list:1/item:1/paragraph:1 13-17"]);
+      expect(shape(fragmentMarkdown("d", "    -\n0. [x]"))).toEqual(["code:1 0-5", "list:1 6-12", "list:1/item:1 6-12", "list:1/item:1/paragraph:1 9-12"]);
+      expect(shape(fragmentMarkdown("d", "    >\n0. a"))).toEqual(["code:1 0-5", "list:1 6-10", "list:1/item:1 6-10", "list:1/item:1/paragraph:1 9-10"]);
+      for (const [text, empty] of [["- [x] a\n  1. *\n", "13-14"], ["- a\n  1. *", "9-10"]]) {
+        expect(shape(referenceFragmentMarkdown("d", text)).at(-1), text).toBe(`list:1/item:1/list:1/item:1/paragraph:1 ${empty}`);
+        expect(shape(fragmentMarkdown("d", text)).slice(-2), text).toEqual([`list:1/item:1/list:1/item:1/list:1 ${empty}`, `list:1/item:1/list:1/item:1/list:1/item:1 ${empty}`]);
+      }
+      expect(shape(referenceFragmentMarkdown("d", "0. [x]\n   >1.")).at(-1)).toBe("list:1/item:1/quote:1/paragraph:1 11-13");
+      expect(shape(fragmentMarkdown("d", "0. [x]\n   >1.")).slice(-2)).toEqual(["list:1/item:1/quote:1/list:1 11-13", "list:1/item:1/quote:1/list:1/item:1 11-13"]);
     });
   });
 

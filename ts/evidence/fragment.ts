@@ -1624,8 +1624,11 @@ class GroupReader {
           break;
         case "code_block":
           // Indented code may not interrupt a paragraph: right after a block quote it may be a lazy line of
-          // the quote's last paragraph, which markdown-it misses in nested quotes (`> > b\n    ***`).
-          if (i > from && tokens[i - 1].type === "blockquote_close") throw new NeedsMicromark();
+          // the quote's last paragraph, which markdown-it misses in nested quotes (`> > b\n    ***`). Right
+          // after a list it may be a lazy line of the last item's paragraph: a line indented four columns
+          // or more but less than the item's content column that markdown-it reads as a block that ends
+          // the paragraph (`-   a\n    > b`, `  1. a\n    ---`), and then, outside the item, as code.
+          if (i > from && (tokens[i - 1].type === "blockquote_close" || tokens[i - 1].type === "bullet_list_close" || tokens[i - 1].type === "ordered_list_close")) throw new NeedsMicromark();
           this.leaf("code", t, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
           break;
         case "html_block":
@@ -2054,11 +2057,15 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
     // A footnote definition goes on after blank lines with lines indented four columns or more
     // (markdown-it, which knows no footnotes, reads indented code there): read with it.
     const footnoteGoesOn = !adjacent && !afterEmptyItem && l.footnotes && last !== undefined && t.type === "code_block" && FOOTNOTE_DEFINITION.test(src.slice(l.begin[last.a], l.end[last.b - 1]));
-    if (adjacent || afterEmptyItem || footnoteGoesOn) {
+    // Indented code after blank lines after a list (the last item's content column is past the
+    // code's): micromark ends the code after its first line (`-    a\n\n    x\n    y` is two code
+    // blocks to micromark, one to CommonMark): read with the list by micromark, as the reference does.
+    const codeAfterList = !adjacent && !afterEmptyItem && !footnoteGoesOn && last !== undefined && t.type === "code_block" && (tokens[i - 1].type === "bullet_list_close" || tokens[i - 1].type === "ordered_list_close");
+    if (adjacent || afterEmptyItem || footnoteGoesOn || codeAfterList) {
       last.to = j;
       last.b = Math.max(last.b, b);
       last.emptyItem = afterEmptyItem ? emptyItem : last.emptyItem || emptyItem;
-      last.micromark ||= afterEmptyItem || footnoteGoesOn;
+      last.micromark ||= afterEmptyItem || footnoteGoesOn || codeAfterList;
     } else {
       groups.push({ from: i, to: j, a, b, emptyItem, micromark: false });
     }
