@@ -586,7 +586,7 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  * found later can shadow two kept ones), the search falls back to the full scan at `minRatio`.
  *
  * The complete search at T: a pigeonhole filter over the quote's words when it applies, else the
- * linear pass (`fullScan(T)`, WASM or TS). Proof of the filter, for a window W (la characters of
+ * linear pass (`linearBest` at T: the chunked scan, WASM or TS). Proof of the filter, for a window W (la characters of
  * joined keys) and the quote b (lb), ratio(W) = 2M/(la+lb) ≥ T:
  *  (a) M ≤ L = LCS(W, b) (difflib's matching blocks are a common subsequence), so the indel
  *      distance d = la + lb − 2L ≤ la + lb − 2M = (la+lb)(1 − ratio) ≤ (la+lb)(1 − T);
