@@ -136,22 +136,30 @@ function targetFigures(text: string): Record<string, string | number> {
   };
 }
 
+/** `fragmentMarkdown` on `text` as a contender, checked to give the version ids `ids` (one per line) on every run. */
+function fragmenter(text: string, ids: string) {
+  return {
+    name: "fragmentMarkdown",
+    run: () => fragmentMarkdown("bench", text),
+    check: (out: unknown) => {
+      if (versionIds(out as Fragment[]) !== ids) throw new Error("fragment ids differ between runs");
+    },
+  };
+}
+
+/** The fragments' version ids, one per line. */
+const versionIds = (fragments: readonly Fragment[]) => fragments.map((f) => f.versionId).join("\n");
+
 function fragmentCase(name: string, size: BenchCase["size"], text: string, contenders = true, memoryMb = 0): BenchCase {
   const reference = fragmentMarkdown("bench", text);
   const bytes = new TextEncoder().encode(text).byteLength;
-  const ids = reference.map((f) => f.versionId).join("\n");
+  const ids = versionIds(reference);
   return {
     name: `${name}: ${bytes} bytes, ${reference.length} fragments`,
     size,
     units: { count: bytes, unit: "bytes" },
     contenders: [
-      {
-        name: "fragmentMarkdown",
-        run: () => fragmentMarkdown("bench", text),
-        check: (out) => {
-          if ((out as Fragment[]).map((f) => f.versionId).join("\n") !== ids) throw new Error("fragment ids differ between runs");
-        },
-      },
+      fragmenter(text, ids),
       ...(contenders
         ? [
             {
@@ -210,20 +218,14 @@ function taskListCase(): BenchCase {
   const text = taskList(50_000, true);
   const peer = taskList(50_000, false);
   const reference = fragmentMarkdown("bench", text);
-  const ids = reference.map((f) => f.versionId).join("\n");
+  const ids = versionIds(reference);
   const bytes = new TextEncoder().encode(text).byteLength;
   return {
     name: `task list: 50,000 GFM task items (${bytes} bytes, ${reference.length} fragments)`,
     size: "large",
     units: { count: bytes, unit: "bytes" },
     contenders: [
-      {
-        name: "fragmentMarkdown",
-        run: () => fragmentMarkdown("bench", text),
-        check: (out) => {
-          if ((out as Fragment[]).map((f) => f.versionId).join("\n") !== ids) throw new Error("fragment ids differ between runs");
-        },
-      },
+      fragmenter(text, ids),
       {
         name: "fragmentMarkdown, the same list without checks (peer)",
         run: () => fragmentMarkdown("bench", peer),
