@@ -2,7 +2,7 @@
 // negative, zero, fractional, exponent, hex, empty or huge value: `--limit -1` used to get
 // node:util's "Option '--limit' argument is ambiguous…" instead.
 import { describe, expect, it } from "vitest";
-import { integerOption, numberOption } from "../../ts/cli/common.js";
+import { integerOption, numberOption, secondsOption } from "../../ts/cli/common.js";
 import { gw } from "../io/run-cli.js";
 
 const KG = "test/fixtures/kernel/olympics.ttl";
@@ -41,6 +41,17 @@ describe("integerOption and numberOption", () => {
       expect(usageError(() => numberOption("c", "r", raw, { fallback: 0.5, min: 0, max: 1 })).message).toBe(`c: --r must be a number in [0, 1], got ${JSON.stringify(raw)}`);
     }
     expect(usageError(() => numberOption("c", "r", "0", { fallback: 0.5, min: 0, max: 1, minExclusive: true })).message).toBe('c: --r must be a number in (0, 1], got "0"');
+  });
+
+  it("secondsOption reads one syntax for every --timeout (locate's and the model endpoint's) and gives milliseconds", () => {
+    const b = { fallbackMs: 10_000, max: 3600 };
+    expect(secondsOption("c", "--timeout", undefined, b)).toBe(10_000);
+    // locate took ".5" and "5." but not "1e1", the model endpoint none of them: both share numberOption's syntax now
+    expect([".5", "5.", "0.05", "1e1", "3600", "0.0001"].map((raw) => secondsOption("c", "--timeout", raw, b))).toEqual([500, 5000, 50, 10_000, 3_600_000, 1]);
+    for (const raw of ["0", "-5", " 5 ", "", "0x10", "Infinity", "3601", "soon", "5s"]) {
+      expect(usageError(() => secondsOption("c", "--timeout", raw, b))).toEqual({ message: `c: --timeout must be a number of seconds above 0 and at most 3600, got ${JSON.stringify(raw)}`, exitCode: 2 });
+    }
+    expect(usageError(() => secondsOption("moot", "GROUNDWIRE_TIMEOUT", "soon", b)).message).toBe('moot: GROUNDWIRE_TIMEOUT must be a number of seconds above 0 and at most 3600, got "soon"');
   });
 });
 

@@ -190,6 +190,29 @@ export function integerOption(command: string, name: string, raw: string | undef
 }
 
 /**
+ * A duration option in seconds, checked as `numberOption` reads numbers (decimal syntax only: `5`,
+ * `0.5`, `.5`, `5.`, `1e1`; no sign, hex, `Infinity`, surrounding blanks or empty value), above 0
+ * and at most `max` seconds. Returns milliseconds, rounded, at least 1. Message (exit 2):
+ * `<command>: --timeout must be a number of seconds above 0 and at most 3600, got "0"`.
+ *
+ * @param label how the value was given, as the message names it (`--timeout`, or an environment
+ *   variable such as `GROUNDWIRE_TIMEOUT`)
+ * @param raw the value as given, or undefined (then `fallbackMs`)
+ * @throws CliError (exit 2)
+ */
+export function secondsOption(command: string, label: string, raw: string | undefined, bounds: { fallbackMs: number; max: number }): number {
+  if (raw === undefined) return bounds.fallbackMs;
+  const s = Number(raw);
+  if (!DECIMAL.test(raw) || !(s > 0 && s <= bounds.max)) {
+    throw new CliError(`${command}: ${label} must be a number of seconds above 0 and at most ${bounds.max}, got ${echo(raw)}`, 2);
+  }
+  return Math.max(1, Math.round(s * 1000));
+}
+
+/** Decimal number syntax the numeric options accept: digits with an optional fraction and exponent. */
+const DECIMAL = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
  * A decimal-number option, checked: decimal syntax only (`0.8`, `.8`, `8e-1`; not hex,
  * `Infinity`, `NaN`, a sign, surrounding blanks or an empty value) within `[min, max]` (`(min, max]` when
  * `minExclusive`). Message (exit 2): `<command>: --<name> must be a number in (0, 1], got "2"`.
@@ -201,7 +224,7 @@ export function numberOption(command: string, name: string, raw: string | undefi
   if (raw === undefined) return bounds.fallback;
   const n = Number(raw);
   const inRange = bounds.minExclusive ? n > bounds.min && n <= bounds.max : n >= bounds.min && n <= bounds.max;
-  if (!/^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw) || !inRange) {
+  if (!DECIMAL.test(raw) || !inRange) {
     throw new CliError(`${command}: --${name} must be a number in ${bounds.minExclusive ? "(" : "["}${bounds.min}, ${bounds.max}], got ${echo(raw)}`, 2);
   }
   return n;

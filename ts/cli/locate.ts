@@ -9,7 +9,7 @@ import { closeKeys } from "../moot/retrieval.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
-import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 
 /** Default `--timeout` of `groundwire locate`, seconds: the search's time budget (the index build is not counted). */
@@ -49,21 +49,6 @@ export function wordDiff(quote: string, span: string): string {
   return out.join(" ");
 }
 
-/**
- * `--timeout` in seconds (decimal digits with an optional fraction; no sign, exponent or
- * surrounding blanks, as {@link numberOption}), above 0 and at most
- * MAX_LOCATE_TIMEOUT_SECONDS, as milliseconds; absent, the default.
- * @throws CliError (exit 2) naming --timeout and quoting the value
- */
-function parseTimeout(raw: string | undefined): number {
-  if (raw === undefined) return LOCATE_TIMEOUT_SECONDS * 1000;
-  const s = /^(\d+\.?\d*|\.\d+)$/.test(raw) ? Number(raw) : NaN;
-  if (!(s > 0 && s <= MAX_LOCATE_TIMEOUT_SECONDS)) {
-    throw new CliError(`locate: --timeout must be a number of seconds above 0 and at most ${MAX_LOCATE_TIMEOUT_SECONDS}, got ${echo(raw)}`, 2);
-  }
-  return s * 1000;
-}
-
 /** The most spans `--limit` may ask for. */
 const MAX_LIMIT = 1_000_000;
 
@@ -83,7 +68,7 @@ const command: Command = {
     // any decimal number syntax (0.8, .8, 8e-1); not hex, Infinity or an empty string
     const minRatio = numberOption("locate", "min-ratio", values["min-ratio"], { fallback: LOCATE_MIN_RATIO, min: 0, max: 1, minExclusive: true });
     const limit = integerOption("locate", "limit", values.limit, { fallback: 10, max: MAX_LIMIT });
-    const timeoutMs = parseTimeout(values.timeout);
+    const timeoutMs = secondsOption("locate", "--timeout", values.timeout, { fallbackMs: LOCATE_TIMEOUT_SECONDS * 1000, max: MAX_LOCATE_TIMEOUT_SECONDS });
     let books;
     try {
       books = loadBooks(corpusDir(values.corpus));

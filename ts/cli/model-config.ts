@@ -11,7 +11,7 @@ import { InputFileError, readRegularFile } from "../files.js";
 import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer } from "../moot/chat-endpoint.js";
 import type { TextSynthesizer } from "../moot/synth.js";
 import { redact, redactUrl } from "../net/redact.js";
-import { CliError, echo } from "./common.js";
+import { CliError, echo, secondsOption } from "./common.js";
 import { isStdin, readBytesInput } from "./io.js";
 
 /** The parseArgs options every model command takes. */
@@ -78,14 +78,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
   }
   const timeoutName = values.timeout !== undefined ? "--timeout" : "GROUNDWIRE_TIMEOUT";
   const rawTimeout = values.timeout ?? (env.GROUNDWIRE_TIMEOUT || undefined);
-  let timeoutMs = DEFAULT_MODEL_TIMEOUT_MS;
-  if (rawTimeout !== undefined) {
-    const s = /^\d+(\.\d+)?$/.test(rawTimeout) ? Number(rawTimeout) : NaN;
-    if (!(s > 0 && s <= MAX_TIMEOUT_SECONDS)) {
-      throw new CliError(`${command}: ${timeoutName} must be a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS}, got ${echo(rawTimeout)}`, 2);
-    }
-    timeoutMs = Math.max(1, Math.round(s * 1000));
-  }
+  const timeoutMs = secondsOption(command, timeoutName, rawTimeout, { fallbackMs: DEFAULT_MODEL_TIMEOUT_MS, max: MAX_TIMEOUT_SECONDS });
   const apiKey = values["api-key-file"] !== undefined ? readKeyFile(command, values["api-key-file"]) : env.GROUNDWIRE_API_KEY || env.OPENAI_API_KEY || undefined;
   return { baseUrl, model, apiKey, timeoutMs };
 }
