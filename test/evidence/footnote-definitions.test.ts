@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 import { setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+import { mulberry32 } from "../prng.js";
 
 function addresses(fragments: readonly Fragment[]): string[] {
   return fragments.map((f) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" "));
@@ -77,5 +78,88 @@ describe("fragmentMarkdown appends exactly micromark's footnote definitions", ()
       ["# [^n] *h*\n\n| a |\n| - |\n\n[^n]: x", "section:h"],
     ];
     for (const [text, path] of cases) expect(labelPath(text), JSON.stringify(text)).toBe(path);
+  });
+});
+
+// Each piece parsed alone gets only the definitions it may use (a scan of its brackets, then
+// micromark's normalizeIdentifier; a coarser key for labels over several lines in a region), where
+// every piece got all of them before: 400 sections with a footnote call in the heading and a table
+// took 105 s (now ~1 s; bench case "definitions"). And the labels are micromark's, as written:
+// markdown-it's keys collapse white space micromark keeps (U+00A0, U+2003, …), so `[t][a b]` resolved
+// against `[a\u00A0b]: /u` here and not in micromark.
+describe("fragmentMarkdown appends the definitions a piece may use, labelled as micromark reads them", () => {
+  it("labels that match only as micromark normalizes them, and ones that look alike but do not", () => {
+    const cases: [string, string][] = [
+      // markdown-it's key for both is "A B"; micromark's are "A\u00A0B" and "A B": no link
+      ["# [t][a b] h\n\n[a\u00a0b]: /u", "section:ta-b-h"],
+      ["# [t][a\u00a0b] h\n\n[a b]: /u", "section:ta-b-h"],
+      ["| [t][a b] |\n| - |\n\n[a\u00a0b]: /u", "table:ta-b/row:ta-b"],
+      ["# [t][\u00a0a] h\n\n[a]: /u", "section:t-a-h"],
+      // the same white space on both sides: a link
+      ["# [t][a\u2003b] h\n\n[a\u2003b]: /u", "section:t-h"],
+      // case folding (ẞ → ß → SS), runs of spaces and tabs, escapes, NUL, a label over two lines
+      ["# [t][ẞ] h\n\n[ss]: /u", "section:t-h"],
+      ["# [t][a \t b] h\n\n[a b]: /u", "section:t-h"],
+      ["# [t][a\\]b] h\n\n[a\\]b]: /u", "section:t-h"],
+      ["foo [t][x\ny] h\n===\n\n[x\ny]: /u", "section:foo-t-h"],
+      // a label over two lines of a block quote read by micromark (a table in it): `>` is no part of the label
+      ["> foo [t][x\n> y] h\n> ===\n>\n> | a |\n> | - |\n\n[x y]: /u", "quote:1/section:foo-t-h"],
+      // `>` in the label itself, on its second line: the coarse key drops it on both sides
+      ["> foo [t][x\n> \\> y] h\n> ===\n>\n> | a |\n> | - |\n\n[x \\> y]: /u", "quote:1/section:foo-t-h"],
+      // a marker is no part of the label: `[x\ny]` is not `[x > y]`
+      ["> foo [t][x\n> y] h\n> ===\n>\n> | a |\n> | - |\n\n[x > y]: /u", "quote:1/section:foo-tx-y-h"],
+    ];
+    // NUL is read as U+FFFD (the reference hashes NUL itself: its content hashes differ by design, not its paths)
+    cases.push(["# [t][a\0b] h\n\n[a\0b]: /u", "section:t-h"]);
+    for (const [text, path] of cases) {
+      if (text.includes("\0")) {
+        expect(fragmentMarkdown("d", text).map((f) => f.path)).toEqual(referenceFragmentMarkdown("d", text).map((f) => f.path));
+        expect(fragmentMarkdown("d", text)[0].path).toBe(path);
+        continue;
+      }
+      const reference = addresses(referenceFragmentMarkdown("d", text));
+      expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(reference);
+      expect(fragmentMarkdown("d", text).map((f) => f.path), JSON.stringify(text)).toContain(path);
+    }
+  });
+
+  it("a table whose head is a lazy line of a block quote's paragraph is read as micromark (and cmark-gfm) read it", () => {
+    for (const [text, path] of [["> a\nb |\n> | - |", "quote:1/table:b"], ["> a\n| b |\n> | - |", "quote:1/table:b"], ["> a\nb | c\n> :-- | --:\n> d | e", "quote:1/table:b-c"]] as const) {
+      expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+      expect(fragmentMarkdown("d", text).map((f) => f.path), JSON.stringify(text)).toContain(path);
+    }
+  });
+
+  it("400 seeded documents of definitions, references and footnote calls in headings, cells, tasks and regions", () => {
+    const rand = mulberry32(1508);
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+    // labels that collide under markdown-it's keys, micromark's, the coarse key, or none
+    const labels = ["a b", "A  B", "a\u00a0b", "a>b", "a > b", "ab", "ẞ", "ss", "a\\]b", "x\ny", "x y", "^n", "^N", "^m", "σς", "ΣΣ", "a\tb", "\u00a0a"];
+    const ref = () => pick([`[t][${pick(labels)}]`, `[${pick(labels)}]`, `[${pick(labels)}][]`, `![i][${pick(labels)}]`, `[^${pick(["n", "m", "N", "o"])}]`]);
+    const atoms: (() => string)[] = [
+      () => `# ${ref()} h ${ref()}`,
+      () => `${ref()} s\n===`,
+      () => `| ${ref()} | b |\n| - | - |\n| ${ref()} | c |`,
+      () => `- [ ] ${ref()} task`,
+      () => `> # ${ref()} q\n>\n> | ${ref()} |\n> | - |`,
+      () => `> p [t][${pick(labels).replace("\n", "\n> ")}] h\n> ===\n>\n> | a |\n> | - |`,
+      () => `[${pick(labels)}]: /u`,
+      () => `[^${pick(["n", "m", "N"])}]: note ${ref()}`,
+      () => `> [${pick(labels)}]: /q`,
+      () => `text ${ref()}`,
+    ];
+    let differences = 0;
+    for (let d = 0; d < 400; d++) {
+      const parts: string[] = [];
+      for (let k = 2 + Math.floor(rand() * 8); k > 0; k--) parts.push(pick(atoms)());
+      const text = parts.join("\n\n");
+      const reference = addresses(referenceFragmentMarkdown("d", text));
+      const ours = addresses(fragmentMarkdown("d", text));
+      if (JSON.stringify(ours) !== JSON.stringify(reference)) {
+        differences++;
+        expect(ours, JSON.stringify(text)).toEqual(reference);
+      }
+    }
+    expect(differences).toBe(0);
   });
 });

@@ -694,12 +694,14 @@ function cellOf(region: string, cell: TableCell, shift: number): FragmentCell {
 
 /**
  * Parse `text.slice(start, end)` (whole lines) with micromark and return its blocks
- * in the coordinates of `text`. `definitions` (lines `[label]: #`) are appended so
- * that reference links in headings and cells resolve as they do in the whole document.
+ * in the coordinates of `text`. The document's definitions the region may use (lines `[label]: #`,
+ * `[^label]: x`; `DefinitionLines`) are appended so that its references resolve as they do in the
+ * whole document.
  */
-function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: string): BlockNode[] {
+function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: Definitions): BlockNode[] {
   const region = text.slice(start, end);
-  const tree = fromMarkdown(definitions ? `${region}\n\n${definitions}` : region);
+  const defs = definitions(region, true);
+  const tree = fromMarkdown(defs ? `${region}\n\n${defs}` : region);
   const out: BlockNode[] = [];
   for (const node of tree.children) {
     if (offsets(node, node.type).start >= region.length) break;
@@ -717,18 +719,63 @@ const INLINE_MARKUP = /[\\`*_&<[~]/;
  * provably agrees (see `inlinePlainText`), else micromark's reading of `# <content>` (with
  * the document's definitions, so `[x]` resolves as in the whole document).
  */
-function headingLabel(content: string, setext: boolean, env: Env, definitions: () => string): string {
+function headingLabel(content: string, setext: boolean, env: Env, definitions: Definitions): string {
   if (!INLINE_MARKUP.test(content)) return content;
   const fast = inlinePlainText(content, env);
   if (fast !== null) return fast;
   const heading = setext ? `${content}\n===` : `# ${content}`;
-  const defs = content.includes("[") ? definitions() : "";
+  const defs = definitions(content, false);
   const tree = fromMarkdown(defs ? `${heading}\n\n${defs}` : heading);
   const first = tree.children[0];
   return first && first.type === "heading" ? plainText(first) : content;
 }
 
 // --- markdown-it path (fast): block structure from markdown-it, offsets from its line marks ---
+
+/** markdown-it's `env` as the fragmenter uses it: its own `references`, and `labels` (`labelRecorder`). */
+type FragmentEnv = Env & { labels?: string[]; oddSpace?: boolean };
+
+/**
+ * markdown-it's reference-definition rule, recording each definition's label as written (lines
+ * joined by "\n", each from its content start as the rule reads it) in `env.labels`, and in
+ * `env.oddSpace` whether one holds white space micromark does not collapse. markdown-it keys
+ * `env.references` by its `normalizeReference`, which trims and collapses all Unicode white space
+ * (U+00A0, U+2003, U+FEFF, …); micromark's `normalizeIdentifier` and CommonMark (§4.7, matching
+ * labels) only spaces, tabs and line endings. So `[a\u00A0b]: /u` defines the key "A B" for
+ * markdown-it, and `[t][a b]` resolved there, not in micromark. The labels as written are what a
+ * piece parsed alone needs (`definitionLines`), and `inlinePlainText` leaves links to micromark
+ * in a document where the two keys may differ.
+ */
+function labelRecorder(stock: (...a: never[]) => boolean) {
+  return (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
+    const ok = (stock as unknown as (s: StateBlock, a: number, b: number, c: boolean) => boolean)(state, startLine, endLine, silent);
+    if (!ok || silent) return ok;
+    const { src, bMarks, tShift, eMarks } = state;
+    let line = startLine;
+    let pos = bMarks[line] + tShift[line] + 1;
+    let segment = pos;
+    let raw = "";
+    for (;;) {
+      if (pos >= eMarks[line]) {
+        raw += `${src.slice(segment, eMarks[line])}\n`;
+        if (++line >= state.lineMax) return ok; // (never: the rule found the label's end)
+        pos = segment = bMarks[line] + tShift[line];
+        continue;
+      }
+      const c = src.charCodeAt(pos);
+      if (c === 0x5d) break;
+      pos += c === 0x5c ? 2 : 1;
+    }
+    raw += src.slice(segment, pos);
+    const env = state.env as FragmentEnv;
+    (env.labels ??= []).push(raw);
+    if (ODD_SPACE.test(raw)) env.oddSpace = true;
+    return ok;
+  };
+}
+
+/** White space other than what CommonMark collapses in a label (space, tab, line endings): where markdown-it's keys and micromark's differ. */
+const ODD_SPACE = /[^\S\t\n\r ]/;
 
 let mdInstance: MarkdownItInstance | null = null;
 
@@ -772,7 +819,7 @@ function md(): MarkdownItInstance {
   const rules = (instance.block.ruler as unknown as { __rules__?: { name: string; alt: string[]; fn: (...a: unknown[]) => boolean }[] }).__rules__;
   if (!Array.isArray(rules)) throw new Error("fragmentMarkdown: markdown-it's block ruler changed shape; pin markdown-it 15.0.x");
   for (const { name, alt, fn: stock } of [...rules]) {
-    const fn = name === "table" ? tableExtent(stock) : stock;
+    const fn = name === "table" ? tableExtent(stock) : name === "reference" ? labelRecorder(stock) : stock;
     const wrapped = (state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean => {
       // Silent calls (a paragraph asking, line after line, whether a rule would end it) open nothing.
       // At the top level (no container open) the marks are the line table's own, which no rule
@@ -1372,13 +1419,16 @@ function headIsText(rest: string): 0 | 1 | -1 {
  * Whether the first inline node of `rest` is text, once every definition of the document is known,
  * by markdown-it's inline rules alone where they provably agree with micromark's on the first node
  * (links, images, autolinks, inline HTML and emphasis are CommonMark, which both follow); null where
- * micromark must decide (`taskHeadsByMicromark`): a `~` anywhere (GFM strikethrough, single tildes
+ * micromark must decide (`taskHeadsByMicromark`): a link label with white space micromark keeps and
+ * markdown-it collapses (as in `inlinePlainText`), a `~` anywhere (GFM strikethrough, single tildes
  * too, which markdown-it does not read), a footnote call, an autolink literal at the start, or
  * emphasis in a paragraph that holds one (`www.`, `://`, `@`).
  */
 function taskHeadByMarkdownIt(rest: string, env: Env): boolean | null {
   const c = rest.charCodeAt(0);
   if (rest.includes("~") || rest.includes("[^") || LITERAL_START.test(rest.slice(0, 80)) || ((c === 0x2a || c === 0x5f) && /www\.|:\/\/|@/i.test(rest))) return null;
+  // Labels whose white space markdown-it collapses and micromark keeps (`labelRecorder`): micromark decides.
+  if (rest.includes("[") && ((env as FragmentEnv).oddSpace || ODD_SPACE.test(rest))) return null;
   const parser = md();
   const tokens: Token[] = [];
   parser.inline.parse(rest, parser, env, tokens);
@@ -1391,9 +1441,8 @@ function taskHeadByMarkdownIt(rest: string, env: Env): boolean | null {
 
 /**
  * Code units of task rests read by one micromark parse (`taskHeadsByMicromark`): micromark → mdast
- * holds some 1.5 KB per code unit while it parses, so a batch stays small; it grows to the length of
- * the document's definitions when those are appended, so that they are read at most about as many
- * times over as the rests themselves (linear in both).
+ * holds some 1.5 KB per code unit while it parses, so a batch stays small. The definitions appended
+ * to a batch are the ones its rests may use (`DefinitionLines`), at most a few lines per bracket.
  */
 const TASK_BATCH_CHARS = 1 << 16;
 
@@ -1405,22 +1454,18 @@ const TASK_BATCH_CHARS = 1 << 16;
  * start before it), and it is text exactly when mdast merges it into the text `a ` (read without mdast's
  * tree transforms, as the task-list utility reads it: when the paragraph exits). The paragraphs
  * are read together, a blank line between two (no inline construct crosses one), in parses of
- * `TASK_BATCH_CHARS`, the document's definitions appended when a rest holds a `[`: linear in the
+ * `TASK_BATCH_CHARS`, with the document's definitions the batch may use appended: linear in the
  * rests' length (a micromark call costs about half a millisecond even on one short line). Joining a rest's
  * lines changes no first node: line endings and spaces are both whitespace to every inline rule, and
  * a hard break is never first (a rest starts with content).
  */
-function taskHeadsByMicromark(rests: readonly string[], definitions: () => string): boolean[] {
+function taskHeadsByMicromark(rests: readonly string[], definitions: Definitions): boolean[] {
   const out: boolean[] = [];
-  if (rests.length === 0) return out;
-  const limit = rests.some((r) => r.includes("[")) ? Math.max(TASK_BATCH_CHARS, definitions().length) : TASK_BATCH_CHARS;
   for (let from = 0; from < rests.length; ) {
     let to = from;
     let size = 0;
-    let brackets = false;
-    while (to < rests.length && (to === from || size + rests[to].length < limit)) {
+    while (to < rests.length && (to === from || size + rests[to].length < TASK_BATCH_CHARS)) {
       size += rests[to].length + 8;
-      brackets ||= rests[to].includes("[");
       to++;
     }
     const items: string[] = [];
@@ -1433,7 +1478,7 @@ function taskHeadsByMicromark(rests: readonly string[], definitions: () => strin
       at += item.length + 2;
     }
     const body = items.join("\n\n");
-    const defs = brackets ? definitions() : "";
+    const defs = definitions(body, false);
     const tree = fromMarkdownAtExit(defs ? `${body}\n\n${defs}` : body);
     for (let k = 0; k < items.length; k++) {
       const paragraph = tree.children[k];
@@ -1444,6 +1489,15 @@ function taskHeadsByMicromark(rests: readonly string[], definitions: () => strin
     from = to;
   }
   return out;
+}
+
+/**
+ * Whether a line may be a GFM table's delimiter row (after the markers of enclosing quotes): only
+ * `|`, `:`, `-` and blanks, a `|` and a `-` among them. (Linear: one anchored run, then tests of the rest.)
+ */
+function delimiterLike(line: string): boolean {
+  const rest = line.slice(/^[ \t>]*/.exec(line)![0].length);
+  return rest.includes("|") && rest.includes("-") && /^[|:\- \t]+$/.test(rest);
 }
 
 /**
@@ -1598,6 +1652,12 @@ class GroupReader {
       switch (t.type) {
         case "paragraph_open": {
           const node = this.leaf("paragraph", t);
+          // In a block quote, a table's head may be a lazy line of the quote's paragraph (`> a\nb |\n> | - |`):
+          // micromark (and cmark-gfm) read the table, markdown-it does not: a delimiter-like line after
+          // the paragraph's first sends the group to micromark.
+          if (stack.some((c) => c.type === "quote")) {
+            for (let line = t.map![0] + 1; line < t.map![1]; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
+          }
           // A task check opens only the item's first content: its first paragraph, or one after definitions of that content.
           if (stack.length > 0 && stack[stack.length - 1].type === "item" && l.text.charCodeAt(node.start) === 0x5b) {
             const before = tokens[i - 1].type;
@@ -1763,7 +1823,7 @@ function inertTildes(tokens: readonly Token[]): number {
  * Plain text of inline `content` (already normalized: no CR, no NUL) read by markdown-it's
  * inline rules alone (no core chain: one StateInline), as mdast-util-to-string would give
  * it from micromark's reading; or null where the two readings may differ and micromark
- * must decide: a footnote call (`[^`); a `~` anywhere but in a link or image destination, a
+ * must decide: a footnote call (`[^`); a link label with white space other than spaces, tabs and line endings, in `content` or in a definition of the document (`labelRecorder`); a `~` anywhere but in a link or image destination, a
  * code span or inline HTML (GFM reads single-tilde strikethrough, markdown-it only `~~`).
  * Links, autolinks, emphasis, code spans, entities, escapes and HTML are CommonMark, which
  * both follow (the instance neither validates nor rewrites URLs, see `md`: an autolink's
@@ -1772,6 +1832,8 @@ function inertTildes(tokens: readonly Token[]): number {
  */
 function inlinePlainText(content: string, env: Env): string | null {
   if (content.includes("[^")) return null;
+  // Labels whose white space markdown-it collapses and micromark keeps (`labelRecorder`): micromark decides.
+  if (content.includes("[") && ((env as FragmentEnv).oddSpace || ODD_SPACE.test(content))) return null;
   const parser = md();
   const tokens: Token[] = [];
   parser.inline.parse(content, parser, env, tokens);
@@ -1787,12 +1849,12 @@ function inlinePlainText(content: string, env: Env): string | null {
  * where it provably agrees with micromark's (`inlinePlainText`); else micromark, in a
  * one-cell table.
  */
-function cellText(content: string, env: Env, definitions: () => string): string {
+function cellText(content: string, env: Env, definitions: Definitions): string {
   if (!INLINE_MARKUP.test(content)) return content;
   const fast = inlinePlainText(content, env);
   if (fast !== null) return fast;
   const table = `| x |\n| - |\n| ${content} |`;
-  const defs = content.includes("[") ? definitions() : "";
+  const defs = definitions(content, false);
   const tree = fromMarkdown(defs ? `${table}\n\n${defs}` : table);
   const first = tree.children[0];
   return first?.type === "table" && first.children[1] ? plainText(first.children[1].children[0]) : content;
@@ -1827,10 +1889,18 @@ function tableOf(l: Lines, a: number, b: number): BlockNode {
 }
 
 /**
+ * The definition lines (`DefinitionLines`) a piece of the document parsed alone may use, joined by
+ * line endings ("" when none): `piece` is the text micromark reads, `region` whether it is a
+ * region of the document as written (container markers inside it) rather than inline content.
+ */
+type Definitions = (piece: string, region: boolean) => string;
+
+/**
  * The document's definitions as micromark reads the whole document, as lines to append to a
  * piece of it parsed alone (`[label]: #` for a reference definition, `[^label]: x` for a footnote
  * definition), so that `[x]` and `[^x]` in a heading, a cell or a region resolve as in the whole
- * document. Reference definitions are markdown-it's (`env.references`). Footnote definitions are
+ * document. Reference definitions are the ones markdown-it reads, with their labels as written
+ * (`labelRecorder`: markdown-it's own keys collapse white space micromark keeps). Footnote definitions are
  * exactly micromark's: every line that may open one (`FOOTNOTE_DEFINITION`) was routed to a
  * micromark region (`footnoteRegions`, offsets into `text`), and micromark's block pass over each
  * such region (`footnoteDefinitionsIn`) lists the ones it opens, so a `[^n]: x` line in a fenced or
@@ -1838,27 +1908,123 @@ function tableOf(l: Lines, a: number, b: number): BlockNode {
  * list item is none (a regex over the text counted them all, and a false one turned `[^n]` in a
  * heading into a footnote call). Linear: the regions are disjoint, each read once.
  */
-function definitionLines(env: Env, text: string, footnoteRegions: readonly number[]): string {
+function definitionLines(env: Env, text: string, footnoteRegions: readonly number[]): DefinitionLines {
   const footnotes = new Set<string>();
   for (let k = 0; k < footnoteRegions.length; k += 2) {
     for (const id of footnoteDefinitionsIn(text.slice(footnoteRegions[k], footnoteRegions[k + 1]))) footnotes.add(id);
   }
-  const lines: string[] = [];
-  for (const key of Object.keys(env.references ?? {})) {
+  const lines: [label: string, line: string][] = [];
+  const seen = new Set<string>();
+  for (const label of (env as FragmentEnv).labels ?? []) {
     // markdown-it, which knows no footnotes, reads `[^n]: x` as a reference definition; appended, the
     // line would be a footnote definition to micromark whether or not micromark reads one there.
     // micromark never reads a line whose label is a footnote label as a reference definition, so
-    // such a key is dropped (the footnote, if micromark reads one, comes from its block pass).
-    if (key.startsWith("^") && FOOTNOTE_LABEL.test(key.slice(1))) continue;
-    lines.push(`[${key}]: #`);
+    // such a label is dropped (the footnote, if micromark reads one, comes from its block pass).
+    if (label.startsWith("^") && FOOTNOTE_LABEL.test(label.slice(1))) continue;
+    // As written (micromark normalizes it as it normalizes the references), once per identifier;
+    // on one line (white space is collapsed: a line ending would end the appended definition's label).
+    const id = identifierOf(label);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const written = label.replace(/[\r\n]+/g, " ");
+    lines.push([written, `[${written}]: #`]);
   }
-  for (const id of footnotes) lines.push(`[^${id}]: x`);
-  return lines.join("\n");
+  for (const id of footnotes) lines.push([`^${id}`, `[^${id}]: x`]);
+  return new DefinitionLines(lines);
 }
 
 /**
- * A footnote label after its caret, as micromark-extension-gfm-footnote accepts it (normalized:
- * markdown-it's reference keys are): no space, tab or line ending, no unescaped bracket, at most
+ * The definition lines of a document, looked up by the labels a piece may use. Appending every
+ * definition to every piece parsed alone cost pieces × definitions: 400 sections, each with a
+ * footnote call in its heading and a table, took 105 s (a 44 KB document).
+ *
+ * Which lines a piece needs: micromark resolves a reference (full, collapsed or shortcut; link or
+ * image) or a footnote call whose label L (`^x` for a footnote) has N(L) = N(K) for a definition
+ * label K, where N is micromark's `normalizeIdentifier` (line endings, tabs and spaces collapsed to
+ * one space and trimmed, then lower case, then upper case). L contains no unescaped bracket (a
+ * definition's label cannot, so no other L matches) and stands between a `[` and the first `]` after
+ * it that no backslash escapes; so scanning the piece from every `[` to the next unescaped bracket
+ * finds every L that can resolve (and some that cannot, which only adds lines). In inline content (a
+ * heading's, a cell's, a task rest) the scanned text is L itself. In a region of the document as
+ * written, a label over several lines has the markers of its containers (`>`, indentation) on its
+ * continuation lines, which L does not; so such a candidate is compared under the coarser
+ * M(s) = C(s without white space and `>`), C = upper case of lower case: N(L) = N(K) implies
+ * M(L) = M(K) (C maps characters one by one, white space and `>` to themselves and nothing else to
+ * them; the only context rule of JavaScript's toLowerCase, the final sigma, is undone by the upper
+ * case), and M of the source text equals M(L). NUL is read as U+FFFD on both sides (micromark's
+ * preprocessing). Lines with equal keys are all appended.
+ */
+class DefinitionLines {
+  /** Indices into `lines`, by `identifierOf` / `coarseKey` of their labels. */
+  private readonly exact = new Map<string, number[]>();
+  private coarse: Map<string, number[]> | null = null;
+
+  /** @param lines each definition's label as written in its line (`^id` for a footnote), and the line */
+  constructor(private readonly lines: readonly (readonly [label: string, line: string])[]) {
+    lines.forEach(([label], k) => push(this.exact, identifierOf(label), k));
+  }
+
+  /**
+   * The lines `piece` may use, joined by "\n" in the order of `lines` (reference definitions before
+   * footnote definitions: a reference definition cannot interrupt a paragraph, so one after a
+   * footnote's `x` would be read as its text); "" when none. See `Definitions`.
+   */
+  for(piece: string, region: boolean): string {
+    if (this.lines.length === 0) return "";
+    const found = new Set<number>();
+    for (let open = piece.indexOf("["); open >= 0; ) {
+      // to the next unescaped bracket (micromark's label escapes: `\[`, `\]`, `\\`)
+      let p = open + 1;
+      let multiline = false;
+      for (; p < piece.length; p++) {
+        const c = piece.charCodeAt(p);
+        if (c === 0x5c) {
+          const d = piece.charCodeAt(p + 1);
+          if (d === 0x5b || d === 0x5d || d === 0x5c) p++;
+        } else if (c === 0x5b || c === 0x5d) break;
+        else if (c === 0x0a || c === 0x0d) multiline = true;
+      }
+      if (p >= piece.length) break;
+      if (piece.charCodeAt(p) === 0x5d) {
+        const label = piece.slice(open + 1, p);
+        const lines = region && multiline ? this.coarseMap().get(coarseKey(label)) : this.exact.get(identifierOf(label));
+        if (lines) for (const k of lines) found.add(k);
+        open = piece.indexOf("[", p + 1);
+      } else open = p;
+    }
+    return [...found].sort((a, b) => a - b).map((k) => this.lines[k][1]).join("\n");
+  }
+
+  /** Lines by `coarseKey` of their label, made on first use (only multi-line labels in regions need it). */
+  private coarseMap(): Map<string, number[]> {
+    if (!this.coarse) {
+      const coarse = (this.coarse = new Map());
+      this.lines.forEach(([label], k) => push(coarse, coarseKey(label), k));
+    }
+    return this.coarse;
+  }
+}
+
+/** Append `value` to the list at `key`. */
+function push(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** micromark's `normalizeIdentifier` (micromark-util-normalize-identifier), NUL read as U+FFFD first. */
+function identifierOf(label: string): string {
+  return label.replace(/\0/g, "\uFFFD").replace(/[\t\n\r ]+/g, " ").replace(/^ | $/g, "").toLowerCase().toUpperCase();
+}
+
+/** The coarser key of a label written over several lines in a region: white space and `>` removed. */
+function coarseKey(label: string): string {
+  return label.replace(/\0/g, "\uFFFD").replace(/[\s>]+/g, "").toLowerCase().toUpperCase();
+}
+
+/**
+ * A footnote label after its caret, as micromark-extension-gfm-footnote accepts it (as written or
+ * normalized): no space, tab or line ending, no unescaped bracket, at most
  * 999 characters (micromark's `linkReferenceSizeMax`).
  */
 const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]?){1,999}$/;
@@ -1942,9 +2108,9 @@ function parseBlocks(text: string): BlockNode[] {
       break;
     }
   }
-  let defs: string | undefined;
-  // Only called from `l.later` work, which runs once every chunk is tokenized: all definitions known.
-  const definitions = () => (defs ??= definitionLines(env, text, l.footnoteRegions));
+  let defs: DefinitionLines | undefined;
+  // Only called from `l.later` work and pieces, which run once every chunk is tokenized: all definitions known.
+  const definitions: Definitions = (piece, region) => (piece.includes("[") ? (defs ??= definitionLines(env, text, l.footnoteRegions)).for(piece, region) : "");
   const pieces: (BlockNode | (() => BlockNode[]))[] = [];
   const reader = new GroupReader(l);
 
@@ -2033,7 +2199,7 @@ function reachesCut(tokens: readonly Token[], cut: number): boolean {
 }
 
 /** Group one chunk's top-level blocks (while no blank line separates them) and convert each group. */
-function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, definitions: () => string, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
+function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, definitions: Definitions, pieces: (BlockNode | (() => BlockNode[]))[], lastChunk: boolean): void {
   const { src, base, text } = l;
   const groups: { from: number; to: number; a: number; b: number; emptyItem: boolean; micromark: boolean }[] = [];
   for (let i = 0; i < tokens.length; ) {
@@ -2105,7 +2271,7 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
       // Every line that may open a footnote definition is in such a region (the group test above, or
       // a group read with one that was routed): micromark's block pass over it finds the definitions.
       if (l.footnotes && FOOTNOTE_DEFINITION.test(text.slice(start, end))) l.footnoteRegions.push(start, end);
-      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions()));
+      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions));
     }
   }
 }
