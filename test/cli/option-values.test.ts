@@ -31,6 +31,16 @@ describe("option values (dist/cli.cjs)", () => {
     }
   });
 
+  it("--artifact: an empty id or one with surrounding white space is a usage error (it would scope citations apart), for fragments, cite and slice", async () => {
+    for (const [command, value] of [["fragments", ""], ["fragments", "  "], ["cite", " a"], ["slice", "a\t"]] as const) {
+      const args = command === "cite" ? [command, "test/fixtures/evidence/awesome-v001.md", "--artifact", value, "x"] : [command, "test/fixtures/evidence/awesome-v001.md", "--artifact", value];
+      const r = await gw(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toBe(`groundwire ${command}: --artifact needs an id without surrounding white space, got ${JSON.stringify(value)}\n`);
+      expect(r.stdout).toBe("");
+    }
+  });
+
   it("numbers with surrounding blanks are refused by --limit, --min-ratio and --timeout alike; every value is quoted", async () => {
     const cases: Array<[string[], string]> = [
       [["locate", "x", "--limit", " 3"], 'locate: --limit must be a positive integer, got " 3"'],

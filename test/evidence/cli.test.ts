@@ -2,7 +2,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import fragmentsCommand from "../../ts/cli/fragments.js";
 import citeCommand from "../../ts/cli/cite.js";
-import { defaultArtifactId } from "../../ts/evidence/node.js";
+import { defaultArtifactId, loadDocumentFile } from "../../ts/evidence/node.js";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const V1 = new URL("../fixtures/evidence/awesome-v001.md", import.meta.url).pathname;
 const V2 = new URL("../fixtures/evidence/awesome-v002.md", import.meta.url).pathname;
@@ -87,4 +90,21 @@ describe("groundwire fragments / cite", () => {
     await expect(citeCommand.run([V2, "abc"])).rejects.toThrow('cite: not a citation: "abc" (expected <fragmentId>#sha256:<hex>)');
     await expect(citeCommand.run([V2])).rejects.toThrow("cite: expected a file and at least one version id");
   });
+
+  it("a file with a byte-order mark: offsets index its text as readFileSync(path, \"utf8\") gives it (the BOM kept), markdown and plain text", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gw-bom-"));
+    for (const [name, content] of [["bom.md", "\uFEFF# Pricing\n\nThe fee is 10\n"], ["bom.txt", "\uFEFFThe fee is 10.\n\nPaid monthly.\n"]]) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const given = readFileSync(file, "utf8");
+      expect(given.charCodeAt(0)).toBe(0xfeff);
+      const { text, fragments } = loadDocumentFile(file, { artifactId: "a" });
+      expect(text).toBe(given);
+      for (const f of fragments) expect(given.slice(f.start, f.end), `${name} ${f.path}`).toBe(f.text);
+      const { out } = await capture(() => fragmentsCommand.run([file, "--artifact", "a", "--json"]));
+      const last = JSON.parse(out).fragments.at(-1);
+      expect(given.slice(last.start, last.end), name).toBe(name.endsWith(".md") ? "The fee is 10" : "Paid monthly.");
+    }
+  });
 });
+

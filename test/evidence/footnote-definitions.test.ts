@@ -163,3 +163,26 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
     expect(differences).toBe(0);
   });
 });
+
+// A definition's label and anchor are mdast's `label`: character escapes and references decoded, so
+// `[AT&amp;T]: …` is `definition:att` (the old fragmenter's address), not `definition:atampt`.
+describe("definition labels are read as mdast holds them", () => {
+  it("character references and escapes are decoded, invalid ones kept as micromark keeps them", () => {
+    const cases: [string, string, string][] = [
+      ["[AT&amp;T]: https://att.com\n", "definition:att", "AT&T"],
+      ["[&#35;x]: /u", "definition:x", "#x"],
+      ["[&copy; 2024]: /c", "definition:2024", "© 2024"],
+      ["[a\\*b]: /c", "definition:ab", "a*b"],
+      ["[&bogus; x]: /c", "definition:bogus-x", "&bogus; x"],
+      ["[&#0;]: /c", "definition:~1", "\uFFFD"],
+      ["- [&amp;]: /c", "list:1/item:1/definition:~1", "&"],
+      ["> [a\\]b &lt;]: /c\n\n[a\\]b &lt;]", "quote:1/definition:ab", "a]b <"],
+    ];
+    for (const [text, path, label] of cases) {
+      const fragments = fragmentMarkdown("d", text);
+      expect(addresses(fragments), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+      const definition = fragments.find((f) => f.kind === "definition")!;
+      expect([definition.path, definition.label], JSON.stringify(text)).toEqual([path, label]);
+    }
+  });
+});

@@ -54,13 +54,18 @@ function joinNegativeNumbers(args: string[], options: NonNullable<ParseArgsConfi
 /** The options whose value is a file or folder path: an empty (or all-blank) value is a usage error. */
 const PATH_OPTIONS = new Set(["corpus", "schema", "scope", "graph", "output", "json", "kg", "script", "data", "token-file", "api-key-file"]);
 
+/** The options whose value is an identifier (an artifact id: the key a document's citations are scoped to). */
+const ID_OPTIONS = new Set(["artifact"]);
+
 /**
  * node:util parseArgs, strict, for one command. Every command gets `--help`/`-h`: it prints
  * `usage` on stdout and ends the command (HelpShown, exit 0), so no command handles it
  * itself; and `--quiet`/`-q` (no progress lines on stderr). Parse errors become one-line
  * CliErrors (exit 2) that name the command. A path option ({@link PATH_OPTIONS}: --corpus,
  * -o, --scope …) given an empty or blank value is refused (`locate: --corpus needs a path,
- * got ""`, exit 2) rather than taken as its default.
+ * got ""`, exit 2) rather than taken as its default; an identifier option (--artifact) given an
+ * empty value or one with surrounding white space is refused too (`fragments: --artifact needs an
+ * id without surrounding white space, got " a"`, exit 2): " a" and "a" would scope two sets of citations.
  * Returns values (with `quiet`) and positionals.
  */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"]>>(
@@ -88,6 +93,10 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
       // an empty path would silently mean "the default" (the bundled corpus, the current folder)
       if (typeof v === "string" && v.trim() === "") throw new CliError(`${command}: --${name} needs a path, got ${echo(v)}`, 2);
     }
+  }
+  for (const [name, value] of Object.entries(parsed.values as Record<string, unknown>)) {
+    if (!ID_OPTIONS.has(name) || typeof value !== "string") continue;
+    if (value === "" || value.trim() !== value) throw new CliError(`${command}: --${name} needs an id without surrounding white space, got ${echo(value)}`, 2);
   }
   return parsed;
 }

@@ -6,6 +6,7 @@ import { gfm } from "micromark-extension-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import MarkdownIt from "markdown-it";
+import { decodeString } from "micromark-util-decode-string";
 
 /** The functions ts/evidence/fragment.ts parses with. */
 export interface Markdown {
@@ -17,11 +18,13 @@ export interface Markdown {
   gfm: typeof gfm;
   frontmatter: typeof frontmatter;
   frontmatterFromMarkdown: typeof frontmatterFromMarkdown;
+  /** micromark's decoding of character escapes and references in a string (what mdast holds as a definition's label). */
+  decodeString: typeof decodeString;
   /** markdown-it, whose block pass gives the fragmenter its structure. */
   MarkdownIt: typeof MarkdownIt;
 }
 
-const loaded: Markdown = { fromMarkdown, parse, preprocess, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, MarkdownIt };
+const loaded: Markdown = { fromMarkdown, parse, preprocess, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, decodeString, MarkdownIt };
 
 /** The markdown parser stack. Never throws. */
 export function markdown(): Markdown {

@@ -1699,8 +1699,9 @@ class GroupReader {
           this.leaf("break", t);
           break;
         case "reference_definition": {
-          const label = definitionLabel(l, this.startAt(), t.map![0]);
-          this.leaf("definition", t).label = label;
+          // As mdast holds it (its `label`): character escapes and references decoded (`[AT&amp;T]` is "AT&T").
+          const written = definitionLabel(l, this.startAt(), t.map![0]);
+          this.leaf("definition", t).label = /[\\&]/.test(written) ? markdown().decodeString(written) : written;
           definitionEnd = t.map![1];
           definitionLevel = t.level;
           this.definitions = true;

@@ -64,8 +64,9 @@ export function loadDocumentFile(
   if (mediaType !== "text/markdown" && mediaType !== "text/plain") throw new UnsupportedFormatError(mediaType, path);
   // the fragmenters take at most MAX_DOCUMENT_LENGTH UTF-16 code units, never more than the UTF-8 bytes
   const bytes = options.bytes ?? readRegularFile(path, { maxBytes: options.maxBytes ?? MAX_DOCUMENT_LENGTH });
-  // A leading BOM is dropped, as before (fragment offsets count from the text after it).
-  const text = decodeUtf8(bytes, path, { stripBom: true });
+  // A leading BOM is kept, so the offsets index the file's text as UTF-8 decoders give it (Node's
+  // readFileSync(path, "utf8"), Python's encoding="utf-8"); the fragmenters read past it (issue 15).
+  const text = decodeUtf8(bytes, path);
   const sourceObjectId = options.bytes ? normalize(path).replace(/\\/g, "/") : defaultArtifactId(path);
   const artifact = createArtifact({ sourceObjectId, content: bytes, mediaType, connector: "file", artifactId: options.artifactId });
   return { artifact, text, fragments: fragmentDocument(artifact.artifactId, text, mediaType, path) };
