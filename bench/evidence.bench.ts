@@ -238,6 +238,47 @@ function taskListCase(): BenchCase {
   };
 }
 
+/**
+ * `n` sections, each with a footnote call in its heading, a table whose cells call it, and a
+ * paragraph; the `n` footnote definitions last. Each heading and cell is read by micromark with the
+ * definitions it uses appended; with every definition appended to every piece (before session 8)
+ * 400 sections took 105 s.
+ */
+function footnoteSections(n: number, calls = true): string {
+  let s = "";
+  for (let i = 0; i < n; i++) {
+    const c = calls ? `[^n${i}]` : "";
+    s += `# Section ${i} with note${c}\n\n| a${c} | b |\n|---|---|\n| x${c} | y |\n\nText${c}.\n\n`;
+  }
+  for (let i = 0; i < n; i++) s += `[^n${i}]: the note ${i}\n`;
+  return s;
+}
+
+/** The footnote-heavy document against the same sections without footnote calls (the peer: no micromark). */
+function footnoteCase(): BenchCase {
+  const text = footnoteSections(1_000);
+  const peer = footnoteSections(1_000, false);
+  const sections = (fs: readonly Fragment[]) => fs.filter((f) => f.kind === "section").length;
+  const reference = fragmentMarkdown("bench", text);
+  const bytes = new TextEncoder().encode(text).byteLength;
+  return {
+    name: `footnotes: 1,000 sections calling 1,000 footnotes from headings, cells and text (${bytes} bytes)`,
+    size: "pathological",
+    units: { count: bytes, unit: "bytes" },
+    contenders: [
+      fragmenter(text, versionIds(reference)),
+      {
+        name: "fragmentMarkdown, the same sections without footnote calls (peer)",
+        run: () => fragmentMarkdown("bench", peer),
+        check: (out) => {
+          if (sections(out as Fragment[]) !== sections(reference)) throw new Error("the peer has another number of sections");
+        },
+      },
+    ],
+    extra: () => ({ fragments: reference.length, bytes }),
+  };
+}
+
 /** 1,000 sections × 9 paragraphs (Frankenstein's paragraphs, numbered so each is unique) = 10,000 fragments. */
 function tenThousand(): { v1: readonly Fragment[]; v2: readonly Fragment[] } {
   const paras = readFileSync(BOOK, "utf8")
@@ -311,7 +352,7 @@ function citationCases(): BenchCase[] {
 const suite: BenchSuite = {
   part: "evidence",
   async cases() {
-    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8"), false), taskListCase(), ...citationCases()];
+    const cases: BenchCase[] = [fragmentCase("small README (awesome v000)", "small", readFileSync(SMALL, "utf8"), false), taskListCase(), footnoteCase(), ...citationCases()];
     if (existsSync(SPEC) && existsSync(PRIMER)) {
       cases.unshift(
         fragmentCase("CommonMark spec.txt", "large", readFileSync(SPEC, "utf8"), true, 50),
