@@ -714,20 +714,66 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
 const INLINE_MARKUP = /[\\`*_&<[~]/;
 
 /**
- * A heading's plain text as mdast-util-to-string gives it from micromark's reading: the
- * content itself when it holds no inline markup, markdown-it's inline reading where it
- * provably agrees (see `inlinePlainText`), else micromark's reading of `# <content>` (with
- * the document's definitions, so `[x]` resolves as in the whole document).
+ * A heading label's or a cell's piece of markdown, read alone by micromark: `# <content>` (or
+ * `<content>\n===` for a setext heading's), and a one-cell table `| x |\n| - |\n| <content> |`.
  */
-function headingLabel(content: string, setext: boolean, env: Env, definitions: Definitions): string {
-  if (!INLINE_MARKUP.test(content)) return content;
-  const fast = inlinePlainText(content, env);
-  if (fast !== null) return fast;
-  const heading = setext ? `${content}\n===` : `# ${content}`;
-  const defs = definitions(content, false);
-  const tree = fromMarkdown(defs ? `${heading}\n\n${defs}` : heading);
-  const first = tree.children[0];
-  return first && first.type === "heading" ? plainText(first) : content;
+function labelSource(w: Later): string {
+  return w.heading ? (w.setext ? `${w.content}\n===` : `# ${w.content}`) : `| x |\n| - |\n| ${w.content} |`;
+}
+
+/**
+ * A heading's or a cell's plain text from micromark's reading of `labelSource` (mdast-util-to-string's
+ * rules), given the tree's node read from it (its first block); the content itself when micromark
+ * read something else there.
+ */
+function labelFrom(w: Later, node: Nodes | undefined): string {
+  if (w.heading) return node?.type === "heading" ? plainText(node) : w.content;
+  return node?.type === "table" && node.children[1] ? plainText(node.children[1].children[0]) : w.content;
+}
+
+function setLabel(w: Later, text: string): void {
+  if (w.heading) w.heading.label = text;
+  else w.cell!.text = text;
+}
+
+/**
+ * Heading labels and cell texts markdown-it's inline reading cannot give (`inlinePlainText` null:
+ * footnote calls, strikethrough, odd white space in labels), read by micromark with the document's
+ * definitions they may use: many at a time, each `labelSource` after a blank line (no inline
+ * construct and no block that could hold a heading or table's text crosses one, but an HTML block of
+ * kinds 1–5 may run on: an item whose own block is not found where its source starts is read alone),
+ * in parses of at most about BATCH_CHARS (a micromark call costs half a millisecond even on one short
+ * line: 1,000 sections with a footnote call in the heading and in two cells took 2.5 s one by one).
+ */
+function labelsByMicromark(items: readonly Later[], definitions: Definitions): void {
+  for (let from = 0; from < items.length; ) {
+    const sources: string[] = [];
+    const starts: number[] = [];
+    let at = 0;
+    let to = from;
+    while (to < items.length && (to === from || at < BATCH_CHARS)) {
+      const source = labelSource(items[to++]);
+      starts.push(at);
+      sources.push(source);
+      at += source.length + 2;
+    }
+    const body = sources.join("\n\n");
+    const defs = definitions(body, false);
+    const tree = fromMarkdown(defs ? `${body}\n\n${defs}` : body);
+    const byStart = new Map<number, Nodes>();
+    for (const node of tree.children) byStart.set(offsets(node, node.type).start, node);
+    for (let k = from; k < to; k++) {
+      const w = items[k];
+      const node = byStart.get(starts[k - from]);
+      if (node && (node.type === (w.heading ? "heading" : "table"))) setLabel(w, labelFrom(w, node));
+      else {
+        const source = labelSource(w);
+        const alone = definitions(source, false);
+        setLabel(w, labelFrom(w, fromMarkdown(alone ? `${source}\n\n${alone}` : source).children[0]));
+      }
+    }
+    from = to;
+  }
 }
 
 // --- markdown-it path (fast): block structure from markdown-it, offsets from its line marks ---
@@ -1440,11 +1486,12 @@ function taskHeadByMarkdownIt(rest: string, env: Env): boolean | null {
 }
 
 /**
- * Code units of task rests read by one micromark parse (`taskHeadsByMicromark`): micromark → mdast
+ * Code units of task rests, heading labels or cells read by one micromark parse (`taskHeadsByMicromark`,
+ * `labelsByMicromark`): micromark → mdast
  * holds some 1.5 KB per code unit while it parses, so a batch stays small. The definitions appended
  * to a batch are the ones its rests may use (`DefinitionLines`), at most a few lines per bracket.
  */
-const TASK_BATCH_CHARS = 1 << 16;
+const BATCH_CHARS = 1 << 16;
 
 /**
  * For each rest, whether micromark → mdast reads its first inline node as text, so that the task
@@ -1454,7 +1501,7 @@ const TASK_BATCH_CHARS = 1 << 16;
  * start before it), and it is text exactly when mdast merges it into the text `a ` (read without mdast's
  * tree transforms, as the task-list utility reads it: when the paragraph exits). The paragraphs
  * are read together, a blank line between two (no inline construct crosses one), in parses of
- * `TASK_BATCH_CHARS`, with the document's definitions the batch may use appended: linear in the
+ * `BATCH_CHARS`, with the document's definitions the batch may use appended: linear in the
  * rests' length (a micromark call costs about half a millisecond even on one short line). Joining a rest's
  * lines changes no first node: line endings and spaces are both whitespace to every inline rule, and
  * a hard break is never first (a rest starts with content).
@@ -1464,7 +1511,7 @@ function taskHeadsByMicromark(rests: readonly string[], definitions: Definitions
   for (let from = 0; from < rests.length; ) {
     let to = from;
     let size = 0;
-    while (to < rests.length && (to === from || size + rests[to].length < TASK_BATCH_CHARS)) {
+    while (to < rests.length && (to === from || size + rests[to].length < BATCH_CHARS)) {
       size += rests[to].length + 8;
       to++;
     }
@@ -1845,22 +1892,6 @@ function inlinePlainText(content: string, env: Env): string | null {
   return text;
 }
 
-/**
- * A cell's plain text: the content itself without markup; markdown-it's inline reading
- * where it provably agrees with micromark's (`inlinePlainText`); else micromark, in a
- * one-cell table.
- */
-function cellText(content: string, env: Env, definitions: Definitions): string {
-  if (!INLINE_MARKUP.test(content)) return content;
-  const fast = inlinePlainText(content, env);
-  if (fast !== null) return fast;
-  const table = `| x |\n| - |\n| ${content} |`;
-  const defs = definitions(content, false);
-  const tree = fromMarkdown(defs ? `${table}\n\n${defs}` : table);
-  const first = tree.children[0];
-  return first?.type === "table" && first.children[1] ? plainText(first.children[1].children[0]) : content;
-}
-
 /** A top-level table from its lines `[a, b)` (the second is the delimiter row). */
 function tableOf(l: Lines, a: number, b: number): BlockNode {
   const { src, base } = l;
@@ -2136,6 +2167,7 @@ function parseBlocks(text: string): BlockNode[] {
   firstCharAt = [];
   lineStartAt = [];
   const byMicromark: Later[] = [];
+  const labels: Later[] = [];
   for (const w of l.later) {
     if (w.task) {
       const text = taskHeadByMarkdownIt(w.content, env);
@@ -2144,9 +2176,13 @@ function parseBlocks(text: string): BlockNode[] {
         w.task.start = w.moved!;
         w.task.line = w.line!;
       }
-    } else if (w.heading) w.heading.label = headingLabel(w.content, w.setext, env, definitions);
-    else w.cell!.text = cellText(w.content, env, definitions);
+    } else {
+      const fast = !INLINE_MARKUP.test(w.content) ? w.content : inlinePlainText(w.content, env);
+      if (fast === null) labels.push(w);
+      else setLabel(w, fast);
+    }
   }
+  labelsByMicromark(labels, definitions);
   const moved = taskHeadsByMicromark(byMicromark.map((w) => w.content), definitions);
   for (let k = 0; k < moved.length; k++) {
     if (!moved[k]) continue;
