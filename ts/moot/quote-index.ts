@@ -1563,6 +1563,8 @@ interface GramIndex {
   start: Int32Array;
   positions: Int32Array;
   masks: Map<number, Int32Array>;
+  /** Whether a search left `masks` unclean (it stopped between marking and clearing). */
+  dirty: boolean;
 }
 
 /** The q of the q-gram filter, and its hash table's bits. */
@@ -1593,7 +1595,7 @@ function gramIndexOf(ix: IndexedText): GramIndex {
   const positions = new Int32Array(n);
   const fill = start.slice(0, 1 << GRAM_BITS);
   for (let p = 0; p < n; p++) positions[fill[hashes[p]]++] = p;
-  got = { start, positions, masks: new Map() };
+  got = { start, positions, masks: new Map(), dirty: false };
   gramIndexes.set(ix.chars, got);
   return got;
 }
@@ -1678,6 +1680,10 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   }
   let mask = gi.masks.get(shift);
   if (!mask || mask.length < nb) gi.masks.set(shift, (mask = new Int32Array(nb + 1024)));
+  // a search cut short between marking and clearing (an exception) leaves bits behind; extra bits
+  // only add survivors, but a stale "taken" bit could hide a pair, so such a scratch is zeroed
+  if (gi.dirty) for (const m of gi.masks.values()) m.fill(0);
+  gi.dirty = true;
   const need = P - D;
   // mark: bit k in the bucket of every base y − x_k + lb of piece k (the offset keeps it ≥ 0); the
   // buckets written kept in order for the test and the clearing
@@ -1716,6 +1722,7 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   // clear what was written (the scratch stays zero between searches)
   for (let t = 0; t < total; t++) mask[touched[t]] = 0;
   for (const jj of pairs) mask[jj] = 0;
+  gi.dirty = false;
   if (over) return null;
   // each pair's windows: W starts at ≥ jj·w − lb − D and ends by (jj + 2)·w − 1 + D (exclusive end)
   const { charStart, charEnd, wordSource, sourceWords } = ix;
