@@ -1,4 +1,5 @@
-// Probe: a q-gram pigeonhole filter with a bucket bitmap (no anchors) for the six slow bench quotes.
+// Probe (session 8): a q-gram pigeonhole filter with bucket masks (no anchors) for the six slow bench
+// quotes at their best ratio: per P, the list entries and the surviving bucket groups. Q=4,3 SHIFT=3 npx tsx bench/scratch/s8-qgram-probe.ts
 import { fileURLToPath } from "node:url";
 import { __quoteIndexInternals } from "../../ts/moot/quote-index.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
