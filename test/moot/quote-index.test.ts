@@ -359,6 +359,9 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     const ts = createQuoteIndex(texts, { backend: "ts" });
     const paths = __quoteIndexInternals.searchPaths;
     const before = { ...paths };
+    // the q-gram filter off: it would answer most of these first (quote-index-grams.test.ts is its
+    // suite); here the word filter, the prefix pass and the linear pass each answer
+    __quoteIndexInternals.tuning.grams = false;
     // long quotes (12–40 words) with few edits: a high first ratio, so D + 1 pieces fit
     const rand = mulberry32(99);
     const quotes: string[] = [];
@@ -394,17 +397,21 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       }
       quotes.push(picked.join(" "));
     }
-    for (const quote of quotes) {
-      for (const index of [wasm, ts]) {
-        const full = index.locate(quote);
-        const fullOverlapping = index.locate(quote, { overlapping: true });
-        const only = full[0]?.source ?? "3";
-        expect(index.locate(quote, { limit: 2, source: only }), `${index.backend} source ${only}: ${quote}`).toEqual(index.locate(quote, { source: only }).slice(0, 2));
-        for (const limit of [1, 3]) {
-          expect(index.locate(quote, { limit }), `${index.backend} k=${limit}: ${quote}`).toEqual(full.slice(0, limit));
-          expect(index.locate(quote, { limit, overlapping: true }), `${index.backend} k=${limit} overlapping: ${quote}`).toEqual(fullOverlapping.slice(0, limit));
+    try {
+      for (const quote of quotes) {
+        for (const index of [wasm, ts]) {
+          const full = index.locate(quote);
+          const fullOverlapping = index.locate(quote, { overlapping: true });
+          const only = full[0]?.source ?? "3";
+          expect(index.locate(quote, { limit: 2, source: only }), `${index.backend} source ${only}: ${quote}`).toEqual(index.locate(quote, { source: only }).slice(0, 2));
+          for (const limit of [1, 3]) {
+            expect(index.locate(quote, { limit }), `${index.backend} k=${limit}: ${quote}`).toEqual(full.slice(0, limit));
+            expect(index.locate(quote, { limit, overlapping: true }), `${index.backend} k=${limit} overlapping: ${quote}`).toEqual(fullOverlapping.slice(0, limit));
+          }
         }
       }
+    } finally {
+      __quoteIndexInternals.tuning.grams = true;
     }
     // the search was not vacuous: the filter, the linear pass and the exact path all answered
     expect(paths.filter - before.filter).toBeGreaterThan(20);
@@ -449,10 +456,18 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       expect([full[0].sourceIndex, full[1].sourceIndex, full[2].sourceIndex]).toEqual([0, 0, 1]);
       expect(full[0].start).toBeLessThan(full[1].start);
       for (const limit of [1, 2, 3]) expect(index.locate(quote, { limit })).toEqual(full.slice(0, limit));
-      // one source only: the filter's anchors in the other text are not its windows
+      // one source only: the filters' anchors in the other text are not its windows (the q-gram
+      // filter, then with it off the word filter)
       const paths = { ...__quoteIndexInternals.searchPaths };
       expect(index.locate(quote, { limit: 1, source: "1" })).toEqual([full[2]]);
-      expect(__quoteIndexInternals.searchPaths, "the filter ran").toMatchObject({ filter: paths.filter + 1 });
+      expect(__quoteIndexInternals.searchPaths, "the q-gram filter ran").toMatchObject({ grams: paths.grams + 1 });
+      __quoteIndexInternals.tuning.grams = false;
+      try {
+        expect(index.locate(quote, { limit: 1, source: "1" })).toEqual([full[2]]);
+      } finally {
+        __quoteIndexInternals.tuning.grams = true;
+      }
+      expect(__quoteIndexInternals.searchPaths, "the word filter ran").toMatchObject({ filter: paths.filter + 1 });
       expect(index.locate(quote, { limit: 2, source: "0" })).toEqual(full.slice(0, 2));
       const best = bestSpan(quote, [text, `${filler} ${sentence}.`], { backend });
       expect(best).toMatchObject({ source: 0, start: full[0].start, ratio: full[0].ratio });

@@ -625,6 +625,23 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  *      found; every window reported is a real window with its exact ratio.
  *  (f), (g): the count filter and the character window, where they are used below; (h), (i): the
  *  linear pass at T through a prefix of the quote, and that pass in narrow lanes (below).
+ *  (j) The q-gram filter (`gramRanges`, tried first). Take P ≥ D + 1 disjoint substrings of b of
+ *      q = GRAM_Q characters (grams at offsets x_1 < … < x_P, x_{k+1} ≥ x_k + q; any characters,
+ *      spaces too). (c) needs only disjoint pieces, so at most d ≤ D grams are broken and the set I
+ *      of intact ones has |I| ≥ P − D. W's characters are chars[s, s + la) of the index (a window's
+ *      keys are one space apart there), so an intact gram occurs at a text position y_k, which its
+ *      hash bucket lists (a bucket lists every occurrence of every gram hashed to it: a superset).
+ *      Its base is B_k = y_k − x_k. Between two intact grams k < k′ the matched characters pair up,
+ *      so B_k′ − B_k = (unmatched characters of W between them) − (unmatched of b between them) and
+ *      |B_k′ − B_k| ≤ d ≤ D: the bases of I lie in an interval of D + 1 values. With buckets of
+ *      w = 2^shift ≥ D + 1 bases (bucket of B: (B + lb) >> shift, the offset keeps it ≥ 0), such an
+ *      interval meets at most two consecutive buckets j, j + 1, whose masks then hold ≥ P − D
+ *      distinct grams: only those pairs survive. For a ∈ I, (g) gives s ≥ B_a − D and
+ *      s + la ≤ B_a + lb + D; with B_a + lb in [jw, (j + 2)w), W lies in characters
+ *      [jw − lb − D, (j + 2)w − 1 + D), i.e. inside the words starting at ≥ jw − lb − D and ending
+ *      (exclusive) by (j + 2)w − 1 + D, cut at the sources' edges (W is inside one source), which
+ *      `verify` scans exactly. A gram holding a character no text has occurs nowhere (always
+ *      broken; its list is empty). Every window ≥ T is found; the grams only choose what is read.
  * The pieces (a DP over the quote's words, `choosePieces`) minimize the sum of their occurrences;
  * the filter runs only when its checks (anchor occurrences × pieces) are ≤ 1/FILTER_SHARE of the
  * words searched and the ranges that survive it fit a budget (else the linear pass is cheaper).
@@ -850,7 +867,15 @@ function searchBest(
   let plan: { list: Piece[]; anchors: number; work: number } | null = null;
   let separators = 0;
   for (let j = 0; j < lb; j++) if (quote.ids[j] === 0) separators++;
-  if (D + 1 <= n - 1 && separators === n - 1 && spaceFreeKeys(ix)) {
+  // (j) the q-gram filter first: sublinear, and the strongest when D leaves ≥ D + 1 grams of the quote
+  if (tuning.grams) {
+    const ranges = gramRanges(ix, quote, D, onlySource, Math.floor(searched / (2 * regionShare * (2 * n + 4))));
+    if (ranges) {
+      hits = verify(ranges, threshold);
+      searchPaths.grams++;
+    }
+  }
+  if (!hits && D + 1 <= n - 1 && separators === n - 1 && spaceFreeKeys(ix)) {
     for (let P = D + 1; P <= Math.min(n - 1, D + 1 + EXTRA_PIECES); P++) {
       const chosen = choosePieces(n, P, cost, suffixCost);
       if (!chosen) break;
@@ -882,7 +907,7 @@ function searchBest(
       if (!plan || work < plan.work) plan = { list, anchors: D + 1, work };
     }
   }
-  if (plan && plan.work * FILTER_SHARE <= searched) {
+  if (!hits && plan && plan.work * FILTER_SHARE <= searched) {
     // (f) with P pieces at most D are broken, so ≥ P − D are intact in W, one of them among the
     // D + 1 anchors. For W's intact anchor a and another intact piece k, the alignment pairs a's
     // first word character (b offset x_a = qStart of its first word, text position y_a) and k's
@@ -1334,16 +1359,26 @@ const REGION_SHARE_WASM = 4;
 const REGION_SHARE_TS = 2;
 
 /**
+ * Work of the q-gram filter, in list entries (each read three times: mark, test, clear): it runs
+ * only when its lists plus GRAM_SURVIVOR_COST per guessed survivor come to ≤ C / GRAM_SHARE
+ * entries, C the characters indexed (measured on the bench quotes over all books, Node 20,
+ * 2026-12-02: an entry ~10–20 ns for its three passes in TS, a survivor's range verified ~2–5 µs,
+ * the lanes pass ~0.4 ns a character; GRAM_SURVIVOR_COST 300, 3,000 and 30,000 timed the same within
+ * noise). Only speed depends on them.
+ */
+const GRAM_SURVIVOR_COST = 300;
+const GRAM_SHARE = 16;
+/**
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
  * path: the seeds and the filter cost ~1–3 ms a quote, the WASM pass ~5 ns a character (so the
  * filter pays from ~100 K words; measured on the pool bench, where the search was 19 % slower).
  * Settable for the tests (the parity suite sets 0 to run the filter on small texts). `chunkWords`
  * > 0 fixes the chunks of a chunked scan at that many words (tests cut texts into many chunks).
  */
-const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS };
+const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
+const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1513,6 +1548,197 @@ function spaceFreeKeys(ix: IndexedText): boolean {
     spaceFree.set(ix.chars, ok);
   }
   return ok;
+}
+
+/**
+ * The index's character q-grams (`searchBest` (j)): for every position p of `chars` with p + GRAM_Q ≤
+ * C, p is listed under the hash of chars[p, p + GRAM_Q) (`gramHash`, 2^GRAM_BITS buckets; positions
+ * ascending within a bucket). Two grams may share a bucket: a bucket's list is a superset of each
+ * gram's occurrences, which is all the filter needs. Built on the first search that uses it
+ * (measured for the bundled books' 4.48 M characters: ~125–200 ms CPU on the shared machine, and
+ * 4·C + 2^(GRAM_BITS+2) bytes, 19 MB, kept; 4·C more while building); `masks` is the filter's
+ * scratch (one Int32Array per bucket width, ≤ 4·C/8 bytes each; zero between searches).
+ */
+interface GramIndex {
+  start: Int32Array;
+  positions: Int32Array;
+  masks: Map<number, Int32Array>;
+  /** Whether a search left `masks` unclean (it stopped between marking and clearing). */
+  dirty: boolean;
+}
+
+/** The q of the q-gram filter, and its hash table's bits. */
+const GRAM_Q = 4;
+const GRAM_BITS = 18;
+
+/** The bucket of the gram a[p, p + GRAM_Q) (a hash of four ids: collisions only lengthen lists). */
+function gramHash(a: Int32Array, p: number): number {
+  const h = Math.imul(a[p], 0x9e3779b1) ^ Math.imul(a[p + 1], 0x85ebca77) ^ Math.imul(a[p + 2], 0xc2b2ae3d) ^ Math.imul(a[p + 3], 0x27d4eb2f);
+  return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> (32 - GRAM_BITS);
+}
+
+const gramIndexes = new WeakMap<Int32Array, GramIndex>();
+/** The GramIndex of `ix`, built on first use (a counting sort of the C positions by bucket: two passes). */
+function gramIndexOf(ix: IndexedText): GramIndex {
+  let got = gramIndexes.get(ix.chars);
+  if (got) return got;
+  const { chars } = ix;
+  const n = Math.max(0, chars.length - GRAM_Q + 1);
+  const hashes = new Int32Array(n);
+  const start = new Int32Array((1 << GRAM_BITS) + 1);
+  for (let p = 0; p < n; p++) {
+    const h = gramHash(chars, p);
+    hashes[p] = h;
+    start[h + 1]++;
+  }
+  for (let h = 0; h < 1 << GRAM_BITS; h++) start[h + 1] += start[h];
+  const positions = new Int32Array(n);
+  const fill = start.slice(0, 1 << GRAM_BITS);
+  for (let p = 0; p < n; p++) positions[fill[hashes[p]]++] = p;
+  got = { start, positions, masks: new Map(), dirty: false };
+  gramIndexes.set(ix.chars, got);
+  return got;
+}
+
+/** At most this many pieces (a bucket's mask is 31 bits, bit 31 marks a pair already taken). */
+const GRAM_MAX_PIECES = 31;
+
+/** popcount of a 32-bit value. */
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/**
+ * The q-gram filter of `searchBest` (j): the word ranges (pairs [from, to), each inside one source,
+ * unsorted) that hold every window with indel distance ≤ D to the quote, from the GramIndex's lists
+ * of P disjoint grams of the quote; null when it declines (no P fits, or its work or its ranges
+ * would exceed the budget: the caller's other ways then run). `maxRanges`: the most ranges worth
+ * verifying.
+ */
+function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: number, maxRanges: number): number[] | null {
+  const b = quote.ids;
+  const lb = b.length;
+  const C = ix.chars.length;
+  const Pmax = Math.min(GRAM_MAX_PIECES, Math.floor(lb / GRAM_Q));
+  if (D + 1 > Pmax || C < GRAM_Q) return null;
+  const gi = gramIndexOf(ix);
+  const { start, positions } = gi;
+  // each gram's list length (0 for a gram holding a character the texts lack: it occurs nowhere)
+  const grams = lb - GRAM_Q + 1;
+  const bucket = new Int32Array(grams).fill(-1);
+  const cnt = new Float64Array(grams);
+  for (let x = 0; x < grams; x++) {
+    let known = true;
+    for (let t = 0; t < GRAM_Q; t++) if (b[x + t] >= ix.alphabetSize) known = false;
+    if (!known) continue;
+    bucket[x] = gramHash(b, x);
+    cnt[x] = start[bucket[x] + 1] - start[bucket[x]];
+  }
+  // f[j·(lb+1) + i]: the least total list length of j disjoint grams inside b[0, i)
+  const W = lb + 1;
+  const f = new Float64Array((Pmax + 1) * W).fill(Infinity);
+  for (let i = 0; i <= lb; i++) f[i] = 0;
+  for (let j = 1; j <= Pmax; j++) {
+    for (let i = GRAM_Q; i <= lb; i++) {
+      const take = f[(j - 1) * W + i - GRAM_Q] + cnt[i - GRAM_Q];
+      const skip = f[j * W + i - 1];
+      f[j * W + i] = take < skip ? take : skip;
+    }
+  }
+  let shift = 0;
+  while (1 << shift < D + 1) shift++;
+  const nb = ((C + lb) >> shift) + 2;
+  // P: the least work, lists plus survivors guessed as if entries fell at random (a bucket pair
+  // holding ≥ P − D of them: a Poisson tail; the real text's near copies add some)
+  let P = -1, best = Infinity;
+  for (let p = D + 1; p <= Pmax; p++) {
+    const entries = f[p * W + lb];
+    if (entries === Infinity) break;
+    const lambda = (2 * entries) / nb;
+    let term = Math.exp(-lambda), tail = 0;
+    for (let t = 0; t < p - D + 40; t++) {
+      if (t >= p - D) tail += term;
+      term *= lambda / (t + 1);
+    }
+    const work = entries + tuning.gramSurvivorCost * nb * tail;
+    if (work < best) {
+      best = work;
+      P = p;
+    }
+  }
+  if (P < 0 || best * tuning.gramShare > C) return null;
+  // the chosen grams' first characters x_k in b
+  const xs: number[] = [];
+  for (let i = lb, j = P; j > 0; ) {
+    if (i >= GRAM_Q && f[j * W + i] === f[(j - 1) * W + i - GRAM_Q] + cnt[i - GRAM_Q]) {
+      xs.push(i - GRAM_Q);
+      i -= GRAM_Q;
+      j--;
+    } else i--;
+  }
+  let mask = gi.masks.get(shift);
+  if (!mask || mask.length < nb) gi.masks.set(shift, (mask = new Int32Array(nb + 1024)));
+  // a search cut short between marking and clearing (an exception) leaves bits behind; extra bits
+  // only add survivors, but a stale "taken" bit could hide a pair, so such a scratch is zeroed
+  if (gi.dirty) for (const m of gi.masks.values()) m.fill(0);
+  gi.dirty = true;
+  const need = P - D;
+  // mark: bit k in the bucket of every base y − x_k + lb of piece k (the offset keeps it ≥ 0); the
+  // buckets written kept in order for the test and the clearing
+  let total = 0;
+  for (let k = 0; k < P; k++) if (bucket[xs[k]] >= 0) total += cnt[xs[k]];
+  const touched = new Int32Array(total);
+  let e = 0;
+  for (let k = 0; k < P; k++) {
+    const x = xs[k], h = bucket[x];
+    if (h < 0) continue;
+    const bit = 1 << k;
+    for (let o = start[h], z = start[h + 1]; o < z; o++) {
+      const j = (positions[o] - x + lb) >> shift;
+      mask[j] |= bit;
+      touched[e++] = j;
+    }
+  }
+  // test: the pairs (j, j + 1) of buckets holding ≥ need pieces (bit 31, the sign: taken), from every bucket marked
+  const pairs: number[] = [];
+  let over = false;
+  for (let t = 0; t < total; t++) {
+    const j = touched[t];
+    const here = mask[j] & 0x7fffffff;
+    // most buckets hold one gram and no neighbour: no pair of ≥ 2 there
+    if (need > 1 && (here & (here - 1)) === 0 && (j === 0 || (mask[j - 1] & 0x7fffffff) === 0) && (mask[j + 1] & 0x7fffffff) === 0) continue;
+    for (let jj = j > 0 ? j - 1 : 0; jj <= j; jj++) {
+      if (mask[jj] < 0 || popcount32((mask[jj] | mask[jj + 1]) & 0x7fffffff) < need) continue;
+      mask[jj] |= 1 << 31;
+      pairs.push(jj);
+    }
+    if (pairs.length > maxRanges) {
+      over = true;
+      break;
+    }
+  }
+  // clear what was written (the scratch stays zero between searches)
+  for (let t = 0; t < total; t++) mask[touched[t]] = 0;
+  for (const jj of pairs) mask[jj] = 0;
+  gi.dirty = false;
+  if (over) return null;
+  // each pair's windows: W starts at ≥ jj·w − lb − D and ends by (jj + 2)·w − 1 + D (exclusive end)
+  const { charStart, charEnd, wordSource, sourceWords } = ix;
+  const words = charStart.length;
+  const ranges: number[] = [];
+  for (const jj of pairs) {
+    const from = firstAtLeast(charStart, 0, words, (jj << shift) - lb - D);
+    const to = firstAtLeast(charEnd, from, words, ((jj + 2) << shift) + D);
+    for (let w = from; w < to; ) {
+      const s = wordSource[w];
+      const e = Math.min(to, sourceWords[s + 1]);
+      if (onlySource < 0 || s === onlySource) ranges.push(w, e);
+      w = e;
+    }
+  }
+  return ranges;
 }
 
 function passageLabels(source: QuoteIndexSource, start: number, end: number): string[] {
@@ -1708,7 +1934,7 @@ export function bestWindowAtLeast(
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
