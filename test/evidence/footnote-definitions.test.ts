@@ -130,6 +130,28 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
     }
   });
 
+  it("the definitions are the ones micromark reads: in regions it reads, its own, not markdown-it's (a breaker's cases)", () => {
+    const cases: [string, string][] = [
+      // micromark reads a definition markdown-it does not: after a definition, indented; in a footnote's content
+      ["# [t][b]\n\n[a]: /u\n    [b]: /u\n", "section:t"],
+      ["[^n]: [a]: /u\n\n# [t][a]\n", "section:t"],
+      ["[^n]:\n    [a]: /u\n\n# [t][a]\n", "section:t"],
+      ["[^n]: x\n\n    [a]: /u\n\n# [t][a]\n", "section:t"],
+      // markdown-it reads a definition micromark does not: a lazy line of a footnote
+      ["[^n]: x\n[a]: /u\n\n# [t][a]\n", "section:ta"],
+      ["[^n]: x\n[a\uFEFFb]: /u\n\n# [t][a\uFEFFb]\n", "section:ta-b"],
+      // a label of Unicode white space only: a definition to micromark, a paragraph to markdown-it
+      ["[\u00A0]: /u\n", "definition:~1"],
+      ["> [\u3000]: /u\n", "quote:1/definition:~1"],
+    ];
+    for (const [text, path] of cases) {
+      expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+      expect(fragmentMarkdown("d", text).map((f) => f.path), JSON.stringify(text)).toContain(path);
+    }
+    const task = "[^1]:]\n[a\fb]:u\n- [ ] [a\fb]";
+    expect(addresses(fragmentMarkdown("d", task))).toEqual(addresses(referenceFragmentMarkdown("d", task)));
+  });
+
   it("400 seeded documents of definitions, references and footnote calls in headings, cells, tasks and regions", () => {
     const rand = mulberry32(1508);
     const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];

@@ -779,11 +779,12 @@ function labelsByMicromark(items: readonly Later[], definitions: Definitions): v
 // --- markdown-it path (fast): block structure from markdown-it, offsets from its line marks ---
 
 /** markdown-it's `env` as the fragmenter uses it: its own `references`, and `labels` (`labelRecorder`). */
-type FragmentEnv = Env & { labels?: string[]; oddSpace?: boolean };
+type FragmentEnv = Env & { labels?: string[]; labelsAt?: number[]; oddSpace?: boolean };
 
 /**
  * markdown-it's reference-definition rule, recording each definition's label as written (lines
- * joined by "\n", each from its content start as the rule reads it) in `env.labels`, and in
+ * joined by "\n", each from its content start as the rule reads it) in `env.labels` (and where its
+ * `[` stands in markdown-it's string in `env.labelsAt`), and in
  * `env.oddSpace` whether one holds white space micromark does not collapse. markdown-it keys
  * `env.references` by its `normalizeReference`, which trims and collapses all Unicode white space
  * (U+00A0, U+2003, U+FEFF, …); micromark's `normalizeIdentifier` and CommonMark (§4.7, matching
@@ -815,10 +816,14 @@ function labelRecorder(stock: (...a: never[]) => boolean) {
     raw += src.slice(segment, pos);
     const env = state.env as FragmentEnv;
     (env.labels ??= []).push(raw);
+    (env.labelsAt ??= []).push(bMarks[startLine] + tShift[startLine]);
     if (ODD_SPACE.test(raw)) env.oddSpace = true;
     return ok;
   };
 }
+
+/** A definition-like start whose label is white space only, some of it white space CommonMark does not collapse (`ODD_SPACE`). */
+const ODD_BLANK_LABEL = /^\[[\t\n\r ]*[^\S\t\n\r ]\s*\]:/;
 
 /** White space other than what CommonMark collapses in a label (space, tab, line endings): where markdown-it's keys and micromark's differ. */
 const ODD_SPACE = /[^\S\t\n\r ]/;
@@ -1149,6 +1154,8 @@ interface Lines {
   footnotes: boolean;
   /** Start and end (in the text as given) of each micromark region holding a line that may open a footnote definition (`FOOTNOTE_DEFINITION`), flat. */
   footnoteRegions: number[];
+  /** Start and end (in the text as given) of every region read by micromark, in document order, flat. */
+  regions: number[];
 }
 
 /** A heading label or a cell text to read after the last chunk (it may use definitions further down). */
@@ -1699,6 +1706,9 @@ class GroupReader {
       switch (t.type) {
         case "paragraph_open": {
           const node = this.leaf("paragraph", t);
+          // `[\u00A0]: /u`: a definition to micromark (its label is not blank to CommonMark), a
+          // paragraph to markdown-it (whose normalization trims every Unicode space): micromark decides.
+          if (l.text.charCodeAt(node.start) === 0x5b && ODD_BLANK_LABEL.test(l.text.slice(node.start, node.start + 1002))) throw new NeedsMicromark();
           // In a block quote, a table's head may be a lazy line of the quote's paragraph (`> a\nb |\n> | - |`):
           // micromark (and cmark-gfm) read the table, markdown-it does not: a delimiter-like line after
           // the paragraph's first sends the group to micromark.
@@ -1931,38 +1941,68 @@ type Definitions = (piece: string, region: boolean) => string;
  * The document's definitions as micromark reads the whole document, as lines to append to a
  * piece of it parsed alone (`[label]: #` for a reference definition, `[^label]: x` for a footnote
  * definition), so that `[x]` and `[^x]` in a heading, a cell or a region resolve as in the whole
- * document. Reference definitions are the ones markdown-it reads, with their labels as written
- * (`labelRecorder`: markdown-it's own keys collapse white space micromark keeps). Footnote definitions are
- * exactly micromark's: every line that may open one (`FOOTNOTE_DEFINITION`) was routed to a
- * micromark region (`footnoteRegions`, offsets into `text`), and micromark's block pass over each
- * such region (`footnoteDefinitionsIn`) lists the ones it opens, so a `[^n]: x` line in a fenced or
- * indented code block, an HTML block, front matter, after `***`, or too deeply indented for its
- * list item is none (a regex over the text counted them all, and a false one turned `[^n]` in a
- * heading into a footnote call). Linear: the regions are disjoint, each read once.
+ * document. Where markdown-it read the blocks, its reference definitions, with their labels as
+ * written (`labelRecorder`: markdown-it's own keys collapse white space micromark keeps). In a region
+ * micromark reads (`l.regions`), micromark's: its block pass over the region (`definitionsIn`)
+ * lists the reference and footnote definitions it opens there; markdown-it's readings of those
+ * lines are dropped, as they may differ (`[^n]: x\n[a]: /u` is a footnote with a lazy line to
+ * micromark, a definition of `a` to markdown-it; `[^n]: [a]: /u` defines `a` to micromark only;
+ * `[a]: /u\n    [b]: /u` is two definitions to micromark, where markdown-it's reading went to
+ * micromark). Every line that may open a footnote definition is in a region (`FOOTNOTE_DEFINITION`),
+ * so a `[^n]: x` line in a fenced or indented code block, an HTML block, front matter, after `***`,
+ * or too deeply indented for its list item is none. Linear: the regions are disjoint, each read
+ * once, and only those with a `]:` or a footnote line.
  */
-function definitionLines(env: Env, text: string, footnoteRegions: readonly number[]): DefinitionLines {
+function definitionLines(env: Env, l: Lines): DefinitionLines {
+  const { text, regions, base } = l;
   const footnotes = new Set<string>();
-  for (let k = 0; k < footnoteRegions.length; k += 2) {
-    for (const id of footnoteDefinitionsIn(text.slice(footnoteRegions[k], footnoteRegions[k + 1]))) footnotes.add(id);
+  const micromarkIds: string[] = [];
+  const footnoteRegion = new Set<number>();
+  for (let k = 0; k < l.footnoteRegions.length; k += 2) footnoteRegion.add(l.footnoteRegions[k]);
+  for (let k = 0; k < regions.length; k += 2) {
+    const region = text.slice(regions[k], regions[k + 1]);
+    if (!footnoteRegion.has(regions[k]) && !region.includes("]:")) continue;
+    const found = definitionsIn(region);
+    for (const id of found.footnotes) footnotes.add(id);
+    for (const id of found.references) micromarkIds.push(id);
   }
+  /** Whether text offset `at` lies in a region micromark read (regions are sorted and disjoint). */
+  const inRegion = (at: number): boolean => {
+    let lo = 0;
+    let hi = regions.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (regions[2 * mid + 1] <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < regions.length / 2 && regions[2 * lo] <= at;
+  };
   const lines: [label: string, line: string][] = [];
   const seen = new Set<string>();
-  for (const label of (env as FragmentEnv).labels ?? []) {
-    // markdown-it, which knows no footnotes, reads `[^n]: x` as a reference definition; appended, the
-    // line would be a footnote definition to micromark whether or not micromark reads one there.
-    // micromark never reads a line whose label is a footnote label as a reference definition, so
-    // such a label is dropped (the footnote, if micromark reads one, comes from its block pass).
-    if (label.startsWith("^") && FOOTNOTE_LABEL.test(label.slice(1))) continue;
+  const add = (label: string) => {
     // As written (micromark normalizes it as it normalizes the references), once per identifier;
     // on one line (white space is collapsed: a line ending would end the appended definition's label).
     const id = identifierOf(label);
-    if (seen.has(id)) continue;
+    if (seen.has(id)) return;
     seen.add(id);
     const written = label.replace(/[\r\n]+/g, " ");
     lines.push([written, `[${written}]: #`]);
+  };
+  const { labels = [], labelsAt = [] } = env as FragmentEnv;
+  for (let k = 0; k < labels.length; k++) {
+    if (inRegion(labelsAt[k] + base)) continue;
+    const label = labels[k];
+    // markdown-it, which knows no footnotes, reads `[^n]: x` as a reference definition; appended, the
+    // line would be a footnote definition to micromark whether or not micromark reads one there.
+    // micromark never reads a line whose label is a footnote label as a reference definition, so
+    // such a label is dropped (the footnote, if micromark reads one, comes from a region's pass).
+    if (label.startsWith("^") && FOOTNOTE_LABEL.test(label.slice(1))) continue;
+    add(label);
   }
+  for (const id of micromarkIds) add(id);
+  const references = lines.length;
   for (const id of footnotes) lines.push([`^${id}`, `[^${id}]: x`]);
-  return new DefinitionLines(lines);
+  return new DefinitionLines(lines, references);
 }
 
 /**
@@ -1991,8 +2031,14 @@ class DefinitionLines {
   private readonly exact = new Map<string, number[]>();
   private coarse: Map<string, number[]> | null = null;
 
-  /** @param lines each definition's label as written in its line (`^id` for a footnote), and the line */
-  constructor(private readonly lines: readonly (readonly [label: string, line: string])[]) {
+  /**
+   * @param lines each definition's label as written in its line (`^id` for a footnote), and the line
+   * @param references how many of them, first, are reference definitions
+   */
+  constructor(
+    private readonly lines: readonly (readonly [label: string, line: string])[],
+    private readonly references: number,
+  ) {
     lines.forEach(([label], k) => push(this.exact, identifierOf(label), k));
   }
 
@@ -2025,6 +2071,23 @@ class DefinitionLines {
       } else open = p;
     }
     return [...found].sort((a, b) => a - b).map((k) => this.lines[k][1]).join("\n");
+  }
+
+  /**
+   * markdown-it's `env.references` for this set of reference definitions (keys by its
+   * `normalizeReference`), so that its inline reading resolves what micromark resolves, and whether a
+   * label holds white space where the two normalizations differ (`labelRecorder`).
+   */
+  markdownItReferences(normalizeReference: (label: string) => string): { references: Record<string, { href: string; title: string }>; oddSpace: boolean } {
+    const references: Record<string, { href: string; title: string }> = {};
+    let oddSpace = false;
+    for (let k = 0; k < this.references; k++) {
+      const label = this.lines[k][0];
+      if (ODD_SPACE.test(label)) oddSpace = true;
+      const key = normalizeReference(label);
+      if (key) references[key] ??= { href: "#", title: "" };
+    }
+    return { references, oddSpace };
   }
 
   /** Lines by `coarseKey` of their label, made on first use (only multi-line labels in regions need it). */
@@ -2063,17 +2126,18 @@ const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]?){1,999}$/;
 
 /**
  * The normalized identifiers (micromark's `normalizeIdentifier`: upper case, as the mdast
- * identifier is before lower-casing) of the footnote definitions micromark opens in `region`,
- * parsed alone: micromark's document pass only (containers and flow), which is where
- * micromark-extension-gfm-footnote records each definition it opens (`parser.gfmFootnotes`, the
- * list its footnote calls are checked against); no inline parsing, no mdast.
+ * identifier is before lower-casing) of the reference definitions and the footnote definitions
+ * micromark opens in `region`, parsed alone: micromark's document pass only (containers and flow),
+ * which is where its definition construct records each definition (`parser.defined`) and
+ * micromark-extension-gfm-footnote each footnote definition (`parser.gfmFootnotes`, the list its
+ * footnote calls are checked against); no inline parsing, no mdast.
  */
-function footnoteDefinitionsIn(region: string): readonly string[] {
+function definitionsIn(region: string): { references: readonly string[]; footnotes: readonly string[] } {
   const m = markdown();
   micromarkOptions ??= { extensions: [m.gfm()], mdastExtensions: [m.gfmFromMarkdown()] };
   const parser = m.parse(micromarkOptions as never);
   parser.document().write(m.preprocess()(region, undefined, true));
-  return (parser as { gfmFootnotes?: string[] }).gfmFootnotes ?? [];
+  return { references: parser.defined, footnotes: (parser as { gfmFootnotes?: string[] }).gfmFootnotes ?? [] };
 }
 
 /** micromark's verdicts on front matter fence pairs (a few distinct pairs in any corpus: `---`/`---` nearly always). */
@@ -2115,7 +2179,7 @@ function parseBlocks(text: string): BlockNode[] {
   const src = body.includes("\r") || body.includes("\0") ? body.replace(/\r\n?|\0/g, (m) => (m === "\r\n" ? " \n" : m === "\r" ? "\n" : "\uFFFD")) : body;
   const env: Env = {};
   const state = new (md().block.State)(src, md(), env, []) as StateBlock;
-  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, shift: state.tShift, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^"), footnoteRegions: [] };
+  const l: Lines = { src, begin: state.bMarks, end: state.eMarks, shift: state.tShift, base, text, crlf: text.includes("\r\n"), env, later: [], footnotes: src.includes("[^"), footnoteRegions: [], regions: [] };
   const out: BlockNode[] = [];
 
   // Front matter: only at the very top, and micromark-extension-frontmatter decides what it is. Its
@@ -2142,7 +2206,7 @@ function parseBlocks(text: string): BlockNode[] {
   }
   let defs: DefinitionLines | undefined;
   // Only called from `l.later` work and pieces, which run once every chunk is tokenized: all definitions known.
-  const definitions: Definitions = (piece, region) => (piece.includes("[") ? (defs ??= definitionLines(env, text, l.footnoteRegions)).for(piece, region) : "");
+  const definitions: Definitions = (piece, region) => (piece.includes("[") ? (defs ??= definitionLines(env, l)).for(piece, region) : "");
   const pieces: (BlockNode | (() => BlockNode[]))[] = [];
   const reader = new GroupReader(l);
 
@@ -2168,6 +2232,14 @@ function parseBlocks(text: string): BlockNode[] {
   lineStartAt = [];
   const byMicromark: Later[] = [];
   const labels: Later[] = [];
+  // markdown-it's inline reading (below) resolves references against `env.references`, markdown-it's
+  // reading of the definitions; where micromark read the blocks (regions) its definitions may differ:
+  // the set micromark reads the whole document with replaces it.
+  if (l.later.length > 0 && (env.references || l.regions.length > 0)) {
+    const got = (defs ??= definitionLines(env, l)).markdownItReferences((md() as unknown as { utils: { normalizeReference: (s: string) => string } }).utils.normalizeReference);
+    env.references = got.references;
+    (env as FragmentEnv).oddSpace = got.oddSpace;
+  }
   for (const w of l.later) {
     if (w.task) {
       const text = taskHeadByMarkdownIt(w.content, env);
@@ -2308,6 +2380,7 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
       // Every line that may open a footnote definition is in such a region (the group test above, or
       // a group read with one that was routed): micromark's block pass over it finds the definitions.
       if (l.footnotes && FOOTNOTE_DEFINITION.test(text.slice(start, end))) l.footnoteRegions.push(start, end);
+      l.regions.push(start, end);
       pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions));
     }
   }
