@@ -5,7 +5,7 @@
  * text; slice the file by `start`/`end`, UTF-16 code units).
  */
 import { statSync } from "node:fs";
-import { DocumentTooLargeError, firstWords, MAX_DOCUMENT_LENGTH, MarkdownNestingError, UnsupportedFormatError } from "../evidence/index.js";
+import { DocumentTooLargeError, firstWords, MAX_DOCUMENT_LENGTH, MarkdownNestingError, MarkdownSizeError, UnsupportedFormatError } from "../evidence/index.js";
 import { listingLines } from "../evidence/listing.js";
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, type Command, escapeMessage, escapeTerminal, integerOption, parseCommandArgs } from "./common.js";
@@ -125,7 +125,7 @@ export function loadForCli(command: string, file: string, artifactId: string | u
     if (error instanceof DocumentTooLargeError) throw new CliError(`${command}: ${file}: ${error.message}`, 1);
     if (error instanceof InputFileError) throw new CliError(`${command}: ${error.message}`, 1);
     if (error instanceof UnsupportedFormatError) throw new CliError(`${command}: ${error.message}`, 1);
-    if (error instanceof MarkdownNestingError) throw new CliError(`${command}: ${file}: ${error.message}`, 1);
+    if (error instanceof MarkdownNestingError || error instanceof MarkdownSizeError) throw new CliError(`${command}: ${file}: ${error.message}`, 1);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") throw new CliError(`${command}: no such file: ${file}`, 1);
     if (code === "EISDIR") throw new CliError(`${command}: ${file} is a directory, not a document`, 1);

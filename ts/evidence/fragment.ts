@@ -567,6 +567,47 @@ interface BlockNode {
   rows?: { start: number; end: number; line: number; cells: FragmentCell[] }[];
 }
 
+/**
+ * Most UTF-16 code units the fragmenter hands to micromark in one parse (a region of blocks it
+ * cannot read itself, a heading or cell with markup, a batch of task items, with the definitions
+ * appended to it). micromark → mdast holds 1–2.5 KB of memory per code unit while it parses
+ * (peak RSS of one parse of 200,000 code units, 2026-12-02: an unclosed fence's lines in a list
+ * item 249 MB, prose 106 MB, `*a* ` 384 MB, `[a](b) ` 487 MB, a table in a list item 456 MB); at
+ * 2^18 code units, the worst measured (a list item holding a table of links) peaks at 733 MB
+ * through the CLI (docs/evidence.md, "Block ends and the micromark size bound"). Nothing in `../shared/data/markdown`
+ * comes close: its largest such piece is 800 code units (a top-level unclosed fence or HTML block,
+ * which once went to micromark whole, is read natively: `runsToEnd`).
+ */
+export const MAX_MICROMARK_LENGTH = 1 << 18;
+
+/**
+ * A piece of the document the fragmenter must hand to micromark (a table, footnote, task item or
+ * other block it cannot read itself, in a list or quote; a heading or cell with markup) that is over
+ * `MAX_MICROMARK_LENGTH`: names the 1-based line the piece starts on, its length and the limit.
+ */
+export class MarkdownSizeError extends Error {
+  constructor(readonly line: number, readonly length: number, readonly limit: number = MAX_MICROMARK_LENGTH) {
+    super(
+      `a block of ${length.toLocaleString("en-US")} UTF-16 code units at line ${line} that only micromark reads exactly (an unclosed fence or HTML block, a table, footnote or task item in a list or block quote, or a heading or cell with markup), over the limit of ${limit.toLocaleString("en-US")} (MAX_MICROMARK_LENGTH; micromark holds 1-2.5 KB per code unit)`,
+    );
+    this.name = "MarkdownSizeError";
+  }
+}
+
+/** Code units handed to micromark so far (`micromarkLoad`). */
+let micromarkUnits = 0;
+
+/** @internal Test hook: UTF-16 code units the fragmenter has handed to micromark since the process started (regions, labels, cells, probes). */
+export function micromarkLoad(): number {
+  return micromarkUnits;
+}
+
+/** @throws MarkdownSizeError when `length` (of a piece starting at document line `line`, in code units) is over `MAX_MICROMARK_LENGTH` */
+function checkMicromarkSize(length: number, line: number): void {
+  if (length > MAX_MICROMARK_LENGTH) throw new MarkdownSizeError(line, length);
+  micromarkUnits += length;
+}
+
 // The parsers load on first use (ts/deps), so importing the evidence spine costs nothing until it fragments.
 let micromarkOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | null = null;
 let frontmatterOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | null = null;
@@ -579,7 +620,8 @@ let frontmatterOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | 
  * (`para\n\n---\n[^a]: x\n---`), and an unclosed `---` first line made micromark read no
  * list, block quote or footnote in the region (see `parseBlocks`).
  */
-function fromMarkdown(text: string): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+function fromMarkdown(text: string, line: number): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+  checkMicromarkSize(text.length, line);
   const m = markdown();
   micromarkOptions ??= { extensions: [m.gfm()], mdastExtensions: [m.gfmFromMarkdown()] };
   return m.fromMarkdown(text, micromarkOptions as never);
@@ -592,7 +634,8 @@ let untransformedOptions: { extensions: unknown[]; mdastExtensions: unknown[] } 
  * find-and-replace of URLs and e-mail addresses left in text nodes): the tree as it is when
  * paragraphs exit, which is what mdast-util-gfm-task-list-item reads (`taskHeadsByMicromark`).
  */
-function fromMarkdownAtExit(text: string): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+function fromMarkdownAtExit(text: string, line: number): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+  checkMicromarkSize(text.length, line);
   const m = markdown();
   untransformedOptions ??= {
     extensions: [m.gfm()],
@@ -603,6 +646,7 @@ function fromMarkdownAtExit(text: string): ReturnType<ReturnType<typeof markdown
 
 /** micromark → mdast with GFM and front matter, for `frontmatterProbe` only. */
 function fromMarkdownWithFrontmatter(text: string): ReturnType<ReturnType<typeof markdown>["fromMarkdown"]> {
+  checkMicromarkSize(text.length, 1);
   const m = markdown();
   frontmatterOptions ??= {
     extensions: [m.frontmatter(["yaml", "toml"]), m.gfm()],
@@ -613,12 +657,24 @@ function fromMarkdownWithFrontmatter(text: string): ReturnType<ReturnType<typeof
 
 // --- micromark path (exact, slow): front matter, tables, footnotes, heading labels with markup ---
 
-function offsets(node: Nodes, what: string): { start: number; end: number; line: number } {
+/**
+ * A node's offsets and 1-based line within the text micromark read.
+ * @param near the line (in the document, 1-based) of the nearest enclosing node known, for the error
+ * @param lineShift lines before the text micromark read (a region's), so the error names a document line
+ * @throws Error naming the node's type and a line when mdast gave the node no position
+ */
+function offsets(node: Nodes, what: string, near?: number, lineShift = 0): { start: number; end: number; line: number } {
   const p = node.position;
   if (!p || p.start.offset === undefined || p.end.offset === undefined) {
-    throw new Error(`fragmentMarkdown: the parser gave no source position for a ${what} node at line ${p?.start.line ?? "?"}`);
+    const line = p?.start.line !== undefined ? p.start.line + lineShift : near;
+    throw new Error(`fragmentMarkdown: the parser gave no source position for a ${what} node ${line === undefined ? "(no line known)" : `at line ${line}`}`);
   }
   return { start: p.start.offset, end: p.end.offset, line: p.start.line };
+}
+
+/** Whether mdast gave the node offsets (mdast-util-gfm-autolink-literal's transform drops them on the text nodes it splits). */
+function positioned(node: Nodes): boolean {
+  return node.position?.start.offset !== undefined && node.position.end.offset !== undefined;
 }
 
 /**
@@ -634,12 +690,13 @@ function rowCells(cells: FragmentCell[], width: number, rowEnd: number): Fragmen
 }
 
 /** mdast (from a region parsed on its own) → BlockNodes, offsets shifted by `shift` and lines by `lineShift`. */
-function fromMdast(node: RootContent, region: string, shift: number, lineShift: number): BlockNode {
-  const o = offsets(node, node.type);
+function fromMdast(node: RootContent, region: string, shift: number, lineShift: number, limit = region.length): BlockNode {
+  const o = offsets(node, node.type, undefined, lineShift);
   // An open fence or HTML block runs on into the definitions appended after the region: cut it at the region's end.
-  const end = Math.min(o.end, region.length);
+  // (`limit`: the end of the region's last line, before its line ending: `micromarkRegion`.)
+  const end = Math.min(o.end, limit);
   const at = (type: BlockNode["type"]): BlockNode => ({ type, start: o.start + shift, end: end + shift, line: o.line + lineShift });
-  const kids = (n: { children: RootContent[] }) => n.children.map((c) => fromMdast(c, region, shift, lineShift));
+  const kids = (n: { children: RootContent[] }) => n.children.map((c) => fromMdast(c, region, shift, lineShift, limit));
   switch (node.type) {
     case "heading":
       return { ...at("heading"), depth: node.depth, label: plainText(node) };
@@ -660,13 +717,13 @@ function fromMdast(node: RootContent, region: string, shift: number, lineShift: 
     case "footnoteDefinition":
       return { ...at("footnote"), label: node.label ?? node.identifier, children: kids(node) };
     case "list":
-      return { ...at("list"), children: node.children.map((item) => ({ ...fromMdast(item as unknown as RootContent, region, shift, lineShift), type: "item" as const })) };
+      return { ...at("list"), children: node.children.map((item) => ({ ...fromMdast(item as unknown as RootContent, region, shift, lineShift, limit), type: "item" as const })) };
     case "listItem":
       return { ...at("item"), children: kids(node) };
     case "table": {
       const rows = node.children.map((row) => {
-        const r = offsets(row, "tableRow");
-        return { start: r.start + shift, end: r.end + shift, line: r.line + lineShift, cells: row.children.map((cell) => cellOf(region, cell, shift)) };
+        const r = offsets(row, "tableRow", o.line + lineShift, lineShift);
+        return { start: r.start + shift, end: r.end + shift, line: r.line + lineShift, cells: row.children.map((cell) => cellOf(region, cell, shift, r.line + lineShift)) };
       });
       const width = rows[0]?.cells.length ?? 0;
       for (const row of rows) row.cells = rowCells(row.cells, width, row.end);
@@ -679,33 +736,58 @@ function fromMdast(node: RootContent, region: string, shift: number, lineShift: 
   }
 }
 
-function cellOf(region: string, cell: TableCell, shift: number): FragmentCell {
+/**
+ * A cell's text (mdast-util-to-string's, `plainText`) and the offsets of its content: from its first
+ * to its last inline node, or, where mdast gave those no position (mdast-util-gfm-autolink-literal's
+ * transform splits text nodes around a `www.` or e-mail literal and leaves the pieces without one:
+ * `| [see www.x.com |`), the cell's own span less its pipes and padding (`cellContent`), which is
+ * where micromark's table tokenizer puts a cell's content. `line` is the row's, for errors.
+ */
+function cellOf(region: string, cell: TableCell, shift: number, line: number): FragmentCell {
   const text = plainText(cell);
   const kids = cell.children;
-  if (kids.length) {
-    return { text, start: offsets(kids[0], "tableCell").start + shift, end: offsets(kids[kids.length - 1], "tableCell").end + shift };
+  if (kids.length && positioned(kids[0]) && positioned(kids[kids.length - 1])) {
+    return { text, start: offsets(kids[0], "tableCell", line).start + shift, end: offsets(kids[kids.length - 1], "tableCell", line).end + shift };
   }
-  // An empty cell: point at the (empty) spot after its pipe and padding.
-  const o = offsets(cell, "tableCell");
-  const raw = region.slice(o.start, o.end);
-  const lead = raw.match(/^\|?[ \t]*/)![0].length;
-  return { text: "", start: o.start + lead + shift, end: o.start + lead + shift };
+  const o = offsets(cell, "tableCell", line);
+  const c = cellContent(region, o.start, o.end);
+  // An empty cell: the (empty) spot after its pipe and padding.
+  return kids.length ? { text, start: c.start + shift, end: c.end + shift } : { text: "", start: c.start + shift, end: c.start + shift };
+}
+
+/**
+ * The content of a table cell whose span (micromark's, `[start, end)` of `src`) is given: after
+ * a leading `|` and spaces or tabs, before trailing spaces or tabs and a closing `|` (one not
+ * escaped: preceded by an even number of backslashes, as micromark-extension-gfm-table reads `\\|`).
+ */
+function cellContent(src: string, start: number, end: number): { start: number; end: number } {
+  let a = start;
+  if (src.charCodeAt(a) === 0x7c) a++;
+  a = skipBlanks(src, a, end);
+  let e = end;
+  if (e > a && src.charCodeAt(e - 1) === 0x7c) {
+    let slashes = 0;
+    while (e - 2 - slashes >= a && src.charCodeAt(e - 2 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) e--;
+  }
+  return { start: a, end: trimBlanks(src, a, e) };
 }
 
 /**
  * Parse `text.slice(start, end)` (whole lines) with micromark and return its blocks
- * in the coordinates of `text`. The document's definitions the region may use (lines `[label]: #`,
+ * in the coordinates of `text`, none ending past `limit` (default `end`; a region that ends with
+ * the line ending of its last, blank line is read up to it: `convertChunk`). The document's definitions the region may use (lines `[label]: #`,
  * `[^label]: x`; `DefinitionLines`) are appended so that its references resolve as they do in the
  * whole document.
  */
-function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: Definitions): BlockNode[] {
+function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: Definitions, limit = end): BlockNode[] {
   const region = text.slice(start, end);
   const defs = definitions(region, true);
-  const tree = fromMarkdown(defs ? `${region}\n\n${defs}` : region);
+  const tree = fromMarkdown(defs ? `${region}\n\n${defs}` : region, firstLine);
   const out: BlockNode[] = [];
   for (const node of tree.children) {
     if (offsets(node, node.type).start >= region.length) break;
-    out.push(fromMdast(node, region, start, firstLine - 1));
+    out.push(fromMdast(node, region, start, firstLine - 1, limit - start));
   }
   return out;
 }
@@ -729,6 +811,11 @@ function labelSource(w: Later): string {
 function labelFrom(w: Later, node: Nodes | undefined): string {
   if (w.heading) return node?.type === "heading" ? plainText(node) : w.content;
   return node?.type === "table" && node.children[1] ? plainText(node.children[1].children[0]) : w.content;
+}
+
+/** The document line (1-based) of a heading or of a cell's row, for errors. */
+function labelLine(w: Later): number {
+  return w.heading ? w.heading.line : w.row!;
 }
 
 function setLabel(w: Later, text: string): void {
@@ -757,9 +844,16 @@ function labelsByMicromark(items: readonly Later[], definitions: Definitions): v
       sources.push(source);
       at += source.length + 2;
     }
-    const body = sources.join("\n\n");
-    const defs = definitions(body, false);
-    const tree = fromMarkdown(defs ? `${body}\n\n${defs}` : body);
+    let body = sources.join("\n\n");
+    let defs = definitions(body, false);
+    // A batch and the definitions it uses stay under micromark's bound: halved until they do (one item alone is checked as itself).
+    while (to - from > 1 && body.length + defs.length + 2 > MAX_MICROMARK_LENGTH) {
+      to = from + ((to - from) >> 1);
+      sources.length = starts.length = to - from;
+      body = sources.join("\n\n");
+      defs = definitions(body, false);
+    }
+    const tree = fromMarkdown(defs ? `${body}\n\n${defs}` : body, labelLine(items[from]));
     const byStart = new Map<number, Nodes>();
     for (const node of tree.children) byStart.set(offsets(node, node.type).start, node);
     for (let k = from; k < to; k++) {
@@ -769,7 +863,7 @@ function labelsByMicromark(items: readonly Later[], definitions: Definitions): v
       else {
         const source = labelSource(w);
         const alone = definitions(source, false);
-        setLabel(w, labelFrom(w, fromMarkdown(alone ? `${source}\n\n${alone}` : source).children[0]));
+        setLabel(w, labelFrom(w, fromMarkdown(alone ? `${source}\n\n${alone}` : source, labelLine(w)).children[0]));
       }
     }
     from = to;
@@ -1168,6 +1262,8 @@ interface Later {
   task?: BlockNode;
   moved?: number;
   line?: number;
+  /** A cell's row's line (1-based), for errors. */
+  row?: number;
 }
 
 function isBlank(l: Lines, line: number): boolean {
@@ -1243,7 +1339,8 @@ function fenceClosed(l: Lines, t: Token, nested: boolean, firstChar: number): bo
   if (b - 1 <= a) return false;
   const m = /^([ \t>]*)(`{3,}|~{3,})[ \t]*$/.exec(l.src.slice(l.begin[b - 1], l.end[b - 1]));
   if (m === null || m[2][0] !== t.markup[0] || m[2].length < t.markup.length) return false;
-  if (!nested) return indentColumns(l, b - 1) <= 3;
+  // At the top level nothing may come before the closing fence but up to three columns of white space (`> \`\`\`` closes nothing).
+  if (!nested) return !m[1].includes(">") && indentColumns(l, b - 1) <= 3;
   // In a container: only the plain case, the closing fence in the opening fence's column (same prefix).
   const open = firstChar;
   return m[1].length === open - l.begin[a] && !m[1].includes("\t") && l.src.slice(l.begin[a], open) === m[1];
@@ -1270,10 +1367,34 @@ function htmlClosed(l: Lines, t: Token, firstChar: number): boolean {
   return true;
 }
 
-/** Columns of leading whitespace of a line (tab stops of 4). */
+/**
+ * Whether a top-level HTML block of kinds 1–5 never closes, as markdown-it reads it: no line of the
+ * token holds its kind's end marker (markdown-it tests the first line from its `<`, so it finds
+ * more ends there than micromark, which looks only after the opener: `<?>`; on the other lines both
+ * look for the same strings, `-->`, `?>`, `>`, `]]>`, `</pre>` and the like, case-insensitively
+ * for kind 1). Unclosed to markdown-it is then unclosed to micromark, which runs it to the end of
+ * the document (`runsToEnd`); the converse does not matter (then `htmlClosed` decides).
+ */
+function htmlUnclosed(l: Lines, t: Token): boolean {
+  const [a, b] = t.map!;
+  const first = l.src.slice(l.begin[a] + l.shift[a], l.end[a]);
+  for (const [open, close] of HTML_ENDS) {
+    if (!open.test(first)) continue;
+    // markdown-it stops at the first line with the marker: only the last line may hold it.
+    return b === l.begin.length - 1 && !close.test(l.src.slice(l.begin[b - 1] + l.shift[b - 1], l.end[b - 1]));
+  }
+  return false;
+}
+
+/**
+ * Columns of leading whitespace of a line (tab stops of 4). The line ends before its CR of a CR LF:
+ * markdown-it's string holds a space there (`parseBlocks`), which would count as one more column
+ * of a whitespace-only line (`"   \r\n"` is 3 columns to micromark, not 4).
+ */
 function indentColumns(l: Lines, line: number): number {
   let col = 0;
-  for (let i = l.begin[line]; i < l.end[line]; i++) {
+  const end = lineEnd(l, line);
+  for (let i = l.begin[line]; i < end; i++) {
     const c = l.src.charCodeAt(i);
     if (c === 0x20) col++;
     else if (c === 0x09) col += 4 - (col % 4);
@@ -1283,19 +1404,35 @@ function indentColumns(l: Lines, line: number): number {
 }
 
 /**
- * The last line of indented code as micromark ends it: markdown-it stops at the last
- * line with content, micromark also takes the whitespace-only lines after it that
- * are still indented four columns (up to the next line with content).
+ * Where indented code ends as micromark ends it (an offset into markdown-it's string): markdown-it
+ * stops at the last line with content, micromark also takes the whitespace-only lines after it
+ * that are still indented four columns (up to the next line with content), the CR of a CR LF not
+ * counted as one (`indentColumns`), and a whitespace-only last line without a line ending, which
+ * markdown-it's line table leaves out (`lineTable`: `"    code\n     "` is all code to micromark).
  */
 function indentedCodeEnd(l: Lines, next: number, nested: boolean): number {
   let last = next - 1;
-  for (let line = next; line < l.begin.length - 1 || (line < l.begin.length && l.begin[line] < l.end[line]); line++) {
-    if (!isBlank(l, line)) break;
-    if (l.begin[line] === l.end[line]) continue;
+  const lineMax = l.begin.length - 1;
+  let line = next;
+  for (; line < lineMax; line++) {
+    if (!isBlank(l, line)) {
+      // In a block quote, a line of only `>` and white space may be a whitespace-only line of the code (`>     code\n>     `).
+      if (nested && /^[ \t>]*$/.test(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
+      break;
+    }
+    if (l.begin[line] === lineEnd(l, line)) continue; // empty (a CR LF alone is empty too)
     if (nested) throw new NeedsMicromark();
     if (indentColumns(l, line) >= 4) last = line;
   }
-  return last;
+  const { src } = l;
+  // Only blank lines after the code, then white space to the end that the line table has no line for.
+  if (line === lineMax && lineMax > 0 && l.end[lineMax - 1] + 1 < src.length) {
+    if (nested) throw new NeedsMicromark();
+    let col = 0;
+    for (let i = l.end[lineMax - 1] + 1; i < src.length; i++) col += src.charCodeAt(i) === 0x09 ? 4 - (col % 4) : 1;
+    if (col >= 4) return src.length;
+  }
+  return lineEnd(l, last);
 }
 
 /**
@@ -1513,7 +1650,7 @@ const BATCH_CHARS = 1 << 16;
  * lines changes no first node: line endings and spaces are both whitespace to every inline rule, and
  * a hard break is never first (a rest starts with content).
  */
-function taskHeadsByMicromark(rests: readonly string[], definitions: Definitions): boolean[] {
+function taskHeadsByMicromark(rests: readonly string[], lines: readonly number[], definitions: Definitions): boolean[] {
   const out: boolean[] = [];
   for (let from = 0; from < rests.length; ) {
     let to = from;
@@ -1533,7 +1670,7 @@ function taskHeadsByMicromark(rests: readonly string[], definitions: Definitions
     }
     const body = items.join("\n\n");
     const defs = definitions(body, false);
-    const tree = fromMarkdownAtExit(defs ? `${body}\n\n${defs}` : body);
+    const tree = fromMarkdownAtExit(defs ? `${body}\n\n${defs}` : body, lines[from]);
     for (let k = 0; k < items.length; k++) {
       const paragraph = tree.children[k];
       if (paragraph?.type !== "paragraph" || offsets(paragraph, "paragraph").start !== starts[k]) throw new Error("fragmentMarkdown: micromark misread a task item");
@@ -1638,6 +1775,25 @@ class GroupReader {
     return n;
   }
 
+  /**
+   * A top-level fence or HTML block of kinds 1–5 that never closes: micromark's node runs from its
+   * first character (a fence's; an HTML block's line start, as `leaf` takes them) to the end of the
+   * document, every trailing blank or whitespace-only line and the final line ending (LF, CR LF,
+   * lone CR) included: micromark-core-commonmark's code-fenced and html-flow constructs stay in
+   * their content state until the end of file, and mdast-util-from-markdown closes the node at the
+   * end point of the last event, which is the end of the text (the byte-order mark is not in the
+   * text micromark reads, so "the end" is the same either way). Tested against the reference
+   * (test/evidence/block-ends.test.ts). markdown-it's token then ends at the last line too (an
+   * unclosed block runs to `endLine` at the top level, and a chunk whose fence or HTML block
+   * reached its cut is tokenized again longer, `reachesCut`): a token that ends before the last
+   * line was closed after all, and micromark decides.
+   */
+  private runsToEnd(type: "code" | "html", t: Token): void {
+    if (t.map![1] !== this.l.begin.length - 1) throw new NeedsMicromark();
+    const n = this.leaf(type, t, type === "html");
+    n.end = this.l.text.length;
+  }
+
   private open(n: BlockNode, t: Token): void {
     this.add(n);
     this.stack.push(n);
@@ -1735,9 +1891,11 @@ class GroupReader {
           break;
         }
         case "fence":
-          // An unclosed fence runs to the end of its container, which micromark and markdown-it end differently.
-          if (!fenceClosed(l, t, stack.length > 0, this.startAt())) throw new NeedsMicromark();
-          this.leaf("code", t);
+          if (fenceClosed(l, t, stack.length > 0, this.startAt())) this.leaf("code", t);
+          // An unclosed fence runs to the end of its container, which micromark and markdown-it end
+          // differently; at the top level, to the end of the document (`runsToEnd`).
+          else if (stack.length === 0) this.runsToEnd("code", t);
+          else throw new NeedsMicromark();
           break;
         case "code_block":
           // Indented code may not interrupt a paragraph: right after a block quote it may be a lazy line of
@@ -1746,11 +1904,12 @@ class GroupReader {
           // or more but less than the item's content column that markdown-it reads as a block that ends
           // the paragraph (`-   a\n    > b`, `  1. a\n    ---`), and then, outside the item, as code.
           if (i > from && (tokens[i - 1].type === "blockquote_close" || tokens[i - 1].type === "bullet_list_close" || tokens[i - 1].type === "ordered_list_close")) throw new NeedsMicromark();
-          this.leaf("code", t, true, indentedCodeEnd(l, t.map![1], stack.length > 0));
+          this.leaf("code", t, true).end = indentedCodeEnd(l, t.map![1], stack.length > 0) + base;
           break;
         case "html_block":
-          if (!htmlClosed(l, t, this.startAt())) throw new NeedsMicromark();
-          this.leaf("html", t, true);
+          if (stack.length === 0 && htmlUnclosed(l, t)) this.runsToEnd("html", t);
+          else if (!htmlClosed(l, t, this.startAt())) throw new NeedsMicromark();
+          else this.leaf("html", t, true);
           break;
         case "hr":
           this.leaf("break", t);
@@ -1917,7 +2076,7 @@ function tableOf(l: Lines, a: number, b: number): BlockNode {
     const cells = spans.map((c) => {
       const content = src.slice(c.start, c.end);
       const cell = { text: content, start: c.start + base, end: c.end + base };
-      if (INLINE_MARKUP.test(content)) l.later.push({ heading: null, cell, content, setext: false });
+      if (INLINE_MARKUP.test(content)) l.later.push({ heading: null, cell, content, setext: false, row: line + 1 });
       return cell;
     });
     if (line === a) width = cells.length;
@@ -2255,7 +2414,7 @@ function parseBlocks(text: string): BlockNode[] {
     }
   }
   labelsByMicromark(labels, definitions);
-  const moved = taskHeadsByMicromark(byMicromark.map((w) => w.content), definitions);
+  const moved = taskHeadsByMicromark(byMicromark.map((w) => w.content), byMicromark.map((w) => w.line!), definitions);
   for (let k = 0; k < moved.length; k++) {
     if (!moved[k]) continue;
     byMicromark[k].task!.start = byMicromark[k].moved!;
@@ -2351,7 +2510,7 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
     const later = l.later.length;
     try {
       if (g.micromark) throw new NeedsMicromark();
-      if (l.footnotes && FOOTNOTE_DEFINITION.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) throw new NeedsMicromark();
+      if (l.footnotes && mayOpenFootnote(l, tokens, g)) throw new NeedsMicromark();
       const nodes = reader.read(tokens, g.from, g.to);
       // micromark starts a setext heading at the definitions before its text (they share one content
       // chunk), in containers too (`> [d]: /u\n> next\n> ---`).
@@ -2367,23 +2526,63 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
       }
       l.later.length = later; // labels of the abandoned reading
       const start = l.begin[g.a] + base;
-      const endOf = (k: number) => l.end[groups[k].b - 1] + base;
+      // (A group ends before the CR of its last line's CR LF: micromark would read a lone CR, a line ending, there.)
+      const endOf = (k: number) => lineEnd(l, groups[k].b - 1) + base;
       // micromark's reading of the group may go on into the next groups where markdown-it's did not (a
       // list markdown-it ended at a lazy line, an HTML block of kind 1 it read inside one of kind 7):
       // they are read with it.
       if (gi + 1 < groups.length && RUNS_ON.test(src.slice(l.begin[g.a], l.end[g.b - 1]))) {
-        while (gi + 1 < groups.length && runsOn(text, start, endOf(gi), endOf(gi + 1))) gi++;
+        while (gi + 1 < groups.length && runsOn(text, start, endOf(gi), endOf(gi + 1), g.a + 1)) gi++;
       }
       // The last group runs to the end of the text: an open fence or HTML block ends there in micromark.
-      const end = lastChunk && gi === groups.length - 1 ? text.length : endOf(gi);
+      let end = lastChunk && gi === groups.length - 1 ? text.length : endOf(gi);
+      // The blank lines after the group (up to the next line with content) are read with it, line
+      // ending of the last included, and no node ends past that line's end (`limit`): micromark's open
+      // blocks take whitespace-only lines that markdown-it's maps (and so the group) may leave out:
+      // indented code those indented four columns (`>  a\n    code\n    \n> q`), an open fence or HTML
+      // block in a list item any (`- a\n  <pre>\n  \nx`: to 14). Read alone without the line ending,
+      // micromark drops a whitespace-only last line (6–12); with it, the block runs on to the end of
+      // the region (6–15); the whole document ends it at the line's end. No block micromark closes
+      // ends on a blank line; one that goes on past it is read with the next group (`runsOn`).
+      let limit = end;
+      if (end < text.length) {
+        let k = groups[gi].b;
+        while (k < l.begin.length - 1 && isBlank(l, k)) k++;
+        if (k > 0 && isBlank(l, k - 1) && lineEnd(l, k - 1) + base >= end) {
+          limit = lineEnd(l, k - 1) + base;
+          end = k < l.begin.length - 1 ? l.begin[k] + base : text.length;
+        }
+      }
       const firstLine = g.a + 1;
+      // Checked here, before `definitionsIn` may read the region (the first piece that needs definitions does).
+      if (end - start > MAX_MICROMARK_LENGTH) throw new MarkdownSizeError(firstLine, end - start);
       // Every line that may open a footnote definition is in such a region (the group test above, or
       // a group read with one that was routed): micromark's block pass over it finds the definitions.
       if (l.footnotes && FOOTNOTE_DEFINITION.test(text.slice(start, end))) l.footnoteRegions.push(start, end);
       l.regions.push(start, end);
-      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions));
+      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions, limit));
     }
   }
+}
+
+/**
+ * Whether a line of the group `tokens[g.from..g.to)` (lines `[g.a, g.b)`) may open a footnote
+ * definition (`FOOTNOTE_DEFINITION`), the content lines of top-level fences and HTML blocks
+ * aside: those are raw text to micromark too (read natively only where both parsers agree on the
+ * block's extent), and a `[^n]: x` line in a 4 MB unclosed fence would otherwise send the whole
+ * fence to micromark (about 1.5 KB of memory per byte of it).
+ */
+function mayOpenFootnote(l: Lines, tokens: readonly Token[], g: { from: number; to: number; a: number; b: number }): boolean {
+  const { src } = l;
+  const stop = l.end[g.b - 1];
+  let from = l.begin[g.a];
+  for (let k = g.from; k < g.to; k++) {
+    const t = tokens[k];
+    if (t.level !== 0 || (t.type !== "fence" && t.type !== "html_block") || t.map === null || t.map[1] - t.map[0] < 2) continue;
+    if (FOOTNOTE_DEFINITION.test(src.slice(from, l.end[t.map[0]]))) return true;
+    from = t.map[1] < g.b ? l.begin[t.map[1]] : stop;
+  }
+  return FOOTNOTE_DEFINITION.test(src.slice(from, stop));
 }
 
 /**
@@ -2397,14 +2596,14 @@ const RUNS_ON = /^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|<(?:script|pre|styl
  * `end` when the text up to `next` (the next group's end) is read: then the groups must be read
  * together. Two micromark parses; only for routed groups that may run on (`RUNS_ON`).
  */
-function runsOn(text: string, start: number, end: number, next: number): boolean {
+function runsOn(text: string, start: number, end: number, next: number, line: number): boolean {
   const region = text.slice(start, end);
-  const alone = fromMarkdown(region).children;
+  const alone = fromMarkdown(region, line).children;
   const last = alone[alone.length - 1];
   // (The region may end with blank lines a list's map counts, or the CR of a CR LF; no block ends after them.)
   if (!last || offsets(last, last.type).end < region.trimEnd().length || !/^(?:list|html|code|footnoteDefinition)$/.test(last.type)) return false;
   const at = offsets(last, last.type).start;
-  for (const node of fromMarkdown(text.slice(start, next)).children) {
+  for (const node of fromMarkdown(text.slice(start, next), line).children) {
     const o = offsets(node, node.type);
     if (o.start === at) return o.end > end - start;
   }
