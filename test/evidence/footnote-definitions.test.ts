@@ -148,6 +148,14 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
       expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
       expect(fragmentMarkdown("d", text).map((f) => f.path), JSON.stringify(text)).toContain(path);
     }
+    // a region whose last block is unclosed (a fence, an HTML block of kinds 1–5) would run on into
+    // definitions appended after it: they go before it
+    for (const open of ["```", "~~~", "<?", "<!X", "<![CDATA[", "<script>", "<!--", "<pre>"]) {
+      for (const text of [`[a]: /u\n\n| [t][a] |\n|-|\n${open}\n`, `[^1]: x\n\n| a[^1] |\n|-|\n${open}\nmore\n\n    indented\n`, `> [a]: /u\n\n| [t][a] |\n|-|\n${open}`]) {
+        expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+        expect(fragmentMarkdown("d", text).some((f) => f.path === "table:t" || f.path === "table:a"), JSON.stringify(text)).toBe(true);
+      }
+    }
     const task = "[^1]:]\n[a\fb]:u\n- [ ] [a\fb]";
     expect(addresses(fragmentMarkdown("d", task))).toEqual(addresses(referenceFragmentMarkdown("d", task)));
   });

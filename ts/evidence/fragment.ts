@@ -784,6 +784,22 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
   const region = text.slice(start, end);
   const defs = definitions(region, true);
   const tree = fromMarkdown(defs ? `${region}\n\n${defs}` : region, firstLine);
+  const last = tree.children.filter((node) => offsets(node, node.type).start < region.length).at(-1);
+  if (defs && last && offsets(last, last.type).end > region.length) {
+    // The region's last block (an unclosed fence or HTML block) ran on into the definitions, which then
+    // define nothing: they go before the region instead, closed by a thematic break (a footnote
+    // definition would take an indented first line of the region as its content), a blank line
+    // between each (the region's blocks then start as they do alone, after a blank line).
+    const prefix = `${defs}\n\n***\n\n`;
+    const lines = prefix.split("\n").length - 1;
+    const parsed = `${prefix}${region}`;
+    const out: BlockNode[] = [];
+    for (const node of fromMarkdown(parsed, firstLine).children) {
+      if (offsets(node, node.type).start < prefix.length) continue;
+      out.push(fromMdast(node, parsed, start - prefix.length, firstLine - 1 - lines, limit - start + prefix.length));
+    }
+    return out;
+  }
   const out: BlockNode[] = [];
   for (const node of tree.children) {
     if (offsets(node, node.type).start >= region.length) break;
