@@ -1,8 +1,8 @@
-// Interleaved A/B (session 8: the q-gram filter) of `locate(q, {limit: 1})` (WASM) between another checkout's code (argv[2], e.g.
+// Interleaved A/B of `locate(q, {limit: 1})` (WASM) between another checkout's code (argv[2], e.g.
 // /work/main) and this one, against the exhaustive bestSpan scan (as bench/quote-index.bench.ts's
 // case "locate vs exhaustive bestSpan"), in one process: per round, each quote, each contender
 // once; per quote the median CPU ms (process.cpuUsage). Checks both give the same first span.
-//   npx tsx bench/scratch/s8-main-ab.ts /work/main [rounds]
+//   npx tsx bench/scratch/main-ab.ts /work/main [rounds]
 import { pathToFileURL } from "node:url";
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { wasmFor } from "../../bindings/wasm.js";
