@@ -3,13 +3,9 @@
 import { Session } from "node:inspector/promises";
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { createQuoteIndex } from "../../ts/moot/quote-index.js";
-import { loadBooks } from "../../ts/moot/corpus-node.js";
-import { makeQuotes } from "../quote-index.bench.js";
-import { mulberry32 } from "../../test/prng.js";
+import { targetQuotes } from "./target-quotes.js";
 await initNodeBackends();
-const books = loadBooks("/work/shared/data/books/");
-const texts = books.map((bk) => bk.passages.map((p) => p.content).join("\n\n"));
-const quotes = makeQuotes(texts, 12, mulberry32(18), 5, 30, 3);
+const { books, quotes } = targetQuotes();
 const ix = createQuoteIndex(books, { backend: "wasm" });
 const which = (process.argv[2] ?? "6,9").split(",").map(Number);
 const R = Number(process.argv[3] ?? 200);

@@ -1,14 +1,8 @@
 // Probe (session 8): a q-gram pigeonhole filter with bucket masks (no anchors) for the six slow bench
 // quotes at their best ratio: per P, the list entries and the surviving bucket groups. Q=4,3 SHIFT=3 npx tsx bench/scratch/s8-qgram-probe.ts
-import { fileURLToPath } from "node:url";
 import { __quoteIndexInternals } from "../../ts/moot/quote-index.js";
-import { loadBooks } from "../../ts/moot/corpus-node.js";
-import { makeQuotes } from "../quote-index.bench.js";
-import { mulberry32 } from "../../test/prng.js";
-const BOOKS = fileURLToPath(new URL("../../../shared/data/books/", import.meta.url));
-const books = loadBooks(BOOKS);
-const texts = books.map((b) => b.passages.map((p) => p.content).join("\n\n"));
-const quotes = makeQuotes(texts, 12, mulberry32(18), 5, 30, 3);
+import { targetQuotes } from "./target-quotes.js";
+const { books, quotes } = targetQuotes();
 const ix = __quoteIndexInternals.prepare(books);
 const C = ix.chars.length;
 const Ts: Record<number, number> = { 3: 0.8461538461538461, 6: 0.9278350515463918, 7: 0.9109947643979057, 9: 0.9333333333333333, 10: 0.914572864321608, 11: 0.8380952380952381 };
