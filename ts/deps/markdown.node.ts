@@ -18,6 +18,7 @@ export function markdown(): Markdown {
     gfm: (require("micromark-extension-gfm") as typeof import("micromark-extension-gfm")).gfm,
     frontmatter: (require("micromark-extension-frontmatter") as typeof import("micromark-extension-frontmatter")).frontmatter,
     frontmatterFromMarkdown: (require("mdast-util-frontmatter") as typeof import("mdast-util-frontmatter")).frontmatterFromMarkdown,
+    normalizeIdentifier: (require("micromark-util-normalize-identifier") as typeof import("micromark-util-normalize-identifier")).normalizeIdentifier,
     decodeString: (require("micromark-util-decode-string") as typeof import("micromark-util-decode-string")).decodeString,
     MarkdownIt: require("markdown-it") as typeof import("markdown-it").default,
   });

@@ -7,6 +7,7 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import MarkdownIt from "markdown-it";
 import { decodeString } from "micromark-util-decode-string";
+import { normalizeIdentifier } from "micromark-util-normalize-identifier";
 
 /** The functions ts/evidence/fragment.ts parses with. */
 export interface Markdown {
@@ -20,11 +21,13 @@ export interface Markdown {
   frontmatterFromMarkdown: typeof frontmatterFromMarkdown;
   /** micromark's decoding of character escapes and references in a string (what mdast holds as a definition's label). */
   decodeString: typeof decodeString;
+  /** micromark's label normalization (CommonMark §4.7: white space collapsed, case folded), how references match definitions. */
+  normalizeIdentifier: typeof normalizeIdentifier;
   /** markdown-it, whose block pass gives the fragmenter its structure. */
   MarkdownIt: typeof MarkdownIt;
 }
 
-const loaded: Markdown = { fromMarkdown, parse, preprocess, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, decodeString, MarkdownIt };
+const loaded: Markdown = { fromMarkdown, parse, preprocess, gfmFromMarkdown, gfm, frontmatter, frontmatterFromMarkdown, decodeString, normalizeIdentifier, MarkdownIt };
 
 /** The markdown parser stack. Never throws. */
 export function markdown(): Markdown {

@@ -783,7 +783,11 @@ function cellContent(src: string, start: number, end: number): { start: number; 
 function micromarkRegion(text: string, start: number, end: number, firstLine: number, definitions: Definitions, limit = end): BlockNode[] {
   const region = text.slice(start, end);
   const defs = definitions(region, true);
-  const tree = fromMarkdown(defs ? `${region}\n\n${defs}` : region, firstLine);
+  // The region is read from `parsed`, `skip` code units and `lines` line endings in.
+  let parsed = defs ? `${region}\n\n${defs}` : region;
+  let skip = 0;
+  let lines = 0;
+  let tree = fromMarkdown(parsed, firstLine);
   const last = tree.children.filter((node) => offsets(node, node.type).start < region.length).at(-1);
   if (defs && last && offsets(last, last.type).end > region.length) {
     // The region's last block (an unclosed fence or HTML block) ran on into the definitions, which then
@@ -791,19 +795,17 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
     // definition would take an indented first line of the region as its content), a blank line
     // between each (the region's blocks then start as they do alone, after a blank line).
     const prefix = `${defs}\n\n***\n\n`;
-    const lines = prefix.split("\n").length - 1;
-    const parsed = `${prefix}${region}`;
-    const out: BlockNode[] = [];
-    for (const node of fromMarkdown(parsed, firstLine).children) {
-      if (offsets(node, node.type).start < prefix.length) continue;
-      out.push(fromMdast(node, parsed, start - prefix.length, firstLine - 1 - lines, limit - start + prefix.length));
-    }
-    return out;
+    parsed = `${prefix}${region}`;
+    skip = prefix.length;
+    lines = prefix.split("\n").length - 1;
+    tree = fromMarkdown(parsed, firstLine);
   }
   const out: BlockNode[] = [];
   for (const node of tree.children) {
-    if (offsets(node, node.type).start >= region.length) break;
-    out.push(fromMdast(node, region, start, firstLine - 1, limit - start));
+    const at = offsets(node, node.type).start;
+    if (at < skip) continue;
+    if (at >= skip + region.length) break;
+    out.push(fromMdast(node, parsed, start - skip, firstLine - 1 - lines, limit - start + skip));
   }
   return out;
 }
@@ -934,6 +936,15 @@ function labelRecorder(stock: (...a: never[]) => boolean) {
 
 /** A definition-like start whose label is white space only, some of it white space CommonMark does not collapse (`ODD_SPACE`). */
 const ODD_BLANK_LABEL = /^\[[\t\n\r ]*[^\S\t\n\r ]\s*\]:/;
+
+/**
+ * Whether markdown-it's inline reading of `content` may resolve a link label otherwise than
+ * micromark: it holds a `[` and white space markdown-it collapses and micromark keeps stands in it
+ * or in a definition's label (`env.oddSpace`, `labelRecorder`). Then micromark decides.
+ */
+function labelsMayDiffer(content: string, env: Env): boolean {
+  return content.includes("[") && ((env as FragmentEnv).oddSpace === true || ODD_SPACE.test(content));
+}
 
 /** White space other than what CommonMark collapses in a label (space, tab, line endings): where markdown-it's keys and micromark's differ. */
 const ODD_SPACE = /[^\S\t\n\r ]/;
@@ -1633,8 +1644,7 @@ function headIsText(rest: string): 0 | 1 | -1 {
 function taskHeadByMarkdownIt(rest: string, env: Env): boolean | null {
   const c = rest.charCodeAt(0);
   if (rest.includes("~") || rest.includes("[^") || LITERAL_START.test(rest.slice(0, 80)) || ((c === 0x2a || c === 0x5f) && /www\.|:\/\/|@/i.test(rest))) return null;
-  // Labels whose white space markdown-it collapses and micromark keeps (`labelRecorder`): micromark decides.
-  if (rest.includes("[") && ((env as FragmentEnv).oddSpace || ODD_SPACE.test(rest))) return null;
+  if (labelsMayDiffer(rest, env)) return null;
   const parser = md();
   const tokens: Token[] = [];
   parser.inline.parse(rest, parser, env, tokens);
@@ -2065,8 +2075,7 @@ function inertTildes(tokens: readonly Token[]): number {
  */
 function inlinePlainText(content: string, env: Env): string | null {
   if (content.includes("[^")) return null;
-  // Labels whose white space markdown-it collapses and micromark keeps (`labelRecorder`): micromark decides.
-  if (content.includes("[") && ((env as FragmentEnv).oddSpace || ODD_SPACE.test(content))) return null;
+  if (labelsMayDiffer(content, env)) return null;
   const parser = md();
   const tokens: Token[] = [];
   parser.inline.parse(content, parser, env, tokens);
@@ -2282,9 +2291,9 @@ function push(map: Map<string, number[]>, key: string, value: number): void {
   else map.set(key, [value]);
 }
 
-/** micromark's `normalizeIdentifier` (micromark-util-normalize-identifier), NUL read as U+FFFD first. */
+/** micromark's `normalizeIdentifier` of a label, NUL read as U+FFFD first (micromark's preprocessing). */
 function identifierOf(label: string): string {
-  return label.replace(/\0/g, "\uFFFD").replace(/[\t\n\r ]+/g, " ").replace(/^ | $/g, "").toLowerCase().toUpperCase();
+  return markdown().normalizeIdentifier(label.replace(/\0/g, "\uFFFD"));
 }
 
 /** The coarser key of a label written over several lines in a region: white space and `>` removed. */
