@@ -116,10 +116,27 @@ export function readAll(fd: number, maxBytes: number, label: string, sizeHint = 
 }
 
 /**
+ * Whether `bytes` look like UTF-16 text: a UTF-16 byte-order mark (FF FE or FE FF), or, in the first
+ * 4 KiB (of 8 bytes or more), NUL in at least half of the even or of the odd positions — UTF-16 of
+ * mostly ASCII text, which is valid UTF-8 with a NUL beside every letter (no text file holds that).
+ */
+export function looksUtf16(bytes: Uint8Array): boolean {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
+  const n = Math.min(bytes.length, 4096);
+  if (n < 8) return false;
+  let even = 0, odd = 0;
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) i % 2 ? odd++ : even++;
+  return even * 2 >= Math.ceil(n / 2) || odd * 2 >= Math.floor(n / 2);
+}
+
+/**
  * Decode UTF-8 strictly. A byte order mark is kept as U+FEFF unless `stripBom`.
- * @throws InputFileError `<label>: invalid UTF-8 at byte N` (0-based offset of the first bad byte)
+ * @throws InputFileError `<label>: UTF-16, not UTF-8 text (convert it first, e.g. iconv -f utf-16 -t utf-8)`
+ *   when the bytes look like UTF-16 (`looksUtf16`), else `<label>: invalid UTF-8 at byte N` (0-based
+ *   offset of the first bad byte)
  */
 export function decodeUtf8(bytes: Uint8Array, label: string, options: { stripBom?: boolean } = {}): string {
+  if (looksUtf16(bytes)) throw new InputFileError(label, "UTF-16, not UTF-8 text (convert it first, e.g. iconv -f utf-16 -t utf-8)", "UTF8");
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: !options.stripBom }).decode(bytes);
   } catch {

@@ -29,6 +29,16 @@ describe("item 1: strict UTF-8 with the byte offset", () => {
     expect(() => decodeUtf8(Uint8Array.from(bytes), "f.ttl")).toThrow(`f.ttl: invalid UTF-8 at byte ${offset}`);
   });
 
+  it("UTF-16, with or without a byte-order mark, is named as such (it used to pass as UTF-8 with a NUL beside every letter)", () => {
+    const le = Buffer.from("# Title\n\nbody text\n", "utf16le");
+    const be = Buffer.from(le).swap16();
+    for (const bytes of [le, be, Buffer.concat([Buffer.from([0xff, 0xfe]), le]), Buffer.concat([Buffer.from([0xfe, 0xff]), be])]) {
+      expect(() => decodeUtf8(bytes, "u.md")).toThrow("u.md: UTF-16, not UTF-8 text (convert it first, e.g. iconv -f utf-16 -t utf-8)");
+    }
+    // a NUL here and there is text (CommonMark reads it as U+FFFD)
+    expect(decodeUtf8(Buffer.from("a\0b c d e f\0"), "n.md")).toBe("a\0b c d e f\0");
+  });
+
   it("keeps a BOM unless asked to strip it; loadGraphFile refuses Latin-1", () => {
     expect(decodeUtf8(Uint8Array.from([0xef, 0xbb, 0xbf, 0x41]), "x")).toBe("\uFEFFA");
     expect(decodeUtf8(Uint8Array.from([0xef, 0xbb, 0xbf, 0x41]), "x", { stripBom: true })).toBe("A");

@@ -4,7 +4,7 @@
  * beside a book overrides it with an entries index).
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
-import { decodeUtf8, InputFileError, readRegularFile } from "../files.js";
+import { decodeUtf8, InputFileError, looksUtf16, readRegularFile } from "../files.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bookKeyFromFileName, createEmbeddedCorpus, parseBook, readEntriesIndex, type Book, type DiaryEntry, type EmbeddedCorpus } from "./retrieval.js";
@@ -136,7 +136,7 @@ function readBookText(file: string): string {
   // UTF-16 (what Windows calls "Unicode") of ASCII text is valid UTF-8 with a NUL after every letter,
   // so strict decoding alone would take it as a book of "C\0h\0a\0…"; and with a BOM the Latin-1 advice
   // below would be wrong. No text book holds U+0000.
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff) || bytes.includes(0)) {
+  if (looksUtf16(bytes) || bytes.includes(0)) {
     throw new CorpusError(`${file}: UTF-16 or binary, not UTF-8 text (a UTF-16 book: convert it first, e.g. iconv -f utf-16 -t utf-8)`);
   }
   try {
