@@ -583,12 +583,15 @@ export const MAX_MICROMARK_LENGTH = 1 << 18;
 /**
  * A piece of the document the fragmenter must hand to micromark (a table, footnote, task item or
  * other block it cannot read itself, in a list or quote; a heading or cell with markup) that is over
- * `MAX_MICROMARK_LENGTH`: names the 1-based line the piece starts on, its length and the limit.
+ * `MAX_MICROMARK_LENGTH`: names the 1-based line the piece starts on, its length and the limit. A
+ * longer region of top-level blocks is read in pieces where its blocks allow it
+ * (`micromarkLargeRegion`: between top-level blocks, and across the rows of a top-level table), so
+ * it names the block that does not: one top-level block over the limit other than a table.
  */
 export class MarkdownSizeError extends Error {
   constructor(readonly line: number, readonly length: number, readonly limit: number = MAX_MICROMARK_LENGTH) {
     super(
-      `a block of ${length.toLocaleString("en-US")} UTF-16 code units at line ${line} that only micromark reads exactly (an unclosed fence or HTML block, a table, footnote or task item in a list or block quote, a table with a tab, a line without a pipe or a block right against it, or a heading or cell with markup), over the limit of ${limit.toLocaleString("en-US")} (MAX_MICROMARK_LENGTH; micromark holds 1-2.5 KB per code unit)`,
+      `a block of ${length.toLocaleString("en-US")} UTF-16 code units at line ${line} that only micromark reads exactly (an unclosed fence or HTML block, a table, footnote or task item in a list or block quote, a footnote definition, a paragraph or list against a table, or a heading or cell with markup), over the limit of ${limit.toLocaleString("en-US")} (MAX_MICROMARK_LENGTH; micromark holds 1-2.5 KB per code unit; a top-level table is read in pieces)`,
     );
     this.name = "MarkdownSizeError";
   }
@@ -809,6 +812,127 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
   }
   return out;
 }
+
+/**
+ * Code units of a region over MAX_MICROMARK_LENGTH that `micromarkLargeRegion` hands to micromark in
+ * one parse (besides a table's head and the definitions): peak RSS for the 788 KB table of its
+ * docstring 483 / 538 / 551 MB at 2^15 / 2^16 / 2^17, CPU time alike.
+ */
+const TABLE_PIECE = 1 << 16;
+
+/**
+ * `micromarkRegion` for a region of top-level blocks longer than MAX_MICROMARK_LENGTH, read in
+ * pieces of about TABLE_PIECE code units cut at line starts, where the blocks allow it:
+ * - Between top-level blocks. CommonMark reads blocks line by line and never reopens a closed one
+ *   (spec, appendix "A parsing strategy"), so every block of a piece before its last is the whole
+ *   region's reading, as is a last one that cannot go on past the blank lines after it (a table,
+ *   paragraph, heading, thematic break or definition that ends before the cut). The region's next
+ *   top-level block starts on a fresh line at the top level and reads alone as in the whole region
+ *   (no open block may take it: the one before it closed), so the next piece starts at the first line
+ *   of the piece's last block, which is read again.
+ * - Across the rows of a top-level table: micromark-extension-gfm-table reads each body row from its
+ *   own line and the table's head (the header's cell count, the delimiter row), and ends the table
+ *   at a blank line or at a line that opens another block, a test of that line alone (GFM spec
+ *   §4.10). When a piece's last block is a table that runs to the cut, the next piece is read as the
+ *   table's header and delimiter lines followed by the next lines of the region, and its body rows,
+ *   shifted back to their place in the text, are the whole reading's.
+ * A piece whose only block runs past the cut and is not a table (a paragraph, list, quote, footnote
+ * or fence over TABLE_PIECE) is refused as before: `MarkdownSizeError`. A 26,300-row table with a tab
+ * in one cell (788 KB, `node dist/cli.cjs fragments`, 2026-12-02): 6.4 s CPU and 415 MB peak RSS;
+ * the reference fragmenter's one parse of it 5.4 s and 954 MB. The same fragments (the seeded
+ * differential in test/evidence/large-regions.test.ts).
+ */
+function micromarkLargeRegion(text: string, start: number, end: number, firstLine: number, definitions: Definitions, limit: number): BlockNode[] {
+  const out: BlockNode[] = [];
+  let at = start;
+  let line = firstLine;
+  /** The table that runs on at `at`, and its header and delimiter lines. */
+  let table: BlockNode | null = null;
+  let head = "";
+  const newlines = (from: number, to: number) => {
+    let n = 0;
+    for (let k = text.indexOf("\n", from); k >= 0 && k < to; k = text.indexOf("\n", k + 1)) n++;
+    return n;
+  };
+  /** Where the line after `node`'s last row starts (the text's end when it has none). */
+  const after = (node: BlockNode) => {
+    const k = text.indexOf("\n", node.end);
+    return k < 0 || k >= end ? end : k + 1;
+  };
+  while (at < end) {
+    if (table === null && end - at <= MAX_MICROMARK_LENGTH) {
+      out.push(...micromarkRegion(text, at, end, line, definitions, limit));
+      break;
+    }
+    let cut: number = table !== null && end - at <= TABLE_PIECE ? end : text.lastIndexOf("\n", at + TABLE_PIECE - 1) + 1;
+    if (table === null) {
+      /** Whether the piece up to `cut` gives no block to keep and none to go on with: one block runs past the cut, not a table. */
+      const stuck = (blocks: readonly BlockNode[]): boolean =>
+        blocks.length === 0 || (blocks.length === 1 && !(blocks[0].type === "table" && after(blocks[0]) === cut) && !(after(blocks[0]) < cut && ENDED.test(blocks[0].type)));
+      let blocks: BlockNode[] = cut > at ? micromarkRegion(text, at, cut, line, definitions, cut) : [];
+      if (stuck(blocks)) {
+        // One block runs past the cut: read again in one piece as long as the bound allows.
+        cut = text.lastIndexOf("\n", at + MAX_MICROMARK_LENGTH - 1) + 1;
+        if (cut <= at) throw new MarkdownSizeError(line, end - at);
+        blocks = micromarkRegion(text, at, cut, line, definitions, cut);
+      }
+      const last = blocks.pop();
+      if (last === undefined) throw new MarkdownSizeError(line, end - at);
+      if (after(last) < cut && ENDED.test(last.type)) {
+        // A block that a line after it ended (a blank line, or one that opened another block) and
+        // that no later line reopens: final, as the blocks before it (the piece may end in blank lines).
+        out.push(...blocks, last);
+        line += newlines(at, after(last));
+        at = after(last);
+        continue;
+      }
+      if (stuck([...blocks, last])) throw new MarkdownSizeError(line, end - at);
+      out.push(...blocks);
+      if (last.type !== "table" || after(last) !== cut) {
+        // The last block may go on past the cut: it is read again from its first line.
+        at = text.lastIndexOf("\n", last.start - 1) + 1;
+        line = last.line;
+        continue;
+      }
+      line += newlines(at, cut);
+      at = cut;
+      table = last;
+      const headStart = text.lastIndexOf("\n", last.start - 1) + 1;
+      const delimiterEnd = text.indexOf("\n", text.indexOf("\n", headStart) + 1);
+      head = text.slice(headStart, delimiterEnd + 1);
+      continue;
+    }
+    {
+      const piece = `${head}${text.slice(at, cut)}`;
+      const defs = definitions(piece, true);
+      const parsed = defs ? `${piece}\n\n${defs}` : piece;
+      const first = fromMarkdown(parsed, line).children[0];
+      // The head read alone is the table it opened in the whole reading: anything else is a fault here.
+      if (first?.type !== "table" || offsets(first, "table").start >= head.indexOf("\n")) throw new Error(`fragmentMarkdown: the head of the table at line ${table.line} did not read as a table again (line ${line})`);
+      const rows = fromMdast(first, parsed, at - head.length, line - 3, cut - at + head.length).rows!.slice(1);
+      if (rows.length) {
+        table.rows!.push(...rows);
+        table.end = rows.at(-1)!.end;
+      }
+      if (rows.length && cut < end && after(table) === cut) {
+        line += newlines(at, cut);
+        at = cut;
+        continue;
+      }
+      // The table ended in this piece (or with it): the rest of the region starts after its last row.
+      out.push(table);
+      const next = rows.length ? after(table) : at;
+      line = rows.length ? table.rows!.at(-1)!.line + 1 : line;
+      table = null;
+      at = next;
+    }
+  }
+  if (table) out.push(table);
+  return out;
+}
+
+/** Blocks that a blank line ends for good (`micromarkLargeRegion`): no later line joins them. */
+const ENDED = /^(?:table|paragraph|heading|break|definition)$/;
 
 /** Characters after which a heading's inline content may differ from its source text. */
 const INLINE_MARKUP = /[\\`*_&<[~]/;
@@ -2579,13 +2703,12 @@ function convertChunk(tokens: readonly Token[], l: Lines, reader: GroupReader, d
         }
       }
       const firstLine = g.a + 1;
-      // Checked here, before `definitionsIn` may read the region (the first piece that needs definitions does).
-      if (end - start > MAX_MICROMARK_LENGTH) throw new MarkdownSizeError(firstLine, end - start);
+      const large = end - start > MAX_MICROMARK_LENGTH;
       // Every line that may open a footnote definition is in such a region (the group test above, or
       // a group read with one that was routed): micromark's block pass over it finds the definitions.
       if (l.footnotes && FOOTNOTE_DEFINITION.test(text.slice(start, end))) l.footnoteRegions.push(start, end);
       l.regions.push(start, end);
-      pieces.push(() => micromarkRegion(text, start, end, firstLine, definitions, limit));
+      pieces.push(() => (large ? micromarkLargeRegion : micromarkRegion)(text, start, end, firstLine, definitions, limit));
     }
   }
 }
@@ -2622,6 +2745,7 @@ const RUNS_ON = /^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|<(?:script|pre|styl
  * together. Two micromark parses; only for routed groups that may run on (`RUNS_ON`).
  */
 function runsOn(text: string, start: number, end: number, next: number, line: number): boolean {
+  if (end - start > MAX_MICROMARK_LENGTH || next - start > MAX_MICROMARK_LENGTH) return runsOnLarge(text, start, end, next, line);
   const region = text.slice(start, end);
   const alone = fromMarkdown(region, line).children;
   const last = alone[alone.length - 1];
@@ -2632,6 +2756,24 @@ function runsOn(text: string, start: number, end: number, next: number, line: nu
     const o = offsets(node, node.type);
     if (o.start === at) return o.end > end - start;
   }
+  return true;
+}
+
+/**
+ * `runsOn` for a region or a next group longer than MAX_MICROMARK_LENGTH, read in pieces
+ * (`micromarkLargeRegion`, without definitions: block ends do not depend on them): the last block
+ * is read again from its first line with the text up to `next` (the blocks from a top-level
+ * block's first line on read alone as in the whole region, `micromarkLargeRegion`).
+ */
+function runsOnLarge(text: string, start: number, end: number, next: number, line: number): boolean {
+  const noDefinitions: Definitions = () => "";
+  const blocksOf = (from: number, to: number, at: number) =>
+    (to - from > MAX_MICROMARK_LENGTH ? micromarkLargeRegion : micromarkRegion)(text, from, to, at, noDefinitions, Number.MAX_SAFE_INTEGER);
+  const last = blocksOf(start, end, line).at(-1);
+  let contentEnd = end;
+  while (contentEnd > start && /\s/.test(text[contentEnd - 1])) contentEnd--;
+  if (!last || last.end < contentEnd || !/^(?:list|html|code|footnote)$/.test(last.type)) return false;
+  for (const node of blocksOf(text.lastIndexOf("\n", last.start - 1) + 1, next, last.line)) if (node.start === last.start) return node.end > end;
   return true;
 }
 

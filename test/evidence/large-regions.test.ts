@@ -1,0 +1,126 @@
+// Regions of top-level blocks that only micromark reads exactly, longer than MAX_MICROMARK_LENGTH:
+// micromarkLargeRegion reads them in pieces (between top-level blocks, and across the rows of a
+// top-level table), so a large table with a tab in a cell or a row without a pipe is fragmented
+// as the reference fragmenter (one micromark parse of the whole document) fragments it, where
+// it was refused with MarkdownSizeError; one top-level block over the bound that is not a table is
+// still refused, naming its line. docs/evidence.md, "Large regions read in pieces".
+import { describe, expect, it } from "vitest";
+import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragment } from "../../ts/evidence/index.js";
+import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+
+const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
+
+/**
+ * The reference's cells, as GFM renders a row (issue 15): as many cells as the header, a missing
+ * one empty at the row's end; the reference keeps the cells as written.
+ */
+function renderedCells(f: Fragment, width: number): Fragment["cells"] {
+  if (!f.cells) return f.cells;
+  const cells = f.cells.slice(0, width);
+  while (cells.length < width) cells.push({ text: "", start: f.end, end: f.end });
+  return cells;
+}
+
+/** Expects fragmentMarkdown's fragments of `text` to be the reference fragmenter's, cells as GFM renders them. */
+function expectReferenceReading(text: string): readonly Fragment[] {
+  const fragments = fragmentMarkdown("d", text);
+  const reference = referenceFragmentMarkdown("d", text);
+  expect(fragments.map(address)).toEqual(reference.map(address));
+  let width = 0;
+  const expected = reference.map((f, i) => {
+    if (f.kind === "table") width = reference[i + 1]?.cells?.length ?? 0;
+    return renderedCells(f, width);
+  });
+  expect(fragments.map((f) => f.cells)).toEqual(expected);
+  return fragments;
+}
+
+/** A seeded linear congruential generator (Numerical Recipes' constants): the same documents on every run. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/**
+ * A document whose first region (no blank line in it) is over MAX_MICROMARK_LENGTH: tables that only
+ * micromark reads exactly (a tab in a cell), one after another with a heading, a thematic break or a
+ * closed fence between them and no blank line; rows with footnote calls, escaped pipes, markup, and
+ * lines without a pipe; then blocks after blank lines that run on (a list item, a footnote, a quote,
+ * HTML), more tables, and the definitions.
+ */
+function largeRegionDocument(seed: number, rows: number): string {
+  const random = generator(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const lines: string[] = ["# T", "", "lead line"];
+  const head = () => lines.push(...pick([["| name | qty | note |", "| --- | --- | --- |"], ["name | qty", "---|---"], [" | a | b | c |", "|:-|-:|--|"], ["x|y", " -- | -- "]]));
+  head();
+  for (let i = 0; i < rows; i++) {
+    const x = random();
+    if (x < 0.996) lines.push(`| item\t${i} | ${i} | [^f${i % 3}] |`);
+    else if (x < 0.998) lines.push(pick([`plain ${i}`, "    code", "[a]: /u", "| *em* | `c` |", "a \\| b | c", "| [x][a] | ~~s~~ |"]));
+    else if (i < rows * 0.95) {
+      lines.push(...pick([["# h"], ["***"], ["```", "code | x", "```"], ["## sub *em*"]]));
+      head();
+    } else {
+      lines.push(...pick([[""], ["- item", "  more"], ["[^f1]: foot"], ["> quote"], ["<div>", "x"]]), "");
+      head();
+    }
+  }
+  lines.push("", "[^f0]: zero", "[^f1]: one", "[^f2]: two", "[a]: /x");
+  return `${lines.join("\n")}\n`;
+}
+
+describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
+  it("a top-level table with a tab in one cell and a row without a pipe: every row as the reference reads it, cells as GFM renders them", () => {
+    const rows = ["| name | qty |", "| --- | --- |"];
+    for (let i = 0; i < 9_500; i++) rows.push(i === 5 ? `| a\tb | ${i} |` : i === 7_000 ? "plain text row" : `| item number ${i} | ${i * 7} |`);
+    const text = `${rows.join("\n")}\n\nafter\n`;
+    expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    const fragments = expectReferenceReading(text);
+    const table = fragments.find((f) => f.kind === "table")!;
+    expect([table.start, table.end, table.line]).toEqual([0, text.indexOf("\n\nafter"), 1]);
+    const body = fragments.filter((f) => f.kind === "row");
+    expect(body.length).toBe(9_501);
+    expect(body[9_000].text).toBe("| item number 8999 | 62993 |");
+    expect(body[9_000].line).toBe(9_002);
+    expect(body[9_000].cells!.map((c) => c.text)).toEqual(["item number 8999", "62993"]);
+    expect(body[6].cells!.map((c) => text.slice(c.start, c.end))).toEqual(["a\tb", "5"]);
+    const plain = body[7_001];
+    expect([plain.text, plain.line]).toEqual(["plain text row", 7_003]);
+    expect(plain.cells).toEqual([{ text: "plain text row", start: plain.start, end: plain.end }, { text: "", start: plain.end, end: plain.end }]);
+    expect(fragments.at(-1)!.text).toBe("after");
+  });
+
+  it.each([1])("seeded document %i: tables, blocks between them, footnote calls and definitions, as the reference reads them", (seed) => {
+    const text = largeRegionDocument(seed, 10_000);
+    expect(text.indexOf("\n\n", 20)).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    const fragments = expectReferenceReading(text);
+    expect(fragments.filter((f) => f.kind === "row").length).toBeGreaterThan(8_000);
+  });
+
+  it("a block longer than a piece but under the bound, between tables, is read in one piece", () => {
+    const table = (n: number, tab: number) => ["| a | b |", "|---|---|", ...Array.from({ length: n }, (_, i) => (i === tab ? `| x\t${i} | y |` : `| cell ${i} | ${i} |`))];
+    const paragraph = Array.from({ length: 5_000 }, (_, i) => `paragraph line ${i} with *some* text`);
+    const text = `${[...table(4_000, 3), "# between", ...paragraph, "***", ...table(3_000, 2_999)].join("\n")}\n`;
+    expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    const fragments = expectReferenceReading(text);
+    expect(fragments.filter((f) => f.kind === "table").map((f) => f.line)).toEqual([1, 9_005]);
+    const long = fragments.find((f) => f.kind === "paragraph")!;
+    expect([long.line, long.end - long.start]).toEqual([4_004, paragraph.join("\n").length]);
+    expect(long.end - long.start).toBeGreaterThan(1 << 16);
+  });
+
+  it("one top-level block over the bound that is not a table is still refused, with its line", () => {
+    const paragraph = "a long paragraph line\n".repeat(Math.ceil(MAX_MICROMARK_LENGTH / 22) + 10);
+    const text = `# T\n\n${paragraph}| a | b |\n| - | - |\n| x\ty | z |\n`;
+    let error: unknown;
+    try {
+      fragmentMarkdown("d", text);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MarkdownSizeError);
+    expect((error as MarkdownSizeError).line).toBe(3);
+    expect((error as Error).message).toMatch(/^a block of [\d,]+ UTF-16 code units at line 3 that only micromark reads exactly .*a paragraph or list against a table.* over the limit of 262,144/);
+  });
+});
