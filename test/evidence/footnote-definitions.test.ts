@@ -156,6 +156,19 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
         expect(fragmentMarkdown("d", text).some((f) => f.path === "table:t" || f.path === "table:a"), JSON.stringify(text)).toBe(true);
       }
     }
+    // a region that ends the document without a line ending is read at the end of the text, as in the
+    // whole document: `<custom-tag>` (HTML of kind 7) there is its own block, not a line of the footnote
+    for (const [text, path] of [
+      ["[^n]: x\n<custom-tag>", "html:1"],
+      ["a[^n]\n\n[^n]: x\n<custom-tag>", "html:1"],
+      ["- [^n]: x\n  <custom-tag>", "list:1/item:1/html:1"],
+      ["> [^n]: x\n> <custom-tag>", "quote:1/html:1"],
+      ["[a]\n\n[^n]: x\n[a]: /u\n<custom-tag>", "html:1"],
+    ] as const) {
+      expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+      expect(fragmentMarkdown("d", text).find((f) => f.kind === "footnote")!.text, JSON.stringify(text)).toMatch(/^\[\^n\]: x(?:\n\[a\]: \/u)?$/);
+      expect(fragmentMarkdown("d", text).map((f) => f.path), JSON.stringify(text)).toContain(path);
+    }
     const task = "[^1]:]\n[a\fb]:u\n- [ ] [a\fb]";
     expect(addresses(fragmentMarkdown("d", task))).toEqual(addresses(referenceFragmentMarkdown("d", task)));
   });

@@ -790,19 +790,26 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
   let parsed = defs ? `${region}\n\n${defs}` : region;
   let skip = 0;
   let lines = 0;
-  let tree = fromMarkdown(parsed, firstLine);
-  const last = tree.children.filter((node) => offsets(node, node.type).start < region.length).at(-1);
-  if (defs && last && offsets(last, last.type).end > region.length) {
+  // A region that ends the document without a line ending is read at the end of the text, as in the
+  // whole document: micromark ends a last line there unlike before a line ending (`[^n]: x\n<custom-tag>`
+  // at the end is a footnote and an HTML block of kind 7, which may not interrupt its paragraph when a
+  // line ending and more text follow).
+  const atEnd = end === text.length && !/[\n\r]$/.test(region);
+  const after = atEnd && defs ? null : fromMarkdown(parsed, firstLine);
+  const last = after?.children.filter((node) => offsets(node, node.type).start < region.length).at(-1);
+  const before = after === null || (defs !== "" && last !== undefined && offsets(last, last.type).end > region.length);
+  if (before) {
     // The region's last block (an unclosed fence or HTML block) ran on into the definitions, which then
-    // define nothing: they go before the region instead, closed by a thematic break (a footnote
-    // definition would take an indented first line of the region as its content), a blank line
-    // between each (the region's blocks then start as they do alone, after a blank line).
+    // define nothing, or the region ends the document: they go before the region instead, closed by a
+    // thematic break (a footnote definition would take an indented first line of the region as its
+    // content), a blank line between each (the region's blocks then start as they do alone, after a
+    // blank line).
     const prefix = `${defs}\n\n***\n\n`;
     parsed = `${prefix}${region}`;
     skip = prefix.length;
     lines = prefix.split("\n").length - 1;
-    tree = fromMarkdown(parsed, firstLine);
   }
+  const tree = before || after === null ? fromMarkdown(parsed, firstLine) : after;
   const out: BlockNode[] = [];
   for (const node of tree.children) {
     const at = offsets(node, node.type).start;
