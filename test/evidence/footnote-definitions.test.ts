@@ -6,7 +6,7 @@
 // micromark fragmenter (test/evidence/reference-fragmenter.ts), and the path its reading gives is asserted.
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
-import { setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
+import { micromarkLoad, setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 import { mulberry32 } from "../prng.js";
 
@@ -209,6 +209,35 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
 
 // A definition's label and anchor are mdast's `label`: character escapes and references decoded, so
 // `[AT&amp;T]: …` is `definition:att` (the old fragmenter's address), not `definition:atampt`.
+describe("a label over several lines in a region gets only the definitions it may name", () => {
+  it("300 definitions equal under the coarse key and 300 regions each with such a label: linear micromark input, the reference's addresses", () => {
+    // `a >b`, `a > >b`, `a\u00A0b`, …: all `AB` once white space and `>` are removed (the coarse key),
+    // none a label `[a\n> b]` may be (its line ending and `> ` read as one space, or `>` its own)
+    const defs = Array.from({ length: 300 }, (_, i) => `[a${" >".repeat(i % 7)}${"\u00A0".repeat(Math.floor(i / 7))}b]: /u${i}`);
+    const regions = Array.from({ length: 300 }, (_, i) => `| x [t][a\n> b] ${i} |\n|-|\n| y\t |`);
+    const text = `${defs.join("\n")}\n\n${regions.join("\n\n")}\n`;
+    const before = micromarkLoad();
+    const fragments = fragmentMarkdown("d", text);
+    // appending every coarse-equal definition to every region handed micromark 3,151,989 code units
+    expect(micromarkLoad() - before).toBeLessThan(text.length);
+    expect(addresses(fragments)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+  });
+
+  it("the definitions it may name are still appended: markers removed, white space collapsed, `>` kept as the label's own", () => {
+    // (a footnote call in each sends the group to micromark: the label is read from the region as written)
+    const cases: [string, string][] = [
+      ["> [^n] [t][a\n> b]\n> ===\n\n[a b]: /u\n[^n]: x\n", "quote:1/section:t"],
+      ["> [^n] [t][a\n>\tb]\n> ===\n\n[a\tb]: /u\n[^n]: x\n", "quote:1/section:t"],
+      ["- [^n] [t][a\n  b]\n  ===\n\n[a b]: /u\n[^n]: x\n", "list:1/item:1/section:t"],
+      ["- [^n] [t][a\n  b>c]\n  ===\n\n[a b>c]: /u\n[^n]: x\n", "list:1/item:1/section:t"],
+    ];
+    for (const [text, path] of cases) {
+      expect(addresses(fragmentMarkdown("d", text)), JSON.stringify(text)).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+      expect(fragmentMarkdown("d", text).map((f) => f.path), JSON.stringify(text)).toContain(path);
+    }
+  });
+});
+
 describe("definition labels are read as mdast holds them", () => {
   it("character references and escapes are decoded, invalid ones kept as micromark keeps them", () => {
     const cases: [string, string, string][] = [

@@ -2345,6 +2345,8 @@ class DefinitionLines {
   /** Indices into `lines`, by `identifierOf` / `coarseKey` of their labels. */
   private readonly exact = new Map<string, number[]>();
   private coarse: Map<string, number[]> | null = null;
+  /** `identifierOf` of each line's label. */
+  private readonly ids: string[];
 
   /**
    * @param lines each definition's label as written in its line (`^id` for a footnote), and the line
@@ -2354,7 +2356,8 @@ class DefinitionLines {
     private readonly lines: readonly (readonly [label: string, line: string])[],
     private readonly references: number,
   ) {
-    lines.forEach(([label], k) => push(this.exact, identifierOf(label), k));
+    this.ids = lines.map(([label]) => identifierOf(label));
+    this.ids.forEach((id, k) => push(this.exact, id, k));
   }
 
   /**
@@ -2380,8 +2383,9 @@ class DefinitionLines {
       if (p >= piece.length) break;
       if (piece.charCodeAt(p) === 0x5d) {
         const label = piece.slice(open + 1, p);
-        const lines = region && multiline ? this.coarseMap().get(coarseKey(label)) : this.exact.get(identifierOf(label));
-        if (lines) for (const k of lines) found.add(k);
+        if (region && multiline) {
+          for (const k of this.coarseMap().get(coarseKey(label)) ?? []) if (mayBeLabel(label, this.ids[k])) found.add(k);
+        } else for (const k of this.exact.get(identifierOf(label)) ?? []) found.add(k);
         open = piece.indexOf("[", p + 1);
       } else open = p;
     }
@@ -2427,9 +2431,49 @@ function identifierOf(label: string): string {
   return markdown().normalizeIdentifier(label.replace(/\0/g, "\uFFFD"));
 }
 
-/** The coarser key of a label written over several lines in a region: white space and `>` removed. */
+/**
+ * The coarser key of a label written over several lines in a region: the white space micromark
+ * collapses (space, tab, line endings) and `>` removed. Other white space (U+00A0, U+3000) is kept:
+ * `normalizeIdentifier` keeps it, and container markers are spaces, tabs and `>` only.
+ */
 function coarseKey(label: string): string {
-  return label.replace(/\0/g, "\uFFFD").replace(/[\s>]+/g, "").toLowerCase().toUpperCase();
+  return label.replace(/\0/g, "\uFFFD").replace(/[\t\n\r >]+/g, "").toLowerCase().toUpperCase();
+}
+
+/**
+ * Whether `source`, a label written over several lines in a region of the document as written, may be
+ * a label whose `identifierOf` is `id`: whether N(L) = id for some L that `source` may stand for.
+ * Each continuation line of `source` opens with the markers of its containers, a prefix of its run of
+ * spaces, tabs and `>` (the rest of the run is the label's own), so L is `source` with a prefix of
+ * each such run removed; N (`normalizeIdentifier`) reads L as its words (runs without space, tab or
+ * line ending) joined by one space, each upper case of lower case (C maps characters one by one and
+ * never to or from white space and `>`: `DefinitionLines`). So each line gives a few possible word
+ * strings, one per prefix, and `id` must be their concatenation for one choice per line: a walk over
+ * the positions of `" " + id` each choice can reach (at most |id| + 1 positions a line; linear in
+ * the label's length, which micromark bounds at 999, times the run lengths). This refines the coarse
+ * key: N labels equal under it (`a >b`, `a > >b`, …) cost pieces × N appended lines otherwise.
+ */
+function mayBeLabel(source: string, id: string): boolean {
+  const target = ` ${id}`;
+  const words = (s: string) => s.split(/[\t\n\r ]+/).filter(Boolean).join(" ").toLowerCase().toUpperCase();
+  let reach = new Set<number>([0]);
+  source
+    .replace(/\0/g, "\uFFFD")
+    .split(/\r\n|\r|\n/)
+    .forEach((line, i) => {
+      const options = new Set<string>();
+      const run = i === 0 ? 0 : /^[\t >]*/.exec(line)![0].length;
+      for (let j = 0; j <= run; j++) options.add(words(line.slice(j)));
+      const next = new Set<number>();
+      for (const at of reach) {
+        for (const option of options) {
+          if (option === "") next.add(at);
+          else if (target.startsWith(` ${option}`, at)) next.add(at + option.length + 1);
+        }
+      }
+      reach = next;
+    });
+  return reach.has(target.length);
 }
 
 /**
