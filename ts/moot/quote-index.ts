@@ -1375,7 +1375,7 @@ const GRAM_SHARE = 16;
  * Settable for the tests (the parity suite sets 0 to run the filter on small texts). `chunkWords`
  * > 0 fixes the chunks of a chunked scan at that many words (tests cut texts into many chunks).
  */
-const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST, gramChain: true };
+const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
 const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
@@ -1563,9 +1563,7 @@ interface GramIndex {
   start: Int32Array;
   positions: Int32Array;
   masks: Map<number, Int32Array>;
-  /** Per bucket width, each bucket's slot in the chain test (`chainedPairs`; 0: none): scratch like `masks`, zero between searches. */
-  slots: Map<number, Int32Array>;
-  /** Whether a search left `masks` or `slots` unclean (it stopped between marking and clearing). */
+  /** Whether a search left `masks` unclean (it stopped between marking and clearing). */
   dirty: boolean;
 }
 
@@ -1597,7 +1595,7 @@ function gramIndexOf(ix: IndexedText): GramIndex {
   const positions = new Int32Array(n);
   const fill = start.slice(0, 1 << GRAM_BITS);
   for (let p = 0; p < n; p++) positions[fill[hashes[p]]++] = p;
-  got = { start, positions, masks: new Map(), slots: new Map(), dirty: false };
+  got = { start, positions, masks: new Map(), dirty: false };
   gramIndexes.set(ix.chars, got);
   return got;
 }
@@ -1684,7 +1682,7 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   if (!mask || mask.length < nb) gi.masks.set(shift, (mask = new Int32Array(nb + 1024)));
   // a search cut short between marking and clearing (an exception) leaves bits behind; extra bits
   // only add survivors, but a stale "taken" bit could hide a pair, so such a scratch is zeroed
-  if (gi.dirty) for (const m of [...gi.masks.values(), ...gi.slots.values()]) m.fill(0);
+  if (gi.dirty) for (const m of gi.masks.values()) m.fill(0);
   gi.dirty = true;
   const need = P - D;
   // mark: bit k in the bucket of every base y − x_k + lb of piece k (the offset keeps it ≥ 0); the
@@ -1703,12 +1701,8 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
       touched[e++] = j;
     }
   }
-  // test: the pairs (j, j + 1) of buckets holding ≥ need pieces (bit 31, the sign: taken), from every
-  // bucket marked; past `maxRanges` of them the chain test (below) may still cut them down, so up to
-  // GRAM_CHAIN_PAIRS × maxRanges are kept for it
-  const chaining = tuning.gramChain;
-  const maxPairs = chaining ? GRAM_CHAIN_PAIRS * maxRanges + GRAM_CHAIN_MIN : maxRanges;
-  let pairs: number[] = [];
+  // test: the pairs (j, j + 1) of buckets holding ≥ need pieces (bit 31, the sign: taken), from every bucket marked
+  const pairs: number[] = [];
   let over = false;
   for (let t = 0; t < total; t++) {
     const j = touched[t];
@@ -1720,7 +1714,7 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
       mask[jj] |= 1 << 31;
       pairs.push(jj);
     }
-    if (pairs.length > maxPairs) {
+    if (pairs.length > maxRanges) {
       over = true;
       break;
     }
@@ -1728,9 +1722,8 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   // clear what was written (the scratch stays zero between searches)
   for (let t = 0; t < total; t++) mask[touched[t]] = 0;
   for (const jj of pairs) mask[jj] = 0;
-  if (!over && chaining && pairs.length > GRAM_CHAIN_MIN) pairs = chainedPairs(gi, pairs, xs, bucket, shift, nb, lb, D);
   gi.dirty = false;
-  if (over || pairs.length > maxRanges) return null;
+  if (over) return null;
   // each pair's windows: W starts at ≥ jj·w − lb − D and ends by (jj + 2)·w − 1 + D (exclusive end)
   const { charStart, charEnd, wordSource, sourceWords } = ix;
   const words = charStart.length;
@@ -1746,118 +1739,6 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
     }
   }
   return ranges;
-}
-
-/**
- * The chain test needs more than this many surviving pairs to run (below it the pairs' ranges are
- * verified at once); at most GRAM_CHAIN_PAIRS × maxRanges pairs are kept for it, and a pair with
- * more than GRAM_CHAIN_HITS entries is kept untested (its DP is quadratic).
- */
-const GRAM_CHAIN_MIN = 16;
-const GRAM_CHAIN_PAIRS = 16;
-const GRAM_CHAIN_HITS = 96;
-
-/**
- * The chain test of the q-gram filter (`searchBest` (j)): of the bucket pairs that passed the count,
- * those whose entries hold a chain of grams with a lower bound of the indel distance ≤ D.
- *
- * Proof. Fix an LCS alignment of a window W ≥ T with b (d ≤ D unmatched characters, (a)–(b) of
- * `searchBest`), rank the P disjoint grams by offset in b (0 … P − 1) and let k_1 < … < k_m be the
- * ranks of the intact ones, with bases B_1 … B_m (y − x). The unmatched characters split into
- * the stretches before k_1, between k_i and k_{i+1}, and after k_m (an intact gram holds none).
- * Between k_i and k_{i+1}: with u_W, u_b unmatched characters of W and b there, u_W − u_b =
- * B_{i+1} − B_i (the matched ones pair up), so u_W + u_b ≥ |ΔB| and ≡ ΔB (mod 2); and each of the
- * g = k_{i+1} − k_i − 1 broken grams between them owns an unmatched character of that stretch (an
- * unmatched b character inside it, or a run of W characters between two of its matched ones: (c)),
- * so u_W + u_b ≥ g. Hence the stretch costs ≥ step = |ΔB| when |ΔB| ≥ g, else g rounded up to
- * ΔB's parity; the stretch before k_1 ≥ k_1 and the one after ≥ P − 1 − k_m (broken grams again).
- * So d ≥ k_1 + Σ step_i + (P − 1 − k_m). Every intact gram's occurrence is an entry of its bucket
- * list, and all of them lie in the pair (jj, jj + 1) that (j) keeps for W (their bases within D + 1
- * values); entries that are not W's (other grams of the bucket, other places) only add chains. So
- * the least such sum over chains of the pair's entries (one entry per rank, ranks ascending; a DP)
- * is ≤ d ≤ D for the pair that holds W: a pair whose least sum is > D holds no window ≥ T.
- *
- * @param pairs first buckets jj of the pairs (jj, jj + 1) that hold ≥ P − D grams
- * @param xs the grams' offsets in b, descending (gram k of the marking is xs[k]; its rank in b is P − 1 − k)
- * @param bucket each offset's hash bucket in `gi` (−1: the gram occurs nowhere)
- * @returns the pairs kept, in the input order
- */
-function chainedPairs(
-  gi: GramIndex, pairs: number[], xs: number[], bucket: Int32Array, shift: number, nb: number, lb: number, D: number,
-): number[] {
-  const P = xs.length;
-  let slots = gi.slots.get(shift);
-  if (!slots || slots.length < nb) gi.slots.set(shift, (slots = new Int32Array(nb + 1024)));
-  // a slot (1…) for each bucket of a pair
-  let nf = 0;
-  for (const jj of pairs) {
-    if (!slots[jj]) slots[jj] = ++nf;
-    if (!slots[jj + 1]) slots[jj + 1] = ++nf;
-  }
-  // the entries of those buckets, by slot (a counting sort over a second walk of the lists; within a
-  // slot in marking order: rank descending, then base ascending)
-  const { start, positions } = gi;
-  const at = new Int32Array(nf + 2);
-  for (let k = 0; k < P; k++) {
-    const x = xs[k], h = bucket[x];
-    if (h < 0) continue;
-    for (let o = start[h], z = start[h + 1]; o < z; o++) {
-      const sl = slots[(positions[o] - x + lb) >> shift];
-      if (sl) at[sl + 1]++;
-    }
-  }
-  for (let t = 1; t <= nf; t++) at[t + 1] += at[t];
-  const fill = at.slice();
-  const rank = new Int32Array(at[nf + 1]);
-  const base = new Int32Array(at[nf + 1]);
-  for (let k = 0; k < P; k++) {
-    const x = xs[k], h = bucket[x];
-    if (h < 0) continue;
-    for (let o = start[h], z = start[h + 1]; o < z; o++) {
-      const B = positions[o] - x + lb;
-      const sl = slots[B >> shift];
-      if (sl) {
-        const i = fill[sl]++;
-        rank[i] = P - 1 - k;
-        base[i] = B;
-      }
-    }
-  }
-  const R = new Int32Array(GRAM_CHAIN_HITS), Bs = new Int32Array(GRAM_CHAIN_HITS), cost = new Int32Array(GRAM_CHAIN_HITS);
-  const kept: number[] = [];
-  for (const jj of pairs) {
-    const s0 = slots[jj], s1 = slots[jj + 1];
-    const h = at[s0 + 1] - at[s0] + at[s1 + 1] - at[s1];
-    if (h > GRAM_CHAIN_HITS) {
-      kept.push(jj);
-      continue;
-    }
-    // both slots' entries merged by rank ascending (each slot's are by rank descending: read backwards)
-    let a = at[s0 + 1] - 1, b = at[s1 + 1] - 1;
-    for (let i = 0; i < h; i++) {
-      const fromA = b < at[s1] || (a >= at[s0] && rank[a] <= rank[b]);
-      const t = fromA ? a-- : b--;
-      R[i] = rank[t];
-      Bs[i] = base[t];
-    }
-    // cost[i]: the least lower bound of the unmatched characters up to entry i taken as intact
-    let ok = false;
-    for (let i = 0; i < h && !ok; i++) {
-      let c = R[i]; // every gram ranked before it broken
-      for (let i2 = 0; i2 < i; i2++) {
-        const gap = R[i] - R[i2] - 1;
-        if (gap < 0) continue; // the same gram at another base: one chain takes one of them
-        const dB = Math.abs(Bs[i] - Bs[i2]);
-        const step = dB >= gap ? dB : gap + ((gap - dB) & 1);
-        if (cost[i2] + step < c) c = cost[i2] + step;
-      }
-      cost[i] = c;
-      ok = c + (P - 1 - R[i]) <= D; // the grams ranked after it broken
-    }
-    if (ok) kept.push(jj);
-  }
-  for (const jj of pairs) slots[jj] = slots[jj + 1] = 0;
-  return kept;
 }
 
 function passageLabels(source: QuoteIndexSource, start: number, end: number): string[] {
