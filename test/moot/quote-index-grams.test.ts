@@ -11,7 +11,7 @@ import { words } from "../../ts/moot/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
-const { prepare, prepareQuote, gramRanges, tuning, searchPaths } = __quoteIndexInternals;
+const { prepare, prepareQuote, gramRanges, gramEntriesSorted, gramIndexOf, gramHash, tuning, searchPaths } = __quoteIndexInternals;
 
 const CYRILLIC =
   "Все счастливые семьи похожи друг на друга, каждая несчастливая семья несчастлива по-своему. Всё смешалось в доме Облонских. " +
@@ -222,6 +222,60 @@ describe("quote index, the q-gram filter", () => {
     expect(compared).toBeGreaterThan(60);
     expect(searchPaths.grams - grams0).toBeGreaterThan(10);
   }, 600_000);
+
+  it("a run of one word: its entries crowd a slot (the sort's packed path), sorted, and the ranges still hold every window ≥ T", () => {
+    // "zzzz " 300 times before a real text: every 4-gram of the quote "zzzz zzzz …" occurs every 5
+    // characters there, so 31 grams crowd the slots of those keys
+    const run = "zzzz ".repeat(300);
+    const rx = prepare([run + texts[0], texts[1]]);
+    const quote = "zzzz ".repeat(25).trim();
+    const q = prepareQuote(rx, quote).q;
+    const share = tuning.gramShare, survivorCost = tuning.gramSurvivorCost;
+    tuning.gramShare = 0;
+    tuning.gramSurvivorCost = 1e300; // P = 31 grams
+    try {
+      const T = 0.9;
+      const D = budgetOf(q.ids.length, T);
+      const all = scanTs(rx, q, T);
+      expect(all.length).toBeGreaterThan(100);
+      const ranges = gramRanges(rx, q, D, -1, Infinity)!;
+      expect(ranges).not.toBeNull();
+      for (const h of all) {
+        let inside = false;
+        for (let r = 0; r < ranges.length; r += 2) if (ranges[r] <= h.word && h.word + h.size <= ranges[r + 1]) inside = true;
+        expect(inside, `window ${h.word}+${h.size}`).toBe(true);
+      }
+      // the sort itself: 31 offsets 4 apart, keys ascending, each (key, gram) pair listed once
+      const gi = gramIndexOf(rx);
+      const xs = Array.from({ length: 31 }, (_, k) => 120 - 4 * k);
+      const bucket = new Int32Array(q.ids.length).fill(-1);
+      let total = 0;
+      const want: number[] = [];
+      xs.forEach((x, k) => {
+        const h = (bucket[x] = gramHash(q.ids, x)); // as gramRanges hashes it
+        total += gi.start[h + 1] - gi.start[h];
+        for (let o = gi.start[h]; o < gi.start[h + 1]; o++) want.push((gi.positions[o] - x + q.ids.length) * 32 + k);
+      });
+      const { keys, grams } = gramEntriesSorted(gi, xs, bucket, total, q.ids.length, rx.chars.length + q.ids.length);
+      const got: number[] = [];
+      for (let i = 0; i < total; i++) {
+        if (i > 0) expect(keys[i]).toBeGreaterThanOrEqual(keys[i - 1]);
+        got.push(keys[i] * 32 + grams[i]);
+      }
+      expect(got.sort((a, b) => a - b)).toEqual(want.sort((a, b) => a - b));
+      // a slot (2^shift keys, shift as gramEntriesSorted picks it) holds > GRAM_SLOT_INSERTION (32)
+      // entries somewhere: the packed path ran
+      const limit = rx.chars.length + q.ids.length;
+      let shift = 0;
+      while (limit >>> shift > total) shift++;
+      const perSlot = new Map<number, number>();
+      for (let i = 0; i < total; i++) perSlot.set(keys[i] >>> shift, (perSlot.get(keys[i] >>> shift) ?? 0) + 1);
+      expect(Math.max(...perSlot.values())).toBeGreaterThan(32);
+    } finally {
+      tuning.gramShare = share;
+      tuning.gramSurvivorCost = survivorCost;
+    }
+  });
 
   it("too many survivors: null (the caller's other ways run)", () => {
     // common words, and the largest D that still fits D + 1 grams: one intact gram is enough

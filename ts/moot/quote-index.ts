@@ -1362,8 +1362,8 @@ const REGION_SHARE_WASM = 4;
 const REGION_SHARE_TS = 2;
 
 /**
- * Work of the q-gram filter, in list entries (each written, radix-sorted: two passes for the books,
- * and read by the sliding window): it runs only when its lists plus GRAM_SURVIVOR_COST per guessed
+ * Work of the q-gram filter, in list entries (each written, sorted: a counting pass and an insertion
+ * sort, and read by the sliding window): it runs only when its lists plus GRAM_SURVIVOR_COST per guessed
  * survivor come to ≤ C / GRAM_SHARE entries, C the characters indexed (measured on the bench quotes
  * over all books, Node 20, 2026-12-02: an entry ~10–40 ns in TS, a survivor's range verified
  * ~2–5 µs, the lanes pass ~0.4 ns a character). GRAM_SURVIVOR_COST: session 8 timed 300, 3,000 and
@@ -1569,7 +1569,7 @@ function spaceFreeKeys(ix: IndexedText): boolean {
 interface GramIndex {
   start: Int32Array;
   positions: Int32Array;
-  /** The filter's entries (keys and grams, and a second copy of each for the radix sort), grown as needed: scratch. */
+  /** The filter's entries (keys and grams, and a second copy of each for the counting pass), grown as needed: scratch. */
   keys: Int32Array;
   keys2: Int32Array;
   grams: Uint8Array;
@@ -1681,7 +1681,7 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   }
   const need = P - D;
   // the entries: every listed position y of gram k as its base y − x_k, offset by lb (≥ 0), sorted
-  // (an LSD radix sort of the keys with the grams beside them; `gramEntriesSorted`)
+  // (a counting pass and an insertion sort, the grams beside the keys; `gramEntriesSorted`)
   let total = 0;
   for (let k = 0; k < P; k++) if (bucket[xs[k]] >= 0) total += cnt[xs[k]];
   const { keys, grams: gk } = gramEntriesSorted(gi, xs, bucket, total, lb, C + lb);
@@ -1727,14 +1727,16 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   return ranges;
 }
 
-/** Radix digit of `gramEntriesSorted`: 12 bits (a 16 KB count table, in L1). */
-const GRAM_RADIX_BITS = 12;
+/** Slots of `gramEntriesSorted` up to this many entries are sorted by insertion (≤ 32²/2 moves). */
+const GRAM_SLOT_INSERTION = 32;
 
 /**
  * The q-gram filter's entries sorted by key: every position y in the bucket of gram k (offset
  * xs[k] in b; buckets < 0 are skipped) as the key y − xs[k] + lb (in [0, limit)), with k beside it;
- * `total` = the number of entries. An LSD radix sort (⌈log2(limit)/12⌉ passes, stable), whose
- * scratch arrays stay in `gi` between searches.
+ * `total` = the number of entries. One counting pass on the key's high bits (2^shift keys a slot,
+ * about one entry a slot on average) puts every entry in its slot, then each slot is sorted (by
+ * insertion when short: O(total) for the books' lists; a slot of many is sorted as packed doubles).
+ * The scratch arrays stay in `gi` between searches.
  */
 function gramEntriesSorted(
   gi: GramIndex, xs: number[], bucket: Int32Array, total: number, lb: number, limit: number,
@@ -1746,35 +1748,58 @@ function gramEntriesSorted(
     gi.grams = new Uint8Array(room);
     gi.grams2 = new Uint8Array(room);
   }
-  let keys = gi.keys, keys2 = gi.keys2, grams = gi.grams, grams2 = gi.grams2;
-  const { start, positions } = gi;
+  const { keys, keys2, grams, grams2, start, positions } = gi;
+  let shift = 0;
+  while (limit >>> shift > Math.max(1, total)) shift++;
+  const slots = (limit - 1 >>> shift) + 1;
+  const at = new Int32Array(slots + 1);
+  // the entries, gram by gram, counted by slot
   let e = 0;
   for (let k = 0; k < xs.length; k++) {
     const x = xs[k], h = bucket[x];
     if (h < 0) continue;
     for (let o = start[h], z = start[h + 1]; o < z; o++) {
-      keys[e] = positions[o] - x + lb;
-      grams[e++] = k;
+      const key = positions[o] - x + lb;
+      keys2[e] = key;
+      grams2[e++] = k;
+      at[(key >>> shift) + 1]++;
     }
   }
-  const R = 1 << GRAM_RADIX_BITS, M = R - 1;
-  const count = new Int32Array(R);
-  for (let sh = 0; limit - 1 >>> sh > 0 || sh === 0; sh += GRAM_RADIX_BITS) {
-    count.fill(0);
-    for (let i = 0; i < total; i++) count[(keys[i] >>> sh) & M]++;
-    for (let d = 0, sum = 0; d < R; d++) {
-      const c = count[d];
-      count[d] = sum;
-      sum += c;
+  for (let t = 1; t <= slots; t++) at[t] += at[t - 1];
+  for (let i = 0; i < total; i++) {
+    const t = at[keys2[i] >>> shift]++;
+    keys[t] = keys2[i];
+    grams[t] = grams2[i];
+  }
+  // each slot sorted in place (slot t is [at[t − 1], at[t]) now): by insertion up to
+  // GRAM_SLOT_INSERTION entries, else (a long run of one character, say) packed and sorted
+  for (let t = 0, lo = 0; t < slots; lo = at[t++]) {
+    const hi = at[t];
+    if (hi - lo <= GRAM_SLOT_INSERTION) {
+      for (let i = lo + 1; i < hi; i++) {
+        const key = keys[i];
+        if (keys[i - 1] <= key) continue;
+        const g = grams[i];
+        let j = i - 1;
+        while (j >= lo && keys[j] > key) {
+          keys[j + 1] = keys[j];
+          grams[j + 1] = grams[j];
+          j--;
+        }
+        keys[j + 1] = key;
+        grams[j + 1] = g;
+      }
+    } else {
+      // key·32 + gram is exact in a double (key < 2^31, gram < 32)
+      const packed = new Float64Array(hi - lo);
+      for (let i = lo; i < hi; i++) packed[i - lo] = keys[i] * 32 + grams[i];
+      packed.sort();
+      for (let i = lo; i < hi; i++) {
+        const v = packed[i - lo];
+        keys[i] = Math.floor(v / 32);
+        grams[i] = v - keys[i] * 32;
+      }
     }
-    for (let i = 0; i < total; i++) {
-      const t = count[(keys[i] >>> sh) & M]++;
-      keys2[t] = keys[i];
-      grams2[t] = grams[i];
-    }
-    [keys, keys2] = [keys2, keys];
-    [grams, grams2] = [grams2, grams];
-    if (sh + GRAM_RADIX_BITS >= 31) break;
   }
   return { keys, grams };
 }
@@ -1972,7 +1997,7 @@ export function bestWindowAtLeast(
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramHash };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
