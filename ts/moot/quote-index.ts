@@ -633,13 +633,16 @@ function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): 
  *      hash bucket lists (a bucket lists every occurrence of every gram hashed to it: a superset).
  *      Its base is B_k = y_k − x_k. Between two intact grams k < k′ the matched characters pair up,
  *      so B_k′ − B_k = (unmatched characters of W between them) − (unmatched of b between them) and
- *      |B_k′ − B_k| ≤ d ≤ D: the bases of I lie in an interval of D + 1 values. With buckets of
- *      w = 2^shift ≥ D + 1 bases (bucket of B: (B + lb) >> shift, the offset keeps it ≥ 0), such an
- *      interval meets at most two consecutive buckets j, j + 1, whose masks then hold ≥ P − D
- *      distinct grams: only those pairs survive. For a ∈ I, (g) gives s ≥ B_a − D and
- *      s + la ≤ B_a + lb + D; with B_a + lb in [jw, (j + 2)w), W lies in characters
- *      [jw − lb − D, (j + 2)w − 1 + D), i.e. inside the words starting at ≥ jw − lb − D and ending
- *      (exclusive) by (j + 2)w − 1 + D, cut at the sources' edges (W is inside one source), which
+ *      |B_k′ − B_k| ≤ d ≤ D: the bases of I lie in an interval of D + 1 values. Every listed
+ *      position y of gram k is an entry with key y − x_k + lb (the offset keeps it ≥ 0), and the
+ *      entries are sorted by key; let K be the greatest key of I (+ lb: the greatest base) and hi
+ *      the last entry of I in that order. Every entry of I has a key in [K − D, K] and comes no later
+ *      than hi (a smaller key sorts before it, an equal one of I is not after the last of I), so
+ *      the entries with keys in [K − D, K] up to hi — the sliding window at hi — hold ≥ P − D
+ *      distinct grams: only such windows survive. (g) for the gram of I with the greatest base
+ *      (K − lb) gives s ≥ K − lb − D, for the one with the least (≤ K − lb) s + la ≤ K + D, so W
+ *      lies in characters [K − lb − D, K + D), i.e. inside the words starting at ≥ K − lb − D
+ *      and ending (exclusive) by K + D, cut at the sources' edges (W is inside one source), which
  *      `verify` scans exactly. A gram holding a character no text has occurs nowhere (always
  *      broken; its list is empty). Every window ≥ T is found; the grams only choose what is read.
  * The pieces (a DP over the quote's words, `choosePieces`) minimize the sum of their occurrences;
@@ -1359,14 +1362,17 @@ const REGION_SHARE_WASM = 4;
 const REGION_SHARE_TS = 2;
 
 /**
- * Work of the q-gram filter, in list entries (each read three times: mark, test, clear): it runs
- * only when its lists plus GRAM_SURVIVOR_COST per guessed survivor come to ≤ C / GRAM_SHARE
- * entries, C the characters indexed (measured on the bench quotes over all books, Node 20,
- * 2026-12-02: an entry ~10–20 ns for its three passes in TS, a survivor's range verified ~2–5 µs,
- * the lanes pass ~0.4 ns a character; GRAM_SURVIVOR_COST 300, 3,000 and 30,000 timed the same within
- * noise). Only speed depends on them.
+ * Work of the q-gram filter, in list entries (each written, sorted: a counting pass and an insertion
+ * sort, and read by the sliding window): it runs only when its lists plus GRAM_SURVIVOR_COST per guessed
+ * survivor come to ≤ C / GRAM_SHARE entries, C the characters indexed (measured on the bench quotes
+ * over all books, Node 20, 2026-12-02: an entry ~10–40 ns in TS, a survivor's range verified
+ * ~2–5 µs, the lanes pass ~0.4 ns a character). GRAM_SURVIVOR_COST: session 8 timed 300, 3,000 and
+ * 30,000 the same within noise with its bucket pairs; with the sliding window's smaller guess
+ * (session 9, bench/scratch/s9-tuning-ab.ts) 300 let quotes 1 and 10 take weaker P (9 and 22
+ * ranges where 3,000 leaves 1 and 4), 30,000 sent quote 7 back to the prefix pass (8.0 ms against
+ * 4.7–5.1 ms by the filter); 3,000 kept. Only speed depends on them.
  */
-const GRAM_SURVIVOR_COST = 300;
+const GRAM_SURVIVOR_COST = 3000;
 const GRAM_SHARE = 16;
 /**
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
@@ -1556,15 +1562,18 @@ function spaceFreeKeys(ix: IndexedText): boolean {
  * ascending within a bucket). Two grams may share a bucket: a bucket's list is a superset of each
  * gram's occurrences, which is all the filter needs. Built on the first search that uses it
  * (measured for the bundled books' 4.48 M characters: ~125–200 ms CPU on the shared machine, and
- * 4·C + 2^(GRAM_BITS+2) bytes, 19 MB, kept; 4·C more while building); `masks` is the filter's
- * scratch (one Int32Array per bucket width, ≤ 4·C/8 bytes each; zero between searches).
+ * 4·C + 2^(GRAM_BITS+2) bytes, 19 MB, kept; 4·C more while building); `keys`, `grams` (and their
+ * second copies) are the filter's scratch, 10 bytes an entry, grown to the most entries a search has
+ * listed (when the cost guess is on, ≤ C/GRAM_SHARE entries: ≤ 2.8 MB for the books).
  */
 interface GramIndex {
   start: Int32Array;
   positions: Int32Array;
-  masks: Map<number, Int32Array>;
-  /** Whether a search left `masks` unclean (it stopped between marking and clearing). */
-  dirty: boolean;
+  /** The filter's entries (keys and grams, and a second copy of each for the counting pass), grown as needed: scratch. */
+  keys: Int32Array;
+  keys2: Int32Array;
+  grams: Uint8Array;
+  grams2: Uint8Array;
 }
 
 /** The q of the q-gram filter, and its hash table's bits. */
@@ -1595,24 +1604,17 @@ function gramIndexOf(ix: IndexedText): GramIndex {
   const positions = new Int32Array(n);
   const fill = start.slice(0, 1 << GRAM_BITS);
   for (let p = 0; p < n; p++) positions[fill[hashes[p]]++] = p;
-  got = { start, positions, masks: new Map(), dirty: false };
+  got = { start, positions, keys: new Int32Array(0), keys2: new Int32Array(0), grams: new Uint8Array(0), grams2: new Uint8Array(0) };
   gramIndexes.set(ix.chars, got);
   return got;
 }
 
-/** At most this many pieces (a bucket's mask is 31 bits, bit 31 marks a pair already taken). */
+/** At most this many pieces (a Uint8 per entry would hold 255; 31 keeps the DP and the choice of P small). */
 const GRAM_MAX_PIECES = 31;
-
-/** popcount of a 32-bit value. */
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
 
 /**
  * The q-gram filter of `searchBest` (j): the word ranges (pairs [from, to), each inside one source,
- * unsorted) that hold every window with indel distance ≤ D to the quote, from the GramIndex's lists
+ * ascending) that hold every window with indel distance ≤ D to the quote, from the GramIndex's lists
  * of P disjoint grams of the quote; null when it declines (no P fits, or its work or its ranges
  * would exceed the budget: the caller's other ways then run). `maxRanges`: the most ranges worth
  * verifying.
@@ -1647,22 +1649,21 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
       f[j * W + i] = take < skip ? take : skip;
     }
   }
-  let shift = 0;
-  while (1 << shift < D + 1) shift++;
-  const nb = ((C + lb) >> shift) + 2;
-  // P: the least work, lists plus survivors guessed as if entries fell at random (a bucket pair
-  // holding ≥ P − D of them: a Poisson tail; the real text's near copies add some)
+  // P: the least work, lists plus survivors guessed as if entries fell at random (one of the
+  // (C + lb)/(D + 1) disjoint spans of D + 1 keys holding ≥ P − D of them: a Poisson tail; the real
+  // text's near copies add some)
+  const spans = (C + lb) / (D + 1);
   let P = -1, best = Infinity;
   for (let p = D + 1; p <= Pmax; p++) {
     const entries = f[p * W + lb];
     if (entries === Infinity) break;
-    const lambda = (2 * entries) / nb;
+    const lambda = entries / spans;
     let term = Math.exp(-lambda), tail = 0;
     for (let t = 0; t < p - D + 40; t++) {
       if (t >= p - D) tail += term;
       term *= lambda / (t + 1);
     }
-    const work = entries + tuning.gramSurvivorCost * nb * tail;
+    const work = entries + tuning.gramSurvivorCost * spans * tail;
     if (work < best) {
       best = work;
       P = p;
@@ -1678,59 +1679,44 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
       j--;
     } else i--;
   }
-  let mask = gi.masks.get(shift);
-  if (!mask || mask.length < nb) gi.masks.set(shift, (mask = new Int32Array(nb + 1024)));
-  // a search cut short between marking and clearing (an exception) leaves bits behind; extra bits
-  // only add survivors, but a stale "taken" bit could hide a pair, so such a scratch is zeroed
-  if (gi.dirty) for (const m of gi.masks.values()) m.fill(0);
-  gi.dirty = true;
   const need = P - D;
-  // mark: bit k in the bucket of every base y − x_k + lb of piece k (the offset keeps it ≥ 0); the
-  // buckets written kept in order for the test and the clearing
+  // the entries: every listed position y of gram k as its base y − x_k, offset by lb (≥ 0), sorted
+  // (a counting pass and an insertion sort, the grams beside the keys; `gramEntriesSorted`)
   let total = 0;
   for (let k = 0; k < P; k++) if (bucket[xs[k]] >= 0) total += cnt[xs[k]];
-  const touched = new Int32Array(total);
-  let e = 0;
-  for (let k = 0; k < P; k++) {
-    const x = xs[k], h = bucket[x];
-    if (h < 0) continue;
-    const bit = 1 << k;
-    for (let o = start[h], z = start[h + 1]; o < z; o++) {
-      const j = (positions[o] - x + lb) >> shift;
-      mask[j] |= bit;
-      touched[e++] = j;
+  const { keys, grams: gk } = gramEntriesSorted(gi, xs, bucket, total, lb, C + lb);
+  // the sliding window: at each entry hi (key K), the entries with keys in [K − D, K]; when they
+  // hold ≥ need distinct grams, every window whose intact grams have K as their greatest base (+ lb)
+  // lies in characters [K − lb − D, K + D) ((j): s ≥ B_max − D, s + la ≤ B_min + lb + D ≤ K + D);
+  // overlapping such intervals merged
+  const inWindow = new Int32Array(P);
+  const chars: number[] = [];
+  let distinct = 0, lo = 0, curFrom = 0, curTo = -1;
+  for (let hi = 0; hi < total; hi++) {
+    const K = keys[hi];
+    if (inWindow[gk[hi]]++ === 0) distinct++;
+    while (keys[lo] < K - D) if (--inWindow[gk[lo++]] === 0) distinct--;
+    if (distinct < need) continue;
+    const from = K - lb - D, to = K + D;
+    if (from <= curTo) {
+      if (to > curTo) curTo = to;
+      continue;
     }
+    if (curTo >= 0) chars.push(curFrom, curTo);
+    if (chars.length > 2 * maxRanges) return null;
+    curFrom = from;
+    curTo = to;
   }
-  // test: the pairs (j, j + 1) of buckets holding ≥ need pieces (bit 31, the sign: taken), from every bucket marked
-  const pairs: number[] = [];
-  let over = false;
-  for (let t = 0; t < total; t++) {
-    const j = touched[t];
-    const here = mask[j] & 0x7fffffff;
-    // most buckets hold one gram and no neighbour: no pair of ≥ 2 there
-    if (need > 1 && (here & (here - 1)) === 0 && (j === 0 || (mask[j - 1] & 0x7fffffff) === 0) && (mask[j + 1] & 0x7fffffff) === 0) continue;
-    for (let jj = j > 0 ? j - 1 : 0; jj <= j; jj++) {
-      if (mask[jj] < 0 || popcount32((mask[jj] | mask[jj + 1]) & 0x7fffffff) < need) continue;
-      mask[jj] |= 1 << 31;
-      pairs.push(jj);
-    }
-    if (pairs.length > maxRanges) {
-      over = true;
-      break;
-    }
-  }
-  // clear what was written (the scratch stays zero between searches)
-  for (let t = 0; t < total; t++) mask[touched[t]] = 0;
-  for (const jj of pairs) mask[jj] = 0;
-  gi.dirty = false;
-  if (over) return null;
-  // each pair's windows: W starts at ≥ jj·w − lb − D and ends by (jj + 2)·w − 1 + D (exclusive end)
+  if (curTo >= 0) chars.push(curFrom, curTo);
+  if (chars.length > 2 * maxRanges) return null;
+  // each interval's words: starting at ≥ its first character and ending (exclusive end) by its end,
+  // cut at the sources' edges (a window is inside one source)
   const { charStart, charEnd, wordSource, sourceWords } = ix;
   const words = charStart.length;
   const ranges: number[] = [];
-  for (const jj of pairs) {
-    const from = firstAtLeast(charStart, 0, words, (jj << shift) - lb - D);
-    const to = firstAtLeast(charEnd, from, words, ((jj + 2) << shift) + D);
+  for (let r = 0; r < chars.length; r += 2) {
+    const from = firstAtLeast(charStart, 0, words, chars[r]);
+    const to = firstAtLeast(charEnd, from, words, chars[r + 1] + 1);
     for (let w = from; w < to; ) {
       const s = wordSource[w];
       const e = Math.min(to, sourceWords[s + 1]);
@@ -1739,6 +1725,83 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
     }
   }
   return ranges;
+}
+
+/** Slots of `gramEntriesSorted` up to this many entries are sorted by insertion (≤ 32²/2 moves). */
+const GRAM_SLOT_INSERTION = 32;
+
+/**
+ * The q-gram filter's entries sorted by key: every position y in the bucket of gram k (offset
+ * xs[k] in b; buckets < 0 are skipped) as the key y − xs[k] + lb (in [0, limit)), with k beside it;
+ * `total` = the number of entries. One counting pass on the key's high bits (2^shift keys a slot,
+ * about one entry a slot on average) puts every entry in its slot, then each slot is sorted (by
+ * insertion when short: O(total) for the books' lists; a slot of many is sorted as packed doubles).
+ * The scratch arrays stay in `gi` between searches.
+ */
+function gramEntriesSorted(
+  gi: GramIndex, xs: number[], bucket: Int32Array, total: number, lb: number, limit: number,
+): { keys: Int32Array; grams: Uint8Array } {
+  if (gi.keys.length < total) {
+    const room = Math.max(total, 2 * gi.keys.length);
+    gi.keys = new Int32Array(room);
+    gi.keys2 = new Int32Array(room);
+    gi.grams = new Uint8Array(room);
+    gi.grams2 = new Uint8Array(room);
+  }
+  const { keys, keys2, grams, grams2, start, positions } = gi;
+  let shift = 0;
+  while (limit >>> shift > Math.max(1, total)) shift++;
+  const slots = (limit - 1 >>> shift) + 1;
+  const at = new Int32Array(slots + 1);
+  // the entries, gram by gram, counted by slot
+  let e = 0;
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k], h = bucket[x];
+    if (h < 0) continue;
+    for (let o = start[h], z = start[h + 1]; o < z; o++) {
+      const key = positions[o] - x + lb;
+      keys2[e] = key;
+      grams2[e++] = k;
+      at[(key >>> shift) + 1]++;
+    }
+  }
+  for (let t = 1; t <= slots; t++) at[t] += at[t - 1];
+  for (let i = 0; i < total; i++) {
+    const t = at[keys2[i] >>> shift]++;
+    keys[t] = keys2[i];
+    grams[t] = grams2[i];
+  }
+  // each slot sorted in place (slot t is [at[t − 1], at[t]) now): by insertion up to
+  // GRAM_SLOT_INSERTION entries, else (a long run of one character, say) packed and sorted
+  for (let t = 0, lo = 0; t < slots; lo = at[t++]) {
+    const hi = at[t];
+    if (hi - lo <= GRAM_SLOT_INSERTION) {
+      for (let i = lo + 1; i < hi; i++) {
+        const key = keys[i];
+        if (keys[i - 1] <= key) continue;
+        const g = grams[i];
+        let j = i - 1;
+        while (j >= lo && keys[j] > key) {
+          keys[j + 1] = keys[j];
+          grams[j + 1] = grams[j];
+          j--;
+        }
+        keys[j + 1] = key;
+        grams[j + 1] = g;
+      }
+    } else {
+      // key·32 + gram is exact in a double (key < 2^31, gram < 32)
+      const packed = new Float64Array(hi - lo);
+      for (let i = lo; i < hi; i++) packed[i - lo] = keys[i] * 32 + grams[i];
+      packed.sort();
+      for (let i = lo; i < hi; i++) {
+        const v = packed[i - lo];
+        keys[i] = Math.floor(v / 32);
+        grams[i] = v - keys[i] * 32;
+      }
+    }
+  }
+  return { keys, grams };
 }
 
 function passageLabels(source: QuoteIndexSource, start: number, end: number): string[] {
@@ -1934,7 +1997,7 @@ export function bestWindowAtLeast(
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramHash };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
