@@ -110,6 +110,15 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     expect(long.end - long.start).toBeGreaterThan(1 << 16);
   });
 
+  it("the definitions in a large region are found in pieces too, and resolve references elsewhere", () => {
+    const rows = ["| name | qty |", "| --- | --- |"];
+    for (let i = 0; i < 9_500; i++) rows.push(i === 5 ? `| a\tb | ${i} |` : i === 9 ? "| [x]: y | z |" : `| item number ${i} | ${i} |`);
+    const text = `${rows.join("\n")}\n# h\n[a]: /u\n[^n]: x\n\n# [see][a] [^n]\n`;
+    const fragments = expectReferenceReading(text);
+    // `[see][a]` a link and `[^n]` a call: the heading's text is "see" (unresolved, "[see][a] [^n]")
+    expect(fragments.filter((f) => f.kind !== "row" && f.kind !== "table").map((f) => f.path)).toEqual(["section:h", "section:h/definition:a", "section:h/footnote:n", "section:h/footnote:n/paragraph:1", "section:see"]);
+  });
+
   it("one top-level block over the bound that is not a table is still refused, with its line", () => {
     const paragraph = "a long paragraph line\n".repeat(Math.ceil(MAX_MICROMARK_LENGTH / 22) + 10);
     const text = `# T\n\n${paragraph}| a | b |\n| - | - |\n| x\ty | z |\n`;
