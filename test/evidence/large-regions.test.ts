@@ -6,6 +6,7 @@
 // still refused, naming its line. docs/evidence.md, "Large regions read in pieces".
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragment } from "../../ts/evidence/index.js";
+import { micromarkLoad } from "../../ts/evidence/fragment.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
@@ -133,3 +134,17 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     expect((error as Error).message).toMatch(/^a block of [\d,]+ UTF-16 code units at line 3 that only micromark reads exactly .*a paragraph or list against a table.* over the limit of 262,144/);
   });
 });
+
+describe("groups micromark reads together because a block runs on past a blank line", () => {
+  it.each([
+    ["an HTML block of kind 1 that interrupts each paragraph", "<x-y>\n<pre>\n\nx\n</pre>\n", 400],
+    ["a list item markdown-it ended at a lazy line", "  c\n\n", 1_000],
+  ])("%s: each probe reads from the last block's first line, so the input micromark gets is linear", (_, unit, n) => {
+    const text = `| a |\n|-|\n| b\t|\n${unit === "  c\n\n" ? "- a\nb\n\n" : ""}${unit.repeat(n)}`;
+    const before = micromarkLoad();
+    expectReferenceReading(text);
+    // probing from the region's start each time handed micromark 1,788,382 code units for the first (8,816)
+    expect(micromarkLoad() - before).toBeLessThan(8 * text.length);
+  });
+});
+
