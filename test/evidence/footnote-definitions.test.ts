@@ -238,6 +238,23 @@ describe("a label over several lines in a region gets only the definitions it ma
   });
 });
 
+describe("a label that case mapping makes longer than micromark's 999 characters", () => {
+  it("is appended as written, so its calls and references resolve as in the whole document", () => {
+    // `ß` upper-cases to `SS`: the identifier of a 500-character label has 1,000, over micromark's
+    // limit, and `[^SS…SS]: x` appended to a heading or cell was no definition (the call read as text)
+    const label = "ß".repeat(500);
+    const cases: [string, string][] = [
+      [`# h[^${label}]\n\n[^${label}]: x\n`, "section:h"],
+      [`| h[^${label}] |\n|-|\n\n[^${label}]: x\n`, "table:h"],
+      [`# [t][${label}]\n\n[${label}]: /u\n| a\t|\n|-|\n`, "section:t"],
+    ];
+    for (const [text, path] of cases) {
+      expect(addresses(fragmentMarkdown("d", text)), `${path} case`).toEqual(addresses(referenceFragmentMarkdown("d", text)));
+      expect(fragmentMarkdown("d", text)[0].path).toBe(path);
+    }
+  });
+});
+
 describe("definition labels are read as mdast holds them", () => {
   it("character references and escapes are decoded, invalid ones kept as micromark keeps them", () => {
     const cases: [string, string, string][] = [

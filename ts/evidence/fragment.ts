@@ -2270,7 +2270,8 @@ type Definitions = (piece: string, region: boolean) => string;
  */
 function definitionLines(env: Env, l: Lines): DefinitionLines {
   const { text, regions, base } = l;
-  const footnotes = new Set<string>();
+  /** Footnote identifiers, each with a label that normalizes to it (`writtenLabel`). */
+  const footnotes = new Map<string, string>();
   const micromarkIds: string[] = [];
   const footnoteRegion = new Set<number>();
   for (let k = 0; k < l.footnoteRegions.length; k += 2) footnoteRegion.add(l.footnoteRegions[k]);
@@ -2278,8 +2279,8 @@ function definitionLines(env: Env, l: Lines): DefinitionLines {
     const region = text.slice(regions[k], regions[k + 1]);
     if (!footnoteRegion.has(regions[k]) && !region.includes("]:")) continue;
     const found = region.length > MAX_MICROMARK_LENGTH ? definitionsInLarge(text, regions[k], regions[k + 1]) : definitionsIn(region);
-    for (const id of found.footnotes) footnotes.add(id);
-    for (const id of found.references) micromarkIds.push(id);
+    for (const id of found.footnotes) if (!footnotes.has(id)) footnotes.set(id, writtenLabel(region, id, true));
+    for (const id of found.references) micromarkIds.push(writtenLabel(region, id, false));
   }
   /** Whether text offset `at` lies in a region micromark read (regions are sorted and disjoint). */
   const inRegion = (at: number): boolean => {
@@ -2316,8 +2317,23 @@ function definitionLines(env: Env, l: Lines): DefinitionLines {
   }
   for (const id of micromarkIds) add(id);
   const references = lines.length;
-  for (const id of footnotes) lines.push([`^${id}`, `[^${id}]: x`]);
+  for (const label of footnotes.values()) lines.push([`^${label}`, `[^${label}]: x`]);
   return new DefinitionLines(lines, references);
+}
+
+/**
+ * A label for the definition with normalized identifier `id` (`normalizeIdentifier`, upper case) that
+ * micromark reads as a label again when appended: `id` itself, unless case mapping made it longer
+ * than the 999 characters micromark allows a label (`ß` → `SS`: a footnote `[^ß…ß]` of 500 is called
+ * in the document, but `[^SS…SS]: x`, 1,000, is no definition, so the call read as text); then the
+ * label as written in `region` on one line (a footnote label always is) whose identifier is `id`,
+ * else `id` (a reference label over lines in a container is not looked for).
+ */
+function writtenLabel(region: string, id: string, footnote: boolean): string {
+  if (id.length <= 999) return id;
+  const candidates = footnote ? /\[\^((?:[^\\[\] \t\r\n]|\\[^ \t\r\n])+)\]:/g : /\[((?:[^\\[\]\r\n]|\\[^\r\n])+)\]:/g;
+  for (const m of region.matchAll(candidates)) if (m[1].length <= 999 && identifierOf(m[1]) === id) return m[1];
+  return id;
 }
 
 /**
