@@ -120,6 +120,30 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     expect(fragments.filter((f) => f.kind !== "row" && f.kind !== "table").map((f) => f.path)).toEqual(["section:h", "section:h/definition:a", "section:h/footnote:n", "section:h/footnote:n/paragraph:1", "section:see"]);
   });
 
+  it("lone CR and CR LF line endings: pieces cut, lines counted and heads taken at every line ending (a breaker's cases)", () => {
+    const table = (n: number, eol: string) => `| a | b |${eol}|---|---|${eol}| x\ty | z |${eol}${`| item | 1 |${eol}`.repeat(n)}`;
+    const cases = [
+      // one lone CR: every row after the first cut was a line low
+      `| a | b |\n|---|---|\n| x\ty | z |\r${"| item | 1 |\n".repeat(20_500)}\nafter\n`,
+      // all lone CR: refused (no LF to cut at)
+      table(20_500, "\r"),
+      table(20_500, "\r\n"),
+      // a CR before a piece's last block: the heading came twice
+      `${table(4_000, "\n")}# hx\r${"para line\n".repeat(2_000)}${table(15_000, "\n")}\nafter\n`,
+    ];
+    for (const text of cases) {
+      expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+      expectReferenceReading(text);
+    }
+  });
+
+  it("an unclosed fence after a table's end in a piece does not swallow the piece's definitions (a breaker's case)", () => {
+    const text = `[a]: /u\n\n| a | b |\n|---|---|\n| x\ty | z |\n${"| [x][a] | 1 |\n".repeat(18_000)}` + "```\ncode\n";
+    expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    const fragments = expectReferenceReading(text);
+    expect(fragments.filter((f) => f.kind === "row").at(-1)!.path).toBe("table:a-b/row:x~18000");
+  });
+
   it("one top-level block over the bound that is not a table is still refused, with its line", () => {
     const paragraph = "a long paragraph line\n".repeat(Math.ceil(MAX_MICROMARK_LENGTH / 22) + 10);
     const text = `# T\n\n${paragraph}| a | b |\n| - | - |\n| x\ty | z |\n`;

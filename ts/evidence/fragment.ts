@@ -821,6 +821,38 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
 }
 
 /**
+ * Where the line holding offset `at` of `text` starts: after the last line ending (LF, CR LF or a
+ * lone CR, as micromark reads them) before `at`; an `at` between the CR and the LF of a CR LF counts
+ * as in the line the CR ends.
+ */
+function lineStartOf(text: string, at: number): number {
+  const lf = text.lastIndexOf("\n", at - 1);
+  const cr = text.lastIndexOf("\r", at - 1);
+  if (cr > lf && text.charCodeAt(cr + 1) === 0x0a) return cr + 2 > at ? lineStartOf(text, cr) : cr + 2;
+  return Math.max(lf, cr) + 1;
+}
+
+/** Where the line after the one holding offset `at` starts (`text.length` when there is none). */
+function nextLineStart(text: string, at: number): number {
+  for (let k = at; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x0a) return k + 1;
+    if (c === 0x0d) return text.charCodeAt(k + 1) === 0x0a ? k + 2 : k + 1;
+  }
+  return text.length;
+}
+
+/** Line endings (LF, CR LF or a lone CR) that end in `text.slice(from, to)`. */
+function lineEndings(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(k + 1) !== 0x0a)) n++;
+  }
+  return n;
+}
+
+/**
  * Code units of a region over MAX_MICROMARK_LENGTH that `micromarkLargeRegion` hands to micromark in
  * one parse (besides a table's head and the definitions): peak RSS for the 788 KB table of its
  * docstring 483 / 538 / 551 MB at 2^15 / 2^16 / 2^17, CPU time alike.
@@ -856,22 +888,17 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
   /** The table that runs on at `at`, and its header and delimiter lines. */
   let table: BlockNode | null = null;
   let head = "";
-  const newlines = (from: number, to: number) => {
-    let n = 0;
-    for (let k = text.indexOf("\n", from); k >= 0 && k < to; k = text.indexOf("\n", k + 1)) n++;
-    return n;
-  };
-  /** Where the line after `node`'s last row starts (the text's end when it has none). */
-  const after = (node: BlockNode) => {
-    const k = text.indexOf("\n", node.end);
-    return k < 0 || k >= end ? end : k + 1;
-  };
+  const newlines = (from: number, to: number) => lineEndings(text, from, to);
+  /** Where the line after `node`'s last line starts (the region's end when it has none). */
+  const after = (node: BlockNode) => Math.min(nextLineStart(text, node.end), end);
+  /** A cut at the start of the line holding `at` (a line start itself stays). */
+  const cutAt = (at: number) => (at >= end ? end : lineStartOf(text, at));
   while (at < end) {
     if (table === null && end - at <= MAX_MICROMARK_LENGTH) {
       out.push(...micromarkRegion(text, at, end, line, definitions, limit));
       break;
     }
-    let cut: number = table !== null && end - at <= TABLE_PIECE ? end : text.lastIndexOf("\n", at + TABLE_PIECE - 1) + 1;
+    let cut: number = table !== null && end - at <= TABLE_PIECE ? end : cutAt(at + TABLE_PIECE);
     if (table === null) {
       /** Whether the piece up to `cut` gives no block to keep and none to go on with: one block runs past the cut, not a table. */
       const stuck = (blocks: readonly BlockNode[]): boolean =>
@@ -879,7 +906,7 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
       let blocks: BlockNode[] = cut > at ? micromarkRegion(text, at, cut, line, definitions, cut) : [];
       if (stuck(blocks)) {
         // One block runs past the cut: read again in one piece as long as the bound allows.
-        cut = text.lastIndexOf("\n", at + MAX_MICROMARK_LENGTH - 1) + 1;
+        cut = cutAt(at + MAX_MICROMARK_LENGTH);
         if (cut <= at) throw new MarkdownSizeError(line, end - at);
         blocks = micromarkRegion(text, at, cut, line, definitions, cut);
       }
@@ -897,26 +924,32 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
       out.push(...blocks);
       if (last.type !== "table" || after(last) !== cut) {
         // The last block may go on past the cut: it is read again from its first line.
-        at = text.lastIndexOf("\n", last.start - 1) + 1;
+        at = lineStartOf(text, last.start);
         line = last.line;
         continue;
       }
       line += newlines(at, cut);
       at = cut;
       table = last;
-      const headStart = text.lastIndexOf("\n", last.start - 1) + 1;
-      const delimiterEnd = text.indexOf("\n", text.indexOf("\n", headStart) + 1);
-      head = text.slice(headStart, delimiterEnd + 1);
+      const headStart = lineStartOf(text, last.start);
+      head = text.slice(headStart, nextLineStart(text, nextLineStart(text, headStart)));
       continue;
     }
     {
       const piece = `${head}${text.slice(at, cut)}`;
       const defs = definitions(piece, true);
-      const parsed = defs ? `${piece}\n\n${defs}` : piece;
-      const first = fromMarkdown(parsed, line).children[0];
+      // The definitions go before the head, closed by a thematic break (as in `micromarkRegion`): after
+      // the piece, an unclosed fence or HTML block opened after the table's end would swallow them.
+      const prefix = defs ? `${defs}\n\n***\n\n` : "";
+      const parsed = `${prefix}${piece}`;
+      const first = fromMarkdown(parsed, line).children.find((node) => offsets(node, node.type).start >= prefix.length);
       // The head read alone is the table it opened in the whole reading: anything else is a fault here.
-      if (first?.type !== "table" || offsets(first, "table").start >= head.indexOf("\n")) throw new Error(`fragmentMarkdown: the head of the table at line ${table.line} did not read as a table again (line ${line})`);
-      const rows = fromMdast(first, parsed, at - head.length, line - 3, cut - at + head.length).rows!.slice(1);
+      if (first?.type !== "table" || offsets(first, "table").start >= prefix.length + nextLineStart(head, 0)) {
+        throw new Error(`fragmentMarkdown: the head of the table at line ${table.line} did not read as a table again (line ${line})`);
+      }
+      const prefixLines = lineEndings(prefix, 0, prefix.length);
+      const skip = prefix.length + head.length;
+      const rows = fromMdast(first, parsed, at - skip, line - 3 - prefixLines, cut - at + skip).rows!.slice(1);
       if (rows.length) {
         table.rows!.push(...rows);
         table.end = rows.at(-1)!.end;
@@ -2524,8 +2557,7 @@ function definitionsIn(region: string): { references: readonly string[]; footnot
  * for a large region that holds a `]:` or may open a footnote definition.
  */
 function definitionsInLarge(text: string, start: number, end: number): { references: readonly string[]; footnotes: readonly string[] } {
-  let line = 1;
-  for (let k = text.indexOf("\n"); k >= 0 && k < start; k = text.indexOf("\n", k + 1)) line++;
+  const line = 1 + lineEndings(text, 0, start);
   const references: string[] = [];
   const footnotes: string[] = [];
   const stack = micromarkLargeRegion(text, start, end, line, () => "", end);
@@ -2850,7 +2882,7 @@ function runsOn(text: string, start: number, end: number, next: number, line: nu
   // (The region may end with blank lines a list's map counts, or the CR of a CR LF; no block ends after them.)
   if (!last || offsets(last, last.type).end < region.trimEnd().length || !/^(?:list|html|code|footnoteDefinition)$/.test(last.type)) return null;
   const o = offsets(last, last.type);
-  const from = text.lastIndexOf("\n", start + o.start - 1) + 1;
+  const from = lineStartOf(text, start + o.start);
   const at = { from: Math.max(from, start), line: line + o.line - 1 };
   for (const node of fromMarkdown(text.slice(at.from, next), at.line).children) {
     const n = offsets(node, node.type);
@@ -2873,7 +2905,7 @@ function runsOnLarge(text: string, start: number, end: number, next: number, lin
   let contentEnd = end;
   while (contentEnd > start && /\s/.test(text[contentEnd - 1])) contentEnd--;
   if (!last || last.end < contentEnd || !/^(?:list|html|code|footnote)$/.test(last.type)) return null;
-  const at = { from: Math.max(text.lastIndexOf("\n", last.start - 1) + 1, start), line: last.line };
+  const at = { from: Math.max(lineStartOf(text, last.start), start), line: last.line };
   for (const node of blocksOf(at.from, next, at.line)) if (node.start === last.start) return node.end > end ? at : null;
   return at;
 }
