@@ -875,8 +875,10 @@ const TABLE_PIECE = 1 << 16;
  *   §4.10). When a piece's last block is a table that runs to the cut, the next piece is read as the
  *   table's header and delimiter lines followed by the next lines of the region, and its body rows,
  *   shifted back to their place in the text, are the whole reading's.
- * A piece whose only block runs past the cut and is not a table (a paragraph, list, quote, footnote
- * or fence over TABLE_PIECE) is refused as before: `MarkdownSizeError`. A 26,300-row table with a tab
+ * A piece whose only block runs past the cut and is not a table is read again up to
+ * MAX_MICROMARK_LENGTH; a block longer than that (a paragraph, list, quote, footnote or fence) is
+ * refused as before: `MarkdownSizeError`. Lines end at LF, CR LF and a lone CR, as micromark reads
+ * them (`lineStartOf`). A 26,300-row table with a tab
  * in one cell (788 KB, `node dist/cli.cjs fragments`, 2026-12-02): 6.4 s CPU and 415 MB peak RSS;
  * the reference fragmenter's one parse of it 5.4 s and 954 MB. The same fragments (the seeded
  * differential in test/evidence/large-regions.test.ts).
