@@ -890,7 +890,6 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
   /** The table that runs on at `at`, and its header and delimiter lines. */
   let table: BlockNode | null = null;
   let head = "";
-  const newlines = (from: number, to: number) => lineEndings(text, from, to);
   /** Where the line after `node`'s last line starts (the region's end when it has none). */
   const after = (node: BlockNode) => Math.min(nextLineStart(text, node.end), end);
   /** A cut at the start of the line holding `at` (a line start itself stays). */
@@ -918,7 +917,7 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
         // A block that a line after it ended (a blank line, or one that opened another block) and
         // that no later line reopens: final, as the blocks before it (the piece may end in blank lines).
         out.push(...blocks, last);
-        line += newlines(at, after(last));
+        line += lineEndings(text, at, after(last));
         at = after(last);
         continue;
       }
@@ -930,44 +929,43 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
         line = last.line;
         continue;
       }
-      line += newlines(at, cut);
+      line += lineEndings(text, at, cut);
       at = cut;
       table = last;
       const headStart = lineStartOf(text, last.start);
       head = text.slice(headStart, nextLineStart(text, nextLineStart(text, headStart)));
       continue;
     }
-    {
-      const piece = `${head}${text.slice(at, cut)}`;
-      const defs = definitions(piece, true);
-      // The definitions go before the head, closed by a thematic break (as in `micromarkRegion`): after
-      // the piece, an unclosed fence or HTML block opened after the table's end would swallow them.
-      const prefix = defs ? `${defs}\n\n***\n\n` : "";
-      const parsed = `${prefix}${piece}`;
-      const first = fromMarkdown(parsed, line).children.find((node) => offsets(node, node.type).start >= prefix.length);
-      // The head read alone is the table it opened in the whole reading: anything else is a fault here.
-      if (first?.type !== "table" || offsets(first, "table").start >= prefix.length + nextLineStart(head, 0)) {
-        throw new Error(`fragmentMarkdown: the head of the table at line ${table.line} did not read as a table again (line ${line})`);
-      }
-      const prefixLines = lineEndings(prefix, 0, prefix.length);
-      const skip = prefix.length + head.length;
-      const rows = fromMdast(first, parsed, at - skip, line - 3 - prefixLines, cut - at + skip).rows!.slice(1);
-      if (rows.length) {
-        table.rows!.push(...rows);
-        table.end = rows.at(-1)!.end;
-      }
-      if (rows.length && cut < end && after(table) === cut) {
-        line += newlines(at, cut);
-        at = cut;
-        continue;
-      }
-      // The table ended in this piece (or with it): the rest of the region starts after its last row.
-      out.push(table);
-      const next = rows.length ? after(table) : at;
-      line = rows.length ? table.rows!.at(-1)!.line + 1 : line;
-      table = null;
-      at = next;
+    // The table runs on at `at`: its next rows, read after its head.
+    const piece = `${head}${text.slice(at, cut)}`;
+    const defs = definitions(piece, true);
+    // The definitions go before the head, closed by a thematic break (as in `micromarkRegion`): after
+    // the piece, an unclosed fence or HTML block opened after the table's end would swallow them.
+    const prefix = defs ? `${defs}\n\n***\n\n` : "";
+    const parsed = `${prefix}${piece}`;
+    const first = fromMarkdown(parsed, line).children.find((node) => offsets(node, node.type).start >= prefix.length);
+    // The head read alone is the table it opened in the whole reading: anything else is a fault here.
+    if (first?.type !== "table" || offsets(first, "table").start >= prefix.length + nextLineStart(head, 0)) {
+      throw new Error(`fragmentMarkdown: the head of the table at line ${table.line} did not read as a table again (line ${line})`);
     }
+    const prefixLines = lineEndings(prefix, 0, prefix.length);
+    const skip = prefix.length + head.length;
+    const rows = fromMdast(first, parsed, at - skip, line - 3 - prefixLines, cut - at + skip).rows!.slice(1);
+    if (rows.length) {
+      table.rows!.push(...rows);
+      table.end = rows.at(-1)!.end;
+    }
+    if (rows.length && cut < end && after(table) === cut) {
+      line += lineEndings(text, at, cut);
+      at = cut;
+      continue;
+    }
+    // The table ended in this piece (or with it): the rest of the region starts after its last row.
+    out.push(table);
+    const next = rows.length ? after(table) : at;
+    line = rows.length ? table.rows!.at(-1)!.line + 1 : line;
+    table = null;
+    at = next;
   }
   if (table) out.push(table);
   return out;
