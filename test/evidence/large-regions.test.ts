@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragment } from "../../ts/evidence/index.js";
 import { micromarkLoad } from "../../ts/evidence/fragment.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+import { largeListDocument } from "./large-list-document.js";
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
 
@@ -142,6 +143,22 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
     const fragments = expectReferenceReading(text);
     expect(fragments.filter((f) => f.kind === "row").at(-1)!.path).toBe("table:a-b/row:x~18000");
+  });
+
+  it.each([
+    ["one list of 3,800 items, LF", 5, 3_800, "\n"],
+    ["one list of 3,800 items, CR LF", 6, 3_800, "\r\n"],
+  ])("a top-level list over the bound that micromark reads (an item holds a table): %s, read between its items as the reference reads it", (_, seed, items, eol) => {
+    const text = largeListDocument(seed, items, false).replace(/\n/g, eol);
+    // one top-level list from line 5 to the paragraph after it, all of it micromark's
+    const listEnd = text.indexOf(`${eol}${eol}after the lists`);
+    expect(listEnd - text.indexOf(`${eol}-`)).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    const fragments = expectReferenceReading(text);
+    const lists = fragments.filter((f) => f.kind === "list" && f.depth === 1);
+    expect(lists.map((f) => f.line)).toEqual([5]);
+    expect(lists[0].end - lists[0].start).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    // (an item indented 2–3 columns is a child of the one before it)
+    expect(fragments.filter((f) => f.kind === "item" && f.parentId === lists[0].fragmentId).length).toBeGreaterThan(items - 40);
   });
 
   it("one top-level block over the bound that is not a table is still refused, with its line", () => {

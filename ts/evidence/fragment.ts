@@ -585,13 +585,14 @@ export const MAX_MICROMARK_LENGTH = 1 << 18;
  * other block it cannot read itself, in a list or quote; a heading or cell with markup) that is over
  * `MAX_MICROMARK_LENGTH`: names the 1-based line the piece starts on, its length and the limit. A
  * longer region of top-level blocks is read in pieces where its blocks allow it
- * (`micromarkLargeRegion`: between top-level blocks, and across the rows of a top-level table), so
- * it names the block that does not: one top-level block over the limit other than a table.
+ * (`micromarkLargeRegion`: between top-level blocks, across the rows of a top-level table and
+ * between the items of a top-level list), so it names the block that does not: one top-level
+ * block over the limit other than a table or a list, or one list item over it.
  */
 export class MarkdownSizeError extends Error {
   constructor(readonly line: number, readonly length: number, readonly limit: number = MAX_MICROMARK_LENGTH) {
     super(
-      `a block of ${length.toLocaleString("en-US")} UTF-16 code units at line ${line} that only micromark reads exactly (an unclosed fence or HTML block, a table, footnote or task item in a list or block quote, a footnote definition, a paragraph or list against a table, or a heading or cell with markup), over the limit of ${limit.toLocaleString("en-US")} (MAX_MICROMARK_LENGTH; micromark holds 1-2.5 KB per code unit; a top-level table is read in pieces)`,
+      `a block of ${length.toLocaleString("en-US")} UTF-16 code units at line ${line} that only micromark reads exactly (an unclosed fence or HTML block, a table, footnote or task item in a list or block quote, a footnote definition, a paragraph or list against a table, or a heading or cell with markup), over the limit of ${limit.toLocaleString("en-US")} (MAX_MICROMARK_LENGTH; micromark holds 1-2.5 KB per code unit; a top-level table or list is read in pieces)`,
     );
     this.name = "MarkdownSizeError";
   }
@@ -875,9 +876,14 @@ const TABLE_PIECE = 1 << 16;
  *   §4.10). When a piece's last block is a table that runs to the cut, the next piece is read as the
  *   table's header and delimiter lines followed by the next lines of the region, and its body rows,
  *   shifted back to their place in the text, are the whole reading's.
- * A piece whose only block runs past the cut and is not a table is read again up to
- * MAX_MICROMARK_LENGTH; a block longer than that (a paragraph, list, quote, footnote or fence) is
- * refused as before: `MarkdownSizeError`. Lines end at LF, CR LF and a lone CR, as micromark reads
+ * - Between the items of a top-level list: an item closes when the line of the next one opens it,
+ *   and a sibling item's line (its marker indented 0–3 columns) read alone opens a list with that
+ *   item, whose next items are the whole reading's (the same marker continues it). When a piece's
+ *   last block is a list, its items before the last are final; the next piece starts at the last
+ *   item's line, and its first block's items join the list (`joined`).
+ * A piece whose only block runs past the cut and is not a table, nor a list past its first item,
+ * is read again up to MAX_MICROMARK_LENGTH; a block longer than that (a paragraph, quote, footnote
+ * or fence, or one list item) is refused as before: `MarkdownSizeError`. Lines end at LF, CR LF and a lone CR, as micromark reads
  * them (`lineStartOf`). A 26,300-row table with a tab
  * in one cell (788 KB, `node dist/cli.cjs fragments`, 2026-12-02): 6.4 s CPU and 415 MB peak RSS;
  * the reference fragmenter's one parse of it 5.4 s and 954 MB. The same fragments (the seeded
@@ -890,20 +896,44 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
   /** The table that runs on at `at`, and its header and delimiter lines. */
   let table: BlockNode | null = null;
   let head = "";
+  /** The top-level list that runs on at `at` (its items so far) and where its next item starts: the next piece's first block, a list, holds its next items. */
+  let list: BlockNode | null = null;
+  let itemStart = -1;
   /** Where the line after `node`'s last line starts (the region's end when it has none). */
   const after = (node: BlockNode) => Math.min(nextLineStart(text, node.end), end);
   /** A cut at the start of the line holding `at` (a line start itself stays). */
   const cutAt = (at: number) => (at >= end ? end : lineStartOf(text, at));
+  /** Where the line of a list's last item starts: a list whose one item starts at `at` gives `at` (no progress). */
+  const lastItemLine = (node: BlockNode) => lineStartOf(text, node.children!.at(-1)!.start);
+  /** `blocks` (a piece's, from `at`) with the first joined to the list that runs on at `at` (`list`). */
+  const joined = (blocks: BlockNode[]): BlockNode[] => {
+    if (list === null) return blocks;
+    const first = blocks[0];
+    // The item's line read alone opens a list with that item (a sibling item's marker is indented 0–3
+    // columns, and no open block takes the line: the item before it closed): anything else is a fault here.
+    if (first?.type !== "list" || first.children![0]?.start !== itemStart) {
+      throw new Error(`fragmentMarkdown: the item at line ${line} of the list at line ${list.line} did not read as a list item again`);
+    }
+    list.children!.push(...first.children!);
+    list.end = first.end;
+    blocks[0] = list;
+    list = null;
+    return blocks;
+  };
   while (at < end) {
     if (table === null && end - at <= MAX_MICROMARK_LENGTH) {
-      out.push(...micromarkRegion(text, at, end, line, definitions, limit));
+      out.push(...joined(micromarkRegion(text, at, end, line, definitions, limit)));
       break;
     }
     let cut: number = table !== null && end - at <= TABLE_PIECE ? end : cutAt(at + TABLE_PIECE);
     if (table === null) {
-      /** Whether the piece up to `cut` gives no block to keep and none to go on with: one block runs past the cut, not a table. */
+      /** Whether the piece up to `cut` gives no block to keep and none to go on with: one block runs past the cut, not a table, nor a list past its first item. */
       const stuck = (blocks: readonly BlockNode[]): boolean =>
-        blocks.length === 0 || (blocks.length === 1 && !(blocks[0].type === "table" && after(blocks[0]) === cut) && !(after(blocks[0]) < cut && ENDED.test(blocks[0].type)));
+        blocks.length === 0 ||
+        (blocks.length === 1 &&
+          !(blocks[0].type === "table" && after(blocks[0]) === cut) &&
+          !(after(blocks[0]) < cut && ENDED.test(blocks[0].type)) &&
+          !(blocks[0].type === "list" && lastItemLine(blocks[0]) > at));
       let blocks: BlockNode[] = cut > at ? micromarkRegion(text, at, cut, line, definitions, cut) : [];
       if (stuck(blocks)) {
         // One block runs past the cut: read again in one piece as long as the bound allows.
@@ -911,6 +941,7 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
         if (cut <= at) throw new MarkdownSizeError(line, end - at);
         blocks = micromarkRegion(text, at, cut, line, definitions, cut);
       }
+      blocks = joined(blocks);
       const last = blocks.pop();
       if (last === undefined) throw new MarkdownSizeError(line, end - at);
       if (after(last) < cut && ENDED.test(last.type)) {
@@ -919,6 +950,18 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
         out.push(...blocks, last);
         line += lineEndings(text, at, after(last));
         at = after(last);
+        continue;
+      }
+      if (last.type === "list" && lastItemLine(last) > at) {
+        // A list that may go on past the cut: its items before the last are final (the next item's
+        // line closed each), and the next piece starts at the last item's line and adds to the list.
+        out.push(...blocks);
+        const item = last.children!.pop()!;
+        last.end = last.children!.at(-1)!.end;
+        list = last;
+        itemStart = item.start;
+        at = lineStartOf(text, item.start);
+        line = item.line;
         continue;
       }
       if (stuck([...blocks, last])) throw new MarkdownSizeError(line, end - at);
@@ -2881,7 +2924,10 @@ function runsOn(text: string, start: number, end: number, next: number, line: nu
   const last = alone[alone.length - 1];
   // (The region may end with blank lines a list's map counts, or the CR of a CR LF; no block ends after them.)
   if (!last || offsets(last, last.type).end < region.trimEnd().length || !/^(?:list|html|code|footnoteDefinition)$/.test(last.type)) return null;
-  const o = offsets(last, last.type);
+  // A list runs on past `end` when its last item does: that item is probed (its line reads alone as a
+  // list with it, `micromarkLargeRegion`), not the whole list again.
+  const probed = last.type === "list" ? last.children[last.children.length - 1] : last;
+  const o = offsets(probed, probed.type);
   const from = lineStartOf(text, start + o.start);
   const at = { from: Math.max(from, start), line: line + o.line - 1 };
   for (const node of fromMarkdown(text.slice(at.from, next), at.line).children) {
@@ -2894,8 +2940,8 @@ function runsOn(text: string, start: number, end: number, next: number, line: nu
 /**
  * `runsOn` for a region or a next group longer than MAX_MICROMARK_LENGTH, read in pieces
  * (`micromarkLargeRegion`, without definitions: block ends do not depend on them): the last block
- * is read again from its first line with the text up to `next` (the blocks from a top-level
- * block's first line on read alone as in the whole region, `micromarkLargeRegion`).
+ * (a list's last item) is read again from its first line with the text up to `next` (the blocks from
+ * a top-level block's or item's first line on read alone as in the whole region, `micromarkLargeRegion`).
  */
 function runsOnLarge(text: string, start: number, end: number, next: number, line: number): { from: number; line: number } | null {
   const noDefinitions: Definitions = () => "";
@@ -2905,8 +2951,10 @@ function runsOnLarge(text: string, start: number, end: number, next: number, lin
   let contentEnd = end;
   while (contentEnd > start && /\s/.test(text[contentEnd - 1])) contentEnd--;
   if (!last || last.end < contentEnd || !/^(?:list|html|code|footnote)$/.test(last.type)) return null;
-  const at = { from: Math.max(lineStartOf(text, last.start), start), line: last.line };
-  for (const node of blocksOf(at.from, next, at.line)) if (node.start === last.start) return node.end > end ? at : null;
+  // A list: its last item, as in `runsOn`.
+  const probed = last.type === "list" ? last.children!.at(-1)! : last;
+  const at = { from: Math.max(lineStartOf(text, probed.start), start), line: probed.line };
+  for (const node of blocksOf(at.from, next, at.line)) if (node.start === probed.start) return node.end > end ? at : null;
   return at;
 }
 
