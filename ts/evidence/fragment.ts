@@ -805,10 +805,10 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
     // thematic break (a footnote definition would take an indented first line of the region as its
     // content), a blank line between each (the region's blocks then start as they do alone, after a
     // blank line).
-    const prefix = `${defs}\n\n***\n\n`;
+    const prefix = definitionsBefore(defs);
     parsed = `${prefix}${region}`;
     skip = prefix.length;
-    lines = prefix.split("\n").length - 1;
+    lines = lineEndings(prefix, 0, prefix.length);
   }
   const tree = before || after === null ? fromMarkdown(parsed, firstLine) : after;
   const out: BlockNode[] = [];
@@ -819,6 +819,16 @@ function micromarkRegion(text: string, start: number, end: number, firstLine: nu
     out.push(fromMdast(node, parsed, start - skip, firstLine - 1 - lines, limit - start + skip));
   }
   return out;
+}
+
+/**
+ * The definitions `defs` (lines `[label]: #`, `[^label]: x`) as text to read before a piece of the
+ * document: closed by a thematic break (a footnote definition would take an indented first line of
+ * the piece as its content), a blank line on each side of it, so the piece's blocks start as they
+ * do alone.
+ */
+function definitionsBefore(defs: string): string {
+  return `${defs}\n\n***\n\n`;
 }
 
 /**
@@ -984,7 +994,7 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
     const defs = definitions(piece, true);
     // The definitions go before the head, closed by a thematic break (as in `micromarkRegion`): after
     // the piece, an unclosed fence or HTML block opened after the table's end would swallow them.
-    const prefix = defs ? `${defs}\n\n***\n\n` : "";
+    const prefix = defs ? definitionsBefore(defs) : "";
     const parsed = `${prefix}${piece}`;
     const first = fromMarkdown(parsed, line).children.find((node) => offsets(node, node.type).start >= prefix.length);
     // The head read alone is the table it opened in the whole reading: anything else is a fault here.
