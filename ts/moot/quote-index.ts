@@ -1384,7 +1384,7 @@ const GRAM_SHARE = 16;
 const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
+const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, lanes32: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1947,7 +1947,8 @@ type LanesScan = (threshold: number, budget: number, maxRanges: number) => Windo
 
 /**
  * The lanes pass of the WASM backend (null for the TS backend, and for one source: the pass covers
- * every text): when D ≤ LANES_MAX_D and D < min(lb, 16) (an empty W1 would cost m > D), else it
+ * every text): 16-bit lanes (m = min(lb, 16)) when D ≤ LANES_MAX_D and D < m (an empty W1 would
+ * cost m > D), else 32-bit lanes (m = min(lb, 32)) when D ≤ LANES32_MAX_D and D < m, else it
  * declines; it gives up (null) past LANES_MARKS marks per character, where verifying them costs
  * more than the pass saves.
  */
@@ -1957,9 +1958,12 @@ function lanesScanOf(
   if (!binding || onlySource >= 0) return null;
   const lb = quote.ids.length;
   return (threshold, budget, maxRanges) => {
-    if (budget > LANES_MAX_D || Math.min(lb, 16) <= budget) return null;
+    const width = budget <= LANES_MAX_D && budget < Math.min(lb, 16) ? 16 : budget <= LANES32_MAX_D && budget < Math.min(lb, 32) ? 32 : 0;
+    if (!width) return null;
     const maxMarks = Math.max(64, Math.floor(ix.chars.length * LANES_MARKS));
-    return binding.scanLanes(owner, ix, quote, threshold, -1, budget, maxMarks, maxRanges);
+    const hits = binding.scanLanes(owner, ix, quote, threshold, -1, width, budget, maxMarks, maxRanges);
+    if (hits && width === 32) searchPaths.lanes32++;
+    return hits;
   };
 }
 
@@ -1971,6 +1975,12 @@ function lanesScanOf(
  * one-block passes).
  */
 const LANES_MAX_D = 8;
+/**
+ * 32-bit lanes (session 10): ~2× the 16-bit pass's DP a character, and at m = 32 the indel marks
+ * stay rare up to D = 20 (docs/moot.md, the lanes section's table: quotes with D = 14–20 left
+ * 0–378 marks per million characters).
+ */
+const LANES32_MAX_D = 20;
 const LANES_MARKS = 6e-4;
 
 /** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
