@@ -1289,12 +1289,15 @@ export function qiLanesLayout(C: i32): i32 {
 }
 
 /**
- * The second check of a lane's mark (markCheck > 0: the quote has lb = markCheck <= 64 characters,
- * PEQ built for it in one block): a window W >= T whose part aligned to b1 ends at e1 lies in
+ * The second check of the 32-bit lanes' marks (the quote's lb <= 64 characters, PEQ built for the
+ * whole quote in one block; m, D as in qiScanLanes): a window W >= T whose part W1 aligned to b1
+ * ends at e1 lies in
  * characters [e1 − m − D + 1, e1 + lb − m + D] (searchBest (h)) and has indel(W, b) <= D, so the
  * semi-global indel distance of the whole quote, run from that range's first character (the lanes'
- * recurrences, scalar, one block), is <= D at W's last character. When it
- * stays above D over the whole range no window >= T has its W1 ending at e1: the mark is dropped
+ * recurrences, scalar, one block; rows above lb only receive carries) is <= D at W's last
+ * character. When it stays above D over the whole range no window >= T has its W1 ending at e1
+ * (the characters are all texts' in a row: a DP across a text boundary is a min over more
+ * substrings, as in the lanes): the mark is dropped
  * (the runs at the lane boundaries are marked after it). A run of marks e1 <= e' <= e2 is checked
  * at once over [e1 − m − D + 1, e2 + lb − m + D], the union of their ranges: a DP from an earlier
  * start is a min over more substrings, so no score <= D there means none in any mark's own range.
@@ -1351,14 +1354,13 @@ function clearBits(a: i32, b: i32): void {
   }
 }
 
-/** Set BITS for each lane l0 + k (k < n) whose score in byte k of S is negative (its E <= limit) at step t; returns how many. */
-function laneMarks(S: v128, l0: i32, n: i32, t: i32, share: i32, chars: i32): i32 {
+/** Set BITS for each lane whose score in S is negative (its E <= limit) at step t; returns how many. */
+function laneMarks(S: v128, t: i32, share: i32, chars: i32): i32 {
   v128.store(LSCORES, S);
   let marks = 0;
-  for (let l = 0; l < n; l++) {
-    const p = (l0 + l) * share + t;
+  for (let l = 0; l < 16; l++) {
+    const p = l * share + t;
     if (load<i8>(LSCORES + <usize>l) >= 0 || p >= chars) continue;
-
     const b = BITS + (<usize>p >> 3);
     store<u8>(b, load<u8>(b) | (<u8>1 << <u8>(p & 7)));
     marks++;
@@ -1401,7 +1403,7 @@ function lanes16i(steps: i32, share: i32, chars: i32, maxMarks: i32): i32 {
     M1 = v128.andnot(Ps1, NXv1);
     S = i8x16.add(i8x16.sub(S, i8x16.narrow_i16x8_s(i16x8.shr_s(Ph0, 15), i16x8.shr_s(Ph1, 15))), i8x16.narrow_i16x8_s(i16x8.shr_s(Mh0, 15), i16x8.shr_s(Mh1, 15)));
     if (i8x16.bitmask(S) != 0) { // rare: some lane's score <= its limit (sign bit set)
-      marks += laneMarks(S, 0, 16, t, share, chars);
+      marks += laneMarks(S, t, share, chars);
       if (marks > maxMarks) return -1;
     }
   }
@@ -1474,7 +1476,7 @@ function lanes32i(steps: i32, share: i32, chars: i32, maxMarks: i32): i32 {
     const up = i8x16.narrow_i16x8_s(up0, up1), down = i8x16.narrow_i16x8_s(down0, down1); // sign = the lane's row-32 Ph, Mh
     S = i8x16.add(i8x16.sub(S, i8x16.lt_s(up, i8x16.splat(0))), i8x16.lt_s(down, i8x16.splat(0)));
     if (i8x16.bitmask(S) != 0) { // rare: some lane's score <= its limit (sign bit set)
-      marks += laneMarks(S, 0, 16, t, share, chars);
+      marks += laneMarks(S, t, share, chars);
       if (marks > maxMarks) return -1;
     }
   }

@@ -120,10 +120,9 @@ if (process.argv[2] && !process.argv[2].startsWith("lanes")) {
 // the lane's top bits, so its last row is bit 15 and a score step is one arithmetic shift; the 16
 // scores, less (limit + 1), are one i8x16, so the rare-path test is one i8x16.bitmask.
 //   node scripts/gen-quote-index-simd.mjs lanes16i
-// Measured, not kept (docs/moot.md): 32-bit lanes (lanes32i: four i32x4, four byte planes) were
-// 1.3–1.7× the one-block pass, not worth their code in every page's WASM core; the Levenshtein
-// form (Myers' Ph = Mv | ~(Xh | Pv), Pv' = Mh_in | ~(Xv | Ph_in)) marks 10–20× as often at m = 16;
-// two steps an iteration gained < 10 %.
+// Measured, not kept (docs/moot.md): the Levenshtein form (Myers' Ph = Mv | ~(Xh | Pv),
+// Pv' = Mh_in | ~(Xv | Ph_in)) marks 10–20× as often at m = 16; two steps an iteration gained < 10 %.
+// 32-bit lanes (lanes32i, below) were dropped in session 7 and brought back in session 10.
 export function genLanes16() {
   const o = [];
   const T = "i16x8";
@@ -155,7 +154,7 @@ export function genLanes16() {
   }
   o.push(`    S = i8x16.add(i8x16.sub(S, i8x16.narrow_i16x8_s(i16x8.shr_s(Ph0, 15), i16x8.shr_s(Ph1, 15))), i8x16.narrow_i16x8_s(i16x8.shr_s(Mh0, 15), i16x8.shr_s(Mh1, 15)));`);
   o.push(`    if (i8x16.bitmask(S) != 0) { // rare: some lane's score <= its limit (sign bit set)`);
-  o.push(`      marks += laneMarks(S, 0, 16, t, share, chars);`);
+  o.push(`      marks += laneMarks(S, t, share, chars);`);
   o.push(`      if (marks > maxMarks) return -1;`);
   o.push(`    }`);
   o.push(`  }`);
@@ -167,8 +166,11 @@ export function genLanes16() {
 // 16 lanes of 32 bits (four i32x4 vectors, four byte planes): the same DP over the quote's first
 // 32 characters. The 16 scores stay one i8x16: the top bit of each lane's Ph (Mh) goes to its byte
 // by signed saturating narrows (i32 -> i16 -> i8 keep the sign), and a compare with zero makes it
-// -1, so the score step costs 8 instructions for the four vectors where per-vector i32 scores
-// (session 7) cost 16 plus three ORs for the rare-path test.
+// -1, so the score step costs 10 instructions for the four vectors where per-vector i32 scores
+// (session 7) cost 16 plus three ORs for the rare-path test; Pr & ((G + (G | Pr)) ^ Pr) is
+// Pr & ~(G + (G | Pr)), one andnot. Measured, not kept (docs/moot.md): two passes of 8 lanes with
+// two steps an iteration (fewer live vectors, V8 still spilled) and one swizzle a plane on classes
+// min(code, 15) (4.6x the marks of quote 11): neither faster beyond noise.
 //   node scripts/gen-quote-index-simd.mjs lanes32i
 export function genLanes32() {
   const o = [];
@@ -207,7 +209,7 @@ export function genLanes32() {
   o.push(`    const up = i8x16.narrow_i16x8_s(up0, up1), down = i8x16.narrow_i16x8_s(down0, down1); // sign = the lane's row-32 Ph, Mh`);
   o.push(`    S = i8x16.add(i8x16.sub(S, i8x16.lt_s(up, i8x16.splat(0))), i8x16.lt_s(down, i8x16.splat(0)));`);
   o.push(`    if (i8x16.bitmask(S) != 0) { // rare: some lane's score <= its limit (sign bit set)`);
-  o.push(`      marks += laneMarks(S, 0, 16, t, share, chars);`);
+  o.push(`      marks += laneMarks(S, t, share, chars);`);
   o.push(`      if (marks > maxMarks) return -1;`);
   o.push(`    }`);
   o.push(`  }`);

@@ -1071,12 +1071,14 @@ function searchBest(
     // E1(e1) = min over X ending at e1 of indel(X, b1) ≥ its Levenshtein value: far fewer marks for
     // the same m (measured on 600 K characters of the books, marks per million characters at the
     // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; D = 8: 2,827 / 145; m = 32,
-    // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8. The WASM
-    // pass (qiScanLanes, assembly/quote-index.ts: the recurrences, the lane boundaries and their
-    // proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
+    // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8 and 32-bit
+    // lanes (m = 32, session 10) for D ≤ 20. The WASM pass (qiScanLanes, assembly/quote-index.ts:
+    // the recurrences, the lane boundaries, the check of each run of marks with the whole quote, and
+    // their proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
-    // (i) In WASM, first the same pass over all texts in 16 lanes of 16 bits with the semi-global
-    // indel distance (`lanesScanOf`: when D is small enough, else it declines); null: the ways below.
+    // (i) In WASM, first the same pass over all texts in 16 lanes of 16 or 32 bits with the
+    // semi-global indel distance (`lanesScanOf`: when D is small enough, else it declines); null:
+    // the ways below.
     if (lanesScan) {
       hits = lanesScan(threshold, D, maxRanges);
       if (hits) searchPaths.lanes++;
@@ -1941,7 +1943,7 @@ function prefixScanOf(
 
 /**
  * The linear pass at `threshold` (indel budget `budget` = D of `searchBest` (b)) through the
- * quote's first characters in 16 narrow lanes (`searchBest` (i)); null when it declines or gives up.
+ * quote's first characters in 16 lanes of 16 or 32 bits (`searchBest` (i)); null when it declines or gives up.
  */
 type LanesScan = (threshold: number, budget: number, maxRanges: number) => WindowHit[] | null;
 
