@@ -20,7 +20,7 @@ export interface QuoteIndexExports {
   qiChunkReached(): number;
   qiLanesLayout(chars: number): number;
   qiScanLanes(
-    nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
+    nSources: number, lb: number, n: number, alphabet: number, minRatio: number, onlySource: number, width: number, budget: number, maxMarks: number, maxRanges: number,
   ): number;
 }
 
@@ -80,15 +80,15 @@ export interface QuoteIndexBinding {
     owner: object, texts: QiTexts, quote: QiQuote, w0: number, from: number, w1: number, minRatio: number, raise: boolean, cap: number,
   ): { hits: QiHit[]; reached: number };
   /**
-   * `scan` at a high threshold through the quote's first min(lb, 16) characters in 16 lanes of
-   * 16 bits over all texts at once (qiScanLanes; the texts' characters transposed into the lanes
-   * once per texts, ~4.5 MB for the bundled books), with the semi-global indel distance;
-   * `budget` = the indel budget D (< min(lb, 16)) of a window ≥ minRatio
+   * `scan` at a high threshold through the quote's first min(lb, `width`) characters in 16 lanes
+   * of `width` = 16 or 32 bits over all texts at once (qiScanLanes; the texts' characters
+   * transposed into the lanes once per texts, ~4.5 MB for the bundled books), with the semi-global
+   * indel distance; `budget` = the indel budget D (< min(lb, width)) of a window ≥ minRatio
    * (ts/moot/quote-index.ts `searchBest` (h), (i)). Same windows as `scan`; null when the marks
    * exceed `maxMarks` or their ranges `maxRanges` (then `scan` is the way).
    */
   scanLanes(
-    owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, budget: number, maxMarks: number, maxRanges: number,
+    owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, width: 16 | 32, budget: number, maxMarks: number, maxRanges: number,
   ): QiHit[] | null;
 }
 
@@ -159,14 +159,14 @@ function createBinding(x: QuoteIndexExports): QuoteIndexBinding {
       const count = x.qiScanChunk(w0, from, w1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, raise ? 1 : 0, cap === Infinity ? 0 : cap);
       return { hits: hits(t, count), reached: x.qiChunkReached() };
     },
-    scanLanes(owner, texts, quote, minRatio, onlySource, budget, maxMarks, maxRanges) {
+    scanLanes(owner, texts, quote, minRatio, onlySource, width, budget, maxMarks, maxRanges) {
       const t = load(owner, texts, quote);
       if (laidOut !== owner) {
         x.qiLanesLayout(texts.chars.length);
         laidOut = owner;
       }
       const count = x.qiScanLanes(
-        texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, budget, maxMarks, maxRanges,
+        texts.sourceWords.length - 1, quote.ids.length, quote.words, quote.alphabetSize, minRatio, onlySource, width, budget, maxMarks, maxRanges,
       );
       return count < 0 ? null : hits(t, count);
     },

@@ -103,7 +103,7 @@ export function gen(B, V, opts = {}) {
   o.push(`}`);
   return o.join("\n");
 }
-if (process.argv[2] && process.argv[2] !== "lanes16i") {
+if (process.argv[2] && !process.argv[2].startsWith("lanes")) {
   const specs = process.argv.slice(2).map((s) => s.split("x").map(Number));
   console.log(process.argv.slice(2).map((s) => {
     const [b, v, u] = s.replace(/d$/, "").split("x").map(Number);
@@ -120,10 +120,9 @@ if (process.argv[2] && process.argv[2] !== "lanes16i") {
 // the lane's top bits, so its last row is bit 15 and a score step is one arithmetic shift; the 16
 // scores, less (limit + 1), are one i8x16, so the rare-path test is one i8x16.bitmask.
 //   node scripts/gen-quote-index-simd.mjs lanes16i
-// Measured, not kept (docs/moot.md): 32-bit lanes (lanes32i: four i32x4, four byte planes) were
-// 1.3–1.7× the one-block pass, not worth their code in every page's WASM core; the Levenshtein
-// form (Myers' Ph = Mv | ~(Xh | Pv), Pv' = Mh_in | ~(Xv | Ph_in)) marks 10–20× as often at m = 16;
-// two steps an iteration gained < 10 %.
+// Measured, not kept (docs/moot.md): the Levenshtein form (Myers' Ph = Mv | ~(Xh | Pv),
+// Pv' = Mh_in | ~(Xv | Ph_in)) marks 10–20× as often at m = 16; two steps an iteration gained < 10 %.
+// 32-bit lanes (lanes32i, below) were dropped in session 7 and brought back in session 10.
 export function genLanes16() {
   const o = [];
   const T = "i16x8";
@@ -163,4 +162,59 @@ export function genLanes16() {
   o.push(`}`);
   return o.join("\n");
 }
-if (process.argv[2] === "lanes16i") console.log(genLanes16());
+
+// 16 lanes of 32 bits (four i32x4 vectors, four byte planes): the same DP over the quote's first
+// 32 characters. The 16 scores stay one i8x16: the top bit of each lane's Ph (Mh) goes to its byte
+// by signed saturating narrows (i32 -> i16 -> i8 keep the sign), and a compare with zero makes it
+// -1, so the score step costs 10 instructions for the four vectors where per-vector i32 scores
+// (session 7) cost 16 plus three ORs for the rare-path test; Pr & ((G + (G | Pr)) ^ Pr) is
+// Pr & ~(G + (G | Pr)), one andnot. Measured, not kept (docs/moot.md): two passes of 8 lanes with
+// two steps an iteration (fewer live vectors, V8 still spilled) and one swizzle a plane on classes
+// min(code, 15) (4.6x the marks of quote 11): neither faster beyond noise.
+//   node scripts/gen-quote-index-simd.mjs lanes32i
+export function genLanes32() {
+  const o = [];
+  const T = "i32x4";
+  const LO = "0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23", HI = "8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31";
+  const LO2 = "0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23", HI2 = "8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31";
+  o.push(`/** The lanes pass: 16 lanes of 32 bits, semi-global indel distance, \`steps\` steps from step 0; marks (laneMarks) the characters after which a lane's score is <= its limit; returns the marks, or -1 past maxMarks. */`);
+  o.push(`function lanes32i(steps: i32, share: i32, chars: i32, maxMarks: i32): i32 {`);
+  o.push(`  const tx = TX;`);
+  o.push(`  const NIB = v128.load(LCONST); // 0x0F bytes`);
+  for (let k = 0; k < 4; k++) o.push(`  const NLO${k} = v128.load(LTAB, ${32 * k}), NHI${k} = v128.load(LTAB, ${32 * k + 16});`);
+  o.push(`  let P0 = ${T}.splat(-1), M0 = ${T}.splat(0), P1 = ${T}.splat(-1), M1 = ${T}.splat(0);`);
+  o.push(`  let P2 = ${T}.splat(-1), M2 = ${T}.splat(0), P3 = ${T}.splat(-1), M3 = ${T}.splat(0);`);
+  o.push(`  let S = v128.load(LCONST, 16); // i8x16: the 16 lanes' scores less (limit + 1)`);
+  o.push(`  let marks = 0;`);
+  o.push(`  for (let t = 0; t < steps; t++) {`);
+  o.push(`    const c = v128.load(tx + (<usize>t << 4));`);
+  o.push(`    const lo = v128.and(c, NIB), hi = v128.and(i16x8.shr_u(c, 4), NIB);`);
+  for (let k = 0; k < 4; k++) o.push(`    const N${k} = v128.or(i8x16.swizzle(NLO${k}, lo), i8x16.swizzle(NHI${k}, hi)); // ~Peq, rows ${8 * k}-${8 * k + 7} of the 16 lanes`);
+  o.push(`    const u0 = i8x16.shuffle(N0, N1, ${LO}), u1 = i8x16.shuffle(N0, N1, ${HI}); // planes 0, 1 of lanes 0-7; of lanes 8-15`);
+  o.push(`    const u2 = i8x16.shuffle(N2, N3, ${LO}), u3 = i8x16.shuffle(N2, N3, ${HI}); // planes 2, 3`);
+  const E = [`i8x16.shuffle(u0, u2, ${LO2})`, `i8x16.shuffle(u0, u2, ${HI2})`, `i8x16.shuffle(u1, u3, ${LO2})`, `i8x16.shuffle(u1, u3, ${HI2})`];
+  for (let v = 0; v < 4; v++) {
+    o.push(`    const E${v} = ${E[v]}; // lanes ${4 * v}-${4 * v + 3}`);
+    o.push(`    const s${v} = ${T}.add(v128.andnot(P${v}, E${v}), P${v}); // (Eq & Pv) + Pv`);
+    o.push(`    const NXh${v} = v128.andnot(E${v}, v128.xor(s${v}, P${v})); // ~Xh`);
+    o.push(`    const Mh${v} = v128.andnot(P${v}, NXh${v});`);
+    o.push(`    const G${v} = v128.or(M${v}, v128.andnot(NXh${v}, P${v})), Pr${v} = v128.and(P${v}, NXh${v});`);
+    o.push(`    const Ph${v} = v128.or(G${v}, v128.andnot(Pr${v}, ${T}.add(G${v}, v128.or(M${v}, NXh${v})))); // Pr & ((G + (G | Pr)) ^ Pr) = Pr & ~(G + (G | Pr))`);
+    o.push(`    const NXv${v} = v128.andnot(E${v}, M${v}); // ~Xv`);
+    o.push(`    const Ps${v} = ${T}.shl(Ph${v}, 1), Ms${v} = ${T}.shl(Mh${v}, 1);`);
+    o.push(`    P${v} = v128.or(Ms${v}, v128.andnot(NXv${v}, v128.andnot(Ps${v}, P${v})));`);
+    o.push(`    M${v} = v128.andnot(Ps${v}, NXv${v});`);
+    if (v % 2) o.push(`    const up${v >> 1} = i16x8.narrow_i32x4_s(Ph${v - 1}, Ph${v}), down${v >> 1} = i16x8.narrow_i32x4_s(Mh${v - 1}, Mh${v}); // signs kept`);
+  }
+  o.push(`    const up = i8x16.narrow_i16x8_s(up0, up1), down = i8x16.narrow_i16x8_s(down0, down1); // sign = the lane's row-32 Ph, Mh`);
+  o.push(`    S = i8x16.add(i8x16.sub(S, i8x16.lt_s(up, i8x16.splat(0))), i8x16.lt_s(down, i8x16.splat(0)));`);
+  o.push(`    if (i8x16.bitmask(S) != 0) { // rare: some lane's score <= its limit (sign bit set)`);
+  o.push(`      marks += laneMarks(S, t, share, chars);`);
+  o.push(`      if (marks > maxMarks) return -1;`);
+  o.push(`    }`);
+  o.push(`  }`);
+  o.push(`  return marks;`);
+  o.push(`}`);
+  return o.join("\n");
+}
+if (process.argv[2]?.startsWith("lanes")) console.log(process.argv.slice(2).map((s) => (s === "lanes32i" ? genLanes32() : genLanes16())).join("\n\n"));

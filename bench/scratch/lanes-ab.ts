@@ -1,6 +1,6 @@
 // A/B of the lanes pass (qiScanLanes) against the one-block prefix pass and the full pass, at each
 // linear/prefix bench quote's best ratio; checks the windows are the same. Run:
-//   npx tsx bench/scratch/lanes-ab.ts build.wasm [reps]
+//   W=16,32 npx tsx bench/scratch/lanes-ab.ts build.wasm [reps]
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { instantiateSync } from "@assemblyscript/loader";
@@ -36,7 +36,9 @@ for (const [qi, T0] of Object.entries(best)) {
     full: () => b.scan(owner, ix, q, T, -1),
     prefix64: () => (lb > 64 ? b.scanPrefix(owner, ix, q, T, -1, 64, D, 1e6) : null),
   };
-  for (const w of widths) ways[`lanes${w}`] = () => (Number(w) === 16 ? b.scanLanes(owner, ix, q, T, -1, D, 200000, 1e6) : null);
+  for (const w of widths) ways[`lanes${w}`] = () => (Math.min(lb, Number(w)) > D ? b.scanLanes(owner, ix, q, T, -1, Number(w) as 16 | 32, D, 200000, 1e6) : null);
+  // the pass alone: no range may be kept, so it returns null right after marking
+  for (const w of widths) ways[`pass${w}`] = () => (Math.min(lb, Number(w)) > D ? (b.scanLanes(owner, ix, q, T, -1, Number(w) as 16 | 32, D, 1e9, 0), null) : null);
   const times: Record<string, number[]> = {};
   const res: Record<string, string> = {};
   for (let r = 0; r < reps; r++) for (const [k, f] of Object.entries(ways)) {

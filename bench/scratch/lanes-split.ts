@@ -19,7 +19,7 @@ const books = loadBooks("/work/shared/data/books/");
 const texts = books.map((bk) => bk.passages.map((p) => p.content).join("\n\n"));
 const quotes = makeQuotes(texts, 12, mulberry32(18), 5, 30, 3);
 const ix = createQuoteIndex(books, { backend: "wasm" });
-for (const i of [3, 6, 9, 10, 11, 7]) {
+for (const i of (process.env.Q ?? "3,6,9,10,11,7").split(",").map(Number)) {
   ix.locate(quotes[i], { limit: 1 });
   let total = 0; inLanes = 0; inScan = 0; inRanges = 0;
   const R = 7;

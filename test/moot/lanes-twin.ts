@@ -9,12 +9,13 @@ const { firstAtLeast, WindowScanner } = __quoteIndexInternals;
  * The TS twin of the WASM lanes pass (bindings/quote-index.ts `scanLanes`, assembly/quote-index.ts
  * `qiScanLanes`; proof at `searchBest` (h), (i) and in the kernel): all texts' characters cut into
  * 16 shares of ⌈C/16⌉, each run from its first character with the semi-global indel distance of
- * b1 = the quote's first m = min(lb, width) characters (the kernel's width is 16; 32 is the form
- * measured and not kept) over character codes min(id, 254) (the kernel's byte codes); every
- * character e1 scoring ≤ D
+ * b1 = the quote's first m = min(lb, width) characters (width 16 or 32, as the kernel's) over
+ * character codes min(id, 254) (the kernel's byte codes); every character e1 scoring ≤ D
  * marks the words of characters [e1 − m − D + 1, e1 + (lb − m) + D] of its text, and so does every
  * character of [c − lb + m − D − 1, c + m + D] around each share's start c (the windows straddling
- * it); those ranges are scanned with the whole quote. The windows ≥ minRatio (the exhaustive
+ * it); those ranges are scanned with the whole quote. (The kernel at 32 bits also drops the runs of
+ * marks whose ranges hold nothing within D of the whole quote, markHolds: fewer ranges, the same
+ * windows; the twin keeps every mark.) The windows ≥ minRatio (the exhaustive
  * scan's), or null past `maxMarks` marks or `maxRanges` ranges. `slack` widens (or, in the tests,
  * narrows) the runs around the share starts; anything below 0 is unsound, as the tests show.
  */

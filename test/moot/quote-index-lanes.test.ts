@@ -1,6 +1,6 @@
 // The lanes pass (assembly/quote-index.ts qiScanLanes, TS twin scanLanesTs in ./lanes-twin.ts;
-// proofs at searchBest (h), (i) in ts/moot/quote-index.ts): the quote's first min(lb, 16)
-// characters in 16 lanes of 16 bits over all texts at once, semi-global indel distance, marks at
+// proofs at searchBest (h), (i) in ts/moot/quote-index.ts): the quote's first min(lb, W)
+// characters in 16 lanes of W = 16 or 32 bits over all texts at once, semi-global indel distance, marks at
 // E ≤ D (the indel budget of a window ≥ T), runs marked around each lane's start for the windows
 // straddling it. At T = the best window's ratio (D as tight as it gets), the windows ≥ T must be
 // the exhaustive scan's, for quotes anywhere and across every lane boundary; narrowing the runs at
@@ -48,9 +48,9 @@ describe("quote index, the lanes pass", () => {
     return hits.length ? Math.max(...hits.map((h) => h.ratio)) : 0;
   };
 
-  it("windows ≥ the best ratio equal the exhaustive scan's: the kernel, and its twin at 16 and 32 bits", () => {
+  it("windows ≥ the best ratio equal the exhaustive scan's: the kernel and its twin, at 16 and 32 bits", () => {
     const rand = mulberry32(1616);
-    let checked = 0;
+    const checked = { 16: 0, 32: 0 };
     for (let k = 0; k < 24; k++) {
       const t = k % 3;
       const nw = words(texts[t]).length;
@@ -65,19 +65,18 @@ describe("quote index, the lanes pass", () => {
       const D = budget(q.ids.length, T);
       for (const width of [16, 32] as const) {
         if (Math.min(q.ids.length, width) <= D) continue;
-        if (width === 16) {
-          const w = binding.scanLanes(owner, ix, q, T, -1, D, 1e6, 1e6);
-          expect(w && key(w), quote).toEqual(want);
-          checked++;
-        }
+        const w = binding.scanLanes(owner, ix, q, T, -1, width, D, 1e6, 1e6);
+        expect(w && key(w), `${quote} W=${width}`).toEqual(want);
+        checked[width]++;
         const s = scanLanesTs(ix, q, T, width, D);
         expect(s && key(s), `${quote} W=${width} (ts)`).toEqual(want);
       }
     }
-    expect(checked).toBeGreaterThan(12);
+    expect(checked[16]).toBeGreaterThan(12);
+    expect(checked[32]).toBeGreaterThan(16);
   }, 600_000);
 
-  it("quotes across every lane boundary: the exhaustive scan's windows; narrowing the boundary runs loses some", () => {
+  it.each([16, 32] as const)("quotes across every lane boundary at %i bits: the exhaustive scan's windows; narrowing the boundary runs loses some", (width) => {
     const rand = mulberry32(15);
     const srcOf = (v: number) => {
       let s = 0;
@@ -93,7 +92,6 @@ describe("quote index, the lanes pass", () => {
       const s = srcOf(v);
       const w0 = ix.sourceWords[s];
       for (const n of [7, 10, 13]) {
-        const width = 16;
         // start 1 or 2 words before the boundary word (c inside the quote's first ~16 characters,
         // the part the lanes look at) or with c in its middle: the quote straddles c
         const back = n === 13 ? n >> 1 : n === 7 ? 1 : 2;
@@ -106,7 +104,7 @@ describe("quote index, the lanes pass", () => {
         if (Math.min(q.ids.length, width) <= D) continue;
         boundaries++;
         const want = key(boundaries % 3 === 0 ? scanExhaustive(ix, q, T) : scanTs(ix, q, T));
-        expect(key(binding.scanLanes(owner, ix, q, T, -1, D, 1e6, 1e6)!), quote).toEqual(want);
+        expect(key(binding.scanLanes(owner, ix, q, T, -1, width, D, 1e6, 1e6)!), quote).toEqual(want);
         expect(key(scanLanesTs(ix, q, T, width, D)!), quote).toEqual(want);
         // the runs at the boundaries cut short (not wide enough for the straddling windows)
         const narrowed = key(scanLanesTs(ix, q, T, width, D, Infinity, Infinity, -(q.ids.length + D)) ?? []);
@@ -145,9 +143,44 @@ describe("quote index, the lanes pass", () => {
     expect(searchPaths.lanes - lanes0).toBeGreaterThan(1);
   }, 600_000);
 
+  it("locate(q, {limit}) takes the 32-bit lanes when 8 < D (2–3 edits in 6–12 words) and answers as the full scan does", () => {
+    const wasm = createQuoteIndex(texts, { backend: "wasm" });
+    const small = tuning.smallWords;
+    tuning.smallWords = 0;
+    tuning.grams = false; // the q-gram filter declines these at the books' size, not always on this fixture
+    const lanes32 = searchPaths.lanes32;
+    const rand = mulberry32(3232);
+    let wide = 0;
+    try {
+      for (let k = 0; k < 40; k++) {
+        const t = k % 3;
+        const nw = words(texts[t]).length;
+        const n = [6, 7, 8, 10, 12][k % 5];
+        const quote = quoteAt(texts[t], Math.floor(rand() * (nw - n)), n, 2 + (k % 2), rand);
+        const q = prepareQuote(ix, quote).q;
+        const T = best(q);
+        if (T >= 0.8 && budget(q.ids.length, T) > 8) wide++;
+        for (const limit of [1, 2]) {
+          const want = rankHits(ix, scanTs(ix, q, 0.8), false, limit).map((h) => [h.word, h.size, h.ratio]);
+          const got = wasm.locate(quote, { limit }).map((g) => [g.word + ix.sourceWords[g.sourceIndex], g.words, g.ratio]);
+          expect(got, quote).toEqual(want);
+        }
+      }
+    } finally {
+      tuning.smallWords = small;
+      tuning.grams = true;
+    }
+    expect(wide).toBeGreaterThan(8);
+    expect(searchPaths.lanes32 - lanes32).toBeGreaterThan(3);
+  }, 600_000);
+
   it("gives up (null) past its mark budget, and a quote shorter than the lane keeps its own length", () => {
     const q = prepareQuote(ix, "of the and to in a").q; // common words at D = 7: marks everywhere
-    expect(binding.scanLanes(owner, ix, q, 0.8, -1, 7, 10, 1e6)).toBeNull();
+    expect(binding.scanLanes(owner, ix, q, 0.8, -1, 16, 7, 10, 1e6)).toBeNull();
+    // 32 bits: common words over 32 characters at D = 20 (a low T) mark everywhere too
+    const q32 = prepareQuote(ix, "of the and to in a that is of the and to it").q;
+    expect(q32.ids.length).toBeGreaterThan(32);
+    expect(binding.scanLanes(owner, ix, q32, 0.7, -1, 32, 20, 10, 1e6)).toBeNull();
     expect(scanLanesTs(ix, q, 0.8, 16, 7, 10)).toBeNull();
     // quotes of 2–3 short words (< 16 characters): m = lb, the lane's low rows match nothing
     const rand = mulberry32(5);
@@ -162,7 +195,7 @@ describe("quote index, the lanes pass", () => {
         // at the threshold whose budget is D (the least T with ⌊2lb(1 − T)/T⌋ ≤ D)
         const T = (2 * q3.ids.length) / (2 * q3.ids.length + D + 1) + 1e-5;
         expect(budget(q3.ids.length, T)).toBeLessThanOrEqual(D);
-        expect(key(binding.scanLanes(owner, ix, q3, T, -1, D, 1e6, 1e6)!), quote).toEqual(key(scanTs(ix, q3, T)));
+        for (const width of [16, 32] as const) expect(key(binding.scanLanes(owner, ix, q3, T, -1, width, D, 1e6, 1e6)!), quote).toEqual(key(scanTs(ix, q3, T)));
       }
       short++;
     }

@@ -1071,12 +1071,14 @@ function searchBest(
     // E1(e1) = min over X ending at e1 of indel(X, b1) ≥ its Levenshtein value: far fewer marks for
     // the same m (measured on 600 K characters of the books, marks per million characters at the
     // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; D = 8: 2,827 / 145; m = 32,
-    // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8. The WASM
-    // pass (qiScanLanes, assembly/quote-index.ts: the recurrences, the lane boundaries and their
-    // proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
+    // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8 and 32-bit
+    // lanes (m = 32, session 10) for D ≤ 20. The WASM pass (qiScanLanes, assembly/quote-index.ts:
+    // the recurrences, the lane boundaries, the check of each run of marks with the whole quote, and
+    // their proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
-    // (i) In WASM, first the same pass over all texts in 16 lanes of 16 bits with the semi-global
-    // indel distance (`lanesScanOf`: when D is small enough, else it declines); null: the ways below.
+    // (i) In WASM, first the same pass over all texts in 16 lanes of 16 or 32 bits with the
+    // semi-global indel distance (`lanesScanOf`: when D is small enough, else it declines); null:
+    // the ways below.
     if (lanesScan) {
       hits = lanesScan(threshold, D, maxRanges);
       if (hits) searchPaths.lanes++;
@@ -1384,7 +1386,7 @@ const GRAM_SHARE = 16;
 const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
-const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
+const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, lanes32: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
 
 /** Occurrences walked to count a phrase exactly (beyond it, its rarest word's count bounds it). */
 const PHRASE_WALK = 512;
@@ -1941,13 +1943,14 @@ function prefixScanOf(
 
 /**
  * The linear pass at `threshold` (indel budget `budget` = D of `searchBest` (b)) through the
- * quote's first characters in 16 narrow lanes (`searchBest` (i)); null when it declines or gives up.
+ * quote's first characters in 16 lanes of 16 or 32 bits (`searchBest` (i)); null when it declines or gives up.
  */
 type LanesScan = (threshold: number, budget: number, maxRanges: number) => WindowHit[] | null;
 
 /**
  * The lanes pass of the WASM backend (null for the TS backend, and for one source: the pass covers
- * every text): when D ≤ LANES_MAX_D and D < min(lb, 16) (an empty W1 would cost m > D), else it
+ * every text): 16-bit lanes (m = min(lb, 16)) when D ≤ LANES_MAX_D and D < m (an empty W1 would
+ * cost m > D), else 32-bit lanes (m = min(lb, 32)) when D ≤ LANES32_MAX_D and D < m, else it
  * declines; it gives up (null) past LANES_MARKS marks per character, where verifying them costs
  * more than the pass saves.
  */
@@ -1957,9 +1960,12 @@ function lanesScanOf(
   if (!binding || onlySource >= 0) return null;
   const lb = quote.ids.length;
   return (threshold, budget, maxRanges) => {
-    if (budget > LANES_MAX_D || Math.min(lb, 16) <= budget) return null;
+    const width = budget <= LANES_MAX_D && budget < Math.min(lb, 16) ? 16 : budget <= LANES32_MAX_D && budget < Math.min(lb, 32) ? 32 : 0;
+    if (!width) return null;
     const maxMarks = Math.max(64, Math.floor(ix.chars.length * LANES_MARKS));
-    return binding.scanLanes(owner, ix, quote, threshold, -1, budget, maxMarks, maxRanges);
+    const hits = binding.scanLanes(owner, ix, quote, threshold, -1, width, budget, maxMarks, maxRanges);
+    if (hits && width === 32) searchPaths.lanes32++;
+    return hits;
   };
 }
 
@@ -1971,6 +1977,12 @@ function lanesScanOf(
  * one-block passes).
  */
 const LANES_MAX_D = 8;
+/**
+ * 32-bit lanes (session 10): ~2× the 16-bit pass's DP a character, and at m = 32 the indel marks
+ * stay rare up to D = 20 (docs/moot.md, the lanes section's table: quotes with D = 14–20 left
+ * 0–378 marks per million characters).
+ */
+const LANES32_MAX_D = 20;
 const LANES_MARKS = 6e-4;
 
 /** The WASM range scan of `binding` for `quote` over `ix` (its copy of the texts kept per `owner`). */
