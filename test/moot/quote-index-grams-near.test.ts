@@ -4,12 +4,12 @@
 // character intervals on them as on all entries: on real text, on a crowded run ("zzzz " × 300, many
 // grams sharing keys), for many gram choices, budgets D and needs.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { __quoteIndexInternals } from "../../ts/moot/quote-index.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
-const { prepare, prepareQuote, gramEntriesNear, gramIndexOf, gramHash } = __quoteIndexInternals;
+const { prepare, prepareQuote, gramEntriesNear, gramIndexOf, gramHash, tuning } = __quoteIndexInternals;
 
 /** `gramRanges`' sliding window over entries (packed key·32 + gram, ascending): its merged character intervals. */
 function windowIntervals(packed: number[], P: number, D: number, need: number, lb: number): number[] {
@@ -48,6 +48,9 @@ describe("quote index, the q-gram filter's pre-pass (gramEntriesNear)", () => {
   ];
   for (const [name, text, quoteOf] of cases) {
     it(`${name}: kept entries sorted, a sub-list of all (Array.prototype.sort), the same window intervals`, () => {
+      const nearMin = tuning.gramNearMin;
+      tuning.gramNearMin = 0; // the pre-pass on these small lists too
+      onTestFinished(() => void (tuning.gramNearMin = nearMin));
       const ix = prepare([text]);
       const gi = gramIndexOf(ix);
       const rand = mulberry32(name.length * 7919 + 18);

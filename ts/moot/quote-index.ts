@@ -1377,13 +1377,19 @@ const REGION_SHARE_TS = 2;
 const GRAM_SURVIVOR_COST = 3000;
 const GRAM_SHARE = 16;
 /**
+ * `gramEntriesNear` runs its pre-pass from this many entries on (`tuning.gramNearMin`; tests set 0):
+ * below, the counting sort of all costs ≤ ~0.3 ms, and its cells (≤ 2 an entry) would be too coarse
+ * to drop most (quotes 1, 2, 5, 6, 9 of the bench, 136–4,808 entries, kept 31–86 %).
+ */
+const GRAM_NEAR_MIN = 8192;
+/**
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
  * path: the seeds and the filter cost ~1–3 ms a quote, the WASM pass ~5 ns a character (so the
  * filter pays from ~100 K words; measured on the pool bench, where the search was 19 % slower).
  * Settable for the tests (the parity suite sets 0 to run the filter on small texts). `chunkWords`
  * > 0 fixes the chunks of a chunked scan at that many words (tests cut texts into many chunks).
  */
-const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST };
+const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST, gramNearMin: GRAM_NEAR_MIN };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
 const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, lanes32: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
@@ -1750,7 +1756,8 @@ function popCount(m: number): number {
  * 2^shift ≥ D + 1, and at most ~2·total cells) that, with a neighbouring cell, holds ≥ `need` distinct
  * grams; `count` of them, in keys[0, count) and grams[0, count) (scratch in `gi`, valid until the
  * next search). `total` = the number of entries. When more than total/GRAM_NEAR_FALLBACK are kept,
- * it returns all entries instead (`gramEntriesSorted`, count = total: the same windows pass).
+ * it returns all entries instead (`gramEntriesSorted`, count = total: the same windows pass), and
+ * so it does at once below tuning.gramNearMin entries.
  *
  * Why the sliding window of `gramRanges` gives the same ranges on these as on all entries: its
  * window at an entry of key K holds the entries with keys in [K − D, K], a span of D + 1 ≤ 2^shift
@@ -1770,6 +1777,7 @@ function popCount(m: number): number {
 function gramEntriesNear(
   gi: GramIndex, xs: number[], bucket: Int32Array, lb: number, limit: number, D: number, need: number, total: number,
 ): { keys: Int32Array; grams: Uint8Array; count: number } {
+  if (total < tuning.gramNearMin) return { ...gramEntriesSorted(gi, xs, bucket, total, lb, limit), count: total };
   let shift = 0;
   while (1 << shift < D + 1 || limit >>> shift > 2 * Math.max(1, total)) shift++;
   const cells = (limit - 1 >>> shift) + 1;
