@@ -1377,13 +1377,19 @@ const REGION_SHARE_TS = 2;
 const GRAM_SURVIVOR_COST = 3000;
 const GRAM_SHARE = 16;
 /**
+ * `gramEntriesNear` runs its pre-pass from this many entries on (`tuning.gramNearMin`; tests set 0):
+ * below, the counting sort of all costs ≤ ~0.3 ms, and its cells (≤ 2 an entry) would be too coarse
+ * to drop most (quotes 1, 2, 5, 6, 9 of the bench, 136–4,808 entries, kept 31–86 %).
+ */
+const GRAM_NEAR_MIN = 8192;
+/**
  * Below `smallWords` words searched, `searchBest` runs the linear pass at once after the exact
  * path: the seeds and the filter cost ~1–3 ms a quote, the WASM pass ~5 ns a character (so the
  * filter pays from ~100 K words; measured on the pool bench, where the search was 19 % slower).
  * Settable for the tests (the parity suite sets 0 to run the filter on small texts). `chunkWords`
  * > 0 fixes the chunks of a chunked scan at that many words (tests cut texts into many chunks).
  */
-const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST };
+const tuning = { smallWords: 65_536, chunkWords: 0, chunkCells: CHUNK_CELLS, grams: true, gramShare: GRAM_SHARE, gramSurvivorCost: GRAM_SURVIVOR_COST, gramNearMin: GRAM_NEAR_MIN };
 
 /** How often each way of `searchBest` answered (tests check every way is exercised). */
 const searchPaths = { exact: 0, grams: 0, filter: 0, suffixPieces: 0, prefix: 0, lanes: 0, lanes32: 0, linear: 0, fallback: 0, passes: 0, chunks: 0 };
@@ -1572,6 +1578,9 @@ interface GramIndex {
   start: Int32Array;
   positions: Int32Array;
   /** The filter's entries (keys and grams, and a second copy of each for the counting pass), grown as needed: scratch. */
+  /** `gramEntriesNear`'s scratch: each cell's mask of grams, and the kept entries packed (key·32 + gram). */
+  masks: Int32Array;
+  packed: Float64Array;
   keys: Int32Array;
   keys2: Int32Array;
   grams: Uint8Array;
@@ -1606,7 +1615,7 @@ function gramIndexOf(ix: IndexedText): GramIndex {
   const positions = new Int32Array(n);
   const fill = start.slice(0, 1 << GRAM_BITS);
   for (let p = 0; p < n; p++) positions[fill[hashes[p]]++] = p;
-  got = { start, positions, keys: new Int32Array(0), keys2: new Int32Array(0), grams: new Uint8Array(0), grams2: new Uint8Array(0) };
+  got = { start, positions, keys: new Int32Array(0), keys2: new Int32Array(0), grams: new Uint8Array(0), grams2: new Uint8Array(0), masks: new Int32Array(0), packed: new Float64Array(0) };
   gramIndexes.set(ix.chars, got);
   return got;
 }
@@ -1683,10 +1692,11 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   }
   const need = P - D;
   // the entries: every listed position y of gram k as its base y − x_k, offset by lb (≥ 0), sorted
-  // (a counting pass and an insertion sort, the grams beside the keys; `gramEntriesSorted`)
+  // (only those a passing window could hold, `gramEntriesNear`: the same ranges as all of them,
+  // `gramEntriesSorted`, give)
   let total = 0;
   for (let k = 0; k < P; k++) if (bucket[xs[k]] >= 0) total += cnt[xs[k]];
-  const { keys, grams: gk } = gramEntriesSorted(gi, xs, bucket, total, lb, C + lb);
+  const { keys, grams: gk, count } = gramEntriesNear(gi, xs, bucket, lb, C + lb, D, need, total);
   // the sliding window: at each entry hi (key K), the entries with keys in [K − D, K]; when they
   // hold ≥ need distinct grams, every window whose intact grams have K as their greatest base (+ lb)
   // lies in characters [K − lb − D, K + D) ((j): s ≥ B_max − D, s + la ≤ B_min + lb + D ≤ K + D);
@@ -1694,7 +1704,7 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   const inWindow = new Int32Array(P);
   const chars: number[] = [];
   let distinct = 0, lo = 0, curFrom = 0, curTo = -1;
-  for (let hi = 0; hi < total; hi++) {
+  for (let hi = 0; hi < count; hi++) {
     const K = keys[hi];
     if (inWindow[gk[hi]]++ === 0) distinct++;
     while (keys[lo] < K - D) if (--inWindow[gk[lo++]] === 0) distinct--;
@@ -1729,6 +1739,90 @@ function gramRanges(ix: PostedText, quote: IndexedQuote, D: number, onlySource: 
   return ranges;
 }
 
+/** `gramEntriesNear` sorts the kept entries itself only when ≤ 1/this of all are kept, else all by `gramEntriesSorted`. */
+const GRAM_NEAR_FALLBACK = 4;
+
+/** The number of set bits of the 32-bit `m` (SWAR). */
+function popCount(m: number): number {
+  m -= (m >>> 1) & 0x55555555;
+  m = (m & 0x33333333) + ((m >>> 2) & 0x33333333);
+  return Math.imul((m + (m >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * The q-gram filter's entries that a passing window could hold, sorted by key (then gram): of the
+ * entries `gramEntriesSorted` lists (every position y in the bucket of gram k, offset xs[k] in b,
+ * buckets < 0 skipped, as the key y − xs[k] + lb in [0, limit)), those in a cell (2^shift keys,
+ * 2^shift ≥ D + 1, and at most ~2·total cells) that, with a neighbouring cell, holds ≥ `need` distinct
+ * grams; `count` of them, in keys[0, count) and grams[0, count) (scratch in `gi`, valid until the
+ * next search). `total` = the number of entries. When more than total/GRAM_NEAR_FALLBACK are kept,
+ * it returns all entries instead (`gramEntriesSorted`, count = total: the same windows pass), and
+ * so it does at once below tuning.gramNearMin entries.
+ *
+ * Why the sliding window of `gramRanges` gives the same ranges on these as on all entries: its
+ * window at an entry of key K holds the entries with keys in [K − D, K], a span of D + 1 ≤ 2^shift
+ * keys, so inside cells c − 1 and c (c = K's cell), and its distinct grams are ≤ the set bits of
+ * those cells' masks. When those are < need, the window fails over all entries and over any subset
+ * (it is then no matter which entries are kept); when ≥ need, both cells are kept whole, so the
+ * window over the kept entries is the window over all. A dropped entry's own window fails (its
+ * cells c − 1, c are < need, else it were kept). So the windows that pass, and their keys, are the
+ * same; ties (one key, several grams) come in gram order, as in `gramEntriesSorted`, though the
+ * ranges do not depend on it (a key's last entry sees its whole window).
+ *
+ * Cost: two passes over the lists (a mask OR, then a test), random access into ≤ 2·total Int32
+ * cells, then a sort of the kept entries only (few, unless the text holds many near copies or a
+ * run of one character; past total/GRAM_NEAR_FALLBACK the counting sort of all is cheaper: the
+ * Float64Array sort costs more an entry than its counting pass).
+ */
+function gramEntriesNear(
+  gi: GramIndex, xs: number[], bucket: Int32Array, lb: number, limit: number, D: number, need: number, total: number,
+): { keys: Int32Array; grams: Uint8Array; count: number } {
+  if (total < tuning.gramNearMin) return { ...gramEntriesSorted(gi, xs, bucket, total, lb, limit), count: total };
+  let shift = 0;
+  while (1 << shift < D + 1 || limit >>> shift > 2 * Math.max(1, total)) shift++;
+  const cells = (limit - 1 >>> shift) + 1;
+  // masks[c + 1]: the grams with an entry in cell c (masks[0] and masks[cells + 1] stay 0)
+  if (gi.masks.length < cells + 2) gi.masks = new Int32Array(cells + 2);
+  const { masks, start, positions } = gi;
+  masks.fill(0, 0, cells + 2);
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k], h = bucket[x];
+    if (h < 0) continue;
+    const bit = 1 << k, off = lb - x;
+    for (let o = start[h], z = start[h + 1]; o < z; o++) masks[(positions[o] + off >>> shift) + 1] |= bit;
+  }
+  // the kept entries, packed (key·32 + gram is exact in a double: key < 2^31, gram < 32) and sorted
+  if (gi.packed.length < total) gi.packed = new Float64Array(Math.max(total, 2 * gi.packed.length));
+  const { packed } = gi;
+  let count = 0;
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k], h = bucket[x];
+    if (h < 0) continue;
+    const off = lb - x;
+    for (let o = start[h], z = start[h + 1]; o < z; o++) {
+      const key = positions[o] + off, c = (key >>> shift) + 1, m = masks[c];
+      if (popCount(m | masks[c - 1]) >= need || popCount(m | masks[c + 1]) >= need) packed[count++] = key * 32 + k;
+    }
+  }
+  // most kept (a weak need, or near copies everywhere): the counting sort of all is the cheaper
+  if (count > total / GRAM_NEAR_FALLBACK) return { ...gramEntriesSorted(gi, xs, bucket, total, lb, limit), count: total };
+  packed.subarray(0, count).sort();
+  if (gi.keys.length < count) {
+    const room = Math.max(count, 2 * gi.keys.length);
+    gi.keys = new Int32Array(room);
+    gi.keys2 = new Int32Array(room);
+    gi.grams = new Uint8Array(room);
+    gi.grams2 = new Uint8Array(room);
+  }
+  const { keys, grams } = gi;
+  for (let i = 0; i < count; i++) {
+    const v = packed[i], key = Math.floor(v / 32);
+    keys[i] = key;
+    grams[i] = v - key * 32;
+  }
+  return { keys, grams, count };
+}
+
 /** Slots of `gramEntriesSorted` up to this many entries are sorted by insertion (≤ 32²/2 moves). */
 const GRAM_SLOT_INSERTION = 32;
 
@@ -1738,7 +1832,8 @@ const GRAM_SLOT_INSERTION = 32;
  * `total` = the number of entries. One counting pass on the key's high bits (2^shift keys a slot,
  * about one entry a slot on average) puts every entry in its slot, then each slot is sorted (by
  * insertion when short: O(total) for the books' lists; a slot of many is sorted as packed doubles).
- * The scratch arrays stay in `gi` between searches.
+ * The scratch arrays stay in `gi` between searches. `gramRanges` now takes `gramEntriesNear` (the
+ * entries a passing window could hold); this, all of them, is its reference in the tests.
  */
 function gramEntriesSorted(
   gi: GramIndex, xs: number[], bucket: Int32Array, total: number, lb: number, limit: number,
@@ -2009,7 +2104,7 @@ export function bestWindowAtLeast(
 }
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
-export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramHash };
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramEntriesNear, gramHash };
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
 export type LocatedQuote<T extends { text: string; found: boolean }> = T & { locatedAt: LocatedSpan[] };
