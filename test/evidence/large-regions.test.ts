@@ -164,6 +164,44 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     expect(fragments.filter((f) => f.kind === "item" && f.parentId === lists[0].fragmentId).length).toBeGreaterThan(items - 40);
   });
 
+  /** A region micromark reads (item 3 holds a table) of `item(i)` lines until over `size` code units. */
+  const tableItemList = (item: (i: number) => string, size = 270_000) => {
+    const lines = ["# T", "", "intro", ""];
+    for (let i = 0, n = 0; n < size; i++) {
+      const piece = i === 3 ? `- Table ${i}\n\n  | a | b |\n  | - | - |\n  | ${i} | x |\n` : item(i);
+      lines.push(piece);
+      n += piece.length + 1;
+    }
+    return `${lines.join("\n")}\nafter\n`;
+  };
+  it.each([
+    // every item opens a list of its own: a piece's last block was a one-item list after the piece's
+    // start, and taking its last item left the list empty (TypeError)
+    ["one-item lists, the marker alternating", () => tableItemList((i) => `${i % 2 ? "*" : "-"} item ${i} with some text`)],
+    // the last piece was under the bound, with the definitions it uses over it (MarkdownSizeError)
+    ["reference links defined after the list", () => {
+      const lines = ["# Awesome", "", "intro", ""];
+      for (let i = 0; i < 9_000; i++) {
+        if (i === 3) lines.push("- Table", "", "  | a | b |", "  | - | - |", "  | 1 | 2 |", "");
+        else lines.push(`- [Project ${i}][p${i}] - thing`);
+      }
+      lines.push("", "after", "", ...Array.from({ length: 9_000 }, (_, i) => `[p${i}]: https://example.org/${i}`));
+      return `${lines.join("\n")}\n`;
+    }],
+    // a title on the line after the destination, cut by a piece: the definition lost its title and
+    // the rest of the region became one paragraph
+    ["definitions whose title starts on the next line", () => {
+      const pad = "x".repeat(120);
+      const lines = ["# T", "", "Use [a1] and [a20].", ""];
+      for (let i = 0; i < 1_100; i++) lines.push(`[a${i}]: https://example.org/${i}`, `"title of ${i} ${pad}`, `second line ${i} ${pad}"`);
+      return `${lines.join("\n")}\n[^f]: a footnote\n\ncall [^f]\n`;
+    }],
+  ])("a breaker's case (session 10): %s, as the reference reads it", (_, make) => {
+    const text = make();
+    expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
+    expectReferenceReading(text);
+  });
+
   it("one top-level block over the bound that is not a table is still refused, with its line", () => {
     const paragraph = "a long paragraph line\n".repeat(Math.ceil(MAX_MICROMARK_LENGTH / 22) + 10);
     const text = `# T\n\n${paragraph}| a | b |\n| - | - |\n| x\ty | z |\n`;

@@ -563,6 +563,8 @@ interface BlockNode {
   depth?: number;
   /** Heading plain text, definition or footnote label. */
   label?: string;
+  /** Whether a definition has a title (`opensTitle`). */
+  titled?: boolean;
   children?: BlockNode[];
   rows?: { start: number; end: number; line: number; cells: FragmentCell[] }[];
 }
@@ -715,7 +717,7 @@ function fromMdast(node: RootContent, region: string, shift: number, lineShift: 
     case "yaml":
       return at("frontmatter");
     case "definition":
-      return { ...at("definition"), label: node.label ?? node.identifier };
+      return { ...at("definition"), label: node.label ?? node.identifier, titled: node.title != null };
     case "blockquote":
       return { ...at("quote"), children: kids(node) };
     case "footnoteDefinition":
@@ -891,6 +893,9 @@ const TABLE_PIECE = 1 << 16;
  *   item, whose next items are the whole reading's (the same marker continues it). When a piece's
  *   last block is a list, its items before the last are final; the next piece starts at the last
  *   item's line, and its first block's items join the list (`joined`).
+ * A definition without a title right before the piece's last block, on the line before it, is read
+ * again with it when that block's first line may open its title (`opensTitle`). A piece whose
+ * definitions make it longer than MAX_MICROMARK_LENGTH is cut shorter (`readFitting`).
  * A piece whose only block runs past the cut and is not a table, nor a list past its first item,
  * is read again up to MAX_MICROMARK_LENGTH; a block longer than that (a paragraph, quote, footnote
  * or fence, or one list item) is refused as before: `MarkdownSizeError`. Lines end at LF, CR LF and a lone CR, as micromark reads
@@ -930,41 +935,85 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
     list = null;
     return blocks;
   };
+  /** Whether the list's items before its last are final and its last starts after `at` (`micromarkLargeRegion`: lists). */
+  const splits = (node: BlockNode) => node.type === "list" && node.children!.length >= 2 && lastItemLine(node) > at;
+  /**
+   * The index of the block of a piece from which the next piece starts (the blocks before it are
+   * final): the last, or the untitled definition right before it when the last block's first line
+   * may open that definition's title (`opensTitle`): the title would run on past the cut.
+   */
+  const carried = (blocks: readonly BlockNode[]) => {
+    const k = blocks.length - 1;
+    return k >= 1 && opensTitle(text, blocks[k - 1], blocks[k], after(blocks[k - 1])) ? k - 1 : k;
+  };
+  /**
+   * micromarkRegion of `[at, to)`, `to` moved back to an earlier line start while the definitions
+   * the piece uses make it longer than MAX_MICROMARK_LENGTH (each step by the excess): the cut is
+   * returned with the blocks. A piece whose definitions alone are over the bound is refused.
+   */
+  const readFitting = (to: number): [BlockNode[], number] => {
+    for (let cut = to; ; ) {
+      try {
+        return [micromarkRegion(text, at, cut, line, definitions, cut), cut];
+      } catch (error) {
+        if (!(error instanceof MarkdownSizeError)) throw error;
+        const shorter = cutAt(cut - (error.length - MAX_MICROMARK_LENGTH));
+        if (shorter <= at || shorter >= cut) throw error;
+        cut = shorter;
+      }
+    }
+  };
   while (at < end) {
     if (table === null && end - at <= MAX_MICROMARK_LENGTH) {
-      out.push(...joined(micromarkRegion(text, at, end, line, definitions, limit)));
-      break;
+      let rest: BlockNode[] | null = null;
+      try {
+        rest = micromarkRegion(text, at, end, line, definitions, limit);
+      } catch (error) {
+        // The rest and the definitions it uses are over the bound together: read on in pieces.
+        if (!(error instanceof MarkdownSizeError)) throw error;
+      }
+      if (rest !== null) {
+        out.push(...joined(rest));
+        break;
+      }
     }
     let cut: number = table !== null && end - at <= TABLE_PIECE ? end : cutAt(at + TABLE_PIECE);
     if (table === null) {
-      /** Whether the piece up to `cut` gives no block to keep and none to go on with: one block runs past the cut, not a table, nor a list past its first item. */
-      const stuck = (blocks: readonly BlockNode[]): boolean =>
-        blocks.length === 0 ||
-        (blocks.length === 1 &&
-          !(blocks[0].type === "table" && after(blocks[0]) === cut) &&
-          !(after(blocks[0]) < cut && ENDED.test(blocks[0].type)) &&
-          !(blocks[0].type === "list" && lastItemLine(blocks[0]) > at));
-      let blocks: BlockNode[] = cut > at ? micromarkRegion(text, at, cut, line, definitions, cut) : [];
+      /**
+       * Whether the piece up to `cut` gives no block to keep and none to go on with: the block the
+       * next piece would start from is its first, and it is not a table running to the cut, a
+       * block that ended before it, nor a list past its first item.
+       */
+      const stuck = (blocks: readonly BlockNode[]): boolean => {
+        if (blocks.length === 0) return true;
+        const last = blocks[blocks.length - 1];
+        if ((after(last) < cut && ENDED.test(last.type)) || splits(last)) return false;
+        const k = carried(blocks);
+        return k === 0 && !(k === blocks.length - 1 && last.type === "table" && after(last) === cut);
+      };
+      let blocks: BlockNode[] = [];
+      if (cut > at) [blocks, cut] = readFitting(cut);
       if (stuck(blocks)) {
         // One block runs past the cut: read again in one piece as long as the bound allows.
         cut = cutAt(at + MAX_MICROMARK_LENGTH);
         if (cut <= at) throw new MarkdownSizeError(line, end - at);
-        blocks = micromarkRegion(text, at, cut, line, definitions, cut);
+        [blocks, cut] = readFitting(cut);
       }
+      if (stuck(blocks)) throw new MarkdownSizeError(line, end - at);
       blocks = joined(blocks);
-      const last = blocks.pop();
-      if (last === undefined) throw new MarkdownSizeError(line, end - at);
+      const last = blocks[blocks.length - 1];
       if (after(last) < cut && ENDED.test(last.type)) {
         // A block that a line after it ended (a blank line, or one that opened another block) and
         // that no later line reopens: final, as the blocks before it (the piece may end in blank lines).
-        out.push(...blocks, last);
+        out.push(...blocks);
         line += lineEndings(text, at, after(last));
         at = after(last);
         continue;
       }
-      if (last.type === "list" && lastItemLine(last) > at) {
+      if (splits(last)) {
         // A list that may go on past the cut: its items before the last are final (the next item's
         // line closed each), and the next piece starts at the last item's line and adds to the list.
+        blocks.pop();
         out.push(...blocks);
         const item = last.children!.pop()!;
         last.end = last.children!.at(-1)!.end;
@@ -974,12 +1023,12 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
         line = item.line;
         continue;
       }
-      if (stuck([...blocks, last])) throw new MarkdownSizeError(line, end - at);
-      out.push(...blocks);
-      if (last.type !== "table" || after(last) !== cut) {
-        // The last block may go on past the cut: it is read again from its first line.
-        at = lineStartOf(text, last.start);
-        line = last.line;
+      const k = carried(blocks);
+      out.push(...blocks.slice(0, k));
+      if (k < blocks.length - 1 || last.type !== "table" || after(last) !== cut) {
+        // The block may go on past the cut: it is read again from its first line.
+        at = lineStartOf(text, blocks[k].start);
+        line = blocks[k].line;
         continue;
       }
       line += lineEndings(text, at, cut);
@@ -1022,6 +1071,19 @@ function micromarkLargeRegion(text: string, start: number, end: number, firstLin
   }
   if (table) out.push(table);
   return out;
+}
+
+/**
+ * Whether `next`, the block after the definition `node` with no line between them (`afterNode`:
+ * where the line after `node`'s last starts), starts with what may be `node`'s title: `node` has
+ * none, and the line opens with `"`, `'` or `(` after spaces or tabs (CommonMark §4.7: a title may
+ * start on the line after the destination and span lines up to a blank one). Read in a piece cut
+ * before the title closes, micromark ends the definition at its destination and reads the title's
+ * lines as a paragraph; the whole text may close it (`micromarkLargeRegion` reads on from `node`).
+ */
+function opensTitle(text: string, node: BlockNode, next: BlockNode, afterNode: number): boolean {
+  if (node.type !== "definition" || node.titled || lineStartOf(text, next.start) !== afterNode) return false;
+  return /^[ \t]*["'(]/.test(text.slice(afterNode, nextLineStart(text, afterNode)));
 }
 
 /** Blocks that a blank line ends for good (`micromarkLargeRegion`): no later line joins them. */
