@@ -1807,13 +1807,7 @@ function gramEntriesNear(
   // most kept (a weak need, or near copies everywhere): the counting sort of all is the cheaper
   if (count > total / GRAM_NEAR_FALLBACK) return { ...gramEntriesSorted(gi, xs, bucket, total, lb, limit), count: total };
   packed.subarray(0, count).sort();
-  if (gi.keys.length < count) {
-    const room = Math.max(count, 2 * gi.keys.length);
-    gi.keys = new Int32Array(room);
-    gi.keys2 = new Int32Array(room);
-    gi.grams = new Uint8Array(room);
-    gi.grams2 = new Uint8Array(room);
-  }
+  growGramScratch(gi, count);
   const { keys, grams } = gi;
   for (let i = 0; i < count; i++) {
     const v = packed[i], key = Math.floor(v / 32);
@@ -1821,6 +1815,16 @@ function gramEntriesNear(
     grams[i] = v - key * 32;
   }
   return { keys, grams, count };
+}
+
+/** Grow `gi`'s scratch (keys, grams and their second copies) to hold `n` entries, at least doubling. */
+function growGramScratch(gi: GramIndex, n: number): void {
+  if (gi.keys.length >= n) return;
+  const room = Math.max(n, 2 * gi.keys.length);
+  gi.keys = new Int32Array(room);
+  gi.keys2 = new Int32Array(room);
+  gi.grams = new Uint8Array(room);
+  gi.grams2 = new Uint8Array(room);
 }
 
 /** Slots of `gramEntriesSorted` up to this many entries are sorted by insertion (≤ 32²/2 moves). */
@@ -1838,13 +1842,7 @@ const GRAM_SLOT_INSERTION = 32;
 function gramEntriesSorted(
   gi: GramIndex, xs: number[], bucket: Int32Array, total: number, lb: number, limit: number,
 ): { keys: Int32Array; grams: Uint8Array } {
-  if (gi.keys.length < total) {
-    const room = Math.max(total, 2 * gi.keys.length);
-    gi.keys = new Int32Array(room);
-    gi.keys2 = new Int32Array(room);
-    gi.grams = new Uint8Array(room);
-    gi.grams2 = new Uint8Array(room);
-  }
+  growGramScratch(gi, total);
   const { keys, keys2, grams, grams2, start, positions } = gi;
   let shift = 0;
   while (limit >>> shift > Math.max(1, total)) shift++;
