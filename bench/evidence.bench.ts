@@ -65,8 +65,15 @@ function interleavedRounds(): number {
   return process.argv.includes("--quick") ? 3 : 9;
 }
 
-/** A contender run slower than this (ms, warm) is timed once per round after one settling run; faster ones three times after two. */
+/** A contender run slower than this (ms, warm) is timed once per round after one settling run; faster ones three times after settling. */
 const SLOW_RUN_MS = 100;
+
+/**
+ * A fast contender's settling runs in each block last at least this long (ms), and are at least 2:
+ * long enough for V8 to finish the collection of the garbage the contender before it left (see
+ * `interleavedMedians`; measured 35–50 ms of slowed runs after one old-fragmenter run).
+ */
+const SETTLE_MS = 100;
 
 /**
  * The issue-15 ratios, measured so that every contender sees the same conditions: the same
@@ -74,17 +81,18 @@ const SLOW_RUN_MS = 100;
  * rounds that give each contender a short block of runs, in an order rotated every round, so
  * a load change on a shared machine hits all of them alike. Returns each contender's median ms.
  *
- * Each block starts with untimed settling runs (2 for a contender faster than SLOW_RUN_MS, then
- * 3 timed; 1 then 1 for a slower one): a run right after another contender pays for that
- * contender's garbage (V8 finishes the incremental marking, the sweeping and the promotion the
- * other left behind in whichever code allocates next). The old fragmenter leaves hundreds of MB:
- * timed right after it, fragmentMarkdown took 1.7–2.6× its median and its next run up to 1.7×,
- * from the third on its median (spec.txt and primer v039, loaded machine) — so timing single runs in rotation (the
- * first version of this measurement) charged the old fragmenter's collections to the others, and
- * let it run on a heap the fast contenders had left clean: spec.txt came out at 20.9× interleaved
- * against 41.9× in the harness's own timed blocks on an idle machine. Settling runs give each
- * contender its own garbage only, as timed blocks do, while keeping the rotation. A forced
- * `gc()` before each run is no fix: V8 then ran the next fragmentMarkdown 5–10× slower.
+ * Each block starts with untimed settling runs (for a contender faster than SLOW_RUN_MS: runs
+ * until SETTLE_MS have passed, at least 2, then 3 timed; 1 then 1 for a slower one): a run right
+ * after another contender pays for that contender's garbage (V8 finishes the incremental marking,
+ * the sweeping and the promotion the other left behind in whichever code allocates next). The old
+ * fragmenter leaves hundreds of MB. Settling runs give each contender its own garbage only, as the
+ * harness's timed blocks do, while keeping the rotation. How long the debt lasts
+ * (`bench/scratch/s11-settle.ts`, primer v039, idle machine, medians of 12 rounds): fragmentMarkdown's
+ * 1st–4th runs after one old-fragmenter run took 10.4, 11.4, 12.0 and 12.6 ms, the 5th–12th 6.6–7.8
+ * ms, against 6.3 ms with no old run between. With a fixed 2 settling runs (sessions 8–10) the three
+ * timed runs were the 3rd–5th, so the interleaved median charged the old fragmenter's collection to
+ * fragmentMarkdown (12.8 ms interleaved against 8.9 ms in the harness's timed block, same run). A
+ * forced `gc()` before each run is no fix: V8 then ran the next fragmentMarkdown 5–10× slower.
  */
 function interleavedMedians(contenders: readonly { name: string; run: () => unknown }[], rounds: number): Map<string, number> {
   const slow = new Map<string, boolean>();
@@ -98,8 +106,10 @@ function interleavedMedians(contenders: readonly { name: string; run: () => unkn
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(r + k) % contenders.length];
-      const [settle, timed] = slow.get(c.name) ? [1, 1] : [2, 3];
-      for (let i = 0; i < settle; i++) c.run();
+      const isSlow = slow.get(c.name)!;
+      const timed = isSlow ? 1 : 3;
+      const settleStart = performance.now();
+      for (let i = 0; i < (isSlow ? 1 : 2) || (!isSlow && performance.now() - settleStart < SETTLE_MS); i++) c.run();
       for (let i = 0; i < timed; i++) {
         const t = performance.now();
         c.run();
@@ -130,7 +140,7 @@ function targetFigures(text: string): Record<string, string | number> {
   const vsParse = fresh / peer;
   return {
     "interleaved rounds": rounds,
-    "interleaved median ms (per round and contender: 2 settling + 3 timed runs, 1 + 1 for a run over 100 ms): fragmentMarkdown / markdown-it parse / old fragmenter": `${fresh.toFixed(1)} / ${peer.toFixed(1)} / ${old.toFixed(0)}`,
+    "interleaved median ms (per round and contender: settling runs for ≥ 100 ms (at least 2) + 3 timed runs, 1 + 1 for a run over 100 ms): fragmentMarkdown / markdown-it parse / old fragmenter": `${fresh.toFixed(1)} / ${peer.toFixed(1)} / ${old.toFixed(0)}`,
     "TARGET speed-up over the old fragmenter (>= 25x)": `${speedup.toFixed(1)}x ${speedup >= 25 ? "met" : "NOT MET"}`,
     "TARGET fragmentMarkdown / markdown-it parse (<= 2x)": `${vsParse.toFixed(2)}x ${vsParse <= 2 ? "met" : "NOT MET"}`,
   };
