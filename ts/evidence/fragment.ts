@@ -1580,6 +1580,33 @@ function isBlank(l: Lines, line: number): boolean {
   return true;
 }
 
+/**
+ * A quote or list inside a block quote, on lines `[a, b)`: where a line after its first, or the
+ * line right after it, holds only the enclosing containers' markers (`>` and blanks: blank once
+ * they are removed), micromark decides where it ends. micromark ends such a container before or
+ * after that line depending on what it held and on what follows (`> >\n>\n` ends the inner, empty
+ * quote on its first line, `> > > - x\n>` runs every inner container over the `>` line), and
+ * markdown-it's map follows neither rule.
+ * @throws NeedsMicromark there
+ */
+function outerMarkersAfter(l: Lines, a: number, b: number, enclosing: readonly BlockNode[]): void {
+  const last = Math.min(b, l.begin.length - 2);
+  for (let line = a + 1; line <= last; line++) {
+    if (markersOnly(l, line) && markerStart(l, line, enclosing) === l.end[line]) throw new NeedsMicromark();
+  }
+}
+
+/** Whether a line holds only block-quote markers, spaces and tabs (at least one `>`). */
+function markersOnly(l: Lines, line: number): boolean {
+  let marker = false;
+  for (let i = l.begin[line]; i < l.end[line]; i++) {
+    const c = l.src.charCodeAt(i);
+    if (c === 0x3e) marker = true;
+    else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return marker;
+}
+
 /** End of a line as micromark ends a block on it: trailing whitespace kept, a CR (of CR LF) not. */
 function lineEnd(l: Lines, line: number): number {
   const e = l.end[line];
@@ -2119,6 +2146,7 @@ class GroupReader {
     if (n.type === "item") {
       while (last > a && markerStart(l, last, stack) === l.end[last]) last--;
     } else {
+      if (stack.some((c) => c.type === "quote")) outerMarkersAfter(l, a, b, stack);
       while (last > a && isBlank(l, last)) last--;
     }
     n.end = Math.max(n.end, lineEnd(l, last) + l.base);

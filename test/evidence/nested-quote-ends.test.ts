@@ -1,0 +1,80 @@
+// Where a quote or list inside a block quote ends when lines holding only the enclosing quotes'
+// markers follow it (session 11). micromark ends such a container before or after those lines
+// depending on what it held and what comes next; markdown-it's map follows neither rule, so those
+// groups go to micromark (`outerMarkersAfter`, ts/evidence/fragment.ts). The oracle is the
+// micromark → mdast fragmenter (test/evidence/reference-fragmenter.ts): before the change, 63 of
+// 3,000 such seeded documents had another start or end (bench/scratch/s11-quote-sweep.ts).
+// docs/evidence.md, "Nested quotes closed by marker-only lines (session 11)".
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
+import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+
+const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
+const addresses = (text: string) => fragmentMarkdown("d", text).map(address);
+const reference = (text: string) => referenceFragmentMarkdown("d", text).map(address);
+
+describe("quotes and lists in a block quote, closed by marker-only lines", () => {
+  it("end where micromark ends them (cases the sweep found)", () => {
+    const cases = [
+      "> >\n>\n", // the empty inner quote ends on its first line: [2, 3)
+      "> > >\n>\n",
+      ">> \n>\n",
+      "> >\n>\n> b\n",
+      "> >\n> \nx",
+      "> > >\n> >\n>",
+      "> > > - x\n>", // every inner container runs over the `>` line: [2, 11)
+      "> > # h\n  >",
+      ">> ***\n> >\n  >",
+      ">> | a |\n> ",
+      "   > >\n>",
+      "> > > # h\n> > ",
+      "> > > > \n>  \n>***\n",
+      ">   lazy\n  ***\n>>\n   >  \n",
+      ">   \n> > > >\n> \n",
+      "| a |\n> > b c\n- > > \n   >  \n># h\n> > >  \n",
+      "> > b c\n> > b c\n[x]: /u\n   > ",
+    ];
+    for (const text of cases) expect(addresses(text), JSON.stringify(text)).toEqual(reference(text));
+    const inner = fragmentMarkdown("d", "> >\n>\n")[1];
+    expect(inner).toMatchObject({ path: "quote:1/quote:1", start: 2, end: 3, text: ">" });
+    const deep = fragmentMarkdown("d", "> > > - x\n>");
+    expect(deep.map((f) => [f.path, f.end])).toEqual([
+      ["quote:1", 11],
+      ["quote:1/quote:1", 11],
+      ["quote:1/quote:1/quote:1", 11],
+      ["quote:1/quote:1/quote:1/list:1", 11],
+      ["quote:1/quote:1/quote:1/list:1/item:1", 9],
+      ["quote:1/quote:1/quote:1/list:1/item:1/paragraph:1", 9],
+    ]);
+  });
+
+  // Lines of nested quotes and lists: marker-only, blank, lazy and content lines. No empty list item
+  // (a bare marker): after a paragraph or code, micromark reads one in a new container as paragraph
+  // text, against CommonMark (commonmark.js 0.31.2 and markdown-it read an empty item, as the
+  // fragmenter does: the second test below).
+  const PREFIXES = ["", "> ", ">", "> > ", ">> ", "> > > ", "- ", "  ", "- > ", "> - ", ">   ", "1. ", "   > "];
+  const BODIES = ["", "a", "b c", "> ", ">", "- x", "# h", "***", "    code", "lazy", " ", "[x]: /u", "| a |"];
+  const lines = fc
+    .tuple(fc.constantFrom(...PREFIXES), fc.constantFrom(...BODIES))
+    .filter(([p, b]) => !(/(?:^|[ >])(?:-|1\.) $/.test(p) && b.trim() === ""))
+    .map(([p, b]) => p + b);
+  const documents = fc.tuple(fc.array(lines, { minLength: 1, maxLength: 6 }), fc.boolean()).map(([ls, ending]) => ls.join("\n") + (ending ? "\n" : ""));
+
+  it("2,000 seeded documents of nested quotes and lists keep the reference's addresses", () => {
+    fc.assert(
+      fc.property(documents, (text) => {
+        expect(addresses(text), JSON.stringify(text)).toEqual(reference(text));
+      }),
+      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 112026), numRuns: 2000 },
+    );
+  }, 60_000);
+
+  it("an empty list item in a new container after a paragraph or code is a list item, as CommonMark reads it (micromark reads text)", () => {
+    // commonmark.js 0.31.2: <p>b c</p><blockquote><ul><li></li></ul></blockquote>, and a list
+    // holding `lazy` after the code; micromark reads "- " and "-\n  lazy" as paragraphs.
+    expect(fragmentMarkdown("d", "b c\n> - \n").map((f) => f.path)).toEqual(["paragraph:1", "quote:1", "quote:1/list:1", "quote:1/list:1/item:1"]);
+    expect(fragmentMarkdown("d", "    code\n\n-\n  lazy\n").map((f) => f.path)).toEqual(["code:1", "list:1", "list:1/item:1", "list:1/item:1/paragraph:1"]);
+    expect(referenceFragmentMarkdown("d", "b c\n> - \n").map((f) => f.path)).toEqual(["paragraph:1", "quote:1", "quote:1/paragraph:1"]);
+  });
+});
