@@ -24,6 +24,8 @@ const ATOMS = [
   "# H\n", "## Sub *em*\n", "para text\n", "lazy\ncontinuation\n", "Setext\n===\n", "x\r\n===\r\n", "Foo *bar\nbaz*\n====\n", "  ## indented heading\n", "# h #\n", "#\n", "text  \nhard break\n", "~~del~~ and ~one~\n",
   // lists, quotes, breaks, code
   "- item\n", "  - nested\n", "1. one\n", "2. two\n", "-\n", "> quote\n", "> > nested quote\n", "> - quoted item\n>   more\n", "- > item quote\n", "> lazy\nline\n", "- a\n- b\n\n  para in b\n",
+  // lines holding only quote markers, which close nested quotes and lists (session 11: nested-quote-ends.test.ts)
+  ">\n", "> >\n", ">>\n", "> > >\n", "> \n", "> > - x\n",
   "- after list\nSetext after\n---\n", "- l\n\nSetext two\n===\n", "- a\n===\n", "1. a\n---\n", "- a\n\n---\n", "***\n---\n", "---\n", "***\n", "> - a\n\n  b\n", "  - deep\n\n    cont\n",
   "```\ncode | x\n```\n", "    indented\n", "    more indented\n", "\tcode tab\n", "-\ttab item\n", ">\ttab quote\n", "> \t\tq\n", "  \t- tab mix\n", " \tx\n", "- \tcode in item\n", "    > indented marker\n",
   "para\r\nwith crlf\r\n", "- crlf item\r\n", "> a\r\n> b\r\n", "a\rb\r", "\n", "\n\n",
