@@ -70,6 +70,22 @@ describe("quotes and lists in a block quote, closed by marker-only lines", () =>
     );
   }, 60_000);
 
+  it("a `>` four columns past an item's content after the quote's first line is indented code, not more of the quote (listQuoteIndents)", () => {
+    // markdown-it continues the quote there; CommonMark and micromark read indented code in the item.
+    for (const text of ["- > # h\n      > x\n", "- >   ## indented heading\r\n      > indented marker\r\n> Foo *bar\r\n> baz*\r\n> ====\r\n", "- > ***\n      > x\n", "  - > # h\n        > x\n", "1. > # h\n\t> x\n"]) {
+      expect(addresses(text), JSON.stringify(text)).toEqual(reference(text));
+    }
+    expect(fragmentMarkdown("d", "- > # h\n      > x\n").map((f) => [f.path, f.start, f.end])).toEqual([
+      ["list:1", 0, 17],
+      ["list:1/item:1", 0, 17],
+      ["list:1/item:1/quote:1", 2, 7],
+      ["list:1/item:1/quote:1/section:h", 4, 7],
+      ["list:1/item:1/code:1", 10, 17], // "    > x": the item's two columns are not the code's
+    ]);
+    // A quote whose later lines stand at its own marker's column stays markdown-it's (and is right).
+    expect(addresses("- a\n  - > # h\n    > more\n")).toEqual(reference("- a\n  - > # h\n    > more\n"));
+  });
+
   it("an empty list item in a new container after a paragraph or code is a list item, as CommonMark reads it (micromark reads text)", () => {
     // commonmark.js 0.31.2: <p>b c</p><blockquote><ul><li></li></ul></blockquote>, and a list
     // holding `lazy` after the code; micromark reads "- " and "-\n  lazy" as paragraphs.

@@ -56,6 +56,10 @@ const WRAPS: ((atom: string) => string)[] = [
   (a) => a.replace(/^(?=.)/gm, "  "),
   (a) => `- ${a.replace(/\n(?=.)/g, "\n  ")}`,
   (a) => a.replace(/^(?=.)/gm, "    "),
+  (a) => a.replace(/^(?=.)/gm, "> > "),
+  (a) => `> - ${a.replace(/\n(?=.)/g, "\n>   ")}`,
+  (a) => `- > ${a.replace(/\n(?=.)/g, "\n  > ")}`,
+  (a) => a.replace(/^(?=.)/gm, ">\t"),
 ];
 
 const piece = fc.record({ atom: fc.constantFrom(...ATOMS), wrap: fc.oneof({ weight: 16, arbitrary: fc.constant(0) }, { weight: 5, arbitrary: fc.integer({ min: 1, max: WRAPS.length - 1 }) }) });

@@ -21,7 +21,7 @@ import type MarkdownIt from "markdown-it";
 type MarkdownItInstance = InstanceType<typeof MarkdownIt>;
 import type { Env, StateBlock, StateInline, Token } from "markdown-it";
 import { markdown } from "../deps/markdown.js";
-import type { Nodes, RootContent, TableCell } from "mdast";
+import type { Nodes, Root, RootContent, TableCell } from "mdast";
 import { createSha256, sha256Hex, type Sha256Hasher } from "../../bindings/sha256.js";
 import { anchorFor, CollapsedText, isWhitespaceAt, normalizeWhitespace, slugify } from "./text.js";
 import { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "./limits.js";
@@ -630,7 +630,41 @@ function fromMarkdown(text: string, line: number): ReturnType<ReturnType<typeof 
   checkMicromarkSize(text.length, line);
   const m = markdown();
   micromarkOptions ??= { extensions: [m.gfm()], mdastExtensions: [m.gfmFromMarkdown()] };
-  return m.fromMarkdown(text, micromarkOptions as never);
+  return readAsGiven(text, (t) => m.fromMarkdown(t, micromarkOptions as never));
+}
+
+/**
+ * `parse(text)`, positions counted in `text` as given. micromark drops a U+FEFF that starts the
+ * text it reads, as a byte-order mark, and counts positions without it; but a piece of the document
+ * (a region, a label, the document after its own BOM) that starts with U+FEFF starts with an
+ * ordinary character (only the document's first code unit is a BOM, and `parseBlocks` keeps it out
+ * of what micromark reads). Such a piece is read after one blank line (which opens and closes no
+ * block) and its positions are moved back over that line: `# T\n\n\uFEFFword | b\n-|-\n\tc | d\n`
+ * ended its table a code unit early, so a change of its last character kept a citation current.
+ */
+function readAsGiven(text: string, parse: (text: string) => Root): Root {
+  if (text.charCodeAt(0) !== 0xfeff) return parse(text);
+  const tree = parse(`\n${text}`);
+  const back = (point: { line: number; column: number; offset?: number }) => {
+    if (point.line <= 1) {
+      point.line = 1;
+      point.column = 1;
+      point.offset = 0;
+    } else {
+      point.line--;
+      if (point.offset !== undefined) point.offset--;
+    }
+  };
+  const stack: Nodes[] = [tree];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.position) {
+      back(node.position.start);
+      back(node.position.end);
+    }
+    if ("children" in node) for (const child of node.children as Nodes[]) stack.push(child);
+  }
+  return tree;
 }
 
 let untransformedOptions: { extensions: unknown[]; mdastExtensions: unknown[] } | null = null;
@@ -647,7 +681,7 @@ function fromMarkdownAtExit(text: string, line: number): ReturnType<ReturnType<t
     extensions: [m.gfm()],
     mdastExtensions: (m.gfmFromMarkdown() as unknown as Record<string, unknown>[]).map((e) => ({ ...e, transforms: [] })),
   };
-  return m.fromMarkdown(text, untransformedOptions as never);
+  return readAsGiven(text, (t) => m.fromMarkdown(t, untransformedOptions as never));
 }
 
 /** micromark → mdast with GFM and front matter, for `frontmatterProbe` only. */
@@ -2038,6 +2072,38 @@ function quoteIndents(l: Lines, t: Token): void {
 }
 
 /**
+ * `quoteIndents` for a block quote in a top-level list, whose lines' prefixes hold the items'
+ * indentation: a `>` on a line after its first that stands right of the quote's own marker
+ * (`firstColumn`) after four columns or more of spaces and tabs (a tab counted as four). markdown-it
+ * continues the quote there; CommonMark does not when the `>` is four columns or more past the
+ * item's content (`- > # h\n      > x`: the second line is indented code in the item). Every such
+ * marker is caught (the item's content column is at most the quote's, and at least three columns
+ * left of its marker); a few quotes read right go too: micromark decides.
+ */
+function listQuoteIndents(l: Lines, t: Token, firstColumn: number): void {
+  const [a, b] = t.map!;
+  const { src } = l;
+  for (let line = a + 1; line < b; line++) {
+    let column = 0;
+    let run = 0;
+    for (let p = l.begin[line]; p < l.end[line]; p++) {
+      const c = src.charCodeAt(p);
+      if (c === 0x20) {
+        column++;
+        run++;
+      } else if (c === 0x09) {
+        column += 4 - (column % 4);
+        run += 4;
+      } else if (c === 0x3e) {
+        if (column > firstColumn && run >= 4) throw new NeedsMicromark();
+        column++;
+        run = 0;
+      } else break;
+    }
+  }
+}
+
+/**
  * Whether the line's run of leading spaces, tabs and `>` holds four spaces or a tab before a `>`
  * (what `/^[ \t>]*?(?: {4}|\t)[ \t]*>/` tests, in linear time: that pattern backtracks
  * quadratically on a long line of spaces, 4 s for 40,000).
@@ -2259,6 +2325,7 @@ class GroupReader {
         case "blockquote_open": {
           this.siblingContainer(i, from);
           if (stack.length === 0) quoteIndents(l, t);
+          else if (stack[0].type === "list") listQuoteIndents(l, t, columnOf(l.src, this.startAt()));
           const s = this.startAt() + base;
           this.open({ type: "quote", start: s, end: s + 1, line: t.map![0] + 1, children: [] }, t);
           break;
