@@ -2050,11 +2050,12 @@ function taskHeadsByMicromark(rests: readonly string[], lines: readonly number[]
 
 /**
  * Whether a line may be a GFM table's delimiter row (after the markers of enclosing quotes): only
- * `|`, `:`, `-` and blanks, a `|` and a `-` among them. (Linear: one anchored run, then tests of the rest.)
+ * `|`, `:`, `-` and blanks, a `-` and a `|` or `:` among them (`:-` alone is the delimiter row of a
+ * one-column table; `---` alone a setext underline or a break). (Linear: one anchored run, then tests of the rest.)
  */
 function delimiterLike(line: string): boolean {
   const rest = line.slice(/^[ \t>]*/.exec(line)![0].length);
-  return rest.includes("|") && rest.includes("-") && /^[|:\- \t]+$/.test(rest);
+  return (rest.includes("|") || rest.includes(":")) && rest.includes("-") && /^[|:\- \t]+$/.test(rest);
 }
 
 /**
@@ -2260,16 +2261,22 @@ class GroupReader {
       if (t.map !== null && t.map[0] === definitionEnd) afterDefinition(t, definitionLevel);
       switch (t.type) {
         case "paragraph_open": {
+          // A paragraph right after a list or block quote, on the next line: CommonMark would have taken
+          // its first line as a lazy line of the container's last paragraph, so markdown-it ended that
+          // paragraph at a block it then did not read (`- a\n | z |\n    ---`: its table rule, asked as
+          // a terminator, took `| z |` for a table's head; micromark reads a heading `a | z |` in the
+          // item): micromark decides.
+          if (i > from && t.map![0] > 0 && !isBlank(l, t.map![0] - 1) && /^(?:bullet_list|ordered_list|blockquote)_close$/.test(tokens[i - 1].type)) throw new NeedsMicromark();
           const node = this.leaf("paragraph", t);
           // `[\u00A0]: /u`: a definition to micromark (its label is not blank to CommonMark), a
           // paragraph to markdown-it (whose normalization trims every Unicode space): micromark decides.
           if (l.text.charCodeAt(node.start) === 0x5b && ODD_BLANK_LABEL.test(l.text.slice(node.start, node.start + 1002))) throw new NeedsMicromark();
-          // In a block quote, a table's head may be a lazy line of the quote's paragraph (`> a\nb |\n> | - |`):
-          // micromark (and cmark-gfm) read the table, markdown-it does not: a delimiter-like line after
-          // the paragraph's first sends the group to micromark.
-          if (stack.some((c) => c.type === "quote")) {
-            for (let line = t.map![0] + 1; line < t.map![1]; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
-          }
+          // A delimiter-like line after a paragraph's first may make a table markdown-it does not read: in
+          // a block quote, a table's head may be a lazy line of the quote's paragraph (`> a\nb |\n> | - |`),
+          // and anywhere a head without a pipe is one (`a\n|-\nb`: a table of one column to micromark
+          // and cmark-gfm, a paragraph to markdown-it, whose table rule wants a pipe in the head): the
+          // group goes to micromark.
+          for (let line = t.map![0] + 1; line < t.map![1]; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
           // A task check opens only the item's first content: its first paragraph, or one after definitions of that content.
           if (stack.length > 0 && stack[stack.length - 1].type === "item" && l.text.charCodeAt(node.start) === 0x5b) {
             const before = tokens[i - 1].type;
@@ -2279,6 +2286,11 @@ class GroupReader {
           break;
         }
         case "heading_open": {
+          // A setext heading's text lines are a paragraph's: a delimiter-like one after the first may
+          // make a table markdown-it did not read (`x |b\u2003c| \n:-|---|-:\n---`): micromark decides.
+          if (t.markup === "=" || t.markup === "-") {
+            for (let line = t.map![0] + 1; line < t.map![1] - 1; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
+          }
           const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
           const node = this.leaf("heading", t);
           node.depth = Number(t.tag.slice(1));
@@ -2358,6 +2370,11 @@ class GroupReader {
           // markdown-it tries its table rule before lists, quotes, headings and HTML: a header row that opens
           // one of those (`- a | b\n  --|--` is a list item holding a table to micromark) is micromark's.
           if (/^[ \t]*(?:[-+*>#<`~]|\d{1,9}[.)])/.test(l.src.slice(l.begin[t.map![0]], l.begin[t.map![0]] + 16))) throw new NeedsMicromark();
+          // A delimiter row without a pipe is also a setext underline (`| name |\n------`: a heading to
+          // micromark); and markdown-it trims every Unicode white space off a row (JavaScript's trim),
+          // GFM only spaces and tabs (`\u00A0| a |\n|-|` is no table: two cells against one): micromark decides.
+          const head = l.src.slice(l.begin[t.map![0]], l.end[t.map![0] + 1]);
+          if (!l.src.slice(l.begin[t.map![0] + 1], l.end[t.map![0] + 1]).includes("|") || ODD_SPACE.test(head)) throw new NeedsMicromark();
           let j = i + 1;
           while (j < to && tokens[j].type !== "table_close") j++;
           if (j + 1 !== to) throw new NeedsMicromark();
