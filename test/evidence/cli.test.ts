@@ -78,6 +78,15 @@ describe("groundwire fragments / cite", () => {
       err = "";
       await capture(() => citeCommand.run([V2, quote, "--artifact", "awesome"]));
       expect(err).toBe("");
+      // Every citation lost (made under another id, and their content changed since): the same warning.
+      const ids = (JSON.parse(out).fragments as { versionId: string }[]).map((f) => f.versionId);
+      const underAwesome = JSON.parse((await capture(() => citeCommand.run([V2, ...ids, "--artifact", "awesome", "--json"]))).out) as { versionId: string; status: string }[];
+      const stale = underAwesome.filter((r) => r.status === "stale").map((r) => r.versionId);
+      expect(stale.length).toBeGreaterThan(0);
+      err = "";
+      const lost = await capture(() => citeCommand.run([V2, ...stale, "--json"]));
+      expect((JSON.parse(lost.out) as { status: string }[]).every((r) => r.status === "lost")).toBe(true);
+      expect(err).toContain(`groundwire cite: none of the ${stale.length} citation address(es) exists in ${V2}`);
     } finally {
       spy.mockRestore();
     }

@@ -61,8 +61,9 @@ const command: Command = {
     const reports = citations.map((c) => citationStatus(c, index));
     // Addresses are scoped to the artifact id: when not one of them exists under the id in
     // use, the citations were most likely made under another one (another path, or without
-    // the same --artifact), and "moved" then only means "found by content". Say so.
-    if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost") && reports.some((r) => r.status === "moved")) {
+    // the same --artifact), and "moved" then only means "found by content", "lost" that the
+    // content changed too. Say so (a lost citation's address exists nowhere either).
+    if (reports.length > 0 && reports.every((r) => r.status === "moved" || r.status === "lost")) {
       process.stderr.write(
         escapeMessage(`groundwire cite: none of the ${reports.length} citation address(es) exists in ${file} under the artifact id ${JSON.stringify(artifact.artifactId)}; ` +
           `were they made with another --artifact (or another path)? Pass the same --artifact as when citing.\n`),

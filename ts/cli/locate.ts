@@ -27,7 +27,9 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --limit N        at most N spans (default 10)
   --timeout S      give up after S seconds of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
   --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
-  --json           print JSON: [{source, passages, start, end, ratio, text, diff}]`;
+  --json           print JSON: [{source, passages, start, end, ratio, text, diff}]; start and end are
+                   UTF-16 offsets into the book as the corpus holds it (its passages, cut from the
+                   .txt file, joined by a blank line), not into the .txt file itself`;
 
 /** A word diff of quote vs span over word keys (difflib matching blocks): `[-quote words-]{+span words+}`. */
 export function wordDiff(quote: string, span: string): string {
