@@ -1590,6 +1590,8 @@ interface Lines {
   footnoteRegions: number[];
   /** Start and end (in the text as given) of every region read by micromark, in document order, flat. */
   regions: number[];
+  /** Per line: the `>` on it when it holds only `>`, spaces and tabs, else -1 (`markersOnLine`, made on first use). */
+  markers?: Int32Array;
 }
 
 /** A heading label or a cell text to read after the last chunk (it may use definitions further down). */
@@ -1625,20 +1627,31 @@ function isBlank(l: Lines, line: number): boolean {
  */
 function outerMarkersAfter(l: Lines, a: number, b: number, enclosing: readonly BlockNode[]): void {
   const last = Math.min(b, l.begin.length - 2);
+  const markers = (l.markers ??= markersOnLine(l));
+  let quotes = 0;
+  for (const c of enclosing) if (c.type === "quote") quotes++;
+  // A line with more `>` than the enclosing quotes is not blank once theirs are removed: one
+  // lookup a line, so closing D nested quotes over N lines costs D × N lookups, not D × N lines read.
   for (let line = a + 1; line <= last; line++) {
-    if (markersOnly(l, line) && markerStart(l, line, enclosing) === l.end[line]) throw new NeedsMicromark();
+    const n = markers[line];
+    if (n > 0 && n <= quotes && markerStart(l, line, enclosing) === l.end[line]) throw new NeedsMicromark();
   }
 }
 
-/** Whether a line holds only block-quote markers, spaces and tabs (at least one `>`). */
-function markersOnly(l: Lines, line: number): boolean {
-  let marker = false;
-  for (let i = l.begin[line]; i < l.end[line]; i++) {
-    const c = l.src.charCodeAt(i);
-    if (c === 0x3e) marker = true;
-    else if (c !== 0x20 && c !== 0x09) return false;
+/** Per line of `l`: how many `>` it holds when it holds only `>`, spaces and tabs (at least one `>`), else -1. */
+function markersOnLine(l: Lines): Int32Array {
+  const out = new Int32Array(l.begin.length).fill(-1);
+  for (let line = 0; line < l.begin.length - 1; line++) {
+    let n = 0;
+    let i = l.begin[line];
+    for (; i < l.end[line]; i++) {
+      const c = l.src.charCodeAt(i);
+      if (c === 0x3e) n++;
+      else if (c !== 0x20 && c !== 0x09) break;
+    }
+    if (i === l.end[line] && n > 0) out[line] = n;
   }
-  return marker;
+  return out;
 }
 
 /** End of a line as micromark ends a block on it: trailing whitespace kept, a CR (of CR LF) not. */
