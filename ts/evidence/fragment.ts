@@ -1617,19 +1617,20 @@ function isBlank(l: Lines, line: number): boolean {
 }
 
 /**
- * A quote or list inside a block quote, on lines `[a, b)`: where a line after its first, or the
- * line right after it, holds only the enclosing containers' markers (`>` and blanks: blank once
- * they are removed), micromark decides where it ends. micromark ends such a container before or
+ * A quote or list on lines `[a, b)` inside the containers `enclosing` (nothing to do unless a block
+ * quote is among them): where a line after its first, or the line right after it, holds only the
+ * enclosing containers' markers (`>` and blanks: blank once they are removed), micromark decides where it ends. micromark ends such a container before or
  * after that line depending on what it held and on what follows (`> >\n>\n` ends the inner, empty
  * quote on its first line, `> > > - x\n>` runs every inner container over the `>` line), and
  * markdown-it's map follows neither rule.
  * @throws NeedsMicromark there
  */
 function outerMarkersAfter(l: Lines, a: number, b: number, enclosing: readonly BlockNode[]): void {
-  const last = Math.min(b, l.begin.length - 2);
-  const markers = (l.markers ??= markersOnLine(l));
   let quotes = 0;
   for (const c of enclosing) if (c.type === "quote") quotes++;
+  if (quotes === 0) return;
+  const last = Math.min(b, l.begin.length - 2);
+  const markers = (l.markers ??= markersOnLine(l));
   // A line with more `>` than the enclosing quotes is not blank once theirs are removed: one
   // lookup a line, so closing D nested quotes over N lines costs D × N lookups, not D × N lines read.
   for (let line = a + 1; line <= last; line++) {
@@ -2072,6 +2073,15 @@ function delimiterLike(line: string): boolean {
 }
 
 /**
+ * Lines `[from, to)` of a paragraph's text (its first line excluded by the caller): a delimiter-like
+ * one may make a table markdown-it did not read.
+ * @throws NeedsMicromark there
+ */
+function delimiterLikeIn(l: Lines, from: number, to: number): void {
+  for (let line = from; line < to; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
+}
+
+/**
  * A block quote (at the top level, so nested ones too) with a `>` after four columns of
  * indentation on a line after its first: markdown-it continues the quote there, CommonMark does
  * not (`> \t\tq\n    > quote`: the second line is indented code). Over-approximates (any run of
@@ -2226,7 +2236,7 @@ class GroupReader {
     if (n.type === "item") {
       while (last > a && markerStart(l, last, stack) === l.end[last]) last--;
     } else {
-      if (stack.some((c) => c.type === "quote")) outerMarkersAfter(l, a, b, stack);
+      outerMarkersAfter(l, a, b, stack);
       while (last > a && isBlank(l, last)) last--;
     }
     n.end = Math.max(n.end, lineEnd(l, last) + l.base);
@@ -2289,7 +2299,7 @@ class GroupReader {
           // and anywhere a head without a pipe is one (`a\n|-\nb`: a table of one column to micromark
           // and cmark-gfm, a paragraph to markdown-it, whose table rule wants a pipe in the head): the
           // group goes to micromark.
-          for (let line = t.map![0] + 1; line < t.map![1]; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
+          delimiterLikeIn(l, t.map![0] + 1, t.map![1]);
           // A task check opens only the item's first content: its first paragraph, or one after definitions of that content.
           if (stack.length > 0 && stack[stack.length - 1].type === "item" && l.text.charCodeAt(node.start) === 0x5b) {
             const before = tokens[i - 1].type;
@@ -2301,9 +2311,7 @@ class GroupReader {
         case "heading_open": {
           // A setext heading's text lines are a paragraph's: a delimiter-like one after the first may
           // make a table markdown-it did not read (`x |b\u2003c| \n:-|---|-:\n---`): micromark decides.
-          if (t.markup === "=" || t.markup === "-") {
-            for (let line = t.map![0] + 1; line < t.map![1] - 1; line++) if (delimiterLike(l.src.slice(l.begin[line], l.end[line]))) throw new NeedsMicromark();
-          }
+          if (t.markup === "=" || t.markup === "-") delimiterLikeIn(l, t.map![0] + 1, t.map![1] - 1);
           const content = tokens[i + 1]?.type === "inline" ? tokens[i + 1].content : "";
           const node = this.leaf("heading", t);
           node.depth = Number(t.tag.slice(1));
