@@ -11,3 +11,4 @@ export * from "./kernel/index.js";
 export * from "./memdsl/index.js";
 export * from "./evidence/index.js";
 export * from "./moot/index.js";
+export { GroundwireError, isGroundwireError, type ErrorStatus, type GroundwireErrorOptions } from "./errors.js";

@@ -1,0 +1,56 @@
+/**
+ * The one root of every error groundwire throws on purpose. Browser-safe (no Node imports).
+ *
+ * Each class below it carries a stable machine `code` (snake_case, listed in docs/serving.md,
+ * "Error codes") and an HTTP `status`: 4xx for what the caller sent or asked (bad input, a
+ * bound exceeded, something not found or busy), 5xx for what failed on our side or upstream
+ * (a full disk, an unreachable model). The server, the MCP tools and the CLI map an error by
+ * these two fields, never by a list of classes: a new error class is answered right the day
+ * it is written. Anything that is not a GroundwireError is a fault of ours: a 500 with a
+ * request id, the stack in the server's log only.
+ */
+
+/** Statuses an error may carry (the ones a JSON answer can have). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504 | 507;
+
+/** Settings of a {@link GroundwireError}. */
+export interface GroundwireErrorOptions {
+  /** Stable machine code, e.g. `"bad_request"`, `"too_large"`, `"not_found"`. */
+  code?: string;
+  /** HTTP status the server answers with. */
+  status?: ErrorStatus;
+  /** Seconds a client should wait before retrying (sent as `Retry-After` with 429/503). */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+/**
+ * Base of every deliberate groundwire error. `code` and `status` default to
+ * `"bad_request"`/400: most errors the library throws name something wrong in its input.
+ */
+export class GroundwireError extends Error {
+  /** Stable machine code (see docs/serving.md, "Error codes"). */
+  readonly code: string;
+  /** HTTP status the server and the MCP tools map this error to. */
+  readonly status: ErrorStatus;
+  /** Seconds to wait before retrying, when the fault is temporary. */
+  readonly retryAfter?: number;
+
+  constructor(message: string, options: GroundwireErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options.code ?? "bad_request";
+    this.status = options.status ?? 400;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
+  }
+
+  /** True when the fault lies in what the client sent or asked (4xx): no stack is logged. */
+  get isClientError(): boolean {
+    return this.status < 500;
+  }
+}
+
+/** Narrow an unknown thrown value. */
+export function isGroundwireError(error: unknown): error is GroundwireError {
+  return error instanceof GroundwireError;
+}
