@@ -322,7 +322,8 @@ export const TEMPORARY_NAME = /^\.(.+)\.([1-9]\d{0,9})\.[0-9a-f]{16}\.tmp$/;
  * matching {@link TEMPORARY_NAME} exactly whose pid is not a live process (`kill(pid, 0)`
  * fails with ESRCH). A writer killed mid-write (SIGKILL, a power cut) leaves one; the next
  * write to the folder removes it. Nothing else is touched: not another name, not a live
- * writer's temporary, not one of a pid this process may not signal (EPERM: alive). Best
+ * writer's temporary, not one of a pid this process may not signal (EPERM: alive), not
+ * anything but a regular file (a symlink of that name stays). Best
  * effort: a folder that cannot be listed, or a file already gone, is passed over.
  *
  * Pids are those of this host's PID namespace: a folder shared with writers in another
@@ -352,7 +353,7 @@ export function removeStaleTemporaries(folder: string): string[] {
     }
     if (live) continue;
     try {
-      // lstat: only a regular file of ours, never what a planted symlink of that name points at (unlink removes the link itself anyway)
+      // only a regular file, as the writer makes them: a symlink or folder of that name is not ours
       if (!lstatSync(join(folder, name)).isFile()) continue;
       unlinkSync(join(folder, name));
       removed.push(name);
