@@ -2,7 +2,7 @@
 // shown only once saved (a full tmpfs at three moments, a read-only one), a deleted moot
 // stays deleted whatever turn was running, SIGKILL during saves, --max-moots and --moot-idle.
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -347,6 +347,28 @@ describe.skipIf(!existsSync(CLI))("bounded state: --max-moots and --moot-idle", 
       expect(gone.status).toBe(404);
       expect((await call(server.url, "POST", `/moots/${id}/turns`)).status).toBe(404);
       expect((await call(server.url, "POST", "/moots", BODY)).status).toBe(201);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!existsSync(CLI))("the store's start-up cleanup", () => {
+  it("removes the temporaries of dead writers (pid-named, and the older unnamed kind) and keeps a live writer's", async () => {
+    const data = mkdtempSync(join(tmpdir(), "gw-leftover-"));
+    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    const id = "0a1b2c3d-0000-4000-8000-000000000000";
+    const names = {
+      dead: `.${id}.json.${dead}.0123456789abcdef.tmp`,
+      old: `.${id}.json.0123456789abcdef.tmp`,
+      live: `.${id}.json.${process.pid}.0123456789abcdef.tmp`,
+      other: "notes.txt",
+    };
+    for (const name of Object.values(names)) writeFileSync(join(data, name), "{");
+    const server = await startServer(["--data", data]);
+    try {
+      expect(readdirSync(data).sort()).toEqual([names.live, names.other].sort());
+      expect(server.stderr()).not.toContain("skipped");
     } finally {
       await server.stop();
     }
