@@ -9,7 +9,7 @@
  *
  * Kept apart from the browser entry (node:fs).
  */
-import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** Default cap on one input file: 512 MiB (V8 strings stop near 2^29 UTF-16 code units anyway). */
@@ -242,12 +242,13 @@ function canWrite(path: string): boolean {
 
 /**
  * Write `data` to `path` atomically: readers see the old file or the new one, never a part.
- * A temporary file `.<name>.<random>.tmp` is created beside the target with
+ * A temporary file `.<name>.<pid>.<random>.tmp` is created beside the target with
  * O_CREAT|O_EXCL|O_NOFOLLOW (a planted file or symlink makes it fail instead of being
  * followed), given the existing target's mode (or 0666 less the umask), written, fsynced,
  * renamed over the target, and the folder fsynced; on any failure it is removed and the
  * target is left as it was. An existing symlink at `path` is written through (its target
- * is replaced).
+ * is replaced). Before writing, the temporaries a killed writer left in that folder are
+ * removed ({@link removeStaleTemporaries}).
  *
  * @param path file to write
  * @param data text (written as UTF-8) or bytes
@@ -265,16 +266,17 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     if (error instanceof OutputFileError) throw error;
   }
   const folder = dirname(target);
+  removeStaleTemporaries(folder);
   let temporary = "";
   let fd: number | undefined;
   for (let attempt = 0; fd === undefined; attempt++) {
     // node:crypto is taken here, at the first write, not imported: loading it is ≈ 5 ms of start-up
-    temporary = join(folder, `.${basename(target)}.${process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex")}.tmp`);
+    temporary = join(folder, `.${basename(target)}.${process.pid}.${process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex")}.tmp`);
     try {
       fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o666);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST" && attempt < 5) continue;
-      throw new OutputFileError(path, reasonOf(error));
+      throw outputError(path, error);
     }
   }
   try {
@@ -293,7 +295,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     } catch {
       // already renamed or never created
     }
-    throw new OutputFileError(path, reasonOf(error));
+    throw outputError(path, error);
   }
   // Make the rename itself durable; a folder that cannot be opened for fsync (some
   // file systems) does not undo a completed write.
@@ -307,6 +309,76 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch {
     // best effort
   }
+}
+
+/**
+ * The name {@link writeFileAtomic} gives its temporaries: `.<target name>.<writer pid>.<16 hex>.tmp`.
+ * Groups: 1 the target's name, 2 the writer's pid.
+ */
+export const TEMPORARY_NAME = /^\.(.+)\.([1-9]\d{0,9})\.[0-9a-f]{16}\.tmp$/;
+
+/**
+ * Remove the temporaries of {@link writeFileAtomic} in `folder` whose writer is gone: names
+ * matching {@link TEMPORARY_NAME} exactly whose pid is not a live process (`kill(pid, 0)`
+ * fails with ESRCH). A writer killed mid-write (SIGKILL, a power cut) leaves one; the next
+ * write to the folder removes it. Nothing else is touched: not another name, not a live
+ * writer's temporary, not one of a pid this process may not signal (EPERM: alive), not
+ * anything but a regular file (a symlink of that name stays). Best
+ * effort: a folder that cannot be listed, or a file already gone, is passed over.
+ *
+ * Pids are those of this host's PID namespace: a folder shared with writers in another
+ * namespace (containers on one volume) may see a live writer's temporary removed; that
+ * writer's rename then fails and its target stays as it was.
+ *
+ * @returns the names removed
+ */
+export function removeStaleTemporaries(folder: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const alive = new Map<number, boolean>();
+  for (const name of names) {
+    const m = TEMPORARY_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid) continue;
+    let live = alive.get(pid);
+    if (live === undefined) {
+      live = processAlive(pid);
+      alive.set(pid, live);
+    }
+    if (live) continue;
+    try {
+      // only a regular file, as the writer makes them: a symlink or folder of that name is not ours
+      if (!lstatSync(join(folder, name)).isFile()) continue;
+      unlinkSync(join(folder, name));
+      removed.push(name);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+/** Whether `pid` names a running process (signal 0 checks without sending; EPERM means it exists). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/** An OutputFileError for a failed file system call, the call's error kept as `cause` (its errno `code`: ENOSPC …). */
+function outputError(path: string, error: unknown): OutputFileError {
+  const out = new OutputFileError(path, reasonOf(error));
+  Object.defineProperty(out, "cause", { value: error, writable: true, configurable: true, enumerable: false });
+  return out;
 }
 
 function reasonOf(error: unknown): string {

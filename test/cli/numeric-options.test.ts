@@ -85,6 +85,9 @@ const cases: Array<[string[], string]> = [
   [["serve", "--turn-timeout", "-100"], 'serve: --turn-timeout must be a positive integer, got "-100"'],
   [["serve", "--turn-timeout", "9999999999"], "serve: --turn-timeout must be at most 86400000, got \"9999999999\""],
   [["serve", "--max-turns", "1.5"], 'serve: --max-turns must be a positive integer, got "1.5"'],
+  [["serve", "--max-moots", "0"], 'serve: --max-moots must be a positive integer, got "0"'],
+  [["serve", "--max-moots", "99999999"], "serve: --max-moots must be at most 10000000, got \"99999999\""],
+  [["serve", "--moot-idle", "3000000000"], "serve: --moot-idle must be at most 2147483647, got \"3000000000\""],
   [["critique", KG, "c.json", "--fingerprint", FINGERPRINT, "--max-delete-share", "-0.5"], 'critique: --max-delete-share must be a number in [0, 1], got "-0.5"'],
   [["critique", KG, "c.json", "--fingerprint", FINGERPRINT, "--max-delete-share", ""], 'critique: --max-delete-share must be a number in [0, 1], got ""'],
 ];

@@ -7,7 +7,7 @@
  * - formats: from `--format` (ttl, nt, nq, trig, rq, json, md, txt) or else the extension;
  * - writes: `-` is standard output; files are written atomically (ts/files.ts) after their
  *   path was checked before any work (folder exists and is writable, not a folder, not one
- *   of the command's inputs);
+ *   of the command's inputs, by path or by device and inode);
  * - text for a human is passed through {@link escapeTerminal}; input echoed in a message is
  *   cut by {@link echo}.
  */
@@ -176,7 +176,8 @@ export function loadGraphInput(path: string, options: { format?: string; label?:
  * Check an output path before any work: `-` is standard output (returned as is); a file
  * must not be a folder or special file, its folder must exist and be writable, and it must
  * not be one of `inputs` (the command's inputs, e.g. the graph or `--scope`; `what` ends the
- * message: "input graph; pass --in-place to overwrite it").
+ * message: "input graph; pass --in-place to overwrite it"), compared by path and by device
+ * and inode (a hard link, a bind mount or a symlink reaching the input is the input).
  * @param option how the user named it, for messages (`-o`, `--json`)
  * @returns the path to write (symlinks resolved) or `-`
  * @throws CliError (exit 2) naming the path and the problem
@@ -190,11 +191,26 @@ export function checkOutputPath(path: string, option: string, inputs: ReadonlyAr
     if (error instanceof OutputFileError) throw new CliError(`${option} ${error.message}`, 2);
     throw error;
   }
+  // The same file is the same device and inode, whatever the path: a hard link, a bind
+  // mount or a symlink to the input names it under another path (compared after the path).
+  const out = fileId(target);
   for (const input of inputs) {
     if (isStdin(input.path)) continue;
     if (outputTarget(input.path) === target) throw new CliError(`${option} ${path} is the ${input.what}`, 2);
+    const id = out && fileId(input.path);
+    if (id && id.dev === out.dev && id.ino === out.ino) throw new CliError(`${option} ${path} is ${input.path} under another name (a hard link or a mount): the ${input.what}`, 2);
   }
   return target;
+}
+
+/** Device and inode of what `path` names (symlinks followed), as bigints; null when it does not exist. */
+function fileId(path: string): { dev: bigint; ino: bigint } | null {
+  try {
+    const st = statSync(path, { bigint: true });
+    return { dev: st.dev, ino: st.ino };
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -28,16 +28,19 @@ turn (POST /moots, POST /moots/ID/turns, GET|DELETE /moots/ID), the checks
   --max-body BYTES    request body cap (default ${SERVE_DEFAULTS.maxBodyBytes}); larger answers 413
   --turn-timeout MS   longest a moot turn request waits (default ${SERVE_DEFAULTS.turnTimeoutMs}); then 504
   --max-turns N       moot turns running at once over all moots (default ${SERVE_DEFAULTS.maxConcurrentTurns}); more answer 429
+  --max-moots N       moots held, in memory and under --data (default ${SERVE_DEFAULTS.maxMoots}); past it POST /moots answers 429
+  --moot-idle MS      drop a moot untouched this long from memory (default ${SERVE_DEFAULTS.mootIdleMs}, 30 min); a saved one
+                      reloads from --data on its next request, one in memory only is gone
 
 The model for moots (default: the offline extractive synthesizer), as for moot and prove:
 ${MODEL_HELP}`;
 
 /**
  * Upper bounds of serve's numeric options: a port is 16 bits; a request body over 1 GiB, a
- * turn waited on for over a day or over 100,000 turns at once is a typo (and a timeout past
- * 2^31 - 1 ms would fire at once: Node's timers are 32-bit).
+ * turn waited on for over a day, over 100,000 turns at once or over 10 million moots is a
+ * typo (and a timeout or idle time past 2^31 - 1 ms would fire at once: Node's timers are 32-bit).
  */
-const SERVE_MAX = { port: 65_535, "max-body": 2 ** 30, "turn-timeout": 86_400_000, "max-turns": 100_000 } as const;
+const SERVE_MAX = { port: 65_535, "max-body": 2 ** 30, "turn-timeout": 86_400_000, "max-turns": 100_000, "max-moots": 10_000_000, "moot-idle": 2 ** 31 - 1 } as const;
 
 function whole(name: keyof typeof SERVE_MAX, raw: string | undefined, fallback: number, min: number): number {
   return integerOption("serve", name, raw, { fallback, min, max: SERVE_MAX[name] });
@@ -56,6 +59,8 @@ const command: Command = {
       "max-body": { type: "string" },
       "turn-timeout": { type: "string" },
       "max-turns": { type: "string" },
+      "max-moots": { type: "string" },
+      "moot-idle": { type: "string" },
       ...MODEL_OPTIONS,
     }, HELP);
     if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
@@ -65,6 +70,8 @@ const command: Command = {
     const maxBodyBytes = whole("max-body", values["max-body"], SERVE_DEFAULTS.maxBodyBytes, 1);
     const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);
     const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
+    const maxMoots = whole("max-moots", values["max-moots"], SERVE_DEFAULTS.maxMoots, 1);
+    const idleMs = whole("moot-idle", values["moot-idle"], SERVE_DEFAULTS.mootIdleMs, 1);
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);
 
@@ -98,7 +105,7 @@ const command: Command = {
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
-    if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit\n");
+    if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit or after --moot-idle\n");
     if (!token && host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
       process.stderr.write(`groundwire serve: listening on ${escapeMessage(host)} without a token; anyone who can reach it can use it (set GROUNDWIRE_TOKEN or --token-file)\n`);
     }
@@ -109,6 +116,8 @@ const command: Command = {
       synth,
       modelName: config.baseUrl ? (config.model ?? "") : "extractive",
       maxConcurrentTurns,
+      maxMoots,
+      idleMs,
       onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${escapeMessage(`${file}: ${reason}`)}\n`),
     });
     const app = createServerApp({

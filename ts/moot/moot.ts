@@ -631,6 +631,7 @@ export class Moot {
       options: { k: this.k, temperature: this.temperature, model: this.options.model, modelName: this.options.modelName },
       transcript: this.transcript.toDict(),
       opening: this.opening,
+      openingQueries: this.openingQueries,
       pools: Object.fromEntries([...this.pools].map(([key, pool]) => [key, [...pool.values()]])),
       cited: Object.fromEntries([...this.cited].map(([key, ids]) => [key, [...ids]])),
       summary: this.summary,
@@ -677,6 +678,11 @@ export class Moot {
     });
     moot.transcript = transcriptFromDict(s.transcript);
     moot.opening.push(...structuredClone(s.opening!));
+    // the queries start() settled on (a fallback when the topic found nothing); saves before they were kept lack them
+    if (s.openingQueries !== undefined) {
+      if (!Array.isArray(s.openingQueries) || s.openingQueries.length !== 2 || !s.openingQueries.every((q) => typeof q === "string")) fail("openingQueries", "two strings");
+      moot.openingQueries.splice(0, 2, ...s.openingQueries!);
+    }
     for (const key of keys) {
       moot.addToPool(key, s.pools![key]!);
       for (const id of s.cited![key]!) moot.cited.get(key)!.add(id);
@@ -701,6 +707,8 @@ export interface MootState {
   transcript: TranscriptDict;
   /** Each tree's opening passages, in speaking order. */
   opening: Passage[][];
+  /** The query each tree's opening retrieval used (absent in saves made before it was kept). */
+  openingQueries?: string[];
   /** Book key → every passage of that book seen in the moot, in first-seen order. */
   pools: Record<string, Passage[]>;
   /** Book key → node ids that tree has cited. */

@@ -4,13 +4,13 @@
  * mapped to a status in one place (errors.ts, through `app.onError`).
  *
  * Routes (all but `GET /health` need `Authorization: Bearer <token>` when a token is set):
- *   GET  /health                       {ok, moots, running}
+ *   GET  /health                       {ok, moots, loaded, running}
  *   POST /query {text, corpus, k}      {hits}, exactly as WorkerClient.query returns them
  *   GET  /books                        {books: [{key, title, author, genre, passages}]}
  *   POST /moots {keys, topic, turns, k, model?}   {id, trees}
  *   POST /moots/:id/turns              the next utterance (grounding, snaps)
  *   GET  /moots/:id                    the transcript (Transcript.toDict) and {id, done}
- *   DELETE /moots/:id                  {deleted: id}
+ *   DELETE /moots/:id                  {deleted: id}, at once even while a turn runs (that turn then answers 404)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
  *   POST|GET|DELETE /mcp               the MCP tools over Streamable HTTP (stateless)
@@ -33,6 +33,7 @@ import {
   type CheckContext,
 } from "./checks.js";
 import { escapeMessage } from "../cli/common.js";
+import { GroundwireError } from "../errors.js";
 import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
 import { createMcpServer, guardMessageDepth } from "./mcp.js";
 import type { MootStore } from "./moot-store.js";
@@ -91,7 +92,7 @@ const json = <S extends z.ZodType>(schema: S) =>
     return parsed.data;
   });
 
-/** Race a moot turn against the per-request time; the turn itself goes on and is saved when it lands. */
+/** Race a moot turn against the per-request time; the turn itself goes on and is saved (and shown) when it lands. */
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -115,7 +116,8 @@ export function createServerApp(options: ServerAppOptions): Hono {
     const { status, code, message } = errorResponse(error);
     if (status === 500) options.log?.(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? error}`);
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="groundwire"');
-    if (status === 429) c.header("Retry-After", "1");
+    if (error instanceof GroundwireError && error.retryAfter !== undefined) c.header("Retry-After", String(error.retryAfter));
+    else if (status === 429 && code !== "too_many_moots") c.header("Retry-After", "1");
     // The rest of an oversize body is never read: the connection cannot carry another request,
     // so say so (a keep-alive client would otherwise send its next request into a closing socket).
     if (status === 413) c.header("Connection", "close");
@@ -123,7 +125,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   });
   app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
 
-  app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, running: options.moots.running }));
+  app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, loaded: options.moots.loaded, running: options.moots.running }));
 
   if (options.token) app.use("*", bearerAuth({ token: options.token }));
   app.use(

@@ -8,5 +8,9 @@ export const SERVE_DEFAULTS = {
   turnTimeoutMs: 120_000,
   /** Most moot turns running at once over all moots; more answer 429. */
   maxConcurrentTurns: 4,
+  /** Most moots the server holds (in memory and saved under --data); past it POST /moots answers 429. */
+  maxMoots: 1000,
+  /** A live moot untouched this long (ms) is dropped from memory; a saved one reloads from --data on demand. */
+  mootIdleMs: 30 * 60 * 1000,
 } as const;
 
