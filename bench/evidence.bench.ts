@@ -86,13 +86,12 @@ const SETTLE_MS = 100;
  * after another contender pays for that contender's garbage (V8 finishes the incremental marking,
  * the sweeping and the promotion the other left behind in whichever code allocates next). The old
  * fragmenter leaves hundreds of MB. Settling runs give each contender its own garbage only, as the
- * harness's timed blocks do, while keeping the rotation. How long the debt lasts
- * (`bench/scratch/s11-settle.ts`, primer v039, idle machine, medians of 12 rounds): fragmentMarkdown's
- * 1st–4th runs after one old-fragmenter run took 10.4, 11.4, 12.0 and 12.6 ms, the 5th–12th 6.6–7.8
- * ms, against 6.3 ms with no old run between. With a fixed 2 settling runs (sessions 8–10) the three
- * timed runs were the 3rd–5th, so the interleaved median charged the old fragmenter's collection to
- * fragmentMarkdown (12.8 ms interleaved against 8.9 ms in the harness's timed block, same run). A
- * forced `gc()` before each run is no fix: V8 then ran the next fragmentMarkdown 5–10× slower.
+ * harness's timed blocks do, while keeping the rotation. How long the debt lasts (primer v039, idle
+ * machine, medians of 12 rounds): fragmentMarkdown's 1st–4th runs after one old-fragmenter run took
+ * 10.4, 11.4, 12.0 and 12.6 ms, the 5th–12th 6.6–7.8 ms, against 6.3 ms with no old run between;
+ * with only 2 settling runs the interleaved median charged the old fragmenter's collection to
+ * fragmentMarkdown (12.8 ms against 8.9 ms in the harness's timed block). A forced `gc()` before
+ * each run is no fix: V8 then ran the next fragmentMarkdown 5–10× slower.
  */
 function interleavedMedians(contenders: readonly { name: string; run: () => unknown }[], rounds: number): Map<string, number> {
   const slow = new Map<string, boolean>();

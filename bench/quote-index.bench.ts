@@ -17,9 +17,7 @@
  * reports per-quote ratios (exhaustive ÷ locate), their median and minimum, and the aggregate
  * (Σ exhaustive ÷ Σ locate). It checks first that locate's first span is the scan's best window
  * for every quote (and nothing for the nowhere ones). The case takes ~1.5 minutes (the whole
- * suite ~2 minutes). Figures and their history: docs/moot.md, "`locate(q, {limit: 1})`, faster"
- * (2026-12-01: `limit: 1` median 50×, aggregate 46× over the 12; ≥ 100× for 6 of them) and "The
- * q-gram filter" (2026-12-02: median 234×, aggregate 88×; ≥ 100× for 9 of them).
+ * suite ~2 minutes). Figures: docs/match.md, "Figures".
  *
  * The bounds cases (low minRatio with a limit; the time budget) are last; alone:
  * GROUNDWIRE_BENCH_BOUNDS_ONLY=1 npx tsx bench/run.ts quote-index --no-write

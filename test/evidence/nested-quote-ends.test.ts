@@ -1,10 +1,9 @@
 // Where a quote or list inside a block quote ends when lines holding only the enclosing quotes'
-// markers follow it (session 11). micromark ends such a container before or after those lines
+// markers follow it. micromark ends such a container before or after those lines
 // depending on what it held and what comes next; markdown-it's map follows neither rule, so those
 // groups go to micromark (`outerMarkersAfter`, ts/evidence/fragment.ts). The oracle is the
-// micromark → mdast fragmenter (test/evidence/reference-fragmenter.ts): before the change, 63 of
-// 3,000 such seeded documents had another start or end (bench/scratch/s11-quote-sweep.ts).
-// docs/evidence.md, "Nested quotes closed by marker-only lines (session 11)".
+// micromark → mdast fragmenter (test/evidence/reference-fragmenter.ts); the seeded sweep below is
+// the one that found these cases. docs/evidence.md, "The addresses are the reference fragmenter's".
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";

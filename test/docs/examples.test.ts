@@ -1,0 +1,283 @@
+/**
+ * Every example in README.md and docs/*.md runs as written, against the built package.
+ *
+ * Fenced code blocks are read from each page:
+ * - ```ts / ```js blocks run in a child `node` process: `from "groundwire"` is pointed at
+ *   dist/node.js (`"groundwire/browser"` at dist/browser/groundwire.js), TypeScript is stripped by
+ *   esbuild (imports kept as written, so a name the package does not export fails), the working
+ *   folder is the repository root. A line `// → RESULT` (or `expr; // → RESULT`) after an
+ *   expression statement shows what it evaluates to: the value printed must contain RESULT
+ *   (quotes and white space aside; `…` stands for any text in between). After a `console.log(…)`
+ *   line, RESULT is looked for in the whole output.
+ * - ```sh blocks: every command must start with `groundwire ` and runs as
+ *   `node dist/cli.cjs …` (through bash, for the quoting) from the repository root, offline
+ *   (GROUNDWIRE_* and OPENAI_API_KEY unset, empty standard input). It must exit 0, or the code a
+ *   following `# exit N` line names; a following `# → RESULT` line must occur in its
+ *   stdout + stderr (as above).
+ * - Other blocks (text, console, json, sparql, bare fences) show output or file contents and are
+ *   not run.
+ * A ts/js/sh block that cannot run says why in an HTML comment on the line before its fence,
+ * `<!-- not-run: REASON -->`; it is reported as a skipped test with that reason, never dropped
+ * silently. A block that can neither run nor says why fails.
+ *
+ * Needs `npm run build` (npm test's pretest does it).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { transformSync } from "esbuild";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const DIST_NODE = join(ROOT, "dist/node.js");
+const DIST_BROWSER = join(ROOT, "dist/browser/groundwire.js");
+const CLI = join(ROOT, "dist/cli.cjs");
+
+/**
+ * Pages whose blocks are run by another suite. docs/serving.md is a session against a running
+ * server (start it, then curl and jq in another terminal): test/server/docs-session.test.ts runs
+ * that session as the page writes it.
+ */
+const RUN_ELSEWHERE: Record<string, string> = {
+  "docs/serving.md": "a session with a running server; test/server/docs-session.test.ts runs it",
+};
+
+interface Block {
+  page: string;
+  line: number; // 1-based line of the opening fence
+  lang: string;
+  code: string;
+  notRun: string | null;
+}
+
+const RUNNABLE = new Set(["ts", "typescript", "js", "javascript", "mjs", "sh", "bash", "shell"]);
+
+/** The fenced code blocks of a markdown text, with the `not-run` reason written before each. */
+function blocksOf(page: string, markdown: string): Block[] {
+  const lines = markdown.split("\n");
+  const out: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^( {0,3}|\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
+    if (!open) continue;
+    const [, indent, fence, lang] = open;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[j]);
+      if (close && close[1][0] === fence[0] && close[1].length >= fence.length) break;
+      body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart());
+    }
+    let k = i - 1;
+    while (k >= 0 && lines[k].trim() === "") k--;
+    const marker = k >= 0 ? /^\s*<!--\s*not-run:\s*(.*?)\s*-->\s*$/.exec(lines[k]) : null;
+    out.push({ page, line: i + 1, lang: lang.toLowerCase(), code: body.join("\n"), notRun: marker ? marker[1] : null });
+    i = j;
+  }
+  return out;
+}
+
+/** Quotes and white space aside, does `actual` hold `expected` (with `…` as any text)? */
+function holds(actual: string, expected: string): boolean {
+  const norm = (s: string) => s.replace(/['"`‘’“”]/g, '"').replace(/\s+/g, "");
+  const hay = norm(actual);
+  let from = 0;
+  for (const piece of expected.split("…").map(norm).filter(Boolean)) {
+    const at = hay.indexOf(piece, from);
+    if (at < 0) return false;
+    from = at + piece.length;
+  }
+  return true;
+}
+
+interface Expectation {
+  id: number; // the __show id, or -1: look in the whole output
+  text: string;
+  line: string;
+}
+
+/** The runnable module for a ts/js block, and what its `// →` lines expect. */
+function scriptOf(code: string, lang: string): { source: string; expects: Expectation[] } {
+  const lines = code.split("\n");
+  const expects: Expectation[] = [];
+  const wrapped = new Map<number, number>(); // line index → show id
+  let lastCode = -1;
+  const wrap = (index: number, shown: string): number => {
+    const m = /^(\s*)(.*?);?\s*$/.exec(lines[index])!;
+    if (/^(const|let|var|import|export|if|for|while|function|class|return)\b/.test(m[2])) {
+      throw new Error(`a "→" result must follow an expression statement, not: ${shown}`);
+    }
+    const id = wrapped.size;
+    wrapped.set(index, id);
+    lines[index] = `${m[1]}__show(${id}, (${m[2]}));`;
+    return id;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const alone = /^\s*\/\/\s*→\s?(.*)$/.exec(lines[i]);
+    const inline = alone ? null : /^(.*\S)\s*\/\/\s*→\s?(.*)$/.exec(lines[i]);
+    if (alone) {
+      if (lastCode < 0) throw new Error(`"→" with no statement before it: ${lines[i]}`);
+      const target = lines[lastCode].trim();
+      const id = target.startsWith("console.") ? -1 : (wrapped.get(lastCode) ?? wrap(lastCode, target));
+      expects.push({ id, text: alone[1].trim(), line: target });
+      continue;
+    }
+    if (inline) {
+      lines[i] = inline[1];
+      const target = inline[1].trim();
+      const id = target.startsWith("console.") ? -1 : wrap(i, target);
+      expects.push({ id, text: inline[2].trim(), line: target });
+      lastCode = i;
+      continue;
+    }
+    if (lines[i].trim() !== "" && !lines[i].trim().startsWith("//")) lastCode = i;
+  }
+  let source = lines
+    .join("\n")
+    .replace(/(from\s+|import\s*\(\s*)(["'])groundwire\/browser\2/g, (_, lead: string) => `${lead}${JSON.stringify(pathToFileURL(DIST_BROWSER).href)}`)
+    .replace(/(from\s+|import\s*\(\s*)(["'])groundwire\2/g, (_, lead: string) => `${lead}${JSON.stringify(pathToFileURL(DIST_NODE).href)}`);
+  if (lang === "ts" || lang === "typescript") {
+    source = transformSync(source, {
+      loader: "ts",
+      format: "esm",
+      target: "node20",
+      tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
+    }).code;
+  }
+  const prelude =
+    'import { inspect as __inspect } from "node:util";\n' +
+    "const __show = (id, v) => { process.stdout.write(`\\u0001${id}\\u0002${JSON.stringify(" +
+    '{ s: typeof v === "string" ? v : null, i: __inspect(v, { depth: null, breakLength: Infinity }) })}\\n`); return v; };\n';
+  return { source: prelude + source, expects };
+}
+
+/** The commands of an sh block (continuation lines joined), each with its expectations. */
+function commandsOf(code: string): { command: string; exit: number; expects: string[] }[] {
+  const joined = code.replace(/\s*\\\n\s*/g, " ").split("\n");
+  const out: { command: string; exit: number; expects: string[] }[] = [];
+  for (const raw of joined) {
+    const line = raw.trim();
+    if (line === "") continue;
+    if (line.startsWith("#")) {
+      const last = out.at(-1);
+      const arrow = /^#\s*→\s?(.*)$/.exec(line);
+      const exit = /^#\s*exit\s+(\d+)\s*$/.exec(line);
+      if (last && arrow) last.expects.push(arrow[1].trim());
+      else if (last && exit) last.exit = Number(exit[1]);
+      continue;
+    }
+    if (!line.startsWith("groundwire ")) {
+      throw new Error(`a command that is not "groundwire …" (mark the block <!-- not-run: REASON --> if it cannot run here): ${line}`);
+    }
+    out.push({ command: line, exit: 0, expects: [] });
+  }
+  return out;
+}
+
+const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+const built = existsSync(DIST_NODE) && existsSync(CLI);
+const work = mkdtempSync(join(tmpdir(), "groundwire-doc-examples-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The environment of a run: offline (no model endpoint, no key), no colours. */
+function offlineEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith("GROUNDWIRE_") || k === "OPENAI_API_KEY" || k.startsWith("VITEST")) continue;
+    env[k] = v;
+  }
+  return { ...env, NO_COLOR: "1" };
+}
+
+function runScript(block: Block): void {
+  const { source, expects } = scriptOf(block.code, block.lang);
+  const file = join(work, `${block.page.replace(/\W/g, "_")}_${block.line}.mjs`);
+  writeFileSync(file, source);
+  const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: "utf8", env: offlineEnv(), input: "", timeout: 120_000 });
+  const where = `${block.page}:${block.line}`;
+  expect(r.status, `${where} exited ${r.status}${r.signal ? ` (${r.signal})` : ""}:\n${r.stderr}`).toBe(0);
+  const shown = new Map<number, { s: string | null; i: string }>();
+  const plain: string[] = [];
+  for (const line of r.stdout.split("\n")) {
+    const m = /^\u0001(\d+)\u0002(.*)$/.exec(line);
+    if (m) shown.set(Number(m[1]), JSON.parse(m[2]));
+    else plain.push(line);
+  }
+  for (const e of expects) {
+    if (e.id < 0) {
+      expect(holds(plain.join("\n"), e.text), `${where}: ${e.line}\n  expected output holding: ${e.text}\n  got: ${plain.join("\n")}`).toBe(true);
+      continue;
+    }
+    const value = shown.get(e.id);
+    expect(value, `${where}: ${e.line} was never evaluated`).toBeDefined();
+    const ok = holds(value!.i, e.text) || (value!.s !== null && holds(value!.s, e.text));
+    expect(ok, `${where}: ${e.line}\n  expected: ${e.text}\n  got: ${value!.s ?? value!.i}`).toBe(true);
+  }
+}
+
+function runCommands(block: Block): void {
+  const where = `${block.page}:${block.line}`;
+  for (const { command, exit, expects } of commandsOf(block.code)) {
+    const argv = `node ${JSON.stringify(CLI)} ${command.slice("groundwire ".length)}`;
+    const r = spawnSync("bash", ["-c", argv], { cwd: ROOT, encoding: "utf8", env: offlineEnv(), input: "", timeout: 120_000, maxBuffer: 64 << 20 });
+    const output = `${r.stdout}\n${r.stderr}`;
+    expect(r.status, `${where}: ${command}\nexited ${r.status}${r.signal ? ` (${r.signal})` : ""}:\n${r.stderr.slice(0, 2000)}`).toBe(exit);
+    for (const text of expects) {
+      expect(holds(output, text), `${where}: ${command}\n  expected output holding: ${text}\n  got: ${output.slice(0, 2000)}`).toBe(true);
+    }
+  }
+}
+
+describe("examples in README.md and docs/*.md run as written", () => {
+  it("the build is there (npm run build; npm test's pretest does it)", () => {
+    expect(built, "dist/node.js and dist/cli.cjs: run npm run build first").toBe(true);
+  });
+
+  for (const page of pages) {
+    const blocks = blocksOf(page, readFileSync(join(ROOT, page), "utf8")).filter((b) => RUNNABLE.has(b.lang));
+    for (const block of blocks) {
+      const name = `${page}:${block.line} (${block.lang})`;
+      const elsewhere = RUN_ELSEWHERE[page];
+      if (elsewhere) {
+        it.skip(`${name} — not run here: ${elsewhere}`, () => {});
+        continue;
+      }
+      if (block.notRun === "") {
+        it(`${name}: a not-run marker says why`, () => expect.fail(`${name}: <!-- not-run: --> needs a reason`));
+        continue;
+      }
+      if (block.notRun !== null) {
+        it.skip(`${name} — not run: ${block.notRun}`, () => {});
+        continue;
+      }
+      const sh = block.lang === "sh" || block.lang === "bash" || block.lang === "shell";
+      it(name, { timeout: 240_000, skip: !built }, () => (sh ? runCommands(block) : runScript(block)));
+    }
+  }
+});
+
+describe("the example runner itself", () => {
+  it("reads fences, markers and results", () => {
+    const md = "a\n<!-- not-run: needs a model endpoint -->\n```sh\ngroundwire moot a b\n```\n\n```ts\nf(1);\n// → 2\n```\n";
+    const blocks = blocksOf("x.md", md);
+    expect(blocks.map((b) => [b.line, b.lang, b.notRun])).toEqual([[3, "sh", "needs a model endpoint"], [7, "ts", null]]);
+    const { source, expects } = scriptOf("const f = (x: number) => x + 1;\nf(1);\n// → 2\nconsole.log(f(2)); // → 3", "ts");
+    expect(source).toMatch(/__show\(0, \(?f\(1\)\)?\);/);
+    expect(expects.map((e) => [e.id, e.text])).toEqual([[0, "2"], [-1, "3"]]);
+    expect(commandsOf('groundwire check q.rq \\\n  --schema s.ttl\n# → unknown property\n# exit 1').map((c) => [c.command, c.exit, c.expects])).toEqual([
+      ["groundwire check q.rq --schema s.ttl", 1, ["unknown property"]],
+    ]);
+    expect(() => commandsOf("npm run demo")).toThrow(/not-run/);
+    expect(holds(`{ text: 'old mill', ratio: 0.8 }`, '{ text: "old mill", … 0.8 }')).toBe(true);
+    expect(holds("abc", "c … a")).toBe(false);
+  });
+
+  it("fails an example whose result or exit code differs from the page", { skip: !built, timeout: 60_000 }, () => {
+    const block = (lang: string, code: string): Block => ({ page: "self-test.md", line: 1, lang, code, notRun: null });
+    expect(() => runScript(block("js", 'import { sequenceRatio } from "groundwire";\nsequenceRatio("abcd", "bcde");\n// → 0.5'))).toThrow(/expected: 0.5/);
+    expect(() => runScript(block("js", "undefinedName;"))).toThrow(/ReferenceError/);
+    expect(() => runCommands(block("sh", "groundwire books --passages novel/nope"))).toThrow(/exited 2/);
+    expect(() => runCommands(block("sh", "groundwire books\n# → no such title"))).toThrow(/no such title/);
+  });
+});
