@@ -302,8 +302,8 @@ describe.skipIf(!existsSync(CLI))("/mcp of groundwire serve (stateless Streamabl
   }, 60_000);
   afterAll(async () => server.stop());
 
-  it("GET and DELETE: 405 with Allow: POST and a JSON-RPC error", async () => {
-    for (const method of ["GET", "DELETE"]) {
+  it("GET, DELETE (and PUT): 405 with Allow: POST and a JSON-RPC error", async () => {
+    for (const method of ["GET", "DELETE", "PUT"]) {
       const r = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
       expect(r.status).toBe(405);
       expect(r.headers.get("allow")).toBe("POST");

@@ -13,7 +13,7 @@
  *   DELETE /moots/:id                  {deleted: id}
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
- *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET and DELETE: 405)
+ *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -172,6 +172,6 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.post("/citations/resolve", json(citationsResolveBodySchema), (c) => c.json(resolveCitations(ctx, c.req.valid("json"))));
 
   // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
-  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));
+  app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));
   return app;
 }

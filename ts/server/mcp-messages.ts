@@ -13,6 +13,15 @@
 import { JSONRPCMessageSchema, type JSONRPCErrorResponse, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { escapeMessage } from "../cli/common.js";
 
+/**
+ * Longest stdio message read, in bytes of UTF-8 (newline excluded): 64 MiB. Above every
+ * tool's largest document: a document or graph field holds at most 8,000,000 characters
+ * (`MAX_DOCUMENT`), which JSON-escape to at most 48,000,000 bytes (6 bytes for a control
+ * character written `\u001f`), and no tool takes two such fields in full (index_graph's
+ * graph and scope share one bound).
+ */
+export const MCP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** The first protocol version without JSON-RPC batches (the 2025-06-18 changelog removed them). */
 export const BATCHES_REMOVED_IN = "2025-06-18";
 

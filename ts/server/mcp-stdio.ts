@@ -16,16 +16,9 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isInitializeRequest, isJSONRPCRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type JSONRPCResponse, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { batchRefusal, checkMessage, classify, tooLarge, type Refusal } from "./mcp-messages.js";
+import { batchRefusal, checkMessage, classify, MCP_MAX_MESSAGE_BYTES, tooLarge, type Refusal } from "./mcp-messages.js";
 
-/**
- * Longest stdio message read, in bytes of UTF-8 (newline excluded): 64 MiB. Above every
- * tool's largest document: a document or graph field holds at most 8,000,000 characters
- * (`MAX_DOCUMENT`), which JSON-escape to at most 48,000,000 bytes (6 bytes for a control
- * character written `\u001f`), and no tool takes two such fields in full (index_graph's
- * graph and scope share one bound).
- */
-export const MCP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export { MCP_MAX_MESSAGE_BYTES };
 
 /** Settings of {@link LineStdioServerTransport}. */
 export interface LineStdioOptions {

@@ -51,6 +51,7 @@ import {
   type SearchBookInput,
 } from "./schemas.js";
 import { errorResponse } from "./errors.js";
+import { MCP_MAX_MESSAGE_BYTES } from "./mcp-messages.js";
 
 /** One tool: its name, what a model should know to call it, its input and output schemas and its check. */
 interface ToolSpec {
@@ -74,7 +75,8 @@ export const MCP_INSTRUCTIONS =
   "apply_critique removes or replaces triples by id, render_neighborhood shows a node's surroundings as MemDSL. " +
   "check_sparql type-checks a query against a schema before it runs. To cite a document: fragment_markdown gives each part " +
   "a stable address and version id; resolve_citations says later whether stored citations are current, moved, stale or lost. " +
-  "A tool that refuses its arguments answers isError with the reason: correct the call and retry.";
+  "A tool that refuses its arguments answers isError with the reason: correct the call and retry. " +
+  `A document or inline graph holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes.`;
 
 /** Longest book or graph text a resource read returns, in characters. */
 export const MAX_RESOURCE_CHARS = MAX_DOCUMENT;
@@ -138,7 +140,7 @@ export const TOOLS: readonly ToolSpec[] = [
     title: "List a document's citable fragments",
     description:
       "Cut a markdown (or plain text) document into citable fragments (sections, paragraphs, list items, code, table cells), each with a stable address (fragmentId) and a versionId to store with a citation. " +
-      `text holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to 64 MiB (67,108,864 bytes) of JSON.`,
+      `text holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes of JSON.`,
     schema: fragmentsBodySchema,
     outputSchema: fragmentsOutputSchema,
     run: fragmentDocumentBody as ToolSpec["run"],

@@ -20,7 +20,7 @@ export const MAX_DOCUMENT = 8_000_000;
 const bookKey = z.string().min(3).max(200).regex(/^[^/\s]+\/[^/\s]+$/, { error: "must be a book key <genre>/<book>, e.g. novel/frankenstein" });
 const name = z.string().min(1).max(200);
 
-/** `POST /query` and the MCP tool `search_book`: the seed's worker API (`WorkerClient.query`). */
+/** `POST /query`: the seed's worker API (`WorkerClient.query`); the MCP tool `search_book` takes it with `book` ({@link searchBookInputSchema}). */
 export const queryBodySchema = z.strictObject({
   text: z.string().min(1).max(MAX_TEXT).describe("what to search for"),
   corpus: bookKey.describe("the book to search, <genre>/<book> (GET /books lists them)"),
