@@ -206,6 +206,21 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: malformed input ge
   }, 60_000);
 });
 
+describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: the end of input", () => {
+  it("answers every request read before stdin closed (the last line without its newline too), then exits 0 with nothing on stderr", async () => {
+    const mcp = new RawMcp();
+    await mcp.initialize("2025-11-25");
+    mcp.child.stdin.end(`${toolsList(1)}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_book","arguments":{"text":"monster","book":"novel/frankenstein","k":1}}}`);
+    expect((await mcp.next()).result.tools).toHaveLength(8);
+    const hit = await mcp.next();
+    expect(hit.id).toBe(2);
+    expect(hit.result.structuredContent.hits).toHaveLength(1);
+    const code = await new Promise((resolve) => (mcp.exited !== null ? resolve(mcp.exited) : mcp.child.once("exit", resolve)));
+    expect(code).toBe(0);
+    expect(mcp.stderr).toBe("");
+  }, 60_000);
+});
+
 describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio, the SDK's Client: unknown tools, annotations, output schemas, instructions, resources", () => {
   const client = new Client({ name: "groundwire-test", version: "1.0.0" });
   let transport: StdioClientTransport;

@@ -49,6 +49,9 @@ export class LineStdioServerTransport implements Transport {
   protocolVersion: string | undefined;
   private readonly initializeIds = new Set<RequestId>();
   private readonly batches = new Map<RequestId, PendingBatch>();
+  /** Requests handed to the server and not answered yet: at the end of input the transport closes once they are. */
+  private readonly unanswered = new Set<RequestId>();
+  private ended = false;
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -75,7 +78,12 @@ export class LineStdioServerTransport implements Transport {
       start = nl + 1;
     }
   };
-  private readonly onEnd = () => void this.close();
+  private readonly onEnd = () => {
+    // a last line without its newline is still a message
+    if (this.size > 0) this.endLine();
+    this.ended = true;
+    if (this.unanswered.size === 0) void this.close();
+  };
   private readonly onError = (error: Error) => this.onerror?.(error);
 
   async start(): Promise<void> {
@@ -132,6 +140,7 @@ export class LineStdioServerTransport implements Transport {
       const requested = message.params.protocolVersion;
       this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
     }
+    if (isJSONRPCRequest(message)) this.unanswered.add(message.id);
     this.onmessage?.(message);
   }
 
@@ -161,9 +170,8 @@ export class LineStdioServerTransport implements Transport {
       batch.waiting.delete(id);
       batch.replies.push(message as JSONRPCResponse);
       if (batch.waiting.size === 0) await this.write(batch.replies);
-      return;
-    }
-    await this.write(message);
+    } else await this.write(message);
+    if (id !== undefined && this.unanswered.delete(id) && this.ended && this.unanswered.size === 0) await this.close();
   }
 
   async close(): Promise<void> {
