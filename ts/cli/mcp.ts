@@ -11,7 +11,15 @@ const HELP = `usage: groundwire mcp [options]
 
 An MCP server over stdio with the tools verify_quotes, check_sparql, index_graph,
 apply_critique, render_neighborhood, fragment_markdown, resolve_citations and
-search_book. Configure your MCP client to run: groundwire mcp
+search_book (all read-only), the corpus books as resources groundwire://book/{genre}/{book}
+and each --graph as groundwire://graph/{name} (Turtle). Configure your MCP client to run:
+groundwire mcp
+
+One message a line (newline-delimited JSON-RPC), each up to 64 MiB (67,108,864 bytes):
+above every tool's largest input (a document or inline graph holds up to 8,000,000
+characters). A longer line, a line that is not JSON or not a JSON-RPC message, and a
+batch under protocol 2025-06-18 or later get a JSON-RPC error (-32600 or -32700) and one
+line on stderr; the server goes on.
 
   --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
@@ -26,8 +34,8 @@ const command: Command = {
     }, HELP);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast
-    const [{ StdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessageDepth }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    const [{ LineStdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
+      import("../server/mcp-stdio.js"),
       import("../moot/corpus-node.js"),
       import("../server/checks.js"),
       import("../server/mcp.js"),
@@ -39,13 +47,18 @@ const command: Command = {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
     const server = createMcpServer(ctx, packageVersion());
-    const transport = new StdioServerTransport();
+    const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
+    const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);
-    guardMessageDepth(transport);
-    // the process lives until the client closes stdin
+    guardMessages(transport, log);
+    // the process lives until the client closes stdin (or stdout fails: the client is gone)
     await new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once("end", () => resolve());
+      const onclose = transport.onclose;
+      transport.onclose = () => {
+        onclose?.();
+        resolve();
+      };
+      process.stdout.once("error", () => resolve());
     });
     await server.close();
     return 0;

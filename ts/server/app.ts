@@ -13,13 +13,12 @@
  *   DELETE /moots/:id                  {deleted: id}, at once even while a turn runs (that turn then answers 404)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
- *   POST|GET|DELETE /mcp               the MCP tools over Streamable HTTP (stateless)
+ *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { bearerAuth } from "hono/bearer-auth";
 import { validator } from "hono/validator";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { z } from "zod";
 import {
   checkSparql,
@@ -35,7 +34,7 @@ import {
 import { escapeMessage } from "../cli/common.js";
 import { GroundwireError } from "../errors.js";
 import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
-import { createMcpServer, guardMessageDepth } from "./mcp.js";
+import { handleMcpRequest } from "./mcp-http.js";
 import type { MootStore } from "./moot-store.js";
 import {
   citationsResolveBodySchema,
@@ -174,18 +173,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.post("/fragments", json(fragmentsBodySchema), (c) => c.json(fragmentDocumentBody(ctx, c.req.valid("json"))));
   app.post("/citations/resolve", json(citationsResolveBodySchema), (c) => c.json(resolveCitations(ctx, c.req.valid("json"))));
 
-  // MCP over Streamable HTTP, stateless: one server and transport per request
-  const mcp = async (c: Context) => {
-    const server = createMcpServer(ctx, options.version);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    guardMessageDepth(transport);
-    try {
-      return await transport.handleRequest(c.req.raw);
-    } finally {
-      void server.close();
-    }
-  };
-  app.on(["GET", "POST", "DELETE"], "/mcp", mcp);
+  // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
+  app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));
   return app;
 }
