@@ -8,5 +8,14 @@ export const SERVE_DEFAULTS = {
   turnTimeoutMs: 120_000,
   /** Most moot turns running at once over all moots; more answer 429. */
   maxConcurrentTurns: 4,
+  /** Timeouts of the Node HTTP server, in ms (ts/server/listen.ts). */
+  http: {
+    /** An idle keep-alive connection is closed after this (Node advertises it as `Keep-Alive: timeout=5`). */
+    keepAliveTimeout: 5_000,
+    /** The request line and headers must arrive within this (slow-header clients are cut off). */
+    headersTimeout: 20_000,
+    /** The whole request, body included, must arrive within this (the answer may take longer). */
+    requestTimeout: 120_000,
+  },
 } as const;
 
