@@ -252,9 +252,11 @@ function canWrite(path: string): boolean {
  *
  * @param path file to write
  * @param data text (written as UTF-8) or bytes
+ * @param options.mode the new file's mode whatever the old one was (e.g. 0o600 for a secret:
+ *   the temporary is created with it, so the data is never readable by others at any moment)
  * @throws OutputFileError naming the path and the file system's reason (ENOSPC …)
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
   const target = outputTarget(path);
   let mode: number | undefined;
   try {
@@ -265,6 +267,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (error) {
     if (error instanceof OutputFileError) throw error;
   }
+  if (options.mode !== undefined) mode = options.mode;
   const folder = dirname(target);
   removeStaleTemporaries(folder);
   let temporary = "";

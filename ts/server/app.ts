@@ -3,8 +3,10 @@
  * (schemas.ts), every check the same function the MCP tools call (checks.ts), every error
  * mapped to a status in one place (errors.ts, through `app.onError`).
  *
- * Routes (all but `GET /health` need `Authorization: Bearer <token>` when a token is set):
+ * Every request first passes the Host/Origin checks (guard.ts); then every route but
+ * `GET /health` and `GET /openapi.json` needs `Authorization: Bearer <token>` when a token is set:
  *   GET  /health                       {ok, moots, loaded, running}
+ *   GET  /openapi.json                 the API as OpenAPI 3.1 (openapi.ts)
  *   POST /query {text, corpus, k}      {hits}, exactly as WorkerClient.query returns them
  *   GET  /books                        {books: [{key, title, author, genre, passages}]}
  *   POST /moots {keys, topic, turns, k, model?}   {id, trees}
@@ -17,7 +19,6 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { bearerAuth } from "hono/bearer-auth";
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import {
@@ -35,6 +36,12 @@ import { escapeMessage } from "../cli/common.js";
 import { GroundwireError } from "../errors.js";
 import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
 import { handleMcpRequest } from "./mcp-http.js";
+import { bearerTokenAuth, corsFor, hostOriginGuard, type GuardOptions } from "./guard.js";
+import { allowedHostsFor } from "./hosts.js";
+import { requestLog } from "./log.js";
+import { openApiDocument } from "./openapi.js";
+import { requestId } from "./request-id.js";
+import type { Logger } from "pino";
 import type { MootStore } from "./moot-store.js";
 import {
   citationsResolveBodySchema,
@@ -56,8 +63,12 @@ export { SERVE_DEFAULTS };
 /** Settings of {@link createServerApp}. */
 export interface ServerAppOptions extends CheckContext {
   moots: MootStore;
-  /** Bearer token every route but /health requires; null leaves the server open. */
+  /** Bearer token every route but /health and /openapi.json requires; null leaves the server open. */
   token: string | null;
+  /** Host/Origin checks and CORS (guard.ts); default: the loopback host names, no CORS origin. */
+  guard?: GuardOptions;
+  /** The request log (log.ts): one line per request; absent or null: none. */
+  requestLogger?: Logger | null;
   maxBodyBytes?: number;
   turnTimeoutMs?: number;
   /** Server version reported by /health and the MCP handshake. */
@@ -124,9 +135,20 @@ export function createServerApp(options: ServerAppOptions): Hono {
   });
   app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
 
-  app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, loaded: options.moots.loaded, running: options.moots.running }));
+  // before every route: the request id, the request log, the Host/Origin checks, CORS
+  const guard = options.guard ?? { allowedHosts: allowedHostsFor("127.0.0.1", []), corsOrigins: [] };
+  app.use("*", requestId());
+  if (options.requestLogger) app.use("*", requestLog(options.requestLogger));
+  app.use("*", hostOriginGuard(guard));
+  const cors = corsFor(guard.corsOrigins);
+  if (cors) app.use("*", cors);
 
-  if (options.token) app.use("*", bearerAuth({ token: options.token }));
+  // open without a token (load balancers probe /health; the document holds no secret), Host-checked all the same
+  app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, loaded: options.moots.loaded, running: options.moots.running }));
+  const openApi = JSON.stringify(openApiDocument({ version: options.version, auth: Boolean(options.token) }));
+  app.get("/openapi.json", (c) => c.body(openApi, 200, { "content-type": "application/json" }));
+
+  if (options.token) app.use("*", bearerTokenAuth(options.token));
   app.use(
     "*",
     bodyLimit({

@@ -12,5 +12,14 @@ export const SERVE_DEFAULTS = {
   maxMoots: 1000,
   /** A live moot untouched this long (ms) is dropped from memory; a saved one reloads from --data on demand. */
   mootIdleMs: 30 * 60 * 1000,
+  /** Timeouts of the Node HTTP server, in ms (ts/server/listen.ts). */
+  http: {
+    /** An idle keep-alive connection is closed after this (Node advertises it as `Keep-Alive: timeout=5`). */
+    keepAliveTimeout: 5_000,
+    /** The request line and headers must arrive within this (slow-header clients are cut off). */
+    headersTimeout: 20_000,
+    /** The whole request, body included, must arrive within this (the answer may take longer). */
+    requestTimeout: 120_000,
+  },
 } as const;
 
