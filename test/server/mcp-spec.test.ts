@@ -10,7 +10,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, ROOT, startServer, type RunningServer } from "./serve-process.js";
+import { CLI, ROOT, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
+
+const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
 
 const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.input.ttl", import.meta.url));
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
@@ -310,7 +312,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio, the SDK's Client: 
 describe.skipIf(!existsSync(CLI))("/mcp of groundwire serve (stateless Streamable HTTP)", () => {
   let server: RunningServer;
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}/mcp`, { method: "POST", body, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } });
+    fetch(`${server.url}/mcp`, { method: "POST", body, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...AUTH, ...headers } });
 
   beforeAll(async () => {
     server = await startServer(["--graph", `mountains=${GRAPH}`]);
@@ -319,7 +321,7 @@ describe.skipIf(!existsSync(CLI))("/mcp of groundwire serve (stateless Streamabl
 
   it("GET, DELETE (and PUT): 405 with Allow: POST and a JSON-RPC error", async () => {
     for (const method of ["GET", "DELETE", "PUT"]) {
-      const r = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      const r = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream", ...AUTH } });
       expect(r.status).toBe(405);
       expect(r.headers.get("allow")).toBe("POST");
       const body = await r.json();
@@ -363,7 +365,7 @@ describe.skipIf(!existsSync(CLI))("/mcp of groundwire serve (stateless Streamabl
 
   it("the SDK's Client: unknown tools are -32602, annotations and output schemas listed, a resource read", async () => {
     const client = new Client({ name: "groundwire-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: AUTH } }));
     try {
       for (const name of ["nope", "verify_quote"]) {
         const error = await client.callTool({ name, arguments: {} }).catch((e: unknown) => e);
