@@ -4,6 +4,7 @@
  * its keys interned to the ids of the text searched. Kept apart so the two searches share one
  * definition without importing each other.
  */
+import { GroundwireError } from "../errors.js";
 
 /**
  * The longest quote (in words) `bestSpan` accepts; longer ones throw a RangeError.
@@ -31,7 +32,7 @@ export const MAX_QUOTE_CHARS = 2_000;
  * `words` (the quote's word count), `characters` (code points of its normalized form: keys joined
  * by one space; counted exactly), `limit` = "MAX_QUOTE_WORDS" or "MAX_QUOTE_CHARS" and `max` its value.
  */
-export class QuoteTooLongError extends RangeError {
+export class QuoteTooLongError extends GroundwireError {
   override readonly name = "QuoteTooLongError";
   constructor(
     readonly words: number,
@@ -43,7 +44,7 @@ export class QuoteTooLongError extends RangeError {
     super(
       limit === "MAX_QUOTE_WORDS"
         ? `quote has ${words} words, more than MAX_QUOTE_WORDS (${max}); too long to ${verb}`
-        : `quote has ${characters} characters, more than MAX_QUOTE_CHARS (${max}) characters once normalized; too long to ${verb}`,
+        : `quote has ${characters} characters, more than MAX_QUOTE_CHARS (${max}) characters once normalized; too long to ${verb}`, { code: "too_large", status: 413 },
     );
   }
 }

@@ -33,7 +33,9 @@ import {
   type CheckContext,
 } from "./checks.js";
 import { escapeMessage } from "../cli/common.js";
-import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
+import { badRequest, errorLogLine, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
+import { GroundwireError } from "../errors.js";
+import { requestId } from "./request-id.js";
 import { createMcpServer, guardMessageDepth } from "./mcp.js";
 import type { MootStore } from "./moot-store.js";
 import {
@@ -111,17 +113,20 @@ export function createServerApp(options: ServerAppOptions): Hono {
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;
   const turnTimeout = options.turnTimeoutMs ?? SERVE_DEFAULTS.turnTimeoutMs;
 
+  app.use("*", requestId());
   app.onError((error, c) => {
-    const { status, code, message } = errorResponse(error);
-    if (status === 500) options.log?.(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? error}`);
+    const answer = errorResponse(error, c.get("requestId" as never) as string | undefined);
+    const line = errorLogLine(error, answer, `${c.req.method} ${c.req.path}`);
+    if (line !== null) options.log?.(line);
+    const { status, code, message } = answer;
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="groundwire"');
-    if (status === 429) c.header("Retry-After", "1");
+    if (status === 429 || status === 503) c.header("Retry-After", String((error instanceof GroundwireError && error.retryAfter) || 1));
     // The rest of an oversize body is never read: the connection cannot carry another request,
     // so say so (a keep-alive client would otherwise send its next request into a closing socket).
     if (status === 413) c.header("Connection", "close");
-    return c.json({ error: { code, message } }, status);
+    return c.json({ error: { code, message, requestId: answer.requestId } }, status);
   });
-  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
+  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`), requestId: c.get("requestId" as never) } }, 404));
 
   app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, running: options.moots.running }));
 
