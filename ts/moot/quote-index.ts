@@ -146,7 +146,7 @@ export interface QuoteIndex {
   /**
    * Spans of the indexed texts whose ratio to `quote` is ≥ `minRatio`, best first
    * (ratio descending, then bestSpan's order: source, window size, start).
-   * @throws RangeError on a quote longer than MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters, a bad minRatio/limit, or an unknown source key.
+   * @throws QuoteTooLongError on a quote longer than MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters; RangeError on a bad minRatio/limit or an unknown source key.
    */
   locate(quote: string, options?: LocateOptions): LocatedSpan[];
 }
