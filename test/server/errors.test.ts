@@ -174,6 +174,11 @@ describe.skipIf(!existsSync(CLI))("the server answers bad input by class (dist/c
     const graph = await call(server.url, "POST", "/graph/index", { graph: { text: "<urn:s> <urn:p> ." } });
     expect(graph.status).toBe(400);
     expect(graph.json.error.code).toBe("bad_request");
+    // SPARQL nested past MAX_SPARQL_NESTING (48): a 422 at the first bracket past it
+    const schema = { text: "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . <urn:C> a rdfs:Class ." };
+    const sparql = await call(server.url, "POST", "/sparql/check", { query: `SELECT * WHERE ${"{".repeat(100)}${"}".repeat(100)}`, schema });
+    expect(sparql.status).toBe(422);
+    expect(sparql.json.error).toMatchObject({ code: "limit", message: "SPARQL syntax error at line 1, column 64: nesting deeper than 48 at line 1" });
     expect(server.stderr()).not.toMatch(/\n\s+at |internal error/);
   });
 
