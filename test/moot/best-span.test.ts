@@ -88,10 +88,10 @@ describe.each(["wasm", "ts"] as const)("bestSpan — %s backend", (backend) => {
     expect(bestSpan("one two", ["", "   "], opts)).toEqual(NONE);
   });
 
-  it("throws a RangeError above MAX_QUOTE_WORDS and TypeErrors on bad input, naming it", () => {
+  it("throws a QuoteTooLongError (413 too_large) above MAX_QUOTE_WORDS and TypeErrors on bad input, naming it", () => {
     const long = Array.from({ length: MAX_QUOTE_WORDS + 1 }, (_, i) => `w${i}`).join(" ");
     expect(() => bestSpan(long, ["w1 w2"], opts)).toThrow(/201 words, more than MAX_QUOTE_WORDS \(200\)/);
-    expect(() => bestSpan(long, ["w1 w2"], opts)).toThrow(RangeError);
+    expect(() => bestSpan(long, ["w1 w2"], opts)).toThrow(expect.objectContaining({ name: "QuoteTooLongError", status: 413, code: "too_large" }));
     const atBound = Array.from({ length: MAX_QUOTE_WORDS }, (_, i) => `w${i}`).join(" ");
     expect(bestSpan(atBound, [atBound], opts)).toMatchObject({ ratio: 1, text: atBound });
     expect(() => bestSpan(3 as unknown as string, ["a"], opts)).toThrow(/quote must be a string/);

@@ -139,7 +139,7 @@ describe("the quote-length bound: QuoteTooLongError", () => {
         error = e;
       }
       expect(error).toBeInstanceOf(QuoteTooLongError);
-      expect(error).toBeInstanceOf(RangeError);
+      expect(error).toMatchObject({ status: 413, code: "too_large" });
       expect(error).toMatchObject({ words: 5_000, limit: "MAX_QUOTE_WORDS", max: MAX_QUOTE_WORDS });
       expect((error as Error).message).toMatch(/^quote has 5000 words, more than MAX_QUOTE_WORDS \(200\); too long to (locate|match)$/);
     }

@@ -63,7 +63,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
   it("refuses bad input with 400 naming the field, unknown books and routes with 404", async () => {
     const missing = await call(server.url, "POST", "/query", { text: "x", k: 2 });
     expect(missing.status).toBe(400);
-    expect(missing.json.error).toEqual({ code: "bad_request", message: expect.stringMatching(/^corpus: /) });
+    expect(missing.json.error).toEqual({ code: "bad_request", message: expect.stringMatching(/^corpus: /), requestId: missing.headers.get("x-request-id") });
     expect((await call(server.url, "POST", "/query", { text: "x", corpus: "novel/frankenstein", k: 0 })).json.error.message).toMatch(/^k: /);
     expect((await call(server.url, "POST", "/query", { text: "x", corpus: "novel/frankenstein", extra: 1 })).status).toBe(400);
     const notJson = await call(server.url, "POST", "/query", "{nope");
@@ -102,7 +102,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     ] as const) {
       const response = await call(server.url, "POST", route, body);
       expect(response.status).toBe(400);
-      expect(response.json.error).toEqual({ code: "bad_request", message: `${field}: nested deeper than 1,000 levels of arrays and objects` });
+      expect(response.json.error).toEqual({ code: "bad_request", message: `${field}: nested deeper than 1,000 levels of arrays and objects`, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     }
     const named = await call(server.url, "POST", "/sparql/check", { query: "SELECT ?s WHERE { ?s ?p ?o }", schema: "olympics" });
     expect(named.status).toBe(400);

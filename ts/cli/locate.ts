@@ -7,6 +7,7 @@
 import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/retrieval.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
+import { QuoteTooLongError } from "../moot/quote-keys.js";
 import { matchingBlocks } from "../moot/sequence-match.js";
 import { words } from "../moot/words.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
@@ -97,7 +98,8 @@ const command: Command = {
           `no spans printed. Try a higher --min-ratio (now ${minRatio}), a lower --limit (now ${limit}) or a longer --timeout`,
         );
       }
-      throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
+      // a quote over the bound is a usage error (exit 2), as an argument out of range is
+      throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof RangeError ? 2 : 1);
     }
     if (values.json) {
       const rows = spans.map((s) => ({ source: s.source, passages: s.passages, start: s.start, end: s.end, ratio: s.ratio, text: s.text, diff: wordDiff(quote, s.text) }));

@@ -26,6 +26,7 @@ import { parseSparql, SparqlSyntaxError } from "./sparql.js";
 import { parseGoal, GoalError, type Goal } from "./goal.js";
 
 import { opSchema, type Op, type Plan } from "./plan-schema.js";
+import { GroundwireError } from "../errors.js";
 
 export type { Op, Plan };
 
@@ -33,12 +34,12 @@ export type { Op, Plan };
 type LooseOp = { op: string; [field: string]: unknown };
 
 /** The op list is malformed: names the op (`op N`, counted from 1; `op` holds the 0-based array index) and what is wrong. */
-export class PlanError extends Error {
+export class PlanError extends GroundwireError {
   constructor(
     message: string,
     readonly op?: number,
   ) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "PlanError";
   }
 }

@@ -306,7 +306,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
  * @returns the first window with the strictly highest difflib ratio (autojunk off, code points),
  *   with UTF-16 `start`/`end` in `sources[source]`; `{text: "", ratio: 0, source: -1, start: -1, end: -1}`
  *   with no sources, an empty quote, or nothing in common.
- * @throws RangeError when the quote has more than `MAX_QUOTE_WORDS` words or `MAX_QUOTE_CHARS` characters
+ * @throws QuoteTooLongError when the quote has more than `MAX_QUOTE_WORDS` words or `MAX_QUOTE_CHARS` characters
  *   normalized; TypeError on non-string input.
  * Complexity: O(W) windows (W = words in sources, 5 sizes each), each O(la·lb) at worst
  * (la, lb = window and quote length in characters), most skipped by the bounds.

@@ -67,6 +67,7 @@ import { words } from "./words.js";
 import { internQuote, quoteTooLong, QuoteTooLongError } from "./quote-keys.js";
 import { buildWordTable } from "./word-table.js";
 import type { Book } from "./retrieval.js";
+import { GroundwireError } from "../errors.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
 export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "./quote-keys.js";
@@ -145,7 +146,7 @@ export interface QuoteIndex {
   /**
    * Spans of the indexed texts whose ratio to `quote` is ≥ `minRatio`, best first
    * (ratio descending, then bestSpan's order: source, window size, start).
-   * @throws RangeError on a quote longer than MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters, a bad minRatio/limit, or an unknown source key.
+   * @throws QuoteTooLongError on a quote longer than MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters; RangeError on a bad minRatio/limit or an unknown source key.
    */
   locate(quote: string, options?: LocateOptions): LocatedSpan[];
 }
@@ -1301,7 +1302,7 @@ const NO_BUDGET = new Budget(Infinity, 0, Infinity);
  * pigeonhole filter) at ratio ≥ `threshold`, after `elapsedMs` of the `timeoutMs` budget.
  * A higher `minRatio` (bounds prune more) or a `limit` (the search stops at the k-th best) costs less.
  */
-export class QuoteSearchTimeoutError extends Error {
+export class QuoteSearchTimeoutError extends GroundwireError {
   override readonly name = "QuoteSearchTimeoutError";
   constructor(
     readonly timeoutMs: number,
@@ -1319,7 +1320,7 @@ export class QuoteSearchTimeoutError extends Error {
     const hint = limit === Infinity ? "a limit or a higher minRatio" : "a higher minRatio or a lower limit";
     super(
       `locate: gave up after ${Math.round(elapsedMs)} ms (timeoutMs ${timeoutMs}) ${where} at ratio ≥ ${+threshold.toFixed(4)} ` +
-      `(minRatio ${minRatio}); no spans are returned: ${hint} makes the search cheaper`,
+      `(minRatio ${minRatio}); no spans are returned: ${hint} makes the search cheaper`, { code: "limit", status: 422 },
     );
   }
 }

@@ -4,9 +4,10 @@
  * its keys interned to the ids of the text searched. Kept apart so the two searches share one
  * definition without importing each other.
  */
+import { GroundwireError } from "../errors.js";
 
 /**
- * The longest quote (in words) `bestSpan` accepts; longer ones throw a RangeError.
+ * The longest quote (in words) `bestSpan` accepts; longer ones throw a QuoteTooLongError.
  * Why 200: the cost per window grows with the square of the quote's length
  * (~6 characters a word: a 200-word quote is a 1,200 × 1,200 comparison per
  * window), so an unbounded quote could freeze a turn. 200 words is far above
@@ -17,7 +18,7 @@ export const MAX_QUOTE_WORDS = 200;
 
 /**
  * The longest quote in characters `bestSpan` accepts: code points of its
- * normalized form (keys joined by one space); longer ones throw a RangeError.
+ * normalized form (keys joined by one space); longer ones throw a QuoteTooLongError.
  * Why: a quote of 200 words can still be arbitrarily long (a word of 100,000
  * letters), and the cost per window is quadratic in characters, not words.
  * 2,000 allows the 200 words of `MAX_QUOTE_WORDS` at 10 characters a word.
@@ -27,11 +28,11 @@ export const MAX_QUOTE_CHARS = 2_000;
 /**
  * A quote over {@link MAX_QUOTE_WORDS} words or {@link MAX_QUOTE_CHARS} characters, refused by
  * `bestSpan`, `createQuoteMatcher(…).bestSpan` and the quote index's `locate` before any search.
- * A RangeError (as before it had a class), with the quote's size and the bound it broke:
+ * A GroundwireError, 413 `too_large`, with the quote's size and the bound it broke:
  * `words` (the quote's word count), `characters` (code points of its normalized form: keys joined
  * by one space; counted exactly), `limit` = "MAX_QUOTE_WORDS" or "MAX_QUOTE_CHARS" and `max` its value.
  */
-export class QuoteTooLongError extends RangeError {
+export class QuoteTooLongError extends GroundwireError {
   override readonly name = "QuoteTooLongError";
   constructor(
     readonly words: number,
@@ -43,7 +44,7 @@ export class QuoteTooLongError extends RangeError {
     super(
       limit === "MAX_QUOTE_WORDS"
         ? `quote has ${words} words, more than MAX_QUOTE_WORDS (${max}); too long to ${verb}`
-        : `quote has ${characters} characters, more than MAX_QUOTE_CHARS (${max}) characters once normalized; too long to ${verb}`,
+        : `quote has ${characters} characters, more than MAX_QUOTE_CHARS (${max}) characters once normalized; too long to ${verb}`, { code: "too_large", status: 413 },
     );
   }
 }

@@ -7,6 +7,7 @@ import type { Store } from "n3";
 import { n3DataFactory, n3Parser } from "../deps/n3.js";
 import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
+import { GroundwireError } from "../errors.js";
 
 /** Serializations `parseGraph` reads. */
 export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
@@ -30,14 +31,14 @@ export interface Graph {
 }
 
 /** A graph failed to parse: names the source, the 1-based line and column, and the parser's message. */
-export class RdfParseError extends Error {
+export class RdfParseError extends GroundwireError {
   constructor(
     readonly source: string,
     readonly line: number | null,
     readonly column: number | null,
     readonly detail: string,
   ) {
-    super(`${source}${line != null ? `:${line}${column != null ? `:${column}` : ""}` : ""}: ${detail}`);
+    super(`${source}${line != null ? `:${line}${column != null ? `:${column}` : ""}` : ""}: ${detail}`, { code: "bad_request", status: 400 });
     this.name = "RdfParseError";
   }
 }

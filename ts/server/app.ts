@@ -34,7 +34,7 @@ import {
 } from "./checks.js";
 import { escapeMessage } from "../cli/common.js";
 import { GroundwireError } from "../errors.js";
-import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
+import { badRequest, errorLogLine, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
 import { handleMcpRequest } from "./mcp-http.js";
 import { bearerTokenAuth, corsFor, hostOriginGuard, type GuardOptions } from "./guard.js";
 import { allowedHostsFor } from "./hosts.js";
@@ -122,22 +122,24 @@ export function createServerApp(options: ServerAppOptions): Hono {
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;
   const turnTimeout = options.turnTimeoutMs ?? SERVE_DEFAULTS.turnTimeoutMs;
 
+  app.use("*", requestId());
   app.onError((error, c) => {
-    const { status, code, message } = errorResponse(error);
-    if (status === 500) options.log?.(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? error}`);
+    const answer = errorResponse(error, c.get("requestId"));
+    const line = errorLogLine(error, answer, `${c.req.method} ${c.req.path}`);
+    if (line !== null) options.log?.(line);
+    const { status, code, message } = answer;
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="groundwire"');
     if (error instanceof GroundwireError && error.retryAfter !== undefined) c.header("Retry-After", String(error.retryAfter));
-    else if (status === 429 && code !== "too_many_moots") c.header("Retry-After", "1");
+    else if ((status === 429 && code !== "too_many_moots") || status === 503) c.header("Retry-After", "1");
     // The rest of an oversize body is never read: the connection cannot carry another request,
     // so say so (a keep-alive client would otherwise send its next request into a closing socket).
     if (status === 413) c.header("Connection", "close");
-    return c.json({ error: { code, message } }, status);
+    return c.json({ error: { code, message, requestId: answer.requestId } }, status);
   });
-  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
+  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`), requestId: c.get("requestId") } }, 404));
 
-  // before every route: the request id, the request log, the Host/Origin checks, CORS
+  // before every route (after the request id, registered first): the request log, the Host/Origin checks, CORS
   const guard = options.guard ?? { allowedHosts: allowedHostsFor("127.0.0.1", []), corsOrigins: [] };
-  app.use("*", requestId());
   if (options.requestLogger) app.use("*", requestLog(options.requestLogger));
   app.use("*", hostOriginGuard(guard));
   const cors = corsFor(guard.corsOrigins);

@@ -30,11 +30,12 @@ import type {
   SparqlCheckBody,
   VerifyQuotesBody,
 } from "./schemas.js";
+import { GroundwireError } from "../errors.js";
 
 /** A request named a graph, schema or moot the server does not hold (404). */
-export class NotFoundError extends Error {
+export class NotFoundError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "not_found", status: 404 });
     this.name = "NotFoundError";
   }
 }
@@ -166,12 +167,12 @@ export function critiqueGraph(ctx: CheckContext, body: GraphCritiqueBody) {
 }
 
 /** The fingerprint a critique names is not the graph's: its ids would name other triples (409). */
-export class DriftError extends Error {
+export class DriftError extends GroundwireError {
   constructor(
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(`the graph drifted: the critique was written against fingerprint ${expected}, the graph now has ${actual}; no item was applied`);
+    super(`the graph drifted: the critique was written against fingerprint ${expected}, the graph now has ${actual}; no item was applied`, { code: "drift", status: 409 });
     this.name = "DriftError";
   }
 }

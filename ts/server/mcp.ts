@@ -50,7 +50,7 @@ import {
   verifyQuotesOutputSchema,
   type SearchBookInput,
 } from "./schemas.js";
-import { errorResponse } from "./errors.js";
+import { toolErrorText } from "./errors.js";
 import { MCP_MAX_MESSAGE_BYTES } from "./mcp-messages.js";
 
 /** One tool: its name, what a model should know to call it, its input and output schemas and its check. */
@@ -279,8 +279,7 @@ export function createMcpServer(ctx: CheckContext, version: string): McpServer {
         const result = (await tool.run(ctx, args as never)) as Record<string, unknown>;
         return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
       } catch (error) {
-        const { code, message } = errorResponse(error);
-        return { isError: true, content: [{ type: "text" as const, text: `${code}: ${message}` }] };
+        return { isError: true, content: [{ type: "text" as const, text: toolErrorText(error, tool.name) }] };
       }
     }) as never);
   }

@@ -34,6 +34,7 @@ import type { TextSynthesizer } from "../moot/synth.js";
 import { NotFoundError } from "./checks.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { mootCreateBodySchema } from "./schemas.js";
+import { GroundwireError } from "../errors.js";
 
 /** A moot id: a UUID (lower-case hex and dashes); anything else is refused before touching the disk. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -42,17 +43,17 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OLD_TEMPORARY = /^\.([0-9a-f-]{36})\.json\.[0-9a-f]+\.tmp$/;
 
 /** Too many turns are running; try again later (429). */
-export class BusyError extends Error {
+export class BusyError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "busy", status: 429 });
     this.name = "BusyError";
   }
 }
 
 /** The request conflicts with the moot's state: a turn is already running, or the moot is over (409). */
-export class MootConflictError extends Error {
+export class MootConflictError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "conflict", status: 409 });
     this.name = "MootConflictError";
   }
 }

@@ -1,11 +1,12 @@
 /**
- * The request id of every request of `groundwire serve`: the client's `X-Request-Id` when it
- * is a short plain token (`/^[A-Za-z0-9._-]{1,64}$/`, so a log line or error body never
- * carries what a client smuggled in), else a fresh `crypto.randomUUID()`. Stored with
- * `c.set("requestId", id)` (read it with `c.get("requestId")`: the request log and error
- * bodies use this one source) and sent back as the `X-Request-Id` response header.
+ * A request id for every answer of `groundwire serve`: the `X-Request-Id` header, the
+ * `requestId` of a JSON error and the id the log names an error under. A client may send its
+ * own id (letters, digits, `.`, `_`, `-`, at most 64: anything else is replaced, so a header
+ * cannot inject text into the log); otherwise one is made with `crypto.randomUUID()`.
+ * The id of the request being handled is also held in an AsyncLocalStorage, so code far from
+ * the Hono context (an MCP tool's error) can name it.
  */
-import { randomUUID } from "node:crypto";
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
 
 declare module "hono" {
@@ -15,23 +16,35 @@ declare module "hono" {
   }
 }
 
-/** An incoming `X-Request-Id` kept as the request's id. */
+/** The request ids a client may choose. */
 export const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The middleware: registered first in app.ts, so every answer (refusals and errors too) carries the id. */
+const requestIds = new AsyncLocalStorage<string>();
+
+/** The id of the request being handled, when called inside one. */
+export function currentRequestId(): string | undefined {
+  return requestIds.getStore();
+}
+
+/** The client's `X-Request-Id` when it is well formed, else a new UUID. */
+export function requestIdFor(header: string | undefined): string {
+  return header !== undefined && REQUEST_ID_RE.test(header) ? header : crypto.randomUUID();
+}
+
+/** Middleware: give the request its id (`c.get("requestId")`), answer it in `X-Request-Id`, hold it for {@link currentRequestId}. */
 export function requestId(): MiddlewareHandler {
   return async (c, next) => {
-    const incoming = c.req.header("x-request-id");
-    const id = incoming !== undefined && REQUEST_ID_RE.test(incoming) ? incoming : randomUUID();
+    const id = requestIdFor(c.req.header("x-request-id"));
     c.set("requestId", id);
     c.header("X-Request-Id", id);
-    await next();
-    // a Response a handler built itself (the MCP transport's) did not take the prepared header
-    if (!c.res.headers.has("x-request-id")) {
+    await requestIds.run(id, next);
+    // Answers not built through the context (the MCP transport's own Response) get it here.
+    if (c.res.headers.get("x-request-id") !== id) {
       try {
         c.res.headers.set("X-Request-Id", id);
       } catch {
-        // immutable headers (a proxied Response): the id stays in the log
+        c.res = new Response(c.res.body, c.res);
+        c.res.headers.set("X-Request-Id", id);
       }
     }
   };
