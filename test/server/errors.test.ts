@@ -71,6 +71,8 @@ const SAMPLES: Record<string, () => Error> = {
   DriftError: () => new checks.DriftError("a", "b"),
   BusyError: () => new mootStore.BusyError("x"),
   MootConflictError: () => new mootStore.MootConflictError("x"),
+  TooManyMootsError: () => new mootStore.TooManyMootsError(3),
+  MootStorageError: () => new mootStore.MootStorageError("save", Object.assign(new Error("x"), { code: "ENOSPC" })),
   CliError: () => new cliCommon.CliError("x", 2),
   HelpShown: () => new cliCommon.HelpShown(),
 };
@@ -213,7 +215,7 @@ describe.skipIf(!existsSync(CLI))("MCP tools answer bad input by class (groundwi
     const r = (await client.callTool({ name: "fragment_markdown", arguments: { text: "> ".repeat(1001) } })) as { isError?: boolean; content: Array<{ text?: string }> };
     expect(r.isError).toBe(true);
     expect(r.content[0]!.text).toBe("limit: nesting deeper than 1,000 at line 1");
-    const book = (await client.callTool({ name: "search_book", arguments: { text: "x", corpus: "novel/nope" } })) as { isError?: boolean; content: Array<{ text?: string }> };
+    const book = (await client.callTool({ name: "search_book", arguments: { text: "x", book: "novel/nope" } })) as { isError?: boolean; content: Array<{ text?: string }> };
     expect(book.content[0]!.text).toMatch(/^not_found: unknown book "novel\/nope"/);
     expect(stderr).not.toMatch(/\n\s+at |internal error/);
   });

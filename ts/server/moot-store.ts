@@ -34,7 +34,6 @@ import type { TextSynthesizer } from "../moot/synth.js";
 import { NotFoundError } from "./checks.js";
 import { SERVE_DEFAULTS } from "./defaults.js";
 import { mootCreateBodySchema } from "./schemas.js";
-import { GroundwireError } from "../errors.js";
 
 /** A moot id: a UUID (lower-case hex and dashes); anything else is refused before touching the disk. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
