@@ -2612,7 +2612,12 @@ function definitionLines(env: Env, l: Lines): DefinitionLines {
  */
 function writtenLabel(region: string, id: string, footnote: boolean): string {
   if (id.length <= 999) return id;
-  const candidates = footnote ? /\[\^((?:[^\\[\] \t\r\n]|\\[^ \t\r\n])+)\]:/g : /\[((?:[^\\[\]\r\n]|\\[^\r\n])+)\]:/g;
+  // A label starts at an unescaped `[` (after an even run of backslashes) and holds at most 999
+  // characters: started at every `[` of a long line of `[\` (escaped brackets), the scan ran to
+  // the line's end from each, quadratic (the lookbehind is read only at a `[`).
+  const candidates = footnote
+    ? /\[(?<=(?:^|[^\\])(?:\\\\)*\[)\^((?:[^\\[\] \t\r\n]|\\[^ \t\r\n]){1,999})\]:/g
+    : /\[(?<=(?:^|[^\\])(?:\\\\)*\[)((?:[^\\[\]\r\n]|\\[^\r\n]){1,999})\]:/g;
   for (const m of region.matchAll(candidates)) if (m[1].length <= 999 && identifierOf(m[1]) === id) return m[1];
   return id;
 }
@@ -2778,7 +2783,9 @@ function mayBeLabel(source: string, id: string): boolean {
  * normalized): no space, tab or line ending, no unescaped bracket, at most
  * 999 characters (micromark's `linkReferenceSizeMax`).
  */
-const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]?){1,999}$/;
+// (a backslash takes the character after it, or stands last: `\\[^ \t\r\n]?` let `\\\\` be read
+// as one escape or two, which a backtracking engine tried both ways)
+const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]|\\$){1,999}$/;
 
 /**
  * The normalized identifiers (micromark's `normalizeIdentifier`: upper case, as the mdast
