@@ -263,7 +263,8 @@ export default [
     plugins: [vendorMarkdown, ...tsPlugins(), recordModules("browser-safe entry")],
   },
   {
-    input: { node: "ts/node.ts", cli: "ts/cli/index.ts" },
+    // check-worker: the worker thread of the checks' pool (ts/server/pool.ts loads it by path)
+    input: { node: "ts/node.ts", cli: "ts/cli/index.ts", "check-worker": "ts/server/check-worker.ts" },
     output: { dir: "dist", format: "es", chunkFileNames: "chunks/[name]-[hash].js", manualChunks: entryChunk },
     // dist/node.js may export more than ts/node.ts (what the command chunks import from it),
     // rather than becoming a facade over one more chunk file

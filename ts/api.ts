@@ -12,3 +12,4 @@ export * from "./memdsl/index.js";
 export * from "./evidence/index.js";
 export * from "./moot/index.js";
 export { GroundwireError, isGroundwireError, type ErrorStatus, type GroundwireErrorOptions } from "./errors.js";
+export { WorkLimitError, type WorkLimits } from "./work-limits.js";

@@ -5,6 +5,7 @@
  */
 import { decodeUtf8, InputFileError, readRegularFile } from "../files.js";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
+import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
@@ -28,6 +29,9 @@ turn (POST /moots, POST /moots/ID/turns, GET|DELETE /moots/ID), the checks
   --max-body BYTES    request body cap (default ${SERVE_DEFAULTS.maxBodyBytes}); larger answers 413
   --turn-timeout MS   longest a moot turn request waits (default ${SERVE_DEFAULTS.turnTimeoutMs}); then 504
   --max-turns N       moot turns running at once over all moots (default ${SERVE_DEFAULTS.maxConcurrentTurns}); more answer 429
+
+The checks run in a pool of worker threads, each bounded (past a bound: 422 limit):
+${CHECK_HELP}
 
 The model for moots (default: the offline extractive synthesizer), as for moot and prove:
 ${MODEL_HELP}`;
@@ -56,6 +60,7 @@ const command: Command = {
       "max-body": { type: "string" },
       "turn-timeout": { type: "string" },
       "max-turns": { type: "string" },
+      ...CHECK_OPTIONS,
       ...MODEL_OPTIONS,
     }, HELP);
     if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
@@ -65,6 +70,7 @@ const command: Command = {
     const maxBodyBytes = whole("max-body", values["max-body"], SERVE_DEFAULTS.maxBodyBytes, 1);
     const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);
     const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
+    const checks = readCheckOptions("serve", values);
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);
 
@@ -90,11 +96,15 @@ const command: Command = {
     }
 
     let ctx;
+    const corpus = corpusDir(values.corpus);
     try {
-      ctx = loadServerContext(loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
+    // the checks' worker pool, each worker loading the same context (the files were read once
+    // above, so a bad flag fails here and not in a worker)
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`));
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
@@ -113,6 +123,8 @@ const command: Command = {
     });
     const app = createServerApp({
       ...ctx,
+      limits: checks.limits,
+      runner,
       moots,
       token,
       maxBodyBytes,
@@ -127,7 +139,7 @@ const command: Command = {
         process.stdout.write(`groundwire serve: listening on http://${shown}:${info.port}\n`);
       });
       server.on("error", (error: NodeJS.ErrnoException) => reject(new CliError(`serve: cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
-      const stop = () => server.close(() => resolve());
+      const stop = () => server.close(() => void runner?.close().finally(resolve));
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });

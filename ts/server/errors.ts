@@ -19,6 +19,7 @@ import { UnknownFocusError } from "../memdsl/index.js";
 import { CliError, escapeMessage } from "../cli/common.js";
 import { DriftError, NotFoundError } from "./checks.js";
 import { BusyError, MootConflictError } from "./moot-store.js";
+import { GroundwireError } from "../errors.js";
 
 /** An error with its HTTP status and a stable machine code. */
 export class HttpError extends Error {
@@ -62,6 +63,7 @@ export function errorResponse(error: unknown): { status: ContentfulStatusCode; c
 function rawErrorResponse(error: unknown): { status: ContentfulStatusCode; code: string; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof HttpError) return { status: error.status, code: error.code, message };
+  if (error instanceof GroundwireError) return { status: error.status as ContentfulStatusCode, code: error.code, message };
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
     const code = status === 413 ? "too_large" : status === 401 ? "unauthorized" : status === 504 ? "timeout" : status === 400 ? "bad_request" : "http_error";

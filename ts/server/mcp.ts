@@ -35,6 +35,7 @@ import {
   verifyQuotesBodySchema,
 } from "./schemas.js";
 import { errorResponse } from "./errors.js";
+import { runCheck } from "./pool.js";
 
 /** One tool: its name, what a model should know to call it, its input schema and its check. */
 interface ToolSpec {
@@ -151,7 +152,7 @@ export function createMcpServer(ctx: CheckContext, version: string): McpServer {
   for (const tool of TOOLS) {
     server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.schema as never }, (async (args: unknown) => {
       try {
-        const result = (await tool.run(ctx, args as never)) as Record<string, unknown>;
+        const result = JSON.parse(await runCheck(ctx, tool.run as never, args)) as Record<string, unknown>;
         return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
       } catch (error) {
         const { code, message } = errorResponse(error);
