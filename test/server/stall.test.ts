@@ -167,3 +167,31 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
     expect(json.result.content[0].text).toMatch(/^limit: graph: the graph: over the limit of 100,000 triples .*--max-triples/);
   });
 });
+
+describe("the work bounds as library options", () => {
+  it("parseGraph / parseQuads stop at maxTriples (an RDF list item is two), and have no bound by default", async () => {
+    const { parseGraph, parseQuads, WorkLimitError, GroundwireError, fragmentMarkdown, fragmentPlainText } = await import("../../ts/node.js");
+    const text = `<urn:s> <urn:p> (${" 1".repeat(50)}) .`;
+    expect(parseQuads(text).quads.length).toBe(101);
+    expect(parseQuads(text, { maxTriples: 101 }).quads.length).toBe(101);
+    for (const parse of [() => parseGraph(text, { maxTriples: 100, source: "g.ttl" }), () => parseQuads(text, { maxTriples: 100, source: "g.ttl" })]) {
+      let error: unknown;
+      try {
+        parse();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(WorkLimitError);
+      expect(error).toBeInstanceOf(GroundwireError);
+      expect(error).toMatchObject({ code: "limit", status: 422, bound: "maxTriples", limit: 100 });
+      expect((error as Error).message).toBe("g.ttl: the graph: over the limit of 100 triples (raise it with the option maxTriples, or --max-triples of groundwire serve and mcp)");
+    }
+    expect(() => parseGraph(text, { maxTriples: 0 })).toThrow(/maxTriples must be a whole number of at least 1/);
+
+    const doc = "a\n\nb\n\nc\n";
+    expect(fragmentMarkdown("d", doc).length).toBe(3);
+    expect(fragmentMarkdown("d", doc, { maxFragments: 3 }).length).toBe(3);
+    expect(() => fragmentMarkdown("d", doc, { maxFragments: 2 })).toThrow(/^d: the document: over the limit of 2 fragments .*--max-fragments/);
+    expect(() => fragmentPlainText("d", doc, { maxFragments: 2 })).toThrow(WorkLimitError);
+  });
+});

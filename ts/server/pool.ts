@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { GroundwireError } from "../errors.js";
-import { checkBound, workLimitError, WorkLimitError } from "../work-limits.js";
+import { checkBound, workLimitError } from "../work-limits.js";
 import {
   checkSparql,
   critiqueGraph,
@@ -160,7 +160,6 @@ export async function createCheckPool(options: CheckPoolOptions): Promise<CheckR
         if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
           throw workLimitError("checkMemoryMb", options.memoryMb, `${name}: the check ran out of its memory budget`, "MB");
         }
-        if (error instanceof GroundwireError || error instanceof WorkLimitError) throw error;
         throw error;
       } finally {
         clearTimeout(timer);
