@@ -13,3 +13,4 @@ export * from "./evidence/index.js";
 export * from "./moot/index.js";
 export { GroundwireError, isGroundwireError, type ErrorStatus, type GroundwireErrorOptions } from "./errors.js";
 export { EndpointError, type EndpointFailure } from "./net/http.js";
+export { WorkLimitError, type WorkLimits } from "./work-limits.js";

@@ -71,6 +71,7 @@ const SAMPLES: Record<string, () => Error> = {
   DriftError: () => new checks.DriftError("a", "b"),
   BusyError: () => new mootStore.BusyError("x"),
   MootConflictError: () => new mootStore.MootConflictError("x"),
+  WorkLimitError: () => new pkg.WorkLimitError("maxTriples", 10, "x"),
   TooManyMootsError: () => new mootStore.TooManyMootsError(3),
   MootStorageError: () => new mootStore.MootStorageError("save", Object.assign(new Error("x"), { code: "ENOSPC" })),
   CliError: () => new cliCommon.CliError("x", 2),

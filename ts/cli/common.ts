@@ -220,7 +220,7 @@ export function secondsOption(command: string, label: string, raw: string | unde
 }
 
 /** Decimal number syntax the numeric options accept: digits with an optional fraction and exponent. */
-const DECIMAL = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const DECIMAL = /^(\d+(?:\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * A decimal-number option, checked: decimal syntax only (`0.8`, `.8`, `8e-1`; not hex,

@@ -3,7 +3,8 @@
  * client (an agent, an IDE) that spawns the command. stdout carries the protocol only;
  * notices go to stderr.
  */
-import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
+import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 
@@ -23,7 +24,10 @@ line on stderr; the server goes on.
 
   --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
-  --schema NAME=FILE  a schema check_sparql may name (repeatable)`;
+  --schema NAME=FILE  a schema check_sparql may name (repeatable)
+
+The tools run in a pool of worker threads, each bounded (past a bound: the tool's error, limit):
+${CHECK_HELP}`;
 
 const command: Command = {
   async run(args) {
@@ -31,7 +35,9 @@ const command: Command = {
       corpus: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
+      ...CHECK_OPTIONS,
     }, HELP);
+    const checks = readCheckOptions("mcp", values);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast
     const [{ LineStdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
@@ -41,13 +47,15 @@ const command: Command = {
       import("../server/mcp.js"),
     ]);
     let ctx;
+    const corpus = corpusDir(values.corpus);
     try {
-      ctx = loadServerContext(loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
-    const server = createMcpServer(ctx, packageVersion());
     const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)));
+    const server = createMcpServer({ ...ctx, limits: checks.limits, runner }, packageVersion());
     const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);
     guardMessages(transport, log);
@@ -61,6 +69,7 @@ const command: Command = {
       process.stdout.once("error", () => resolve());
     });
     await server.close();
+    await runner?.close();
     return 0;
   },
 };

@@ -55,7 +55,7 @@ function readScripts(path: string): Script[] {
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`script ${path}: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+    throw new CliError(`script ${path}: ${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))}`);
   }
   const list = Array.isArray(doc) ? [{ question: "", replies: doc }] : (doc as { scripts?: Script[] }).scripts;
   if (!Array.isArray(list)) throw new CliError(`script ${path}: expected {"scripts":[{"question","replies"}]} or a list of replies`);

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { SERVE_DEFAULTS } from "../server/defaults.js";
 import { allowedHostsFor, isLoopbackHost, normalizeAllowedHost, normalizeCorsOrigin } from "../server/hosts.js";
 import { settleToken, TokenConfigError } from "../server/token.js";
+import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
@@ -46,6 +47,9 @@ server's own, --cors); others answer 403.
   --max-moots N       moots held, in memory and under --data (default ${SERVE_DEFAULTS.maxMoots}); past it POST /moots answers 429
   --moot-idle MS      drop a moot untouched this long from memory (default ${SERVE_DEFAULTS.mootIdleMs}, 30 min); a saved one
                       reloads from --data on its next request, one in memory only is gone
+
+The checks run in a pool of worker threads, each bounded (past a bound: 422 limit):
+${CHECK_HELP}
 
 The model for moots (default: the offline extractive synthesizer), as for moot and prove:
 ${MODEL_HELP}`;
@@ -94,6 +98,7 @@ const command: Command = {
       "max-turns": { type: "string" },
       "max-moots": { type: "string" },
       "moot-idle": { type: "string" },
+      ...CHECK_OPTIONS,
       ...MODEL_OPTIONS,
     }, HELP);
     if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
@@ -128,6 +133,7 @@ const command: Command = {
     const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
     const maxMoots = whole("max-moots", values["max-moots"], SERVE_DEFAULTS.maxMoots, 1);
     const idleMs = whole("moot-idle", values["moot-idle"], SERVE_DEFAULTS.mootIdleMs, 1);
+    const checks = readCheckOptions("serve", values);
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);
 
@@ -143,11 +149,15 @@ const command: Command = {
     ]);
 
     let ctx;
+    const corpus = corpusDir(values.corpus);
     try {
-      ctx = loadServerContext(loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
+    // the checks' worker pool, each worker loading the same context (the files were read once
+    // above, so a bad flag fails here and not in a worker)
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`));
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
@@ -167,6 +177,8 @@ const command: Command = {
     let boundPort: number | undefined;
     const app = createServerApp({
       ...ctx,
+      limits: checks.limits,
+      runner,
       moots,
       token,
       guard: { allowedHosts: allowedHostsFor(host, allowedExtra), corsOrigins, port: () => boundPort },
@@ -186,7 +198,7 @@ const command: Command = {
         process.stdout.write(`groundwire serve: listening on http://${shown}:${info.port}\n`);
       });
       server.on("error", (error: NodeJS.ErrnoException) => reject(new CliError(`serve: cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
-      const stop = () => server.close(() => resolve());
+      const stop = () => server.close(() => void runner?.close().finally(resolve));
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });

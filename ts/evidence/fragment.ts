@@ -26,6 +26,7 @@ import { createSha256, sha256Hex, type Sha256Hasher } from "../../bindings/sha25
 import { anchorFor, CollapsedText, isWhitespaceAt, normalizeWhitespace, slugify } from "./text.js";
 import { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "./limits.js";
 import { GroundwireError } from "../errors.js";
+import { checkBound, workLimitError } from "../work-limits.js";
 
 /**
  * What a fragment is. `section` = a heading and everything under it up to the next
@@ -169,13 +170,19 @@ class Builder {
   private readonly segments: string[][] = FRAGMENT_KINDS.map(() => []);
   private readonly topSegments: string[][] = FRAGMENT_KINDS.map(() => []);
 
-  constructor(readonly artifactId: string, readonly source: string) {}
+  constructor(
+    readonly artifactId: string,
+    readonly source: string,
+    /** Most fragments the document may be cut into; the next one stops the cut (WorkLimitError). */
+    private readonly maxFragments = Infinity,
+  ) {}
 
   /**
    * Create a fragment under the fragment at index `parent` (-1 = top level); its anchor, path
    * and id are computed now. Returns its index.
    */
   open(parent: number, kind: FragmentKind, label: string | null, start: number, end: number, line: number): number {
+    if (this.fragments.length >= this.maxFragments) throw workLimitError("maxFragments", this.maxFragments, `${this.artifactId}: the document`, "fragments");
     let counters = this.counters.get(parent);
     if (!counters) this.counters.set(parent, (counters = { ordinals: NO_ORDINALS.slice(), labels: null }));
     const kindIndex = KIND_INDEX.get(kind)!;
@@ -2613,7 +2620,12 @@ function definitionLines(env: Env, l: Lines): DefinitionLines {
  */
 function writtenLabel(region: string, id: string, footnote: boolean): string {
   if (id.length <= 999) return id;
-  const candidates = footnote ? /\[\^((?:[^\\[\] \t\r\n]|\\[^ \t\r\n])+)\]:/g : /\[((?:[^\\[\]\r\n]|\\[^\r\n])+)\]:/g;
+  // A label starts at an unescaped `[` (after an even run of backslashes) and holds at most 999
+  // characters: started at every `[` of a long line of `[\` (escaped brackets), the scan ran to
+  // the line's end from each, quadratic (the lookbehind is read only at a `[`).
+  const candidates = footnote
+    ? /\[(?<=(?:^|[^\\])(?:\\\\)*\[)\^((?:[^\\[\] \t\r\n]|\\[^ \t\r\n]){1,999})\]:/g
+    : /\[(?<=(?:^|[^\\])(?:\\\\)*\[)((?:[^\\[\]\r\n]|\\[^\r\n]){1,999})\]:/g;
   for (const m of region.matchAll(candidates)) if (m[1].length <= 999 && identifierOf(m[1]) === id) return m[1];
   return id;
 }
@@ -2779,7 +2791,9 @@ function mayBeLabel(source: string, id: string): boolean {
  * normalized): no space, tab or line ending, no unescaped bracket, at most
  * 999 characters (micromark's `linkReferenceSizeMax`).
  */
-const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]?){1,999}$/;
+// (a backslash takes the character after it, or stands last: `\\[^ \t\r\n]?` let `\\\\` be read
+// as one escape or two, which a backtracking engine tried both ways)
+const FOOTNOTE_LABEL = /^(?:[^\\[\] \t\r\n]|\\[^ \t\r\n]|\\$){1,999}$/;
 
 /**
  * The normalized identifiers (micromark's `normalizeIdentifier`: upper case, as the mdast
@@ -3213,6 +3227,12 @@ function emitBlocks(b: Builder, roots: readonly BlockNode[]): void {
   }
 }
 
+/** Options of the fragmenters. */
+export interface FragmentOptions {
+  /** Most fragments the document may be cut into (default: no bound); past it, WorkLimitError. */
+  maxFragments?: number;
+}
+
 function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
   if (typeof artifactId !== "string" || artifactId === "") throw new TypeError(`${fn}: artifactId must be a non-empty string`);
   if (typeof text !== "string") throw new TypeError(`${fn}: text must be a string (got ${text === null ? "null" : typeof text})`);
@@ -3231,11 +3251,13 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  * @param text the whole document as written (not pre-normalized)
  * @returns the fragments in document order (`sequence` 0..n-1); frozen, so
  *   `citationStatus` may index the array once and reuse the index
- * @throws TypeError on a non-string text or an empty artifactId; DocumentTooLargeError for a text over MAX_DOCUMENT_LENGTH (2^27) UTF-16 code units
+ * @param options.maxFragments most fragments the document may be cut into (default: no bound)
+ * @throws TypeError on a non-string text or an empty artifactId; DocumentTooLargeError for a text over MAX_DOCUMENT_LENGTH (2^27) UTF-16 code units;
+ *   WorkLimitError (code `limit`) past maxFragments
  */
-export function fragmentMarkdown(artifactId: string, text: string): readonly Fragment[] {
+export function fragmentMarkdown(artifactId: string, text: string, options: FragmentOptions = {}): readonly Fragment[] {
   checkInputs("fragmentMarkdown", artifactId, text);
-  const b = new Builder(artifactId, text);
+  const b = new Builder(artifactId, text, checkBound(options.maxFragments, "maxFragments"));
   emitBlocks(b, parseBlocks(text));
   return b.finish();
 }
@@ -3247,11 +3269,13 @@ export function fragmentMarkdown(artifactId: string, text: string): readonly Fra
  * anchors are ordinals `paragraph:1`, `paragraph:2`, …
  *
  * @returns frozen fragments in document order
- * @throws TypeError on a non-string text or an empty artifactId; DocumentTooLargeError for a text over MAX_DOCUMENT_LENGTH (2^27) UTF-16 code units
+ * @param options.maxFragments most fragments (paragraphs) the text may be cut into (default: no bound)
+ * @throws TypeError on a non-string text or an empty artifactId; DocumentTooLargeError for a text over MAX_DOCUMENT_LENGTH (2^27) UTF-16 code units;
+ *   WorkLimitError (code `limit`) past maxFragments
  */
-export function fragmentPlainText(artifactId: string, text: string): readonly Fragment[] {
+export function fragmentPlainText(artifactId: string, text: string, options: FragmentOptions = {}): readonly Fragment[] {
   checkInputs("fragmentPlainText", artifactId, text);
-  const b = new Builder(artifactId, text);
+  const b = new Builder(artifactId, text, checkBound(options.maxFragments, "maxFragments"));
   let start = -1;
   let end = -1;
   let startLine = 0;
@@ -3288,9 +3312,9 @@ export function fragmentPlainText(artifactId: string, text: string): readonly Fr
  * @param source optional name for the error message
  * @throws UnsupportedFormatError for any other media type (PDF, HTML, reStructuredText, …)
  */
-export function fragmentDocument(artifactId: string, text: string, mediaType: string, source?: string): readonly Fragment[] {
+export function fragmentDocument(artifactId: string, text: string, mediaType: string, source?: string, options: FragmentOptions = {}): readonly Fragment[] {
   const base = mediaType.split(";")[0].trim().toLowerCase();
-  if (base === "text/markdown" || base === "text/x-markdown") return fragmentMarkdown(artifactId, text);
-  if (base === "text/plain") return fragmentPlainText(artifactId, text);
+  if (base === "text/markdown" || base === "text/x-markdown") return fragmentMarkdown(artifactId, text, options);
+  if (base === "text/plain") return fragmentPlainText(artifactId, text, options);
   throw new UnsupportedFormatError(base, source);
 }

@@ -15,6 +15,7 @@ export {
   type Fragment,
   type FragmentCell,
   type FragmentKind,
+  type FragmentOptions,
 } from "./fragment.js";
 export { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "./limits.js";
 export {

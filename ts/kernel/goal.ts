@@ -42,7 +42,7 @@ export function parseGoal(value: GoalInput | string | unknown, prefixes: Record<
     try {
       value = JSON.parse(value);
     } catch (error) {
-      throw new GoalError(`not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
+      throw new GoalError(`not JSON (${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))})`);
     }
   } else if (valueTooDeep(value)) throw new GoalError(`nested deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
   const parsed = goalSchema.safeParse(value);

@@ -306,7 +306,7 @@ export function compileOps(ops: readonly Op[] | Plan | string, options: { prefix
     try {
       list = JSON.parse(ops);
     } catch (error) {
-      throw new PlanError(`the plan is not JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+      throw new PlanError(`the plan is not JSON: ${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))}`);
     }
   }
   else if (valueTooDeep(list)) throw new PlanError(`the plan nests deeper than ${formatLimit(MAX_JSON_DEPTH)}`);

@@ -508,10 +508,25 @@ function offsetOf(text: string, line: number, column: number): number {
   return start + column - 1;
 }
 
+/**
+ * What Chevrotain says it expected: the text between "Expecting…" and "but found", trimmed, when
+ * it holds no line break; read with indexOf, once (a lazy `(.*?)` between two `\s*` retried every
+ * split of the text, quadratic in a long message).
+ */
+function expectation(detail: string): [string, string] | null {
+  const head = /Expecting:? (?:one of these possible Token sequences:|expecting at least one iteration which starts with one of these possible Token sequences::)?/.exec(detail);
+  if (!head) return null;
+  const from = head.index + head[0].length;
+  const end = detail.indexOf("but found", from);
+  if (end < 0) return null;
+  const middle = detail.slice(from, end).trim();
+  return /[\n\r\u2028\u2029]/.test(middle) ? null : [detail.slice(head.index, end + "but found".length), middle];
+}
+
 function shorten(detail: string): string {
   // Chevrotain lists every expected token sequence; keep what was found and a short expectation
   const found = /but found: '([^']*)'/.exec(detail);
-  const expecting = /Expecting:? (?:one of these possible Token sequences:|expecting at least one iteration which starts with one of these possible Token sequences::)?\s*(.*?)\s*but found/.exec(detail);
+  const expecting = expectation(detail);
   if (found) {
     const exp = expecting?.[1] ?? "";
     const short = exp.length > 160 ? `${exp.slice(0, 157)}...` : exp;

@@ -14,7 +14,9 @@ export const REDACTED = "***";
 // most 32 characters, so a long run of `a.a.a…` is not re-scanned from every letter.
 const BEARER_RE = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 const SK_RE = /\bsk-[A-Za-z0-9_\-]{6,}/g;
-const USERINFO_RE = /\b([a-z][a-z0-9+.\-]{0,31}:\/\/)[^\s/?#@]*@/gi;
+// (a scheme is at most 64 characters here: unbounded, every letter of a long run of scheme
+// characters started a scan to the run's end, quadratic in an upstream error body)
+const USERINFO_RE = /\b([a-z][a-z0-9+.\-]{0,63}:\/\/)[^\s/?#@]*@/gi;
 // key=value pairs whose name says they hold a secret (query strings, form bodies, JSON echoes).
 const SECRET_NAME = "(?:api[_-]?key|access[_-]?token|token|key|secret|password|auth)";
 const SECRET_PARAM_RE = new RegExp(`\\b(${SECRET_NAME}=)[^\\s&"',}]+`, "gi");

@@ -17,23 +17,14 @@
  *        /fragments  /citations/resolve
  *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { z } from "zod";
-import {
-  checkSparql,
-  critiqueGraph,
-  fragmentDocumentBody,
-  indexGraph,
-  renderGraph,
-  resolveCitations,
-  searchBook,
-  verifyQuotes,
-  type CheckContext,
-} from "./checks.js";
-import { escapeMessage } from "../cli/common.js";
+import type { CheckContext } from "./checks.js";
+import { runCheck } from "./pool.js";
 import { GroundwireError } from "../errors.js";
+import { escapeMessage } from "../cli/common.js";
 import { badRequest, errorLogLine, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
 import { handleMcpRequest } from "./mcp-http.js";
 import { bearerTokenAuth, corsFor, hostOriginGuard, type GuardOptions } from "./guard.js";
@@ -118,7 +109,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createServerApp(options: ServerAppOptions): Hono {
   const app = new Hono();
-  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas };
+  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner };
+  // a check's answer is JSON text already (made and bounded where the check ran: pool.ts)
+  const jsonText = (c: Context, text: string) => c.body(text, 200, { "content-type": "application/json" });
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;
   const turnTimeout = options.turnTimeoutMs ?? SERVE_DEFAULTS.turnTimeoutMs;
 
@@ -162,7 +155,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   );
 
   // retrieval: the seed's worker API
-  app.post("/query", json(queryBodySchema), async (c) => c.json(await searchBook(ctx, c.req.valid("json"))));
+  app.post("/query", json(queryBodySchema), async (c) => jsonText(c, await runCheck(ctx, "searchBook", c.req.valid("json"))));
   app.get("/books", (c) => c.json({ books: options.corpus.books() }));
 
   // live moots
@@ -188,14 +181,14 @@ export function createServerApp(options: ServerAppOptions): Hono {
     return c.json({ deleted: id });
   });
 
-  // the checks, one route per part
-  app.post("/quotes/verify", json(verifyQuotesBodySchema), (c) => c.json(verifyQuotes(ctx, c.req.valid("json"))));
-  app.post("/sparql/check", json(sparqlCheckBodySchema), (c) => c.json(checkSparql(ctx, c.req.valid("json"))));
-  app.post("/graph/index", json(graphIndexBodySchema), (c) => c.json(indexGraph(ctx, c.req.valid("json"))));
-  app.post("/graph/critique", json(graphCritiqueBodySchema), (c) => c.json(critiqueGraph(ctx, c.req.valid("json"))));
-  app.post("/graph/render", json(graphRenderBodySchema), (c) => c.json(renderGraph(ctx, c.req.valid("json"))));
-  app.post("/fragments", json(fragmentsBodySchema), (c) => c.json(fragmentDocumentBody(ctx, c.req.valid("json"))));
-  app.post("/citations/resolve", json(citationsResolveBodySchema), (c) => c.json(resolveCitations(ctx, c.req.valid("json"))));
+  // the checks, one route per part, each run off the event loop when the server has a pool (pool.ts)
+  app.post("/quotes/verify", json(verifyQuotesBodySchema), async (c) => jsonText(c, await runCheck(ctx, "verifyQuotes", c.req.valid("json"))));
+  app.post("/sparql/check", json(sparqlCheckBodySchema), async (c) => jsonText(c, await runCheck(ctx, "checkSparql", c.req.valid("json"))));
+  app.post("/graph/index", json(graphIndexBodySchema), async (c) => jsonText(c, await runCheck(ctx, "indexGraph", c.req.valid("json"))));
+  app.post("/graph/critique", json(graphCritiqueBodySchema), async (c) => jsonText(c, await runCheck(ctx, "critiqueGraph", c.req.valid("json"))));
+  app.post("/graph/render", json(graphRenderBodySchema), async (c) => jsonText(c, await runCheck(ctx, "renderGraph", c.req.valid("json"))));
+  app.post("/fragments", json(fragmentsBodySchema), async (c) => jsonText(c, await runCheck(ctx, "fragmentDocumentBody", c.req.valid("json"))));
+  app.post("/citations/resolve", json(citationsResolveBodySchema), async (c) => jsonText(c, await runCheck(ctx, "resolveCitations", c.req.valid("json"))));
 
   // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
   app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));

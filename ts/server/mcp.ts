@@ -52,6 +52,7 @@ import {
 } from "./schemas.js";
 import { toolErrorText } from "./errors.js";
 import { MCP_MAX_MESSAGE_BYTES } from "./mcp-messages.js";
+import { runCheck } from "./pool.js";
 
 /** One tool: its name, what a model should know to call it, its input and output schemas and its check. */
 interface ToolSpec {
@@ -276,7 +277,7 @@ export function createMcpServer(ctx: CheckContext, version: string): McpServer {
     const config = { title: tool.title, description: tool.description, inputSchema: tool.schema, outputSchema: tool.outputSchema, annotations: TOOL_ANNOTATIONS };
     server.registerTool(tool.name, config as never, (async (args: unknown) => {
       try {
-        const result = (await tool.run(ctx, args as never)) as Record<string, unknown>;
+        const result = JSON.parse(await runCheck(ctx, tool.run as never, args)) as Record<string, unknown>;
         return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
       } catch (error) {
         return { isError: true, content: [{ type: "text" as const, text: toolErrorText(error, tool.name) }] };

@@ -117,7 +117,7 @@ export function parseCritique(input: unknown): CritiqueItem[] {
       value = JSON.parse(value);
     } catch (error) {
       // one line: V8 quotes the offending text, newlines included
-      throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+      throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))}`);
     }
   }
   else if (valueTooDeep(value)) throw new CritiqueFormatError(`critique nested deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
