@@ -11,6 +11,7 @@ import { GroundwireError } from "../../ts/errors.js";
 import * as serverErrors from "../../ts/server/errors.js";
 import * as checks from "../../ts/server/checks.js";
 import * as mootStore from "../../ts/server/moot-store.js";
+import * as pool from "../../ts/server/pool.js";
 import * as cliCommon from "../../ts/cli/common.js";
 import { errorLogLine, errorResponse, toolErrorText } from "../../ts/server/errors.js";
 import { call, CLI, ROOT, startServer, type RunningServer } from "./serve-process.js";
@@ -72,6 +73,7 @@ const SAMPLES: Record<string, () => Error> = {
   BusyError: () => new mootStore.BusyError("x"),
   MootConflictError: () => new mootStore.MootConflictError("x"),
   WorkLimitError: () => new pkg.WorkLimitError("maxTriples", 10, "x"),
+  ChecksBusyError: () => new pool.ChecksBusyError(4),
   TooManyMootsError: () => new mootStore.TooManyMootsError(3),
   MootStorageError: () => new mootStore.MootStorageError("save", Object.assign(new Error("x"), { code: "ENOSPC" })),
   CliError: () => new cliCommon.CliError("x", 2),
@@ -84,7 +86,7 @@ function errorClasses(module: Record<string, unknown>): Array<[string, Function]
 }
 
 describe("one error hierarchy", () => {
-  const exported = [pkg, serverErrors, checks, mootStore, cliCommon].flatMap((m) => errorClasses(m as Record<string, unknown>));
+  const exported = [pkg, serverErrors, checks, mootStore, pool, cliCommon].flatMap((m) => errorClasses(m as Record<string, unknown>));
 
   it("every error class the package (and the server, the CLI) exports is a GroundwireError with a snake_case code and a status", () => {
     expect(exported.length).toBeGreaterThan(35);
@@ -153,7 +155,7 @@ describe("one error hierarchy", () => {
 describe.skipIf(!existsSync(CLI))("the server answers bad input by class (dist/cli.js; run `npm run build` first)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(["--max-body", "3000000"]);
+    server = await startServer(["--max-body", "3000000", "--check-timeout", "120000"]);
   }, 60_000);
   afterAll(async () => server?.stop());
 

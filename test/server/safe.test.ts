@@ -96,13 +96,13 @@ describe.skipIf(!existsSync(CLI))("serve: a token made at start, saved under --d
     for (const [method, path, body] of [["GET", "/books"], ["GET", "/health"], ["POST", "/mcp", TOOLS_LIST]] as const) {
       const r = await raw(server.url, method, path, { ...evil, ...(path === "/mcp" ? MCP_HEADERS : {}) }, body);
       expect(r.status).toBe(403);
-      expect(r.json.error).toEqual({ code: "forbidden_host", message: "the Host header 'evil.example:8787' is not allowed (allow it with --allowed-host)" });
+      expect(r.json.error).toMatchObject({ code: "forbidden_host", message: "the Host header 'evil.example:8787' is not allowed (allow it with --allowed-host)" });
     }
     // a good Host with the evil Origin: the Origin is named
     for (const [method, path, body] of [["GET", "/books"], ["GET", "/health"], ["POST", "/mcp", TOOLS_LIST]] as const) {
       const r = await raw(server.url, method, path, { ...evil, host: `127.0.0.1:${port}`, ...(path === "/mcp" ? MCP_HEADERS : {}) }, body);
       expect(r.status).toBe(403);
-      expect(r.json.error).toEqual({ code: "forbidden_origin", message: "the Origin header 'http://evil.example:8787' is not allowed (allow it with --cors)" });
+      expect(r.json.error).toMatchObject({ code: "forbidden_origin", message: "the Origin header 'http://evil.example:8787' is not allowed (allow it with --cors)" });
     }
     // the same /mcp call from a client that sends no Origin lists the tools
     const ok = await raw(server.url, "POST", "/mcp", { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, ...MCP_HEADERS }, TOOLS_LIST);

@@ -122,13 +122,13 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
     expect(ok.json.fragments.map((f: { kind: string }) => f.kind)).toEqual(["section", "paragraph"]);
   });
 
-  it("past --max-checks a check answers 503 busy with Retry-After", async () => {
+  it("past --max-checks a check answers 503 overloaded with Retry-After", async () => {
     const slow = call(tight.url, "POST", "/fragments", { text: "- a\n".repeat(400_000) });
     await new Promise((r) => setTimeout(r, 200));
     for (const [path, body] of [["/quotes/verify", { reply: "x", passages: ["y"] }], ["/query", { text: "fire", corpus: "novel/frankenstein", k: 1 }]] as const) {
       const busy = await call(tight.url, "POST", path, body);
       expect(busy.status).toBe(503);
-      expect(busy.json.error.code).toBe("busy");
+      expect(busy.json.error.code).toBe("overloaded");
       expect(busy.json.error.message).toMatch(/--max-checks/);
       expect(busy.headers.get("retry-after")).toBe("1");
     }

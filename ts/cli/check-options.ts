@@ -27,7 +27,7 @@ export const CHECK_HELP = `  --max-triples N       triples a request's graph, sc
   --check-timeout MS    time budget of one check (default ${CHECK_DEFAULTS.checkTimeoutMs})
   --check-memory MB     heap of each check worker (default ${CHECK_DEFAULTS.checkMemoryMb})
   --check-workers N     worker threads, 0 = run the checks on the main thread (default: cores - 1, at least 2)
-  --max-checks N        checks running or queued at once, more answer 503 busy (default: 2 × workers)`;
+  --max-checks N        checks running or queued at once, more answer 503 overloaded (default: 2 × workers)`;
 
 /** The checks' settings as read from the flags. */
 export interface CheckSettings {

@@ -59,7 +59,7 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-const base64url = (b64: string) => b64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+const base64url = (b64: string) => b64.replaceAll("+", "-").replaceAll("/", "_").replace(/={1,2}$/, "");
 
 /**
  * The spellings under which a secret may come back in a message, longest first:
@@ -82,7 +82,7 @@ export function secretSpellings(secret: string): string[] {
   const bytes = new TextEncoder().encode(secret);
   const whole = base64(bytes);
   forms.add(whole);
-  forms.add(whole.replace(/=+$/, ""));
+  forms.add(whole.replace(/={1,2}$/, ""));
   forms.add(base64url(whole));
   for (let k = 0; k < 3; k++) {
     const shifted = new Uint8Array(k + bytes.length);

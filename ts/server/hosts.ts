@@ -69,7 +69,7 @@ export function allowedHostsFor(bind: string, extra: readonly string[]): Set<str
   };
   if (isLoopbackHost(bind)) ["127.0.0.1", "::1"].forEach(add);
   if (isWildcardHost(bind)) {
-    for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) add(info.address.replace(/%.*$/, ""));
+    for (const list of Object.values(networkInterfaces())) for (const info of list ?? []) add(info.address.split("%", 1)[0]!);
   } else add(bind);
   extra.forEach(add);
   return hosts;

@@ -62,6 +62,8 @@ interface ToolSpec {
   schema: z.ZodType;
   outputSchema: z.ZodType;
   run: (ctx: CheckContext, body: never) => unknown;
+  /** The check's body from the tool's arguments, when they differ (search_book names the book `book`, the check `corpus`). */
+  body?: (args: never) => unknown;
 }
 
 /** Every tool only reads: nothing is written, the same call gives the same answer, no outside world is reached. */
@@ -83,7 +85,6 @@ export const MCP_INSTRUCTIONS =
 export const MAX_RESOURCE_CHARS = MAX_DOCUMENT;
 
 /** The tool `search_book` names its book `book` as verify_quotes does; the check (and POST /query) says `corpus`. */
-const searchBookTool = (ctx: CheckContext, { book, ...rest }: SearchBookInput) => searchBook(ctx, { ...rest, corpus: book });
 
 /** The tools, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
@@ -162,7 +163,8 @@ export const TOOLS: readonly ToolSpec[] = [
       "The k passages of one book (book: <genre>/<book>, e.g. novel/frankenstein or diary/pepys-1660) that best match text (BM25). Quote from these passages and verify with verify_quotes.",
     schema: searchBookInputSchema,
     outputSchema: searchBookOutputSchema,
-    run: searchBookTool as ToolSpec["run"],
+    run: searchBook as ToolSpec["run"],
+    body: (({ book, ...rest }: SearchBookInput) => ({ ...rest, corpus: book })) as ToolSpec["body"],
   },
 ];
 
@@ -277,7 +279,7 @@ export function createMcpServer(ctx: CheckContext, version: string): McpServer {
     const config = { title: tool.title, description: tool.description, inputSchema: tool.schema, outputSchema: tool.outputSchema, annotations: TOOL_ANNOTATIONS };
     server.registerTool(tool.name, config as never, (async (args: unknown) => {
       try {
-        const result = JSON.parse(await runCheck(ctx, tool.run as never, args)) as Record<string, unknown>;
+        const result = JSON.parse(await runCheck(ctx, tool.run as never, tool.body ? tool.body(args as never) : args)) as Record<string, unknown>;
         return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
       } catch (error) {
         return { isError: true, content: [{ type: "text" as const, text: toolErrorText(error, tool.name) }] };

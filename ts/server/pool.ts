@@ -5,7 +5,7 @@
  * (piscina), so the event loop only routes and `/health` and moot turns answer while a
  * hostile check runs; each check has a time budget (the task is aborted: piscina terminates
  * the thread and starts another) and a memory budget (the worker's heap limit), and the
- * checks running or queued are capped (past the cap, 503 `busy` with Retry-After). Without
+ * checks running or queued are capped (past the cap, 503 `overloaded` with Retry-After). Without
  * a pool, the check runs in this thread (a library user calling `createServerApp` directly).
  *
  * Either way the answer is JSON text, bounded by `limits.maxOutputChars`.
@@ -42,15 +42,15 @@ export interface CheckRunner {
   close(): Promise<void>;
 }
 
-/** Too many checks running or queued (503 `busy`, Retry-After 1): the client should retry shortly. */
+/** Too many checks running or queued (503 `overloaded`, Retry-After 1): the client should retry shortly. */
 export class ChecksBusyError extends GroundwireError {
   constructor(readonly limit: number) {
-    super(`the server is running ${limit} checks already (--max-checks); retry in a second`, { code: "busy", status: 503, retryAfter: 1 });
+    super(`the server is running ${limit} checks already (--max-checks); retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
   }
 }
 
 /** An error a check threw in a worker, as the worker described it (status, code, message). */
-export class RemoteCheckError extends GroundwireError {}
+class RemoteCheckError extends GroundwireError {}
 
 /** The answer of a check as JSON text, refused past `maxOutputChars`. */
 export function answerText(result: unknown, limits: CheckLimits | undefined): string {
@@ -74,7 +74,7 @@ function nameOf(check: CheckName | CheckFunction): CheckName {
  * @param check the check, by name or as the function of checks.ts
  * @param body the request body, validated by the check's schema
  * @throws the check's own errors (a GroundwireError with its status), WorkLimitError (422
- *   `limit`) past a work bound or the time budget, ChecksBusyError (503 `busy`) past the cap
+ *   `limit`) past a work bound or the time budget, ChecksBusyError (503 `overloaded`) past the cap
  */
 export async function runCheck(ctx: CheckContext, check: CheckName | CheckFunction, body: unknown): Promise<string> {
   const name = nameOf(check);
