@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { fragmentMarkdown } from "../../ts/evidence/index.js";
-import { micromarkLoad } from "../../ts/evidence/fragment.js";
+import { micromarkLoad } from "../../ts/evidence/fragment/index.js";
 await initNodeBackends();
 const root = "../shared/data/markdown/";
 let total = 0, files = 0, sent = 0;

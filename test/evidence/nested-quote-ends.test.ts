@@ -1,7 +1,7 @@
 // Where a quote or list inside a block quote ends when lines holding only the enclosing quotes'
 // markers follow it (session 11). micromark ends such a container before or after those lines
 // depending on what it held and what comes next; markdown-it's map follows neither rule, so those
-// groups go to micromark (`outerMarkersAfter`, ts/evidence/fragment.ts). The oracle is the
+// groups go to micromark (`outerMarkersAfter`, ts/evidence/fragment/fallback-rules.ts). The oracle is the
 // micromark → mdast fragmenter (test/evidence/reference-fragmenter.ts): before the change, 63 of
 // 3,000 such seeded documents had another start or end (bench/scratch/s11-quote-sweep.ts).
 // docs/evidence.md, "Nested quotes closed by marker-only lines (session 11)".

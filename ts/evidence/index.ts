@@ -15,7 +15,7 @@ export {
   type Fragment,
   type FragmentCell,
   type FragmentKind,
-} from "./fragment.js";
+} from "./fragment/index.js";
 export { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "./limits.js";
 export {
   citationStatus,
