@@ -7,6 +7,6 @@ export { MAX_SPARQL_NESTING } from "./syntax-hints.js";
 export { compileOps, PlanError, OP_NAMES, type Op, type Plan } from "./ops.js";
 export { goalSchema, opSchema, patternOpSchema, planSchema, GOAL_KINDS, AGGREGATE_FUNCTIONS, type PatternOp } from "./plan-schema.js";
 export { parseGoal, GoalError, expandName, type Goal, type GoalInput } from "./goal.js";
-export { Kernel, createKernel, renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";
+export { Kernel, createKernel, renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check/index.js";
 export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
 export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";
