@@ -17,7 +17,7 @@ const { found, dynamic } = collectRegexes(ROOT, "ts");
  * (the corpus files, file names, the model URL), never a request or a model reply.
  */
 const REVIEWED: Record<string, string> = {
-  "ts/evidence/fragment.ts|writtenLabel": "bounded: a label is at most 999 characters, started at an unescaped [ only",
+  "ts/evidence/fragment/definitions.ts|writtenLabel": "bounded: a label is at most 999 characters, started at an unescaped [ only",
   "ts/net/redact.ts|\\b([a-z][a-z0-9+.\\-]{0,63}:\\/\\/)[^\\s/?#@]*@": "bounded: a scheme of at most 64 characters",
   "ts/moot/book-structure.ts": "operator: the corpus's book files, read at start",
   "ts/moot/retrieval.ts|\\n\\s*[A-Z][A-Z0-9 –—-]+\\s*$": "operator: diary entries of the corpus's book files",
@@ -27,9 +27,9 @@ const REVIEWED: Record<string, string> = {
 
 /** `new RegExp` calls whose pattern is built at run time, each reviewed by hand. */
 const DYNAMIC: Record<string, string> = {
-  "ts/evidence/fragment.ts": "^(?:[ \\t]*>){1,depth}: anchored, a blank class then '>' (no overlap); tested below",
+  "ts/evidence/fragment/hashing.ts": "^(?:[ \\t]*>){1,depth}: anchored, a blank class then '>' (no overlap); tested below",
   "ts/kernel/algebra.ts": "one class char, then the prefix name with - and . escaped (PN_PREFIX has no other metacharacter), then ':'",
-  "ts/kernel/check.ts": "'AS ?name)' at the end: a SPARQL variable name holds no metacharacter",
+  "ts/kernel/check/scope.ts": "'AS ?name)' at the end: a SPARQL variable name holds no metacharacter",
   "ts/kernel/syntax-hints.ts": "(^|\\s) then a variable as written: literal",
   "ts/memdsl/untrusted.ts": "built from constant tables (fence letters, invisible characters, '<' look-alikes): '<', a class run, then letters",
   "ts/moot/book-structure.ts": "operator: the corpus's book files",
@@ -37,7 +37,7 @@ const DYNAMIC: Record<string, string> = {
 
 const key = (r: FoundRegex) => `${r.where.replace(/:\d+$/, "")}|${r.source}`;
 const reviewed = (r: FoundRegex) =>
-  REVIEWED[key(r)] ?? REVIEWED[r.where.replace(/:\d+$/, "")] ?? (r.where.startsWith("ts/evidence/fragment.ts") && r.source.startsWith("\\[(?<=") ? REVIEWED["ts/evidence/fragment.ts|writtenLabel"] : undefined);
+  REVIEWED[key(r)] ?? REVIEWED[r.where.replace(/:\d+$/, "")] ?? (r.where.startsWith("ts/evidence/fragment/definitions.ts") && r.source.startsWith("\\[(?<=") ? REVIEWED["ts/evidence/fragment/definitions.ts|writtenLabel"] : undefined);
 
 describe("the regexes of ts/", () => {
   it("are collected by the TypeScript parser: every literal, every constant new RegExp", () => {
@@ -92,8 +92,8 @@ const N = 100_000;
 const LONG_RUNS: Array<{ file: string; piece: string; inputs: string[] }> = [
   { file: "ts/moot/grounding.ts", piece: "(?:[.,;:!?…]+\\s*)?", inputs: [" ".repeat(N) + "x", "\t".repeat(N) + ",O0]", ` ${".".repeat(N)}x`] },
   { file: "ts/cli/common.ts", piece: "^(\\d+(?:\\.\\d*)?", inputs: ["0".repeat(N) + "E", `1.${"0".repeat(N)}x`] },
-  { file: "ts/evidence/fragment.ts", piece: "{1,999})\\]:", inputs: ["[\\".repeat(N), "[^\\".repeat(N) + "\t", "\\[".repeat(N) + "[x]:", "\\".repeat(N) + "[x]:"] },
-  { file: "ts/evidence/fragment.ts", piece: "|\\\\$){1,999}$", inputs: ["\\".repeat(N) + "\t", "\\".repeat(998) + " "] },
+  { file: "ts/evidence/fragment/definitions.ts", piece: "{1,999})\\]:", inputs: ["[\\".repeat(N), "[^\\".repeat(N) + "\t", "\\[".repeat(N) + "[x]:", "\\".repeat(N) + "[x]:"] },
+  { file: "ts/evidence/fragment/definitions.ts", piece: "|\\\\$){1,999}$", inputs: ["\\".repeat(N) + "\t", "\\".repeat(998) + " "] },
   { file: "ts/net/redact.ts", piece: "{0,63}:\\/\\/", inputs: ["a+".repeat(N) + "\0a://@", "a".repeat(N)] },
   { file: "ts/moot/synth.ts", piece: "^\\[(s\\d+)\\] \\(", inputs: ["[s0] (\r".repeat(N / 5) + "\n"] },
   { file: "ts/moot/synth.ts", piece: "\\[[^[\\]]*\\]|\"", inputs: ["[".repeat(N) + '"'] },
@@ -116,7 +116,7 @@ describe("each fixed regex on a long run of its worst character", () => {
     for (const r of ones) expect(await runInWorker(r.source, r.flags, `${"\t".repeat(N)}\0\n`)).toBe(2);
   });
 
-  it("the quote-depth marker regex of fragment.ts (built at run time) finishes on a deep run", { timeout: 120_000 }, async () => {
+  it("the quote-depth marker regex of fragment/hashing.ts (built at run time) finishes on a deep run", { timeout: 120_000 }, async () => {
     expect(await runInWorker("^(?:[ \\t]*>){1,1000}", "", `${" ".repeat(N)}x`)).toBe(0);
     expect(await runInWorker("^(?:[ \\t]*>){1,1000}", "", `${"> ".repeat(N / 2)}x`)).toBe(1);
   });

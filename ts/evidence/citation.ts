@@ -12,7 +12,7 @@
  * Lookups go through a FragmentIndex (two hash maps), so resolving one citation is
  * O(1) expected, whatever the document's size.
  */
-import type { Fragment, FragmentKind } from "./fragment.js";
+import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
 import { sequenceRatio } from "../moot/index.js";
 import { GroundwireError } from "../errors.js";

@@ -13,7 +13,7 @@ import { checkGrounding, passesGrounding, snapQuotes } from "../moot/grounding.j
 import { createQuoteIndex, type QuoteIndex } from "../moot/quote-index.js";
 import type { EmbeddedCorpus, Hit } from "../moot/retrieval.js";
 import { Schema } from "../kernel/schema.js";
-import { createKernel } from "../kernel/check.js";
+import { createKernel } from "../kernel/check/index.js";
 import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../triple-index/index.js";
 import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "../memdsl/index.js";
 import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";
