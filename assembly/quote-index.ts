@@ -1,4 +1,4 @@
-// Quote index scan (ts/moot/quote-index.ts is the TS twin and holds the proofs):
+// Quote index scan (ts/match/quote-index.ts is the TS twin and holds the proofs):
 // every window of every text (sizes n-2..n+2 words) whose difflib ratio vs the
 // quote is >= minRatio. Windows are skipped only on a sound upper bound < minRatio:
 //   1. real_quick_ratio  2*min(la,lb)/(la+lb)
@@ -1029,7 +1029,7 @@ export function qiScan(nSources: i32, lb: i32, n: i32, alphabet: i32, minRatio: 
  * one text) as qiScan scans a text: every window lying inside a range with ratio >= minRatio, to
  * OUT; returns how many. Phase A restarts at each range's first word, so it computes E_from, and
  * every window inside the range starts at or after `from`: E_from(e) <= Levenshtein(W, b) and
- * bound 2 holds as in the lanes (the TS twin is WindowScanner.scan in ts/moot/quote-index.ts).
+ * bound 2 holds as in the lanes (the TS twin is WindowScanner.scan in ts/match/quote-index.ts).
  * With `raise`, each window found raises minRatio to its ratio for the windows after it (ranges
  * in order, windows by last word, then size), as WindowScanner.scan(…, raise) does: the
  * best-first search's seeds for limit 1, where only the best window matters.
@@ -1066,7 +1066,7 @@ let workDone: f64 = 0;
 let chunkReached: i32 = 0;
 
 /**
- * One chunk of a text, for a scan cut into pieces (ts/moot/quote-index.ts `scanChunked`, which checks
+ * One chunk of a text, for a scan cut into pieces (ts/match/quote-index.ts `scanChunked`, which checks
  * its time budget and raises its threshold between chunks): the windows lying inside words [w0, w1)
  * (one text) that END at a word >= `from` (w0 <= from <= w1), with ratio >= minRatio, to OUT; returns
  * how many. Phase A runs from w0 (so E_w0 bounds every window starting there, as in qiScanRanges);
@@ -1138,7 +1138,7 @@ function pushRange(count: i32, from: i32, to: i32): i32 {
 }
 
 /**
- * The linear pass at a high threshold with a one-block prefix (ts/moot/quote-index.ts `searchBest`
+ * The linear pass at a high threshold with a one-block prefix (ts/match/quote-index.ts `searchBest`
  * (h) has the proof): phase A over every text with b1 = QUOTE[0, m) (m <= 64 < lb), marking the
  * characters e1 with E1(e1) <= limit (= D, the indel budget of a window with ratio >= minRatio);
  * each mark gives the word range of chars [e1 − m − D + 1, e1 + (lb − m) + D] (one word wider at
@@ -1214,7 +1214,7 @@ function scanRangeList(count: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64
 // ---------------------------------------------------------------------------------------------
 // The lanes pass (qiScanLanes): the linear pass at a high threshold T through a prefix of the
 // quote, as qiScanPrefix, but over 16 lanes of W = 16 or 32 bits at once and with the semi-global
-// INDEL distance in place of Levenshtein (ts/moot/quote-index.ts `searchBest` (h) and (i) have the
+// INDEL distance in place of Levenshtein (ts/match/quote-index.ts `searchBest` (h) and (i) have the
 // proofs of what a mark covers).
 //
 // Layout (qiLanesLayout, once per texts): the C key characters of all texts are cut into 16
@@ -1259,7 +1259,7 @@ function scanRangeList(count: i32, lb: i32, n: i32, alphabet: i32, minRatio: f64
 //   Pv' = Mh_in | ~Xv & (~Ph_in | Pv), Mv' = Ph_in & Xv (Ph_in, Mh_in: Ph, Mh shifted up one row,
 //        0 into row 1: row 0 is all zeros).
 // Checked against the plain DP on 20,000 random pairs (m <= 32, alphabets of 2-5) while writing
-// it, and by test/moot/quote-index-lanes.test.ts through the windows found (a wrong Ph fails it).
+// it, and by test/match/quote-index-lanes.test.ts through the windows found (a wrong Ph fails it).
 
 /** Lane share of the layout in TX, and the characters it holds (-1: none yet). */
 let txShare: i32 = 0;
@@ -1486,7 +1486,7 @@ function lanes32i(steps: i32, share: i32, chars: i32, maxMarks: i32): i32 {
 /**
  * The linear pass at threshold minRatio through the quote's first m = min(lb, W) characters in
  * 16 lanes of W = 16 or 32 bits (the layout of qiLanesLayout must be current), with the semi-global
- * indel distance; D = the indel budget of a window with ratio >= minRatio (ts/moot/quote-index.ts
+ * indel distance; D = the indel budget of a window with ratio >= minRatio (ts/match/quote-index.ts
  * `searchBest` (b)), < m. The two widths differ only in m (the proof below holds for any m <= lb):
  * 32 bits cost about twice the DP a character and mark far less at a larger D (docs/moot.md). Every character e1 whose lane scores E_l(e1) <= D marks the words of
  * characters [e1 − m − D + 1, e1 + (lb − m) + D] of its text (proof (h), (i): W1, the part of a

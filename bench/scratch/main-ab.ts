@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { wasmFor } from "../../bindings/wasm.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/moot/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index.js";
 import { targetQuotes } from "./target-quotes.js";
 
 const other = process.argv[2];
@@ -15,7 +15,7 @@ const rounds = Number(process.argv[3] ?? 8);
 await initNodeBackends();
 const otherInit = await import(pathToFileURL(`${other}/bindings/init-node.ts`).href);
 await otherInit.initNodeBackends();
-const otherQi = await import(pathToFileURL(`${other}/ts/moot/quote-index.ts`).href);
+const otherQi = await import(pathToFileURL(`${other}/ts/match/quote-index.ts`).href);
 const { books, quotes } = targetQuotes();
 const mine = createQuoteIndex(books, { backend: "wasm" });
 const theirs = otherQi.createQuoteIndex(books, { backend: "wasm" });

@@ -3,7 +3,7 @@
 // (quartiles).  npx tsx bench/scratch/s10-ab-spread.ts /work/main 3,11 [rounds]
 import { pathToFileURL } from "node:url";
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { createQuoteIndex } from "../../ts/moot/quote-index.js";
+import { createQuoteIndex } from "../../ts/match/quote-index.js";
 import { targetQuotes } from "./target-quotes.js";
 
 const other = process.argv[2];
@@ -12,7 +12,7 @@ const rounds = Number(process.argv[4] ?? 30);
 await initNodeBackends();
 const otherInit = await import(pathToFileURL(`${other}/bindings/init-node.ts`).href);
 await otherInit.initNodeBackends();
-const otherQi = await import(pathToFileURL(`${other}/ts/moot/quote-index.ts`).href);
+const otherQi = await import(pathToFileURL(`${other}/ts/match/quote-index.ts`).href);
 const { books, quotes } = targetQuotes();
 const mine = createQuoteIndex(books, { backend: "wasm" });
 const theirs = otherQi.createQuoteIndex(books, { backend: "wasm" });

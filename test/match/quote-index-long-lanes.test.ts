@@ -6,8 +6,8 @@
 // and elsewhere, give the same windows and ratios as the exhaustive scan.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/moot/quote-index.js";
-import { words } from "../../ts/moot/words.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/match/quote-index.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

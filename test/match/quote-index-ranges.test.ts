@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { QI_EXPORTS, quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { wasmFor } from "../../bindings/wasm.js";
-import { __quoteIndexInternals, scanExhaustive } from "../../ts/moot/quote-index.js";
-import { words } from "../../ts/moot/words.js";
+import { __quoteIndexInternals, scanExhaustive } from "../../ts/match/quote-index.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

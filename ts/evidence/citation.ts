@@ -14,7 +14,7 @@
  */
 import type { Fragment, FragmentKind } from "./fragment.js";
 import { normalizeWhitespace } from "./text.js";
-import { sequenceRatio } from "../moot/index.js";
+import { sequenceRatio } from "../match/index.js";
 
 /** The four outcomes of resolving a citation. */
 export type CitationStatus = "current" | "moved" | "stale" | "lost";

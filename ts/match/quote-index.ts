@@ -17,7 +17,7 @@
  * windows get difflib's exact M. So the set of windows ≥ `minRatio` is the
  * exhaustive one, and the order (ratio, then bestSpan's order: text, size,
  * start) and the overlap rule are applied to that set: the answer is a
- * function of the exhaustive set (test/moot/quote-index.test.ts checks it
+ * function of the exhaustive set (test/match/quote-index.test.ts checks it
  * against the exhaustive scan on both backends).
  *
  * Bounds, cheapest first, per window W (la characters) and quote b (lb):
@@ -66,7 +66,6 @@ import { createMatchScratch, matchingCharacters, ratioOf } from "./sequence-matc
 import { words } from "./words.js";
 import { internQuote, quoteTooLong, QuoteTooLongError } from "./quote-keys.js";
 import { buildWordTable } from "./word-table.js";
-import type { Book } from "./retrieval.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
 export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "./quote-keys.js";
@@ -88,8 +87,14 @@ export interface QuoteIndexSource {
   passages?: readonly SourcePassage[];
 }
 
+/** A parsed book as `createQuoteIndex` reads it (ts/moot's `Book` is one): its key and its passages in order. */
+export interface QuoteIndexBook {
+  key: string;
+  passages: readonly { name: string; label?: string; content: string }[];
+}
+
 /** What `createQuoteIndex` accepts: plain texts (keys "0", "1", …), keyed sources, or parsed books. */
-export type QuoteIndexInput = readonly string[] | readonly QuoteIndexSource[] | readonly Book[];
+export type QuoteIndexInput = readonly string[] | readonly QuoteIndexSource[] | readonly QuoteIndexBook[];
 
 /** Options of `createQuoteIndex`. */
 export interface QuoteIndexOptions {
@@ -175,14 +180,14 @@ export interface WindowHit {
   ratio: number;
 }
 
-/** Texts with their word-id postings (ts/moot/word-table.ts): what the exact path and the best-first search read. */
+/** Texts with their word-id postings (ts/match/word-table.ts): what the exact path and the best-first search read. */
 export interface PostedText extends IndexedText {
   /** Word ids (interned keys) per global word, and a CSR posting list per id (words ascending). */
   wordIds: Int32Array;
   vocabulary: ReadonlyMap<string, number>;
   postingStart: Int32Array;
   postings: Int32Array;
-  /** charStart of each posting (ts/moot/word-table.ts), read in order by the filter. */
+  /** charStart of each posting (ts/match/word-table.ts), read in order by the filter. */
   postingChars: Int32Array;
   /** Source of each global word. */
   wordSource: Int32Array;
@@ -195,9 +200,9 @@ interface Prepared extends PostedText {
   vocabulary: Map<string, number>;
 }
 
-function isBook(x: unknown): x is Book {
+function isBook(x: unknown): x is QuoteIndexBook {
   return (
-    typeof x === "object" && x !== null && Array.isArray((x as Book).passages) && typeof (x as Book).key === "string" &&
+    typeof x === "object" && x !== null && Array.isArray((x as QuoteIndexBook).passages) && typeof (x as QuoteIndexBook).key === "string" &&
     typeof (x as { text?: unknown }).text !== "string"
   );
 }
@@ -239,7 +244,7 @@ function prepare(input: QuoteIndexInput): Prepared {
     if (keys.has(s.key)) throw new RangeError(`createQuoteIndex: source key ${JSON.stringify(s.key)} appears twice`);
     keys.add(s.key);
   }
-  // tokenizing, interning and postings: ts/moot/word-table.ts
+  // tokenizing, interning and postings: ts/match/word-table.ts
   const t = buildWordTable(sources.map((s) => s.text));
   return {
     sources,
@@ -1074,7 +1079,7 @@ function searchBest(
     // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8 and 32-bit
     // lanes (m = 32, session 10) for D ≤ 20. The WASM pass (qiScanLanes, assembly/quote-index.ts:
     // the recurrences, the lane boundaries, the check of each run of marks with the whole quote, and
-    // their proofs) runs 16 lanes over all texts at once; test/moot/lanes-twin.ts is its TS twin.
+    // their proofs) runs 16 lanes over all texts at once; test/match/lanes-twin.ts is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));
     // (i) In WASM, first the same pass over all texts in 16 lanes of 16 or 32 bits with the
     // semi-global indel distance (`lanesScanOf`: when D is small enough, else it declines); null:

@@ -4,7 +4,7 @@
  * synthesizer that answers from its passages with verbatim quotes, so a moot
  * runs offline and deterministically.
  */
-import { translateQuoteChars, words } from "./words.js";
+import { translateQuoteChars, words } from "../match/index.js";
 
 /** One chat message, OpenAI style. */
 export interface ChatMessage {
