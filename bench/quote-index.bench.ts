@@ -31,7 +31,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/match/quote-index/index.js";
 import { quoteIndexBindingFor } from "../bindings/quote-index.js";
 import { wasmFor } from "../bindings/wasm.js";
 import { seqBindingFor } from "../bindings/sequence-match.js";

@@ -18,7 +18,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { createQuoteIndex } from "../ts/match/quote-index.js";
+import { createQuoteIndex } from "../ts/match/quote-index/index.js";
 import { loadBooks } from "../ts/moot/corpus-node.js";
 import { buildWordTable } from "../ts/match/word-table.js";
 import { wordsInto, type Word, type WordSink } from "../ts/match/words.js";

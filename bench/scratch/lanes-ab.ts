@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { instantiateSync } from "@assemblyscript/loader";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { makeQuotes } from "../quote-index.bench.js";
 import { mulberry32 } from "../../test/prng.js";

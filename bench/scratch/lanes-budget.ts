@@ -3,7 +3,7 @@
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { wasmFor } from "../../bindings/wasm.js";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { makeQuotes } from "../quote-index.bench.js";
 import { mulberry32 } from "../../test/prng.js";

@@ -2,7 +2,7 @@
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { wasmFor } from "../../bindings/wasm.js";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
 await initNodeBackends();
 const x = wasmFor("wasm")! as unknown as { qiLanesLayout(c: number): number };

@@ -1,6 +1,6 @@
 // mark rates of prefix filters: semi-global Levenshtein and indel distance of the quote's first m chars
 import { fileURLToPath } from "node:url";
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { makeQuotes } from "../quote-index.bench.js";
 import { mulberry32 } from "../../test/prng.js";

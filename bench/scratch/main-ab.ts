@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { wasmFor } from "../../bindings/wasm.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 
 const other = process.argv[2];

@@ -3,7 +3,7 @@
 // (quartiles).  npx tsx bench/scratch/s10-ab-spread.ts /work/main 3,11 [rounds]
 import { pathToFileURL } from "node:url";
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { createQuoteIndex } from "../../ts/match/quote-index.js";
+import { createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 
 const other = process.argv[2];

@@ -1,6 +1,6 @@
 // The byte codes (min(id, 254)) of the bench quotes' first 32 characters, and how often text
 // characters of each code occur (does the alphabet put common characters first?).
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 const { books, quotes } = targetQuotes();
 const ix = __quoteIndexInternals.prepare(books);

@@ -1,6 +1,6 @@
 // Probe (session 10): gramRanges' phases on quote 7, repeated (does the time fall once V8 optimizes?).
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 await initNodeBackends();
 const { prepare, prepareQuote, gramRanges, tuning } = __quoteIndexInternals;

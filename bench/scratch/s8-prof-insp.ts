@@ -2,7 +2,7 @@
 // self time by function.  npx tsx bench/scratch/s8-prof-insp.ts 6,9 300
 import { Session } from "node:inspector/promises";
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { createQuoteIndex } from "../../ts/match/quote-index.js";
+import { createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 await initNodeBackends();
 const { books, quotes } = targetQuotes();

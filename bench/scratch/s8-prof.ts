@@ -1,7 +1,7 @@
 // Warm medians of `locate(q, {limit: 1})` (WASM, CPU ms) for chosen bench quotes, alone in a process:
 //   npx tsx bench/scratch/s8-prof.ts 6,9,10 30   (quotes by bench index, rounds)
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { createQuoteIndex } from "../../ts/match/quote-index.js";
+import { createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 await initNodeBackends();
 const { books, quotes } = targetQuotes();

@@ -1,6 +1,6 @@
 // Probe (session 8): a q-gram pigeonhole filter with bucket masks (no anchors) for the six slow bench
 // quotes at their best ratio: per P, the list entries and the surviving bucket groups. Q=4,3 SHIFT=3 npx tsx bench/scratch/s8-qgram-probe.ts
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 const { books, quotes } = targetQuotes();
 const ix = __quoteIndexInternals.prepare(books);

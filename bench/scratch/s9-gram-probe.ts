@@ -3,7 +3,7 @@
 // (warm), with the cost guess off (tuning.gramShare = 0: it never declines on it), and `locate`'s
 // way and CPU ms with the tuning as shipped.   npx tsx bench/scratch/s9-gram-probe.ts [quotes, e.g. 7,9,10]
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 
 await initNodeBackends();

@@ -3,7 +3,7 @@
 // per round, each quote, each value once (order rotating); per quote the median CPU ms, and the way.
 //   npx tsx bench/scratch/s9-tuning-ab.ts gramSurvivorCost 300,3000,30000 [rounds] [quotes]
 import { initNodeBackends } from "../../bindings/init-node.js";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { targetQuotes } from "./target-quotes.js";
 await initNodeBackends();
 const { tuning, searchPaths } = __quoteIndexInternals;

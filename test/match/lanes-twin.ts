@@ -1,7 +1,7 @@
 // The TS twin of the WASM lanes pass (assembly/quote-index.ts qiScanLanes): the same marks, ranges
 // and windows, scalar, in 32-bit words; the oracle of test/match/quote-index-lanes.test.ts. Kept in
 // the test tree: the TS backend's linear pass at T is scanPrefixTs (ts/match/quote-index.ts).
-import { __quoteIndexInternals, type IndexedQuote, type IndexedText, type WindowHit } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, type IndexedQuote, type IndexedText, type WindowHit } from "../../ts/match/quote-index/index.js";
 
 const { firstAtLeast, WindowScanner } = __quoteIndexInternals;
 

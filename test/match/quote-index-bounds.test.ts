@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   __quoteIndexInternals, createQuoteIndex, locateQuotes, QuoteSearchTimeoutError, QuoteTooLongError, rankHits, scanExhaustive,
-} from "../../ts/match/quote-index.js";
+} from "../../ts/match/quote-index/index.js";
 import { bestSpan, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "../../ts/match/best-span.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { words } from "../../ts/match/words.js";

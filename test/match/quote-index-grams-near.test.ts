@@ -5,7 +5,7 @@
 // grams sharing keys), for many gram choices, budgets D and needs.
 import { readFileSync } from "node:fs";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { __quoteIndexInternals } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

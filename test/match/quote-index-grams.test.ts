@@ -6,7 +6,7 @@
 // function for both; the ranges are verified by WASM qiScanRanges or its TS twin).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 

@@ -7,7 +7,7 @@
 // the boundaries must lose windows there.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs, type WindowHit } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs, type WindowHit } from "../../ts/match/quote-index/index.js";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { wasmFor } from "../../bindings/wasm.js";
 import { words } from "../../ts/match/words.js";

@@ -4,7 +4,7 @@
 // end; minRatio 0.5 to 1, `overlapping` and `source`; both backends (a randomized differential run,
 // deterministic seeds).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 

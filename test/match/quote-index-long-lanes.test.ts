@@ -6,7 +6,7 @@
 // and elsewhere, give the same windows and ratios as the exhaustive scan.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/match/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 

@@ -24,7 +24,7 @@ import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
-import { bestWindowAtLeast, type PostedText } from "./quote-index.js";
+import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
 

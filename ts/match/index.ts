@@ -18,4 +18,4 @@ export {
   createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO, QuoteSearchTimeoutError,
   type QuoteIndex, type QuoteIndexInput, type QuoteIndexBook, type QuoteIndexSource, type QuoteIndexOptions, type SourcePassage,
   type LocateOptions, type LocatedSpan, type LocatedQuote,
-} from "./quote-index.js";
+} from "./quote-index/index.js";
