@@ -54,7 +54,7 @@ const newWords = (t: string) => {
 /** A book's text as the quote index joins it. */
 const bookText = (b: Book) => b.passages.map((p) => p.content).join("\n\n");
 
-/** The quote index build before ts/match/word-table.ts (ts/match/quote-index.ts `prepare` at 48e52e8), over the old words(). */
+/** The quote index build before ts/match/word-table.ts (ts/moot/quote-index.ts `prepare` at 48e52e8), over the old words(). */
 function oldBuild(books: Book[]) {
   const texts = books.map(bookText);
   const alphabet = new Map<number, number>([[32, 0]]);

@@ -1,4 +1,4 @@
-// The q-gram filter's pre-pass (issue 18, session 10; ts/match/quote-index.ts `gramEntriesNear`, proof
+// The q-gram filter's pre-pass (issue 18, session 10; ts/match/quote-index/grams.ts `gramEntriesNear`, proof
 // there): the entries it keeps, sorted by key then gram, are a sub-list of all entries sorted by a
 // plain Array.prototype.sort, and the sliding window of `gramRanges` (re-written here) gives the same
 // character intervals on them as on all entries: on real text, on a crowded run ("zzzz " × 300, many

@@ -1,4 +1,4 @@
-// The q-gram filter of the best-first search (issue 18, session 8; ts/match/quote-index.ts
+// The q-gram filter of the best-first search (issue 18, session 8; ts/match/quote-index/grams.ts
 // `searchBest` (j), `gramRanges`, proof there): the word ranges it returns hold every window of the
 // full scan (and, on a small text, of the exhaustive scan of every window) with ratio ≥ T (D = the indel budget of T), on real texts and other scripts, for
 // every source and one; a budget below D loses windows (the test can fail); and `locate(q, {limit})`

@@ -1,5 +1,5 @@
-// The lanes pass (assembly/quote-index.ts qiScanLanes, TS twin scanLanesTs in ./lanes-twin.ts;
-// proofs at searchBest (h), (i) in ts/match/quote-index.ts): the quote's first min(lb, W)
+// The lanes pass (assembly/quote-index/lanes.ts qiScanLanes, TS twin scanLanesTs in ./lanes-twin.ts;
+// proofs at searchBest (h), (i) in ts/match/quote-index/search.ts): the quote's first min(lb, W)
 // characters in 16 lanes of W = 16 or 32 bits over all texts at once, semi-global indel distance, marks at
 // E ≤ D (the indel budget of a window ≥ T), runs marked around each lane's start for the windows
 // straddling it. At T = the best window's ratio (D as tight as it gets), the windows ≥ T must be

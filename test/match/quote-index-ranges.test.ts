@@ -1,5 +1,5 @@
 // The range scan the best-first search verifies with (issue 18): WASM `qiScanRanges`
-// (assembly/quote-index.ts, through bindings/quote-index.ts `scanRanges`) and its TS twin
+// (assembly/quote-index/scan.ts, through bindings/quote-index.ts `scanRanges`) and its TS twin
 // (`scanRangesTs`, WindowScanner.scanRanges) return the same windows in the same order, with and
 // without `raise`, and without `raise` exactly the windows of the exhaustive scan that lie inside
 // a range. Ranges of one word, of a whole text, next to each other, at text edges; quotes of 1–4

@@ -2,7 +2,7 @@
  * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]`:
  * where a quote is from across the corpus — book, passage label(s), the span,
  * its ratio (difflib, as the grounding check computes it) and a word diff of
- * quote vs span. Built on createQuoteIndex (ts/match/quote-index.ts).
+ * quote vs span. Built on createQuoteIndex (ts/match/quote-index/).
  */
 import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/retrieval.js";

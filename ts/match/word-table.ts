@@ -1,5 +1,5 @@
 /**
- * The word table of the quote index (ts/match/quote-index.ts): every word of every text, its
+ * The word table of the quote index (ts/match/quote-index/): every word of every text, its
  * key interned to a word id and its code points to alphabet ids, built in one pass over the
  * texts without one string or object per word.
  *

@@ -178,7 +178,7 @@ export class WindowScanner {
   /**
    * `scan` over word ranges (pairs [from, to), ascending, disjoint, each inside one source), the
    * threshold carried from range to range: the TS twin of the WASM `qiScanRanges`
-   * (assembly/quote-index.ts), same windows in the same order, so `raise` raises alike.
+   * (assembly/quote-index/scan.ts), same windows in the same order, so `raise` raises alike.
    */
   scanRanges(ranges: Int32Array, minRatio: number, raise: boolean): WindowHit[] {
     const out: WindowHit[] = [];
