@@ -8,7 +8,6 @@
 //   [8] RANGES i32 x 2*ranges (qiScanRanges: [from, to) word ranges, sorted, disjoint, each in one text)
 // OUT may move during qiScan (more hits than room): read the table after it.
 
-
 const QI_TABLE: usize = memory.data(9 * 4);
 
 let capChars: i32 = 0;

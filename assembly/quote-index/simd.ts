@@ -495,7 +495,6 @@ function simd3x1d(steps: i32): void {
   store<i64>(st1, <i64>a1, 56);
 }
 
-
 /**
  * Phase A for the words [w0, w1), quotes of 4+ blocks: the same recurrences on one lb-bit integer
  * per lane, spread over 64-bit words (state in PVV/MVV: one v128 per block, lane l at +8l); the

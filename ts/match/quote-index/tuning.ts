@@ -1,5 +1,7 @@
-/** The search's constants (measured; tests may change `tuning`) and its path counters (`searchPaths`), in one leaf file every pass reads. */
-
+/**
+ * The search's constants (measured; tests may change `tuning`), its path counters (`searchPaths`)
+ * and `firstAtLeast`, the binary search the passes share: one leaf file every pass reads.
+ */
 
 /**
  * The WASM chunk scan's work cap, in DP cells of its LCS bounds and difflib ratios: a chunk that runs
