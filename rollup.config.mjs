@@ -199,7 +199,7 @@ function onwarnBundled(warning, warn) {
   warn(warning);
 }
 
-/** The browser-safe entry's files are named after their source (dist/moot/best-span.js …). */
+/** The browser-safe entry's files are named after their source (dist/match/best-span.js …). */
 function sourceFileName(chunk) {
   const id = chunk.facadeModuleId ?? "";
   const rel = relative(join(ROOT, "ts"), id).split(sep).join("/");

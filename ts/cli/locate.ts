@@ -2,14 +2,11 @@
  * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]`:
  * where a quote is from across the corpus — book, passage label(s), the span,
  * its ratio (difflib, as the grounding check computes it) and a word diff of
- * quote vs span. Built on createQuoteIndex (ts/moot/quote-index.ts).
+ * quote vs span. Built on createQuoteIndex (ts/match/quote-index/).
  */
 import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/retrieval.js";
-import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
-import { QuoteTooLongError } from "../moot/quote-keys.js";
-import { matchingBlocks } from "../moot/sequence-match.js";
-import { words } from "../moot/words.js";
+import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 

@@ -14,7 +14,7 @@
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { sequenceRatio } from "../moot/index.js";
+import { sequenceRatio } from "../match/index.js";
 import { GroundwireError } from "../errors.js";
 
 /** The four outcomes of resolving a citation. */

@@ -7,7 +7,7 @@
 import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault, type EndpointFailure, DEFAULT_ATTEMPTS, DEFAULT_MAX_RESPONSE_BYTES } from "../net/http.js";
 import { GroundwireError } from "../errors.js";
 import { redactAndCut, redactUrl } from "../net/redact.js";
-import type { TextSynthesizer } from "./synth.js";
+import type { TextSynthesizer } from "./text-synthesizer.js";
 
 /** Default model request timeout, in milliseconds (per attempt). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;

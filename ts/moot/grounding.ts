@@ -34,9 +34,7 @@
  * All offsets are UTF-16 code units into the reply as given.
  */
 import type { BackendRequest } from "../../bindings/wasm.js";
-import { createQuoteMatcher, fitsBestSpan, type QuoteMatcher } from "./best-span.js";
-import { translateQuoteChars, words, type Word } from "./words.js";
-import type { QuoteIndex } from "./quote-index.js";
+import { createQuoteMatcher, fitsBestSpan, translateQuoteChars, words, type QuoteIndex, type QuoteMatcher, type Word } from "../match/index.js";
 
 /** Lowest best-span ratio at which a missed quote is replaced by the source's words. */
 export const SNAP_MIN_RATIO = 0.8;

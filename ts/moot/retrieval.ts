@@ -4,7 +4,7 @@
  * and an HTTP client for a remote worker.
  */
 import type MiniSearch from "minisearch";
-import { words } from "./words.js";
+import { words } from "../match/index.js";
 import { levenshtein } from "../deps/levenshtein.js";
 import { miniSearch } from "../deps/minisearch.js";
 import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";

@@ -4,28 +4,12 @@
  * synthesizer that answers from its passages with verbatim quotes, so a moot
  * runs offline and deterministically.
  */
-import { translateQuoteChars, words } from "./words.js";
+import { translateQuoteChars, words } from "../match/index.js";
 
-/** One chat message, OpenAI style. */
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+import type { ChatMessage, TextSynthesizer } from "./text-synthesizer.js";
 
-/** Options of one completion. `model` undefined means the synthesizer's default. */
-export interface CompleteOptions {
-  model?: string;
-  /** Upper bound on the reply's length, in tokens. */
-  maxTokens?: number;
-  temperature?: number;
-}
-
-/** Anything that turns chat messages into a reply. An empty string means "the model returned nothing". */
-export interface TextSynthesizer {
-  /** A short name for logs and transcripts, e.g. `"extractive"` or the endpoint's model. */
-  readonly name?: string;
-  complete(messages: readonly ChatMessage[], options?: CompleteOptions): Promise<string>;
-}
+// The interface every synthesizer implements (its own file: the chat client implements it too).
+export type { ChatMessage, CompleteOptions, TextSynthesizer } from "./text-synthesizer.js";
 
 // The OpenAI-compatible chat client lives in chat-endpoint.ts (HTTP through ts/net/http.ts).
 export {

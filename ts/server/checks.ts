@@ -10,7 +10,7 @@ import { cloneGraph, parseGraph, type Graph } from "../rdf/graph.js";
 import { loadGraphFile } from "../rdf/load.js";
 import { serializeGraph } from "../rdf/serialize.js";
 import { checkGrounding, passesGrounding, snapQuotes } from "../moot/grounding.js";
-import { createQuoteIndex, type QuoteIndex } from "../moot/quote-index.js";
+import { createQuoteIndex, type QuoteIndex } from "../match/index.js";
 import type { EmbeddedCorpus, Hit } from "../moot/retrieval.js";
 import { Schema } from "../kernel/schema.js";
 import { createKernel } from "../kernel/check/index.js";

@@ -4,9 +4,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   __quoteIndexInternals, createQuoteIndex, locateQuotes, rankHits, scanExhaustive, scanTs, type WindowHit,
-} from "../../ts/moot/quote-index.js";
-import { bestSpan } from "../../ts/moot/best-span.js";
-import { words } from "../../ts/moot/words.js";
+} from "../../ts/match/quote-index/index.js";
+import { bestSpan } from "../../ts/match/best-span.js";
+import { words } from "../../ts/match/words.js";
 import { parseBook } from "../../ts/moot/retrieval.js";
 import { mulberry32 } from "../prng.js";
 
@@ -283,8 +283,8 @@ describe("input checks", () => {
 
 describe("shared limits", () => {
   it("locate and bestSpan accept the same longest quote", async () => {
-    const bs = await import("../../ts/moot/best-span.js");
-    const qi = await import("../../ts/moot/quote-index.js");
+    const bs = await import("../../ts/match/best-span.js");
+    const qi = await import("../../ts/match/quote-index/index.js");
     expect(qi.MAX_QUOTE_WORDS).toBe(bs.MAX_QUOTE_WORDS);
   });
 });

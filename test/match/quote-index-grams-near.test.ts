@@ -1,11 +1,11 @@
-// The q-gram filter's pre-pass (issue 18, session 10; ts/moot/quote-index.ts `gramEntriesNear`, proof
+// The q-gram filter's pre-pass (issue 18, session 10; ts/match/quote-index/grams.ts `gramEntriesNear`, proof
 // there): the entries it keeps, sorted by key then gram, are a sub-list of all entries sorted by a
 // plain Array.prototype.sort, and the sliding window of `gramRanges` (re-written here) gives the same
 // character intervals on them as on all entries: on real text, on a crowded run ("zzzz " × 300, many
 // grams sharing keys), for many gram choices, budgets D and needs.
 import { readFileSync } from "node:fs";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { __quoteIndexInternals } from "../../ts/moot/quote-index.js";
+import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

@@ -1,13 +1,13 @@
 // The WASM pass in lanes, at minRatio 0.8, where only characters with a small enough E are marked
-// (assembly/quote-index.ts, markLimit), and below ~0.78, where E is stored after every character.
+// (assembly/quote-index/pass.ts, markLimit), and below ~0.78, where E is stored after every character.
 // The pass for quotes over 192 characters (4+ blocks of 64 bits) runs two lanes in one i64x2
 // once the text has 8·(n+2) words: lane 1 starts n + 1 words before the middle word and its warm-up
-// marks characters of lane 0's share (assembly/quote-index.ts, passEN). Quotes across that middle,
+// marks characters of lane 0's share (assembly/quote-index/simd.ts, passEN). Quotes across that middle,
 // and elsewhere, give the same windows and ratios as the exhaustive scan.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/moot/quote-index.js";
-import { words } from "../../ts/moot/words.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/match/quote-index/index.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

@@ -1,18 +1,18 @@
 /**
- * The word table of the quote index (ts/moot/quote-index.ts): every word of every text, its
+ * The word table of the quote index (ts/match/quote-index/): every word of every text, its
  * key interned to a word id and its code points to alphabet ids, built in one pass over the
  * texts without one string or object per word.
  *
  * Why its own interner: the build used to take `words(text)` (one `{key, start, end}` object
  * and one key string per word, ~1 M of each for 5 MB of books) and look each key up in a
  * `Map`; allocating and collecting those cost more than finding the words. Here the tokenizer
- * of ts/moot/words.ts hands each word's key as UTF-16 units of the text when it is those units
+ * of ts/match/words.ts hands each word's key as UTF-16 units of the text when it is those units
  * as they stand (most words of most books, see `WordSink.plain`), and this table hashes the
  * units straight from the text; only words whose key has to be made (accents to lowercase,
  * apostrophes to drop, words found by the segmenter) arrive as strings.
  *
  * The result is the one the `Map`-based build gave, array for array: word ids and alphabet ids
- * are numbered by first occurrence in text order (test/moot/words-table.test.ts compares the
+ * are numbered by first occurrence in text order (test/match/words-table.test.ts compares the
  * two on every book).
  *
  * Layout (ids are Int32; words are numbered across all texts, text by text):
@@ -223,7 +223,7 @@ function layOutKeys(
 }
 
 /**
- * Every word of `texts` (the words of ts/moot/words.ts, `wordsInto`), interned for the quote index.
+ * Every word of `texts` (the words of ts/match/words.ts, `wordsInto`), interned for the quote index.
  *
  * @param texts the texts, in order; offsets in `spans` are UTF-16 units into each as given
  * @returns the table (see {@link WordTable}); its ids are numbered by first occurrence, so the

@@ -1,4 +1,4 @@
-// The q-gram filter of the best-first search (issue 18, session 8; ts/moot/quote-index.ts
+// The q-gram filter of the best-first search (issue 18, session 8; ts/match/quote-index/grams.ts
 // `searchBest` (j), `gramRanges`, proof there): the word ranges it returns hold every window of the
 // full scan (and, on a small text, of the exhaustive scan of every window) with ratio ≥ T (D = the indel budget of T), on real texts and other scripts, for
 // every source and one; a budget below D loses windows (the test can fail); and `locate(q, {limit})`
@@ -6,8 +6,8 @@
 // function for both; the ranges are verified by WASM qiScanRanges or its TS twin).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs } from "../../ts/moot/quote-index.js";
-import { words } from "../../ts/moot/words.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs } from "../../ts/match/quote-index/index.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

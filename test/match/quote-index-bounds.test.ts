@@ -6,10 +6,10 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   __quoteIndexInternals, createQuoteIndex, locateQuotes, QuoteSearchTimeoutError, QuoteTooLongError, rankHits, scanExhaustive,
-} from "../../ts/moot/quote-index.js";
-import { bestSpan, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "../../ts/moot/best-span.js";
+} from "../../ts/match/quote-index/index.js";
+import { bestSpan, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "../../ts/match/best-span.js";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
-import { words } from "../../ts/moot/words.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

@@ -1,12 +1,12 @@
-// The TS twin of the WASM lanes pass (assembly/quote-index.ts qiScanLanes): the same marks, ranges
-// and windows, scalar, in 32-bit words; the oracle of test/moot/quote-index-lanes.test.ts. Kept in
-// the test tree: the TS backend's linear pass at T is scanPrefixTs (ts/moot/quote-index.ts).
-import { __quoteIndexInternals, type IndexedQuote, type IndexedText, type WindowHit } from "../../ts/moot/quote-index.js";
+// The TS twin of the WASM lanes pass (assembly/quote-index/lanes.ts qiScanLanes): the same marks, ranges
+// and windows, scalar, in 32-bit words; the oracle of test/match/quote-index-lanes.test.ts. Kept in
+// the test tree: the TS backend's linear pass at T is scanPrefixTs (ts/match/quote-index/scan.ts).
+import { __quoteIndexInternals, type IndexedQuote, type IndexedText, type WindowHit } from "../../ts/match/quote-index/index.js";
 
 const { firstAtLeast, WindowScanner } = __quoteIndexInternals;
 
 /**
- * The TS twin of the WASM lanes pass (bindings/quote-index.ts `scanLanes`, assembly/quote-index.ts
+ * The TS twin of the WASM lanes pass (bindings/quote-index.ts `scanLanes`, assembly/quote-index/lanes.ts
  * `qiScanLanes`; proof at `searchBest` (h), (i) and in the kernel): all texts' characters cut into
  * 16 shares of ⌈C/16⌉, each run from its first character with the semi-global indel distance of
  * b1 = the quote's first m = min(lb, width) characters (width 16 or 32, as the kernel's) over
@@ -42,7 +42,7 @@ export function scanLanesTs(
       const Xv = Eq | Mv;
       const Xh = ((((Eq & Pv) + Pv) | 0) ^ Pv) | Eq;
       const Mh = Pv & Xh;
-      // the kernel's indel recurrences (assembly/quote-index.ts): Ph = G | Pr & ((G + (G | Pr)) ^ Pr)
+      // the kernel's indel recurrences (assembly/quote-index/lanes.ts): Ph = G | Pr & ((G + (G | Pr)) ^ Pr)
       const G = Mv | ~(Xh | Pv), Pr = Pv & ~Xh;
       const Ph = G | (Pr & ((((G + (G | Pr)) | 0) ^ Pr)));
       if (Ph & top) score++;

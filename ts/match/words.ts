@@ -203,7 +203,7 @@ function nearClusterEdge(text: string, i: number): boolean {
  * Every scanned character is NFC_QC=Yes with canonical combining class 0 (it is neither a
  * mark nor changed by NFC), so a string of them is NFC; and each is a grapheme cluster of
  * its own except CR LF (no Extend, SpacingMark, Prepend, ZWJ, Hangul or Regional
- * Indicator among them: GB3-GB13 only ever join CR LF). test/moot/words.test.ts checks
+ * Indicator among them: GB3-GB13 only ever join CR LF). test/match/words.test.ts checks
  * the class of every scanned code point against Intl.Segmenter, and the words of mixed
  * random text and of every book against the segmenter-based words() this replaced.
  */
@@ -217,7 +217,7 @@ const MID_NUM_LET = 6;
 
 /**
  * The scanner's class of every UTF-16 code unit, as runs `lo, hi, class` (inclusive; UNSAFE
- * elsewhere). Derived by test/moot/words.test.ts from the rules above over the blocks it names
+ * elsewhere). Derived by test/match/words.test.ts from the rules above over the blocks it names
  * (Basic Latin to Cyrillic Supplement, U+0000–052F; Latin Extended Additional and Greek
  * Extended; General Punctuation to Miscellaneous Symbols and Arrows, U+2000–2BFF; Latin
  * Extended-C; Supplemental Punctuation; Latin Extended-D), checked there against
@@ -362,7 +362,7 @@ function wordsOf(flat: string, sink: WordSink, check?: (start: number, end: numb
 /**
  * Put every word of `text` into `sink`, in order: exactly the words, keys and spans of
  * {@link words} (which is this with an array sink), without one object a word. For callers
- * that intern keys as they go (the quote index build, ts/moot/word-table.ts).
+ * that intern keys as they go (the quote index build, ts/match/word-table.ts).
  * @param text any string
  * @param sink receives the words; may see some taken back (`truncate`) before the final ones
  * Complexity: O(length); chunks of scanned characters (WORD_CLASS_RUNS) cost a table read a

@@ -8,23 +8,23 @@
  * code points — the window is seq1, the quote seq2, as the seed sets them. The
  * first window with the strictly highest ratio wins; its span is the source
  * text from the first word's start to the last word's end, as written (words
- * as ts/moot/words.ts takes them: keys over NFC with ligatures folded and
+ * as ts/match/words.ts takes them: keys over NFC with ligatures folded and
  * default-ignorables dropped, spans never cut inside a grapheme cluster).
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
- * and pure TS (ts/moot/sequence-match.ts, `scanTs` here). Both first take the
+ * and pure TS (ts/match/sequence-match.ts, `scanTs` here). Both first take the
  * exact ratio of the few windows with the best `quick_ratio` as a floor, then
  * scan in order skipping windows whose upper bound (difflib's
  * `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS bound)
  * cannot beat the best so far or the floor — a bound never changes the
  * result, only the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
- * and ratios are identical, bit for bit (test/moot/parity.test.ts).
+ * and ratios are identical, bit for bit (test/match/parity.test.ts).
  */
 import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
-import { bestWindowAtLeast, type PostedText } from "./quote-index.js";
+import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
 
@@ -80,7 +80,7 @@ const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, star
  * [sourceWords[s], sourceWords[s+1]); word w's key is chars[charStart[w], charEnd[w])
  * and the keys of one source are laid out one space apart, so the window of
  * words w..v is the contiguous run chars[charStart[w], charEnd[v]). Built by the
- * quote index's word table (ts/moot/word-table.ts: the words and keys of words.ts),
+ * quote index's word table (ts/match/word-table.ts: the words and keys of words.ts),
  * whose word-id postings the best-first pre-pass reads.
  */
 interface PreparedPool extends PostedText {

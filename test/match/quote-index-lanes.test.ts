@@ -1,5 +1,5 @@
-// The lanes pass (assembly/quote-index.ts qiScanLanes, TS twin scanLanesTs in ./lanes-twin.ts;
-// proofs at searchBest (h), (i) in ts/moot/quote-index.ts): the quote's first min(lb, W)
+// The lanes pass (assembly/quote-index/lanes.ts qiScanLanes, TS twin scanLanesTs in ./lanes-twin.ts;
+// proofs at searchBest (h), (i) in ts/match/quote-index/search.ts): the quote's first min(lb, W)
 // characters in 16 lanes of W = 16 or 32 bits over all texts at once, semi-global indel distance, marks at
 // E ≤ D (the indel budget of a window ≥ T), runs marked around each lane's start for the windows
 // straddling it. At T = the best window's ratio (D as tight as it gets), the windows ≥ T must be
@@ -7,10 +7,10 @@
 // the boundaries must lose windows there.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs, type WindowHit } from "../../ts/moot/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs, type WindowHit } from "../../ts/match/quote-index/index.js";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { wasmFor } from "../../bindings/wasm.js";
-import { words } from "../../ts/moot/words.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { scanLanesTs } from "./lanes-twin.js";
 
@@ -60,7 +60,7 @@ describe("quote index, the lanes pass", () => {
       const T = best(q);
       if (T < 0.8) continue;
       // the oracle: the exhaustive scan for every fourth quote, else the TS linear pass (equal to it:
-      // the parity suite, test/moot/quote-index.test.ts)
+      // the parity suite, test/match/quote-index.test.ts)
       const want = key(k % 4 === 0 ? scanExhaustive(ix, q, T) : scanTs(ix, q, T));
       const D = budget(q.ids.length, T);
       for (const width of [16, 32] as const) {

@@ -4,8 +4,8 @@
 // end; minRatio 0.5 to 1, `overlapping` and `source`; both backends (a randomized differential run,
 // deterministic seeds).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { __quoteIndexInternals, createQuoteIndex } from "../../ts/moot/quote-index.js";
-import { words } from "../../ts/moot/words.js";
+import { __quoteIndexInternals, createQuoteIndex } from "../../ts/match/quote-index/index.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const VOCABULARY = ["the", "cat", "sat", "on", "mat", "catalogue", "theatre", "a", "и", "мама", "мыла", "раму", "你好", "世界",

@@ -1,6 +1,6 @@
 /**
- * A quote as both word-window searches read it (bestSpan, ts/moot/best-span.ts, and the quote
- * index, ts/moot/quote-index.ts): the size bounds that keep its quadratic cost in check, and
+ * A quote as both word-window searches read it (bestSpan, ts/match/best-span.ts, and the quote
+ * index, ts/match/quote-index/): the size bounds that keep its quadratic cost in check, and
  * its keys interned to the ids of the text searched. Kept apart so the two searches share one
  * definition without importing each other.
  */

@@ -1,6 +1,6 @@
-// The words() of ts/moot/words.ts as it was before the class-table scanner (commit 48e52e8),
+// The words() of ts/match/words.ts as it was before the class-table scanner (commit 48e52e8),
 // kept verbatim (less its cache) as the reference the new words() must equal on every input:
-// test/moot/words.test.ts compares them, bench/words.bench.ts times them side by side.
+// test/match/words.test.ts compares them, bench/words.bench.ts times them side by side.
 // Do not "fix" this file: its behaviour is the contract.
 /**
  * Words, keys and normalization for quote grounding (DESIGN.md section 5, "Matching text" and "Words").

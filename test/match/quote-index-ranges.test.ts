@@ -1,5 +1,5 @@
 // The range scan the best-first search verifies with (issue 18): WASM `qiScanRanges`
-// (assembly/quote-index.ts, through bindings/quote-index.ts `scanRanges`) and its TS twin
+// (assembly/quote-index/scan.ts, through bindings/quote-index.ts `scanRanges`) and its TS twin
 // (`scanRangesTs`, WindowScanner.scanRanges) return the same windows in the same order, with and
 // without `raise`, and without `raise` exactly the windows of the exhaustive scan that lie inside
 // a range. Ranges of one word, of a whole text, next to each other, at text edges; quotes of 1–4
@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { QI_EXPORTS, quoteIndexBindingFor } from "../../bindings/quote-index.js";
 import { wasmFor } from "../../bindings/wasm.js";
-import { __quoteIndexInternals, scanExhaustive } from "../../ts/moot/quote-index.js";
-import { words } from "../../ts/moot/words.js";
+import { __quoteIndexInternals, scanExhaustive } from "../../ts/match/quote-index/index.js";
+import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };

@@ -1,8 +1,8 @@
 // bestSpan / createQuoteMatcher / sequenceRatio: field cases, edges, errors, arena growth.
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MAX_QUOTE_WORDS, bestSpan, createQuoteMatcher, sequenceRatio } from "../../ts/moot/best-span.js";
-import { matchingBlocks, codePoints } from "../../ts/moot/sequence-match.js";
+import { MAX_QUOTE_WORDS, bestSpan, createQuoteMatcher, sequenceRatio } from "../../ts/match/best-span.js";
+import { matchingBlocks, codePoints } from "../../ts/match/sequence-match.js";
 import * as moot from "../../ts/moot/index.js";
 import { SEQ_EXPORTS } from "../../bindings/sequence-match.js";
 import { wasmFor } from "../../bindings/wasm.js";

@@ -7,7 +7,7 @@
  * `quick_ratio`, `real_quick_ratio`. Autojunk is OFF here, always: difflib's
  * default would treat every character of `b` that fills more than 1% of a `b`
  * of 200+ elements as junk, which changes ratios of long quotes (see
- * test/moot/best-span.test.ts). With no junk, the junk-extension loops of
+ * test/match/best-span.test.ts). With no junk, the junk-extension loops of
  * `find_longest_match` never fire, so they are omitted (the longest block the
  * dynamic programme finds is already maximal).
  *
