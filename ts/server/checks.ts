@@ -19,7 +19,7 @@ import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeE
 import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";
 import { resolveTerm } from "../cli/render.js";
 import { checkBound, workLimitError, type WorkLimits } from "../work-limits.js";
-import type { CheckRunner } from "./pool.js";
+import type { CheckRunner } from "./check-runner.js";
 import type {
   CitationsResolveBody,
   FragmentsBody,

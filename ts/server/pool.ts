@@ -26,21 +26,12 @@ import {
   type CheckContext,
   type CheckLimits,
 } from "./checks.js";
+import type { CheckName, CheckRunner } from "./check-runner.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook } as const;
-export type CheckName = keyof typeof CHECKS;
+export const CHECKS = { verifyQuotes, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
-
-/** Runs checks somewhere else than the caller's thread. */
-export interface CheckRunner {
-  /** Run check `name` on a body its schema validated; resolves to the answer's JSON text. */
-  run(name: CheckName, body: unknown): Promise<string>;
-  /** Checks running or queued now. */
-  readonly inFlight: number;
-  /** Stop the workers (running checks are abandoned). */
-  close(): Promise<void>;
-}
+export type { CheckName, CheckRunner };
 
 /** Too many checks running or queued (503 `overloaded`, Retry-After 1): the client should retry shortly. */
 export class ChecksBusyError extends GroundwireError {
