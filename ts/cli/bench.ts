@@ -27,7 +27,7 @@ import type { BenchCase } from "../../bench/harness.js";
 import { measureCase, type CaseResult } from "../../bench/timing.js";
 import { caseText } from "../../bench/report.js";
 import { createQuoteMatcher, words, type SpanMatch } from "../match/index.js";
-import { closurePairCount, computeClosure, type Closure } from "../kernel/closure.js";
+import { closurePairCount, computeClosure, type Closure } from "../kernel/index.js";
 import { CliError, parseCommandArgs, type Command } from "./common.js";
 import { packageRoot } from "./package-root.js";
 

@@ -4,7 +4,7 @@
  * `--passages KEY`, how that book was cut: each passage's label and first words.
  */
 import { loadCorpus } from "../moot/corpus-node.js";
-import { UnknownBookError } from "../moot/retrieval.js";
+import { UnknownBookError } from "../moot/index.js";
 import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 

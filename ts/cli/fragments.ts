@@ -5,8 +5,7 @@
  * text; slice the file by `start`/`end`, UTF-16 code units).
  */
 import { statSync } from "node:fs";
-import { DocumentTooLargeError, firstWords, MAX_DOCUMENT_LENGTH, MarkdownNestingError, MarkdownSizeError, UnsupportedFormatError } from "../evidence/index.js";
-import { listingLines } from "../evidence/listing.js";
+import { DocumentTooLargeError, firstWords, listingLines, MAX_DOCUMENT_LENGTH, MarkdownNestingError, MarkdownSizeError, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, type Command, escapeMessage, escapeTerminal, integerOption, parseCommandArgs } from "./common.js";
 import { InputFileError } from "../files.js";

@@ -5,7 +5,7 @@
  * quote vs span. Built on createQuoteIndex (ts/match/quote-index/).
  */
 import { loadBooks } from "../moot/corpus-node.js";
-import { closeKeys } from "../moot/retrieval.js";
+import { closeKeys } from "../moot/index.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";

@@ -8,8 +8,7 @@
  *   --timeout SECONDS     or GROUNDWIRE_TIMEOUT    per-request timeout (default 120)
  */
 import { InputFileError, readRegularFile } from "../files.js";
-import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer } from "../moot/chat-endpoint.js";
-import type { TextSynthesizer } from "../moot/synth.js";
+import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/index.js";
 import { redact, redactUrl } from "../net/redact.js";
 import { CliError, echo, secondsOption } from "./common.js";
 import { isStdin, readBytesInput } from "./io.js";

@@ -13,9 +13,11 @@
  * (offline, deterministic), which it says.
  */
 import { loadCorpus } from "../moot/corpus-node.js";
-import { EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type Utterance } from "../moot/moot.js";
-import { createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient } from "../moot/retrieval.js";
-import { createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/synth.js";
+import {
+  EmptyReplyError, Moot, MootError, type MootStats, type Transcript, type Utterance,
+  createHttpWorkerClient, UnknownBookError, WorkerError, type WorkerClient,
+  createExtractiveSynthesizer, SynthesizerError, type OpenAICompatibleSynthesizer, type TextSynthesizer,
+} from "../moot/index.js";
 import { redactUrl } from "../net/redact.js";
 import { CliError, echo, integerOption, numberOption, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";

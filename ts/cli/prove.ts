@@ -12,11 +12,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Graph } from "../rdf/index.js";
 import {
-  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema, SparqlStoreError,
+  prove, createScriptedSynthesizer, createSparqlEndpointStore, createKernel, Schema, SparqlStoreError, compactIri,
   type Op, type ProveResult, type SparqlResult, type SparqlStore,
 } from "../kernel/index.js";
-import { createOxigraphStore } from "../kernel/store-oxigraph.js";
-import { compactIri } from "../kernel/algebra.js";
+import { createOxigraphStore } from "../kernel/node.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
 import { CliError, echo, integerOption, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";

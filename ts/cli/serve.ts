@@ -141,7 +141,7 @@ const command: Command = {
     const [{ createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
       import("../server/listen.js"),
       import("../moot/corpus-node.js"),
-      import("../moot/synth.js"),
+      import("../moot/index.js"),
       import("../server/app.js"),
       import("../server/checks.js"),
       import("../server/moot-store.js"),

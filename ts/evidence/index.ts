@@ -37,4 +37,4 @@ export {
 } from "./graph-slice.js";
 export { normalizeWhitespace, slugify, anchorFor } from "./text.js";
 export { EVIDENCE_ONTOLOGY_TURTLE, EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
-export { formatFragmentListing, firstWords } from "./listing.js";
+export { formatFragmentListing, listingLines, firstWords } from "./listing.js";

@@ -9,11 +9,9 @@
 import { cloneGraph, parseGraph, type Graph } from "../rdf/graph.js";
 import { loadGraphFile } from "../rdf/load.js";
 import { serializeGraph } from "../rdf/serialize.js";
-import { checkGrounding, passesGrounding, snapQuotes } from "../moot/grounding.js";
+import { checkGrounding, passesGrounding, snapQuotes, type EmbeddedCorpus, type Hit } from "../moot/index.js";
 import { createQuoteIndex, type QuoteIndex } from "../match/index.js";
-import type { EmbeddedCorpus, Hit } from "../moot/retrieval.js";
-import { Schema } from "../kernel/schema.js";
-import { createKernel } from "../kernel/check/index.js";
+import { Schema, createKernel } from "../kernel/index.js";
 import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../triple-index/index.js";
 import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "../memdsl/index.js";
 import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";

@@ -9,8 +9,8 @@
  * beyond the request body cap.
  */
 import { z } from "zod";
-import { critiqueSchema } from "../triple-index/critique-schema.js";
-import { goalSchema, opSchema } from "../kernel/plan-schema.js";
+import { critiqueSchema } from "../triple-index/index.js";
+import { goalSchema, opSchema } from "../kernel/index.js";
 
 /** Longest free text (a reply, a query text, a focus) accepted in a field, in UTF-16 code units. */
 export const MAX_TEXT = 100_000;
