@@ -3,7 +3,8 @@
 // The stub reads the passages it is given from the prompt and builds each turn's reply from them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
-import { runMoot, type Transcript } from "../../ts/moot/moot.js";
+import { runMoot } from "../../ts/moot/moot.js";
+import type { Transcript } from "../../ts/moot/transcript.js";
 import { createOpenAICompatibleSynthesizer } from "../../ts/moot/synth.js";
 import { words } from "../../ts/match/words.js";
 import { startStub, type StubRequest } from "./stub-server.js";

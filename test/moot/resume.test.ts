@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
-import { Moot, runMoot, Transcript, TranscriptFormatError } from "../../ts/moot/moot.js";
+import { Moot, runMoot } from "../../ts/moot/moot.js";
+import { Transcript, TranscriptFormatError } from "../../ts/moot/transcript.js";
 import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
 
 const corpus = loadCorpus(join(fileURLToPath(new URL("../..", import.meta.url)), "data/books"));

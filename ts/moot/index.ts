@@ -9,7 +9,16 @@ export {
   type QuoteIndex, type QuoteIndexInput, type QuoteIndexSource, type QuoteIndexOptions, type SourcePassage,
   type LocateOptions, type LocatedSpan, type LocatedQuote,
 } from "../match/index.js";
+export {
+  SNAP_MIN_RATIO, QUOTE_MIN_WORDS, MAX_REPLY_CHARS, MAX_QUOTES_CHECKED,
+  type QuoteSource, type QuoteReason, type Attribution, type QuoteCheck, type Grounding, type Snap,
+  type TaggedText, type QuoteSpan, type GroundingOptions, type PassOptions,
+} from "./grounding-terms.js";
+export { parseTags, quoteSpans, findQuotes } from "./quote-spans.js";
+export { prepareHaystack, quoteIn, type Haystack, type QuoteMatch } from "./haystack.js";
 export * from "./grounding.js";
 export * from "./retrieval.js";
 export * from "./synth.js";
+export * from "./transcript.js";
+export * from "./intents.js";
 export * from "./moot.js";
