@@ -5,6 +5,7 @@
  */
 import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
+import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { packageVersion } from "./package-root.js";
 
 const HELP = `usage: groundwire mcp [options]
@@ -14,6 +15,7 @@ apply_critique, render_neighborhood, fragment_markdown, resolve_citations and
 search_book. Configure your MCP client to run: groundwire mcp
 
   --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema check_sparql may name (repeatable)`;
 
@@ -21,6 +23,7 @@ const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("mcp", args, {
       corpus: { type: "string" },
+      store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
     }, HELP);
@@ -32,9 +35,11 @@ const command: Command = {
       import("../server/checks.js"),
       import("../server/mcp.js"),
     ]);
+    oneLibrary("mcp", values.corpus, values.store);
+    const stored = values.corpus === undefined ? await openCliCorpus("mcp", values.store) : null;
     let ctx;
     try {
-      ctx = loadServerContext(loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }

@@ -125,7 +125,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   });
   app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
 
-  app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, loaded: options.moots.loaded, running: options.moots.running }));
+  app.get("/health", async (c) => c.json({ ok: true, version: options.version, moots: (await options.moots.ids()).length, loaded: options.moots.loaded, running: options.moots.running }));
 
   if (options.token) app.use("*", bearerAuth({ token: options.token }));
   app.use(
@@ -151,17 +151,17 @@ export function createServerApp(options: ServerAppOptions): Hono {
   });
   app.post("/moots/:id/turns", async (c) => {
     const id = c.req.param("id");
-    options.moots.get(id);
+    await options.moots.get(id);
     return c.json(await withTimeout(options.moots.turn(id), turnTimeout));
   });
-  app.get("/moots/:id", (c) => {
+  app.get("/moots/:id", async (c) => {
     const id = c.req.param("id");
-    const moot = options.moots.get(id);
+    const moot = await options.moots.get(id);
     return c.json({ id, done: moot.done, ...moot.transcript!.toDict() });
   });
-  app.delete("/moots/:id", (c) => {
+  app.delete("/moots/:id", async (c) => {
     const id = c.req.param("id");
-    options.moots.delete(id);
+    await options.moots.delete(id);
     return c.json({ deleted: id });
   });
 

@@ -155,7 +155,8 @@ export function pgReason(error: unknown): string {
  */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const shown = redactUrl(url);
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: options.applicationName ?? "groundwire", connectionTimeoutMillis: 10_000 });
+  // allowExitOnIdle: a command that is done exits without closing the pool (its idle connections do not hold the process)
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: options.applicationName ?? "groundwire", connectionTimeoutMillis: 10_000, allowExitOnIdle: true });
   // an idle client's error (the server restarted) must not crash the process; the next query reconnects
   pool.on("error", () => {});
   try {
