@@ -18,6 +18,7 @@ import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../t
 import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "../memdsl/index.js";
 import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";
 import { resolveTerm } from "../cli/render.js";
+import { GroundwireError } from "../errors.js";
 import type {
   CitationsResolveBody,
   FragmentsBody,
@@ -115,7 +116,9 @@ export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
   let passages: Array<{ tag?: string; content: string }>;
   let index: QuoteIndex | undefined;
   if (body.book !== undefined) {
-    const book = ctx.corpus.book(ctx.corpus.resolve(body.book))!;
+    const book = ctx.corpus.book(ctx.corpus.resolve(body.book));
+    // a --store server holds the catalogue, not every book's text
+    if (!book) throw new GroundwireError(`book ${JSON.stringify(body.book)}: a server with --store verifies against inline passages only; send "passages"`, { code: "not_with_store", status: 400 });
     passages = book.passages.map((p) => ({ content: p.content }));
     // A whole book is a pool of hundreds of passages: snapping searches it through a quote index
     // built once per book (an exhaustive bestSpan per missed quote held the server ~60 s).

@@ -122,6 +122,8 @@ export async function loadLibrary(store: Store, dir: string, onProgress?: LoadPr
     summary.bytes += bytes.length;
     onProgress?.(++done, files.length, key, "loaded");
   }
+  // fresh planner statistics, so the first queries use the indexes
+  if (summary.loaded.length) await q(store, "ANALYZE groundwire.books, groundwire.passages, groundwire.passage_windows");
   summary.ms = performance.now() - t0;
   return summary;
 }
@@ -281,13 +283,6 @@ export interface StoreCorpus extends EmbeddedCorpus {
   close(): void;
 }
 
-/** Asked for a whole book synchronously, which a store cannot answer (400 `not_with_store`). */
-export class NotWithStoreError extends GroundwireError {
-  constructor(what: string) {
-    super(`${what} is not available on a server with --store; send the passages inline`, { code: "not_with_store", status: 400 });
-  }
-}
-
 /**
  * The store's books as a WorkerClient: `query` runs the full-text search; `keys`, `books` and
  * `resolve` answer from a catalogue of the books' metadata (a few hundred bytes a book), read at
@@ -305,9 +300,8 @@ export async function createStoreCorpus(store: Store, options: { refreshMs?: num
   const corpus: StoreCorpus = {
     keys,
     books: () => [...catalogue.values()].map((b) => ({ key: b.key, title: b.title, author: b.author, genre: b.genre, structure: b.structure, passages: b.passages })),
-    book() {
-      throw new NotWithStoreError("a whole book (verify with \"book\")");
-    },
+    // the catalogue holds no book's text: callers that would read a whole book see none (loadBook reads one)
+    book: () => undefined,
     resolve(key) {
       if (catalogue.has(key)) return key;
       throw new UnknownBookError(key, closeKeys(key, keys()), keys());
