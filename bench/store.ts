@@ -32,7 +32,7 @@ import { postgresBin, startTestCluster } from "../test/store/pg-cluster.js";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { books: { type: "string", multiple: true }, quotes: { type: "string" }, scale: { type: "string" }, "locate-quotes": { type: "string" } },
+  options: { "scale-only": { type: "boolean" }, books: { type: "string", multiple: true }, quotes: { type: "string" }, scale: { type: "string" }, "locate-quotes": { type: "string" } },
 });
 const ROOT = new URL("..", import.meta.url).pathname;
 const dirs = values.books?.map((d) => resolve(d)) ?? [join(ROOT, "data/books"), join(ROOT, "../shared/data/books")].filter((d) => existsSync(d));
@@ -107,6 +107,8 @@ async function main() {
     const embedded = createEmbeddedCorpus(books);
     const stored = await createStoreCorpus(store);
 
+    const vocabulary = [...new Set(books.flatMap((b) => b.passages.slice(0, 50).flatMap((p) => words(p.content).map((w) => p.content.slice(w.start, w.end)))))];
+    if (!values["scale-only"]) {
     // recall@6, per book and in all
     const rand = mulberry32(31);
     const perBook = QUOTES / books.length;
@@ -137,7 +139,6 @@ async function main() {
 
     // locate recall per edit count
     const exhaustive = createQuoteIndex(books);
-    const vocabulary = [...new Set(books.flatMap((b) => b.passages.slice(0, 50).flatMap((p) => words(p.content).map((w) => p.content.slice(w.start, w.end)))))];
     console.log("\nlocate recall vs exhaustive (ratio ≥ 0.8): spans of the exhaustive search the store also finds\n");
     console.log("| edits | quotes | exhaustive spans | found by the store | recall | store ms/quote (p50) | exhaustive ms/quote (p50) |\n|---|---|---|---|---|---|---|");
     const lrand = mulberry32(3100);
@@ -163,13 +164,17 @@ async function main() {
       }
       console.log(`| ${edits} | ${quotes} | ${spans} | ${found} | ${spans ? ((100 * found) / spans).toFixed(1) : "-"} % | ${pct(ts, 50).toFixed(0)} | ${pct(te, 50).toFixed(0)} |`);
     }
+    }
     stored.close();
 
     // scale-up: the same books under distinct keys
     if (values.scale) {
       console.log("\nscale: the books above copied under distinct keys (symlinks named <genre>__<book>-cN.txt)\n");
       console.log("| books | load s | database MB | retrieval p50 ms | p99 ms | locate ms/quote (p50) |\n|---|---|---|---|---|---|");
-      const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith(".txt") && f.includes("__")).map((f) => join(d, f)));
+      // one file per book name (a later folder's copy wins)
+      const byName = new Map<string, string>();
+      for (const d of dirs) for (const f of readdirSync(d).filter((f) => f.endsWith(".txt") && f.includes("__"))) byName.set(f, join(d, f));
+      const files = [...byName.values()];
       for (const n of values.scale.split(",").map(Number)) {
         await q(store, "DELETE FROM groundwire.books");
         const tmp = mkdtempSync(join(tmpdir(), "gw-scale-"));
@@ -190,6 +195,7 @@ async function main() {
         for (let i = 0; i < 200; i++) {
           const key = keys[Math.floor(r() * keys.length)]!;
           const book = books.find((b) => key.startsWith(`${b.key}-c`))!;
+        if (!book) continue;
           const drawn = drawQuote(book, r)!;
           const t = performance.now();
           await corpus.query(drawn.quote, { corpus: key, k: 6 });
