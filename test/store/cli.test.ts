@@ -41,6 +41,18 @@ describe.skipIf(!PG)("the CLI with --store", () => {
     expect(run(["locate", "x y z", "--book", "novel/frankenstien", "--store", url])).toEqual({ code: 2, stdout: "", stderr: 'groundwire locate: no book "novel/frankenstien"; did you mean "novel/frankenstein"?\n' });
   });
 
+  it("moot --store retrieves from the store (offline synthesizer): every turn spoken and grounded", () => {
+    const r = run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire", "--turns", "2", "--json", "-", "--store", url]);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.utterances.map((u: { turn: number; speaker: string }) => [u.turn, u.speaker])).toEqual([
+      [1, "novel/frankenstein"],
+      [2, "diary/pepys-1660"],
+    ]);
+    expect(d.utterances.every((u: { grounded: boolean }) => u.grounded)).toBe(true);
+    expect(d.utterances[0].retrieved[0].nodeId ?? d.utterances[0].retrieved[0].node_id).toMatch(/^novel\/frankenstein#/);
+  });
+
   it("corpus list and remove; a second load writes nothing", () => {
     expect(run(["corpus", "load", "data/books", "--store", url]).stdout).toMatch(/^loaded 0 books \(0 passages, 0\.0 MB\), 2 unchanged, in [\d.]+ s\n$/);
     const list = JSON.parse(run(["corpus", "list", "--json", "--store", url]).stdout);

@@ -9,13 +9,16 @@ import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExtractiveSynthesizer, type ChatMessage } from "../../ts/moot/index.js";
+import { fileURLToPath } from "node:url";
+import { createExtractiveSynthesizer, createEmbeddedCorpus, type ChatMessage } from "../../ts/moot/index.js";
+import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { openStore, type Store } from "../../ts/store/pg.js";
 import { q } from "../../ts/store/pg-library.js";
 import { call, CLI, ROOT, startServer, type RunningServer } from "../server/serve-process.js";
 import { freshDatabase, pgAvailable } from "./pg-env.js";
 
 const PG = pgAvailable();
+const BOOKS = fileURLToPath(new URL("../../data/books", import.meta.url));
 const MOOTS = 20;
 const TURNS = 8;
 const TOKEN = "replica-test-token-0123456789";
@@ -157,6 +160,23 @@ describe.skipIf(!PG)("two serve --store replicas on one database", () => {
     // busy turns were refused with 409, never spoken
     expect(statuses.get(409) ?? 0).toBeGreaterThan(0);
     expect([...statuses.keys()].every((s) => s === 200 || s === 409 || s === 503)).toBe(true);
+  });
+
+  it("both replicas answer /books and /query alike, with the embedded corpus's books and hit shape", async () => {
+    const [a, b] = replicas.map((r) => r.url) as [string, string];
+    const embedded = createEmbeddedCorpus(loadBooks(BOOKS));
+    for (const u of [a, b]) expect((await call(u, "GET", "/books", undefined, AUTH)).json).toEqual({ books: embedded.books() });
+    const body = { text: "It was on a dreary night of November", corpus: "novel/frankenstein", k: 3 };
+    const fromA = await call(a, "POST", "/query", body, AUTH);
+    expect(fromA.status).toBe(200);
+    expect((await call(b, "POST", "/query", body, AUTH)).json).toEqual(fromA.json);
+    expect(fromA.json.hits[0].label).toBe("Chapter 5, part 1");
+    expect(Object.keys(fromA.json.hits[0]).sort()).toEqual(["author", "content", "genre", "label", "name", "node_id", "score", "title"]);
+    const unknown = await call(a, "POST", "/query", { ...body, corpus: "novel/frankenstien" }, AUTH);
+    expect(unknown.status).toBe(404);
+    const verify = await call(a, "POST", "/quotes/verify", { reply: 'He said "a dreary night".', book: "novel/frankenstein" }, AUTH);
+    expect(verify.status).toBe(400);
+    expect(verify.json.error.code).toBe("not_with_store");
   });
 
   it("a DELETE wins over a turn running on the other replica; the moot is gone from both", async () => {
