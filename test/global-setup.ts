@@ -33,7 +33,15 @@ export default async function setup(): Promise<(() => void) | void> {
     );
     return;
   }
-  const cluster = await startTestCluster(bin);
+  let cluster;
+  try {
+    cluster = await startTestCluster(bin);
+  } catch (error) {
+    // a cluster that cannot start (no postgres user, no runuser…) skips the store suites, unless CI requires them
+    if (process.env.GROUNDWIRE_REQUIRE_POSTGRES === "1") throw error;
+    console.log(`\nnote: the PostgreSQL test cluster did not start (${(error as Error).message.split("\n", 1)[0]}): the store suites are skipped.\n`);
+    return;
+  }
   process.env.GROUNDWIRE_TEST_PG_URL = cluster.url;
   return () => cluster.stop();
 }
