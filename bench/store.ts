@@ -29,6 +29,19 @@ import { openStore, type Store } from "../ts/store/pg.js";
 import { createStoreCorpus, loadLibrary, locateInStore, q } from "../ts/store/pg-library.js";
 import { mulberry32 } from "../test/prng.js";
 import { postgresBin, startTestCluster } from "../test/store/pg-cluster.js";
+import { call, startServer } from "../test/server/serve-process.js";
+import { readFileSync } from "node:fs";
+
+/** A replica's resident set: `serve --store` (dist/cli.js) after 300 queries spread over every book, MB. */
+async function replicaRss(url: string, keys: readonly string[]): Promise<number> {
+  const server = await startServer(["--store", url]);
+  try {
+    for (let i = 0; i < 300; i++) await call(server.url, "POST", "/query", { text: "the fire of the city and the night", corpus: keys[i % keys.length]!, k: 6 });
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))![1]) / 1024;
+  } finally {
+    await server.stop();
+  }
+}
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -170,7 +183,7 @@ async function main() {
     // scale-up: the same books under distinct keys
     if (values.scale) {
       console.log("\nscale: the books above copied under distinct keys (symlinks named <genre>__<book>-cN.txt)\n");
-      console.log("| books | load s | database MB | retrieval p50 ms | p99 ms | locate ms/quote (p50) |\n|---|---|---|---|---|---|");
+      console.log("| books | load s | database MB | retrieval p50 ms | p99 ms | locate ms/quote (p50) | replica RSS MB |\n|---|---|---|---|---|---|---|");
       // one file per book name (a later folder's copy wins)
       const byName = new Map<string, string>();
       for (const d of dirs) for (const f of readdirSync(d).filter((f) => f.endsWith(".txt") && f.includes("__"))) byName.set(f, join(d, f));
@@ -211,7 +224,8 @@ async function main() {
         }
         corpus.close();
         rmSync(tmp, { recursive: true, force: true });
-        console.log(`| ${n} | ${(load.ms / 1000).toFixed(1)} | ${(size / 1e6).toFixed(0)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} | ${pct(loc, 50).toFixed(0)} |`);
+        const rss = existsSync(new URL("../dist/cli.js", import.meta.url)) ? (await replicaRss(url, keys)).toFixed(0) : "- (no dist/)";
+        console.log(`| ${n} | ${(load.ms / 1000).toFixed(1)} | ${(size / 1e6).toFixed(0)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} | ${pct(loc, 50).toFixed(0)} | ${rss} |`);
       }
     }
   } finally {
