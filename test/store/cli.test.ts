@@ -2,6 +2,8 @@
 // locate answer exactly as they do on the embedded corpus, corpus load/list/remove, the URL
 // checked and its password never shown.
 import { spawnSync } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, ROOT } from "../server/serve-process.js";
 import { freshDatabase, pgAvailable } from "./pg-env.js";
@@ -51,6 +53,22 @@ describe.skipIf(!PG)("the CLI with --store", () => {
     ]);
     expect(d.utterances.every((u: { grounded: boolean }) => u.grounded)).toBe(true);
     expect(d.utterances[0].retrieved[0].nodeId ?? d.utterances[0].retrieved[0].node_id).toMatch(/^novel\/frankenstein#/);
+  });
+
+  it("mcp --store: search_book answers from the store, as the embedded mcp does for an exact quote", async () => {
+    const hitsOf = async (args: string[]) => {
+      const client = new Client({ name: "groundwire-test", version: "1.0.0" });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], cwd: ROOT, stderr: "pipe" }));
+      try {
+        const r = (await client.callTool({ name: "search_book", arguments: { text: "It was on a dreary night of November", corpus: "novel/frankenstein", k: 1 } })) as unknown as { structuredContent: { hits: Array<Record<string, unknown>> } };
+        return r.structuredContent.hits.map(({ score: _, ...hit }) => hit);
+      } finally {
+        await client.close();
+      }
+    };
+    const stored = await hitsOf(["--store", url]);
+    expect(stored).toHaveLength(1);
+    expect(stored).toEqual(await hitsOf([]));
   });
 
   it("corpus list and remove; a second load writes nothing", () => {
