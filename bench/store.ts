@@ -190,6 +190,8 @@ async function main() {
       const files = [...byName.values()];
       for (const n of values.scale.split(",").map(Number)) {
         await q(store, "DELETE FROM groundwire.books");
+        // the database's size is then the library's, not the dead rows of the runs before
+        await q(store, "VACUUM FULL groundwire.books, groundwire.passages, groundwire.passage_windows");
         const tmp = mkdtempSync(join(tmpdir(), "gw-scale-"));
         const keys: string[] = [];
         for (let i = 0; i < n; i++) {
