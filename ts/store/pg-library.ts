@@ -290,7 +290,9 @@ export interface StoreCorpus extends EmbeddedCorpus {
  */
 export async function createStoreCorpus(store: Store, options: { refreshMs?: number } = {}): Promise<StoreCorpus> {
   let catalogue = new Map<string, StoredBook>();
+  let refreshed = 0;
   const refresh = async () => {
+    refreshed = Date.now();
     catalogue = new Map((await listBooks(store)).map((b) => [b.key, b]));
   };
   await refresh();
@@ -307,7 +309,8 @@ export async function createStoreCorpus(store: Store, options: { refreshMs?: num
       throw new UnknownBookError(key, closeKeys(key, keys()), keys());
     },
     async query(text, { corpus: key, k }) {
-      if (!catalogue.has(key)) await refresh();
+      // a book loaded since the last read; at most once a second, so queries for unknown keys cannot keep re-reading the list
+      if (!catalogue.has(key) && Date.now() - refreshed > 1000) await refresh();
       corpus.resolve(key);
       const search = fullTextQuery(text);
       if (!search || k <= 0) return { hits: [] };
