@@ -17,6 +17,8 @@
 //                     dist/chunks/*; ts/deps/<name>.node.ts swapped in, so N3.js, Traqula,
 //                     SHACL, the markdown parser, MiniSearch, fastest-levenshtein, zod and
 //                     hash-wasm load at first use
+//   dist/check-worker.js  the worker thread of serve's and mcp's check pool (piscina loads it
+//                     by path: ts/server/pool.ts), importing from dist/node.js and the chunks
 //   dist/index.d.ts   the bundled type declarations of the whole API, Node-only functions
 //                     included (rollup-plugin-dts), for every resolution mode
 //   dist/browser/groundwire.js        ONE self-contained ES module with every dependency
@@ -197,7 +199,7 @@ function onwarnBundled(warning, warn) {
   warn(warning);
 }
 
-/** The browser-safe entry's files are named after their source (dist/moot/best-span.js …). */
+/** The browser-safe entry's files are named after their source (dist/match/best-span.js …). */
 function sourceFileName(chunk) {
   const id = chunk.facadeModuleId ?? "";
   const rel = relative(join(ROOT, "ts"), id).split(sep).join("/");
@@ -263,7 +265,8 @@ export default [
     plugins: [vendorMarkdown, ...tsPlugins(), recordModules("browser-safe entry")],
   },
   {
-    input: { node: "ts/node.ts", cli: "ts/cli/index.ts" },
+    // check-worker: the worker thread of the checks' pool (ts/server/pool.ts loads it by path)
+    input: { node: "ts/node.ts", cli: "ts/cli/index.ts", "check-worker": "ts/server/check-worker.ts" },
     output: { dir: "dist", format: "es", chunkFileNames: "chunks/[name]-[hash].js", manualChunks: entryChunk },
     // dist/node.js may export more than ts/node.ts (what the command chunks import from it),
     // rather than becoming a facade over one more chunk file

@@ -1,7 +1,7 @@
 // difflib's matching-block total over interned ids (CPython difflib.SequenceMatcher with
 // autojunk off: find_longest_match's plain dynamic programme and get_matching_blocks'
 // recursion), shared by the best-span scan (sequence-match.ts) and the quote index
-// (quote-index.ts), and the LCS bound both use to skip windows. Each caller passes its own
+// (quote-index/scan.ts), and the LCS bound both use to skip windows. Each caller passes its own
 // work buffers from its arena:
 //   rowPrev, rowCur: i32 x (quote length + 1) each — the DP rows;
 //   stack: 16 bytes x (quote length + 2) — the (alo, ahi, blo, bhi) ranges still to split.

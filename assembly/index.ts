@@ -3,4 +3,4 @@
 export * from "./sequence-match";
 export * from "./closure";
 export * from "./listing";
-export * from "./quote-index";
+export * from "./quote-index/index";

@@ -1,5 +1,5 @@
 // difflib-exact best-span search (DESIGN.md §5), the WASM twin of
-// ts/moot/sequence-match.ts + the scan of ts/moot/best-span.ts.
+// ts/match/sequence-match.ts + the scan of ts/match/best-span.ts.
 //
 // Ratio = CPython difflib.SequenceMatcher(None, window, quote, autojunk=False)
 // .ratio() over interned code points; autojunk is off (no element is ever junk),

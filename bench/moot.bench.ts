@@ -22,9 +22,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as difflib from "difflib";
 import * as fuzzball from "fuzzball";
-import { createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
+import { createQuoteMatcher, type SpanMatch } from "../ts/match/best-span.js";
 import { prepareHaystack, quoteIn, snapQuotes } from "../ts/moot/grounding.js";
-import { words } from "../ts/moot/words.js";
+import { words } from "../ts/match/words.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 import { mulberry32 } from "../test/prng.js";
 

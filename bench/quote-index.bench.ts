@@ -29,13 +29,13 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/moot/quote-index.js";
+import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/match/quote-index/index.js";
 import { quoteIndexBindingFor } from "../bindings/quote-index.js";
 import { wasmFor } from "../bindings/wasm.js";
 import { seqBindingFor } from "../bindings/sequence-match.js";
-import { bestSpan, createQuoteMatcher, type SpanMatch } from "../ts/moot/best-span.js";
+import { bestSpan, createQuoteMatcher, type SpanMatch } from "../ts/match/best-span.js";
 import { loadBooks } from "../ts/moot/corpus-node.js";
-import { normalize, words } from "../ts/moot/words.js";
+import { normalize, words } from "../ts/match/words.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 import { mulberry32 } from "../test/prng.js";
 

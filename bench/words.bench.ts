@@ -1,8 +1,8 @@
 /**
- * Word benchmarks (issue 18, index build): the words of ts/moot/words.ts (class-table scanner,
+ * Word benchmarks (issue 18, index build): the words of ts/match/words.ts (class-table scanner,
  * segmenter only for chunks it does not cover) and the quote index build over them
- * (ts/moot/word-table.ts), side by side in one run with what they replaced: the
- * Intl.Segmenter-based words() (test/moot/words-reference.ts, kept verbatim) and the build
+ * (ts/match/word-table.ts), side by side in one run with what they replaced: the
+ * Intl.Segmenter-based words() (test/match/words-reference.ts, kept verbatim) and the build
  * that took one `words()` object and one `Map` lookup per word.
  *
  * Cases: the quote index build over every book of ../shared/data/books (≈4.9 M characters)
@@ -18,12 +18,12 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { createQuoteIndex } from "../ts/moot/quote-index.js";
+import { createQuoteIndex } from "../ts/match/quote-index/index.js";
 import { loadBooks } from "../ts/moot/corpus-node.js";
-import { buildWordTable } from "../ts/moot/word-table.js";
-import { wordsInto, type Word, type WordSink } from "../ts/moot/words.js";
+import { buildWordTable } from "../ts/match/word-table.js";
+import { wordsInto, type Word, type WordSink } from "../ts/match/words.js";
 import type { Book } from "../ts/moot/retrieval.js";
-import { referenceWords } from "../test/moot/words-reference.js";
+import { referenceWords } from "../test/match/words-reference.js";
 import type { BenchCase, BenchSuite } from "./harness.js";
 
 const BOOKS = fileURLToPath(new URL("../../shared/data/books/", import.meta.url));
@@ -54,7 +54,7 @@ const newWords = (t: string) => {
 /** A book's text as the quote index joins it. */
 const bookText = (b: Book) => b.passages.map((p) => p.content).join("\n\n");
 
-/** The quote index build before ts/moot/word-table.ts (ts/moot/quote-index.ts `prepare` at 48e52e8), over the old words(). */
+/** The quote index build before ts/match/word-table.ts (ts/moot/quote-index.ts `prepare` at 48e52e8), over the old words(). */
 function oldBuild(books: Book[]) {
   const texts = books.map(bookText);
   const alphabet = new Map<number, number>([[32, 0]]);

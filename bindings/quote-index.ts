@@ -1,5 +1,5 @@
 /**
- * Binding of the WASM quote-index scan (assembly/quote-index.ts).
+ * Binding of the WASM quote-index scan (assembly/quote-index/).
  *
  * The index's texts are copied into WASM memory once per index (and again only
  * when another index was scanned in between, or the kernel's arena moved);
@@ -8,7 +8,7 @@
  */
 import type { WasmExports } from "./wasm.js";
 
-/** The raw exports of assembly/quote-index.ts. */
+/** The raw exports of assembly/quote-index/ (its index.ts). */
 export interface QuoteIndexExports {
   memory: WebAssembly.Memory;
   qiReserve(chars: number, words: number, sources: number, quoteLen: number, alphabet: number): number;
@@ -24,7 +24,7 @@ export interface QuoteIndexExports {
   ): number;
 }
 
-/** The texts as the kernel reads them (see ts/moot/quote-index.ts `IndexedText`). */
+/** The texts as the kernel reads them (see ts/match/quote-index/types.ts `IndexedText`). */
 export interface QiTexts {
   chars: Int32Array;
   charStart: Int32Array;
@@ -57,13 +57,13 @@ export interface QuoteIndexBinding {
   /**
    * Every window lying inside one of `ranges` (global word pairs [from, to), ascending, disjoint,
    * each inside one text) with ratio ≥ minRatio (unordered); with `raise`, each window found raises
-   * minRatio for the windows after it (ranges in order; ts/moot/quote-index.ts WindowScanner.scan).
+   * minRatio for the windows after it (ranges in order; ts/match/quote-index/scan.ts WindowScanner.scan).
    */
   scanRanges(owner: object, texts: QiTexts, quote: QiQuote, ranges: Int32Array, minRatio: number, raise: boolean): QiHit[];
   /**
    * `scan` at a high threshold through a prefix of m ≤ 64 characters (< the quote's): the texts'
    * characters where the prefix's semi-global edit distance is ≤ `limit` mark word ranges, which the
-   * whole quote then scans (ts/moot/quote-index.ts `scanPrefixTs` is the twin and `searchBest` (h)
+   * whole quote then scans (ts/match/quote-index/scan.ts `scanPrefixTs` is the twin and `searchBest` (h)
    * the proof). Same windows as `scan`; null when the marks would give more than `maxRanges` ranges.
    */
   scanPrefix(owner: object, texts: QiTexts, quote: QiQuote, minRatio: number, onlySource: number, m: number, limit: number, maxRanges: number): QiHit[] | null;
@@ -84,7 +84,7 @@ export interface QuoteIndexBinding {
    * of `width` = 16 or 32 bits over all texts at once (qiScanLanes; the texts' characters
    * transposed into the lanes once per texts, ~4.5 MB for the bundled books), with the semi-global
    * indel distance; `budget` = the indel budget D (< min(lb, width)) of a window ≥ minRatio
-   * (ts/moot/quote-index.ts `searchBest` (h), (i)). Same windows as `scan`; null when the marks
+   * (ts/match/quote-index/search.ts `searchBest` (h), (i)). Same windows as `scan`; null when the marks
    * exceed `maxMarks` or their ranges `maxRanges` (then `scan` is the way).
    */
   scanLanes(

@@ -19,7 +19,7 @@ export interface SeqExports {
   seqRatio(la: number, lb: number): number;
 }
 
-/** The pool as the kernel reads it (see ts/moot/best-span.ts `PreparedPool`). */
+/** The pool as the kernel reads it (see ts/match/best-span.ts `PreparedPool`). */
 export interface SeqPool {
   chars: Int32Array;
   charStart: Int32Array;
@@ -42,7 +42,7 @@ export interface SeqFound {
   ratio: number;
 }
 
-/** The names every groundwire .wasm must export for this kernel (tested in test/moot/best-span.test.ts). */
+/** The names every groundwire .wasm must export for this kernel (tested in test/match/best-span.test.ts). */
 export const SEQ_EXPORTS = ["seqReserve", "seqMatch", "seqRatio"] as const;
 
 /** A live binding to one instance's kernel. */

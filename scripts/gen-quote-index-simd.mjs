@@ -1,7 +1,7 @@
-// Writes the SIMD loops of the quote index's edit-distance pass (assembly/quote-index.ts, phase A):
+// Writes the SIMD loops of the quote index's edit-distance pass (assembly/quote-index/simd.ts, phase A):
 // simd{B}x{V} advances 2V lanes (V i64x2 vectors, two lanes each) over a quote of B 64-bit blocks.
 // The loops are written out (no loops over blocks or vectors) so every value stays in a register;
-// assembly/quote-index.ts holds the output of
+// assembly/quote-index/simd.ts holds the output of
 //   node scripts/gen-quote-index-simd.mjs 1x2 2x2 3x1 1x2d 2x2d 3x1d
 // (a trailing d: the dense form, storing E after every character, for low minRatio).
 // pasted in place of the functions it replaces. `BxVxU` also unrolls U steps per iteration
@@ -111,12 +111,12 @@ if (process.argv[2] && !process.argv[2].startsWith("lanes")) {
   }).join("\n\n"));
 }
 
-// The lanes pass (assembly/quote-index.ts `qiScanLanes`): 16 lanes of 16 bits (two i16x8 vectors),
+// The lanes pass (assembly/quote-index/lanes.ts `qiScanLanes`): 16 lanes of 16 bits (two i16x8 vectors),
 // each running the semi-global indel DP of the quote's first 16 characters over its share of the
 // text; the lanes' characters at step t are the 16 bytes TX[16t, 16t + 16) (the text transposed
 // once per index), and ~Peq of all 16 lanes comes from two 16-entry tables per byte plane (nibble
 // split: ~Peq[c] = ~LO[c & 15] | ~HI[c >> 4], one i8x16.swizzle each), put into the lanes by two
-// unpack shuffles. assembly/quote-index.ts has the recurrences and their proof. The pattern fills
+// unpack shuffles. assembly/quote-index/lanes.ts has the recurrences and their proof. The pattern fills
 // the lane's top bits, so its last row is bit 15 and a score step is one arithmetic shift; the 16
 // scores, less (limit + 1), are one i8x16, so the rare-path test is one i8x16.bitmask.
 //   node scripts/gen-quote-index-simd.mjs lanes16i

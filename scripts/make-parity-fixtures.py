@@ -8,7 +8,7 @@ Deterministic (fixed random seed). Passages are cut from the public-domain books
 (see test/fixtures/moot/NOTICE.md); each case names its sources by index into
 the shared "passages" table to keep the file small.
 
-Words come from groundwire itself (ts/moot/words.ts through scripts/moot-words.ts,
+Words come from groundwire itself (ts/match/words.ts through scripts/moot-words.ts,
 one `npx tsx` run for all texts): Python's standard library has no UAX #29 word
 segmentation, so the oracle computes difflib ratios on groundwire's key
 sequences (see bench/python/best_span_reference.py). Needs node_modules.

@@ -3,13 +3,13 @@
  *
  * Reads a JSON array of strings on stdin; writes a JSON array with, for each
  * text, its words as `[start, end, key]` (start/end: UTF-16 offsets into that
- * text; key as ts/moot/words.ts makes it). Python then computes difflib ratios
+ * text; key as ts/match/words.ts makes it). Python then computes difflib ratios
  * on exactly these key sequences, since it cannot segment text as ICU does.
  *
  * Usage: npx tsx scripts/moot-words.ts < texts.json > words.json
  */
 import { readFileSync } from "node:fs";
-import { words } from "../ts/moot/words.js";
+import { words } from "../ts/match/words.js";
 
 const texts: unknown = JSON.parse(readFileSync(0, "utf8"));
 if (!Array.isArray(texts) || !texts.every((t) => typeof t === "string")) {

@@ -12,3 +12,5 @@ export * from "./memdsl/index.js";
 export * from "./evidence/index.js";
 export * from "./moot/index.js";
 export { GroundwireError, isGroundwireError, type ErrorStatus, type GroundwireErrorOptions } from "./errors.js";
+export { EndpointError, type EndpointFailure } from "./net/http.js";
+export { WorkLimitError, type WorkLimits } from "./work-limits.js";

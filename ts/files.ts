@@ -11,19 +11,36 @@
  */
 import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { GroundwireError, type GroundwireErrorOptions } from "./errors.js";
 
 /** Default cap on one input file: 512 MiB (V8 strings stop near 2^29 UTF-16 code units anyway). */
 export const DEFAULT_MAX_INPUT_BYTES = 512 * 1024 * 1024;
 
-/** An input could not be read as asked: not a regular file, too large, invalid UTF-8, missing. `label` names it. */
-export class InputFileError extends Error {
+/** What was wrong with an input file ({@link InputFileError.kind}). */
+export type InputFileFault = "ENOENT" | "EISDIR" | "NOTREGULAR" | "TOOLARGE" | "UTF8" | "EIO";
+
+const INPUT_FAULTS: Record<InputFileFault, GroundwireErrorOptions> = {
+  ENOENT: { code: "not_found", status: 404 },
+  EISDIR: { code: "bad_request", status: 400 },
+  NOTREGULAR: { code: "bad_request", status: 400 },
+  TOOLARGE: { code: "too_large", status: 413 },
+  UTF8: { code: "bad_request", status: 400 },
+  EIO: { code: "io_error", status: 500 },
+};
+
+/**
+ * An input could not be read as asked: not a regular file, too large, invalid UTF-8, missing.
+ * `label` names it, `kind` says what was wrong (`code`/`status` follow from it: `not_found` 404,
+ * `too_large` 413, `io_error` 500, else `bad_request` 400).
+ */
+export class InputFileError extends GroundwireError {
   constructor(
     readonly label: string,
     readonly reason: string,
-    readonly code: "ENOENT" | "EISDIR" | "NOTREGULAR" | "TOOLARGE" | "UTF8" | "EIO",
+    readonly kind: InputFileFault,
   ) {
     // "no such file: x" reads best with the name last; every other reason follows the name.
-    super(code === "ENOENT" ? `${reason}: ${label}` : `${label}: ${reason}`);
+    super(kind === "ENOENT" ? `${reason}: ${label}` : `${label}: ${reason}`, INPUT_FAULTS[kind]);
     this.name = "InputFileError";
   }
 }
@@ -178,13 +195,21 @@ export function readTextFile(path: string, options: { maxBytes?: number; label?:
   return decodeUtf8(readRegularFile(path, options), label, options);
 }
 
-/** A file could not be written: names the path and what failed (the target is untouched). */
-export class OutputFileError extends Error {
+/**
+ * A file could not be written: names the path and what failed (the target is untouched).
+ * `errno` is the system's code when the write itself failed: `no_space` 507 for a full disk or
+ * quota, `io_error` 500 for any other; a target refused before writing is `bad_request` 400.
+ */
+export class OutputFileError extends GroundwireError {
   constructor(
     readonly path: string,
     readonly reason: string,
+    readonly errno?: string,
   ) {
-    super(`cannot write ${path}: ${reason}`);
+    super(
+      `cannot write ${path}: ${reason}`,
+      errno === undefined ? { code: "bad_request", status: 400 } : errno === "ENOSPC" || errno === "EDQUOT" ? { code: "no_space", status: 507 } : { code: "io_error", status: 500 },
+    );
     this.name = "OutputFileError";
   }
 }
@@ -252,9 +277,11 @@ function canWrite(path: string): boolean {
  *
  * @param path file to write
  * @param data text (written as UTF-8) or bytes
+ * @param options.mode the new file's mode whatever the old one was (e.g. 0o600 for a secret:
+ *   the temporary is created with it, so the data is never readable by others at any moment)
  * @throws OutputFileError naming the path and the file system's reason (ENOSPC …)
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
   const target = outputTarget(path);
   let mode: number | undefined;
   try {
@@ -265,6 +292,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (error) {
     if (error instanceof OutputFileError) throw error;
   }
+  if (options.mode !== undefined) mode = options.mode;
   const folder = dirname(target);
   removeStaleTemporaries(folder);
   let temporary = "";
@@ -376,7 +404,7 @@ function processAlive(pid: number): boolean {
 
 /** An OutputFileError for a failed file system call, the call's error kept as `cause` (its errno `code`: ENOSPC …). */
 function outputError(path: string, error: unknown): OutputFileError {
-  const out = new OutputFileError(path, reasonOf(error));
+  const out = new OutputFileError(path, reasonOf(error), (error as NodeJS.ErrnoException).code ?? "EIO");
   Object.defineProperty(out, "cause", { value: error, writable: true, configurable: true, enumerable: false });
   return out;
 }

@@ -12,5 +12,6 @@ export { loadGraphFile, writeGraphFile, DEFAULT_MAX_GRAPH_BYTES } from "./rdf/lo
 export { createOxigraphStore } from "./kernel/store-oxigraph.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 export { loadDocumentFile, defaultArtifactId, type LoadedDocument } from "./evidence/node.js";
+export { InputFileError, OutputFileError, type InputFileFault } from "./files.js";
 
 await initNodeBackends();

@@ -2,7 +2,7 @@
 
 Used by scripts/make-parity-fixtures.py (to write the expected values), by
 bench/moot.bench.ts (timed as the "python reference" contender) and by
-test/moot/parity.test.ts. The ratio is difflib.SequenceMatcher with autojunk
+test/match/parity.test.ts. The ratio is difflib.SequenceMatcher with autojunk
 off, seq1 = the window, seq2 = the quote (difflib caches what it learns about
 seq2).
 
@@ -11,7 +11,7 @@ Intl.Segmenter finds them) over a matching text (NFC, ligatures folded,
 default-ignorables dropped; DESIGN.md section 5), which Python's standard
 library cannot reproduce. So the words are not taken here: the caller passes
 groundwire's own words for every text (`segmented`: text -> [(start, end, key)],
-offsets in code points of that text), computed by ts/moot/words.ts through
+offsets in code points of that text), computed by ts/match/words.ts through
 scripts/moot-words.ts (`ts_words` below) or written by the TS side into the
 bench's case file. Python then computes every ratio on the same key sequences.
 `WORD` (the seed's regex) only picks test inputs in the fixture script.

@@ -137,7 +137,7 @@ describe("the library fragmenters' bound", () => {
         error = e;
       }
       expect(error).toBeInstanceOf(DocumentTooLargeError);
-      expect(error).toBeInstanceOf(RangeError);
+      expect(error).toMatchObject({ status: 413, code: "too_large" });
       expect((error as DocumentTooLargeError).message).toBe(message(fn));
       expect((error as DocumentTooLargeError).length).toBe(MAX_DOCUMENT_LENGTH + 1);
     }

@@ -30,7 +30,7 @@ const CORPUS = `corpus folder ${corpus}: its books are 69,206,016 bytes, over th
 describe("the bounds in the library", () => {
   it("loadGraphFile reads at most 64 MiB by default; loadBooks at most 64 MiB of books in all", () => {
     expect(DEFAULT_MAX_GRAPH_BYTES).toBe(64 * 2 ** 20);
-    expect(() => loadGraphFile(graph)).toThrow(expect.objectContaining({ name: "InputFileError", code: "TOOLARGE", message: OVER }));
+    expect(() => loadGraphFile(graph)).toThrow(expect.objectContaining({ name: "InputFileError", kind: "TOOLARGE", message: OVER }));
     expect(MAX_CORPUS_BYTES).toBe(64 * 2 ** 20);
     expect(() => loadBooks(corpus)).toThrow(expect.objectContaining({ name: "CorpusError", message: CORPUS }));
   });

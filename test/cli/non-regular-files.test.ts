@@ -62,9 +62,9 @@ describe("the library loaders name a folder or a FIFO before the format", () => 
     const { loadDocumentFile } = await import("../../ts/evidence/node.js");
     const { loadGraphFile } = await import("../../ts/rdf/load.js");
     const { formatFromPath } = await import("../../ts/rdf/graph.js");
-    expect(() => loadDocumentFile(folder)).toThrow(expect.objectContaining({ name: "InputFileError", code: "EISDIR", message: `${folder}: is a directory, not a file` }));
-    expect(() => loadDocumentFile(fifo)).toThrow(expect.objectContaining({ name: "InputFileError", code: "NOTREGULAR", message: `${fifo}: ${NOT_REGULAR}` }));
-    expect(() => loadGraphFile(fifo)).toThrow(expect.objectContaining({ name: "InputFileError", code: "NOTREGULAR" }));
+    expect(() => loadDocumentFile(folder)).toThrow(expect.objectContaining({ name: "InputFileError", kind: "EISDIR", message: `${folder}: is a directory, not a file` }));
+    expect(() => loadDocumentFile(fifo)).toThrow(expect.objectContaining({ name: "InputFileError", kind: "NOTREGULAR", message: `${fifo}: ${NOT_REGULAR}` }));
+    expect(() => loadGraphFile(fifo)).toThrow(expect.objectContaining({ name: "InputFileError", kind: "NOTREGULAR" }));
     expect(() => formatFromPath(join(parent, "data"))).toThrow(`unknown RDF format for ${join(parent, "data")}: extension (none) (expected .ttl, .nt, .nq or .trig)`);
     expect(() => formatFromPath("a.b\\data.xml")).toThrow("unknown RDF format for a.b\\data.xml: extension .xml (expected .ttl, .nt, .nq or .trig)");
   });

@@ -14,7 +14,7 @@ import { toString } from "mdast-util-to-string";
 import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragment } from "../../ts/evidence/index.js";
-import { micromarkLoad } from "../../ts/evidence/fragment.js";
+import { micromarkLoad } from "../../ts/evidence/fragment/index.js";
 import { gw } from "../io/run-cli.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 

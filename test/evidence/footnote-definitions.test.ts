@@ -6,7 +6,7 @@
 // micromark fragmenter (test/evidence/reference-fragmenter.ts), and the path its reading gives is asserted.
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
-import { micromarkLoad, setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
+import { micromarkLoad, setMarkdownChunkLines } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 import { mulberry32 } from "../prng.js";
 

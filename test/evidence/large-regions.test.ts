@@ -6,7 +6,7 @@
 // still refused, naming its line. docs/evidence.md, "Large regions read in pieces".
 import { describe, expect, it, vi } from "vitest";
 import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragment } from "../../ts/evidence/index.js";
-import { micromarkLoad } from "../../ts/evidence/fragment.js";
+import { micromarkLoad } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 import { largeListDocument } from "./large-list-document.js";
 

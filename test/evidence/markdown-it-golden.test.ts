@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import MarkdownIt from "markdown-it";
 import type { Env, StateBlock, StateInline, Token } from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { fragmenterMarkdownIt } from "../../ts/evidence/fragment.js";
+import { fragmenterMarkdownIt } from "../../ts/evidence/fragment/index.js";
 
 const FIXTURES = new URL("../fixtures/evidence/", import.meta.url);
 const MARKDOWN = new URL("../../../shared/data/markdown/", import.meta.url);

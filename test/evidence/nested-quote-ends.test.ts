@@ -1,7 +1,7 @@
 // Where a quote or list inside a block quote ends when lines holding only the enclosing quotes'
 // markers follow it. micromark ends such a container before or after those lines
 // depending on what it held and what comes next; markdown-it's map follows neither rule, so those
-// groups go to micromark (`outerMarkersAfter`, ts/evidence/fragment.ts). The oracle is the
+// groups go to micromark (`outerMarkersAfter`, ts/evidence/fragment/fallback-rules.ts). The oracle is the
 // micromark → mdast fragmenter (test/evidence/reference-fragmenter.ts); the seeded sweep below is
 // the one that found these cases. docs/evidence.md, "The addresses are the reference fragmenter's".
 import fc from "fast-check";

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
-import { setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
+import { setMarkdownChunkLines } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 
 const FIXTURES = new URL("../fixtures/evidence/", import.meta.url);

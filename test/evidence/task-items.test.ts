@@ -1,4 +1,4 @@
-// GFM task list items read natively (ts/evidence/fragment.ts, `taskParagraph`): every rule of
+// GFM task list items read natively (ts/evidence/fragment/task-items.ts, `taskParagraph`): every rule of
 // micromark-extension-gfm-task-list-item + mdast-util-gfm-task-list-item that moves (or keeps) a task
 // paragraph's start, each as a minimized case compared with the micromark → mdast fragmenter
 // (test/evidence/reference-fragmenter.ts), then seeded task-heavy documents (fast-check) compared the
@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
-import { setMarkdownChunkLines } from "../../ts/evidence/fragment.js";
+import { setMarkdownChunkLines } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
 import { runMoot, type Transcript } from "../../ts/moot/moot.js";
 import { createOpenAICompatibleSynthesizer } from "../../ts/moot/synth.js";
-import { words } from "../../ts/moot/words.js";
+import { words } from "../../ts/match/words.js";
 import { startStub, type StubRequest } from "./stub-server.js";
 
 const corpus = loadCorpus(new URL("../../data/books/", import.meta.url));

@@ -53,10 +53,10 @@ describe("createOpenAICompatibleSynthesizer", () => {
   it("an HTTP error and a non-JSON body are SynthesizerErrors with the status and URL", async () => {
     const stub = await startStub((_, i) => (i === 0 ? { status: 500, raw: "model crashed" } : { raw: "<html>" }));
     close = stub.close;
-    const synth = createOpenAICompatibleSynthesizer({ baseUrl: stub.baseUrl, model: "m" });
+    const synth = createOpenAICompatibleSynthesizer({ baseUrl: stub.baseUrl, model: "m", attempts: 1 });
     const e1 = await synth.complete([{ role: "user", content: "x" }]).catch((e) => e);
     expect(e1).toBeInstanceOf(SynthesizerError);
-    expect(e1.status).toBe(500);
+    expect(e1).toMatchObject({ upstreamStatus: 500, status: 502, code: "upstream" });
     expect(e1.message).toContain("HTTP 500 Internal Server Error: model crashed");
     const e2 = await synth.complete([{ role: "user", content: "x" }]).catch((e) => e);
     expect(e2.message).toContain("not JSON");

@@ -78,17 +78,35 @@ describe("retries", () => {
     const e = await post(`${base}/x`).catch((x) => x);
     expect(seen).toHaveLength(3);
     expect(e.message).toBe(`the test endpoint ${base}/x answered HTTP 503 Service Unavailable after 3 attempts: model loading`);
-    expect(e.status).toBe(503);
+    expect(e.upstreamStatus).toBe(503);
+    expect(e).toMatchObject({ status: 502, code: "upstream" });
     const one = await serve((res) => json(res, 503, {}));
     await post(`${one.base}/x`, { attempts: 1 }).catch(() => null);
     expect(one.seen).toHaveLength(1);
   });
 
   it("other statuses are not retried (a POST is not repeated blindly)", async () => {
-    const { base, seen } = await serve((res) => json(res, 500, { error: { message: "boom" } }));
-    const e = await post(`${base}/x`).catch((x) => x);
-    expect(seen).toHaveLength(1);
-    expect(e.failure).toBe("status");
+    for (const status of [400, 401, 404, 501]) {
+      const { base, seen } = await serve((res) => json(res, status, { error: { message: "boom" } }));
+      const e = await post(`${base}/x`).catch((x) => x);
+      expect(seen, `HTTP ${status}`).toHaveLength(1);
+      expect(e.failure).toBe("status");
+      expect(e.upstreamStatus).toBe(status);
+    }
+  });
+
+  it("500, 502, 503, 504 and 429 are each retried once answered, with Retry-After honoured", async () => {
+    for (const status of [500, 502, 503, 504, 429]) {
+      const { base, seen } = await serve((res, i) => (i === 0 ? json(res, status, { error: "down a moment" }, { "retry-after": "0" }) : json(res, 200, { ok: status })));
+      const reply = await post(`${base}/x`);
+      expect(seen, `HTTP ${status}`).toHaveLength(2);
+      expect(reply).toEqual({ status: 200, text: `{"ok":${status}}`, attempts: 2 });
+    }
+    // a Retry-After on a 502 is waited for as on a 429
+    const { base, seen } = await serve((res, i) => (i === 0 ? json(res, 502, {}, { "retry-after": "1" }) : json(res, 200, {})));
+    await post(`${base}/x`);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(900);
   });
 
   it("Retry-After is read as seconds or an HTTP date", () => {
@@ -178,7 +196,7 @@ describe("secrets stay out of messages", () => {
   });
 
   it("redact and redactUrl", () => {
-    expect(redactUrl("https://u:p@h.example/v1/x?key=1&model=a#f")).toBe("https://h.example/v1/x?key=***&model=***#f");
+    expect(redactUrl("https://u:p@h.example/v1/x?key=1&model=a#f")).toBe("https://h.example/v1/x?key=***&model=***#***");
     expect(redact("Authorization: Bearer abc.def-123 and sk-proj-XYZ123456 at http://me:pw@h/ with api_key=zzz")).toBe(
       "Authorization: Bearer *** and sk-*** at http://***@h/ with api_key=***",
     );

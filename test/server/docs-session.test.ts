@@ -40,9 +40,14 @@ describe.skipIf(!existsSync(CLI) || !hasTools)("docs/serving.md curl session (ne
     const [start, session] = sessionBlocks();
     expect(start).toContain("groundwire serve --data ./moots");
     expect(start).toContain("listening on http://127.0.0.1:8787");
-    const server = await startServer(["--data", mkdtempSync(join(tmpdir(), "gw-docs-"))]);
+    expect(start).toContain("saved it in moots/token (mode 0600)");
+    // the server makes its token and saves it under --data, as the documented start does
+    const data = mkdtempSync(join(tmpdir(), "gw-docs-"));
+    const server = await startServer(["--data", data], {}, { autoToken: false });
     try {
-      const script = session!.replaceAll("http://127.0.0.1:8787", server.url);
+      for (let i = 0; i < 100 && !server.stderr().includes("saved it in"); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(server.stderr()).toContain(`saved it in ${join(data, "token")} (mode 0600)`);
+      const script = session!.replaceAll("http://127.0.0.1:8787", server.url).replaceAll("./moots", data);
       const out = await new Promise<string>((resolve, reject) =>
         execFile("bash", ["-euo", "pipefail", "-c", script], (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
       );

@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio (dist/cli.js; run `
   });
 
   it("search_book and verify_quotes: passages of a book, then a quote checked against them", async () => {
-    const search = await call("search_book", { text: "fire in the city", corpus: "diary/pepys-1660", k: 2 });
+    const search = await call("search_book", { text: "fire in the city", book: "diary/pepys-1660", k: 2 });
     expect(search.isError).toBeFalsy();
     const hits = search.structuredContent.hits;
     expect(hits).toHaveLength(2);
@@ -56,7 +56,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio (dist/cli.js; run `
     const verified = await call("verify_quotes", { reply: `Pepys wrote "${words}" [s1].`, passages: [hits[0].content] });
     expect(verified.structuredContent).toMatchObject({ passes: true, grounding: { quotesFound: 1, quotesTotal: 1 } });
     expect(JSON.parse(verified.content[0]!.text!)).toEqual(verified.structuredContent);
-    const unknown = await call("search_book", { text: "x", corpus: "novel/nope" });
+    const unknown = await call("search_book", { text: "x", book: "novel/nope" });
     expect(unknown.isError).toBe(true);
     expect(unknown.content[0]!.text).toMatch(/^not_found: unknown book "novel\/nope"/);
   });
@@ -103,7 +103,7 @@ describe.skipIf(!existsSync(CLI))("the MCP tools at /mcp of groundwire serve (St
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: "Bearer mcp-token" } } }));
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
-      const r = (await client.callTool({ name: "search_book", arguments: { text: "monster", corpus: "novel/frankenstein", k: 1 } })) as Result;
+      const r = (await client.callTool({ name: "search_book", arguments: { text: "monster", book: "novel/frankenstein", k: 1 } })) as Result;
       expect(r.structuredContent.hits[0].node_id.startsWith("novel/frankenstein#")).toBe(true);
       // arguments nested 20,000 deep (written as text: the SDK's client cannot even serialize them)
       const deep = await fetch(`${server.url}/mcp`, {

@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
     let filler = fill(dir);
     const refused = await call(server.url, "POST", "/moots", BODY);
     expect(refused.status).toBe(507);
-    expect(refused.json.error).toEqual(NO_SPACE);
+    expect(refused.json.error).toMatchObject(NO_SPACE);
     expect((await call(server.url, "GET", "/health")).json).toMatchObject({ moots: 0, loaded: 0 });
     expect(readdirSync(dir)).toEqual(["filler"]);
     unlinkSync(filler);
@@ -110,7 +110,7 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
     for (let attempt = 0; attempt < 2; attempt++) {
       const turn = await call(server.url, "POST", `/moots/${id}/turns`);
       expect(turn.status).toBe(507);
-      expect(turn.json.error).toEqual(NO_SPACE);
+      expect(turn.json.error).toMatchObject(NO_SPACE);
       expect(turn.headers.get("retry-after")).toBeNull();
       const shown = (await call(server.url, "GET", `/moots/${id}`)).json;
       expect(shown.utterances).toEqual([]);
@@ -130,7 +130,7 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
     for (let attempt = 0; attempt < 3; attempt++) {
       const turn = await call(server.url, "POST", `/moots/${id}/turns`);
       expect(turn.status).toBe(507);
-      expect(turn.json.error).toEqual(NO_SPACE);
+      expect(turn.json.error).toMatchObject(NO_SPACE);
       expect((await call(server.url, "GET", `/moots/${id}`)).json.utterances).toHaveLength(2);
     }
     expect(saved(dir, id).transcript.utterances).toHaveLength(2);
@@ -159,7 +159,7 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
     try {
       const turn = await call(server!.url, "POST", `/moots/${id}/turns`);
       expect(turn.status).toBe(503);
-      expect(turn.json.error).toEqual({ code: "storage", message: "cannot save the moot: read-only file system; try again later" });
+      expect(turn.json.error).toMatchObject({ code: "storage", message: "cannot save the moot: read-only file system; try again later" });
       expect(turn.headers.get("retry-after")).toBe("5");
       expect((await call(server!.url, "GET", `/moots/${id}`)).json.utterances).toEqual([]);
       const create = await call(server!.url, "POST", "/moots", BODY);
@@ -253,7 +253,7 @@ describe.skipIf(!existsSync(CLI))("a deleted moot stays deleted whatever turn wa
       model.release();
       const landed = await turn;
       expect(landed.status).toBe(404);
-      expect(landed.json.error).toEqual({ code: "not_found", message: `moot ${id} was deleted while this turn ran; the turn was not saved` });
+      expect(landed.json.error).toMatchObject({ code: "not_found", message: `moot ${id} was deleted while this turn ran; the turn was not saved` });
       expect(readdirSync(data)).toEqual([]);
       expect((await call(server.url, "POST", `/moots/${id}/turns`)).status).toBe(404);
       await server.kill();
@@ -296,7 +296,7 @@ describe.skipIf(!existsSync(CLI))("bounded state: --max-moots and --moot-idle", 
       for (let i = 0; i < 3; i++) ids.push((await call(server.url, "POST", "/moots", BODY)).json.id);
       const over = await call(server.url, "POST", "/moots", BODY);
       expect(over.status).toBe(429);
-      expect(over.json.error).toEqual({
+      expect(over.json.error).toMatchObject({
         code: "too_many_moots",
         message: "this server holds 3 moots, its cap (--max-moots 3); delete one (DELETE /moots/ID) or start the server with a larger --max-moots",
       });

@@ -1,13 +1,25 @@
 // Start `groundwire serve` from the built CLI (dist/cli.js) on 127.0.0.1 with --port 0 and
 // read the port it announces: a real server on a free port, no mock of either side.
+// serve requires a bearer token: unless a test gives one (--token-file, GROUNDWIRE_TOKEN) or
+// --no-auth, the server is started with GROUNDWIRE_TOKEN=TEST_TOKEN, and `call` sends the
+// token of the server it calls (unless the test sets `authorization` itself, "" for none).
+import { readFileSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
+/** The token of servers started without one of their own. */
+export const TEST_TOKEN = "test-token-0123456789";
+
+/** The token each running server (by its URL) requires; absent: none. */
+const tokens = new Map<string, string>();
+
 export interface RunningServer {
   url: string;
+  /** The bearer token it requires (null with --no-auth or a token it made itself). */
+  token: string | null;
   child: ChildProcess;
   stderr: () => string;
   /** SIGTERM and wait for the exit. */
@@ -16,23 +28,40 @@ export interface RunningServer {
   kill(): Promise<void>;
 }
 
-/** Spawn `groundwire serve --port 0 …args` and resolve when it prints its address. */
-export function startServer(args: string[], env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+/** The environment of a child: the caller's, without model settings, PORT, HOST or a token unless given. */
+function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const fullEnv = { ...process.env, ...env };
-  for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY"]) delete fullEnv[k];
-  if (!("GROUNDWIRE_TOKEN" in env)) delete fullEnv.GROUNDWIRE_TOKEN;
+  for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY", "GROUNDWIRE_TOKEN", "PORT", "HOST"]) if (!(k in env)) delete fullEnv[k];
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete fullEnv[k];
-  const child = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", "0", ...args], { cwd: ROOT, env: fullEnv });
+  return fullEnv;
+}
+
+/**
+ * Spawn `groundwire serve --host 127.0.0.1 --port 0 …args` and resolve when it prints its
+ * address. `options.bare`: no `--host`/`--port` before `args` (to test PORT and HOST);
+ * `options.autoToken: false`: no TEST_TOKEN either (the server makes its own).
+ */
+export function startServer(args: string[], env: Record<string, string | undefined> = {}, options: { bare?: boolean; autoToken?: boolean } = {}): Promise<RunningServer> {
+  const fullEnv = childEnv(env);
+  const ownToken = "GROUNDWIRE_TOKEN" in env || args.includes("--token-file") || args.includes("--no-auth");
+  if (!ownToken && options.autoToken !== false) fullEnv.GROUNDWIRE_TOKEN = TEST_TOKEN;
+  let token: string | null = fullEnv.GROUNDWIRE_TOKEN ?? null;
+  const file = args.indexOf("--token-file");
+  if (file >= 0) token = readFileSync(args[file + 1]!, "utf8").split(/\r?\n/, 1)[0]!.trim();
+  if (args.includes("--no-auth")) token = null;
+  const child = spawn(process.execPath, [CLI, "serve", ...(options.bare ? [] : ["--host", "127.0.0.1", "--port", "0"]), ...args], { cwd: ROOT, env: fullEnv });
   let out = "";
   let err = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /listening on (http:\/\/\S+:\d+)/.exec(out);
       if (m) {
+        if (token !== null) tokens.set(m[1]!, token);
         resolve({
           url: m[1]!,
+          token,
           child,
           stderr: () => err,
           async stop() {
@@ -51,6 +80,20 @@ export function startServer(args: string[], env: Record<string, string | undefin
   });
 }
 
+/** Run `groundwire serve …args` expecting it to refuse to start: its exit code and stderr. */
+export function serveRefuses(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, "serve", ...args], { cwd: ROOT, env: childEnv(env) });
+  let err = "";
+  child.stderr.on("data", (chunk) => (err += chunk));
+  const timer = setTimeout(() => child.kill("SIGTERM"), 20_000);
+  return new Promise((resolve) =>
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr: err });
+    }),
+  );
+}
+
 /** POST JSON (or send `raw` as the body) and return the status and parsed JSON answer. */
 export async function call(
   url: string,
@@ -59,7 +102,10 @@ export async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; json: any; headers: Headers }> {
-  const init: RequestInit = { method, headers: { ...headers } };
+  const token = tokens.get(url);
+  const sent: Record<string, string> = token !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "authorization") ? { authorization: `Bearer ${token}`, ...headers } : { ...headers };
+  for (const [k, v] of Object.entries(sent)) if (v === "") delete sent[k];
+  const init: RequestInit = { method, headers: sent };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
     (init.headers as Record<string, string>)["content-type"] = "application/json";

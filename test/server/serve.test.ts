@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpWorkerClient } from "../../ts/moot/retrieval.js";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
-import { call, CLI, ROOT, startServer, type RunningServer } from "./serve-process.js";
+import { call, CLI, ROOT, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 import { Moot } from "../../ts/moot/moot.js";
 import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
 import { createMootStore } from "../../ts/server/moot-store.js";
@@ -20,9 +20,12 @@ const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.m
 const BOOK = fileURLToPath(new URL("../fixtures/memdsl/schema-book.input.ttl", import.meta.url));
 const KEYS = ["novel/frankenstein", "diary/pepys-1660"];
 
-function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
+
+function runCli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env };
   for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY", "GROUNDWIRE_TOKEN"]) delete env[k];
+  Object.assign(env, extraEnv);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
     let stdout = "";
@@ -52,7 +55,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
   it("POST /query gives the embedded corpus's hits, and createHttpWorkerClient pointed at it gives the same", async () => {
     const corpus = loadCorpus(join(ROOT, "data/books"));
     const local = await corpus.query("the creature on the ice", { corpus: "novel/frankenstein", k: 4 });
-    const remote = await createHttpWorkerClient({ baseUrl: server.url }).query("the creature on the ice", { corpus: "novel/frankenstein", k: 4 });
+    const remote = await createHttpWorkerClient({ baseUrl: server.url, headers: AUTH }).query("the creature on the ice", { corpus: "novel/frankenstein", k: 4 });
     expect(remote.hits.length).toBe(4);
     expect(remote).toEqual(local);
   });
@@ -60,7 +63,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
   it("refuses bad input with 400 naming the field, unknown books and routes with 404", async () => {
     const missing = await call(server.url, "POST", "/query", { text: "x", k: 2 });
     expect(missing.status).toBe(400);
-    expect(missing.json.error).toEqual({ code: "bad_request", message: expect.stringMatching(/^corpus: /) });
+    expect(missing.json.error).toEqual({ code: "bad_request", message: expect.stringMatching(/^corpus: /), requestId: missing.headers.get("x-request-id") });
     expect((await call(server.url, "POST", "/query", { text: "x", corpus: "novel/frankenstein", k: 0 })).json.error.message).toMatch(/^k: /);
     expect((await call(server.url, "POST", "/query", { text: "x", corpus: "novel/frankenstein", extra: 1 })).status).toBe(400);
     const notJson = await call(server.url, "POST", "/query", "{nope");
@@ -76,7 +79,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     const body = JSON.stringify({ keys: ["diary/pepys-1660", "novel/frankenstein"], turns: 2 });
     for (const type of ["text/plain", "application/x-www-form-urlencoded", undefined]) {
       // Bytes, not a string: fetch labels a string body text/plain itself.
-      const response = await fetch(`${server.url}/moots`, { method: "POST", body: new TextEncoder().encode(body), headers: type ? { "content-type": type } : {} });
+      const response = await fetch(`${server.url}/moots`, { method: "POST", body: new TextEncoder().encode(body), headers: type ? { ...AUTH, "content-type": type } : AUTH });
       expect(response.status).toBe(415);
       const { error } = await response.json();
       expect(error.code).toBe("unsupported_media_type");
@@ -85,7 +88,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     const withCharset = await fetch(`${server.url}/quotes/verify`, {
       method: "POST",
       body: JSON.stringify({ reply: "x", passages: ["x"] }),
-      headers: { "content-type": "application/json; charset=utf-8" },
+      headers: { ...AUTH, "content-type": "application/json; charset=utf-8" },
     });
     expect(withCharset.status).toBe(200);
   });
@@ -99,7 +102,7 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     ] as const) {
       const response = await call(server.url, "POST", route, body);
       expect(response.status).toBe(400);
-      expect(response.json.error).toEqual({ code: "bad_request", message: `${field}: nested deeper than 1,000 levels of arrays and objects` });
+      expect(response.json.error).toEqual({ code: "bad_request", message: `${field}: nested deeper than 1,000 levels of arrays and objects`, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     }
     const named = await call(server.url, "POST", "/sparql/check", { query: "SELECT ?s WHERE { ?s ?p ?o }", schema: "olympics" });
     expect(named.status).toBe(400);
@@ -210,12 +213,12 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
 
   it("moot --worker URL runs a moot on the worker's corpus, word for word the local moot", async () => {
     const args = ["moot", ...KEYS, "--topic", "fire", "--turns", "2", "--k", "3"];
-    const remote = await runCli([...args, "--worker", server.url]);
+    const remote = await runCli([...args, "--worker", server.url], { GROUNDWIRE_TOKEN: TEST_TOKEN });
     const local = await runCli(args);
     expect(remote.code).toBe(0);
     expect(remote.stdout).toContain("[2] The Diary of Samuel Pepys");
     expect(remote.stdout).toBe(local.stdout);
-    const unknown = await runCli(["moot", KEYS[0]!, "novel/nope", "--turns", "1", "--worker", server.url]);
+    const unknown = await runCli(["moot", KEYS[0]!, "novel/nope", "--turns", "1", "--worker", server.url], { GROUNDWIRE_TOKEN: TEST_TOKEN });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/HTTP 404.*unknown book/);
   }, 60_000);
@@ -243,19 +246,19 @@ describe.skipIf(!existsSync(CLI))("groundwire serve with a token", () => {
 
   it("requires the bearer token on every route but /health", async () => {
     expect((await call(server.url, "GET", "/health")).status).toBe(200);
-    const none = await call(server.url, "GET", "/books");
+    const none = await call(server.url, "GET", "/books", undefined, { authorization: "" });
     expect(none.status).toBe(401);
     expect(none.json.error.code).toBe("unauthorized");
     expect(none.json.error.message).not.toContain("s3cret");
     expect((await call(server.url, "GET", "/books", undefined, { authorization: "Bearer wrong" })).status).toBe(401);
     expect((await call(server.url, "GET", "/books", undefined, { authorization: "Bearer s3cret-token" })).status).toBe(200);
-    expect((await call(server.url, "POST", "/query", { text: "fire", corpus: "diary/pepys-1660" })).status).toBe(401);
+    expect((await call(server.url, "POST", "/query", { text: "fire", corpus: "diary/pepys-1660" }, { authorization: "" })).status).toBe(401);
   });
 
   it("GROUNDWIRE_TOKEN works the same", async () => {
     const other = await startServer([], { GROUNDWIRE_TOKEN: "env-token" });
     try {
-      expect((await call(other.url, "GET", "/books")).status).toBe(401);
+      expect((await call(other.url, "GET", "/books", undefined, { authorization: "" })).status).toBe(401);
       expect((await call(other.url, "GET", "/books", undefined, { authorization: "Bearer env-token" })).status).toBe(200);
     } finally {
       await other.stop();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
 import { snapQuotes } from "../../ts/moot/grounding.js";
-import { words } from "../../ts/moot/words.js";
+import { words } from "../../ts/match/words.js";
 import { verifyQuotes, type CheckContext } from "../../ts/server/checks.js";
 
 const corpus = loadCorpus(new URL("../../data/books/", import.meta.url));

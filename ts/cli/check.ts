@@ -95,7 +95,7 @@ const command: Command = {
         // kernel.check reads the JSON text itself, through the goal's schema
         goal = text;
       } catch (error) {
-        throw new CliError(`malformed goal${inline ? "" : ` in ${values.goal}`}: not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
+        throw new CliError(`malformed goal${inline ? "" : ` in ${values.goal}`}: not JSON (${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))})`);
       }
     }
     let result: CheckResult;

@@ -1,5 +1,6 @@
 /** Shared pieces of the CLI: the command shape and the error that becomes one stderr line. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { GroundwireError } from "../errors.js";
 
 /** A subcommand: gets its arguments (after the command name), returns the exit code. */
 export interface Command {
@@ -7,9 +8,9 @@ export interface Command {
 }
 
 /** An error to print as one line `groundwire: <message>` with `exitCode` (2 = usage, 1 = failure). */
-export class CliError extends Error {
+export class CliError extends GroundwireError {
   constructor(message: string, readonly exitCode = 1) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "CliError";
   }
 }
@@ -219,7 +220,7 @@ export function secondsOption(command: string, label: string, raw: string | unde
 }
 
 /** Decimal number syntax the numeric options accept: digits with an optional fraction and exponent. */
-const DECIMAL = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const DECIMAL = /^(\d+(?:\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * A decimal-number option, checked: decimal syntax only (`0.8`, `.8`, `8e-1`; not hex,

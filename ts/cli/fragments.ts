@@ -121,7 +121,7 @@ export function loadForCli(command: string, file: string, artifactId: string | u
   } catch (error) {
     if (error instanceof CliError) throw error.message.startsWith(`${command}: `) ? error : new CliError(`${command}: ${error.message}`, error.exitCode);
     // the file grew past the cap between the size check and the read
-    if (error instanceof InputFileError && error.code === "TOOLARGE") throw tooLarge(command, file, null, maxBytes);
+    if (error instanceof InputFileError && error.kind === "TOOLARGE") throw tooLarge(command, file, null, maxBytes);
     if (error instanceof DocumentTooLargeError) throw new CliError(`${command}: ${file}: ${error.message}`, 1);
     if (error instanceof InputFileError) throw new CliError(`${command}: ${error.message}`, 1);
     if (error instanceof UnsupportedFormatError) throw new CliError(`${command}: ${error.message}`, 1);

@@ -2,13 +2,11 @@
  * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]`:
  * where a quote is from across the corpus — book, passage label(s), the span,
  * its ratio (difflib, as the grounding check computes it) and a word diff of
- * quote vs span. Built on createQuoteIndex (ts/moot/quote-index.ts).
+ * quote vs span. Built on createQuoteIndex (ts/match/quote-index/).
  */
 import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/retrieval.js";
-import { createQuoteIndex, LOCATE_MIN_RATIO, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, type LocatedSpan } from "../moot/quote-index.js";
-import { matchingBlocks } from "../moot/sequence-match.js";
-import { words } from "../moot/words.js";
+import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
 import { oneLibrary, openCliStore } from "./store-option.js";
@@ -106,7 +104,8 @@ const command: Command = {
           `no spans printed. Try a higher --min-ratio (now ${minRatio}), a lower --limit (now ${limit}) or a longer --timeout`,
         );
       }
-      throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
+      // a quote over the bound is a usage error (exit 2), as an argument out of range is
+      throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof RangeError ? 2 : 1);
     }
     return printSpans(quote, spans, { json: values.json === true, minRatio, where: values.book ?? `${books.length} books` });
   },

@@ -3,7 +3,8 @@
  * client (an agent, an IDE) that spawns the command. stdout carries the protocol only;
  * notices go to stderr.
  */
-import { CliError, echo, parseCommandArgs, type Command } from "./common.js";
+import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
+import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { corpusDir } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { packageVersion } from "./package-root.js";
@@ -12,12 +13,23 @@ const HELP = `usage: groundwire mcp [options]
 
 An MCP server over stdio with the tools verify_quotes, check_sparql, index_graph,
 apply_critique, render_neighborhood, fragment_markdown, resolve_citations and
-search_book. Configure your MCP client to run: groundwire mcp
+search_book (all read-only), the corpus books as resources groundwire://book/{genre}/{book}
+and each --graph as groundwire://graph/{name} (Turtle). Configure your MCP client to run:
+groundwire mcp
+
+One message a line (newline-delimited JSON-RPC), each up to 64 MiB (67,108,864 bytes):
+above every tool's largest input (a document or inline graph holds up to 8,000,000
+characters). A longer line, a line that is not JSON or not a JSON-RPC message, and a
+batch under protocol 2025-06-18 or later get a JSON-RPC error (-32600 or -32700) and one
+line on stderr; the server goes on.
 
   --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
   --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
-  --schema NAME=FILE  a schema check_sparql may name (repeatable)`;
+  --schema NAME=FILE  a schema check_sparql may name (repeatable)
+
+The tools run in a pool of worker threads, each bounded (past a bound: the tool's error, limit):
+${CHECK_HELP}`;
 
 const command: Command = {
   async run(args) {
@@ -26,11 +38,13 @@ const command: Command = {
       store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
+      ...CHECK_OPTIONS,
     }, HELP);
+    const checks = readCheckOptions("mcp", values);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast
-    const [{ StdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessageDepth }] = await Promise.all([
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    const [{ LineStdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
+      import("../server/mcp-stdio.js"),
       import("../moot/corpus-node.js"),
       import("../server/checks.js"),
       import("../server/mcp.js"),
@@ -38,21 +52,29 @@ const command: Command = {
     oneLibrary("mcp", values.corpus, values.store);
     const stored = values.corpus === undefined ? await openCliCorpus("mcp", values.store) : null;
     let ctx;
+    const corpus = corpusDir(values.corpus);
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpusDir(values.corpus)), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
-    const server = createMcpServer(ctx, packageVersion());
-    const transport = new StdioServerTransport();
+    const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)));
+    const server = createMcpServer({ ...ctx, limits: checks.limits, runner }, packageVersion());
+    const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);
-    guardMessageDepth(transport);
-    // the process lives until the client closes stdin
+    guardMessages(transport, log);
+    // the process lives until the client closes stdin (or stdout fails: the client is gone)
     await new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
-      process.stdin.once("end", () => resolve());
+      const onclose = transport.onclose;
+      transport.onclose = () => {
+        onclose?.();
+        resolve();
+      };
+      process.stdout.once("error", () => resolve());
     });
     await server.close();
+    await runner?.close();
     return 0;
   },
 };

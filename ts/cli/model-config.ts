@@ -97,7 +97,7 @@ function readKeyFile(command: string, path: string): string {
     buf = readRegularFile(path, { maxBytes: MAX_KEY_FILE_BYTES, label: `--api-key-file ${path}` });
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
-    const reason = error.code === "ENOENT" ? "no such file" : error.code === "TOOLARGE" ? `over ${MAX_KEY_FILE_BYTES} bytes; a key file holds one key` : error.reason;
+    const reason = error.kind === "ENOENT" ? "no such file" : error.kind === "TOOLARGE" ? `over ${MAX_KEY_FILE_BYTES} bytes; a key file holds one key` : error.reason;
     throw new CliError(`${command}: --api-key-file ${path}: ${reason}`, 2);
   }
   const key = buf.toString("utf8").split(/\r?\n/)[0]!.trim();

@@ -49,7 +49,7 @@ ${MODEL_HELP}
                   passage that does not hold it (misattributed)
 
 With no base URL the embedded extractive synthesizer speaks (offline).
-Model requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all;
+Model requests are retried on HTTP 429, 500, 502, 503 and 504 (after Retry-After), 3 attempts in all;
 redirects are not followed; keys and credentials are redacted from every message.`;
 
 

@@ -32,8 +32,8 @@ The model is configured as for moot:
 ${MODEL_HELP}
 Without a base URL the planner is scripted (--script, or the bundled demo scripts).
 --endpoint URL runs the verified query on a SPARQL 1.1 endpoint instead of embedded Oxigraph.
-Requests are retried on HTTP 429/503 (after Retry-After), 3 attempts in all; redirects are not
-followed; keys and credentials are redacted from every message.`;
+Requests are retried on HTTP 429, 500, 502, 503 and 504 (after Retry-After), 3 attempts in all;
+redirects are not followed; keys and credentials are redacted from every message.`;
 
 interface Script {
   question: string;
@@ -55,7 +55,7 @@ function readScripts(path: string): Script[] {
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`script ${path}: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+    throw new CliError(`script ${path}: ${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))}`);
   }
   const list = Array.isArray(doc) ? [{ question: "", replies: doc }] : (doc as { scripts?: Script[] }).scripts;
   if (!Array.isArray(list)) throw new CliError(`script ${path}: expected {"scripts":[{"question","replies"}]} or a list of replies`);

@@ -9,7 +9,7 @@ import MarkdownIt from "markdown-it";
 import { decodeString } from "micromark-util-decode-string";
 import { normalizeIdentifier } from "micromark-util-normalize-identifier";
 
-/** The functions ts/evidence/fragment.ts parses with. */
+/** The functions ts/evidence/fragment/ parses with. */
 export interface Markdown {
   fromMarkdown: typeof fromMarkdown;
   /** micromark's parser and preprocessor: its block (document) pass alone, without inline parsing or mdast. */

@@ -12,9 +12,10 @@
  * Lookups go through a FragmentIndex (two hash maps), so resolving one citation is
  * O(1) expected, whatever the document's size.
  */
-import type { Fragment, FragmentKind } from "./fragment.js";
+import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { sequenceRatio } from "../moot/index.js";
+import { sequenceRatio } from "../match/index.js";
+import { GroundwireError } from "../errors.js";
 
 /** The four outcomes of resolving a citation. */
 export type CitationStatus = "current" | "moved" | "stale" | "lost";
@@ -58,9 +59,9 @@ export interface CitationReport {
 }
 
 /** A malformed version id or citation: names the value and what was expected. */
-export class CitationFormatError extends Error {
+export class CitationFormatError extends GroundwireError {
   constructor(readonly value: string, detail: string) {
-    super(`not a citation: ${JSON.stringify(value)} (${detail})`);
+    super(`not a citation: ${JSON.stringify(value)} (${detail})`, { code: "bad_request", status: 400 });
     this.name = "CitationFormatError";
   }
 }

@@ -12,7 +12,7 @@ import { n3DataFactory, n3Store } from "../deps/n3.js";
 import { shacl } from "../deps/shacl.js";
 import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
 import type { Artifact } from "./artifact.js";
-import type { Fragment } from "./fragment.js";
+import type { Fragment } from "./fragment/index.js";
 import { EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
 
 // N3.js's term constructors, called through: the Node build loads N3.js at first use (ts/deps/n3).

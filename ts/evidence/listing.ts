@@ -8,7 +8,7 @@
  * down to this one (the full path is `fragment.path`, also in `--json`).
  */
 import type { Artifact } from "./artifact.js";
-import type { Fragment } from "./fragment.js";
+import type { Fragment } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
 
 /** The first words of a text: whitespace normalized, cut at a word boundary to at most `max` UTF-16 units, `…` when cut. */

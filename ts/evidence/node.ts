@@ -6,7 +6,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
 import { decodeUtf8, readRegularFile, refuseNonRegular } from "../files.js";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
-import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment.js";
+import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment/index.js";
 import { MAX_DOCUMENT_LENGTH } from "./limits.js";
 
 /**

@@ -7,6 +7,7 @@
  */
 import { RDF_TYPE, XSD } from "./schema.js";
 import { toPrefixMap } from "../rdf/format-term.js";
+import { GroundwireError } from "../errors.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {
@@ -112,9 +113,9 @@ const NOT_IN_IRIREF = /[\u0000-\u0020<>"{}|^`\\]/;
  * before parsing (§19.2), so an IRI holding `>` cannot be escaped into an
  * IRIREF: it would end the IRI and let the rest be read as query text.
  */
-export class SparqlIriError extends TypeError {
+export class SparqlIriError extends GroundwireError {
   constructor(readonly iri: string) {
-    super(`the IRI ${JSON.stringify(iri.length > 80 ? `${iri.slice(0, 80)}…` : iri)} cannot be written in SPARQL: it holds a character an IRI may not contain (space, control, <>"{}|^\`\\)`);
+    super(`the IRI ${JSON.stringify(iri.length > 80 ? `${iri.slice(0, 80)}…` : iri)} cannot be written in SPARQL: it holds a character an IRI may not contain (space, control, <>"{}|^\`\\)`, { code: "bad_request", status: 400 });
     this.name = "SparqlIriError";
   }
 }

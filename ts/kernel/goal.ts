@@ -2,6 +2,7 @@
  * Goals: what a question asks for, stated before the query exists (DESIGN §2).
  * `{"op":"goal","answer":["?c"],"kind":"entity","type":"ex:City","many":true}`
  */
+import { GroundwireError } from "../errors.js";
 
 /** The goal of a plan. `type` is an IRI (expanded) when given. */
 export interface Goal {
@@ -20,9 +21,9 @@ import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../j
 export type { GoalInput };
 
 /** A goal that is not well formed: names the field and what was expected. */
-export class GoalError extends Error {
+export class GoalError extends GroundwireError {
   constructor(message: string) {
-    super(`malformed goal: ${message}`);
+    super(`malformed goal: ${message}`, { code: "bad_request", status: 400 });
     this.name = "GoalError";
   }
 }
@@ -41,7 +42,7 @@ export function parseGoal(value: GoalInput | string | unknown, prefixes: Record<
     try {
       value = JSON.parse(value);
     } catch (error) {
-      throw new GoalError(`not JSON (${(error as Error).message.replace(/\s*\n\s*/g, " ")})`);
+      throw new GoalError(`not JSON (${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))})`);
     }
   } else if (valueTooDeep(value)) throw new GoalError(`nested deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
   const parsed = goalSchema.safeParse(value);

@@ -7,6 +7,9 @@ export { MAX_SPARQL_NESTING } from "./syntax-hints.js";
 export { compileOps, PlanError, OP_NAMES, type Op, type Plan } from "./ops.js";
 export { goalSchema, opSchema, patternOpSchema, planSchema, GOAL_KINDS, AGGREGATE_FUNCTIONS, type PatternOp } from "./plan-schema.js";
 export { parseGoal, GoalError, expandName, type Goal, type GoalInput } from "./goal.js";
-export { Kernel, createKernel, renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check.js";
+// From the checker's files, not ./check/index.js: a re-export there that this entry does not use (closest)
+// makes rollup hoist that file's imports (fastest-levenshtein) into dist/index.js.
+export { Kernel, createKernel } from "./check/kernel.js";
+export { renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check/diagnostics.js";
 export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
 export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";

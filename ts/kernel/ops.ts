@@ -26,6 +26,7 @@ import { parseSparql, SparqlSyntaxError } from "./sparql.js";
 import { parseGoal, GoalError, type Goal } from "./goal.js";
 
 import { opSchema, type Op, type Plan } from "./plan-schema.js";
+import { GroundwireError } from "../errors.js";
 
 export type { Op, Plan };
 
@@ -33,12 +34,12 @@ export type { Op, Plan };
 type LooseOp = { op: string; [field: string]: unknown };
 
 /** The op list is malformed: names the op (`op N`, counted from 1; `op` holds the 0-based array index) and what is wrong. */
-export class PlanError extends Error {
+export class PlanError extends GroundwireError {
   constructor(
     message: string,
     readonly op?: number,
   ) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "PlanError";
   }
 }
@@ -305,7 +306,7 @@ export function compileOps(ops: readonly Op[] | Plan | string, options: { prefix
     try {
       list = JSON.parse(ops);
     } catch (error) {
-      throw new PlanError(`the plan is not JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+      throw new PlanError(`the plan is not JSON: ${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))}`);
     }
   }
   else if (valueTooDeep(list)) throw new PlanError(`the plan nests deeper than ${formatLimit(MAX_JSON_DEPTH)}`);

@@ -10,7 +10,8 @@
 import type { Graph } from "../rdf/index.js";
 import type { ChatMessage, TextSynthesizer } from "../moot/index.js";
 import { compactIri } from "./algebra.js";
-import { renderPlanState, createKernel, type CheckResult, type Kernel } from "./check.js";
+import { createKernel, type Kernel } from "./check/kernel.js";
+import { renderPlanState, type CheckResult } from "./check/diagnostics.js";
 import type { Goal } from "./goal.js";
 import { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
 import { Schema } from "./schema.js";

@@ -13,20 +13,22 @@ import { traqula } from "../deps/traqula.js";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
 import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken } from "./syntax-hints.js";
+import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
 
 /**
  * The SPARQL text does not parse: carries the 1-based line and column (UTF-16 code units),
  * the parser's message (reworded for the known slips, see syntax-hints.ts) and, when the
  * slip is a known one, `fix`: the edit that repairs it (`write (COUNT(*) AS ?n)`).
  */
-export class SparqlSyntaxError extends Error {
+export class SparqlSyntaxError extends GroundwireError {
   constructor(
     readonly line: number,
     readonly column: number,
     readonly detail: string,
     readonly fix?: string,
+    options?: GroundwireErrorOptions,
   ) {
-    super(`SPARQL syntax error at line ${line}, column ${column}: ${detail}${fix ? ` (fix: ${fix})` : ""}`);
+    super(`SPARQL syntax error at line ${line}, column ${column}: ${detail}${fix ? ` (fix: ${fix})` : ""}`, options ?? { code: "bad_request", status: 400 });
     this.name = "SparqlSyntaxError";
   }
 }
@@ -42,7 +44,7 @@ export class SparqlNestingError extends SparqlSyntaxError {
     column: number,
     readonly limit: number,
   ) {
-    super(line, column, `nesting deeper than ${limit} at line ${line}`);
+    super(line, column, `nesting deeper than ${limit} at line ${line}`, undefined, { code: "limit", status: 422 });
     this.name = "SparqlNestingError";
   }
 }
@@ -367,7 +369,7 @@ function rawNesting(text: string): number {
 /** A stack overflow inside the parser or converter on input within the bracket limit (a very long operator chain): a typed error, never a crash. */
 function tooComplex(text: string, lineOf: (offset: number) => { line: number; column: number }): SparqlSyntaxError {
   const { line } = lineOf(text.length);
-  return new SparqlSyntaxError(1, 1, `the query is too deeply nested to parse (${line} line${line === 1 ? "" : "s"}): split long expressions or groups`);
+  return new SparqlSyntaxError(1, 1, `the query is too deeply nested to parse (${line} line${line === 1 ? "" : "s"}): split long expressions or groups`, undefined, { code: "limit", status: 422 });
 }
 
 /** Reword a parser failure when syntax-hints.ts knows the slip behind it (with a `fix`), else return it as is. */
@@ -506,10 +508,25 @@ function offsetOf(text: string, line: number, column: number): number {
   return start + column - 1;
 }
 
+/**
+ * What Chevrotain says it expected: the text between "Expecting…" and "but found", trimmed, when
+ * it holds no line break; read with indexOf, once (a lazy `(.*?)` between two `\s*` retried every
+ * split of the text, quadratic in a long message).
+ */
+function expectation(detail: string): [string, string] | null {
+  const head = /Expecting:? (?:one of these possible Token sequences:|expecting at least one iteration which starts with one of these possible Token sequences::)?/.exec(detail);
+  if (!head) return null;
+  const from = head.index + head[0].length;
+  const end = detail.indexOf("but found", from);
+  if (end < 0) return null;
+  const middle = detail.slice(from, end).trim();
+  return /[\n\r\u2028\u2029]/.test(middle) ? null : [detail.slice(head.index, end + "but found".length), middle];
+}
+
 function shorten(detail: string): string {
   // Chevrotain lists every expected token sequence; keep what was found and a short expectation
   const found = /but found: '([^']*)'/.exec(detail);
-  const expecting = /Expecting:? (?:one of these possible Token sequences:|expecting at least one iteration which starts with one of these possible Token sequences::)?\s*(.*?)\s*but found/.exec(detail);
+  const expecting = expectation(detail);
   if (found) {
     const exp = expecting?.[1] ?? "";
     const short = exp.length > 160 ? `${exp.slice(0, 157)}...` : exp;

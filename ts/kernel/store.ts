@@ -4,7 +4,8 @@
  * in Node and browsers) and the SPARQL JSON results reader; the embedded
  * Oxigraph store is Node-only (ts/kernel/store-oxigraph.ts, exported from the Node entry).
  */
-import { EndpointError, parseEndpointUrl, postToEndpoint } from "../net/http.js";
+import { EndpointError, parseEndpointUrl, postToEndpoint, upstreamFault } from "../net/http.js";
+import { GroundwireError } from "../errors.js";
 import { redactUrl } from "../net/redact.js";
 
 /** One RDF term of a result row, as SPARQL 1.1 Query Results JSON writes it. */
@@ -29,14 +30,15 @@ export interface SparqlStore {
 }
 
 /** A store failed: names the store, and the HTTP status when there was one. */
-export class SparqlStoreError extends Error {
+export class SparqlStoreError extends GroundwireError {
   constructor(
     message: string,
     readonly store: string,
-    readonly status?: number,
+    /** The store's HTTP status, when it answered (`status` is groundwire's own: 504 for a timeout, else 502). */
+    readonly upstreamStatus?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, { ...upstreamFault(options?.cause instanceof EndpointError ? options.cause.failure : undefined), cause: options?.cause });
     this.name = "SparqlStoreError";
   }
 }
@@ -70,7 +72,7 @@ export interface SparqlEndpointOptions {
   headers?: Record<string, string>;
   /** Per-attempt timeout, ms (default 60,000). */
   timeoutMs?: number;
-  /** Attempts per query, retrying HTTP 429/503 only (default 3). */
+  /** Attempts per query, retrying HTTP 429, 500, 502, 503 and 504 only (default 3). */
   attempts?: number;
   /** Longest `Retry-After` honoured, ms (default 60,000). */
   maxRetryAfterMs?: number;
@@ -84,7 +86,7 @@ export interface SparqlEndpointOptions {
  * A SPARQL 1.1 Protocol endpoint over HTTP (W3C SPARQL 1.1 Protocol §2.1.2,
  * query via POST with URL-encoded parameters): `POST` with
  * `application/x-www-form-urlencoded` `query=…`, `Accept: application/sparql-results+json`,
- * through the shared endpoint wrapper (ts/net/http.ts: retries on 429/503 with
+ * through the shared endpoint wrapper (ts/net/http.ts: retries on 429, 500, 502, 503 and 504 with
  * Retry-After, timeouts named as timeouts, redirects not followed, capped body).
  * @param url the endpoint URL, e.g. `https://dbpedia.org/sparql` or `http://127.0.0.1:7878/query`
  * @throws TypeError at once when `url` is not an http(s) URL
@@ -121,7 +123,7 @@ export function createSparqlEndpointStore(url: string, options: SparqlEndpointOp
           secrets: Object.values(options.headers ?? {}),
         }));
       } catch (error) {
-        if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.status, { cause: error });
+        if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.upstreamStatus, { cause: error });
         throw error;
       }
       return parseSparqlJsonResults(text, shown);

@@ -4,12 +4,13 @@
  * so there is no renumbering between render and resolve.
  */
 import type { Affordance, AffordanceKind, Envelope, GapToken, RenderedNode } from "./schema.js";
+import { GroundwireError } from "../errors.js";
 
 /** At most this many valid handles are listed in a HandleError message (all are in `valid`). */
 const LISTED = 20;
 
 /** A handle the envelope did not show. `valid` lists every handle it did, in envelope order. */
-export class HandleError extends Error {
+export class HandleError extends GroundwireError {
   constructor(
     readonly handle: string,
     readonly target: "node" | "affordance",
@@ -17,7 +18,7 @@ export class HandleError extends Error {
   ) {
     const shown = valid.length ? valid.slice(0, LISTED).join(", ") + (valid.length > LISTED ? `, … (${valid.length - LISTED} more)` : "") : "none";
     const quoted = JSON.stringify(handle.length > 80 ? `${handle.slice(0, 77)}...` : handle);
-    super(`${quoted} is not ${target === "node" ? "a node handle" : "an affordance handle"} this envelope showed; valid: ${shown}`);
+    super(`${quoted} is not ${target === "node" ? "a node handle" : "an affordance handle"} this envelope showed; valid: ${shown}`, { code: "bad_request", status: 400 });
     this.name = "HandleError";
   }
 }

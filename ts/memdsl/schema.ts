@@ -3,6 +3,7 @@
  * envelope compares with deep equality and travels as `--json` unchanged.
  */
 import { isAddressToken } from "./address.js";
+import { GroundwireError } from "../errors.js";
 
 /** The single wire status of a node, strongest first. `inferred` is the honest floor. */
 export type EpistemicStatus = "verified" | "asserted" | "inferred";
@@ -75,13 +76,13 @@ export interface Envelope {
  * Malformed MemDSL text: `line` and `column` are 1-based (column counts UTF-16
  * code units of that physical line); `detail` says what was expected.
  */
-export class MemDSLParseError extends Error {
+export class MemDSLParseError extends GroundwireError {
   constructor(
     readonly line: number,
     readonly column: number,
     readonly detail: string,
   ) {
-    super(`memdsl:${line}:${column}: ${detail}`);
+    super(`memdsl:${line}:${column}: ${detail}`, { code: "bad_request", status: 400 });
     this.name = "MemDSLParseError";
   }
 }

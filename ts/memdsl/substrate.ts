@@ -8,6 +8,7 @@ import type { Graph } from "../rdf/index.js";
 import { compactIri, STANDARD_PREFIXES } from "./address.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_NS, WELL_KNOWN } from "./vocab.js";
+import { GroundwireError } from "../errors.js";
 
 /** One node: its address token (an absolute IRI, or `_:label` for a blank node, which is unaddressable), what it is, and its text. */
 export interface Node {
@@ -46,12 +47,12 @@ export interface AssembledNeighborhood extends Neighborhood {
 }
 
 /** The focus named is not a node of the graph. */
-export class UnknownFocusError extends Error {
+export class UnknownFocusError extends GroundwireError {
   constructor(
     readonly focus: string,
     readonly source: string,
   ) {
-    super(`unknown focus <${focus}>: it occurs in no triple of ${source}`);
+    super(`unknown focus <${focus}>: it occurs in no triple of ${source}`, { code: "bad_request", status: 400 });
     this.name = "UnknownFocusError";
   }
 }

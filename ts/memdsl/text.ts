@@ -3,6 +3,7 @@
  * invisible/bidi character scan. Offsets here are UTF-16 code units (JS string
  * indices) unless a name says code points.
  */
+import { GroundwireError } from "../errors.js";
 
 // Code point order is ts/rdf's (compareCodePoints); it is re-exported here for this part's modules.
 export { compareCodePoints } from "../rdf/code-points.js";
@@ -95,12 +96,12 @@ export function escapeWire(text: string, quoted: boolean): string {
 }
 
 /** A wire text failed to decode: `index` is the 0-based UTF-16 offset within the decoded line part. */
-export class WireEscapeError extends Error {
+export class WireEscapeError extends GroundwireError {
   constructor(
     readonly index: number,
     detail: string,
   ) {
-    super(detail);
+    super(detail, { code: "bad_request", status: 400 });
     this.name = "WireEscapeError";
   }
 }

@@ -1,12 +1,13 @@
 /**
  * The OpenAI-compatible chat client (OpenAI, llama.cpp server, Ollama, vLLM,
  * LM Studio…): `POST <baseUrl>/chat/completions` through the shared endpoint
- * wrapper (ts/net/http.ts: retries on 429/503 with Retry-After, timeouts named,
+ * wrapper (ts/net/http.ts: retries on 429, 500, 502, 503 and 504 with Retry-After, timeouts named,
  * no redirects, capped body, redacted errors). Browser-safe.
  */
-import { EndpointError, joinEndpointPath, postToEndpoint, type EndpointFailure, DEFAULT_ATTEMPTS, DEFAULT_MAX_RESPONSE_BYTES } from "../net/http.js";
-import { redact, redactUrl } from "../net/redact.js";
-import type { TextSynthesizer } from "./synth.js";
+import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault, type EndpointFailure, DEFAULT_ATTEMPTS, DEFAULT_MAX_RESPONSE_BYTES } from "../net/http.js";
+import { GroundwireError } from "../errors.js";
+import { redactAndCut, redactUrl } from "../net/redact.js";
+import type { TextSynthesizer } from "./text-synthesizer.js";
 
 /** Default model request timeout, in milliseconds (per attempt). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
@@ -16,17 +17,18 @@ export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
  * HTTP error or a JSON `error` object, or sent something unreadable. The
  * message names the URL (redacted) and the cause; `failure` says which.
  */
-export class SynthesizerError extends Error {
+export class SynthesizerError extends GroundwireError {
   constructor(
     message: string,
     /** The endpoint's URL, redacted. */
     readonly url: string,
-    readonly status?: number,
+    /** The endpoint's HTTP status, when it answered (`status` is groundwire's own: 504 for a timeout, else 502). */
+    readonly upstreamStatus?: number,
     /** What failed, when it was the transport; `"reply"` for a readable answer that reports an error or is not a chat completion. */
     readonly failure?: EndpointFailure | "reply",
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, { ...upstreamFault(failure), cause: options?.cause });
     this.name = "SynthesizerError";
   }
 }
@@ -41,7 +43,7 @@ export interface OpenAICompatibleOptions {
   apiKey?: string;
   /** Per-attempt timeout in milliseconds (default 120,000). */
   timeoutMs?: number;
-  /** Attempts per request, retrying HTTP 429/503 only (default 3). */
+  /** Attempts per request, retrying HTTP 429, 500, 502, 503 and 504 only (default 3). */
   attempts?: number;
   /** Longest `Retry-After` honoured, ms (default 60,000). */
   maxRetryAfterMs?: number;
@@ -119,7 +121,7 @@ export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptio
           secrets,
         }));
       } catch (error) {
-        if (error instanceof EndpointError) throw new SynthesizerError(error.message, shown, error.status, error.failure, { cause: error });
+        if (error instanceof EndpointError) throw new SynthesizerError(error.message, shown, error.upstreamStatus, error.failure, { cause: error });
         throw error;
       }
       let data: { model?: unknown; error?: unknown; choices?: Array<{ message?: { content?: string | null } }> };
@@ -136,7 +138,7 @@ export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptio
         const e = data.error as { message?: unknown; type?: unknown } | string;
         const said = typeof e === "string" ? e : typeof e.message === "string" ? e.message : JSON.stringify(e);
         const kind = typeof e === "object" && typeof e.type === "string" ? ` (${e.type})` : "";
-        throw new SynthesizerError(`${what} ${shown} reported an error${kind}: ${redact(said.replace(/\s+/g, " ").slice(0, 200), secrets)}`, shown, 200, "reply");
+        throw new SynthesizerError(`${what} ${shown} reported an error${kind}: ${redactAndCut(said, secrets)}`, shown, 200, "reply");
       }
       if (typeof data.model === "string" && data.model) reportedModel = data.model.slice(0, 200);
       const content = data.choices?.[0]?.message?.content;

@@ -8,11 +8,12 @@ import { decodeUtf8, InputFileError, looksUtf16, readRegularFile } from "../file
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bookKeyFromFileName, createEmbeddedCorpus, parseBook, readEntriesIndex, type Book, type DiaryEntry, type EmbeddedCorpus } from "./retrieval.js";
+import { GroundwireError } from "../errors.js";
 
 /** A corpus folder could not be read. */
-export class CorpusError extends Error {
+export class CorpusError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "CorpusError";
   }
 }

@@ -21,6 +21,7 @@ import {
 import { sentencesOf } from "./book-structure.js";
 import type { EmbeddedCorpus, Hit, WorkerClient } from "./retrieval.js";
 import type { ChatMessage, TextSynthesizer } from "./synth.js";
+import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
 
 /** The rolling summary is rebuilt before every turn whose 0-based index is a positive multiple of this. */
 export const SUMMARY_EVERY = 4;
@@ -224,9 +225,9 @@ export class Transcript {
 export type TranscriptDict = ReturnType<Transcript["toDict"]>;
 
 /** A saved transcript or moot state that cannot be read back: names the field. */
-export class TranscriptFormatError extends Error {
+export class TranscriptFormatError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "TranscriptFormatError";
   }
 }
@@ -259,9 +260,9 @@ export function transcriptFromDict(data: unknown): Transcript {
 }
 
 /** A moot cannot continue: the model returned nothing twice, or the moot is misused. */
-export class MootError extends Error {
-  constructor(message: string) {
-    super(message);
+export class MootError extends GroundwireError {
+  constructor(message: string, options?: GroundwireErrorOptions) {
+    super(message, options ?? { code: "conflict", status: 409 });
     this.name = "MootError";
   }
 }
@@ -269,7 +270,7 @@ export class MootError extends Error {
 /** The same book was given for both trees. */
 export class SameBookError extends MootError {
   constructor(readonly key: string) {
-    super(`a moot needs two different books, got ${JSON.stringify(key)} twice`);
+    super(`a moot needs two different books, got ${JSON.stringify(key)} twice`, { code: "bad_request", status: 400 });
     this.name = "SameBookError";
   }
 }
@@ -277,7 +278,7 @@ export class SameBookError extends MootError {
 /** The model returned no text on both attempts of a turn. */
 export class EmptyReplyError extends MootError {
   constructor(readonly tree: string) {
-    super(`the model returned no text twice for ${tree}`);
+    super(`the model returned no text twice for ${tree}`, { code: "upstream", status: 502 });
     this.name = "EmptyReplyError";
   }
 }

@@ -4,12 +4,13 @@
  * and an HTTP client for a remote worker.
  */
 import type MiniSearch from "minisearch";
-import { words } from "./words.js";
+import { words } from "../match/index.js";
 import { levenshtein } from "../deps/levenshtein.js";
 import { miniSearch } from "../deps/minisearch.js";
 import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";
-import { EndpointError, joinEndpointPath, postToEndpoint } from "../net/http.js";
+import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault } from "../net/http.js";
 import { redactUrl } from "../net/redact.js";
+import { GroundwireError } from "../errors.js";
 
 export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian, readBookMetadata } from "./book-structure.js";
 export type { BookPassage, BookStructure } from "./book-structure.js";
@@ -47,7 +48,7 @@ export interface WorkerClient {
  * A book key was asked for that the corpus does not hold. `close` lists the
  * nearest keys; when none is close, the message lists `known` (up to 10).
  */
-export class UnknownBookError extends Error {
+export class UnknownBookError extends GroundwireError {
   constructor(
     readonly key: string,
     readonly close: string[],
@@ -60,7 +61,7 @@ export class UnknownBookError extends Error {
         : "";
     // a key pasted by mistake (a whole paragraph) is cut, with its own length
     const shown = key.length > 80 ? `${JSON.stringify(key.slice(0, 80))}… (${key.length} characters)` : JSON.stringify(key);
-    super(`unknown book ${shown}${hint}`);
+    super(`unknown book ${shown}${hint}`, { code: "not_found", status: 404 });
     this.name = "UnknownBookError";
   }
 }
@@ -111,9 +112,9 @@ export interface DiaryEntry {
 export const ENTRIES_INDEX_SHAPE = '{"entries": [{"offset": <UTF-16 index>, "id"?: string, "label"?: string, "date"?: "YYYY-MM-DD" | null, "gregorianDate"?: "YYYY-MM-DD" | null, "heading"?: string, "month"?: string}, ...]}';
 
 /** An entries index does not have the documented shape; the message names where and {@link ENTRIES_INDEX_SHAPE}. */
-export class EntriesIndexError extends Error {
+export class EntriesIndexError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "EntriesIndexError";
   }
 }
@@ -334,7 +335,7 @@ export interface HttpWorkerOptions {
   baseUrl: string;
   /** Per-attempt timeout in milliseconds (default 30,000). */
   timeoutMs?: number;
-  /** Attempts per query, retrying HTTP 429/503 only (default 3). */
+  /** Attempts per query, retrying HTTP 429, 500, 502, 503 and 504 only (default 3). */
   attempts?: number;
   /** First backoff without `Retry-After`, ms (default 500). */
   retryDelayMs?: number;
@@ -346,13 +347,13 @@ export interface HttpWorkerOptions {
 }
 
 /** A remote worker could not be reached or answered with an error; the message names the URL (redacted) and the cause. */
-export class WorkerError extends Error {
+export class WorkerError extends GroundwireError {
   constructor(
     message: string,
     readonly url: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, { ...upstreamFault(options?.cause instanceof EndpointError ? options.cause.failure : undefined), cause: options?.cause });
     this.name = "WorkerError";
   }
 }
@@ -360,7 +361,7 @@ export class WorkerError extends Error {
 /**
  * A WorkerClient for a remote worker over HTTP: `POST <baseUrl>/query` with
  * JSON `{text, corpus, k}`, answered by JSON `{hits: Hit[]}`, through the
- * shared endpoint wrapper (ts/net/http.ts: retries on 429/503 with
+ * shared endpoint wrapper (ts/net/http.ts: retries on 429, 500, 502, 503 and 504 with
  * Retry-After, timeouts named, redirects not followed, capped body).
  *
  * @throws TypeError at once when `baseUrl` is not an http(s) URL

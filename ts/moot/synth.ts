@@ -4,28 +4,12 @@
  * synthesizer that answers from its passages with verbatim quotes, so a moot
  * runs offline and deterministically.
  */
-import { translateQuoteChars, words } from "./words.js";
+import { translateQuoteChars, words } from "../match/index.js";
 
-/** One chat message, OpenAI style. */
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
+import type { ChatMessage, TextSynthesizer } from "./text-synthesizer.js";
 
-/** Options of one completion. `model` undefined means the synthesizer's default. */
-export interface CompleteOptions {
-  model?: string;
-  /** Upper bound on the reply's length, in tokens. */
-  maxTokens?: number;
-  temperature?: number;
-}
-
-/** Anything that turns chat messages into a reply. An empty string means "the model returned nothing". */
-export interface TextSynthesizer {
-  /** A short name for logs and transcripts, e.g. `"extractive"` or the endpoint's model. */
-  readonly name?: string;
-  complete(messages: readonly ChatMessage[], options?: CompleteOptions): Promise<string>;
-}
+// The interface every synthesizer implements (its own file: the chat client implements it too).
+export type { ChatMessage, CompleteOptions, TextSynthesizer } from "./text-synthesizer.js";
 
 // The OpenAI-compatible chat client lives in chat-endpoint.ts (HTTP through ts/net/http.ts).
 export {
@@ -45,7 +29,9 @@ interface PromptPassage {
 }
 
 // buildMessages writes each passage as "[sN] (label)" then its text, blocks separated by one blank line.
-const PASSAGE_BLOCK_RE = /^\[(s\d+)\] \([^\n]*\)\n([\s\S]*?)(?=\n\n|(?![\s\S]))/gm;
+// (the label stops at any line terminator: `^` starts after each, and a label running past one
+// let every start scan the same long line again)
+const PASSAGE_BLOCK_RE = /^\[(s\d+)\] \([^\n\r\u2028\u2029]*\)\n([\s\S]*?)(?=\n\n|(?![\s\S]))/gm;
 const STOPWORDS = new Set(
   "a an and are as at be been but by for from had has have he her him his i if in into is it its me my no not of on or our she so that the their them then there they this to was we were what when which who will with you your".split(
     " ",
@@ -128,7 +114,7 @@ const JOINERS = ["And further,", "Mark this too:", "Elsewhere I say", "I would a
  * clean span exists.
  */
 function echoSpan(said: string): string | null {
-  const sources = [...quotedParts(said), ...said.replace(/\[[^\]]*\]|["“”„‟″«»「」『』]/g, "|").split(/[|.!?;:]/)];
+  const sources = [...quotedParts(said), ...said.replace(/\[[^[\]]*\]|["“”„‟″«»「」『』]/g, "|").split(/[|.!?;:]/)];
   for (const part of sources) {
     const ws = words(part);
     if (ws.length < 4) continue;
@@ -159,9 +145,9 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
       const firstUser = messages.find((m) => m.role === "user")?.content ?? "";
       if (/^Conversation:$/m.test(last)) return summarizeLines(last);
       const passages = promptPassages(firstUser);
-      const incoming = /^Turn (\d+), ([^\n]*?) has just said: ([\s\S]*?)(?:\n\nThis turn:|$)/m.exec(firstUser);
+      const incoming = /^Turn (\d+), ([^\n\r\u2028\u2029]*?) has just said: ([\s\S]*?)(?:\n\nThis turn:|$)/m.exec(firstUser);
       const system = messages.find((m) => m.role === "system")?.content ?? "";
-      const topic = /The topic before the moot: ([^\n]*?)\.(?: |$)/.exec(system)?.[1] ?? "";
+      const topic = topicOf(system);
       // Topic words weigh most; then the words the other book quoted; its own phrasing least.
       const weights = new Map<string, number>();
       for (const k of contentKeys(incoming?.[3] ?? "")) weights.set(k, 0.25);
@@ -178,7 +164,7 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
         .sort((a, b) => a.rank - b.rank);
       if (picks.length === 0) {
         // Nothing to quote: say so plainly, without quotes or tags (the turn will not pass the check).
-        const other = incoming?.[2] ?? /addressing (.+?)\.$/m.exec(firstUser)?.[1] ?? "friend";
+        const other = incoming?.[2] ?? addressee(firstUser) ?? "friend";
         return `${other}, on this my pages are silent for now; let the moot turn to what they do hold.`;
       }
       const seed = [...firstUser].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
@@ -197,6 +183,44 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
   };
 }
 
+// The prompt readers below find their marker with indexOf and read once from there: the regexes
+// they replace (`/The topic before the moot: ([^\n]*?)\.(?: |$)/` and the like) restarted at
+// every repeat of the marker and scanned the rest of the line each time, quadratic in a prompt
+// that repeats it (the prompt carries the client's topic and the other side's words).
+
+/** The topic in the system prompt: after "The topic before the moot: " up to the first "." that ends the text or comes before a space, on that line. */
+function topicOf(system: string): string {
+  const marker = "The topic before the moot: ";
+  const at = system.indexOf(marker);
+  if (at < 0) return "";
+  const from = at + marker.length;
+  const lineEnd = system.indexOf("\n", from);
+  const end = lineEnd < 0 ? system.length : lineEnd;
+  for (let i = from; i < end; i++) {
+    if (system[i] === "." && (i + 1 === system.length || system[i + 1] === " ")) return system.slice(from, i);
+  }
+  return "";
+}
+
+/** Whom the first prompt addresses: the first line ending in "." that holds "addressing X." (X not empty). */
+function addressee(prompt: string): string | undefined {
+  for (const line of prompt.split(/\r\n?|[\n\u2028\u2029]/)) {
+    if (!line.endsWith(".")) continue;
+    const at = line.indexOf("addressing ");
+    if (at >= 0 && at + "addressing ".length < line.length - 1) return line.slice(at + "addressing ".length, -1);
+  }
+  return undefined;
+}
+
+/** The summary a summarizing prompt carries: after "Previous summary: " or "Earlier summary: ", up to "\n\nConversation:". */
+function previousSummary(prompt: string): string {
+  const starts = ["Previous summary: ", "Earlier summary: "].map((m) => [prompt.indexOf(m), m.length] as const).filter(([i]) => i >= 0);
+  if (!starts.length) return "";
+  const [at, length] = starts.reduce((a, b) => (b[0] < a[0] ? b : a));
+  const end = prompt.indexOf("\n\nConversation:", at + length);
+  return end < 0 ? "" : prompt.slice(at + length, end).trim();
+}
+
 /**
  * The extractive rolling summary: it carries the previous summary forward and
  * adds the turns it has not covered yet, so it moves through the moot. Each
@@ -208,7 +232,7 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
  * sentences, at most 80 words, the newest kept first when they do not all fit.
  */
 function summarizeLines(prompt: string): string {
-  const previous = /(?:Previous|Earlier) summary: ([\s\S]*?)\n\nConversation:/.exec(prompt)?.[1]?.trim() ?? "";
+  const previous = previousSummary(prompt);
   const body = prompt.split(/Conversation:\n/)[1] ?? prompt;
   const lineSentences: string[] = [];
   const speakers = new Set<string>();
@@ -219,7 +243,7 @@ function summarizeLines(prompt: string): string {
     speakers.add(who);
     const said = line.slice(colon + 2);
     const phrase = quotedParts(said)[0] ?? said;
-    const clean = translateQuoteChars(phrase).replace(/\[[^\]]*\]|"/g, "");
+    const clean = translateQuoteChars(phrase).replace(/\[[^[\]]*\]|"/g, "");
     const ws = words(clean).slice(0, 12);
     if (!ws.length) continue;
     lineSentences.push(`${who} spoke of ${clean.slice(ws[0]!.start, ws.at(-1)!.end)}.`);

@@ -2,7 +2,9 @@
  * The one way groundwire POSTs to a remote service (a model endpoint, a
  * SPARQL endpoint, a retrieval worker): `ky` over the platform's fetch, so it
  * runs in Node and browsers. Every call has
- *  - bounded attempts, retrying only HTTP 429 and 503, after the server's
+ *  - bounded attempts, retrying only the statuses a model server or a reverse
+ *    proxy answers while briefly down or busy (HTTP 429, 500, 502, 503, 504,
+ *    {@link RETRIED_STATUSES}), after the server's
  *    `Retry-After` (seconds or an HTTP date, RFC 9110 §10.2.3) when it sends
  *    one, else after an exponential backoff; a `Retry-After` longer than the
  *    caller allows fails at once, naming the wait asked for;
@@ -14,7 +16,8 @@
  *    values) and the cause (`ECONNREFUSED`, `ENOTFOUND`, …).
  */
 import type { HTTPError as KyHTTPError } from "ky";
-import { redact, redactUrl } from "./redact.js";
+import { redact, redactAndCut, redactUrl } from "./redact.js";
+import { GroundwireError } from "../errors.js";
 
 type Ky = typeof import("ky");
 let kyModule: Promise<Ky> | null = null;
@@ -31,6 +34,9 @@ function loadKy(): Promise<Ky> {
 /** What went wrong talking to an endpoint. */
 export type EndpointFailure = "unreachable" | "timeout" | "status" | "redirect" | "too-large" | "encoding";
 
+/** The HTTP statuses retried (honouring `Retry-After`): busy (429), and a server or the proxy before it briefly down (500, 502, 503, 504). */
+export const RETRIED_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+
 /** Default number of attempts per request (the first one and two retries). */
 export const DEFAULT_ATTEMPTS = 3;
 /** Default longest `Retry-After` honoured, in milliseconds. */
@@ -43,20 +49,25 @@ const ERROR_BODY_BYTES = 64 * 1024;
 const QUOTED_CHARS = 200;
 
 /** A request to an endpoint failed; the message names the peer, its redacted URL and the cause. */
-export class EndpointError extends Error {
+export class EndpointError extends GroundwireError {
   constructor(
     message: string,
     /** What failed: no connection, a timeout, an HTTP status, a redirect, an oversized or undecodable body. */
     readonly failure: EndpointFailure,
     /** The endpoint's URL, redacted. */
     readonly url: string,
-    /** The last HTTP status, when there was a response. */
-    readonly status?: number,
+    /** The endpoint's last HTTP status, when there was a response (`status` is the one groundwire answers with: 504 for a timeout, else 502). */
+    readonly upstreamStatus?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message, { ...upstreamFault(failure), cause: options?.cause });
     this.name = "EndpointError";
   }
+}
+
+/** What groundwire answers when a peer failed: 504 `timeout` when it was too slow, else 502 `upstream`. */
+export function upstreamFault(failure: string | undefined): { code: "timeout" | "upstream"; status: 502 | 504 } {
+  return failure === "timeout" ? { code: "timeout", status: 504 } : { code: "upstream", status: 502 };
 }
 
 /** Settings of {@link postToEndpoint}. */
@@ -142,13 +153,13 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
       retry: {
         limit: attempts - 1,
         methods: ["post"],
-        statusCodes: [429, 503],
-        afterStatusCodes: [429, 503],
+        statusCodes: [...RETRIED_STATUSES],
+        afterStatusCodes: [...RETRIED_STATUSES],
         maxRetryAfter: maxRetryAfter,
         backoffLimit: 10_000,
         delay: (n) => firstDelay * 2 ** (n - 1),
         shouldRetry: ({ error }) => {
-          // Only an HTTP 429/503 is worth another attempt: a refused connection or a
+          // Only one of RETRIED_STATUSES is worth another attempt: a refused connection or a
           // timeout will not heal in a second, and a POST must not be repeated blindly.
           if (!(error instanceof HTTPError)) return false;
           const wait = retryAfterMs(error.response.headers.get("retry-after"));
@@ -168,7 +179,7 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
       },
     });
   } catch (error) {
-    throw await describeFailure(error, { name, shown, clean, timeoutMs: request.timeoutMs, sent, refusedWait, maxRetryAfter, HTTPError, TimeoutError });
+    throw await describeFailure(error, { name, shown, clean, secrets, timeoutMs: request.timeoutMs, sent, refusedWait, maxRetryAfter, HTTPError, TimeoutError });
   }
   const text = await readBody(response, request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, request.timeoutMs, name, shown, false);
   return { status: response.status, text, attempts: sent };
@@ -239,6 +250,7 @@ async function describeFailure(
     name: string;
     shown: string;
     clean: (s: string) => string;
+    secrets: readonly (string | undefined)[];
     timeoutMs: number;
     sent: number;
     refusedWait: number | null;
@@ -257,13 +269,13 @@ async function describeFailure(
     if ((r.status >= 300 && r.status < 400) || r.type === "opaqueredirect") return redirectError(r, name, shown);
     let said = "";
     try {
-      said = serverMessage(await readBody(r, ERROR_BODY_BYTES, ctx.timeoutMs, name, shown, true));
+      said = serverMessage(await readBody(r, ERROR_BODY_BYTES, ctx.timeoutMs, name, shown, true), ctx.secrets);
     } catch {
       said = "";
     }
     const wait = ctx.refusedWait !== null ? ` (it asked to retry after ${seconds(ctx.refusedWait)}, longer than the ${seconds(ctx.maxRetryAfter)} allowed)` : "";
     const status = `HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ""}`;
-    return new EndpointError(`${name} answered ${status}${tries}${wait}${said ? `: ${clean(said)}` : ""}`, "status", shown, r.status, { cause: error });
+    return new EndpointError(`${name} answered ${status}${tries}${wait}${said ? `: ${said}` : ""}`, "status", shown, r.status, { cause: error });
   }
   if (error instanceof EndpointError) return error;
   return new EndpointError(`cannot reach ${name}: ${clean(causeOf(error))}`, "unreachable", shown, undefined, { cause: error });
@@ -341,9 +353,10 @@ async function readBody(r: Response, maxBytes: number, timeoutMs: number, name: 
 /**
  * The server's own words from an error body: `error.message`, `error` (a
  * string), `message` or `detail` of a JSON body, else the text itself;
- * whitespace collapsed, at most 200 characters (an ellipsis marks the cut).
+ * redacted whole (every spelling of `secrets`, see ts/net/redact.ts), then
+ * whitespace collapsed and cut to 200 characters (an ellipsis marks the cut).
  */
-export function serverMessage(body: string): string {
+export function serverMessage(body: string, secrets: readonly (string | undefined)[] = []): string {
   let said = body;
   try {
     const doc = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
@@ -353,6 +366,5 @@ export function serverMessage(body: string): string {
   } catch {
     // Not JSON: the text itself.
   }
-  said = said.replace(/\s+/g, " ").trim();
-  return said.length > QUOTED_CHARS ? `${said.slice(0, QUOTED_CHARS)}…` : said;
+  return redactAndCut(said, secrets, QUOTED_CHARS);
 }

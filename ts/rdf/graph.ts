@@ -7,6 +7,8 @@ import type { Store } from "n3";
 import { n3DataFactory, n3Parser } from "../deps/n3.js";
 import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
+import { GroundwireError } from "../errors.js";
+import { checkBound, WorkLimitError, workLimitError } from "../work-limits.js";
 
 /** Serializations `parseGraph` reads. */
 export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
@@ -30,14 +32,14 @@ export interface Graph {
 }
 
 /** A graph failed to parse: names the source, the 1-based line and column, and the parser's message. */
-export class RdfParseError extends Error {
+export class RdfParseError extends GroundwireError {
   constructor(
     readonly source: string,
     readonly line: number | null,
     readonly column: number | null,
     readonly detail: string,
   ) {
-    super(`${source}${line != null ? `:${line}${column != null ? `:${column}` : ""}` : ""}: ${detail}`);
+    super(`${source}${line != null ? `:${line}${column != null ? `:${column}` : ""}` : ""}: ${detail}`, { code: "bad_request", status: 400 });
     this.name = "RdfParseError";
   }
 }
@@ -56,6 +58,15 @@ export function formatFromPath(path: string): RdfFormat {
   const name = lower.slice(Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\")) + 1);
   const ext = name.includes(".") ? name.slice(name.lastIndexOf(".")) : "(none)";
   throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt, .nq or .trig)`);
+}
+
+/** Options of {@link parseGraph} and {@link parseQuads}. */
+export interface ParseOptions {
+  format?: RdfFormat;
+  source?: string;
+  baseIRI?: string;
+  /** Most triples the text may hold (default: no bound). */
+  maxTriples?: number;
 }
 
 /** Parsed RDF text before it is put in a store: what {@link parseQuads} returns. */
@@ -82,11 +93,15 @@ export interface ParsedQuads {
  * @param options.format "turtle" (default), "ntriples", "nquads" or "trig"
  * @param options.source name used in errors (default "<input>")
  * @param options.baseIRI base for relative IRIs
- * @throws RdfParseError with source, line and column (1-based) of the first error
+ * @param options.maxTriples most triples (quads) the text may hold, counted as the parser makes
+ *   them (an RDF list item is two: rdf:first and rdf:rest); the parse stops at the next one
+ *   (default: no bound)
+ * @throws RdfParseError with source, line and column (1-based) of the first error;
+ *   WorkLimitError (code `limit`) past maxTriples
  */
 export function parseGraph(
   text: string,
-  options: { format?: RdfFormat; source?: string; baseIRI?: string } = {},
+  options: ParseOptions = {},
 ): Graph {
   const { quads, prefixes } = parseQuads(text, options);
   const store = new GraphStore();
@@ -108,10 +123,11 @@ export function parseGraph(
  */
 export function parseQuads(
   text: string,
-  options: { format?: RdfFormat; source?: string; baseIRI?: string } = {},
+  options: ParseOptions = {},
 ): ParsedQuads {
   const format = options.format ?? "turtle";
   const source = options.source ?? "<input>";
+  const maxTriples = checkBound(options.maxTriples, "maxTriples");
   if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
   // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
   // parse again with a longer stem (rare, and deterministic).
@@ -120,8 +136,15 @@ export function parseQuads(
   for (let anon = "b"; ; anon = `${anon}_`) {
     let collided = false;
     let counter = 0;
+    let made = 0;
     const factory = {
       ...DataFactory,
+      // every quad the parser makes passes here, as it is read: the bound stops the parse there,
+      // not after a 2 MB list has become 2 million quads
+      quad(...args: unknown[]) {
+        if (++made > maxTriples) throw workLimitError("maxTriples", maxTriples, `${source}: the graph`, "triples");
+        return (DataFactory.quad as (...a: unknown[]) => RDF.Quad)(...args);
+      },
       blankNode(name?: string) {
         if (name === undefined) return DataFactory.blankNode(`${anon}${++counter}`);
         if (!collided && name.startsWith(anon)) {
@@ -143,6 +166,7 @@ export function parseQuads(
         prefixes[prefix] = iri.value;
       }) as unknown as RDF.Quad[];
     } catch (error) {
+      if (error instanceof WorkLimitError) throw error;
       const err = error as Error & { context?: { line?: number; token?: { start?: number }; previousToken?: { end?: number } } };
       const line = err.context?.line ?? null;
       const detail = err.message.replace(/ on line \d+\.?$/, "");

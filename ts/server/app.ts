@@ -3,8 +3,10 @@
  * (schemas.ts), every check the same function the MCP tools call (checks.ts), every error
  * mapped to a status in one place (errors.ts, through `app.onError`).
  *
- * Routes (all but `GET /health` need `Authorization: Bearer <token>` when a token is set):
+ * Every request first passes the Host/Origin checks (guard.ts); then every route but
+ * `GET /health` and `GET /openapi.json` needs `Authorization: Bearer <token>` when a token is set:
  *   GET  /health                       {ok, moots, loaded, running}
+ *   GET  /openapi.json                 the API as OpenAPI 3.1 (openapi.ts)
  *   POST /query {text, corpus, k}      {hits}, exactly as WorkerClient.query returns them
  *   GET  /books                        {books: [{key, title, author, genre, passages}]}
  *   POST /moots {keys, topic, turns, k, model?}   {id, trees}
@@ -13,29 +15,24 @@
  *   DELETE /moots/:id                  {deleted: id}, at once even while a turn runs (that turn then answers 404)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
- *   POST|GET|DELETE /mcp               the MCP tools over Streamable HTTP (stateless)
+ *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { bearerAuth } from "hono/bearer-auth";
 import { validator } from "hono/validator";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { z } from "zod";
-import {
-  checkSparql,
-  critiqueGraph,
-  fragmentDocumentBody,
-  indexGraph,
-  renderGraph,
-  resolveCitations,
-  searchBook,
-  verifyQuotes,
-  type CheckContext,
-} from "./checks.js";
-import { escapeMessage } from "../cli/common.js";
+import type { CheckContext } from "./checks.js";
+import { runCheck } from "./pool.js";
 import { GroundwireError } from "../errors.js";
-import { badRequest, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
-import { createMcpServer, guardMessageDepth } from "./mcp.js";
+import { escapeMessage } from "../cli/common.js";
+import { badRequest, errorLogLine, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
+import { handleMcpRequest } from "./mcp-http.js";
+import { bearerTokenAuth, corsFor, hostOriginGuard, type GuardOptions } from "./guard.js";
+import { allowedHostsFor } from "./hosts.js";
+import { requestLog } from "./log.js";
+import { openApiDocument } from "./openapi.js";
+import { requestId } from "./request-id.js";
+import type { Logger } from "pino";
 import type { MootStore } from "./moot-store.js";
 import {
   citationsResolveBodySchema,
@@ -57,8 +54,12 @@ export { SERVE_DEFAULTS };
 /** Settings of {@link createServerApp}. */
 export interface ServerAppOptions extends CheckContext {
   moots: MootStore;
-  /** Bearer token every route but /health requires; null leaves the server open. */
+  /** Bearer token every route but /health and /openapi.json requires; null leaves the server open. */
   token: string | null;
+  /** Host/Origin checks and CORS (guard.ts); default: the loopback host names, no CORS origin. */
+  guard?: GuardOptions;
+  /** The request log (log.ts): one line per request; absent or null: none. */
+  requestLogger?: Logger | null;
   maxBodyBytes?: number;
   turnTimeoutMs?: number;
   /** Server version reported by /health and the MCP handshake. */
@@ -108,26 +109,41 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createServerApp(options: ServerAppOptions): Hono {
   const app = new Hono();
-  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas };
+  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner };
+  // a check's answer is JSON text already (made and bounded where the check ran: pool.ts)
+  const jsonText = (c: Context, text: string) => c.body(text, 200, { "content-type": "application/json" });
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;
   const turnTimeout = options.turnTimeoutMs ?? SERVE_DEFAULTS.turnTimeoutMs;
 
+  app.use("*", requestId());
   app.onError((error, c) => {
-    const { status, code, message } = errorResponse(error);
-    if (status === 500) options.log?.(`internal error on ${c.req.method} ${c.req.path}: ${(error as Error).stack ?? error}`);
+    const answer = errorResponse(error, c.get("requestId"));
+    const line = errorLogLine(error, answer, `${c.req.method} ${c.req.path}`);
+    if (line !== null) options.log?.(line);
+    const { status, code, message } = answer;
     if (status === 401) c.header("WWW-Authenticate", 'Bearer realm="groundwire"');
     if (error instanceof GroundwireError && error.retryAfter !== undefined) c.header("Retry-After", String(error.retryAfter));
-    else if (status === 429 && code !== "too_many_moots") c.header("Retry-After", "1");
+    else if ((status === 429 && code !== "too_many_moots") || status === 503) c.header("Retry-After", "1");
     // The rest of an oversize body is never read: the connection cannot carry another request,
     // so say so (a keep-alive client would otherwise send its next request into a closing socket).
     if (status === 413) c.header("Connection", "close");
-    return c.json({ error: { code, message } }, status);
+    return c.json({ error: { code, message, requestId: answer.requestId } }, status);
   });
-  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`) } }, 404));
+  app.notFound((c) => c.json({ error: { code: "not_found", message: escapeMessage(`no route ${c.req.method} ${c.req.path}`), requestId: c.get("requestId") } }, 404));
 
+  // before every route (after the request id, registered first): the request log, the Host/Origin checks, CORS
+  const guard = options.guard ?? { allowedHosts: allowedHostsFor("127.0.0.1", []), corsOrigins: [] };
+  if (options.requestLogger) app.use("*", requestLog(options.requestLogger));
+  app.use("*", hostOriginGuard(guard));
+  const cors = corsFor(guard.corsOrigins);
+  if (cors) app.use("*", cors);
+
+  // open without a token (load balancers probe /health; the document holds no secret), Host-checked all the same
   app.get("/health", async (c) => c.json({ ok: true, version: options.version, moots: (await options.moots.ids()).length, loaded: options.moots.loaded, running: options.moots.running }));
+  const openApi = JSON.stringify(openApiDocument({ version: options.version, auth: Boolean(options.token) }));
+  app.get("/openapi.json", (c) => c.body(openApi, 200, { "content-type": "application/json" }));
 
-  if (options.token) app.use("*", bearerAuth({ token: options.token }));
+  if (options.token) app.use("*", bearerTokenAuth(options.token));
   app.use(
     "*",
     bodyLimit({
@@ -139,7 +155,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   );
 
   // retrieval: the seed's worker API
-  app.post("/query", json(queryBodySchema), async (c) => c.json(await searchBook(ctx, c.req.valid("json"))));
+  app.post("/query", json(queryBodySchema), async (c) => jsonText(c, await runCheck(ctx, "searchBook", c.req.valid("json"))));
   app.get("/books", (c) => c.json({ books: options.corpus.books() }));
 
   // live moots
@@ -165,27 +181,16 @@ export function createServerApp(options: ServerAppOptions): Hono {
     return c.json({ deleted: id });
   });
 
-  // the checks, one route per part
-  app.post("/quotes/verify", json(verifyQuotesBodySchema), (c) => c.json(verifyQuotes(ctx, c.req.valid("json"))));
-  app.post("/sparql/check", json(sparqlCheckBodySchema), (c) => c.json(checkSparql(ctx, c.req.valid("json"))));
-  app.post("/graph/index", json(graphIndexBodySchema), (c) => c.json(indexGraph(ctx, c.req.valid("json"))));
-  app.post("/graph/critique", json(graphCritiqueBodySchema), (c) => c.json(critiqueGraph(ctx, c.req.valid("json"))));
-  app.post("/graph/render", json(graphRenderBodySchema), (c) => c.json(renderGraph(ctx, c.req.valid("json"))));
-  app.post("/fragments", json(fragmentsBodySchema), (c) => c.json(fragmentDocumentBody(ctx, c.req.valid("json"))));
-  app.post("/citations/resolve", json(citationsResolveBodySchema), (c) => c.json(resolveCitations(ctx, c.req.valid("json"))));
+  // the checks, one route per part, each run off the event loop when the server has a pool (pool.ts)
+  app.post("/quotes/verify", json(verifyQuotesBodySchema), async (c) => jsonText(c, await runCheck(ctx, "verifyQuotes", c.req.valid("json"))));
+  app.post("/sparql/check", json(sparqlCheckBodySchema), async (c) => jsonText(c, await runCheck(ctx, "checkSparql", c.req.valid("json"))));
+  app.post("/graph/index", json(graphIndexBodySchema), async (c) => jsonText(c, await runCheck(ctx, "indexGraph", c.req.valid("json"))));
+  app.post("/graph/critique", json(graphCritiqueBodySchema), async (c) => jsonText(c, await runCheck(ctx, "critiqueGraph", c.req.valid("json"))));
+  app.post("/graph/render", json(graphRenderBodySchema), async (c) => jsonText(c, await runCheck(ctx, "renderGraph", c.req.valid("json"))));
+  app.post("/fragments", json(fragmentsBodySchema), async (c) => jsonText(c, await runCheck(ctx, "fragmentDocumentBody", c.req.valid("json"))));
+  app.post("/citations/resolve", json(citationsResolveBodySchema), async (c) => jsonText(c, await runCheck(ctx, "resolveCitations", c.req.valid("json"))));
 
-  // MCP over Streamable HTTP, stateless: one server and transport per request
-  const mcp = async (c: Context) => {
-    const server = createMcpServer(ctx, options.version);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    guardMessageDepth(transport);
-    try {
-      return await transport.handleRequest(c.req.raw);
-    } finally {
-      void server.close();
-    }
-  };
-  app.on(["GET", "POST", "DELETE"], "/mcp", mcp);
+  // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
+  app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));
   return app;
 }

@@ -10,15 +10,17 @@ import { cloneGraph, parseGraph, type Graph } from "../rdf/graph.js";
 import { loadGraphFile } from "../rdf/load.js";
 import { serializeGraph } from "../rdf/serialize.js";
 import { checkGrounding, passesGrounding, snapQuotes } from "../moot/grounding.js";
-import { createQuoteIndex, type QuoteIndex } from "../moot/quote-index.js";
+import { createQuoteIndex, type QuoteIndex } from "../match/index.js";
 import type { EmbeddedCorpus, Hit } from "../moot/retrieval.js";
 import { Schema } from "../kernel/schema.js";
-import { createKernel } from "../kernel/check.js";
+import { createKernel } from "../kernel/check/index.js";
 import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../triple-index/index.js";
 import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "../memdsl/index.js";
 import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";
 import { resolveTerm } from "../cli/render.js";
 import { GroundwireError } from "../errors.js";
+import { checkBound, workLimitError, type WorkLimits } from "../work-limits.js";
+import type { CheckRunner } from "./check-runner.js";
 import type {
   CitationsResolveBody,
   FragmentsBody,
@@ -33,9 +35,9 @@ import type {
 } from "./schemas.js";
 
 /** A request named a graph, schema or moot the server does not hold (404). */
-export class NotFoundError extends Error {
+export class NotFoundError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "not_found", status: 404 });
     this.name = "NotFoundError";
   }
 }
@@ -47,6 +49,19 @@ export interface CheckContext {
   graphs: ReadonlyMap<string, Graph>;
   /** Schema name → the schema built at start. */
   schemas: ReadonlyMap<string, Schema>;
+  /**
+   * Work bounds of each check (the server's defaults are in defaults.ts); absent = none. They
+   * bound what a request sends: the graphs and schemas named at start are the operator's.
+   */
+  limits?: CheckLimits;
+  /** Where the HTTP routes and MCP tools run the checks (a worker pool; pool.ts); absent = in this thread. */
+  runner?: CheckRunner;
+}
+
+/** The work bounds of the checks: {@link WorkLimits} and the quotes checked per reply. */
+export interface CheckLimits extends WorkLimits {
+  /** Quotes of 3+ words checked per reply (checkGrounding's maxQuotes); later ones are reported unchecked. */
+  maxQuotes?: number;
 }
 
 /**
@@ -86,7 +101,7 @@ function graphOf(ctx: CheckContext, ref: GraphRef, field: string): Graph {
     if (!g) throw new NotFoundError(`${field}: no graph named ${JSON.stringify(ref.name)} (the server holds ${[...ctx.graphs.keys()].join(", ") || "none"})`);
     return cloneGraph(g);
   }
-  return parseGraph(ref.text, { format: ref.format, source: field });
+  return parseGraph(ref.text, { format: ref.format, source: field, maxTriples: ctx.limits?.maxTriples });
 }
 
 function schemaOf(ctx: CheckContext, ref: SchemaRef): Schema {
@@ -95,7 +110,7 @@ function schemaOf(ctx: CheckContext, ref: SchemaRef): Schema {
     if (!s) throw new NotFoundError(`schema: no schema named ${JSON.stringify(ref.name)} (the server holds ${[...ctx.schemas.keys()].join(", ") || "none"})`);
     return s;
   }
-  return Schema.fromGraph(parseGraph(ref.text, { format: ref.format, source: "schema" }));
+  return Schema.fromGraph(parseGraph(ref.text, { format: ref.format, source: "schema", maxTriples: ctx.limits?.maxTriples }));
 }
 
 /** The retrieval API: `{hits}` exactly as `WorkerClient.query` returns them. @throws UnknownBookError (404) */
@@ -127,13 +142,18 @@ export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
   } else {
     passages = body.passages!.map((p, i) => (typeof p === "string" ? { tag: `s${i + 1}`, content: p } : { tag: p.tag?.toLowerCase() ?? `s${i + 1}`, content: p.content }));
   }
-  const grounding = checkGrounding(body.reply, passages);
-  const { text, snaps } = snapQuotes(body.reply, passages, undefined, undefined, { index });
+  const maxQuotes = ctx.limits?.maxQuotes;
+  const grounding = checkGrounding(body.reply, passages, undefined, undefined, undefined, { maxQuotes });
+  const { text, snaps } = snapQuotes(body.reply, passages, undefined, undefined, { index, maxQuotes });
   return { passes: passesGrounding(grounding), grounding, snapped: text, snaps };
 }
 
 /** Type-check a query or op list against a schema and an optional goal (Kernel.check). */
 export function checkSparql(ctx: CheckContext, body: SparqlCheckBody) {
+  // the query's parse and the plan's compilation grow with their size: bounded before they start
+  const maxQueryChars = checkBound(ctx.limits?.maxQueryChars, "maxQueryChars");
+  const size = body.query !== undefined ? body.query.length : JSON.stringify(body.ops ?? []).length;
+  if (size > maxQueryChars) throw workLimitError("maxQueryChars", maxQueryChars, `${body.query !== undefined ? "query" : "ops"}: ${size.toLocaleString("en-US")} characters`, "characters");
   const kernel = createKernel(schemaOf(ctx, body.schema));
   const { query: _query, ...result } = kernel.check(body.query ?? body.ops!, body.goal);
   return result;
@@ -169,12 +189,12 @@ export function critiqueGraph(ctx: CheckContext, body: GraphCritiqueBody) {
 }
 
 /** The fingerprint a critique names is not the graph's: its ids would name other triples (409). */
-export class DriftError extends Error {
+export class DriftError extends GroundwireError {
   constructor(
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(`the graph drifted: the critique was written against fingerprint ${expected}, the graph now has ${actual}; no item was applied`);
+    super(`the graph drifted: the critique was written against fingerprint ${expected}, the graph now has ${actual}; no item was applied`, { code: "drift", status: 409 });
     this.name = "DriftError";
   }
 }
@@ -200,17 +220,18 @@ export function renderGraph(ctx: CheckContext, body: GraphRenderBody) {
   return { text: serializeEnvelope(envelope), envelope, problems };
 }
 
-function fragmentsOf(body: FragmentsBody) {
-  return body.mediaType === "text/plain" ? fragmentPlainText(body.artifactId, body.text) : fragmentMarkdown(body.artifactId, body.text);
+function fragmentsOf(ctx: CheckContext, body: FragmentsBody) {
+  const options = { maxFragments: ctx.limits?.maxFragments };
+  return body.mediaType === "text/plain" ? fragmentPlainText(body.artifactId, body.text, options) : fragmentMarkdown(body.artifactId, body.text, options);
 }
 
 /** A document's citable fragments. */
-export function fragmentDocumentBody(_ctx: CheckContext, body: FragmentsBody) {
-  return { artifactId: body.artifactId, fragments: fragmentsOf(body) };
+export function fragmentDocumentBody(ctx: CheckContext, body: FragmentsBody) {
+  return { artifactId: body.artifactId, fragments: fragmentsOf(ctx, body) };
 }
 
 /** Each stored citation's status against the document as it is now. @throws CitationFormatError (400) */
-export function resolveCitations(_ctx: CheckContext, body: CitationsResolveBody) {
-  const index = indexFragments(fragmentsOf(body));
+export function resolveCitations(ctx: CheckContext, body: CitationsResolveBody) {
+  const index = indexFragments(fragmentsOf(ctx, body));
   return { reports: body.citations.map((c) => citationStatus(c, index)) };
 }

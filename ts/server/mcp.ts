@@ -2,15 +2,21 @@
  * groundwire's checks as Model Context Protocol tools, on the official SDK's McpServer.
  * Each tool's input schema is the request body schema of the matching HTTP route
  * (schemas.ts) and its handler the same check function (checks.ts); results are
- * structured (`structuredContent`) and also given as JSON text for clients that only
- * read `content`. A check that refuses its input answers `isError` with the reason, so
- * the model can correct the call.
+ * structured (`structuredContent`, checked by the SDK against the tool's output schema,
+ * also schemas.ts) and also given as JSON text for clients that only read `content`. A
+ * check that refuses its input, like arguments that fail the input schema, answers
+ * `isError` with the reason, so the model can correct the call (SEP-1303, spec 2025-11-25);
+ * an unknown tool is JSON-RPC's -32602. Every tool is read-only (annotations). The corpus
+ * books and the named graphs are resources (groundwire://book/{genre}/{book},
+ * groundwire://graph/{name}).
  *
  * Served over stdio by `groundwire mcp` and over Streamable HTTP at `/mcp` by `groundwire serve`.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, type JSONRPCMessage, type ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { echo } from "../cli/common.js";
+import { serializeGraph } from "../rdf/serialize.js";
 import { formatLimit, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 import type { z } from "zod";
 import {
@@ -26,24 +32,59 @@ import {
 } from "./checks.js";
 import {
   citationsResolveBodySchema,
+  citationsResolveOutputSchema,
   fragmentsBodySchema,
+  fragmentsOutputSchema,
   graphCritiqueBodySchema,
+  graphCritiqueOutputSchema,
   graphIndexBodySchema,
+  graphIndexOutputSchema,
   graphRenderBodySchema,
-  queryBodySchema,
+  graphRenderOutputSchema,
+  MAX_DOCUMENT,
+  searchBookInputSchema,
+  searchBookOutputSchema,
   sparqlCheckBodySchema,
+  sparqlCheckOutputSchema,
   verifyQuotesBodySchema,
+  verifyQuotesOutputSchema,
+  type SearchBookInput,
 } from "./schemas.js";
-import { errorResponse } from "./errors.js";
+import { toolErrorText } from "./errors.js";
+import { MCP_MAX_MESSAGE_BYTES } from "./mcp-messages.js";
+import { runCheck } from "./pool.js";
 
-/** One tool: its name, what a model should know to call it, its input schema and its check. */
+/** One tool: its name, what a model should know to call it, its input and output schemas and its check. */
 interface ToolSpec {
   name: string;
   title: string;
   description: string;
   schema: z.ZodType;
+  outputSchema: z.ZodType;
   run: (ctx: CheckContext, body: never) => unknown;
+  /** The check's body from the tool's arguments, when they differ (search_book names the book `book`, the check `corpus`). */
+  body?: (args: never) => unknown;
 }
+
+/** Every tool only reads: nothing is written, the same call gives the same answer, no outside world is reached. */
+export const TOOL_ANNOTATIONS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** The server's `instructions` (sent in the initialize result): what the tools are for and the usual flow. */
+export const MCP_INSTRUCTIONS =
+  "groundwire checks what a model writes against its sources; every tool only reads and answers structured JSON. " +
+  "To quote a book: search_book finds passages of one book of the corpus (resources groundwire://book/{genre}/{book} list them), " +
+  "then verify_quotes checks each quoted phrase and [sN] tag of the reply and returns the reply with every quote made verbatim. " +
+  "To edit a graph: index_graph lists its triples with ids (graphs the server holds are resources groundwire://graph/{name}), " +
+  "apply_critique removes or replaces triples by id, render_neighborhood shows a node's surroundings as MemDSL. " +
+  "check_sparql type-checks a query against a schema before it runs. To cite a document: fragment_markdown gives each part " +
+  "a stable address and version id; resolve_citations says later whether stored citations are current, moved, stale or lost. " +
+  "A tool that refuses its arguments answers isError with the reason: correct the call and retry. " +
+  `A document or inline graph holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes.`;
+
+/** Longest book or graph text a resource read returns, in characters. */
+export const MAX_RESOURCE_CHARS = MAX_DOCUMENT;
+
+/** The tool `search_book` names its book `book` as verify_quotes does; the check (and POST /query) says `corpus`. */
 
 /** The tools, in the order `tools/list` shows them. */
 export const TOOLS: readonly ToolSpec[] = [
@@ -55,6 +96,7 @@ export const TOOLS: readonly ToolSpec[] = [
       "Returns whether the reply passes, each quote found or not with the reason, and the reply with every quote snapped to the source's exact words or unquoted. " +
       "Give either passages (inline texts) or book (a corpus key such as novel/frankenstein; see search_book).",
     schema: verifyQuotesBodySchema,
+    outputSchema: verifyQuotesOutputSchema,
     run: verifyQuotes as ToolSpec["run"],
   },
   {
@@ -64,6 +106,7 @@ export const TOOLS: readonly ToolSpec[] = [
       "Check a SPARQL 1.1 query (query) or an op-list plan (ops) against a schema (a name the server holds, or inline Turtle) without running it: unknown terms with did-you-mean, domain/range and type clashes, and open goals. " +
       'Optionally give the goal, e.g. {"answer":["?c"],"kind":"entity","type":"ex:City"}. Fix every error before running the query.',
     schema: sparqlCheckBodySchema,
+    outputSchema: sparqlCheckOutputSchema,
     run: checkSparql as ToolSpec["run"],
   },
   {
@@ -72,6 +115,7 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       "Number a graph's triples (1..N, stable across parses) and return the listing, its fingerprint and numbering. Cite the ids in apply_critique instead of re-quoting triples; pass back the numbering as fingerprint.",
     schema: graphIndexBodySchema,
+    outputSchema: graphIndexOutputSchema,
     run: indexGraph as ToolSpec["run"],
   },
   {
@@ -81,6 +125,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'Apply items [{"op":"remove","tripleIds":[3]},{"op":"replace","tripleIds":[5],"correctValue":"ex:a ex:p ex:b ."}] to the graph listed by index_graph. ' +
       "fingerprint must be the listing's numbering: if the graph changed since, nothing is applied (drift). Returns applied and rejected items with reasons, and the new graph as Turtle.",
     schema: graphCritiqueBodySchema,
+    outputSchema: graphCritiqueOutputSchema,
     run: critiqueGraph as ToolSpec["run"],
   },
   {
@@ -89,14 +134,17 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       "Render the neighborhood of focus (an IRI or prefixed name of the graph) within hops steps as a MemDSL envelope: each node's body, status (asserted, inferred, contested…) and handles to expand further.",
     schema: graphRenderBodySchema,
+    outputSchema: graphRenderOutputSchema,
     run: renderGraph as ToolSpec["run"],
   },
   {
     name: "fragment_markdown",
     title: "List a document's citable fragments",
     description:
-      "Cut a markdown (or plain text) document into citable fragments (sections, paragraphs, list items, code, table cells), each with a stable address (fragmentId) and a versionId to store with a citation.",
+      "Cut a markdown (or plain text) document into citable fragments (sections, paragraphs, list items, code, table cells), each with a stable address (fragmentId) and a versionId to store with a citation. " +
+      `text holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes of JSON.`,
     schema: fragmentsBodySchema,
+    outputSchema: fragmentsOutputSchema,
     run: fragmentDocumentBody as ToolSpec["run"],
   },
   {
@@ -105,59 +153,139 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       "For each stored versionId (<fragmentId>#sha256:<hex>), say whether it is current, moved (with the new address), stale (the address now holds other text) or lost (with the nearest candidates), against the document as it is now.",
     schema: citationsResolveBodySchema,
+    outputSchema: citationsResolveOutputSchema,
     run: resolveCitations as ToolSpec["run"],
   },
   {
     name: "search_book",
     title: "Search one book of the corpus",
     description:
-      "The k passages of one book (corpus: <genre>/<book>, e.g. novel/frankenstein or diary/pepys-1660) that best match text (BM25). Quote from these passages and verify with verify_quotes.",
-    schema: queryBodySchema,
+      "The k passages of one book (book: <genre>/<book>, e.g. novel/frankenstein or diary/pepys-1660) that best match text (BM25). Quote from these passages and verify with verify_quotes.",
+    schema: searchBookInputSchema,
+    outputSchema: searchBookOutputSchema,
     run: searchBook as ToolSpec["run"],
+    body: (({ book, ...rest }: SearchBookInput) => ({ ...rest, corpus: book })) as ToolSpec["body"],
   },
 ];
 
+/** The tools' names, for the unknown-tool check. */
+const TOOL_NAMES = new Set(TOOLS.map((t) => t.name));
+
 /**
- * Refuse JSON-RPC messages nested deeper than {@link MAX_JSON_DEPTH} before the SDK sees
- * them: it validates tool arguments against their (recursive) zod schemas before any
- * handler runs, and 20,000 levels of arrays overflowed the stack there ("Maximum call
- * stack size exceeded" came back as the tool's answer). A request gets JSON-RPC's
- * "invalid params" error (-32602) naming the limit; a notification is dropped. Call after
- * `server.connect(transport)` (which installs the handler this wraps).
+ * Answer, before the SDK sees them, the requests it would answer off the spec or not at all:
+ *
+ * - a message nested deeper than {@link MAX_JSON_DEPTH}: the SDK validates tool arguments
+ *   against their (recursive) zod schemas before any handler runs, and 20,000 levels of
+ *   arrays overflowed the stack there. A request gets -32602 naming the limit; a
+ *   notification is dropped (logged).
+ * - `tools/call` naming a tool the server does not have: -32602, as the tools spec lists it
+ *   (the SDK answers an `isError` result).
+ *
+ * Call after `server.connect(transport)` (which installs the handler this wraps).
  *
  * @param transport a connected transport (stdio or Streamable HTTP)
+ * @param log where each refusal is reported, one line
  */
-export function guardMessageDepth(transport: Transport): void {
+export function guardMessages(transport: Transport, log: (line: string) => void = () => {}): void {
   const inner = transport.onmessage;
-  if (!inner) throw new Error("guardMessageDepth: connect the server to the transport first");
-  transport.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
-    if (!valueTooDeep(message)) return (inner as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
-    const id = (message as { id?: string | number }).id;
+  if (!inner) throw new Error("guardMessages: connect the server to the transport first");
+  const refuse = (id: string | number | undefined, message: string) => {
+    log(`refused a message (-32602, id ${JSON.stringify(id ?? null)}): ${message}`);
     if (id === undefined) return;
-    void transport.send({
-      jsonrpc: "2.0",
-      id,
-      error: { code: -32602, message: `params nested deeper than ${formatLimit(MAX_JSON_DEPTH)} levels of arrays and objects` },
-    });
+    void transport.send({ jsonrpc: "2.0", id, error: { code: -32602, message } });
+  };
+  transport.onmessage = ((message: JSONRPCMessage, extra?: unknown) => {
+    const id = (message as { id?: string | number }).id;
+    if (valueTooDeep(message)) return refuse(id, `params nested deeper than ${formatLimit(MAX_JSON_DEPTH)} levels of arrays and objects`);
+    if ("method" in message && message.method === "tools/call" && id !== undefined) {
+      const name = (message.params as { name?: unknown } | undefined)?.name;
+      if (typeof name === "string" && !TOOL_NAMES.has(name)) return refuse(id, `unknown tool ${echo(name)} (the tools are ${[...TOOL_NAMES].join(", ")})`);
+    }
+    return (inner as (m: JSONRPCMessage, e?: unknown) => void)(message, extra);
   }) as Transport["onmessage"];
 }
 
+/** JSON-RPC's code for a resource the server does not hold (resources spec). */
+const RESOURCE_NOT_FOUND = -32002;
+
+function boundedText(text: string, uri: string): string {
+  if (text.length > MAX_RESOURCE_CHARS) {
+    throw new McpError(-32603, `${uri} is ${text.length} characters, over the ${MAX_RESOURCE_CHARS}-character limit of a resource read`);
+  }
+  return text;
+}
+
+/** The corpus books and the named graphs as resources. */
+function registerResources(server: McpServer, ctx: CheckContext): void {
+  const books = ctx.corpus.books();
+  server.registerResource(
+    "book",
+    new ResourceTemplate("groundwire://book/{genre}/{book}", {
+      list: () => ({
+        resources: books.map((b) => ({
+          uri: `groundwire://book/${b.key}`,
+          name: b.key,
+          title: `${b.title}, ${b.author}`,
+          description: `${b.title} by ${b.author} (${b.genre}), ${b.passages} passages; search it with search_book {book: "${b.key}"}`,
+          mimeType: "text/plain",
+        })),
+      }),
+    }),
+    { title: "A book of the corpus", description: "Its passages as plain text, each under its label and node id", mimeType: "text/plain" },
+    (uri, variables) => {
+      const key = `${variables.genre}/${variables.book}`;
+      const book = ctx.corpus.book(key);
+      if (!book) throw new McpError(RESOURCE_NOT_FOUND, `resource not found: no book ${echo(key)} in the corpus`, { uri: uri.href });
+      const header = `${book.title}\nby ${book.author}\n${book.genre}, ${book.passages.length} passages\n`;
+      const text = header + book.passages.map((p) => `\n## ${p.label} (${p.node_id})\n\n${p.content}\n`).join("");
+      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: boundedText(text, uri.href) }] };
+    },
+  );
+  server.registerResource(
+    "graph",
+    new ResourceTemplate("groundwire://graph/{name}", {
+      list: () => ({
+        resources: [...ctx.graphs].map(([name, graph]) => ({
+          uri: `groundwire://graph/${encodeURIComponent(name)}`,
+          name,
+          description: `the graph ${name} (${graph.store.size} triples), as given with --graph; tools take it as {"name": "${name}"}`,
+          mimeType: "text/turtle",
+        })),
+      }),
+    }),
+    { title: "A graph the server holds (--graph)", description: "The graph as Turtle", mimeType: "text/turtle" },
+    (uri, variables) => {
+      let name = String(variables.name);
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        // not percent-encoded: the name as written
+      }
+      const graph = ctx.graphs.get(name);
+      if (!graph) throw new McpError(RESOURCE_NOT_FOUND, `resource not found: no graph named ${echo(name)} (the server holds ${[...ctx.graphs.keys()].join(", ") || "none"})`, { uri: uri.href });
+      return { contents: [{ uri: uri.href, mimeType: "text/turtle", text: boundedText(serializeGraph(graph, { format: "turtle" }), uri.href) }] };
+    },
+  );
+}
+
 /**
- * An McpServer with every tool of {@link TOOLS} bound to `ctx`.
+ * An McpServer with every tool of {@link TOOLS} bound to `ctx`, the books and graphs as
+ * resources, and {@link MCP_INSTRUCTIONS}.
  * @param version reported to clients as the server version
  */
 export function createMcpServer(ctx: CheckContext, version: string): McpServer {
-  const server = new McpServer({ name: "groundwire", version });
+  const server = new McpServer({ name: "groundwire", version }, { instructions: MCP_INSTRUCTIONS });
   for (const tool of TOOLS) {
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.schema as never }, (async (args: unknown) => {
+    const config = { title: tool.title, description: tool.description, inputSchema: tool.schema, outputSchema: tool.outputSchema, annotations: TOOL_ANNOTATIONS };
+    server.registerTool(tool.name, config as never, (async (args: unknown) => {
       try {
-        const result = (await tool.run(ctx, args as never)) as Record<string, unknown>;
+        const result = JSON.parse(await runCheck(ctx, tool.run as never, tool.body ? tool.body(args as never) : args)) as Record<string, unknown>;
         return { content: [{ type: "text" as const, text: JSON.stringify(result) }], structuredContent: result };
       } catch (error) {
-        const { code, message } = errorResponse(error);
-        return { isError: true, content: [{ type: "text" as const, text: `${code}: ${message}` }] };
+        return { isError: true, content: [{ type: "text" as const, text: toolErrorText(error, tool.name) }] };
       }
     }) as never);
   }
+  registerResources(server, ctx);
   return server;
 }

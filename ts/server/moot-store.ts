@@ -42,17 +42,17 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OLD_TEMPORARY = /^\.([0-9a-f-]{36})\.json\.[0-9a-f]+\.tmp$/;
 
 /** Too many turns are running; try again later (429). */
-export class BusyError extends Error {
+export class BusyError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "busy", status: 429 });
     this.name = "BusyError";
   }
 }
 
 /** The request conflicts with the moot's state: a turn is already running, or the moot is over (409). */
-export class MootConflictError extends Error {
+export class MootConflictError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "conflict", status: 409 });
     this.name = "MootConflictError";
   }
 }

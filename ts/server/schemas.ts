@@ -20,13 +20,22 @@ export const MAX_DOCUMENT = 8_000_000;
 const bookKey = z.string().min(3).max(200).regex(/^[^/\s]+\/[^/\s]+$/, { error: "must be a book key <genre>/<book>, e.g. novel/frankenstein" });
 const name = z.string().min(1).max(200);
 
-/** `POST /query` and the MCP tool `search_book`: the seed's worker API (`WorkerClient.query`). */
+/** `POST /query`: the seed's worker API (`WorkerClient.query`); the MCP tool `search_book` takes it with `book` ({@link searchBookInputSchema}). */
 export const queryBodySchema = z.strictObject({
   text: z.string().min(1).max(MAX_TEXT).describe("what to search for"),
   corpus: bookKey.describe("the book to search, <genre>/<book> (GET /books lists them)"),
   k: z.number().int().min(1).max(100).default(6).describe("how many passages (default 6)"),
 });
 export type QueryBody = z.infer<typeof queryBodySchema>;
+
+/**
+ * The MCP tool `search_book`: `POST /query`'s body with the book named `book`, as in
+ * `verify_quotes` (the HTTP route keeps `corpus`, the seed's worker API `query(text, {corpus, k})`).
+ */
+export const searchBookInputSchema = queryBodySchema.omit({ corpus: true }).extend({
+  book: bookKey.describe("the book to search, <genre>/<book>, e.g. novel/frankenstein (the resources groundwire://book/… list them)"),
+});
+export type SearchBookInput = z.infer<typeof searchBookInputSchema>;
 
 /** `POST /moots`: start a live moot between two books of the server's corpus. */
 export const mootCreateBodySchema = z.strictObject({
@@ -85,11 +94,18 @@ export const sparqlCheckBodySchema = z
 export type SparqlCheckBody = z.infer<typeof sparqlCheckBodySchema>;
 
 /** `POST /graph/index` and `index_graph`: list a graph's triples with ids and its fingerprint. */
-export const graphIndexBodySchema = z.strictObject({
-  graph: graphRefSchema,
-  scope: graphRefSchema.optional().describe("only these triples get ids; the rest are listed read-only"),
-});
+export const graphIndexBodySchema = z
+  .strictObject({
+    graph: graphRefSchema,
+    scope: graphRefSchema.optional().describe("only these triples get ids; the rest are listed read-only"),
+  })
+  // one document's worth of inline text in all, as every other tool takes (the MCP stdio line limit counts on it)
+  .refine((b) => inlineLength(b.graph) + inlineLength(b.scope) <= MAX_DOCUMENT, { error: `graph and scope given inline hold more than ${MAX_DOCUMENT} characters together`, path: ["scope"] });
 export type GraphIndexBody = z.infer<typeof graphIndexBodySchema>;
+
+function inlineLength(ref: GraphRef | undefined): number {
+  return ref && "text" in ref ? ref.text.length : 0;
+}
 
 /** `POST /graph/critique` and `apply_critique`: apply items citing triple ids; 409 when the graph drifted. */
 export const graphCritiqueBodySchema = z.strictObject({
@@ -133,3 +149,167 @@ export const citationsResolveBodySchema = z.strictObject({
   citations: z.array(z.string().min(1).max(1_000)).min(1).max(1_000).describe("version ids <fragmentId>#sha256:<hex>"),
 });
 export type CitationsResolveBody = z.infer<typeof citationsResolveBodySchema>;
+
+// ---------------------------------------------------------------------------------------
+// What the checks answer (checks.ts), as the MCP tools' output schemas: the SDK checks every
+// `structuredContent` against them. Top-level objects are exact (strict); nested records
+// name every field a client reads and pass through the rest of the part's own type.
+
+const quoteSource = z.enum(["own", "other", "self"]);
+const quoteReason = z.enum(["not in source", "ellipsis", "elision drops a negation", "negation differs", "too long", "under 3 words", "no words", "unchecked"]);
+
+/** `search_book` (and `POST /query`): the passages found, best first. */
+export const searchBookOutputSchema = z.strictObject({
+  hits: z.array(
+    z.looseObject({
+      node_id: z.string().describe("the passage's stable id, <genre>/<book>#<name>"),
+      name: z.string(),
+      label: z.string().optional().describe("where a reader finds the passage, as the book prints it"),
+      content: z.string(),
+      title: z.string(),
+      author: z.string(),
+      genre: z.string(),
+      timestamp: z.string().optional(),
+      gregorianDate: z.string().optional(),
+      score: z.number().optional(),
+    }),
+  ),
+});
+
+/** `verify_quotes`: the grounding report, the snapped reply and each correction. */
+export const verifyQuotesOutputSchema = z.strictObject({
+  passes: z.boolean().describe("every quote found and every [sN] tag valid"),
+  grounding: z.strictObject({
+    tagsValid: z.boolean(),
+    tagsCited: z.number().int(),
+    quotesFound: z.number().int(),
+    quotesTotal: z.number().int(),
+    otherQuotesFound: z.number().int(),
+    otherQuotesTotal: z.number().int(),
+    selfQuotesFound: z.number().int(),
+    selfQuotesTotal: z.number().int(),
+    quotesCited: z.number().int(),
+    quotesMisattributed: z.number().int(),
+    quotesUncited: z.number().int(),
+    quotesUnchecked: z.number().int(),
+    quotes: z.array(
+      z.strictObject({
+        text: z.string(),
+        found: z.boolean(),
+        source: quoteSource,
+        reason: quoteReason.optional(),
+        attribution: z.enum(["cited", "misattributed", "uncited"]).optional(),
+        cites: z.array(z.string()).optional(),
+      }),
+    ),
+  }),
+  snapped: z.string().describe("the reply with every quote made verbatim or unquoted"),
+  snaps: z.array(
+    z.strictObject({
+      text: z.string(),
+      source: quoteSource,
+      action: z.enum(["snapped", "unquoted"]),
+      to: z.string().nullable(),
+      ratio: z.number(),
+      reason: quoteReason.nullable(),
+    }),
+  ),
+});
+
+const diagnostic = z.looseObject({
+  code: z.string(),
+  severity: z.enum(["error", "warning"]),
+  message: z.string(),
+  term: z.string().optional(),
+  candidates: z.array(z.string()).optional(),
+  hint: z.string().optional(),
+  fix: z.string().optional(),
+});
+
+/** `check_sparql`: the kernel's findings (Kernel.check without the algebra). */
+export const sparqlCheckOutputSchema = z.strictObject({
+  context: z.array(
+    z.looseObject({
+      variable: z.string(),
+      kind: z.enum(["entity", "literal", "unknown"]),
+      classes: z.array(z.string()),
+      numeric: z.boolean(),
+      aggregate: z.boolean(),
+      text: z.string(),
+    }),
+  ),
+  errors: z.array(diagnostic),
+  warnings: z.array(diagnostic),
+  openGoals: z.array(z.string()),
+  goal: z.looseObject({ answer: z.array(z.string()), kind: z.string(), type: z.string().optional(), many: z.boolean() }).optional(),
+  sparql: z.string().describe("the plan as SPARQL text"),
+});
+
+/** `index_graph`: the listing with triple ids. */
+export const graphIndexOutputSchema = z.strictObject({
+  fingerprint: z.string(),
+  numbering: z.string().describe("pass it back to apply_critique as fingerprint"),
+  tripleCount: z.number().int(),
+  scopeSize: z.number().int(),
+  listing: z.string(),
+});
+
+const critiqueOp = z.enum(["remove", "replace"]);
+
+/** `apply_critique`: what was applied and refused, and the new graph. */
+export const graphCritiqueOutputSchema = z.strictObject({
+  fingerprintBefore: z.string(),
+  fingerprintAfter: z.string(),
+  applied: z.array(z.strictObject({ item: z.number().int(), op: critiqueOp, tripleIds: z.array(z.number().int()), removed: z.array(z.string()), added: z.array(z.string()) })),
+  rejected: z.array(z.strictObject({ item: z.number().int(), op: critiqueOp, tripleIds: z.array(z.number().int()), code: z.string(), reason: z.string(), guard: z.string().optional() })),
+  removedCount: z.number().int(),
+  addedCount: z.number().int(),
+  fingerprintNext: z.string().describe("the numbering of the new graph"),
+  graph: z.string().describe("the new graph as Turtle"),
+});
+
+/** `render_neighborhood`: the MemDSL envelope, as text and as data. */
+export const graphRenderOutputSchema = z.strictObject({
+  text: z.string().describe("the envelope's wire text (memdsl 1)"),
+  envelope: z.strictObject({
+    focus: z.string().nullable(),
+    nodes: z.array(z.looseObject({ ref: z.string(), token: z.string(), kind: z.string(), status: z.string(), title: z.string(), body: z.string(), affordances: z.array(z.looseObject({})) })),
+    gaps: z.array(z.looseObject({ ref: z.string(), kind: z.string(), detail: z.string() })),
+  }),
+  problems: z.array(z.string()),
+});
+
+const fragment = z.looseObject({
+  fragmentId: z.string(),
+  artifactId: z.string(),
+  path: z.string(),
+  kind: z.string(),
+  anchor: z.string(),
+  label: z.string().nullable(),
+  contentHash: z.string(),
+  versionId: z.string(),
+  ordinal: z.number().int(),
+  sequence: z.number().int(),
+  parentId: z.string().nullable(),
+  depth: z.number().int(),
+  start: z.number().int(),
+  end: z.number().int(),
+  line: z.number().int(),
+  text: z.string(),
+});
+
+/** `fragment_markdown`: the document's fragments in document order. */
+export const fragmentsOutputSchema = z.strictObject({ artifactId: z.string(), fragments: z.array(fragment) });
+
+/** `resolve_citations`: one report per citation, in order. */
+export const citationsResolveOutputSchema = z.strictObject({
+  reports: z.array(
+    z.strictObject({
+      status: z.enum(["current", "moved", "stale", "lost"]),
+      citation: z.looseObject({ fragmentId: z.string(), contentHash: z.string() }),
+      fragment: fragment.nullable(),
+      candidates: z.array(z.strictObject({ fragment, score: z.number() })),
+      reason: z.string(),
+    }),
+  ),
+});

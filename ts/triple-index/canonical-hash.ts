@@ -13,6 +13,7 @@
 import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import type { Graph } from "../rdf/index.js";
+import { GroundwireError } from "../errors.js";
 
 interface CanonizeApi {
   canonize(
@@ -28,12 +29,12 @@ function loadCanonizer(): Promise<CanonizeApi> {
 }
 
 /** Canonicalization gave up: the graph needs more work than the bound allows (or was aborted). */
-export class CanonicalizationLimitError extends Error {
+export class CanonicalizationLimitError extends GroundwireError {
   constructor(
     readonly maxWorkFactor: number,
     readonly detail: string,
   ) {
-    super(`RDFC-1.0 canonicalization exceeded its work bound (maxWorkFactor ${maxWorkFactor}): ${detail}`);
+    super(`RDFC-1.0 canonicalization exceeded its work bound (maxWorkFactor ${maxWorkFactor}): ${detail}`, { code: "limit", status: 422 });
     this.name = "CanonicalizationLimitError";
   }
 }

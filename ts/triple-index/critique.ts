@@ -11,6 +11,7 @@ import { escapeIri } from "../rdf/prefixes.js";
 import { fingerprintGraph, listingPrefixRecord, type TripleIndex } from "./triple-index.js";
 
 import { critiqueItemSchema, type Critique, type CritiqueItem } from "./critique-schema.js";
+import { GroundwireError } from "../errors.js";
 
 export type { Critique, CritiqueItem };
 
@@ -18,20 +19,20 @@ export type { Critique, CritiqueItem };
 export type CritiqueOp = CritiqueItem["op"];
 
 /** The critique is not shaped as a critique (not a list, unknown op, ids not integers…). */
-export class CritiqueFormatError extends Error {
+export class CritiqueFormatError extends GroundwireError {
   constructor(message: string) {
-    super(message);
+    super(message, { code: "bad_request", status: 400 });
     this.name = "CritiqueFormatError";
   }
 }
 
 /** The graph is no longer the graph the index numbered: nothing was applied. */
-export class TripleIndexDriftError extends Error {
+export class TripleIndexDriftError extends GroundwireError {
   constructor(
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(`graph drifted since it was indexed: the index has fingerprint ${expected}, the graph now has ${actual}; no item was applied`);
+    super(`graph drifted since it was indexed: the index has fingerprint ${expected}, the graph now has ${actual}; no item was applied`, { code: "drift", status: 409 });
     this.name = "TripleIndexDriftError";
   }
 }
@@ -116,7 +117,7 @@ export function parseCritique(input: unknown): CritiqueItem[] {
       value = JSON.parse(value);
     } catch (error) {
       // one line: V8 quotes the offending text, newlines included
-      throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+      throw new CritiqueFormatError(`critique is not valid JSON: ${(error as Error).message.replace(/\s+/g, (run) => (run.includes("\n") ? " " : run))}`);
     }
   }
   else if (valueTooDeep(value)) throw new CritiqueFormatError(`critique nested deeper than ${formatLimit(MAX_JSON_DEPTH)}`);

@@ -1,0 +1,327 @@
+/**
+ * bestSpan: the span of a source most like a quote (DESIGN.md section 5).
+ *
+ * For each source in order, for window sizes n-2 .. n+2 (n = the quote's word
+ * count, at least 1), for each start word: the window's word keys joined by one
+ * space are compared with the quote's (`normalize`) by
+ * `difflib.SequenceMatcher(None, window, quote, autojunk=False).ratio()` over
+ * code points — the window is seq1, the quote seq2, as the seed sets them. The
+ * first window with the strictly highest ratio wins; its span is the source
+ * text from the first word's start to the last word's end, as written (words
+ * as ts/match/words.ts takes them: keys over NFC with ligatures folded and
+ * default-ignorables dropped, spans never cut inside a grapheme cluster).
+ *
+ * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
+ * and pure TS (ts/match/sequence-match.ts, `scanTs` here). Both first take the
+ * exact ratio of the few windows with the best `quick_ratio` as a floor, then
+ * scan in order skipping windows whose upper bound (difflib's
+ * `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS bound)
+ * cannot beat the best so far or the floor — a bound never changes the
+ * result, only the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
+ * and ratios are identical, bit for bit (test/match/parity.test.ts).
+ */
+import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
+import { seqBindingFor } from "../../bindings/sequence-match.js";
+import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
+import { words } from "./words.js";
+import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
+import { buildWordTable } from "./word-table.js";
+import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
+
+/**
+ * The best span found. `text` is `sources[source].slice(start, end)` (UTF-16
+ * offsets); `ratio` is difflib's. No match: `{text: "", ratio: 0, source: -1, start: -1, end: -1}`.
+ */
+export interface SpanMatch {
+  text: string;
+  ratio: number;
+  source: number;
+  start: number;
+  end: number;
+}
+
+/** Options of `bestSpan`/`createQuoteMatcher`: `backend` forces "wasm" or "ts" ("auto" = WASM when loaded). */
+export interface BestSpanOptions {
+  backend?: BackendRequest;
+}
+
+/**
+ * A pool of passages prepared once (tokenized, keys interned to code-point ids,
+ * and — on the WASM backend — copied into WASM memory on first use).
+ */
+export interface QuoteMatcher {
+  /** The backend this matcher runs on, fixed at creation. */
+  readonly backend: Backend;
+  /** Number of passages in the pool. */
+  readonly size: number;
+  /** `bestSpan(quote, pool)`, reusing the prepared pool. Throws as `bestSpan` does. */
+  bestSpan(quote: string): SpanMatch;
+  /** `bestSpan` for each quote, in order, in one batch (one copy into WASM, one call). */
+  match(quotes: readonly string[]): SpanMatch[];
+}
+
+export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "./quote-keys.js";
+
+/**
+ * Whether `bestSpan` accepts `quote`: at most {@link MAX_QUOTE_WORDS} words and
+ * {@link MAX_QUOTE_CHARS} code points normalized. The grounding layer unquotes a
+ * missed quote that does not fit ("too long") instead of searching it.
+ */
+export function fitsBestSpan(quote: string): boolean {
+  return quoteSize(words(quote)) === null;
+}
+
+/** The empty result: nothing scored above 0 (or there were no sources). */
+const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, start: -1, end: -1 }) as SpanMatch;
+
+/**
+ * The pool as both backends read it. Every code point of a key is interned to a
+ * small id (the space between keys is id 0). Source s owns words
+ * [sourceWords[s], sourceWords[s+1]); word w's key is chars[charStart[w], charEnd[w])
+ * and the keys of one source are laid out one space apart, so the window of
+ * words w..v is the contiguous run chars[charStart[w], charEnd[v]). Built by the
+ * quote index's word table (ts/match/word-table.ts: the words and keys of words.ts),
+ * whose word-id postings the best-first pre-pass reads.
+ */
+interface PreparedPool extends PostedText {
+  sources: readonly string[];
+  alphabet: Map<number, number>;
+  /** UTF-16 start and end of word w in its source: spans[2w], spans[2w+1]. */
+  spans: Int32Array;
+}
+
+/** A quote translated to the pool's ids (code points the pool lacks get fresh ids ≥ pool alphabet), and its word keys. */
+interface PreparedQuote {
+  ids: Int32Array;
+  words: number;
+  alphabetSize: number;
+  keys: string[];
+}
+
+function checkSources(sources: readonly string[], what: string): void {
+  if (!Array.isArray(sources)) throw new TypeError(`${what} must be an array of strings, got ${typeof sources}`);
+  for (let i = 0; i < sources.length; i++) {
+    if (typeof sources[i] !== "string") throw new TypeError(`${what}[${i}] must be a string, got ${typeof sources[i]}`);
+  }
+}
+
+/** Tokenize and intern a pool (DESIGN §5 words and keys) with its word-id postings. O(total characters). */
+function preparePool(sources: readonly string[]): PreparedPool {
+  checkSources(sources, "sources");
+  const t = buildWordTable(sources);
+  return {
+    sources,
+    alphabet: t.alphabet,
+    alphabetSize: t.alphabet.size,
+    chars: t.chars,
+    charStart: t.charStart,
+    charEnd: t.charEnd,
+    spans: t.spans,
+    sourceWords: t.textWords,
+    wordIds: t.wordIds,
+    vocabulary: t.vocabulary,
+    postingStart: t.postingStart,
+    postings: t.postings,
+    postingChars: t.postingChars,
+    wordSource: t.wordText,
+  };
+}
+
+function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
+  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+  const ws = words(quote);
+  const tooLong = quoteTooLong(ws);
+  if (tooLong) throw tooLong;
+  return { ...internQuote(ws, pool.alphabet), keys: ws.map((w) => w.key) };
+}
+
+/**
+ * Thresholds of the quote-index pre-passes, tried in turn: grounding's SNAP_MIN_RATIO (0.8),
+ * then 0.7. A pass that finds a window ≥ its threshold holds the winner (the winner's ratio is
+ * at least that window's). Lower thresholds prune too little to pay (measured: 0.6 was ~8×
+ * slower than the full scan on the pool bench).
+ */
+const ABOVE = [0.8, 0.7];
+
+/** The winning window of a scan: source index, first word (global index), word count, ratio. */
+interface Found {
+  source: number;
+  word: number;
+  size: number;
+  ratio: number;
+}
+
+/** How many of the most promising windows seed the floor (see `scanTs`). */
+const SEED_WINDOWS = 4;
+
+/**
+ * Every window in the contract's order (source, size n-2..n+2, start word),
+ * with the multiset intersection `inter` = Σ_c min(countA[c], countB[c]) of its
+ * characters and the quote's (difflib's `quick_ratio` numerator), kept
+ * incrementally as the window slides one word. `visit` returns nothing.
+ */
+function eachWindow(
+  pool: PreparedPool, n: number, countB: Int32Array,
+  visit: (s: number, w: number, size: number, start: number, la: number, inter: number) => void,
+): void {
+  const { chars, charStart, charEnd, sourceWords } = pool;
+  const countA = new Int32Array(countB.length);
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    for (let size = Math.max(1, n - 2); size <= n + 2 && size <= nw; size++) {
+      countA.fill(0);
+      let inter = 0;
+      for (let p = charStart[w0]; p < charEnd[w0 + size - 1]; p++) {
+        if (countA[chars[p]]++ < countB[chars[p]]) inter++;
+      }
+      for (let i = 0; i + size <= nw; i++) {
+        const w = w0 + i;
+        if (i > 0) {
+          // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
+          for (let p = charStart[w - 1]; p < charStart[w]; p++) {
+            if (--countA[chars[p]] < countB[chars[p]]) inter--;
+          }
+          for (let p = charEnd[w + size - 2]; p < charEnd[w + size - 1]; p++) {
+            if (countA[chars[p]]++ < countB[chars[p]]) inter++;
+          }
+        }
+        visit(s, w, size, charStart[w], charEnd[w + size - 1] - charStart[w], inter);
+      }
+    }
+  }
+}
+
+/**
+ * The pure-TS scan (the reference the WASM kernel mirrors).
+ *
+ * 1. Seed: the `SEED_WINDOWS` windows with the highest `quick_ratio` get their
+ *    exact ratio; the best of them, `floor`, is a lower bound of the winner's ratio.
+ * 2. Scan in order. A window is skipped when an upper bound of its ratio —
+ *    `real_quick_ratio` (lengths), then `quick_ratio` (multiset) — is ≤ the best
+ *    so far (as the seed's Python does) or < `floor` (strictly: a window tying
+ *    the floor may come first, and the first wins). Since ratio ≤ bound and only
+ *    a strictly higher ratio wins, skipping never changes the result.
+ * The WASM kernel adds one more bound (LCS length, bit-parallel on 64-bit lanes).
+ */
+function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
+  const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
+  const b = quote.ids;
+  const lb = b.length;
+  if (lb === 0) return found; // every ratio is 2·0/la = 0: nothing wins
+  const countB = new Int32Array(quote.alphabetSize);
+  for (let j = 0; j < lb; j++) countB[b[j]]++;
+  const scratch = createMatchScratch(lb);
+  const chars = pool.chars;
+
+  const top: { bound: number; start: number; la: number }[] = [];
+  eachWindow(pool, quote.words, countB, (_s, _w, _size, start, la, inter) => {
+    const bound = ratioOf(inter, la + lb);
+    if (top.length === SEED_WINDOWS && bound <= top[SEED_WINDOWS - 1].bound) return;
+    let at = top.length;
+    while (at > 0 && bound > top[at - 1].bound) at--;
+    top.splice(at, 0, { bound, start, la });
+    if (top.length > SEED_WINDOWS) top.pop();
+  });
+  let floor = 0;
+  for (const t of top) floor = Math.max(floor, ratioOf(matchingCharacters(chars, t.start, t.la, b, lb, scratch), t.la + lb));
+
+  let best = 0;
+  eachWindow(pool, quote.words, countB, (s, w, size, start, la, inter) => {
+    const total = la + lb;
+    const realQuick = ratioOf(Math.min(la, lb), total);
+    if (realQuick <= best || realQuick < floor) return; // real_quick_ratio
+    const quick = ratioOf(inter, total);
+    if (quick <= best || quick < floor) return; // quick_ratio
+    const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
+    if (ratio > best) {
+      best = ratio;
+      found.source = s;
+      found.word = w;
+      found.size = size;
+      found.ratio = ratio;
+    }
+  });
+  return found;
+}
+
+function toSpan(pool: PreparedPool, f: Found): SpanMatch {
+  if (f.source < 0) return { ...NO_MATCH };
+  const start = pool.spans[2 * f.word];
+  const end = pool.spans[2 * (f.word + f.size - 1) + 1];
+  return { text: pool.sources[f.source].slice(start, end), ratio: f.ratio, source: f.source, start, end };
+}
+
+/**
+ * Prepare a pool of passages once and match many quotes against it.
+ *
+ * @param pool passages as written (not normalized); indices in results refer to it.
+ * @param options `backend`: "wasm" (throws if the module is not loaded), "ts", or "auto" (default: WASM when loaded).
+ * @returns a `QuoteMatcher`; the backend is chosen here and shown in `.backend`.
+ * @throws TypeError when `pool` is not an array of strings.
+ */
+export function createQuoteMatcher(pool: readonly string[], options: BestSpanOptions = {}): QuoteMatcher {
+  const prepared = preparePool(pool);
+  const exports = wasmFor(options.backend);
+  const binding = exports ? seqBindingFor(exports) : null;
+  const token = {};
+  const run = (quotes: readonly string[]): SpanMatch[] => {
+    if (!Array.isArray(quotes)) throw new TypeError(`quotes must be an array of strings, got ${typeof quotes}`);
+    const prepped = quotes.map((q, i) => {
+      if (typeof q !== "string") throw new TypeError(`quotes[${i}] must be a string, got ${typeof q}`);
+      return prepareQuote(prepared, q);
+    });
+    // First the quote index's best-first search at SNAP_MIN_RATIO (its bounds and filter skip
+    // nearly every window): when some window reaches it, the best of those is bestSpan's answer,
+    // exactly. Only quotes with no such window take the full scan below.
+    const out: (SpanMatch | null)[] = prepped.map((q) => {
+      if (!q.ids.length) return null;
+      let top = null;
+      for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
+      return top ? toSpan(prepared, { source: prepared.wordSource[top.word], word: top.word, size: top.size, ratio: top.ratio }) : null;
+    });
+    const rest = prepped.filter((_, i) => !out[i]);
+    if (!rest.length) return out as SpanMatch[];
+    const found = binding ? binding.match(token, prepared, rest) : rest.map((q) => scanTs(prepared, q));
+    let k = 0;
+    return out.map((o) => o ?? toSpan(prepared, found[k++]));
+  };
+  return {
+    backend: binding ? "wasm" : "ts",
+    size: pool.length,
+    bestSpan: (quote: string) => {
+      if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+      return run([quote])[0];
+    },
+    match: run,
+  };
+}
+
+/**
+ * The span of `sources` most like `quote` (DESIGN.md §5; the seed's `best_span`).
+ *
+ * @param quote the quoted text as the model wrote it (quote marks, case and punctuation are ignored).
+ * @param sources the texts to search, as written; searched in order.
+ * @param options `backend` as in `createQuoteMatcher`.
+ * @returns the first window with the strictly highest difflib ratio (autojunk off, code points),
+ *   with UTF-16 `start`/`end` in `sources[source]`; `{text: "", ratio: 0, source: -1, start: -1, end: -1}`
+ *   with no sources, an empty quote, or nothing in common.
+ * @throws QuoteTooLongError when the quote has more than `MAX_QUOTE_WORDS` words or `MAX_QUOTE_CHARS` characters
+ *   normalized; TypeError on non-string input.
+ * Complexity: O(W) windows (W = words in sources, 5 sizes each), each O(la·lb) at worst
+ * (la, lb = window and quote length in characters), most skipped by the bounds.
+ */
+export function bestSpan(quote: string, sources: readonly string[], options: BestSpanOptions = {}): SpanMatch {
+  return createQuoteMatcher(sources, options).bestSpan(quote);
+}
+
+/**
+ * `difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()` of two strings,
+ * over code points (a letter outside the BMP counts once, as in Python):
+ * `2·M / (len(a) + len(b))`, M = total size of the matching blocks; 1 when both are empty.
+ * O(len(a)·len(b)·blocks) worst case. Pure TS (the strings are compared as given, not normalized).
+ */
+export function sequenceRatio(a: string, b: string): number {
+  if (typeof a !== "string" || typeof b !== "string") throw new TypeError("sequenceRatio(a, b) takes two strings");
+  return ratioOfStrings(a, b);
+}

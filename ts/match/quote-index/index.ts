@@ -1,0 +1,206 @@
+/**
+ * A quote index over whole texts: "where is this quote, anywhere?" answered
+ * exactly to bestSpan's definition (DESIGN.md §5), in milliseconds.
+ *
+ * `createQuoteIndex(texts | sources | books)` tokenizes every text once
+ * (through words.ts, so it shares bestSpan's words and keys) and interns the
+ * key characters. `locate(quote, {minRatio, limit})` returns the windows an
+ * exhaustive bestSpan scan would score ≥ `minRatio` — same windows (sizes
+ * n-2..n+2 words inside one text), same ratio (difflib
+ * `SequenceMatcher(None, window, quote, autojunk=False).ratio()` over code
+ * points, computed as `2·M/(la+lb)` in doubles) — best first; by default a
+ * window overlapping a better one (or an equal one earlier in bestSpan's order)
+ * is left out, so a quote present twice gives two spans, not ten.
+ *
+ * Exactness. The scan skips a window only when an upper bound of its ratio is
+ * < `minRatio`; every bound is proven below where it is used. The surviving
+ * windows get difflib's exact M. So the set of windows ≥ `minRatio` is the
+ * exhaustive one, and the order (ratio, then bestSpan's order: text, size,
+ * start) and the overlap rule are applied to that set: the answer is a
+ * function of the exhaustive set (test/match/quote-index.test.ts checks it
+ * against the exhaustive scan on both backends).
+ *
+ * The bounds, cheapest first, and their proofs: scan.ts (the window scanner that applies them).
+ *
+ * Verbatim quotes take an exact path: the quote's word keys are looked up in a
+ * word-id posting index (rarest word first); a verbatim occurrence is a
+ * window of size n with ratio 1 — the highest possible — so when `limit`
+ * verbatim spans exist the answer is known without the scan.
+ *
+ * With a `limit` (and for bestSpan's pre-pass) the search is best-first
+ * (`searchBest`): windows found early around the quote's rarest words raise
+ * the threshold to the k-th kept ratio, and a sound pigeonhole filter over the
+ * quote's interior words (proof at `searchBest`) replaces the linear pass when
+ * that threshold leaves few enough edits; the answer is the full scan's first k.
+ *
+ * Two backends, one contract: WASM (assembly/quote-index/, default when
+ * loaded) and the TS twin (scan.ts `scanTs`); results are identical.
+ * Browser-safe: no Node APIs.
+ *
+ * The folder, one concern a file (assembly/quote-index/ holds the WASM twins under the same stems):
+ *   types.ts    the index's public and internal shapes
+ *   build.ts    texts → the interned, posted index; a quote → its ids
+ *   scan.ts     bounds 1–4 with their proofs, and the window scanner (the TS twin of the WASM scan)
+ *   rank.ts     best-first order, overlaps, verbatim hits
+ *   search.ts   the best-first search (`searchBest`) and the proofs (a)–(j) of its filters
+ *   pieces.ts   the pigeonhole filter's pieces
+ *   grams.ts    the q-gram filter
+ *   linear.ts   the linear pass in chunks, best-first threshold levels
+ *   budget.ts   the time budget, chunk pacing, QuoteSearchTimeoutError
+ *   backend.ts  each pass on WASM or its TS twin
+ *   tuning.ts   the search's measured constants and path counters
+ * This file builds the index (`createQuoteIndex`) and is the folder's API.
+ */
+import { QuoteTooLongError } from "../quote-keys.js";
+import { wasmFor, type BackendRequest } from "../../../bindings/wasm.js";
+import { quoteIndexBindingFor } from "../../../bindings/quote-index.js";
+import { chunkScanOf, lanesScanOf, prefixScanOf, rangeScanOf } from "./backend.js";
+import { Budget, NO_BUDGET } from "./budget.js";
+import { passageLabels, prepare, prepareQuote } from "./build.js";
+import { gramEntriesNear, gramEntriesSorted, gramHash, gramIndexOf, gramRanges } from "./grams.js";
+import { LEVELS, linearBest, wholeSegments } from "./linear.js";
+import { choosePieces } from "./pieces.js";
+import { verbatim } from "./rank.js";
+import { scanPrefixTs, scanRangesTs, WindowScanner } from "./scan.js";
+import { searchBest } from "./search.js";
+import { firstAtLeast, searchPaths, tuning } from "./tuning.js";
+import { type IndexedQuote, LOCATE_MIN_RATIO, type LocatedQuote, type LocateOptions, type PostedText, type QuoteIndex, type QuoteIndexInput, type QuoteIndexOptions, type WindowHit } from "./types.js";
+
+/** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
+export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "../quote-keys.js";
+export {
+  LOCATE_MIN_RATIO,
+  type SourcePassage, type QuoteIndexBook, type QuoteIndexSource, type QuoteIndexInput, type QuoteIndexOptions, type LocateOptions,
+  type LocatedSpan, type QuoteIndex, type IndexedText, type IndexedQuote, type WindowHit, type PostedText, type LocatedQuote,
+} from "./types.js";
+export { QuoteSearchTimeoutError } from "./budget.js";
+export { scanRangesTs, scanPrefixTs, scanTs, scanExhaustive } from "./scan.js";
+export { rankHits } from "./rank.js";
+
+/**
+ * Build a quote index over whole texts.
+ *
+ * @param input plain texts (keys "0", "1", …), `{key, text, passages?}` sources
+ *   (passages: labelled UTF-16 ranges of the text), or parsed `Book`s (text =
+ *   the passages' contents joined by a blank line; offsets are into that text).
+ * @param options `backend`: "wasm" | "ts" | "auto" (default).
+ * @returns a `QuoteIndex`; building is O(characters) (tokenizing dominates).
+ * @throws TypeError on input of the wrong shape; RangeError on a duplicate key or a passage out of range.
+ */
+export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOptions = {}): QuoteIndex {
+  const ix = prepare(input);
+  const exports = wasmFor(options.backend);
+  const binding = exports ? quoteIndexBindingFor(exports) : null;
+  const owner = {};
+  const keys = ix.sources.map((s) => s.key);
+  const bytes =
+    ix.chars.byteLength + ix.charStart.byteLength * 5 + ix.sourceWords.byteLength + ix.spans.byteLength +
+    ix.postings.byteLength + ix.postingChars.byteLength + ix.postingStart.byteLength;
+  return {
+    backend: binding ? "wasm" : "ts",
+    keys,
+    stats: { sources: ix.sources.length, words: ix.charStart.length, characters: ix.chars.length, bytes },
+    locate(quote, options = {}) {
+      const minRatio = options.minRatio ?? LOCATE_MIN_RATIO;
+      if (typeof minRatio !== "number" || !(minRatio > 0 && minRatio <= 1)) {
+        throw new RangeError(`locate: minRatio must be a number in (0, 1], got ${String(minRatio)}`);
+      }
+      const limit = options.limit ?? Infinity;
+      if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) {
+        throw new RangeError(`locate: limit must be a positive integer, got ${String(limit)}`);
+      }
+      let onlySource = -1;
+      if (options.source !== undefined) {
+        onlySource = keys.indexOf(options.source);
+        if (onlySource < 0) throw new RangeError(`locate: no source ${JSON.stringify(options.source)} in the index`);
+      }
+      const overlapping = options.overlapping === true;
+      const timeoutMs = options.timeoutMs ?? Infinity;
+      if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
+        throw new RangeError(`locate: timeoutMs must be a number of milliseconds ≥ 0 (Infinity: no budget), got ${String(timeoutMs)}`);
+      }
+      const { q, keys: qKeys } = prepareQuote(ix, quote);
+      const budget = timeoutMs === Infinity ? NO_BUDGET : new Budget(timeoutMs, minRatio, limit);
+      const chunkScan = chunkScanOf(binding, owner, ix, q);
+      const rangeScan = binding ? rangeScanOf(binding, owner, ix, q) : null;
+      const prefixScan = prefixScanOf(binding, owner, ix, q, onlySource);
+      const lanesScan = lanesScanOf(binding, owner, ix, q, onlySource);
+      // with a limit: the best-first search (exact path, seeds, pigeonhole filter; searchBest);
+      // without one every window ≥ minRatio is wanted, and the linear pass finds them (in chunks,
+      // the budget checked between them)
+      const hits = limit !== Infinity
+        ? searchBest(ix, q, qKeys, minRatio, limit, overlapping, onlySource, chunkScan, rangeScan, prefixScan, budget, lanesScan)
+        : linearBest(ix, q, new Map(), wholeSegments(ix, onlySource, Infinity), minRatio, minRatio, limit, overlapping, chunkScan, budget);
+      return hits.map((h) => {
+        const s = ix.wordSource[h.word];
+        const source = ix.sources[s];
+        const start = ix.spans[2 * h.word];
+        const end = ix.spans[2 * (h.word + h.size - 1) + 1];
+        return {
+          text: source.text.slice(start, end),
+          ratio: h.ratio,
+          source: source.key,
+          sourceIndex: s,
+          passages: passageLabels(source, start, end),
+          start,
+          end,
+          word: h.word - ix.sourceWords[s],
+          words: h.size,
+        };
+      });
+    },
+  };
+}
+
+/**
+ * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
+ * rank order (ratio, then source, size, start — bestSpan's "first window with the
+ * strictly highest ratio"), or null when no window reaches `minRatio` (then the
+ * caller's full scan decides). Found by the best-first search (`searchBest`, limit 1).
+ * Used by best-span.ts's matcher on its prepared pool.
+ */
+export function bestWindowAtLeast(
+  texts: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, backend: BackendRequest | undefined, owner: object,
+): WindowHit | null {
+  const exports = wasmFor(backend);
+  const binding = exports ? quoteIndexBindingFor(exports) : null;
+  const chunkScan = chunkScanOf(binding, owner, texts, quote);
+  const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
+  const lanesScan = lanesScanOf(binding, owner, texts, quote, -1);
+  return searchBest(texts, quote, keys, minRatio, 1, true, -1, chunkScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1), NO_BUDGET, lanesScan)[0] ?? null;
+}
+
+/** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
+export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramEntriesNear, gramHash };
+
+/**
+ * Say where quotes that failed a grounding check actually are: for each check that is
+ * not found (or is marked `attribution: "misattributed"`), the index's spans ≥ `minRatio`
+ * (another passage of the pool, another part of the book, another book); found and
+ * correctly cited quotes get `locatedAt: []` without a search.
+ *
+ * @param checks e.g. `checkGrounding(...).quotes`
+ * @param index an index over the texts to search (the whole book, or the corpus)
+ * @param options as `locate`; `limit` defaults to 3 here; `timeoutMs` is each quote's budget (checks
+ *   are not capped here: bound their number as `checkGrounding` does, MAX_QUOTES_CHECKED)
+ * @returns the checks in order, each with `locatedAt`
+ * @throws as `locate` does (a quote over MAX_QUOTE_WORDS words or MAX_QUOTE_CHARS characters gets
+ *   `locatedAt: []` instead: QuoteTooLongError is caught); QuoteSearchTimeoutError when a quote's budget runs out
+ */
+export function locateQuotes<T extends { text: string; found: boolean; attribution?: string }>(
+  checks: readonly T[],
+  index: QuoteIndex,
+  options: LocateOptions = {},
+): LocatedQuote<T>[] {
+  const opts = { limit: 3, ...options };
+  return checks.map((c) => {
+    const wanted = !c.found || c.attribution === "misattributed";
+    if (!wanted) return { ...c, locatedAt: [] };
+    try {
+      return { ...c, locatedAt: index.locate(c.text, opts) };
+    } catch (error) {
+      if (error instanceof QuoteTooLongError) return { ...c, locatedAt: [] };
+      throw error;
+    }
+  });
+}

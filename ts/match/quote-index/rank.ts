@@ -1,0 +1,70 @@
+/** The order of an answer (ratio, then bestSpan's order; overlaps of a better span left out) and the exact path: verbatim occurrences from the word-id postings. */
+import { type IndexedText, type PostedText, type WindowHit } from "./types.js";
+
+/**
+ * Order hits best first — ratio descending, then bestSpan's order (source,
+ * size, start; the source follows from the global word index) — and, unless
+ * `overlapping`, drop every hit sharing a word with one kept before it.
+ * `limit` caps the result. A pure function of the hit set.
+ */
+export function rankHits(ix: IndexedText, hits: WindowHit[], overlapping: boolean, limit: number): WindowHit[] {
+  const src = (w: number) => {
+    // binary search of the source holding global word w
+    let lo = 0, hi = ix.sourceWords.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ix.sourceWords[mid] <= w) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const sorted = hits
+    .map((h) => ({ h, s: src(h.word) }))
+    .sort((x, y) => y.h.ratio - x.h.ratio || x.s - y.s || x.h.size - y.h.size || x.h.word - y.h.word);
+  const out: WindowHit[] = [];
+  const taken = new Set<number>();
+  for (const { h } of sorted) {
+    if (out.length >= limit) break;
+    if (!overlapping) {
+      let clash = false;
+      for (let w = h.word; w < h.word + h.size && !clash; w++) clash = taken.has(w);
+      if (clash) continue;
+      for (let w = h.word; w < h.word + h.size; w++) taken.add(w);
+    }
+    out.push(h);
+  }
+  return out;
+}
+
+/** Verbatim occurrences (ratio 1, size n) of the quote's keys, in order, from the word-id postings. */
+export function verbatim(ix: PostedText, keys: readonly string[], onlySource: number): WindowHit[] {
+  const ids: number[] = [];
+  for (const k of keys) {
+    const id = ix.vocabulary.get(k);
+    if (id === undefined) return [];
+    ids.push(id);
+  }
+  let rare = 0;
+  for (let i = 1; i < ids.length; i++) {
+    const c = ix.postingStart[ids[i] + 1] - ix.postingStart[ids[i]];
+    if (c < ix.postingStart[ids[rare] + 1] - ix.postingStart[ids[rare]]) rare = i;
+  }
+  const out: WindowHit[] = [];
+  for (let p = ix.postingStart[ids[rare]]; p < ix.postingStart[ids[rare] + 1]; p++) {
+    const start = ix.postings[p] - rare;
+    if (start < 0 || start + ids.length > ix.wordIds.length) continue;
+    const s = ix.wordSource[start];
+    if (ix.wordSource[start + ids.length - 1] !== s || (onlySource >= 0 && s !== onlySource)) continue;
+    let same = true;
+    for (let i = 0; i < ids.length && same; i++) same = ix.wordIds[start + i] === ids[i];
+    if (same) out.push({ word: start, size: ids.length, ratio: 1 });
+  }
+  return out;
+}
+
+/** The windows of `found` with ratio ≥ t. */
+export function aboveOf(found: Map<number, WindowHit>, t: number): WindowHit[] {
+  const out: WindowHit[] = [];
+  for (const h of found.values()) if (h.ratio >= t) out.push(h);
+  return out;
+}

@@ -1,0 +1,173 @@
+/**
+ * difflib-exact sequence matching over code points — the pure-TS backend and the
+ * readable reference of `assembly/sequence-match.ts`.
+ *
+ * Follows CPython's `difflib.SequenceMatcher(None, a, b, autojunk=False)`
+ * (Lib/difflib.py): `find_longest_match`, `get_matching_blocks`, `ratio`,
+ * `quick_ratio`, `real_quick_ratio`. Autojunk is OFF here, always: difflib's
+ * default would treat every character of `b` that fills more than 1% of a `b`
+ * of 200+ elements as junk, which changes ratios of long quotes (see
+ * test/match/best-span.test.ts). With no junk, the junk-extension loops of
+ * `find_longest_match` never fire, so they are omitted (the longest block the
+ * dynamic programme finds is already maximal).
+ *
+ * Sequences are arrays of integers (code points, or ids interned from code
+ * points — equality is all that matters). `a` is difflib's seq1, `b` its seq2;
+ * the asymmetry matters for ties: `find_longest_match` keeps the block that
+ * starts earliest in `a`, then earliest in `b`, among the longest.
+ *
+ * Differences from CPython: none in results. `get_matching_blocks` here
+ * returns the same list (sorted, adjacent blocks merged, the (la, lb, 0)
+ * sentinel last); `matchingCharacters` computes only the sum of block sizes
+ * (all `ratio` needs) without building the list.
+ */
+
+/** A matching block `[i, j, size]`: `a[i, i+size) == b[j, j+size)`. */
+export type MatchBlock = [i: number, j: number, size: number];
+
+/** The code points of `text` (Python's view of a `str`), as numbers. */
+export function codePoints(text: string): number[] {
+  const out: number[] = [];
+  for (const ch of text) out.push(ch.codePointAt(0)!);
+  return out;
+}
+
+/** Reusable work space for `longestMatch`/`matchingCharacters`: two DP rows and a sub-problem stack. */
+export interface MatchScratch {
+  prev: Int32Array;
+  cur: Int32Array;
+  stack: Int32Array;
+}
+
+/** Scratch big enough for a `b` of `lb` elements (and any `a` with la + lb ≤ `capacity`). */
+export function createMatchScratch(lb: number, capacity = lb * 2 + 8): MatchScratch {
+  return { prev: new Int32Array(lb + 1), cur: new Int32Array(lb + 1), stack: new Int32Array(4 * (capacity + 2)) };
+}
+
+/**
+ * difflib `find_longest_match(alo, ahi, blo, bhi)` with no junk: the longest
+ * block `a[i, i+k) == b[j, j+k)` inside the ranges; among the longest, the
+ * smallest `i`, then the smallest `j`; `[alo, blo, 0]` when there is none.
+ * `a` is read at `aOff + i`. O((ahi-alo)·(bhi-blo)) time, no allocation.
+ */
+export function longestMatch(
+  a: ArrayLike<number>, aOff: number, alo: number, ahi: number,
+  b: ArrayLike<number>, blo: number, bhi: number,
+  scratch: MatchScratch,
+): MatchBlock {
+  let prev = scratch.prev;
+  let cur = scratch.cur;
+  let besti = alo;
+  let bestj = blo;
+  let bestsize = 0;
+  // No block can be longer than the shorter range: once found, nothing later beats it (ties keep the first).
+  const cap = Math.min(ahi - alo, bhi - blo);
+  // prev[j + 1] = length of the common run ending at (i - 1, j); prev[blo] is the left edge, always 0.
+  prev.fill(0, blo, bhi + 1);
+  cur[blo] = 0;
+  for (let i = alo; i < ahi && bestsize < cap; i++) {
+    const ai = a[aOff + i];
+    for (let j = blo; j < bhi; j++) {
+      if (b[j] === ai) {
+        const k = prev[j] + 1;
+        cur[j + 1] = k;
+        if (k > bestsize) {
+          besti = i - k + 1;
+          bestj = j - k + 1;
+          bestsize = k;
+        }
+      } else {
+        cur[j + 1] = 0;
+      }
+    }
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+  scratch.prev = prev;
+  scratch.cur = cur;
+  return [besti, bestj, bestsize];
+}
+
+/**
+ * Sum of the sizes of difflib's matching blocks of `a[aOff, aOff+la)` (seq1)
+ * and `b[0, lb)` (seq2): the `M` of `ratio = 2·M / (la + lb)`.
+ * Same recursion as `get_matching_blocks` (longest block, then the parts left
+ * and right of it); the sum does not depend on the order sub-problems run in,
+ * but it does depend on which longest block is chosen — hence the exact ties.
+ * Worst case O(la·lb·blocks) time; no allocation beyond `scratch`.
+ */
+export function matchingCharacters(
+  a: ArrayLike<number>, aOff: number, la: number,
+  b: ArrayLike<number>, lb: number,
+  scratch: MatchScratch = createMatchScratch(lb, la + lb),
+): number {
+  if (scratch.prev.length < lb + 1) {
+    scratch.prev = new Int32Array(lb + 1);
+    scratch.cur = new Int32Array(lb + 1);
+  }
+  if (scratch.stack.length < 4 * (la + lb + 2)) scratch.stack = new Int32Array(4 * (la + lb + 2));
+  const stack = scratch.stack;
+  let top = 0;
+  let total = 0;
+  stack[top++] = 0; stack[top++] = la; stack[top++] = 0; stack[top++] = lb;
+  while (top > 0) {
+    const bhi = stack[--top], blo = stack[--top], ahi = stack[--top], alo = stack[--top];
+    const [i, j, k] = longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
+    if (k === 0) continue;
+    total += k;
+    if (alo < i && blo < j) {
+      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j;
+    }
+    if (i + k < ahi && j + k < bhi) {
+      stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi;
+    }
+  }
+  return total;
+}
+
+/**
+ * difflib `get_matching_blocks()`: the matching blocks sorted by position,
+ * adjacent ones merged, ending with the sentinel `[la, lb, 0]`.
+ */
+export function matchingBlocks(a: ArrayLike<number>, b: ArrayLike<number>): MatchBlock[] {
+  const scratch = createMatchScratch(b.length, a.length + b.length);
+  const found: MatchBlock[] = [];
+  const queue: [number, number, number, number][] = [[0, a.length, 0, b.length]];
+  while (queue.length) {
+    const [alo, ahi, blo, bhi] = queue.pop()!;
+    const [i, j, k] = longestMatch(a, 0, alo, ahi, b, blo, bhi, scratch);
+    if (!k) continue;
+    found.push([i, j, k]);
+    if (alo < i && blo < j) queue.push([alo, i, blo, j]);
+    if (i + k < ahi && j + k < bhi) queue.push([i + k, ahi, j + k, bhi]);
+  }
+  found.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const merged: MatchBlock[] = [];
+  for (const blk of found) {
+    const last = merged[merged.length - 1];
+    if (last && last[0] + last[2] === blk[0] && last[1] + last[2] === blk[1]) last[2] += blk[2];
+    else merged.push([...blk] as MatchBlock);
+  }
+  merged.push([a.length, b.length, 0]);
+  return merged;
+}
+
+/**
+ * difflib's `_calculate_ratio`: `2·matches / length`, or 1 when both are empty.
+ * Both backends compute the double exactly this way, so their ratios are bit-identical.
+ */
+export function ratioOf(matches: number, length: number): number {
+  return length ? (2 * matches) / length : 1;
+}
+
+/**
+ * `difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()` over the code
+ * points of two strings (not UTF-16 units: a letter outside the BMP counts once,
+ * as in Python). A number in [0, 1]; 1 for two empty strings.
+ */
+export function sequenceRatio(a: string, b: string): number {
+  const ca = codePoints(a);
+  const cb = codePoints(b);
+  return ratioOf(matchingCharacters(ca, 0, ca.length, cb, cb.length), ca.length + cb.length);
+}

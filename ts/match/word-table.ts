@@ -1,0 +1,314 @@
+/**
+ * The word table of the quote index (ts/match/quote-index/): every word of every text, its
+ * key interned to a word id and its code points to alphabet ids, built in one pass over the
+ * texts without one string or object per word.
+ *
+ * Why its own interner: the build used to take `words(text)` (one `{key, start, end}` object
+ * and one key string per word, ~1 M of each for 5 MB of books) and look each key up in a
+ * `Map`; allocating and collecting those cost more than finding the words. Here the tokenizer
+ * of ts/match/words.ts hands each word's key as UTF-16 units of the text when it is those units
+ * as they stand (most words of most books, see `WordSink.plain`), and this table hashes the
+ * units straight from the text; only words whose key has to be made (accents to lowercase,
+ * apostrophes to drop, words found by the segmenter) arrive as strings.
+ *
+ * The result is the one the `Map`-based build gave, array for array: word ids and alphabet ids
+ * are numbered by first occurrence in text order (test/match/words-table.test.ts compares the
+ * two on every book).
+ *
+ * Layout (ids are Int32; words are numbered across all texts, text by text):
+ *
+ *   chars      [k e y 0 k e y 0 k e y][k e y 0 …]   key code points as alphabet ids; the keys of
+ *               ^charStart[w]  ^charEnd[w]           one text are one 0 (space) apart
+ *   spans      [start0 end0 start1 end1 …]           UTF-16 span of word w in its text
+ *   wordIds    [id0 id1 …]                           interned key of word w
+ *   postings   words of id v: postings[postingStart[v] .. postingStart[v+1]), ascending
+ *   postingChars  charStart of each posting, beside it (the best-first search reads a word's
+ *               occurrences as characters in order, without a cache miss per occurrence)
+ */
+
+import { wordsInto, type WordSink } from "./words.js";
+
+/** Every word of some texts, interned (see the module comment for the layout). */
+export interface WordTable {
+  /** Code point → alphabet id; 32 (the space between keys) is 0, others by first occurrence. */
+  alphabet: Map<number, number>;
+  /** Key → word id, by first occurrence. */
+  vocabulary: Map<string, number>;
+  chars: Int32Array;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  /** Words of text t: [textWords[t], textWords[t+1]). */
+  textWords: Int32Array;
+  spans: Int32Array;
+  wordIds: Int32Array;
+  postingStart: Int32Array;
+  postings: Int32Array;
+  /** charStart[postings[i]] for each i. */
+  postingChars: Int32Array;
+  /** Text of each word. */
+  wordText: Int32Array;
+}
+
+/** FNV-1a, 32-bit: one multiply a UTF-16 unit. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+/**
+ * A `WordSink` that interns each key as it comes: an open-addressing hash table over the keys'
+ * UTF-16 units (kept in one pool), and growing columns of word id and span per word. Keys
+ * taken back by `truncate` stay in the table but no word keeps their id; {@link buildWordTable}
+ * numbers only the keys words keep.
+ */
+class KeyInterner implements WordSink {
+  count = 0;
+  ids: Int32Array;
+  /** UTF-16 start and end of each word, interleaved (the layout's `spans`). */
+  spans: Int32Array;
+  /** Keys: their units pool[keyFrom[k] .. keyFrom[k] + keyLength[k]), and hash. */
+  keys = 0;
+  pool = new Uint16Array(1 << 14);
+  poolUsed = 0;
+  keyFrom = new Int32Array(1 << 10);
+  keyLength = new Int32Array(1 << 10);
+  keyHash = new Int32Array(1 << 10);
+  /** Hash slots: key + 1, 0 when empty; size a power of two, at most half full. */
+  slots = new Int32Array(1 << 11);
+
+  /** @param words the words expected (columns grow past it by doubling; allocating once spares the collector) */
+  constructor(words: number) {
+    this.ids = new Int32Array(Math.max(1 << 10, words));
+    this.spans = new Int32Array(2 * this.ids.length);
+  }
+
+  plain(flat: string, start: number, end: number, upper: boolean): void {
+    let h = FNV_OFFSET;
+    if (upper) {
+      for (let i = start; i < end; i++) {
+        let c = flat.charCodeAt(i);
+        if (c >= 0x41 && c <= 0x5a) c += 0x20;
+        h = Math.imul(h ^ c, FNV_PRIME);
+      }
+    } else {
+      for (let i = start; i < end; i++) h = Math.imul(h ^ flat.charCodeAt(i), FNV_PRIME);
+    }
+    this.put(this.find(flat, start, end, upper, h), start, end);
+  }
+
+  keyed(key: string, start: number, end: number): void {
+    let h = FNV_OFFSET;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), FNV_PRIME);
+    this.put(this.find(key, 0, key.length, false, h), start, end);
+  }
+
+  truncate(n: number): void {
+    this.count = n;
+  }
+
+  private put(id: number, start: number, end: number): void {
+    if (this.count === this.ids.length) {
+      const ids = new Int32Array(this.ids.length * 2);
+      ids.set(this.ids);
+      this.ids = ids;
+      const spans = new Int32Array(this.spans.length * 2);
+      spans.set(this.spans);
+      this.spans = spans;
+    }
+    this.ids[this.count] = id;
+    this.spans[2 * this.count] = start;
+    this.spans[2 * this.count + 1] = end;
+    this.count++;
+  }
+
+  /** The key of units s[from, to) (A-Z lowered when `upper`), hash `h`: its id, added if new. */
+  private find(s: string, from: number, to: number, upper: boolean, h: number): number {
+    const length = to - from;
+    const mask = this.slots.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const k = this.slots[slot]! - 1;
+      if (k < 0) return this.add(s, from, to, upper, h, slot);
+      if (this.keyHash[k] !== h || this.keyLength[k] !== length) continue;
+      const at = this.keyFrom[k]! - from;
+      let i = from;
+      if (upper) {
+        for (; i < to; i++) {
+          let c = s.charCodeAt(i);
+          if (c >= 0x41 && c <= 0x5a) c += 0x20;
+          if (this.pool[at + i] !== c) break;
+        }
+      } else {
+        for (; i < to && this.pool[at + i] === s.charCodeAt(i); i++);
+      }
+      if (i === to) return k;
+    }
+  }
+
+  private add(s: string, from: number, to: number, upper: boolean, h: number, slot: number): number {
+    const k = this.keys++;
+    if (k === this.keyFrom.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.keyFrom = grow(this.keyFrom);
+      this.keyLength = grow(this.keyLength);
+      this.keyHash = grow(this.keyHash);
+    }
+    const length = to - from;
+    if (this.poolUsed + length > this.pool.length) {
+      const bigger = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + length));
+      bigger.set(this.pool.subarray(0, this.poolUsed));
+      this.pool = bigger;
+    }
+    for (let i = from; i < to; i++) {
+      let c = s.charCodeAt(i);
+      if (upper && c >= 0x41 && c <= 0x5a) c += 0x20;
+      this.pool[this.poolUsed + i - from] = c;
+    }
+    this.keyFrom[k] = this.poolUsed;
+    this.keyLength[k] = length;
+    this.keyHash[k] = h;
+    this.poolUsed += length;
+    this.slots[slot] = k + 1;
+    if (2 * this.keys > this.slots.length) this.rehash();
+    return k;
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let k = 0; k < this.keys; k++) {
+      let slot = this.keyHash[k]! & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = k + 1;
+    }
+    this.slots = slots;
+  }
+
+  /** The key string of key k. */
+  keyString(k: number): string {
+    const from = this.keyFrom[k]!;
+    const to = from + this.keyLength[k]!;
+    let s = "";
+    // fromCharCode takes its units as arguments: a few thousand at a time stays far below any engine's limit
+    for (let i = from; i < to; i += 4096) s += String.fromCharCode.apply(null, this.pool.subarray(i, Math.min(to, i + 4096)) as unknown as number[]);
+    return s;
+  }
+}
+
+/** `chars`, `charStart`, `charEnd` of the layout: each word's key code points (ids), the keys of a text one 0 apart. */
+function layOutKeys(
+  wordIds: Int32Array, textWords: Int32Array, keyChars: Int32Array, keyCharStart: Int32Array,
+): { chars: Int32Array; charStart: Int32Array; charEnd: Int32Array } {
+  const n = wordIds.length;
+  let total = 0;
+  for (let w = 0; w < n; w++) total += keyCharStart[wordIds[w]! + 1]! - keyCharStart[wordIds[w]!]!;
+  for (let t = 0; t + 1 < textWords.length; t++) total += Math.max(0, textWords[t + 1]! - textWords[t]! - 1);
+  const chars = new Int32Array(total);
+  const charStart = new Int32Array(n);
+  const charEnd = new Int32Array(n);
+  let at = 0;
+  for (let t = 0; t + 1 < textWords.length; t++) {
+    const first = textWords[t]!;
+    const last = textWords[t + 1]!;
+    for (let w = first; w < last; w++) {
+      if (w > first) chars[at++] = 0;
+      charStart[w] = at;
+      const id = wordIds[w]!;
+      for (let i = keyCharStart[id]!, end = keyCharStart[id + 1]!; i < end; i++) chars[at++] = keyChars[i]!;
+      charEnd[w] = at;
+    }
+  }
+  return { chars, charStart, charEnd };
+}
+
+/**
+ * Every word of `texts` (the words of ts/match/words.ts, `wordsInto`), interned for the quote index.
+ *
+ * @param texts the texts, in order; offsets in `spans` are UTF-16 units into each as given
+ * @returns the table (see {@link WordTable}); its ids are numbered by first occurrence, so the
+ *   table is a pure function of the texts' words
+ * Complexity: O(total length) time: the tokenizer's, one hash step and one compare a UTF-16
+ * unit of each word, and a few passes over the words. Memory kept: 4 bytes × (key code points +
+ * 8 a word + 1 a distinct key), plus the distinct keys once (`vocabulary`); while building,
+ * the distinct keys' UTF-16 units and a hash table of twice their number.
+ */
+export function buildWordTable(texts: readonly string[]): WordTable {
+  // ~5.3 UTF-16 units a word in English prose (4.64 M units, 870 K words in the books): one
+  // allocation for most texts, doublings for the others; the guess is capped at 4 M words
+  let units = 0;
+  for (const t of texts) units += t.length;
+  const interner = new KeyInterner(Math.min(1 << 22, Math.ceil(units / 5)));
+  const textWords = new Int32Array(texts.length + 1);
+  for (let t = 0; t < texts.length; t++) {
+    textWords[t] = interner.count;
+    wordsInto(texts[t]!, interner);
+  }
+  const n = (textWords[texts.length] = interner.count);
+
+  // Word ids by first occurrence (keys a taken-back chunk left behind get none).
+  const renumber = new Int32Array(interner.keys).fill(-1);
+  const firstKey: number[] = [];
+  const wordIds = new Int32Array(n);
+  for (let w = 0; w < n; w++) {
+    const k = interner.ids[w]!;
+    let id = renumber[k]!;
+    if (id < 0) {
+      renumber[k] = id = firstKey.length;
+      firstKey.push(k);
+    }
+    wordIds[w] = id;
+  }
+
+  // Each key once: its string, and its code points as alphabet ids (by first occurrence: the
+  // first word holding a code point is the first occurrence of its key).
+  const vocabulary = new Map<string, number>();
+  const alphabet = new Map<number, number>([[32, 0]]);
+  const keyCharStart = new Int32Array(firstKey.length + 1);
+  let keyChars = new Int32Array(1 << 14);
+  let used = 0;
+  const pool = interner.pool;
+  for (let id = 0; id < firstKey.length; id++) {
+    const k = firstKey[id]!;
+    vocabulary.set(interner.keyString(k), id);
+    const from = interner.keyFrom[k]!;
+    const to = from + interner.keyLength[k]!;
+    if (used + (to - from) > keyChars.length) {
+      const bigger = new Int32Array(Math.max(keyChars.length * 2, used + (to - from)));
+      bigger.set(keyChars.subarray(0, used));
+      keyChars = bigger;
+    }
+    for (let i = from; i < to; i++) {
+      // code points as `for (const ch of key)` reads them: a surrogate pair is one, a lone surrogate is itself
+      let cp = pool[i]!;
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < to && pool[i + 1]! >= 0xdc00 && pool[i + 1]! <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (pool[++i]! - 0xdc00);
+      }
+      let a = alphabet.get(cp);
+      if (a === undefined) alphabet.set(cp, (a = alphabet.size));
+      keyChars[used++] = a;
+    }
+    keyCharStart[id + 1] = used;
+  }
+
+  // The keys of each text's words, one 0 apart.
+  const { chars, charStart, charEnd } = layOutKeys(wordIds, textWords, keyChars, keyCharStart);
+  const spans = interner.spans.slice(0, 2 * n);
+  const wordText = new Int32Array(n);
+  for (let t = 0; t < texts.length; t++) wordText.fill(t, textWords[t], textWords[t + 1]);
+
+  // Postings: the words of each id, in order (a counting sort of word ids).
+  const postingStart = new Int32Array(firstKey.length + 1);
+  for (let w = 0; w < n; w++) postingStart[wordIds[w]! + 1]++;
+  for (let v = 0; v < firstKey.length; v++) postingStart[v + 1] += postingStart[v]!;
+  const fill = postingStart.slice(0, firstKey.length);
+  const postings = new Int32Array(n);
+  const postingChars = new Int32Array(n);
+  for (let w = 0; w < n; w++) {
+    const at = fill[wordIds[w]!]!++;
+    postings[at] = w;
+    postingChars[at] = charStart[w]!;
+  }
+
+  return { alphabet, vocabulary, chars, charStart, charEnd, textWords, spans, wordIds, postingStart, postings, postingChars, wordText };
+}

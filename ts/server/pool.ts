@@ -1,0 +1,166 @@
+/**
+ * Where the checks run: {@link runCheck} is the one function the HTTP routes (app.ts) and the
+ * MCP tools (mcp.ts) call. With a pool in the context (`ctx.runner`, made by
+ * {@link createCheckPool} for `serve` and `mcp`), the check runs in a worker thread
+ * (piscina), so the event loop only routes and `/health` and moot turns answer while a
+ * hostile check runs; each check has a time budget (the task is aborted: piscina terminates
+ * the thread and starts another) and a memory budget (the worker's heap limit), and the
+ * checks running or queued are capped (past the cap, 503 `overloaded` with Retry-After). Without
+ * a pool, the check runs in this thread (a library user calling `createServerApp` directly).
+ *
+ * Either way the answer is JSON text, bounded by `limits.maxOutputChars`.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { GroundwireError } from "../errors.js";
+import { checkBound, workLimitError } from "../work-limits.js";
+import {
+  checkSparql,
+  critiqueGraph,
+  fragmentDocumentBody,
+  indexGraph,
+  renderGraph,
+  resolveCitations,
+  searchBook,
+  verifyQuotes,
+  type CheckContext,
+  type CheckLimits,
+} from "./checks.js";
+import type { CheckName, CheckRunner } from "./check-runner.js";
+
+/** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
+export const CHECKS = { verifyQuotes, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook } as const satisfies Record<CheckName, unknown>;
+type CheckFunction = (typeof CHECKS)[CheckName];
+export type { CheckName, CheckRunner };
+
+/** Too many checks running or queued (503 `overloaded`, Retry-After 1): the client should retry shortly. */
+export class ChecksBusyError extends GroundwireError {
+  constructor(readonly limit: number) {
+    super(`the server is running ${limit} checks already (--max-checks); retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
+  }
+}
+
+/** An error a check threw in a worker, as the worker described it (status, code, message). */
+class RemoteCheckError extends GroundwireError {}
+
+/** The answer of a check as JSON text, refused past `maxOutputChars`. */
+export function answerText(result: unknown, limits: CheckLimits | undefined): string {
+  const text = JSON.stringify(result);
+  const max = checkBound(limits?.maxOutputChars, "maxOutputChars");
+  if (text.length > max) throw workLimitError("maxOutputChars", max, `the answer: ${text.length.toLocaleString("en-US")} characters`, "characters");
+  return text;
+}
+
+function nameOf(check: CheckName | CheckFunction): CheckName {
+  if (typeof check === "string") return check;
+  const name = (Object.keys(CHECKS) as CheckName[]).find((k) => CHECKS[k] === check);
+  if (!name) throw new TypeError("runCheck: not one of the checks of pool.ts");
+  return name;
+}
+
+/**
+ * Run one check for a request: in `ctx.runner` (the worker pool) when there is one, else in
+ * this thread. Resolves to the answer's JSON text.
+ *
+ * @param check the check, by name or as the function of checks.ts
+ * @param body the request body, validated by the check's schema
+ * @throws the check's own errors (a GroundwireError with its status), WorkLimitError (422
+ *   `limit`) past a work bound or the time budget, ChecksBusyError (503 `overloaded`) past the cap
+ */
+export async function runCheck(ctx: CheckContext, check: CheckName | CheckFunction, body: unknown): Promise<string> {
+  const name = nameOf(check);
+  // searchBook stays here: it is an index lookup (cheap), and its corpus is the server's own
+  // (a --store library lives in the database the workers do not open)
+  if (ctx.runner && name !== "searchBook") return ctx.runner.run(name, body);
+  return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
+}
+
+/** What each worker loads at start: the same context as the server's, from its flags. */
+export interface WorkerContextOptions {
+  /** The corpus folder (`--corpus`, or the bundled data/books). */
+  corpusDir: string;
+  /** `--graph NAME=FILE` pairs. */
+  graphPairs: readonly string[];
+  /** `--schema NAME=FILE` pairs. */
+  schemaPairs: readonly string[];
+  limits: CheckLimits;
+}
+
+/** Settings of {@link createCheckPool}. */
+export interface CheckPoolOptions extends WorkerContextOptions {
+  /** Worker threads (default: defaults.ts defaultCheckWorkers). */
+  workers: number;
+  /** Checks running or queued at once; past it ChecksBusyError (503). */
+  maxInFlight: number;
+  /** Time budget of one check, in ms; past it the worker is stopped and the check answers 422 `limit`. */
+  timeoutMs: number;
+  /** Heap limit of each worker, in MB; past it the worker dies and the check answers 422 `limit`. */
+  memoryMb: number;
+  /** The worker module (default: check-worker.js beside this module's build output). */
+  filename?: string;
+  /** Where faults of ours (500) are logged with their stack. */
+  log?: (message: string) => void;
+}
+
+/** What a worker answers for one task. */
+export type WorkerAnswer = { ok: true; text: string } | { ok: false; status: number; code: string; message: string; retryAfter?: number; stack?: string };
+
+/** dist/check-worker.js: beside the running module, or one folder up when this module sits in dist/chunks/. */
+function workerFile(): string {
+  for (const rel of ["./check-worker.js", "../check-worker.js"]) {
+    const path = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error("check-worker.js is missing beside the server's modules (rebuild with npm run build)");
+}
+
+/**
+ * A pool of worker threads running the checks, each worker loading the context (corpus,
+ * graphs, schemas) once at start. Await {@link CheckRunner.close} on shutdown.
+ */
+export async function createCheckPool(options: CheckPoolOptions): Promise<CheckRunner> {
+  const { Piscina } = await import("piscina");
+  const pool = new Piscina<{ name: CheckName; body: unknown }, WorkerAnswer>({
+    filename: options.filename ?? workerFile(),
+    minThreads: options.workers,
+    maxThreads: options.workers,
+    idleTimeout: Number.MAX_SAFE_INTEGER,
+    workerData: { corpusDir: options.corpusDir, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits } satisfies WorkerContextOptions,
+    resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
+  });
+  let inFlight = 0;
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    async run(name, body) {
+      if (inFlight >= options.maxInFlight) throw new ChecksBusyError(options.maxInFlight);
+      inFlight++;
+      const abort = new AbortController();
+      let timedOut = false;
+      // the budget runs from the request's arrival: a check that waited in the queue has less left
+      const timer = setTimeout(() => {
+        timedOut = true;
+        abort.abort();
+      }, options.timeoutMs);
+      try {
+        const answer = await pool.run({ name, body }, { signal: abort.signal });
+        if (answer.ok) return answer.text;
+        if (answer.status >= 500 && answer.stack) options.log?.(`internal error in check ${name}: ${answer.stack}`);
+        throw new RemoteCheckError(answer.message, { status: answer.status as never, code: answer.code, retryAfter: answer.retryAfter });
+      } catch (error) {
+        if (timedOut) throw workLimitError("checkTimeoutMs", options.timeoutMs, `${name}: the check ran over its time budget`, "ms");
+        if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
+          throw workLimitError("checkMemoryMb", options.memoryMb, `${name}: the check ran out of its memory budget`, "MB");
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        inFlight--;
+      }
+    },
+    async close() {
+      await pool.destroy();
+    },
+  };
+}
