@@ -60,7 +60,7 @@ describe.skipIf(!PG)("the CLI with --store", () => {
       const client = new Client({ name: "groundwire-test", version: "1.0.0" });
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", ...args], cwd: ROOT, stderr: "pipe" }));
       try {
-        const r = (await client.callTool({ name: "search_book", arguments: { text: "It was on a dreary night of November", corpus: "novel/frankenstein", k: 1 } })) as unknown as { structuredContent: { hits: Array<Record<string, unknown>> } };
+        const r = (await client.callTool({ name: "search_book", arguments: { text: "It was on a dreary night of November", book: "novel/frankenstein", k: 1 } })) as unknown as { structuredContent: { hits: Array<Record<string, unknown>> } };
         return r.structuredContent.hits.map(({ score: _, ...hit }) => hit);
       } finally {
         await client.close();

@@ -190,6 +190,7 @@ const command: Command = {
       ...ctx,
       limits: checks.limits,
       runner,
+      libraryInStore: stored !== null,
       moots,
       token,
       guard: { allowedHosts: allowedHostsFor(host, allowedExtra), corsOrigins, port: () => boundPort },

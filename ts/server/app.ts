@@ -109,7 +109,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createServerApp(options: ServerAppOptions): Hono {
   const app = new Hono();
-  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner };
+  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner, libraryInStore: options.libraryInStore };
   // a check's answer is JSON text already (made and bounded where the check ran: pool.ts)
   const jsonText = (c: Context, text: string) => c.body(text, 200, { "content-type": "application/json" });
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;

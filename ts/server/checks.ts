@@ -56,6 +56,8 @@ export interface CheckContext {
   limits?: CheckLimits;
   /** Where the HTTP routes and MCP tools run the checks (a worker pool; pool.ts); absent = in this thread. */
   runner?: CheckRunner;
+  /** The books' texts live in a --store database the pool's workers do not open: checks that read a whole book run in this thread. */
+  libraryInStore?: boolean;
 }
 
 /** The work bounds of the checks: {@link WorkLimits} and the quotes checked per reply. */

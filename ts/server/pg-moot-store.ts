@@ -21,9 +21,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { Moot, type Utterance } from "../moot/moot.js";
-import type { WorkerClient } from "../moot/retrieval.js";
-import type { TextSynthesizer } from "../moot/synth.js";
+import { Moot, type TextSynthesizer, type Utterance, type WorkerClient } from "../moot/index.js";
 import { pgReason, StoreError, type Store } from "../store/pg.js";
 import { NotFoundError } from "./checks.js";
 import { SERVE_DEFAULTS } from "./defaults.js";

@@ -71,7 +71,8 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
   const name = nameOf(check);
   // searchBook stays here: it is an index lookup (cheap), and its corpus is the server's own
   // (a --store library lives in the database the workers do not open)
-  if (ctx.runner && name !== "searchBook") return ctx.runner.run(name, body);
+  const readsLibrary = name === "verifyQuotes" && ctx.libraryInStore === true && (body as { book?: unknown }).book !== undefined;
+  if (ctx.runner && name !== "searchBook" && !readsLibrary) return ctx.runner.run(name, body);
   return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
 }
 

@@ -15,7 +15,7 @@ import type pg from "pg";
 import { GroundwireError } from "../errors.js";
 import { CorpusError, loadBookFile } from "../moot/corpus-node.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan, type QuoteIndexSource } from "../match/index.js";
-import { bookKeyFromFileName, closeKeys, searchTerms, UnknownBookError, type Book, type EmbeddedCorpus, type Hit } from "../moot/retrieval.js";
+import { bookKeyFromFileName, closeKeys, searchTerms, UnknownBookError, type Book, type EmbeddedCorpus, type Hit } from "../moot/index.js";
 import { LOCK_CLASS, pgReason, StoreError, WINDOW_CHARS, WINDOW_STEP, type Store } from "./pg.js";
 
 /** Bumped when the cutting of books changes, so `corpus load` re-cuts every book once. */
