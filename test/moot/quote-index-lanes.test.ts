@@ -175,8 +175,8 @@ describe("quote index, the lanes pass", () => {
       tuning.smallWords = small;
       tuning.grams = true;
     }
-    expect(wide).toBeGreaterThan(depth(2, 8));
-    expect(searchPaths.lanes32 - lanes32).toBeGreaterThan(depth(1, 3));
+    expect(wide).toBeGreaterThan(depth(3, 8));
+    expect(searchPaths.lanes32 - lanes32).toBeGreaterThan(3);
   }, 600_000);
 
   it("gives up (null) past its mark budget, and a quote shorter than the lane keeps its own length", () => {
