@@ -1,10 +1,22 @@
 // Runs once before all suites: says why some suites will be skipped, since the default
-// reporter shows only their count.
+// reporter shows only their count; and starts the throwaway PostgreSQL cluster the store
+// suites use (test/store/pg-cluster.ts), exported to them as GROUNDWIRE_TEST_PG_URL and
+// stopped at the end.
 import { existsSync } from "node:fs";
+import { postgresBin, startTestCluster } from "./store/pg-cluster.js";
 
 const SHARED = new URL("../../shared/data/", import.meta.url);
 
-export default function announceSkips(): void {
+/**
+ * Whether this run may include a store suite: a full run, or a file filter naming one
+ * (`vitest run test/store/…`), so a run of other files does not pay for a cluster's start.
+ */
+function runsStoreSuites(argv: readonly string[]): boolean {
+  const filters = argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && !/^\d+$/.test(a));
+  return filters.length === 0 || filters.some((f) => /store|pg|postgres|test\/?$/i.test(f));
+}
+
+export default async function setup(): Promise<(() => void) | void> {
   if (!existsSync(SHARED)) {
     console.log(
       `\nnote: ${SHARED.pathname} is absent: the suites over the large real data (QALD-9, W3C SPARQL, WordNet, ` +
@@ -12,4 +24,24 @@ export default function announceSkips(): void {
         "everything else runs on the fixtures in test/fixtures/.\n",
     );
   }
+  if (process.env.GROUNDWIRE_TEST_PG_URL || !runsStoreSuites(process.argv)) return;
+  const bin = postgresBin();
+  if (!bin) {
+    console.log(
+      "\nnote: PostgreSQL is not installed (no /usr/lib/postgresql/N/bin/initdb, nor $GROUNDWIRE_PG_BIN): the store suites " +
+        "(test/store/) are skipped; install postgresql and postgresql-contrib to run them (GROUNDWIRE_REQUIRE_POSTGRES=1 makes them fail instead).\n",
+    );
+    return;
+  }
+  let cluster;
+  try {
+    cluster = await startTestCluster(bin);
+  } catch (error) {
+    // a cluster that cannot start (no postgres user, no runuser…) skips the store suites, unless CI requires them
+    if (process.env.GROUNDWIRE_REQUIRE_POSTGRES === "1") throw error;
+    console.log(`\nnote: the PostgreSQL test cluster did not start (${(error as Error).message.split("\n", 1)[0]}): the store suites are skipped.\n`);
+    return;
+  }
+  process.env.GROUNDWIRE_TEST_PG_URL = cluster.url;
+  return () => cluster.stop();
 }

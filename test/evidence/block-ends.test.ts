@@ -17,6 +17,11 @@ import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragmen
 import { micromarkLoad } from "../../ts/evidence/fragment/index.js";
 import { gw } from "../io/run-cli.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+import { fcRuns } from "../depth.js";
+
+// npm test: the first tenth of each seeded sweep; npm run test:deep (test/depth.ts): all of it.
+const CODE_RUNS = fcRuns(200, 2000);
+const OPEN_RUNS = fcRuns(150, 1500);
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
 const addresses = (text: string) => fragmentMarkdown("d", text).map(address);
@@ -44,12 +49,12 @@ describe("indented code, whitespace-only lines and CR LF", () => {
     .array(fc.record({ line: fc.constantFrom(...LINES), wrap: fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 }) }) }), { minLength: 1, maxLength: 12 })
     .chain((lines) => fc.boolean().map((finalEnding) => lines.map((l) => WRAP[l.wrap](l.line)).join("\r\n") + (finalEnding ? "\r\n" : "")));
 
-  it("2,000 seeded CR LF documents of indented code and whitespace-only lines keep the reference's addresses", () => {
+  it(`${CODE_RUNS.toLocaleString("en")} seeded CR LF documents of indented code and whitespace-only lines keep the reference's addresses`, () => {
     fc.assert(
       fc.property(crlfDocuments, (text) => {
         expect(addresses(text), JSON.stringify(text)).toEqual(reference(text));
       }),
-      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 82026), numRuns: 2000 },
+      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 82026), numRuns: CODE_RUNS },
     );
   }, 60_000);
 });
@@ -138,12 +143,12 @@ describe("top-level fences and HTML blocks of kinds 1–5 that never close", () 
       return crlf ? text.replace(/\n/g, "\r\n") : text;
     });
 
-  it("1,500 seeded documents ending in an open fence or HTML block keep the reference's addresses", () => {
+  it(`${OPEN_RUNS.toLocaleString("en")} seeded documents ending in an open fence or HTML block keep the reference's addresses`, () => {
     fc.assert(
       fc.property(unclosed, (text) => {
         expect(addresses(text), JSON.stringify(text)).toEqual(reference(text));
       }),
-      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 92026), numRuns: 1500 },
+      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 92026), numRuns: OPEN_RUNS },
     );
   }, 60_000);
 

@@ -9,10 +9,13 @@ import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragmen
 import { micromarkLoad } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 import { largeListDocument } from "./large-list-document.js";
+import { spread } from "../depth.js";
 
 // Each case reads documents over 256 KiB with micromark twice (ours in pieces, the reference whole):
 // 10–20 s alone on 2 cores, up to 40 s beside other suites. The suite's 60 s leaves too little room.
 vi.setConfig({ testTimeout: 180_000 });
+// npm test: each family of documents below (it.each) keeps a fixed sample of its members, the first
+// and the last; npm run test:deep (test/depth.ts): every member. Each single case always runs.
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
 
@@ -127,7 +130,7 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
 
   /** A table whose third line has a tab in a cell, then `n` rows, every line ended by `eol`. */
   const crTable = (n: number, eol: string) => `| a | b |${eol}|---|---|${eol}| x\ty | z |${eol}${`| item | 1 |${eol}`.repeat(n)}`;
-  it.each([
+  it.each(spread([
     // one lone CR: every row after the first cut was a line low
     ["one lone CR", () => `| a | b |\n|---|---|\n| x\ty | z |\r${"| item | 1 |\n".repeat(20_500)}\nafter\n`],
     // all lone CR: refused (no LF to cut at)
@@ -135,7 +138,7 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     ["CR LF", () => crTable(20_500, "\r\n")],
     // a CR before a piece's last block: the heading came twice
     ["a CR before a piece's last block", () => `${crTable(4_000, "\n")}# hx\r${"para line\n".repeat(2_000)}${crTable(15_000, "\n")}\nafter\n`],
-  ])("lone CR and CR LF line endings: pieces cut, lines counted and heads taken at every line ending (a breaker's case: %s)", (_, make) => {
+  ] as const, 2))("lone CR and CR LF line endings: pieces cut, lines counted and heads taken at every line ending (a breaker's case: %s)", (_, make) => {
     const text = make();
     expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
     expectReferenceReading(text);
@@ -148,10 +151,10 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     expect(fragments.filter((f) => f.kind === "row").at(-1)!.path).toBe("table:a-b/row:x~18000");
   });
 
-  it.each([
+  it.each(spread([
     ["one list of 3,800 items, LF", 5, 3_800, "\n"],
     ["one list of 3,800 items, CR LF", 6, 3_800, "\r\n"],
-  ])("a top-level list over the bound that micromark reads (an item holds a table): %s, read between its items as the reference reads it", (_, seed, items, eol) => {
+  ] as const, 1))("a top-level list over the bound that micromark reads (an item holds a table): %s, read between its items as the reference reads it", (_, seed, items, eol) => {
     const text = largeListDocument(seed, items, false).replace(/\n/g, eol);
     // one top-level list from line 5 to the paragraph after it, all of it micromark's
     const listEnd = text.indexOf(`${eol}${eol}after the lists`);
@@ -174,7 +177,7 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
     }
     return `${lines.join("\n")}\nafter\n`;
   };
-  it.each([
+  it.each(spread([
     // every item opens a list of its own: a piece's last block was a one-item list after the piece's
     // start, and taking its last item left the list empty (TypeError)
     ["one-item lists, the marker alternating", () => tableItemList((i) => `${i % 2 ? "*" : "-"} item ${i} with some text`)],
@@ -196,7 +199,7 @@ describe("a region over MAX_MICROMARK_LENGTH read in pieces", () => {
       for (let i = 0; i < 1_100; i++) lines.push(`[a${i}]: https://example.org/${i}`, `"title of ${i} ${pad}`, `second line ${i} ${pad}"`);
       return `${lines.join("\n")}\n[^f]: a footnote\n\ncall [^f]\n`;
     }],
-  ])("a breaker's case (session 10): %s, as the reference reads it", (_, make) => {
+  ] as const, 2))("a breaker's case (session 10): %s, as the reference reads it", (_, make) => {
     const text = make();
     expect(text.length).toBeGreaterThan(MAX_MICROMARK_LENGTH);
     expectReferenceReading(text);

@@ -8,6 +8,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+import { fcRuns } from "../depth.js";
+
+// npm test: the first 200 of the seeded documents; npm run test:deep (test/depth.ts): all 2,000.
+const RUNS = fcRuns(200, 2000);
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
 const addresses = (text: string) => fragmentMarkdown("d", text).map(address);
@@ -60,12 +64,12 @@ describe("quotes and lists in a block quote, closed by marker-only lines", () =>
     .map(([p, b]) => p + b);
   const documents = fc.tuple(fc.array(lines, { minLength: 1, maxLength: 6 }), fc.boolean()).map(([ls, ending]) => ls.join("\n") + (ending ? "\n" : ""));
 
-  it("2,000 seeded documents of nested quotes and lists keep the reference's addresses", () => {
+  it(`${RUNS.toLocaleString("en")} seeded documents of nested quotes and lists keep the reference's addresses`, () => {
     fc.assert(
       fc.property(documents, (text) => {
         expect(addresses(text), JSON.stringify(text)).toEqual(reference(text));
       }),
-      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 112026), numRuns: 2000 },
+      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 112026), numRuns: RUNS },
     );
   }, 60_000);
 

@@ -14,6 +14,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+import { fcRuns } from "../depth.js";
+
+// npm test: the first 300 of the seeded documents; npm run test:deep (test/depth.ts): all 3,000.
+const RUNS = Number(process.env.GROUNDWIRE_DIFF_RUNS ?? fcRuns(300, 3000));
 
 const ATOMS = [
   // tables, top level and nested, header-only, ragged, with tabs, next to other blocks
@@ -127,7 +131,7 @@ function micromarkBug(reference: readonly Fragment[]): string | null {
 }
 
 describe("random documents: fragmentMarkdown keeps the reference fragmenter's addresses", () => {
-  it("3,000 seeded documents of block atoms, deliberate divergences excluded explicitly", () => {
+  it(`${RUNS.toLocaleString("en")} seeded documents of block atoms, deliberate divergences excluded explicitly`, () => {
     const skipped = new Map<string, number>();
     let runs = 0;
     fc.assert(
@@ -144,7 +148,7 @@ describe("random documents: fragmentMarkdown keeps the reference fragmenter's ad
         expect(actual, JSON.stringify(text)).toEqual(expected.lines);
       }),
       // GROUNDWIRE_DIFF_SEED / GROUNDWIRE_DIFF_RUNS explore further (the suite keeps its seed).
-      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 152026), numRuns: Number(process.env.GROUNDWIRE_DIFF_RUNS ?? 3000), endOnFailure: false },
+      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 152026), numRuns: RUNS, endOnFailure: false },
     );
     // Found this way: about 3 % of the documents (seeded, so the same each run; the atoms for lists starting
     // at 0 and empty items `*` meet "list after interrupt" on purpose); a predicate that matched everything

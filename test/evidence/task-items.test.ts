@@ -9,6 +9,10 @@ import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 import { setMarkdownChunkLines } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
+import { fcRuns } from "../depth.js";
+
+// npm test: the first 150 of the seeded documents; npm run test:deep (test/depth.ts): all 1,500.
+const RUNS = Number(process.env.GROUNDWIRE_DIFF_RUNS ?? fcRuns(150, 1500));
 
 const address = (f: Fragment) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" ");
 
@@ -93,12 +97,12 @@ const taskDocuments = fc
   });
 
 describe("random task-heavy documents: the reference fragmenter's addresses", () => {
-  it("1,500 seeded documents", () => {
+  it(`${RUNS.toLocaleString("en")} seeded documents`, () => {
     fc.assert(
       fc.property(taskDocuments, (text) => {
         expect(fragmentMarkdown("d", text).map(address), JSON.stringify(text)).toEqual(referenceFragmentMarkdown("d", text).map(address));
       }),
-      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 20261202), numRuns: Number(process.env.GROUNDWIRE_DIFF_RUNS ?? 1500) },
+      { seed: Number(process.env.GROUNDWIRE_DIFF_SEED ?? 20261202), numRuns: RUNS },
     );
   }, 60_000);
 });

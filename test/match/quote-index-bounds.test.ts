@@ -11,6 +11,11 @@ import { bestSpan, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS } from "../../ts/match/best-
 import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+// npm test: the first of each seeded sweep's quotes (every edit count kept in the first two sweeps);
+// npm run test:deep (test/depth.ts): all. The exhaustive scans at low ratios are the cost.
+const QUOTES = depth(10, 40), CAPPED = depth(2, 8);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const BOOKS = new URL("../../data/books/", import.meta.url);
@@ -48,7 +53,7 @@ describe("low minRatio: exact to the exhaustive scan, both backends", () => {
   const ix = __quoteIndexInternals.prepare(texts);
   const wasm = createQuoteIndex(texts, { backend: "wasm" });
   const ts = createQuoteIndex(texts, { backend: "ts" });
-  const quotes = quotesOf(texts, 40, 2026);
+  const quotes = quotesOf(texts, QUOTES, 2026);
 
   it("limit k = 1, 3 at minRatio 0.2–0.45, overlaps on and off, chunks of 5 words and paced, seeds on and off", () => {
     const passes = searchPaths.passes;
@@ -74,8 +79,8 @@ describe("low minRatio: exact to the exhaustive scan, both backends", () => {
       }
     }
     // not vacuous: answers below the first levels (0.7, 0.5) make the search step down
-    expect(nonEmpty).toBeGreaterThan(400);
-    expect(deeper).toBeGreaterThan(40);
+    expect(nonEmpty).toBeGreaterThan(depth(100, 400));
+    expect(deeper).toBeGreaterThan(depth(8, 40));
     expect(searchPaths.passes - passes).toBeGreaterThan(3 * quotes.length);
   }, 600_000);
 
@@ -100,7 +105,7 @@ describe("the WASM chunk scan's work cap (a chunk stops after the word that spen
   const texts = fixture.passages;
   const index = createQuoteIndex(texts);
   const ix = __quoteIndexInternals.prepare(texts);
-  const quotes = quotesOf(texts, 8, 11);
+  const quotes = quotesOf(texts, CAPPED, 11);
 
   it("caps of 1 and 5,000 cells: the same spans as the exhaustive scan, limit and no limit, at 0.3 and 0.6", () => {
     expect(index.backend).toBe("wasm");

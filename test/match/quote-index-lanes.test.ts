@@ -13,6 +13,11 @@ import { wasmFor } from "../../bindings/wasm.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { scanLanesTs } from "./lanes-twin.js";
+import { depth, spread } from "../depth.js";
+
+// npm test: a fixed seeded sample of each sweep (every quote length, edit count and oracle kept);
+// npm run test:deep (test/depth.ts): all of it.
+const QUOTES = depth(8, 24), BOUNDARIES = spread(Array.from({ length: 15 }, (_, i) => i + 1), 3), LOCATES = depth(12, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const { prepare, prepareQuote, searchPaths, tuning } = __quoteIndexInternals;
@@ -51,7 +56,7 @@ describe("quote index, the lanes pass", () => {
   it("windows ≥ the best ratio equal the exhaustive scan's: the kernel and its twin, at 16 and 32 bits", () => {
     const rand = mulberry32(1616);
     const checked = { 16: 0, 32: 0 };
-    for (let k = 0; k < 24; k++) {
+    for (let k = 0; k < QUOTES; k++) {
       const t = k % 3;
       const nw = words(texts[t]).length;
       const n = [5, 7, 9, 12, 16, 20][k % 6];
@@ -72,8 +77,8 @@ describe("quote index, the lanes pass", () => {
         expect(s && key(s), `${quote} W=${width} (ts)`).toEqual(want);
       }
     }
-    expect(checked[16]).toBeGreaterThan(12);
-    expect(checked[32]).toBeGreaterThan(16);
+    expect(checked[16]).toBeGreaterThan(depth(2, 12));
+    expect(checked[32]).toBeGreaterThan(depth(4, 16));
   }, 600_000);
 
   it.each([16, 32] as const)("quotes across every lane boundary at %i bits: the exhaustive scan's windows; narrowing the boundary runs loses some", (width) => {
@@ -84,7 +89,7 @@ describe("quote index, the lanes pass", () => {
       return s;
     };
     let lostWhenNarrowed = 0, boundaries = 0;
-    for (let l = 1; l < 16; l++) {
+    for (const l of BOUNDARIES) {
       const c = l * share;
       // the word holding character c (or the next), and its text
       let v = 0;
@@ -111,8 +116,8 @@ describe("quote index, the lanes pass", () => {
         if (narrowed.length < want.length) lostWhenNarrowed++;
       }
     }
-    expect(boundaries).toBeGreaterThan(15);
-    expect(lostWhenNarrowed).toBeGreaterThan(3);
+    expect(boundaries).toBeGreaterThan(depth(6, 15));
+    expect(lostWhenNarrowed).toBeGreaterThan(depth(1, 3));
   }, 600_000);
 
   it("locate(q, {limit}) takes the lanes pass and answers as the full scan does", () => {
@@ -123,7 +128,7 @@ describe("quote index, the lanes pass", () => {
     const lanes0 = searchPaths.lanes;
     const rand = mulberry32(33);
     try {
-      for (let k = 0; k < 40; k++) {
+      for (let k = 0; k < LOCATES; k++) {
         const t = k % 3;
         const nw = words(texts[t]).length;
         const n = [9, 11, 14, 20, 26][k % 5];
@@ -152,7 +157,7 @@ describe("quote index, the lanes pass", () => {
     const rand = mulberry32(3232);
     let wide = 0;
     try {
-      for (let k = 0; k < 40; k++) {
+      for (let k = 0; k < LOCATES; k++) {
         const t = k % 3;
         const nw = words(texts[t]).length;
         const n = [6, 7, 8, 10, 12][k % 5];
@@ -170,7 +175,7 @@ describe("quote index, the lanes pass", () => {
       tuning.smallWords = small;
       tuning.grams = true;
     }
-    expect(wide).toBeGreaterThan(8);
+    expect(wide).toBeGreaterThan(depth(3, 8));
     expect(searchPaths.lanes32 - lanes32).toBeGreaterThan(3);
   }, 600_000);
 

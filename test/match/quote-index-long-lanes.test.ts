@@ -9,6 +9,11 @@ import { describe, expect, it } from "vitest";
 import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+// npm test: the first quotes of each seeded sweep (every edit count, place and minRatio kept);
+// npm run test:deep (test/depth.ts): all of them. The exhaustive scan of a long quote is the cost.
+const LONG = depth(4, 12), SHORT = depth(8, 24);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 
@@ -22,7 +27,7 @@ describe("quote index, long quotes in two SIMD lanes", () => {
     const toRow = (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + ix.sourceWords[g.sourceIndex], g.words, g.ratio];
     let long = 0;
     let nonEmpty = 0;
-    for (let k = 0; k < 12; k++) {
+    for (let k = 0; k < LONG; k++) {
       const t = k % 2;
       const src = texts[t];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
@@ -41,8 +46,8 @@ describe("quote index, long quotes in two SIMD lanes", () => {
       expect(wasm.locate(quote, { minRatio, overlapping: true }).map(toRow), quote).toEqual(want);
       if (want.length) nonEmpty++;
     }
-    expect(long).toBeGreaterThanOrEqual(10); // quotes over 192 characters
-    expect(nonEmpty).toBeGreaterThan(9);
+    expect(long).toBeGreaterThanOrEqual(depth(3, 10)); // quotes over 192 characters
+    expect(nonEmpty).toBeGreaterThan(depth(2, 9));
   }, 600_000);
 
   it("quotes of 1–3 blocks across every lane boundary, marked (0.8) and dense (0.7): same windows as the exhaustive scan", () => {
@@ -54,7 +59,7 @@ describe("quote index, long quotes in two SIMD lanes", () => {
     const toRow = (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + ix.sourceWords[g.sourceIndex], g.words, g.ratio];
     const blocks = new Set<number>();
     let nonEmpty = 0;
-    for (let k = 0; k < 24; k++) {
+    for (let k = 0; k < SHORT; k++) {
       const src = texts[k % 2];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
       const n = [5, 9, 14, 20, 26, 30][k % 6];
@@ -73,6 +78,6 @@ describe("quote index, long quotes in two SIMD lanes", () => {
       if (want.length) nonEmpty++;
     }
     expect([...blocks].sort()).toEqual([1, 2, 3]);
-    expect(nonEmpty).toBeGreaterThan(18);
+    expect(nonEmpty).toBeGreaterThan(depth(5, 18));
   }, 600_000);
 });

@@ -11,6 +11,10 @@ import { wasmFor } from "../../bindings/wasm.js";
 import { __quoteIndexInternals, scanExhaustive } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+// npm test: the first 30 of the seeded random ranges; npm run test:deep (test/depth.ts): all 120.
+const RANGES = depth(30, 120);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 
@@ -28,7 +32,7 @@ describe("quote index range scan, WASM vs TS", () => {
     const rand = mulberry32(2026);
     const { sourceWords } = ix;
     let compared = 0, nonEmpty = 0, raised = 0;
-    for (let k = 0; k < 120; k++) {
+    for (let k = 0; k < RANGES; k++) {
       const t = k % texts.length;
       const src = texts[t];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
@@ -76,9 +80,9 @@ describe("quote index range scan, WASM vs TS", () => {
         }
       }
     }
-    expect(compared).toBe(240);
-    expect(nonEmpty).toBeGreaterThan(30);
-    expect(raised).toBeGreaterThan(5);
+    expect(compared).toBe(2 * RANGES);
+    expect(nonEmpty).toBeGreaterThan(depth(7, 30));
+    expect(raised).toBeGreaterThan(depth(1, 5));
   }, 600_000);
 });
 

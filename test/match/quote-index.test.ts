@@ -9,6 +9,11 @@ import { bestSpan } from "../../ts/match/best-span.js";
 import { words } from "../../ts/match/words.js";
 import { parseBook } from "../../ts/moot/retrieval.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+// npm test: the first quotes of each seeded sweep (every kind of quote kept); npm run test:deep
+// (test/depth.ts): all of them. The exhaustive scans are the cost.
+const PARITY = depth(150, 1000), SMALL = depth(60, 300), BOUNDARY = depth(10, 30), LONG = depth(30, 80), SHORT = depth(15, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const KJV = new URL("../../../shared/data/books/scripture__kjv.txt", import.meta.url);
@@ -70,9 +75,9 @@ describe("parity with the exhaustive scan", () => {
   const ix = __quoteIndexInternals.prepare(texts);
   const wasm = createQuoteIndex(texts, { backend: "wasm" });
   const ts = createQuoteIndex(texts, { backend: "ts" });
-  const quotes = makeQuotes(texts, others, 1000, 18);
+  const quotes = makeQuotes(texts, others, PARITY, 18);
 
-  it("every window ≥ minRatio, with its exact ratio, on both backends (1,000 quotes × 3 thresholds)", () => {
+  it(`every window ≥ minRatio, with its exact ratio, on both backends (${PARITY.toLocaleString("en")} quotes × 3 thresholds)`, () => {
     let nonEmpty = 0;
     for (const quote of quotes) {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
@@ -171,7 +176,7 @@ describe("parity with the exhaustive scan", () => {
     const toRow = (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + bix.sourceWords[g.sourceIndex], g.words, g.ratio];
     const blocks = new Set<number>();
     let nonEmpty = 0;
-    for (let k = 0; k < 30; k++) {
+    for (let k = 0; k < BOUNDARY; k++) {
       const t = k % 2;
       const src = big[t];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
@@ -191,7 +196,7 @@ describe("parity with the exhaustive scan", () => {
       if (want.length) nonEmpty++;
     }
     expect([...blocks].sort()).toEqual([1, 2, 3]);
-    expect(nonEmpty).toBeGreaterThan(24);
+    expect(nonEmpty).toBeGreaterThan(depth(7, 24));
   }, 600_000);
 });
 
@@ -336,7 +341,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     const wasm = createQuoteIndex(texts, { backend: "wasm" });
     const ts = createQuoteIndex(texts, { backend: "ts" });
     let nonEmpty = 0;
-    for (const quote of makeQuotes(texts, others, 300, 1818)) {
+    for (const quote of makeQuotes(texts, others, SMALL, 1818)) {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
       const all = scanExhaustive(ix, q, 0.8);
       for (const overlapping of [false, true]) {
@@ -349,7 +354,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
         }
       }
     }
-    expect(nonEmpty).toBeGreaterThan(600);
+    expect(nonEmpty).toBeGreaterThan(depth(120, 600));
   }, 600_000);
 
   it("against the full scan on 100 K characters, where the pigeonhole filter runs: every way of the search is taken", () => {
@@ -365,7 +370,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     // long quotes (12–40 words) with few edits: a high first ratio, so D + 1 pieces fit
     const rand = mulberry32(99);
     const quotes: string[] = [];
-    for (let k = 0; k < 80; k++) {
+    for (let k = 0; k < LONG; k++) {
       const src = texts[Math.floor(rand() * texts.length)];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
       const n = Math.min(ws.length, 12 + Math.floor(rand() * 29));
@@ -383,7 +388,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     }
     // short quotes (6–12 words, 1–2 edits): too few interior words for WHOLE pieces alone, so the
     // filter takes SUFFIX pieces ("k_i␣", a text word ending in k_i)
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < SHORT; k++) {
       const src = texts[Math.floor(rand() * texts.length)];
       const ws = words(src).map((w) => src.slice(w.start, w.end));
       const n = Math.min(ws.length, 6 + Math.floor(rand() * 7));
@@ -414,11 +419,11 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       __quoteIndexInternals.tuning.grams = true;
     }
     // the search was not vacuous: the filter, the linear pass and the exact path all answered
-    expect(paths.filter - before.filter).toBeGreaterThan(20);
-    expect(paths.suffixPieces - before.suffixPieces).toBeGreaterThan(10);
-    expect(paths.linear - before.linear).toBeGreaterThan(5);
-    expect(paths.prefix - before.prefix).toBeGreaterThan(5); // the linear pass through a prefix ((h))
-    expect(paths.exact - before.exact).toBeGreaterThan(5);
+    expect(paths.filter - before.filter).toBeGreaterThan(depth(7, 20));
+    expect(paths.suffixPieces - before.suffixPieces).toBeGreaterThan(depth(3, 10));
+    expect(paths.linear - before.linear).toBeGreaterThan(depth(1, 5));
+    expect(paths.prefix - before.prefix).toBeGreaterThan(depth(1, 5)); // the linear pass through a prefix ((h))
+    expect(paths.exact - before.exact).toBeGreaterThan(depth(1, 5));
     // and the TS twin agrees with the exhaustive definition on a sample of these quotes (first 30 spans' ratios are the scan's)
     const q0 = __quoteIndexInternals.prepareQuote(ix, quotes[1]).q;
     expect(rankHits(ix, scanTs(ix, q0, 0.8), false, 1)).toEqual(rankHits(ix, scanExhaustive(ix, q0, 0.8), false, 1));

@@ -12,6 +12,7 @@ import { buildWordTable } from "../../ts/match/word-table.js";
 import { WORD_CLASS_RUNS } from "../../ts/match/word-classes.generated.js";
 import { __wordsInternals, translateQuoteChars, words, wordsInto, type Word, type WordSink } from "../../ts/match/words.js";
 import { referenceWords } from "./words-reference.js";
+import { fcRuns } from "../depth.js";
 
 const { classes, CLASS } = __wordsInternals;
 const BOOKS = fileURLToPath(new URL("../../../shared/data/books/", import.meta.url));
@@ -173,7 +174,7 @@ describe("words() equals the segmenter-based words() it replaced", () => {
     );
     fc.assert(fc.property(fc.array(piece, { minLength: 200, maxLength: 600 }), (ps) => {
         sameAsReference(ps.join(""));
-      }), { numRuns: 40 });
+      }), { numRuns: fcRuns(10, 40) }); // npm test: 10 long texts; npm run test:deep (test/depth.ts): 40
     // one word longer than 16 chunks, in ASCII (never chunked) and not (cut where the chunking cuts it)
     for (const t of ["a".repeat(20_000), `é${"a".repeat(20_000)}`, `${"ab ".repeat(400)}${"b".repeat(17_000)}’s`, `“${"x".repeat(16_500)}”`]) sameAsReference(t);
   });

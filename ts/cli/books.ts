@@ -7,6 +7,7 @@ import { loadCorpus } from "../moot/corpus-node.js";
 import { UnknownBookError } from "../moot/index.js";
 import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
+import { oneLibrary, openCliCorpus } from "./store-option.js";
 
 const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json]
 
@@ -14,6 +15,7 @@ Lists the books a moot can use: key (<genre>/<book>), title, author, how the
 book was cut (diary entries, verses, dictionary headwords, chapters, or plain
 paragraph chunks) and its passage count.
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
   --json          print JSON instead of text`;
 
@@ -27,20 +29,24 @@ const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("books", args, {
       corpus: { type: "string" },
+      store: { type: "string" },
       passages: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
     if (positionals.length) throw new CliError(`books: unexpected argument ${echo(positionals[0])}`, 2);
+    oneLibrary("books", values.corpus, values.store);
+    const stored = values.corpus === undefined ? await openCliCorpus("books", values.store) : null;
     let corpus;
     try {
-      corpus = loadCorpus(corpusDir(values.corpus));
+      corpus = stored ? stored.corpus : loadCorpus(corpusDir(values.corpus));
     } catch (error) {
       throw new CliError(`books: ${(error as Error).message}`);
     }
     if (values.passages !== undefined) {
       let book;
       try {
-        book = corpus.book(corpus.resolve(values.passages))!;
+        const key = corpus.resolve(values.passages);
+        book = stored ? (await stored.corpus.loadBook(key))! : corpus.book(key)!;
       } catch (error) {
         // an unknown key is a usage error, exit 2, as in moot
         throw new CliError(`books: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);

@@ -19,6 +19,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   moot: async () => (await import("./moot.js")).default,
   books: async () => (await import("./books.js")).default,
   locate: async () => (await import("./locate.js")).default,
+  corpus: async () => (await import("./corpus.js")).default,
   index: async () => (await import("./index-command.js")).default,
   critique: async () => (await import("./critique.js")).default,
   check: async () => (await import("./check.js")).default,

@@ -9,6 +9,8 @@ import { closeKeys } from "../moot/index.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
+import { oneLibrary, openCliStore } from "./store-option.js";
+import type { Store } from "../store/pg.js";
 
 /** Default `--timeout` of `groundwire locate`, seconds: the search's time budget (the index build is not counted). */
 export const LOCATE_TIMEOUT_SECONDS = 10;
@@ -25,6 +27,9 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --limit N        at most N spans (default 10)
   --timeout S      give up after S seconds of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
   --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --store URL      search the library of a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE): candidate
+                   passages from its trigram index, then this exact search on those only (not provably
+                   complete: see docs/serving.md, PostgreSQL store)
   --json           print JSON: [{source, passages, start, end, ratio, text, diff}]; start and end are
                    UTF-16 offsets into the book as the corpus holds it (its passages, cut from the
                    .txt file, joined by a blank line), not into the .txt file itself`;
@@ -60,6 +65,7 @@ const command: Command = {
       limit: { type: "string" },
       timeout: { type: "string" },
       corpus: { type: "string" },
+      store: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`locate: expected one quoted argument, got ${positionals.length}`, 2);
@@ -69,6 +75,9 @@ const command: Command = {
     const minRatio = numberOption("locate", "min-ratio", values["min-ratio"], { fallback: LOCATE_MIN_RATIO, min: 0, max: 1, minExclusive: true });
     const limit = integerOption("locate", "limit", values.limit, { fallback: 10, max: MAX_LIMIT });
     const timeoutMs = secondsOption("locate", "--timeout", values.timeout, { fallbackMs: LOCATE_TIMEOUT_SECONDS * 1000, max: MAX_LOCATE_TIMEOUT_SECONDS });
+    oneLibrary("locate", values.corpus, values.store);
+    const store = values.corpus === undefined ? await openCliStore("locate", values.store) : null;
+    if (store) return locateStored(store, quote, { minRatio, limit, timeoutMs, book: values.book, json: values.json === true });
     let books;
     try {
       books = loadBooks(corpusDir(values.corpus));
@@ -98,13 +107,48 @@ const command: Command = {
       // a quote over the bound is a usage error (exit 2), as an argument out of range is
       throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof RangeError ? 2 : 1);
     }
-    if (values.json) {
+    return printSpans(quote, spans, { json: values.json === true, minRatio, where: values.book ?? `${books.length} books` });
+  },
+};
+export default command;
+
+/** `locate --store`: the store's candidates, then the exact search on them. */
+async function locateStored(store: Store, quote: string, o: { minRatio: number; limit: number; timeoutMs: number; book?: string; json: boolean }): Promise<number> {
+  const { listBooks, locateInStore } = await import("../store/pg-library.js");
+  try {
+    const keys = (await listBooks(store)).map((b) => b.key);
+    if (o.book !== undefined && !keys.includes(o.book)) {
+      const close = closeKeys(o.book, keys);
+      const hint = close.length ? `did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?` : keys.length <= 10 ? `books: ${keys.join(", ")}` : `${keys.length} books (groundwire corpus list)`;
+      throw new CliError(`locate: no book ${echo(o.book)}; ${hint}`, 2);
+    }
+    let spans: LocatedSpan[];
+    try {
+      spans = await locateInStore(store, quote, { minRatio: o.minRatio, limit: o.limit, book: o.book, timeoutMs: o.timeoutMs });
+    } catch (error) {
+      if (error instanceof QuoteSearchTimeoutError) throw new CliError(`locate: gave up after ${(error.elapsedMs / 1000).toFixed(1)} s (--timeout ${o.timeoutMs / 1000}); no spans printed`);
+      throw error;
+    }
+    return printSpans(quote, spans, { json: o.json, minRatio: o.minRatio, where: o.book ?? `${keys.length} books` });
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Print the spans (text or JSON); exit 1 when there is none. */
+function printSpans(quote: string, spans: LocatedSpan[], o: { json: boolean; minRatio: number; where: string }): number {
+  const minRatio = o.minRatio;
+  {
+    if (o.json) {
       const rows = spans.map((s) => ({ source: s.source, passages: s.passages, start: s.start, end: s.end, ratio: s.ratio, text: s.text, diff: wordDiff(quote, s.text) }));
       console.log(JSON.stringify(rows, null, 2));
       return spans.length ? 0 : 1;
     }
     if (!spans.length) {
-      printLine(`no span with ratio ≥ ${minRatio} in ${values.book ?? `${books.length} books`}`);
+      printLine(`no span with ratio ≥ ${minRatio} in ${o.where}`);
       return 1;
     }
     for (const s of spans) {
@@ -113,6 +157,5 @@ const command: Command = {
       if (s.ratio < 1) printLine(`  diff: ${wordDiff(quote, s.text)}`);
     }
     return 0;
-  },
-};
-export default command;
+  }
+}

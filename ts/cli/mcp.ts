@@ -6,6 +6,7 @@
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { corpusDir } from "./corpus-dir.js";
+import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { packageVersion } from "./package-root.js";
 
 const HELP = `usage: groundwire mcp [options]
@@ -23,6 +24,7 @@ batch under protocol 2025-06-18 or later get a JSON-RPC error (-32600 or -32700)
 line on stderr; the server goes on.
 
   --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema check_sparql may name (repeatable)
 
@@ -33,6 +35,7 @@ const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("mcp", args, {
       corpus: { type: "string" },
+      store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
       ...CHECK_OPTIONS,
@@ -46,16 +49,18 @@ const command: Command = {
       import("../server/checks.js"),
       import("../server/mcp.js"),
     ]);
+    oneLibrary("mcp", values.corpus, values.store);
+    const stored = values.corpus === undefined ? await openCliCorpus("mcp", values.store) : null;
     let ctx;
     const corpus = corpusDir(values.corpus);
     try {
-      ctx = loadServerContext(loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
     const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
     const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)));
-    const server = createMcpServer({ ...ctx, limits: checks.limits, runner }, packageVersion());
+    const server = createMcpServer({ ...ctx, limits: checks.limits, runner, libraryInStore: stored !== null }, packageVersion());
     const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);
     guardMessages(transport, log);

@@ -21,6 +21,7 @@ import {
 import { redactUrl } from "../net/redact.js";
 import { CliError, echo, integerOption, numberOption, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
 import { corpusDir } from "./corpus-dir.js";
+import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
 
@@ -41,6 +42,7 @@ ${MODEL_HELP}
   --temperature X sampling temperature, 0 to 2 (default 0.6)
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
   --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
+  --store URL     retrieve from a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE; groundwire corpus load)
   --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
                   (bare --json or --json -: JSON only on stdout, the moot's text on stderr).
                   If the model fails mid-moot, the turns already spoken are written,
@@ -105,6 +107,7 @@ const command: Command = {
       temperature: { type: "string" },
       corpus: { type: "string" },
       worker: { type: "string" },
+      store: { type: "string" },
       json: { type: "string" },
       "strict-citations": { type: "boolean" },
     }, HELP);
@@ -130,8 +133,10 @@ const command: Command = {
       // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
       corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
     } else {
+      oneLibrary("moot", values.corpus, values.store);
+      const stored = values.corpus === undefined ? await openCliCorpus("moot", values.store) : null;
       try {
-        const local = loadCorpus(corpusDir(values.corpus));
+        const local = stored ? stored.corpus : loadCorpus(corpusDir(values.corpus));
         local.resolve(keyA);
         local.resolve(keyB);
         corpus = local;

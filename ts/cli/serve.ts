@@ -12,6 +12,7 @@ import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Co
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
+import { oneLibrary, openCliCorpus } from "./store-option.js";
 
 const HELP = `usage: groundwire serve [options]
 
@@ -32,6 +33,8 @@ server's own, --cors); others answer 403.
   --port P            port, 0 for any free one (default ${SERVE_DEFAULTS.port}; env PORT)
   --data DIR          save live moots here, resume them on start (default: memory only)
   --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
+  --store URL         a PostgreSQL database (postgres://…, or GROUNDWIRE_STORE): the library (groundwire corpus load)
+                      and the live moots, shared by every replica on it; replaces --corpus and --data
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema requests may name (repeatable)
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
@@ -86,6 +89,7 @@ const command: Command = {
       port: { type: "string" },
       data: { type: "string" },
       corpus: { type: "string" },
+      store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
       "token-file": { type: "string" },
@@ -148,10 +152,16 @@ const command: Command = {
       import("../server/log.js"),
     ]);
 
+    oneLibrary("serve", values.corpus, values.store);
+    if (values.data !== undefined && (values.store !== undefined || (values.corpus === undefined && process.env.GROUNDWIRE_STORE))) {
+      throw new CliError("serve: give --data or --store, not both: with a store the live moots are kept in the database", 2);
+    }
+    // turns hold a connection each, besides the queries: a pool a little larger than --max-turns
+    const stored = values.corpus === undefined ? await openCliCorpus("serve", values.store, maxConcurrentTurns + 8) : null;
     let ctx;
     const corpus = corpusDir(values.corpus);
     try {
-      ctx = loadServerContext(loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
@@ -161,10 +171,11 @@ const command: Command = {
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");
-    if (!values.data) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit or after --moot-idle\n");
+    if (!values.data && !stored) process.stderr.write("groundwire serve: no --data folder; live moots are kept in memory only and lost on exit or after --moot-idle\n");
     process.stderr.write(`groundwire serve: ${escapeMessage(settled.notice)}\n`);
 
-    const moots = createMootStore({
+    const { createPgMootStore } = stored ? await import("../server/pg-moot-store.js") : { createPgMootStore: null };
+    const moots = stored && createPgMootStore ? createPgMootStore({ store: stored.store, client: ctx.corpus, synth, modelName: config.baseUrl ? (config.model ?? "") : "extractive", maxConcurrentTurns, maxMoots }) : createMootStore({
       dataDir: values.data ?? null,
       client: ctx.corpus,
       synth,
@@ -179,6 +190,7 @@ const command: Command = {
       ...ctx,
       limits: checks.limits,
       runner,
+      libraryInStore: stored !== null,
       moots,
       token,
       guard: { allowedHosts: allowedHostsFor(host, allowedExtra), corsOrigins, port: () => boundPort },

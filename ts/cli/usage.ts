@@ -11,6 +11,7 @@ export const COMMAND_SUMMARIES = {
   moot: "two books converse, every quote checked",
   books: "list the corpus books, or how one was cut into passages",
   locate: "where a quote is from across the books (span, ratio, diff)",
+  corpus: "load, list or remove the books of a PostgreSQL store",
   index: "list a graph's triples with ids and its fingerprint",
   critique: "apply a critique (triple ids) to a graph",
   check: "type-check a SPARQL query or op-list plan against a schema",

@@ -66,42 +66,56 @@ export function loadBooks(dir: string | URL): Book[] {
       }
       continue;
     }
-    const text = readBookText(join(path, file)).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-    const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
-    let entries: DiaryEntry[] | undefined;
-    const entriesStat = statOrNull(entriesPath, (reason) => `${entriesPath}: ${reason}`);
-    if (entriesStat) {
-      if (!entriesStat.isFile()) throw new CorpusError(`${entriesPath}: not a regular file`);
-      const size = entriesStat.size;
-      if (size > MAX_ENTRIES_BYTES) throw new CorpusError(`${entriesPath}: ${size.toLocaleString("en-US")} bytes, over the ${MAX_ENTRIES_BYTES / 2 ** 20} MiB an entries index may hold`);
-      let json: string;
-      try {
-        // a regular file, capped and strictly decoded (a FIFO put in its place is never waited on)
-        json = decodeUtf8(readRegularFile(entriesPath, { maxBytes: MAX_ENTRIES_BYTES }), entriesPath);
-      } catch (error) {
-        if (error instanceof InputFileError) throw new CorpusError(error.message);
-        throw error;
-      }
-      let data: unknown;
-      try {
-        data = JSON.parse(json);
-      } catch (error) {
-        throw new CorpusError(`${entriesPath}: not valid JSON (${(error as Error).message.split("\n", 1)[0]})`);
-      }
-      try {
-        entries = readEntriesIndex(data, text.length, entriesPath);
-      } catch (error) {
-        throw new CorpusError((error as Error).message);
-      }
-    }
-    const book = parseBook(key, text, entries);
-    // An empty file, or one that is only Project Gutenberg's header and licence, would join a moot
-    // with nothing to quote: its tree could never ground a turn.
-    if (!book.passages.length) throw new CorpusError(`${join(path, file)}: no passage of text (the file is empty or only front matter and licence)`);
-    books.push(book);
+    books.push(loadBookFile(path, file, key));
   }
   if (!books.length) throw new CorpusError(`corpus folder ${path} holds no <genre>__<book>.txt file`);
   return books;
+}
+
+/**
+ * One book of a corpus folder, cut as {@link loadBooks} cuts it (its `.entries.json` beside it
+ * overriding its structure): the one place a book file becomes a {@link Book}, for the
+ * embedded corpus and for `groundwire corpus load` alike.
+ *
+ * @param path the folder
+ * @param file the book's file name, `<genre>__<book>.txt`
+ * @param key its key (bookKeyFromFileName)
+ * @throws CorpusError as loadBooks does for one book
+ */
+export function loadBookFile(path: string, file: string, key: string): Book {
+  const text = readBookText(join(path, file)).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
+  let entries: DiaryEntry[] | undefined;
+  const entriesStat = statOrNull(entriesPath, (reason) => `${entriesPath}: ${reason}`);
+  if (entriesStat) {
+    if (!entriesStat.isFile()) throw new CorpusError(`${entriesPath}: not a regular file`);
+    const size = entriesStat.size;
+    if (size > MAX_ENTRIES_BYTES) throw new CorpusError(`${entriesPath}: ${size.toLocaleString("en-US")} bytes, over the ${MAX_ENTRIES_BYTES / 2 ** 20} MiB an entries index may hold`);
+    let json: string;
+    try {
+      // a regular file, capped and strictly decoded (a FIFO put in its place is never waited on)
+      json = decodeUtf8(readRegularFile(entriesPath, { maxBytes: MAX_ENTRIES_BYTES }), entriesPath);
+    } catch (error) {
+      if (error instanceof InputFileError) throw new CorpusError(error.message);
+      throw error;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(json);
+    } catch (error) {
+      throw new CorpusError(`${entriesPath}: not valid JSON (${(error as Error).message.split("\n", 1)[0]})`);
+    }
+    try {
+      entries = readEntriesIndex(data, text.length, entriesPath);
+    } catch (error) {
+      throw new CorpusError((error as Error).message);
+    }
+  }
+  const book = parseBook(key, text, entries);
+  // An empty file, or one that is only Project Gutenberg's header and licence, would join a moot
+  // with nothing to quote: its tree could never ground a turn.
+  if (!book.passages.length) throw new CorpusError(`${join(path, file)}: no passage of text (the file is empty or only front matter and licence)`);
+  return book;
 }
 
 /**

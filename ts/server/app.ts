@@ -109,7 +109,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createServerApp(options: ServerAppOptions): Hono {
   const app = new Hono();
-  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner };
+  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner, libraryInStore: options.libraryInStore };
   // a check's answer is JSON text already (made and bounded where the check ran: pool.ts)
   const jsonText = (c: Context, text: string) => c.body(text, 200, { "content-type": "application/json" });
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;
@@ -139,7 +139,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   if (cors) app.use("*", cors);
 
   // open without a token (load balancers probe /health; the document holds no secret), Host-checked all the same
-  app.get("/health", (c) => c.json({ ok: true, version: options.version, moots: options.moots.ids().length, loaded: options.moots.loaded, running: options.moots.running }));
+  app.get("/health", async (c) => c.json({ ok: true, version: options.version, moots: (await options.moots.ids()).length, loaded: options.moots.loaded, running: options.moots.running }));
   const openApi = JSON.stringify(openApiDocument({ version: options.version, auth: Boolean(options.token) }));
   app.get("/openapi.json", (c) => c.body(openApi, 200, { "content-type": "application/json" }));
 
@@ -167,17 +167,17 @@ export function createServerApp(options: ServerAppOptions): Hono {
   });
   app.post("/moots/:id/turns", async (c) => {
     const id = c.req.param("id");
-    options.moots.get(id);
+    await options.moots.get(id);
     return c.json(await withTimeout(options.moots.turn(id), turnTimeout));
   });
-  app.get("/moots/:id", (c) => {
+  app.get("/moots/:id", async (c) => {
     const id = c.req.param("id");
-    const moot = options.moots.get(id);
+    const moot = await options.moots.get(id);
     return c.json({ id, done: moot.done, ...moot.transcript!.toDict() });
   });
-  app.delete("/moots/:id", (c) => {
+  app.delete("/moots/:id", async (c) => {
     const id = c.req.param("id");
-    options.moots.delete(id);
+    await options.moots.delete(id);
     return c.json({ deleted: id });
   });
 

@@ -16,6 +16,7 @@ import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../t
 import { applyNodeStatuses, assembleNeighborhood, renderNeighborhood, serializeEnvelope } from "../memdsl/index.js";
 import { citationStatus, fragmentMarkdown, fragmentPlainText, indexFragments } from "../evidence/index.js";
 import { resolveTerm } from "../cli/render.js";
+import { GroundwireError } from "../errors.js";
 import { checkBound, workLimitError, type WorkLimits } from "../work-limits.js";
 import type { CheckRunner } from "./check-runner.js";
 import type {
@@ -30,7 +31,6 @@ import type {
   SparqlCheckBody,
   VerifyQuotesBody,
 } from "./schemas.js";
-import { GroundwireError } from "../errors.js";
 
 /** A request named a graph, schema or moot the server does not hold (404). */
 export class NotFoundError extends GroundwireError {
@@ -54,6 +54,8 @@ export interface CheckContext {
   limits?: CheckLimits;
   /** Where the HTTP routes and MCP tools run the checks (a worker pool; pool.ts); absent = in this thread. */
   runner?: CheckRunner;
+  /** The books' texts live in a --store database the pool's workers do not open: checks that read a whole book run in this thread. */
+  libraryInStore?: boolean;
 }
 
 /** The work bounds of the checks: {@link WorkLimits} and the quotes checked per reply. */
@@ -129,7 +131,9 @@ export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
   let passages: Array<{ tag?: string; content: string }>;
   let index: QuoteIndex | undefined;
   if (body.book !== undefined) {
-    const book = ctx.corpus.book(ctx.corpus.resolve(body.book))!;
+    const book = ctx.corpus.book(ctx.corpus.resolve(body.book));
+    // a --store server holds the catalogue, not every book's text
+    if (!book) throw new GroundwireError(`book ${JSON.stringify(body.book)}: a server with --store verifies against inline passages only; send "passages"`, { code: "not_with_store", status: 400 });
     passages = book.passages.map((p) => ({ content: p.content }));
     // A whole book is a pool of hundreds of passages: snapping searches it through a quote index
     // built once per book (an exhaustive bestSpan per missed quote held the server ~60 s).

@@ -109,18 +109,21 @@ export interface MootStoreOptions {
   onSkipped?: (file: string, reason: string) => void;
 }
 
-/** The live moots of a server. */
+/**
+ * The live moots of a server: the file store below (memory and `--data`), or PostgreSQL
+ * (pg-moot-store.ts, `--store`), whose reads are async; callers await get, delete and ids.
+ */
 export interface MootStore {
   /** Start a moot and save it; its id is returned only once it is saved. @throws TooManyMootsError, MootStorageError */
   create(input: { keys: [string, string]; topic: string | null; turns: number; k: number; model?: string }): Promise<{ id: string; moot: Moot }>;
   /** The moot as last saved (reloaded from its file when it was dropped from memory). @throws NotFoundError */
-  get(id: string): Moot;
+  get(id: string): Moot | Promise<Moot>;
   /** Speak the next turn and save; the utterance is returned (and shown by get) only once saved. */
   turn(id: string): Promise<Utterance>;
   /** Remove the moot and its file, at once, even while a turn of it runs (that turn is then never saved). */
-  delete(id: string): void;
+  delete(id: string): void | Promise<void>;
   /** Ids of every moot held: saved under dataDir, or in memory without one. */
-  ids(): string[];
+  ids(): string[] | Promise<string[]>;
   /** Turns running now. */
   readonly running: number;
   /** Moots held in memory now (at most ids().length). */
@@ -129,6 +132,13 @@ export interface MootStore {
   sweep(now?: number): number;
   /** Stop the idle sweep's timer. */
   close(): void;
+}
+
+/** The file store: its reads are synchronous. */
+export interface FileMootStore extends MootStore {
+  get(id: string): Moot;
+  delete(id: string): void;
+  ids(): string[];
 }
 
 interface Entry {
@@ -145,7 +155,7 @@ interface Entry {
  * POST /moots's bounds), skipping files that are not a saved moot (reported through
  * onSkipped). Moots are read into memory on their first use, not at start.
  */
-export function createMootStore(options: MootStoreOptions): MootStore {
+export function createMootStore(options: MootStoreOptions): FileMootStore {
   const moots = new Map<string, Entry>();
   /** Ids of the moots held: every saved one with a dataDir, else the ones in memory. */
   const known = new Set<string>();

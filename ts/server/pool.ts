@@ -69,7 +69,10 @@ function nameOf(check: CheckName | CheckFunction): CheckName {
  */
 export async function runCheck(ctx: CheckContext, check: CheckName | CheckFunction, body: unknown): Promise<string> {
   const name = nameOf(check);
-  if (ctx.runner) return ctx.runner.run(name, body);
+  // searchBook stays here: it is an index lookup (cheap), and its corpus is the server's own
+  // (a --store library lives in the database the workers do not open)
+  const readsLibrary = name === "verifyQuotes" && ctx.libraryInStore === true && (body as { book?: unknown }).book !== undefined;
+  if (ctx.runner && name !== "searchBook" && !readsLibrary) return ctx.runner.run(name, body);
   return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
 }
 
