@@ -21,7 +21,6 @@ const REVIEWED: Record<string, string> = {
   "ts/net/redact.ts|\\b([a-z][a-z0-9+.\\-]{0,63}:\\/\\/)[^\\s/?#@]*@": "bounded: a scheme of at most 64 characters",
   "ts/moot/book-structure.ts": "operator: the corpus's book files, read at start",
   "ts/moot/retrieval.ts|\\n\\s*[A-Z][A-Z0-9 –—-]+\\s*$": "operator: diary entries of the corpus's book files",
-  "ts/moot/corpus-node.ts|__.*\\.txt$": "operator: file names of the corpus folder",
   "ts/net/http.ts|\\/+$": "operator: the model's base URL (--base-url)",
 };
 

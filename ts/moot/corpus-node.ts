@@ -61,7 +61,7 @@ export function loadBooks(dir: string | URL): Book[] {
     if (!key) {
       // Meant as a book (`__` in a .txt name) but not a key we can cite: refuse by name rather
       // than leave a dropped-in `novel__café.txt` silently out of the corpus.
-      if (/__.*\.txt$/i.test(file)) {
+      if (file.indexOf("__") >= 0 && /\.txt$/i.test(file)) {
         throw new CorpusError(`${join(path, file)}: a book file is named <genre>__<book>.txt with ASCII letters, digits and - (the book part also . and _), e.g. novel__cafe-society.txt`);
       }
       continue;

@@ -84,7 +84,7 @@ export async function loadLibrary(store: Store, dir: string, onProgress?: LoadPr
   }
   const files = names.map((file) => ({ file, key: bookKeyFromFileName(file) })).filter((x): x is { file: string; key: string } => x.key !== null);
   for (const file of names) {
-    if (!bookKeyFromFileName(file) && /__.*\.txt$/i.test(file)) {
+    if (!bookKeyFromFileName(file) && file.indexOf("__") >= 0 && /\.txt$/i.test(file)) {
       throw new CorpusError(`${join(dir, file)}: a book file is named <genre>__<book>.txt with ASCII letters, digits and - (the book part also . and _), e.g. novel__cafe-society.txt`);
     }
   }
