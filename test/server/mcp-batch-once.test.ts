@@ -3,7 +3,7 @@
 // those are answered during the dispatch, and the array was written a second time after it.
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT } from "./serve-process.js";
+import { CLI, ROOT, startServer, TEST_TOKEN } from "./serve-process.js";
 
 /** Send `lines` to a fresh `groundwire mcp`, end stdin, and collect every stdout line until it exits. */
 function run(lines: string[]): Promise<string[]> {
@@ -39,5 +39,28 @@ describe("groundwire mcp: a batch is answered once", () => {
     expect(lines).toHaveLength(2);
     expect(arrays).toHaveLength(1);
     expect(arrays[0].map((r: any) => r.id).sort()).toEqual([1, 2, null]);
+  });
+});
+
+describe("groundwire serve /mcp: a batch is answered with an array", () => {
+  it("a one-request batch (2025-03-26, no header) gets a one-element array, not a bare object", async () => {
+    const server = await startServer([]);
+    try {
+      const post = (body: string) =>
+        fetch(`${server.url}/mcp`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body,
+        });
+      const one = await post('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+      expect(one.status).toBe(200);
+      expect(await one.json()).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+      const two = await post('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]');
+      expect(((await two.json()) as { id: number }[]).map((r) => r.id).sort()).toEqual([1, 2]);
+      const single = await post('{"jsonrpc":"2.0","id":3,"method":"ping"}');
+      expect(await single.json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    } finally {
+      await server.stop();
+    }
   });
 });
