@@ -69,7 +69,14 @@ export async function handleMcpRequest(request: Request, options: McpHttpOptions
   await server.connect(transport);
   guardMessages(transport, (line) => log(`/mcp: ${line}`));
   try {
-    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    const response = await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    // The SDK answers a batch with a single response as a bare object; JSON-RPC 2.0 (§6)
+    // answers a batch with an array, whatever its length.
+    if (!Array.isArray(parsedBody) || response.status !== 200 || !(response.headers.get("content-type") ?? "").includes("application/json")) return response;
+    const body: unknown = await response.json();
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return new Response(JSON.stringify(Array.isArray(body) ? body : [body]), { status: 200, headers });
   } finally {
     void server.close();
   }

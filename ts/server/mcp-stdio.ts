@@ -127,8 +127,12 @@ export class LineStdioServerTransport implements Transport {
         }
       }
     }
+    // `send` writes the array when the last request is answered, which may happen during a
+    // dispatch (a request refused before the SDK sees it is answered at once): write it here
+    // only when the batch held no request at all, or it is written twice.
+    const requests = batch.waiting.size;
     for (const message of messages) this.dispatch(message);
-    if (batch.waiting.size === 0 && batch.replies.length) void this.write(batch.replies);
+    if (requests === 0 && batch.replies.length) void this.write(batch.replies);
   }
 
   private dispatch(message: JSONRPCMessage): void {
