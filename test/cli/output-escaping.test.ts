@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "../../ts/server/errors.js";
+import { GroundwireError } from "../../ts/errors.js";
 import { gw } from "../io/run-cli.js";
 
 const ESC = "\u001b";
@@ -132,7 +133,8 @@ describe.skipIf(!SCRIPT)("data on standard output: exact on a pipe, escaped on a
 
 describe("server error messages are escaped as CLI messages", () => {
   it("errorResponse escapes ESC, bidi controls, other Cf characters and lone surrogates", () => {
-    const answer = errorResponse(new RangeError(`bad ${ESC}[2J ${RLO} ${LRI} \u200b \ud800 end`));
-    expect(answer).toEqual({ status: 400, code: "bad_request", message: "bad \\x1B[2J \\u202E \\u2066 \\u200B \\uD800 end" });
+    // a bad-input error echoes the input; anything not a GroundwireError is a 500 naming only the request id
+    const answer = errorResponse(new GroundwireError(`bad ${ESC}[2J ${RLO} ${LRI} \u200b \ud800 end`), "req-1");
+    expect(answer).toEqual({ status: 400, code: "bad_request", message: "bad \\x1B[2J \\u202E \\u2066 \\u200B \\uD800 end", requestId: "req-1", serverFault: false });
   });
 });
