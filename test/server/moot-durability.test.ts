@@ -3,12 +3,10 @@
 // stays deleted whatever turn was running, SIGKILL during saves, --max-moots and --moot-idle.
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, CLI, startServer, type RunningServer } from "./serve-process.js";
+import { call, CLI, startServer, startSlowModel, type RunningServer } from "./serve-process.js";
 
 const KEYS = ["novel/frankenstein", "diary/pepys-1660"];
 const BODY = { keys: KEYS, topic: "fire and ruin", turns: 6, k: 2 };
@@ -205,36 +203,6 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
     }
   }, 120_000);
 });
-
-/** A model endpoint whose replies wait until released: a turn in flight on demand. */
-async function startSlowModel(): Promise<{ baseUrl: string; release: () => void; close: () => Promise<void> }> {
-  const waiting: Array<() => void> = [];
-  let open = false;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const answer = () => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "Nothing to quote." } }] }));
-      };
-      if (open) answer();
-      else waiting.push(answer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    release() {
-      open = true;
-      for (const w of waiting.splice(0)) w();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe.skipIf(!existsSync(CLI))("a deleted moot stays deleted whatever turn was running", () => {
   it("DELETE during a turn answers 200 at once; the turn lands as 404, is never saved, and a restart does not bring the moot back", async () => {

@@ -4,6 +4,8 @@
 // --no-auth, the server is started with GROUNDWIRE_TOKEN=TEST_TOKEN, and `call` sends the
 // token of the server it calls (unless the test sets `authorization` itself, "" for none).
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -113,4 +115,33 @@ export async function call(
   const response = await fetch(`${url}${path}`, init);
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** A model endpoint whose replies wait until released: turns in flight on demand. */
+export async function startSlowModel(): Promise<{ baseUrl: string; release: () => void; close: () => Promise<void> }> {
+  const waiting: Array<() => void> = [];
+  let open = false;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const answer = () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "Nothing to quote." } }] }));
+      };
+      if (open) answer();
+      else waiting.push(answer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    release() {
+      open = true;
+      for (const w of waiting.splice(0)) w();
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }

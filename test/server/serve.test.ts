@@ -1,8 +1,6 @@
 // `groundwire serve` from the built CLI on a free 127.0.0.1 port: every route with good and
 // bad input, auth on and off, limits, unknown ids, and moots that survive SIGKILL.
 import { spawn } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpWorkerClient } from "../../ts/moot/retrieval.js";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
-import { call, CLI, ROOT, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
+import { call, CLI, ROOT, startServer, startSlowModel, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 import { Moot } from "../../ts/moot/moot.js";
 import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
 import { createMootStore } from "../../ts/server/moot-store.js";
@@ -265,35 +263,6 @@ describe.skipIf(!existsSync(CLI))("groundwire serve with a token", () => {
     }
   }, 60_000);
 });
-
-/** A model endpoint whose replies wait until released: turns in flight on demand. */
-async function startSlowModel(): Promise<{ baseUrl: string; release: () => void; close: () => Promise<void> }> {
-  const waiting: Array<() => void> = [];
-  let open = false;
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const answer = () => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ choices: [{ message: { role: "assistant", content: "Nothing to quote." } }] }));
-      };
-      if (open) answer();
-      else waiting.push(answer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    release() {
-      open = true;
-      for (const w of waiting.splice(0)) w();
-    },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 describe.skipIf(!existsSync(CLI))("groundwire serve limits on moot turns", () => {
   it("answers 504 past --turn-timeout and 429 past --max-turns; the late turn is still saved", async () => {
