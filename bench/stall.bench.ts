@@ -1,5 +1,5 @@
 /**
- * No request stalls another (issue 30): `/health` latency while four maximal hostile checks
+ * No request stalls another: `/health` latency while four maximal hostile checks
  * run at once against a real `groundwire serve` (dist/cli.js, a process of its own), with the
  * checks in the worker pool (the default) and on the event loop (`--check-workers 0`, the
  * way the server ran them before the pool; the work bounds hold in both). A figure, never a
@@ -62,7 +62,7 @@ async function start(args: string[]): Promise<{ url: string; child: ChildProcess
 
 const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, text: await r.text() }));
 
-/** /health probed while the four hostile requests run; throws if one is answered 500 but the nesting one (mapped by another part of issue 30). */
+/** /health probed while the four hostile requests run; throws if /health answers anything but 200. */
 async function healthUnderLoad(args: string[]) {
   const server = await start(args);
   try {

@@ -89,7 +89,7 @@ export function lanesScanOf(
  */
 const LANES_MAX_D = 8;
 /**
- * 32-bit lanes (session 10): ~2× the 16-bit pass's DP a character, and at m = 32 the indel marks
+ * 32-bit lanes: ~2× the 16-bit pass's DP a character, and at m = 32 the indel marks
  * stay rare up to D = 20 (docs/moot.md, the lanes section's table: quotes with D = 14–20 left
  * 0–378 marks per million characters).
  */

@@ -511,7 +511,7 @@ export function searchBest(
     // the same m (measured on 600 K characters of the books, marks per million characters at the
     // bench quotes' T: m = 16, D = 7: Levenshtein 375, indel 42; D = 8: 2,827 / 145; m = 32,
     // D = 19–20: 18,073 / 44,895 against 378 / 217), so 16-bit lanes suffice for D ≤ 8 and 32-bit
-    // lanes (m = 32, session 10) for D ≤ 20. The WASM pass (qiScanLanes, assembly/quote-index/lanes.ts:
+    // lanes (m = 32) for D ≤ 20. The WASM pass (qiScanLanes, assembly/quote-index/lanes.ts:
     // the recurrences, the lane boundaries, the check of each run of marks with the whole quote, and
     // their proofs) runs 16 lanes over all texts at once; test/match/lanes-twin.ts is its TS twin.
     const maxRanges = Math.floor(searched / (2 * regionShare * (2 * n + 4)));

@@ -55,11 +55,10 @@ export const REGION_SHARE_TS = 2;
  * sort, and read by the sliding window): it runs only when its lists plus GRAM_SURVIVOR_COST per guessed
  * survivor come to ≤ C / GRAM_SHARE entries, C the characters indexed (measured on the bench quotes
  * over all books, Node 20, 2026-12-02: an entry ~10–40 ns in TS, a survivor's range verified
- * ~2–5 µs, the lanes pass ~0.4 ns a character). GRAM_SURVIVOR_COST: session 8 timed 300, 3,000 and
- * 30,000 the same within noise with its bucket pairs; with the sliding window's smaller guess
- * (session 9, bench/scratch/s9-tuning-ab.ts) 300 let quotes 1 and 10 take weaker P (9 and 22
- * ranges where 3,000 leaves 1 and 4), 30,000 sent quote 7 back to the prefix pass (8.0 ms against
- * 4.7–5.1 ms by the filter); 3,000 kept. Only speed depends on them.
+ * ~2–5 µs, the lanes pass ~0.4 ns a character). GRAM_SURVIVOR_COST = 3,000: with the sliding
+ * window's guess, 300 lets bench quotes 1 and 10 take weaker P (9 and 22 ranges where 3,000 leaves
+ * 1 and 4) and 30,000 sends quote 7 back to the prefix pass (8.0 ms against 4.7–5.1 ms by the
+ * filter). Only speed depends on them.
  */
 const GRAM_SURVIVOR_COST = 3000;
 const GRAM_SHARE = 16;
