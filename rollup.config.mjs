@@ -37,7 +37,7 @@
 // `await import("groundwire")` from CommonJS.
 //
 // The .wasm needs no asset plugin: it is inlined as base64 in bindings/wasm-bytes.generated.ts.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +66,17 @@ const cleanDist = {
   name: "groundwire-clean-dist",
   buildStart() {
     rmSync(join(ROOT, "dist"), { recursive: true, force: true });
+  },
+};
+
+/**
+ * The bin gets its executable bit as npm's install would give it, so `npx groundwire` in a
+ * clone runs the fresh build (rollup writes files 0644).
+ */
+const executable = {
+  name: "groundwire-executable-bin",
+  writeBundle(options) {
+    chmodSync(join(ROOT, options.file), 0o755);
   },
 };
 
@@ -281,7 +292,7 @@ export default [
     input: "ts/cli/launcher.ts",
     output: { file: "dist/cli.cjs", format: "cjs" },
     external: isBuiltin,
-    plugins: [...tsPlugins(), recordModules("cli launcher")],
+    plugins: [...tsPlugins(), recordModules("cli launcher"), executable],
   },
   {
     // one declaration file for every condition and resolution mode: the whole API,

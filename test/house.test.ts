@@ -41,7 +41,7 @@ describe("CLI argument errors", () => {
     }
     expect(error).toBeInstanceOf(CliError);
     expect((error as InstanceType<typeof CliError>).exitCode).toBe(2);
-    expect((error as Error).message).toMatch(/^moot: Option '--turns' argument is ambiguous\..*'--turns=-XYZ'\.$/);
+    expect((error as Error).message).toMatch(/^moot: Option '--turns' argument is ambiguous\..*'--turns=-XYZ'\. \(groundwire help moot lists its options\)$/);
     expect((error as Error).message).not.toContain("\n");
     // a negative number is the option's value, for the command's own check to name
     expect(parseCommandArgs("moot", ["--turns", "-3"], { turns: { type: "string" } }, "usage").values.turns).toBe("-3");

@@ -63,7 +63,9 @@ describe("the document size bound through the CLI (dist/cli.cjs)", () => {
     for (const [raw, line] of [
       ["-1", 'fragments: --max-bytes must be a positive integer, got "-1"'],
       ["0", 'fragments: --max-bytes must be a positive integer, got "0"'],
-      ["64MiB", 'fragments: --max-bytes must be a positive integer, got "64MiB"'],
+      ["1e3", 'fragments: --max-bytes must be a positive integer, got "1e3"'],
+      ["64 apples", 'fragments: --max-bytes must be a size from 1 B to 128 MiB (8MiB, 500kB, 1GiB), got "64 apples": unknown unit "apples" (b, kb, mb, gb, kib, mib, gib)'],
+      ["129MiB", 'fragments: --max-bytes must be a size from 1 B to 128 MiB (8MiB, 500kB, 1GiB), got "129MiB"'],
       ["134217729", "fragments: --max-bytes must be at most 134217728, got \"134217729\""],
     ]) {
       const r = await gw(["fragments", small, "--max-bytes", raw]);

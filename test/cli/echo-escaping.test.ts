@@ -63,7 +63,7 @@ describe("the CLI escapes what it echoes (dist/cli.cjs)", () => {
     expect(focus.stderr).toBe("groundwire render: unknown focus <http://example.org/olympics/\\u202Ea>: it occurs in no triple of test/fixtures/kernel/olympics.ttl\n");
     const format = await gw(["slice", "test/fixtures/evidence/awesome-v000.input.md", "--format", "tur\u200Dtle"]);
     expect(format.code).toBe(2);
-    expect(format.stderr).toBe('groundwire slice: --format must be nquads or turtle, not "tur\\u200Dtle"\n');
+    expect(format.stderr).toBe('groundwire slice: --format must be nquads or turtle (nq, ttl), not "tur\\u200Dtle"\n');
     const command = await gw(["frag\u202Ements"]);
     expect(command.code).toBe(2);
     expect(command.stderr).toMatch(/^groundwire: unknown command "frag\\u202Ements"; commands: /);

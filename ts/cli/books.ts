@@ -9,7 +9,7 @@ import { CliError, echo, printLine, parseCommandArgs, type Command } from "./com
 import { corpusDir } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 
-const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json]
+const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json | --jsonl]
 
 Lists the books a moot can use: key (<genre>/<book>), title, author, how the
 book was cut (diary entries, verses, dictionary headwords, chapters, or plain
@@ -17,7 +17,9 @@ paragraph chunks) and its passage count.
   --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
   --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
-  --json          print JSON instead of text`;
+  --json          print JSON instead of text
+  --jsonl         one JSON object per line: each book (as --json's items); with --passages,
+                  {"type":"book",key,title,structure} then {"type":"passage",...} each`;
 
 /** The first `n` words of a passage, with an ellipsis when there are more. */
 function firstWords(text: string, n = 10): string {
@@ -32,7 +34,9 @@ const command: Command = {
       store: { type: "string" },
       passages: { type: "string" },
       json: { type: "boolean" },
+      jsonl: { type: "boolean" },
     }, HELP);
+    if (values.json && values.jsonl) throw new CliError("books: --json and --jsonl are two output forms; give one", 2);
     if (positionals.length) throw new CliError(`books: unexpected argument ${echo(positionals[0])}`, 2);
     oneLibrary("books", values.corpus, values.store);
     const stored = values.corpus === undefined ? await openCliCorpus("books", values.store) : null;
@@ -51,7 +55,7 @@ const command: Command = {
         // an unknown key is a usage error, exit 2, as in moot
         throw new CliError(`books: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
       }
-      if (values.json) {
+      if (values.json || values.jsonl) {
         const passages = book.passages.map((p) => ({
           name: p.name,
           label: p.label,
@@ -61,7 +65,10 @@ const command: Command = {
           end: p.end,
           firstWords: firstWords(p.content),
         }));
-        console.log(JSON.stringify({ key: book.key, title: book.title, structure: book.structure, passages }, null, 2));
+        if (values.jsonl) {
+          const lines = [{ type: "book", key: book.key, title: book.title, structure: book.structure }, ...passages.map((p) => ({ type: "passage", ...p }))];
+          process.stdout.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+        } else console.log(JSON.stringify({ key: book.key, title: book.title, structure: book.structure, passages }, null, 2));
         return 0;
       }
       printLine(`${book.key}: ${book.title} — ${book.passages.length} passages, cut by ${book.structure}`);
@@ -70,6 +77,10 @@ const command: Command = {
       return 0;
     }
     const books = corpus.books();
+    if (values.jsonl) {
+      process.stdout.write(books.map((b) => `${JSON.stringify(b)}\n`).join(""));
+      return 0;
+    }
     if (values.json) {
       console.log(JSON.stringify(books, null, 2));
       return 0;

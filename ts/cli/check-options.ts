@@ -6,6 +6,7 @@ import { CHECK_DEFAULTS, defaultCheckWorkers, defaultMaxChecks } from "../server
 import type { CheckLimits } from "../server/checks.js";
 import type { CheckRunner } from "../server/pool.js";
 import { integerOption } from "./common.js";
+import { durationOption, sizeOption } from "./units.js";
 
 export const CHECK_OPTIONS = {
   "max-triples": { type: "string" },
@@ -24,8 +25,8 @@ export const CHECK_HELP = `  --max-triples N       triples a request's graph, sc
   --max-output-chars N  characters of one check's JSON answer (default ${CHECK_DEFAULTS.maxOutputChars})
   --max-query-chars N   characters of a SPARQL query or a plan's JSON (default ${CHECK_DEFAULTS.maxQueryChars})
   --max-quotes N        quotes checked per reply, later ones unchecked (default ${CHECK_DEFAULTS.maxQuotes})
-  --check-timeout MS    time budget of one check (default ${CHECK_DEFAULTS.checkTimeoutMs})
-  --check-memory MB     heap of each check worker (default ${CHECK_DEFAULTS.checkMemoryMb})
+  --check-timeout T     time budget of one check, ms or with a unit (30s; default ${CHECK_DEFAULTS.checkTimeoutMs})
+  --check-memory SIZE   heap of each check worker, MiB or with a unit (1GiB; default ${CHECK_DEFAULTS.checkMemoryMb})
   --check-workers N     worker threads, 0 = run the checks on the main thread (default: cores - 1, at least 2)
   --max-checks N        checks running or queued at once, more answer 503 overloaded (default: 2 × workers)`;
 
@@ -53,8 +54,8 @@ export function readCheckOptions(command: string, values: Partial<Record<keyof t
     workers,
     maxInFlight: whole("max-checks", defaultMaxChecks(Math.max(1, workers)), 1, 100_000),
     // Node's timers are 32-bit
-    timeoutMs: whole("check-timeout", CHECK_DEFAULTS.checkTimeoutMs, 1, 2 ** 31 - 1),
-    memoryMb: whole("check-memory", CHECK_DEFAULTS.checkMemoryMb, 16, 1 << 20),
+    timeoutMs: durationOption(command, "--check-timeout", values["check-timeout"], { fallbackMs: CHECK_DEFAULTS.checkTimeoutMs, bareUnit: "ms", maxMs: 2 ** 31 - 1 }),
+    memoryMb: sizeOption(command, "check-memory", values["check-memory"], { fallback: CHECK_DEFAULTS.checkMemoryMb, unitBytes: 2 ** 20, min: 16, max: 1 << 20 }),
   };
 }
 

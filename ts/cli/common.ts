@@ -1,5 +1,6 @@
 /** Shared pieces of the CLI: the command shape and the error that becomes one stderr line. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { levenshtein } from "../deps/levenshtein.js";
 import { GroundwireError } from "../errors.js";
 
 /** A subcommand: gets its arguments (after the command name), returns the exit code. */
@@ -52,6 +53,38 @@ function joinNegativeNumbers(args: string[], options: NonNullable<ParseArgsConfi
   return out;
 }
 
+/**
+ * The first option (as written: `--min-ration`, `-x`) that `options` does not declare, read
+ * from node:util's own tokens (non-strict, so a value that looks like an option is read as
+ * the parser reads it); undefined when every option is known.
+ */
+function unknownOption(args: string[], options: NonNullable<ParseArgsConfig["options"]>): string | undefined {
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    if (!Object.hasOwn(options, token.name)) return token.rawName;
+  }
+  return undefined;
+}
+
+/**
+ * The declared options nearest to an unknown one, as they are written (`--min-ratio`):
+ * every option within an edit distance of max(2, a third of its length) of the name, nearest
+ * first, at most three. A short flag (`-x`) gets none: every one-letter flag is one edit away.
+ */
+function closestOptions(written: string, options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  if (!written.startsWith("--")) return [];
+  const name = written.slice(2).split("=")[0]!;
+  const spelled = Object.keys(options);
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return spelled
+    .map((candidate) => ({ candidate, d: levenshtein()(name, candidate) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.candidate.localeCompare(b.candidate))
+    .slice(0, 3)
+    .map((x) => `--${x.candidate}`);
+}
+
 /** The options whose value is a file or folder path: an empty (or all-blank) value is a usage error. */
 const PATH_OPTIONS = new Set(["corpus", "schema", "scope", "graph", "output", "json", "kg", "script", "data", "token-file", "api-key-file"]);
 
@@ -76,13 +109,20 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
   usage: string,
 ) {
   const all = { ...options, ...COMMON_OPTIONS } as T & typeof COMMON_OPTIONS;
+  const joined = joinNegativeNumbers(args, all);
+  const unknown = unknownOption(joined, all);
+  if (unknown !== undefined) {
+    const close = closestOptions(unknown, all);
+    const hint = close.length ? `; did you mean ${close.join(" or ")}?` : "";
+    throw new CliError(`${command}: unknown option ${echo(unknown)}${hint} (groundwire help ${command} lists its options)`, 2);
+  }
   let parsed;
   try {
-    parsed = parseArgs({ args: joinNegativeNumbers(args, all), options: all, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joined, options: all, allowPositionals: true, strict: true });
   } catch (error) {
     // node:util's messages can span lines (e.g. a negative number taken as an option); keep one.
     const message = (error as Error).message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");
-    throw new CliError(`${command}: ${message}`, 2);
+    throw new CliError(`${command}: ${message} (groundwire help ${command} lists its options)`, 2);
   }
   if ((parsed.values as Record<string, unknown>).help) {
     console.log(usage);

@@ -7,7 +7,8 @@
 import { statSync } from "node:fs";
 import { DocumentTooLargeError, firstWords, listingLines, MAX_DOCUMENT_LENGTH, MarkdownNestingError, MarkdownSizeError, UnsupportedFormatError } from "../evidence/index.js";
 import { loadDocumentFile } from "../evidence/node.js";
-import { CliError, type Command, escapeMessage, escapeTerminal, integerOption, parseCommandArgs } from "./common.js";
+import { CliError, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
+import { sizeOption } from "./units.js";
 import { InputFileError } from "../files.js";
 import { ChunkedOutput, inputFormat, isStdin, readBytesInput } from "./io.js";
 
@@ -42,13 +43,14 @@ function formatBytes(n: number): string {
 /** The `--max-bytes` help line of fragments, cite or slice. */
 export function maxBytesHelp(command: string): string {
   const { fallback, max } = DOCUMENT_LIMITS[command]!;
-  return `  --max-bytes N   the largest document read, in bytes (default ${fallback}, ${formatBytes(fallback)}; at most ${max}, ${formatBytes(max)}:
+  return `  --max-bytes N   the largest document read, in bytes or with a unit (32MiB; default ${fallback}, ${formatBytes(fallback)}; at most ${max}, ${formatBytes(max)}:
                   fragmenting takes about 20 bytes of memory per byte of markdown)`;
 }
 
 /** `--max-bytes` checked (digits, 1 to the command's ceiling), or the command's default. */
 export function maxDocumentBytes(command: string, raw: string | undefined): number {
-  return integerOption(command, "max-bytes", raw, DOCUMENT_LIMITS[command]!);
+  const { fallback, max } = DOCUMENT_LIMITS[command]!;
+  return sizeOption(command, "max-bytes", raw, { fallback, unitBytes: 1, max });
 }
 
 /** The one line for a document over the cap: `big.md: 314,572,800 bytes, over the 64 MiB a document may hold (--max-bytes raises it, up to 128 MiB)`. */
@@ -58,7 +60,7 @@ function tooLarge(command: string, label: string, size: number | null, maxBytes:
   return new CliError(`${command}: ${label}: ${size === null ? "" : `${size.toLocaleString("en-US")} bytes, `}over the ${formatBytes(maxBytes)} a document may hold${raise}`, 1);
 }
 
-const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json]
+const HELP = `usage: groundwire fragments <file> [--artifact ID] [--json | --jsonl]
 
 Lists the citable fragments of a markdown (.md) or plain-text (.txt) file:
   <versionId>  L<line>  <nesting><kind>:<anchor>  "<first words>"
@@ -69,6 +71,7 @@ Store a versionId to cite a fragment; check it later with: groundwire cite <file
                   directory with .git) the path relative to its root, e.g. docs/guide.md; else the
                   file's real absolute path (for - , standard input: give --artifact)
   --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
+  --jsonl         one JSON object per line: {"type":"artifact",...}, then {"type":"fragment",...} each
   --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
 ${maxBytesHelp("fragments")}
   -q, --quiet     no progress line on stderr (shown only on a terminal, for files over 4 MB)`;
@@ -137,15 +140,24 @@ const command: Command = {
     const { values, positionals } = parseCommandArgs("fragments", args, {
       artifact: { type: "string" },
       json: { type: "boolean" },
+      jsonl: { type: "boolean" },
       format: { type: "string" },
       "max-bytes": { type: "string" },
     }, HELP);
+    if (values.json && values.jsonl) throw new CliError("fragments: --json and --jsonl are two output forms; give one", 2);
     if (positionals.length !== 1) throw new CliError(`fragments: expected one file, got ${positionals.length} (see groundwire fragments --help)`, 2);
     const maxBytes = maxDocumentBytes("fragments", values["max-bytes"]);
     const { artifact, fragments } = loadForCli("fragments", positionals[0], values.artifact, values.format, values.quiet, "--format", maxBytes);
     // written a chunk at a time: as one string, a 32 MiB document's listing or JSON passed V8's string limit
     const out = new ChunkedOutput();
-    if (values.json) {
+    if (values.jsonl) {
+      // the artifact, then one line per fragment (the --json row)
+      out.add(`${JSON.stringify({ type: "artifact", ...artifact })}\n`);
+      for (const { text, ...rest } of fragments) {
+        out.add(`${JSON.stringify({ type: "fragment", ...rest, firstWords: firstWords(text) })}\n`);
+        if (out.full) await out.flush();
+      }
+    } else if (values.json) {
       // byte for byte JSON.stringify({artifact, fragments: rows}, null, 2), one row at a time
       if (!fragments.length) out.add(`${JSON.stringify({ artifact, fragments: [] }, null, 2)}\n`);
       else {

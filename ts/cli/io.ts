@@ -4,7 +4,8 @@
  * - reads: `-` (or `/dev/stdin`) is standard input; anything else must be a regular file
  *   (devices, FIFOs and sockets are refused in one line); every input is capped in size and
  *   decoded as strict UTF-8 (`latin1.ttl: invalid UTF-8 at byte 43`, exit 1, nothing written);
- * - formats: from `--format` (ttl, nt, nq, trig, rq, json, md, txt) or else the extension;
+ * - formats: from `--format` (ttl, nt, nq, trig, rq, json, md, txt, or the API's names: turtle,
+ *   ntriples, nquads, sparql, markdown, text) or else the extension;
  * - writes: `-` is standard output; files are written atomically (ts/files.ts) after their
  *   path was checked before any work (folder exists and is writable, not a folder, not one
  *   of the command's inputs, by path or by device and inode);
@@ -81,6 +82,28 @@ export function readTextInput(path: string, options: { maxBytes?: number; label?
 export const FORMAT_NAMES = ["ttl", "nt", "nq", "trig", "rq", "json", "md", "txt"] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
+/**
+ * The names the API uses for the same formats (`parseGraph(text, {format: "turtle"})`, the
+ * media types' names), accepted by `--format` as well as the short ones.
+ */
+const FORMAT_ALIASES: Readonly<Record<string, FormatName>> = {
+  turtle: "ttl",
+  ntriples: "nt",
+  "n-triples": "nt",
+  nquads: "nq",
+  "n-quads": "nq",
+  sparql: "rq",
+  markdown: "md",
+  text: "txt",
+};
+
+/** A `--format` value as a format name (`ttl`, `Turtle`, `n-quads` …), case-insensitive; undefined when unknown. */
+export function formatName(value: string): FormatName | undefined {
+  const lower = value.toLowerCase();
+  if ((FORMAT_NAMES as readonly string[]).includes(lower)) return lower as FormatName;
+  return Object.hasOwn(FORMAT_ALIASES, lower) ? FORMAT_ALIASES[lower] : undefined;
+}
+
 const EXTENSIONS: Record<string, FormatName> = {
   ".ttl": "ttl",
   ".turtle": "ttl",
@@ -103,8 +126,12 @@ const EXTENSIONS: Record<string, FormatName> = {
  */
 export function inputFormat(path: string, format: string | undefined, allowed: readonly FormatName[], flag = "--format"): FormatName {
   if (format !== undefined) {
-    if (!(allowed as readonly string[]).includes(format)) throw new CliError(`${flag} must be one of ${allowed.join(", ")}, got ${echo(format)}`, 2);
-    return format as FormatName;
+    const name = formatName(format);
+    if (name === undefined || !allowed.includes(name)) {
+      const long = allowed.flatMap((f) => Object.entries(FORMAT_ALIASES).filter(([, v]) => v === f).map(([k]) => k).slice(0, 1));
+      throw new CliError(`${flag} must be one of ${allowed.join(", ")}${long.length ? ` (or ${long.join(", ")})` : ""}, got ${echo(format)}`, 2);
+    }
+    return name;
   }
   const lower = path.toLowerCase();
   const dot = lower.lastIndexOf(".");
@@ -135,8 +162,10 @@ export function formatFor(path: string, format: string | undefined, inputs: Read
   const stdin = inputs.filter((p) => p !== undefined && isStdin(p));
   if (stdin.length > 1) throw new CliError(`only one input can be - (standard input is read once); ${stdin.length} inputs are: ${stdin.join(", ")}`, 2);
   if (format === undefined) return undefined;
-  if (inputs.some((p) => p !== undefined && isStdin(p))) return isStdin(path) ? format : undefined;
-  return path === inputs[0] ? format : undefined;
+  // the short name (`turtle` → `ttl`), so each command compares one spelling; unknown values pass for inputFormat to refuse
+  const named = formatName(format) ?? format;
+  if (inputs.some((p) => p !== undefined && isStdin(p))) return isStdin(path) ? named : undefined;
+  return path === inputs[0] ? named : undefined;
 }
 
 const RDF_FORMATS: Record<string, RdfFormat> = { ttl: "turtle", nt: "ntriples", nq: "nquads", trig: "trig" };

@@ -7,7 +7,8 @@
 import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/index.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
-import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
+import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
+import { durationOption } from "./units.js";
 import { corpusDir } from "./corpus-dir.js";
 import { oneLibrary, openCliStore } from "./store-option.js";
 import type { Store } from "../store/pg.js";
@@ -17,7 +18,7 @@ export const LOCATE_TIMEOUT_SECONDS = 10;
 /** Longest accepted `--timeout`, seconds (one hour). */
 const MAX_LOCATE_TIMEOUT_SECONDS = 3600;
 
-const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]
+const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json | --jsonl]
 
 Finds every span of the corpus whose words match the quote with a difflib ratio ≥ R
 (the grounding check's measure), best first, overlapping spans left out. A quote has at
@@ -25,14 +26,15 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --book KEY       only this book (<genre>/<book>, see groundwire books)
   --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO}); low ones cost much more
   --limit N        at most N spans (default 10)
-  --timeout S      give up after S seconds of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
+  --timeout T      give up after T seconds (or 500ms, 2m) of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
   --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
   --store URL      search the library of a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE): candidate
                    passages from its trigram index, then this exact search on those only (not provably
                    complete: see docs/serving.md, PostgreSQL store)
   --json           print JSON: [{source, passages, start, end, ratio, text, diff}]; start and end are
                    UTF-16 offsets into the book as the corpus holds it (its passages, cut from the
-                   .txt file, joined by a blank line), not into the .txt file itself`;
+                   .txt file, joined by a blank line), not into the .txt file itself
+  --jsonl          the same objects, one per line (nothing when no span is found)`;
 
 /** A word diff of quote vs span over word keys (difflib matching blocks): `[-quote words-]{+span words+}`. */
 export function wordDiff(quote: string, span: string): string {
@@ -67,17 +69,19 @@ const command: Command = {
       corpus: { type: "string" },
       store: { type: "string" },
       json: { type: "boolean" },
+      jsonl: { type: "boolean" },
     }, HELP);
+    if (values.json && values.jsonl) throw new CliError("locate: --json and --jsonl are two output forms; give one", 2);
     if (positionals.length !== 1) throw new CliError(`locate: expected one quoted argument, got ${positionals.length}`, 2);
     const quote = positionals[0]!;
     if (!words(quote).length) throw new CliError("locate: the quote has no word to look for", 2);
     // any decimal number syntax (0.8, .8, 8e-1); not hex, Infinity or an empty string
     const minRatio = numberOption("locate", "min-ratio", values["min-ratio"], { fallback: LOCATE_MIN_RATIO, min: 0, max: 1, minExclusive: true });
     const limit = integerOption("locate", "limit", values.limit, { fallback: 10, max: MAX_LIMIT });
-    const timeoutMs = secondsOption("locate", "--timeout", values.timeout, { fallbackMs: LOCATE_TIMEOUT_SECONDS * 1000, max: MAX_LOCATE_TIMEOUT_SECONDS });
+    const timeoutMs = durationOption("locate", "--timeout", values.timeout, { fallbackMs: LOCATE_TIMEOUT_SECONDS * 1000, bareUnit: "s", maxMs: MAX_LOCATE_TIMEOUT_SECONDS * 1000 });
     oneLibrary("locate", values.corpus, values.store);
     const store = values.corpus === undefined ? await openCliStore("locate", values.store) : null;
-    if (store) return locateStored(store, quote, { minRatio, limit, timeoutMs, book: values.book, json: values.json === true });
+    if (store) return locateStored(store, quote, { minRatio, limit, timeoutMs, book: values.book, json: values.json === true, jsonl: values.jsonl === true });
     let books;
     try {
       books = loadBooks(corpusDir(values.corpus));
@@ -107,13 +111,13 @@ const command: Command = {
       // a quote over the bound is a usage error (exit 2), as an argument out of range is
       throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof RangeError ? 2 : 1);
     }
-    return printSpans(quote, spans, { json: values.json === true, minRatio, where: values.book ?? `${books.length} books` });
+    return printSpans(quote, spans, { json: values.json === true, jsonl: values.jsonl === true, minRatio, where: values.book ?? `${books.length} books` });
   },
 };
 export default command;
 
 /** `locate --store`: the store's candidates, then the exact search on them. */
-async function locateStored(store: Store, quote: string, o: { minRatio: number; limit: number; timeoutMs: number; book?: string; json: boolean }): Promise<number> {
+async function locateStored(store: Store, quote: string, o: { minRatio: number; limit: number; timeoutMs: number; book?: string; json: boolean; jsonl: boolean }): Promise<number> {
   const { listBooks, locateInStore } = await import("../store/pg-library.js");
   try {
     const keys = (await listBooks(store)).map((b) => b.key);
@@ -129,7 +133,7 @@ async function locateStored(store: Store, quote: string, o: { minRatio: number; 
       if (error instanceof QuoteSearchTimeoutError) throw new CliError(`locate: gave up after ${(error.elapsedMs / 1000).toFixed(1)} s (--timeout ${o.timeoutMs / 1000}); no spans printed`);
       throw error;
     }
-    return printSpans(quote, spans, { json: o.json, minRatio: o.minRatio, where: o.book ?? `${keys.length} books` });
+    return printSpans(quote, spans, { json: o.json, jsonl: o.jsonl, minRatio: o.minRatio, where: o.book ?? `${keys.length} books` });
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
@@ -139,12 +143,13 @@ async function locateStored(store: Store, quote: string, o: { minRatio: number; 
 }
 
 /** Print the spans (text or JSON); exit 1 when there is none. */
-function printSpans(quote: string, spans: LocatedSpan[], o: { json: boolean; minRatio: number; where: string }): number {
+function printSpans(quote: string, spans: LocatedSpan[], o: { json: boolean; jsonl: boolean; minRatio: number; where: string }): number {
   const minRatio = o.minRatio;
   {
-    if (o.json) {
+    if (o.json || o.jsonl) {
       const rows = spans.map((s) => ({ source: s.source, passages: s.passages, start: s.start, end: s.end, ratio: s.ratio, text: s.text, diff: wordDiff(quote, s.text) }));
-      console.log(JSON.stringify(rows, null, 2));
+      if (o.jsonl) for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
+      else console.log(JSON.stringify(rows, null, 2));
       return spans.length ? 0 : 1;
     }
     if (!spans.length) {

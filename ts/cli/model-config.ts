@@ -10,7 +10,8 @@
 import { InputFileError, readRegularFile } from "../files.js";
 import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/index.js";
 import { redact, redactUrl } from "../net/redact.js";
-import { CliError, echo, secondsOption } from "./common.js";
+import { CliError, echo } from "./common.js";
+import { durationOption } from "./units.js";
 import { isStdin, readBytesInput } from "./io.js";
 
 /** The parseArgs options every model command takes. */
@@ -32,7 +33,7 @@ export const MODEL_HELP = `  --base-url URL  OpenAI-compatible endpoint incl. /v
   --api-key-file FILE
                   read the API key from FILE, or - for standard input (else env GROUNDWIRE_API_KEY or OPENAI_API_KEY;
                   never on the command line, where ps shows it)
-  --timeout S     seconds to wait for each model request (env GROUNDWIRE_TIMEOUT; default ${DEFAULT_MODEL_TIMEOUT_MS / 1000})`;
+  --timeout T     seconds (or 90s, 2m) to wait for each model request (env GROUNDWIRE_TIMEOUT; default ${DEFAULT_MODEL_TIMEOUT_MS / 1000})`;
 
 /** A model endpoint as configured; `baseUrl` null means none (the command's offline path). */
 export interface ModelConfig {
@@ -77,7 +78,7 @@ export function readModelConfig(command: string, values: Values, env: NodeJS.Pro
   }
   const timeoutName = values.timeout !== undefined ? "--timeout" : "GROUNDWIRE_TIMEOUT";
   const rawTimeout = values.timeout ?? (env.GROUNDWIRE_TIMEOUT || undefined);
-  const timeoutMs = secondsOption(command, timeoutName, rawTimeout, { fallbackMs: DEFAULT_MODEL_TIMEOUT_MS, max: MAX_TIMEOUT_SECONDS });
+  const timeoutMs = durationOption(command, timeoutName, rawTimeout, { fallbackMs: DEFAULT_MODEL_TIMEOUT_MS, bareUnit: "s", maxMs: MAX_TIMEOUT_SECONDS * 1000 });
   const apiKey = values["api-key-file"] !== undefined ? readKeyFile(command, values["api-key-file"]) : env.GROUNDWIRE_API_KEY || env.OPENAI_API_KEY || undefined;
   return { baseUrl, model, apiKey, timeoutMs };
 }

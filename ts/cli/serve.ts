@@ -9,6 +9,7 @@ import { allowedHostsFor, isLoopbackHost, normalizeAllowedHost, normalizeCorsOri
 import { settleToken, TokenConfigError } from "../server/token.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
+import { durationOption, sizeOption } from "./units.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
@@ -44,11 +45,11 @@ server's own, --cors); others answer 403.
   --cors ORIGIN       let pages of ORIGIN (scheme://host[:port]) call the server: CORS
                       answered for exactly the origins named (repeatable; default none)
   --quiet             no request log (default: one JSON line per request on stderr)
-  --max-body BYTES    request body cap (default ${SERVE_DEFAULTS.maxBodyBytes}); larger answers 413
-  --turn-timeout MS   longest a moot turn request waits (default ${SERVE_DEFAULTS.turnTimeoutMs}); then 504
+  --max-body SIZE     request body cap, bytes or with a unit (8MiB, 500kB; default ${SERVE_DEFAULTS.maxBodyBytes}); larger answers 413
+  --turn-timeout T    longest a moot turn request waits, ms or with a unit (120s, 2m; default ${SERVE_DEFAULTS.turnTimeoutMs}); then 504
   --max-turns N       moot turns running at once over all moots (default ${SERVE_DEFAULTS.maxConcurrentTurns}); more answer 429
   --max-moots N       moots held, in memory and under --data (default ${SERVE_DEFAULTS.maxMoots}); past it POST /moots answers 429
-  --moot-idle MS      drop a moot untouched this long from memory (default ${SERVE_DEFAULTS.mootIdleMs}, 30 min); a saved one
+  --moot-idle T       drop a moot untouched this long (ms, or 30m, 1h) from memory (default ${SERVE_DEFAULTS.mootIdleMs}, 30 min); a saved one
                       reloads from --data on its next request, one in memory only is gone
 
 The checks run in a pool of worker threads, each bounded (past a bound: 422 limit):
@@ -132,11 +133,11 @@ const command: Command = {
       throw error;
     }
     const token = settled.token;
-    const maxBodyBytes = whole("max-body", values["max-body"], SERVE_DEFAULTS.maxBodyBytes, 1);
-    const turnTimeoutMs = whole("turn-timeout", values["turn-timeout"], SERVE_DEFAULTS.turnTimeoutMs, 1);
+    const maxBodyBytes = sizeOption("serve", "max-body", values["max-body"], { fallback: SERVE_DEFAULTS.maxBodyBytes, unitBytes: 1, max: SERVE_MAX["max-body"] });
+    const turnTimeoutMs = durationOption("serve", "--turn-timeout", values["turn-timeout"], { fallbackMs: SERVE_DEFAULTS.turnTimeoutMs, bareUnit: "ms", maxMs: SERVE_MAX["turn-timeout"] });
     const maxConcurrentTurns = whole("max-turns", values["max-turns"], SERVE_DEFAULTS.maxConcurrentTurns, 1);
     const maxMoots = whole("max-moots", values["max-moots"], SERVE_DEFAULTS.maxMoots, 1);
-    const idleMs = whole("moot-idle", values["moot-idle"], SERVE_DEFAULTS.mootIdleMs, 1);
+    const idleMs = durationOption("serve", "--moot-idle", values["moot-idle"], { fallbackMs: SERVE_DEFAULTS.mootIdleMs, bareUnit: "ms", maxMs: SERVE_MAX["moot-idle"] });
     const checks = readCheckOptions("serve", values);
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);

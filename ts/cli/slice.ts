@@ -7,7 +7,7 @@ import { DataFactory, Writer } from "n3";
 import { artifactIri, EVIDENCE_NS, toGraphSlice, validateSlice, type Artifact, type Fragment } from "../evidence/index.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli, maxBytesHelp, maxDocumentBytes } from "./fragments.js";
-import { ChunkedOutput, dataForStdout } from "./io.js";
+import { ChunkedOutput, dataForStdout, formatName } from "./io.js";
 
 const HELP = `usage: groundwire slice <file|-> [--artifact ID] [--format nquads|turtle] [--input-format md|txt] [--validate]
 
@@ -73,8 +73,9 @@ const command: Command = {
       "max-bytes": { type: "string" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`slice: expected one file, got ${positionals.length} (see groundwire slice --help)`, 2);
-    const format = values.format ?? "nquads";
-    if (format !== "nquads" && format !== "turtle") throw new CliError(`slice: --format must be nquads or turtle, not ${echo(format)}`, 2);
+    const named = values.format === undefined ? "nq" : formatName(values.format);
+    if (named !== "nq" && named !== "ttl") throw new CliError(`slice: --format must be nquads or turtle (nq, ttl), not ${echo(values.format ?? "")}`, 2);
+    const format = named === "nq" ? "nquads" : "turtle";
     const maxBytes = maxDocumentBytes("slice", values["max-bytes"]);
     const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact, values["input-format"], values.quiet, "--input-format", maxBytes);
     if (values.validate && fragments.length > MAX_VALIDATE_FRAGMENTS) {
