@@ -48,7 +48,8 @@ import dts from "rollup-plugin-dts";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-const deps = Object.keys(pkg.dependencies ?? {});
+// the optional peers (the HTTP/MCP stack, pg) are imported, never bundled, like the dependencies
+const deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
 const isBuiltin = (id) => id.startsWith("node:") || builtinModules.includes(id);
 const isDep = (id) => deps.some((d) => id === d || id.startsWith(`${d}/`));
 const external = (id) => isBuiltin(id) || isDep(id);

@@ -16,8 +16,9 @@ import { ROOT, importSpecifiers, requireBuild } from "./support.js";
 /** The files of dist/ allowed to carry third-party code, as docs/package.md documents them. */
 const DOCUMENTED_BUNDLES = ["dist/browser/groundwire.js", "dist/vendor/markdown.js"];
 
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-const declared = new Set(Object.keys(pkg.dependencies));
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+// the optional peers (serve's and mcp's HTTP/MCP stack, --store's pg) are declared too
+const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)]);
 const packageOf = (spec: string) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
 const isBuiltin = (spec: string) => spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]);
 

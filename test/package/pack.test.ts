@@ -6,8 +6,8 @@
  * graph (no node: module may reach a browser). The slow runs (pure-TS backend) use a sample
  * of the bestSpan parity cases (see probeInput); the WASM runs use all of them.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -160,6 +160,54 @@ describe("npm pack → install in a fresh project → import from Node", () => {
     expect(report.cases.map((c) => c.name.split(",")[0])).toEqual(["bestSpan", "subclass closure", "SHA-256 of 4 MiB"]);
     for (const c of report.cases) for (const k of c.contenders) expect(k.checked && k.medianMs! > 0, `${c.name} / ${k.name}`).toBe(true);
   });
+
+  it("a library install carries no HTTP/MCP stack and no PostgreSQL driver; serve and --store say what to install", () => {
+    for (const peer of ["hono", "@hono/node-server", "@modelcontextprotocol/sdk", "pino", "piscina", "pg", "express"]) {
+      expect(existsSync(join(pkg.app, "node_modules", peer)), peer).toBe(false);
+    }
+    const gwBin = join(pkg.app, "node_modules/.bin/groundwire");
+    const serve = spawnSync(gwBin, ["serve", "--port", "0"], { cwd: pkg.app, encoding: "utf8" });
+    expect(serve.status).toBe(1);
+    expect(serve.stderr).toBe("groundwire serve: groundwire serve needs hono, @hono/node-server, @modelcontextprotocol/sdk, pino, piscina, not installed with the library: npm install hono @hono/node-server @modelcontextprotocol/sdk pino piscina\n");
+    const store = spawnSync(gwBin, ["books", "--store", "postgres://127.0.0.1:1/none"], { cwd: pkg.app, encoding: "utf8" });
+    expect(store.status).toBe(1);
+    expect(store.stderr).toBe("groundwire books: --store needs pg, not installed with the library: npm install pg\n");
+    // the library and the rest of the CLI work without them
+    const books = spawnSync(gwBin, ["books", "--json"], { cwd: pkg.app, encoding: "utf8" });
+    expect(books.status, books.stderr).toBe(0);
+    expect(JSON.parse(books.stdout).map((b: { key: string }) => b.key)).toEqual(["diary/pepys-1660", "novel/frankenstein"]);
+    expect(spawnSync(gwBin, ["serve", "--help"], { cwd: pkg.app, encoding: "utf8" }).status).toBe(0);
+  });
+
+  it("installing the peers serve names makes serve start and answer /health", async () => {
+    const flags = ["install", "--no-audit", "--no-fund", "--ignore-scripts", "hono", "@hono/node-server", "@modelcontextprotocol/sdk", "pino", "piscina"];
+    let r = spawnSync("npm", [...flags, "--offline"], { cwd: pkg.app, encoding: "utf8" });
+    if (r.status !== 0) r = spawnSync("npm", [...flags, "--prefer-offline"], { cwd: pkg.app, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const child = spawn(join(pkg.app, "node_modules/.bin/groundwire"), ["serve", "--port", "0", "--no-auth"], { cwd: pkg.app });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        let err = "";
+        const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 60_000);
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+        // "groundwire serve: listening on http://HOST:PORT" on stdout when ready
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          out += chunk;
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        child.on("exit", () => reject(new Error(`serve exited: ${err}`)));
+      });
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(200);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 300_000);
 
   it("an unknown subpath is refused by the exports map", () => {
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", 'await import("groundwire/dist/chunks/x.js")'], { cwd: pkg.app, encoding: "utf8" });

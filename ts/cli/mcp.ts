@@ -4,6 +4,7 @@
  * notices go to stderr.
  */
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
+import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { corpusDir } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
@@ -42,7 +43,9 @@ const command: Command = {
     }, HELP);
     const checks = readCheckOptions("mcp", values);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
-    // the SDK and the checks load only now, so --help stays fast
+    // the SDK and the checks load only now, so --help stays fast; the MCP SDK and the pool
+    // are optional peers of a library install
+    requirePackages("mcp", "groundwire mcp", SERVER_PACKAGES);
     const [{ LineStdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
       import("../server/mcp-stdio.js"),
       import("../moot/corpus-node.js"),

@@ -9,6 +9,7 @@ import { allowedHostsFor, isLoopbackHost, normalizeAllowedHost, normalizeCorsOri
 import { settleToken, TokenConfigError } from "../server/token.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
+import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
 import { corpusDir } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
@@ -142,7 +143,9 @@ const command: Command = {
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);
 
-    // the server's modules load only now, so --help and usage errors stay fast
+    // the server's modules load only now, so --help and usage errors stay fast; the HTTP and
+    // MCP packages are optional peers of a library install
+    requirePackages("serve", "groundwire serve", SERVER_PACKAGES);
     const [{ createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
       import("../server/listen.js"),
       import("../moot/corpus-node.js"),

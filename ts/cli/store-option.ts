@@ -6,6 +6,7 @@
 import type { Store } from "../store/pg.js";
 import type { StoreCorpus } from "../store/pg-library.js";
 import { CliError, echo } from "./common.js";
+import { requirePackages, STORE_PACKAGES } from "./optional-packages.js";
 
 /** The line each command's help shows. */
 export const STORE_HELP = "  --store URL     read the library (and, for serve, the live moots) from PostgreSQL: postgres://… (or GROUNDWIRE_STORE); see groundwire corpus";
@@ -15,6 +16,8 @@ export const STORE_HELP = "  --store URL     read the library (and, for serve, t
  * @throws CliError: exit 2 for a value that is not a postgres:// URL, 1 when the database cannot be reached or is newer
  */
 export async function openCliStore(command: string, option: string | undefined, max?: number): Promise<Store | null> {
+  if ((option ?? (process.env.GROUNDWIRE_STORE || undefined)) === undefined) return null;
+  requirePackages(command, "--store", STORE_PACKAGES);
   const { openStore, storeUrl, StoreUrlError } = await import("../store/pg.js");
   let url: string | null;
   try {
