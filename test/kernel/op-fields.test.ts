@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { compileOps, PlanError, parseSparql, toSparql, type Query, type Pattern } from "../../ts/kernel/index.js";
 
-const PREFIX = { op: "prefix", prefix: "ex", iri: "http://e/" };
+const PREFIX = { op: "prefix", prefix: "ex", iri: "http://e/" } as const;
 
 /** What a smuggled value would change: the patterns at every level, the clauses, the columns. */
 function shape(q: Query): unknown {
@@ -60,7 +60,7 @@ const nest = (kind: "optional" | "minus", inner: Field): Field => ({
   set: (v) => ({ op: kind, ops: [inner.set(v)] }),
 });
 
-const triple = { op: "triple", s: "?s", p: "ex:p", o: "?o" };
+const triple = { op: "triple", s: "?s", p: "ex:p", o: "?o" } as const;
 const FIELDS: Field[] = [
   f("triple", '"s"', triple, (v) => ({ ...triple, s: v })),
   f("triple", '"p"', triple, (v) => ({ ...triple, p: v })),
