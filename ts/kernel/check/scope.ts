@@ -28,7 +28,9 @@ export class ScopeChecker extends TypingChecker {
     const grouped =
       q.groupBy.length > 0 ||
       (q.projection !== "*" && q.projection.some((c) => c.expr && hasAggregate(c.expr))) ||
-      q.having.some(hasAggregate);
+      q.having.some(hasAggregate) ||
+      // an aggregate in ORDER BY groups too (§18.2.4.1: "an aggregate in SELECT, HAVING, ORDER BY" → Group((1), P)); Oxigraph refuses an ungrouped projection there
+      q.orderBy.some((o) => hasAggregate(o.expr));
     const where = new Set(bound.keys());
     const groupVars = new Set<string>();
     const groupExprs: { expr: Expr; text: string }[] = [];
