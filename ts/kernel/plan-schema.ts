@@ -15,12 +15,10 @@
  */
 import * as z from "zod/mini";
 import { lazySchema } from "../deps/lazy-schema.js";
+import { VARNAME_SOURCE } from "./algebra.js";
 
 /** SPARQL 1.1's VAR1 / VAR2, exactly (productions [108], [143], [164]–[166]): `?` or `$`, then VARNAME. */
-const PN_CHARS_U = "A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
-/** U+10000–U+EFFFF as a surrogate pair (no `u` flag: the pattern also goes out as JSON Schema). */
-const ASTRAL = "[\\uD800-\\uDB7F][\\uDC00-\\uDFFF]";
-export const VARIABLE = new RegExp(`^[?$](?:[${PN_CHARS_U}0-9]|${ASTRAL})(?:[${PN_CHARS_U}0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040]|${ASTRAL})*$`);
+export const VARIABLE = new RegExp(`^[?$]${VARNAME_SOURCE}$`);
 
 /** The kinds of answer a goal can expect. */
 export const GOAL_KINDS = ["entity", "literal", "number", "boolean"] as const;
