@@ -121,10 +121,14 @@ describe("one scope check for every variable an expression reads", () => {
     expect(r.context.map((c) => c.text)).toEqual(["?s : entity", "?z : xsd:integer"]);
   });
 
-  it("a variable only inside MINUS is not in the typing context, and MINUS types nothing outside", () => {
+  it("a variable only inside MINUS (or EXISTS) is not in the typing context, and MINUS types nothing outside", () => {
     const r = olympics.check("PREFIX ex: <http://example.org/olympics/>\nSELECT ?c WHERE { ?c a ex:City MINUS { ?c ex:hosted ?g . ?g ex:year ?y } }");
     expect(r.errors).toEqual([]);
     expect(r.context.map((c) => c.text)).toEqual(["?c : ex:City"]);
+    // EXISTS binds nothing outside it either
+    const exists = olympics.check("PREFIX ex: <http://example.org/olympics/>\nSELECT ?c WHERE { ?c a ex:City FILTER NOT EXISTS { ?c ex:hosted ?g . ?g ex:year ?y } }");
+    expect(exists.errors).toEqual([]);
+    expect(exists.context.map((c) => c.text)).toEqual(["?c : ex:City"]);
     // a type mismatch inside MINUS is still reported
     const bad = olympics.check('PREFIX ex: <http://example.org/olympics/>\nSELECT ?c WHERE { ?c a ex:City MINUS { ?c ex:hosted "Winter" } }');
     expect(bad.errors.map((e) => e.message)).toEqual(['type mismatch: ex:hosted expects an entity of ex:OlympicGames, got the literal "Winter"']);

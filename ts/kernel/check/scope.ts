@@ -438,9 +438,14 @@ export class ScopeChecker extends TypingChecker {
   /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRI constants in described namespaces (function names are not checked). */
   exprCheck(expr: Expr, scope: Set<string>): void {
     switch (expr.kind) {
-      case "exists":
+      case "exists": {
+        // typed apart, as MINUS: EXISTS binds nothing outside it (SPARQL 1.1 §8.1, §18.2.1)
+        const saved = this.vars;
+        this.vars = new Map([...saved].map(([k, v]) => [k, { ...v, classes: [...v.classes] }]));
         this.group(expr.group, new Set(), scope);
+        this.vars = saved;
         return;
+      }
       case "call":
         for (const a of expr.args) this.exprCheck(a, scope);
         return;
