@@ -14,6 +14,15 @@ const REVIEWED_REJECTIONS: Record<string, string> = {
   "56": "SPARQL syntax error at line 1, column 8: an aggregate in SELECT is written in parentheses with a name: (COUNT(DISTINCT ?uri) AS ?n) (SPARQL 1.1 §11.1) (fix: write (COUNT(DISTINCT ?uri) AS ?n))",
   // dbo:Alliance is a class; the property is dbo:alliance (that UNION branch can never match)
   "116": "unknown property dbo:Alliance (did you mean dbo:alliance?)",
+  // an aggregate in ORDER BY groups the whole result into one group (SPARQL 1.1 §18.2.4.1), so the projected
+  // variable is neither grouped nor aggregated: Oxigraph refuses these, DBpedia's Virtuoso groups by it silently;
+  // the meant query adds GROUP BY ?uri (?x)
+  "52": "?x is neither grouped nor aggregated",
+  "84": "?uri is neither grouped nor aggregated",
+  "110": "?uri is neither grouped nor aggregated",
+  "121": "?uri is neither grouped nor aggregated",
+  "123": "?uri is neither grouped nor aggregated",
+  "133": "?uri is neither grouped nor aggregated",
   // DBpedia has no dbo:website (its homepage property is foaf:homepage): the gold answer "false" comes from the defect
   "374": "unknown property dbo:website (did you mean dbo:Website?)",
 };

@@ -1,7 +1,7 @@
 // SPARQL text printed from a plan never carries an IRI that could end its IRIREF: SPARQL decodes \u escapes
 // before parsing (§19.2), so such IRIs are refused, never escaped.
 import { describe, expect, it } from "vitest";
-import { compileOps, iriRef, PlanError, SparqlIriError, toSparql, emptyQuery } from "../../ts/kernel/index.js";
+import { compileOps, iriRef, PlanError, SparqlIriError, SparqlTermError, toSparql, emptyQuery, type Query } from "../../ts/kernel/index.js";
 import { parseSparql } from "../../ts/kernel/sparql.js";
 
 const INJECTED = "http://e/> . } ; DROP ALL ; SELECT * WHERE { <http://e/";
@@ -29,6 +29,27 @@ describe("IRIs in printed SPARQL", () => {
     expect(JSON.stringify(changed)).toContain("DROP ALL");
     expect(() => toSparql(changed)).toThrow(SparqlIriError);
     expect(() => toSparql(emptyQuery({ ex: INJECTED }))).not.toThrow(); // an unused prefix is not printed
+  });
+});
+
+describe("names in printed SPARQL", () => {
+  it("a query built or changed in code cannot print an injected variable, blank node label, language tag or function name", () => {
+    const base = compileOps([
+      { op: "triple", s: "?s", p: "<http://e/p>", o: '"x"@en' },
+      { op: "triple", s: "_:b", p: "<http://e/p>", o: "?o" },
+      { op: "bind", expr: "STR(?o)", as: "?k" },
+      { op: "project", vars: ["?s", "(COUNT(?o) AS ?n)"] },
+    ]).query;
+    expect(() => parseSparql(toSparql(base))).not.toThrow();
+    const json = JSON.stringify(base);
+    const change = (from: string, to: string): Query => JSON.parse(json.split(from).join(to)) as Query;
+    const injected = "x } . ?s <http://e/secret> ?y #";
+    expect(() => toSparql(change('"name":"s"', `"name":${JSON.stringify(injected)}`))).toThrow(SparqlTermError);
+    expect(() => toSparql(change('"name":"k"', `"name":${JSON.stringify(injected)}`))).toThrow('the variable name "x } . ?s <http://e/secret> ?y #" cannot be written in SPARQL');
+    expect(() => toSparql(change('"label":"e_b"', `"label":${JSON.stringify(injected)}`))).toThrow(/^the blank node label /);
+    expect(() => toSparql(change('"language":"en"', `"language":${JSON.stringify(injected)}`))).toThrow(/^the language tag /);
+    expect(() => toSparql(change('"name":"str"', `"name":${JSON.stringify("str(?o)) } #")}`))).toThrow(/^the function name /);
+    expect(() => toSparql(change('"name":"count"', `"name":${JSON.stringify("count(*)) } #")}`))).toThrow(/^the aggregate name /);
   });
 });
 

@@ -56,6 +56,7 @@ const SAMPLES: Record<string, () => Error> = {
   RdfParseError: () => new pkg.RdfParseError("g.ttl", 1, 2, "x"),
   SameBookError: () => new pkg.SameBookError("a/b"),
   SparqlIriError: () => new pkg.SparqlIriError("http://x y"),
+  SparqlTermError: () => new pkg.SparqlTermError("variable name", "x }"),
   SparqlNestingError: () => new pkg.SparqlNestingError(1, 1, 48),
   SparqlStoreError: () => new pkg.SparqlStoreError("x", "s"),
   SparqlSyntaxError: () => new pkg.SparqlSyntaxError(1, 1, "x"),

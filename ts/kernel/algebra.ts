@@ -105,6 +105,41 @@ export function emptyQuery(prefixes: Record<string, string> = {}): Query {
 
 // ---------------------------------------------------------------- printing
 
+const PN_CHARS_U = "A-Za-z_\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD";
+/** U+10000–U+EFFFF as a surrogate pair (no `u` flag: the pattern also goes out as JSON Schema). */
+const ASTRAL = "[\\uD800-\\uDB7F][\\uDC00-\\uDFFF]";
+/** SPARQL 1.1's VARNAME (production [166]) as regular-expression source, unanchored. */
+export const VARNAME_SOURCE = `(?:[${PN_CHARS_U}0-9]|${ASTRAL})(?:[${PN_CHARS_U}0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040]|${ASTRAL})*`;
+const VARNAME = new RegExp(`^${VARNAME_SOURCE}$`);
+/** BLANK_NODE_LABEL after `_:` (production [142]); the parser's own labels (`e_a`, `g_0`) fit it. */
+const BNODE_LABEL = new RegExp(`^(?:[${PN_CHARS_U}0-9]|${ASTRAL})(?:(?:[${PN_CHARS_U}0-9.\\-\\u00B7\\u0300-\\u036F\\u203F\\u2040]|${ASTRAL})*(?:[${PN_CHARS_U}0-9\\-\\u00B7\\u0300-\\u036F\\u203F\\u2040]|${ASTRAL}))?$`);
+/** LANGTAG after `@` (production [145]). */
+const LANGTAG = /^[a-zA-Z]+(-[a-zA-Z0-9]+)*$/;
+/** A built-in call, operator or aggregate name as the algebra holds it (lower case: `str`, `group_concat`, `+`, `notin`). */
+const CALL_NAME = /^(?:[a-z][a-z0-9_]*|\|\||&&|!=|<=|>=|[=<>+\-*/!])$/;
+
+/**
+ * A name in a query built or changed in code cannot be written as SPARQL: a variable, blank
+ * node label, language tag or function name that its production does not allow (it would be
+ * read as more query text). Parsed queries and op lists never hold one.
+ */
+export class SparqlTermError extends GroundwireError {
+  constructor(readonly what: string, readonly value: string) {
+    super(`the ${what} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} cannot be written in SPARQL: it is not a ${what} SPARQL's grammar allows`, { code: "bad_request", status: 400 });
+    this.name = "SparqlTermError";
+  }
+}
+
+function checked(what: string, value: string, pattern: RegExp): string {
+  if (!pattern.test(value)) throw new SparqlTermError(what, value);
+  return value;
+}
+
+/** `?name`, refusing a name SPARQL's VARNAME does not allow. */
+function varText(name: string): string {
+  return `?${checked("variable name", name, VARNAME)}`;
+}
+
 /** Characters SPARQL's IRIREF cannot hold (SPARQL 1.1 §19.8, production [139]). */
 const NOT_IN_IRIREF = /[\u0000-\u0020<>"{}|^`\\]/;
 
@@ -146,14 +181,14 @@ function escapeString(value: string): string {
 export function termToSparql(term: Term, prefixes: Record<string, string>): string {
   switch (term.kind) {
     case "var":
-      return `?${term.name}`;
+      return varText(term.name);
     case "iri":
       return compactIri(term.value, prefixes);
     case "bnode":
-      return `_:${term.label}`;
+      return `_:${checked("blank node label", term.label, BNODE_LABEL)}`;
     case "literal": {
       const body = `"${escapeString(term.value)}"`;
-      if (term.language) return `${body}@${term.language}`;
+      if (term.language) return `${body}@${checked("language tag", term.language, LANGTAG)}`;
       if (term.datatype === `${XSD}string`) return body;
       // SPARQL's own numeric and boolean literals, when the lexical form is the grammar's (the value shown is the value held)
       if (term.datatype === `${XSD}integer` && /^[+-]?[0-9]+$/.test(term.value)) return term.value;
@@ -198,12 +233,13 @@ export function exprToSparql(expr: Expr, prefixes: Record<string, string>): stri
     case "aggregate": {
       const arg = expr.arg === "*" ? "*" : exprToSparql(expr.arg, prefixes);
       const sep = expr.separator !== undefined ? ` ; SEPARATOR="${escapeString(expr.separator)}"` : "";
-      return `${expr.name.toUpperCase()}(${expr.distinct ? "DISTINCT " : ""}${arg}${sep})`;
+      return `${checked("aggregate name", expr.name, CALL_NAME).toUpperCase()}(${expr.distinct ? "DISTINCT " : ""}${arg}${sep})`;
     }
     case "exists":
       return `${expr.negated ? "NOT EXISTS" : "EXISTS"} ${groupToSparql(expr.group, prefixes, "")}`;
     case "call": {
       const args = expr.args.map((a) => exprToSparql(a, prefixes));
+      if (!expr.iri) checked("function name", expr.name, CALL_NAME);
       if (expr.iri) return `${compactIri(expr.name, prefixes)}(${expr.distinct ? "DISTINCT " : ""}${args.join(", ")})`;
       if (INFIX.has(expr.name) && args.length === 2) return `(${args[0]} ${expr.name} ${args[1]})`;
       if (expr.name === "!" && args.length === 1) return `(!${args[0]})`;
@@ -222,7 +258,7 @@ function triplesToSparql(triples: TriplePattern[], prefixes: Record<string, stri
 
 function valuesToSparql(v: Values, prefixes: Record<string, string>): string {
   const rows = v.rows.map((r) => `(${r.map((t) => (t ? termToSparql(t, prefixes) : "UNDEF")).join(" ")})`);
-  return `VALUES (${v.variables.map((x) => `?${x.name}`).join(" ")}) { ${rows.join(" ")} }`;
+  return `VALUES (${v.variables.map((x) => varText(x.name)).join(" ")}) { ${rows.join(" ")} }`;
 }
 
 function patternToSparql(p: Pattern, prefixes: Record<string, string>, indent: string): string[] {
@@ -240,7 +276,7 @@ function patternToSparql(p: Pattern, prefixes: Record<string, string>, indent: s
     case "filter":
       return [`${indent}FILTER(${exprToSparql(p.expr, prefixes)})`];
     case "bind":
-      return [`${indent}BIND(${exprToSparql(p.expr, prefixes)} AS ?${p.variable.name})`];
+      return [`${indent}BIND(${exprToSparql(p.expr, prefixes)} AS ${varText(p.variable.name)})`];
     case "values":
       return [`${indent}${valuesToSparql(p, prefixes)}`];
     case "graph":
@@ -263,14 +299,14 @@ function queryBody(q: Query, prefixes: Record<string, string>, indent: string): 
   const projection =
     q.projection === "*"
       ? "*"
-      : q.projection.map((c) => (c.expr ? `(${exprToSparql(c.expr, prefixes)} AS ?${c.variable.name})` : `?${c.variable.name}`)).join(" ");
+      : q.projection.map((c) => (c.expr ? `(${exprToSparql(c.expr, prefixes)} AS ${varText(c.variable.name)})` : varText(c.variable.name))).join(" ");
   if (q.form === "select") parts.push(`SELECT ${modifier}${projection || "*"}`);
   else if (q.form === "ask") parts.push("ASK");
   else if (q.form === "construct") parts.push(`CONSTRUCT {\n${triplesToSparql(q.template ?? [], prefixes, indent + "  ").join("\n")}\n${indent}}`);
   else parts.push(`DESCRIBE ${[projection === "*" ? "*" : projection, ...(q.describe ?? []).map((t) => termToSparql(t, prefixes))].filter(Boolean).join(" ")}`);
   parts.push(`WHERE ${groupToSparql(q.where, prefixes, indent)}`);
   if (q.groupBy.length)
-    parts.push(`GROUP BY ${q.groupBy.map((g) => (g.variable ? `(${exprToSparql(g.expr, prefixes)} AS ?${g.variable.name})` : g.expr.kind === "term" ? exprToSparql(g.expr, prefixes) : `(${exprToSparql(g.expr, prefixes)})`)).join(" ")}`);
+    parts.push(`GROUP BY ${q.groupBy.map((g) => (g.variable ? `(${exprToSparql(g.expr, prefixes)} AS ${varText(g.variable.name)})` : g.expr.kind === "term" ? exprToSparql(g.expr, prefixes) : `(${exprToSparql(g.expr, prefixes)})`)).join(" ")}`);
   if (q.having.length) parts.push(`HAVING ${q.having.map((h) => `(${exprToSparql(h, prefixes)})`).join(" ")}`);
   if (q.orderBy.length) parts.push(`ORDER BY ${q.orderBy.map((o) => `${o.descending ? "DESC" : "ASC"}(${exprToSparql(o.expr, prefixes)})`).join(" ")}`);
   // Digits always: a large count prints as `1e+23` in JS, which is not a SPARQL INTEGER.

@@ -1,7 +1,7 @@
 // ts/kernel: the plan verifier (browser-safe). Node-only pieces (the embedded Oxigraph store) are in ./node.ts.
 export { Schema, namespaceOf, type PropertyInfo } from "./schema.js";
 export { computeClosure, closureTs, closureAncestorsOf, closureHas, closurePairCount, type Closure } from "./closure.js";
-export { toSparql, emptyQuery, iriRef, compactIri, SparqlIriError, type Query, type Group, type Pattern, type TriplePattern, type Path, type Expr, type Term, type Iri, type Variable, type Literal, type BlankNode, type Values, type Projection, type Origin, type Span as PlanSpan } from "./algebra.js";
+export { toSparql, emptyQuery, iriRef, compactIri, SparqlIriError, SparqlTermError, type Query, type Group, type Pattern, type TriplePattern, type Path, type Expr, type Term, type Iri, type Variable, type Literal, type BlankNode, type Values, type Projection, type Origin, type Span as PlanSpan } from "./algebra.js";
 export { parseSparql, SparqlSyntaxError, SparqlNestingError, createLineIndex } from "./sparql.js";
 export { MAX_SPARQL_NESTING } from "./syntax-hints.js";
 export { compileOps, PlanError, OP_NAMES, type Op, type Plan } from "./ops.js";

@@ -16,7 +16,11 @@
  *   {"op":"limit","n":1}   {"op":"offset","n":10}   {"op":"finish"} (ends a prove loop; no effect here)
  *
  * Terms and expressions are SPARQL syntax, parsed by Traqula (through
- * `parseSparql`), so an op accepts exactly what a query would. Diagnostics on an
+ * `parseSparql`), so an op accepts exactly what a query would. Each field is first
+ * read on Traqula's tokens (op-terms.ts): a term field must be exactly one variable, IRI,
+ * prefixed name or literal, a predicate one property path, an expression balanced, and no
+ * field may hold a comment; so no value can change the shape of the query it joins, and
+ * anything else is refused naming the op and the field. Diagnostics on an
  * op-list plan carry `op` (the 0-based index of the top-level op), not a span.
  */
 import type { Expr, Group, Origin, Pattern, Projection, Query, Term, TriplePattern, Variable } from "./algebra.js";
@@ -24,8 +28,9 @@ import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../j
 import { emptyQuery, iriRef } from "./algebra.js";
 import { parseSparql, SparqlSyntaxError } from "./sparql.js";
 import { parseGoal, GoalError, type Goal } from "./goal.js";
+import { fieldProblem, fieldTokens, type FieldShape, type FieldToken } from "./op-terms.js";
 
-import { opSchema, type Op, type Plan } from "./plan-schema.js";
+import { opSchema, VARIABLE, type Op, type Plan } from "./plan-schema.js";
 import { GroundwireError } from "../errors.js";
 
 export type { Op, Plan };
@@ -84,18 +89,32 @@ class OpCompiler {
     return v as string;
   }
 
+  /**
+   * Refuse a field whose text does not have its shape (see op-terms.ts), naming the op and the field.
+   * @param field the field as it is named in messages (`"o"`, `"rows" row 2 cell 1`)
+   */
+  shaped(text: string, shape: FieldShape, op: string, field: string): string {
+    const problem = fieldProblem(text, shape);
+    if (problem) this.fail(`${op}: ${field} ${JSON.stringify(text)} ${problem}`);
+    return text;
+  }
+
   /** Parse a fragment inside a scratch query; errors name the op. */
-  fragment(text: string, op: string): Query {
+  fragment(text: string, op: string, field?: string): Query {
     try {
       return parseSparql(text, { prefixes: this.query.prefixes });
     } catch (error) {
-      if (error instanceof SparqlSyntaxError) this.fail(`${op}: ${error.detail}`);
+      if (error instanceof SparqlSyntaxError) this.fail(`${op}: ${field ? `${field}: ` : ""}${error.detail}`);
       throw error;
     }
   }
 
-  expr(text: string, op: string): Expr {
-    // a projection accepts every expression, aggregates included
+  expr(text: string, op: string, field = '"expr"'): Expr {
+    const problem = fieldProblem(text, "expression");
+    // an open bracket at the end: the expression stops where an operand or a closing bracket is still expected
+    if (problem?.startsWith("leaves ")) this.fail(`${op}: the expression ${JSON.stringify(text)} is incomplete: it ends where an operand or ')' is still expected`);
+    if (problem) this.fail(`${op}: ${field} ${JSON.stringify(text)} ${problem}`);
+    // a projection accepts every expression, aggregates included; the text is balanced, so it stays inside the parentheses
     const head = "SELECT (";
     let q: Query;
     try {
@@ -115,15 +134,19 @@ class OpCompiler {
   }
 
   variable(text: unknown, op: string, field: string): Variable {
-    if (typeof text !== "string" || !/^[?$][A-Za-z_0-9\u00B7-\uFFFF]+$/u.test(text)) this.fail(`${op} needs "${field}" as a variable like "?x", got ${JSON.stringify(text)}`);
+    if (typeof text !== "string" || !VARIABLE.test(text)) this.fail(`${op} needs "${field}" as a variable like "?x", got ${JSON.stringify(text)}`);
     return { kind: "var", name: (text as string).slice(1), at: { op: this.index } };
   }
 
-  term(text: unknown, op: string): Term | undefined {
+  term(text: unknown, op: string, field: string): Term | undefined {
     if (text === null || text === "UNDEF") return undefined;
-    if (typeof text === "number" || typeof text === "boolean") text = String(text);
+    if (typeof text === "number" && !Number.isFinite(text)) this.fail(`${op}: ${field} must be a finite number, got ${String(text)}`);
+    // a JSON number as SPARQL digits: 1e21 prints as "1e+21" in JS, which SPARQL reads as a double; an integer keeps its digits
+    if (typeof text === "number") text = Number.isInteger(text) ? BigInt(text).toString() : String(text).replace("e+", "e");
+    if (typeof text === "boolean") text = String(text);
     if (typeof text !== "string") this.fail(`${op}: a term must be a string, got ${JSON.stringify(text)}`);
-    const q = this.fragment(`SELECT * WHERE { VALUES ?v { ${text} } }`, op);
+    this.shaped(text as string, "data", op, field);
+    const q = this.fragment(`SELECT * WHERE { VALUES ?v { ${text} } }`, op, field);
     const v = q.where.patterns[0];
     if (!v || v.type !== "values" || v.rows.length !== 1) this.fail(`${op}: not a single term: ${text}`);
     return relocate(v.rows[0][0], { op: this.index });
@@ -141,12 +164,12 @@ class OpCompiler {
     const at = { op: this.index };
     switch (op.op) {
       case "triple": {
-        const s = this.str(op, "s");
-        const p = this.str(op, "p");
-        const o = this.str(op, "o");
+        const s = this.shaped(this.str(op, "s"), "term", "triple", '"s"');
+        const p = this.shaped(this.str(op, "p"), "predicate", "triple", '"p"');
+        const o = this.shaped(this.str(op, "o"), "term", "triple", '"o"');
         const q = this.fragment(`SELECT * WHERE { ${s} ${p} ${o} . }`, "triple");
         const bgp = q.where.patterns[0];
-        if (!bgp || bgp.type !== "bgp" || bgp.triples.length < 1) this.fail(`triple: not a triple pattern: ${s} ${p} ${o}`);
+        if (q.where.patterns.length !== 1 || !bgp || bgp.type !== "bgp" || bgp.triples.length !== 1) this.fail(`triple: not one triple pattern: ${s} ${p} ${o}`);
         return relocate({ type: "bgp", triples: bgp.triples as TriplePattern[], at }, at);
       }
       case "filter":
@@ -168,7 +191,7 @@ class OpCompiler {
           if (!Array.isArray(r)) this.fail(`values: row ${i + 1} must be a list of ${variables.length} terms, got ${JSON.stringify(r)}`);
           if (r.length !== variables.length)
             this.fail(`values: row ${i + 1} ${JSON.stringify(r)} has ${r.length} term${r.length === 1 ? "" : "s"} for ${variables.length} variable${variables.length === 1 ? "" : "s"} (${variables.map((v) => `?${v.name}`).join(" ")}): write null or "UNDEF" for a missing value`);
-          return (r as unknown[]).map((t) => this.term(t, "values"));
+          return (r as unknown[]).map((t, j) => this.term(t, "values", `"rows" row ${i + 1} cell ${j + 1}`));
         });
         return { type: "values", variables, rows, at };
       }
@@ -210,21 +233,23 @@ class OpCompiler {
         return;
       case "group": {
         if (!Array.isArray(op.by) || !op.by.length) this.fail(`group needs "by" as a non-empty list like ["?x"]`);
-        const text = (op.by as unknown[]).map((b) => {
+        (op.by as unknown[]).forEach((b, i) => {
           if (typeof b !== "string") this.fail(`group: "by" items must be strings`);
-          const s = (b as string).trim();
-          return s.startsWith("?") || s.startsWith("$") ? s : s.startsWith("(") ? s : `(${s})`;
+          const tokens = this.tokens(b as string, "expression", "group", `"by" item ${i + 1}`);
+          // one variable, `(expr)`, `(expr AS ?v)`; anything else is wrapped in parentheses, so it cannot leave its place
+          const text = tokens.length === 1 || enclosed(tokens) ? (b as string) : `(${b as string})`;
+          const g = this.fragment(`SELECT * WHERE { } GROUP BY ${text}`, "group", `"by" item ${i + 1} ${JSON.stringify(b)}`);
+          if (g.groupBy.length !== 1 || !onlyClause(g, "groupBy")) this.fail(`group: "by" item ${i + 1} ${JSON.stringify(b)} is not one grouping condition`);
+          q.groupBy.push(...relocate(g.groupBy, at));
         });
-        const g = this.fragment(`SELECT * WHERE { } GROUP BY ${text.join(" ")}`, "group");
-        q.groupBy.push(...relocate(g.groupBy, at));
         return;
       }
       case "aggregate": {
         const fn = this.str(op, "fn").toUpperCase();
         if (!["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"].includes(fn)) this.fail(`aggregate: unknown fn "${op.fn}" (expected count, sum, avg, min, max, sample, group_concat)`);
-        const of = op.of === undefined ? "*" : this.str(op, "of");
+        const of = op.of === undefined ? "*" : this.shaped(this.str(op, "of"), "expression", "aggregate", '"of"');
         const alias = this.variable(op.as, "aggregate", "as");
-        const expr = this.expr(`${fn}(${op.distinct ? "DISTINCT " : ""}${of})`, "aggregate");
+        const expr = this.expr(`${fn}(${op.distinct ? "DISTINCT " : ""}${of})`, "aggregate", '"of"');
         this.column({ variable: alias, expr, at });
         return;
       }
@@ -234,10 +259,11 @@ class OpCompiler {
         for (const v of op.vars as unknown[]) {
           if (typeof v !== "string") this.fail(`project: "vars" items must be strings`);
           const text = (v as string).trim();
-          if (text.startsWith("?") || text.startsWith("$")) cols.push({ variable: this.variable(text, "project", "vars"), at });
+          const tokens = this.tokens(text, "expression", "project", `"vars" item ${cols.length + 1}`);
+          if (tokens.length === 1 && (tokens[0].type === "Var1" || tokens[0].type === "Var2")) cols.push({ variable: this.variable(text, "project", "vars"), at });
           else {
-            const p = this.fragment(`SELECT ${text.startsWith("(") ? text : `(${text})`} WHERE { }`, "project");
-            if (p.projection === "*" || p.projection.length !== 1) this.fail(`project: not a column: ${text}`);
+            const p = this.fragment(`SELECT ${enclosed(tokens) ? text : `(${text})`} WHERE { }`, "project", `"vars" item ${cols.length + 1} ${JSON.stringify(text)}`);
+            if (p.projection === "*" || p.projection.length !== 1 || !onlyClause(p, "projection")) this.fail(`project: not a column: ${text}`);
             cols.push(relocate(p.projection[0], at));
           }
         }
@@ -255,8 +281,16 @@ class OpCompiler {
         return;
       case "order": {
         if (!Array.isArray(op.by) || !op.by.length) this.fail(`order needs "by" as a non-empty list like ["DESC(?n)"]`);
-        const g = this.fragment(`SELECT * WHERE { } ORDER BY ${(op.by as unknown[]).map(String).join(" ")}`, "order");
-        q.orderBy.push(...relocate(g.orderBy, at));
+        (op.by as unknown[]).forEach((b, i) => {
+          if (typeof b !== "string") this.fail(`order: "by" items must be strings`);
+          const tokens = this.tokens(b as string, "expression", "order", `"by" item ${i + 1}`);
+          // one variable, `(expr)`, ASC(expr) / DESC(expr), or anything else in parentheses: it cannot leave its place
+          const direction = (tokens[0].type === "OrderAsc" || tokens[0].type === "OrderDesc") && enclosed(tokens.slice(1));
+          const text = tokens.length === 1 || enclosed(tokens) || direction ? (b as string) : `(${b as string})`;
+          const g = this.fragment(`SELECT * WHERE { } ORDER BY ${text}`, "order", `"by" item ${i + 1} ${JSON.stringify(b)}`);
+          if (g.orderBy.length !== 1 || !onlyClause(g, "orderBy")) this.fail(`order: "by" item ${i + 1} ${JSON.stringify(b)} is not one order condition`);
+          q.orderBy.push(...relocate(g.orderBy, at));
+        });
         return;
       }
       case "limit":
@@ -272,6 +306,12 @@ class OpCompiler {
     this.fail(`unknown op "${op.op}" (expected one of ${OP_NAMES.join(", ")})`);
   }
 
+  /** The tokens of a field of this shape (refused as in {@link shaped}). */
+  tokens(text: string, shape: FieldShape, op: string, field: string): FieldToken[] {
+    this.shaped(text, shape, op, field);
+    return (fieldTokens(text) as { tokens: FieldToken[] }).tokens;
+  }
+
   column(c: Projection): void {
     if (this.projection === "*") this.projection = [];
     const i = this.projection.findIndex((x) => x.variable.name === c.variable.name);
@@ -283,6 +323,30 @@ class OpCompiler {
     if (this.query.form === "select") this.query.projection = this.projection;
     return this.query;
   }
+}
+
+/** Whether the tokens are one parenthesised group: the first `(` closes at the last token. */
+function enclosed(tokens: FieldToken[]): boolean {
+  if (tokens.length < 2 || tokens[0].type !== "LParen") return tokens.length === 1 && tokens[0].type === "Nil";
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i].type;
+    if (t === "LParen" || t === "LCurly" || t === "LSquare") depth++;
+    else if (t === "RParen" || t === "RCurly" || t === "RSquare") depth--;
+    if (depth === 0) return i === tokens.length - 1;
+  }
+  return false;
+}
+
+/** Whether a scratch query holds nothing but its empty WHERE and the one clause a field filled. */
+function onlyClause(q: Query, clause: "groupBy" | "orderBy" | "projection"): boolean {
+  return (
+    q.where.patterns.length === 0 &&
+    (clause === "projection" || q.projection === "*") &&
+    (clause === "groupBy" || q.groupBy.length === 0) &&
+    (clause === "orderBy" || q.orderBy.length === 0) &&
+    q.having.length === 0 && q.limit === undefined && q.offset === undefined && q.values === undefined && !q.distinct && !q.reduced
+  );
 }
 
 /** One schema issue as a sentence: a goal op's fields are the goal's ("malformed goal: …"). */

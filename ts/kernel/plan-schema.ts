@@ -15,8 +15,10 @@
  */
 import * as z from "zod/mini";
 import { lazySchema } from "../deps/lazy-schema.js";
+import { VARNAME_SOURCE } from "./algebra.js";
 
-const VARIABLE = /^[?$][A-Za-z_0-9\u00B7-\uFFFF]+$/u;
+/** SPARQL 1.1's VAR1 / VAR2, exactly (productions [108], [143], [164]–[166]): `?` or `$`, then VARNAME. */
+export const VARIABLE = new RegExp(`^[?$]${VARNAME_SOURCE}$`);
 
 /** The kinds of answer a goal can expect. */
 export const GOAL_KINDS = ["entity", "literal", "number", "boolean"] as const;

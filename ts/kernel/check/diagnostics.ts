@@ -20,6 +20,8 @@ export interface Diagnostic {
     | "select-star-grouped"
     | "having-alias"
     | "unbound-having-variable"
+    | "unbound-variable"
+    | "values-repeated-variable"
     | "blank-node-reuse"
     | "mixed-negated-property-set";
   severity: "error" | "warning";

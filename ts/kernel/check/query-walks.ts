@@ -39,13 +39,12 @@ export function hasAggregate(e: Expr): boolean {
   return false;
 }
 
-/** Variables of an expression outside aggregates (and outside EXISTS unless `intoExists`... never: EXISTS has its own scope). */
-export function freeVars(e: Expr, _filter = false): Variable[] {
+/** Variables an expression reads outside aggregates and outside EXISTS (which has its own scope), BOUND's argument included. */
+export function freeVars(e: Expr): Variable[] {
   switch (e.kind) {
     case "term":
       return e.term.kind === "var" ? [{ ...e.term, at: e.term.at ?? e.at }] : [];
     case "call":
-      if (!e.iri && e.name === "bound") return e.args.flatMap((a) => freeVars(a)).length ? [] : [];
       return e.args.flatMap((a) => freeVars(a));
     case "aggregate":
     case "exists":
@@ -94,6 +93,18 @@ export function varsOf(e: Expr): Variable[] {
     case "aggregate":
       return e.arg === "*" ? [] : varsOf(e.arg);
     case "exists":
+      return [];
+  }
+}
+
+/** Variables an expression reads inside its aggregates' arguments (not inside EXISTS). */
+export function aggregatedVars(e: Expr): Variable[] {
+  switch (e.kind) {
+    case "aggregate":
+      return e.arg === "*" ? [] : varsOf(e.arg).map((v) => ({ ...v, at: v.at ?? e.at }));
+    case "call":
+      return e.args.flatMap(aggregatedVars);
+    default:
       return [];
   }
 }

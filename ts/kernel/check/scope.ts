@@ -7,23 +7,38 @@ import { exprToSparql } from "../algebra.js";
 import { RDF_TYPE } from "../schema.js";
 import { type Binding, originFields, sameOrigin } from "./diagnostics.js";
 import { closest } from "./did-you-mean.js";
-import { tripleVars, hasAggregate, freeVars, substitute, explicitBlankNodes, varsOf } from "./query-walks.js";
+import { tripleVars, hasAggregate, freeVars, substitute, explicitBlankNodes, aggregatedVars } from "./query-walks.js";
 import { TypingChecker } from "./typing.js";
+
+/** Where an expression reads its variables (named in messages: `unbound variable ?x in ORDER BY`). */
+type ReadPosition = "FILTER" | "BIND" | "SELECT" | "GROUP BY" | "HAVING" | "ORDER BY";
 
 /** The checker with SPARQL 1.1 scoping (§18.2.1): what each query, group, subquery, FILTER, BIND, VALUES and HAVING binds and may see. */
 export class ScopeChecker extends TypingChecker {
-  /** Check a (sub)query; returns the variables it makes visible (projected, or in scope for SELECT *). */
+  /**
+   * Check a (sub)query; returns the variables it makes visible (projected, or in scope for SELECT *).
+   * Scope after WHERE (SPARQL 1.1 §18.2.4.1): GROUP BY reads WHERE's variables; in a grouped query
+   * (§11.4) only the grouping variables are left, and an aggregate's argument reads WHERE's; each
+   * SELECT expression reads those and the aliases before it; HAVING reads the grouping variables
+   * (it runs before SELECT's expressions); ORDER BY reads the same as SELECT, aliases included.
+   */
   checkQuery(q: Query): Map<string, Binding> {
     const bound = this.group(q.where, new Set());
     if (q.values) this.values(q.values, bound);
-    const grouped = q.groupBy.length > 0 || (q.projection !== "*" && q.projection.some((c) => c.expr && hasAggregate(c.expr))) || q.having.some(hasAggregate);
+    const grouped =
+      q.groupBy.length > 0 ||
+      (q.projection !== "*" && q.projection.some((c) => c.expr && hasAggregate(c.expr))) ||
+      q.having.some(hasAggregate) ||
+      // an aggregate in ORDER BY groups too (§18.2.4.1: "an aggregate in SELECT, HAVING, ORDER BY" → Group((1), P)); Oxigraph refuses an ungrouped projection there
+      q.orderBy.some((o) => hasAggregate(o.expr));
+    const where = new Set(bound.keys());
     const groupVars = new Set<string>();
     const groupExprs: { expr: Expr; text: string }[] = [];
     for (const iri of q.describe ?? []) if (iri.kind === "iri") this.knownTerm(iri, "term");
-    for (const o of q.orderBy) this.exprCheck(o.expr, new Set(bound.keys()));
     for (const g of q.groupBy) {
-      this.exprCheck(g.expr, new Set(bound.keys()));
-      for (const v of varsOf(g.expr)) if (!bound.has(v.name)) this.unboundNotice(v, bound, "GROUP BY");
+      if (g.expr.kind === "term" && g.expr.term.kind === "var" && !g.variable) {
+        if (!bound.has(g.expr.term.name)) this.unboundNotice({ ...g.expr.term, at: g.expr.term.at ?? g.at }, bound, "GROUP BY");
+      } else this.readExpr(g.expr, { position: "GROUP BY", scope: where, aggregateScope: where }, g.at);
       if (g.variable) {
         if (bound.has(g.variable.name) || groupVars.has(g.variable.name)) {
           const written = `(${exprToSparql(g.expr, this.prefixes)} AS ?${g.variable.name})`;
@@ -45,6 +60,8 @@ export class ScopeChecker extends TypingChecker {
       else groupExprs.push({ expr: g.expr, text: exprToSparql(g.expr, this.prefixes) });
     }
     const visible = new Map<string, Binding>();
+    const aliases = new Set<string>();
+    const aliasExprs = new Map<string, Expr>();
     if (q.projection === "*") {
       // SELECT * in a grouped query would project ungrouped variables: not SPARQL (§11.4; the W3C negative test syn-bad-01)
       if (grouped) {
@@ -60,91 +77,166 @@ export class ScopeChecker extends TypingChecker {
           q.starAt ?? q.at,
         );
       }
-      this.having(q, bound, groupVars, new Map());
       for (const [k, v] of bound) visible.set(k, v);
-      return visible;
-    }
-    const aliases = new Set<string>();
-    const aliasExprs = new Map<string, Expr>();
-    for (const col of q.projection) {
-      const name = col.variable.name;
-      if (!col.expr) {
-        const unbound = !grouped && !bound.has(name) && !aliases.has(name);
-        if (grouped) {
-          if (!groupVars.has(name) && !aliases.has(name)) this.ungrouped(col.variable, col.at, undefined, groupExprs, name);
-        } else if (unbound) {
-          this.unboundNotice(col.variable, bound, "projection");
+    } else {
+      const described = q.form === "describe";
+      for (const col of q.projection) {
+        const name = col.variable.name;
+        if (!col.expr) {
+          const unbound = !grouped && !bound.has(name) && !aliases.has(name);
+          if (grouped) {
+            if (!groupVars.has(name) && !aliases.has(name)) this.ungrouped(col.variable, col.at, undefined, groupExprs, name);
+          } else if (unbound) {
+            this.unboundNotice(col.variable, bound, described ? "description" : "projection");
+          }
+          visible.set(name, bound.get(name) ?? { how: "projection", at: col.at, ...(unbound ? { unbound } : {}) });
+          continue;
         }
-        visible.set(name, bound.get(name) ?? { how: "projection", at: col.at, ...(unbound ? { unbound } : {}) });
-        continue;
-      }
-      if (grouped) {
-        for (const v of freeVars(col.expr)) {
-          if (!groupVars.has(v.name) && !aliases.has(v.name)) this.ungrouped(v, v.at ?? col.at, col, groupExprs, name);
-        }
-      }
-      if (bound.has(name) || aliases.has(name) || groupVars.has(name)) {
-        const first = bound.get(name) ?? visible.get(name) ?? { how: "GROUP BY" };
+        // after grouping only the grouping variables are in scope: an alias may reuse a WHERE variable that is not one (SPARQL 1.2 tests, Oxigraph, Traqula)
+        const readable = new Set([...(grouped ? groupVars : where), ...aliases]);
         const written = `(${exprToSparql(col.expr, this.prefixes)} AS ?${name})`;
-        this.report(
-          {
-            code: "alias-already-bound",
-            severity: "error",
-            message: `${written} in SELECT: ?${name} is already bound (SPARQL 1.1 §18.2.4.1)`,
-            term: `?${name}`,
-            fix: `name it with a new variable, e.g. ${written.replace(new RegExp(`AS \\?${name}\\)$`), `AS ?${name}2)`)}`,
-            related: [{ message: `?${name} is bound by ${first.how}`, ...originFields(first.at) }],
-          },
-          col.variable.at ?? col.at,
-        );
+        this.readExpr(col.expr, {
+          position: "SELECT",
+          scope: readable,
+          aggregateScope: where,
+          explain: grouped ? (v) => (where.has(v.name) ? (this.ungrouped(v, v.at ?? col.at, col, groupExprs, name), true) : false) : undefined,
+        }, col.at);
+        if ((!grouped && bound.has(name)) || aliases.has(name) || groupVars.has(name)) {
+          const first = (grouped ? undefined : bound.get(name)) ?? visible.get(name) ?? { how: "GROUP BY" };
+          this.report(
+            {
+              code: "alias-already-bound",
+              severity: "error",
+              message: `${written} in SELECT: ?${name} is already bound (SPARQL 1.1 §18.2.4.1)`,
+              term: `?${name}`,
+              fix: `name it with a new variable, e.g. ${written.replace(new RegExp(`AS \\?${name}\\)$`), `AS ?${name}2)`)}`,
+              related: [{ message: `?${name} is bound by ${first.how}`, ...originFields(first.at) }],
+            },
+            col.variable.at ?? col.at,
+          );
+        } else if (grouped && bound.has(name)) {
+          // a new variable of the same name: what WHERE established about the old one no longer holds
+          this.vars.delete(name);
+        }
+        this.setType(name, this.exprType(col.expr), col.at);
+        aliases.add(name);
+        aliasExprs.set(name, col.expr);
+        visible.set(name, { how: `(… AS ?${name})`, at: col.at });
       }
-      this.exprCheck(col.expr, new Set(bound.keys()));
-      this.setType(name, this.exprType(col.expr), col.at);
-      aliases.add(name);
-      aliasExprs.set(name, col.expr);
-      visible.set(name, { how: `(… AS ?${name})`, at: col.at });
     }
-    this.having(q, bound, groupVars, aliasExprs);
+    this.having(q, where, groupVars, aliasExprs);
+    const orderScope = new Set([...(grouped ? groupVars : where), ...aliases]);
+    for (const o of q.orderBy) {
+      this.readExpr(o.expr, {
+        position: "ORDER BY",
+        scope: orderScope,
+        aggregateScope: where,
+        explain: grouped ? (v) => (where.has(v.name) ? (this.ungroupedIn(v, "ORDER BY", o.at), true) : false) : undefined,
+      }, o.at);
+    }
+    if (q.template) this.templateVars(q.template, where);
     return visible;
   }
 
   /**
-   * HAVING is evaluated after grouping and before SELECT's expressions (SPARQL 1.1 §18.2.4.1,
-   * §11.5): a SELECT alias is unbound there (Oxigraph silently returns no rows), a variable
-   * bound nowhere is unbound, and a variable outside an aggregate must be grouped.
+   * The one scope check every expression goes through: each variable it reads outside an
+   * aggregate must be in `scope`, each inside an aggregate's argument in `aggregateScope`;
+   * EXISTS is checked as a group that sees `scope` (SPARQL 1.1 §18.2.1). A variable out of
+   * scope is explained by `explain` when that knows why (ungrouped, a HAVING alias), else
+   * it is an unbound variable, with did-you-mean over the variables in scope there.
    */
-  having(q: Query, bound: Map<string, Binding>, groupVars: Set<string>, aliasExprs: Map<string, Expr>): void {
-    for (const h of q.having) {
-      this.exprCheck(h, new Set(bound.keys()));
-      const seen = new Set<string>();
-      for (const v of freeVars(h)) {
-        if (seen.has(v.name)) continue;
+  readExpr(
+    expr: Expr,
+    where: { position: ReadPosition; scope: Set<string>; aggregateScope?: Set<string>; explain?: (v: Variable) => boolean },
+    at: Origin | undefined,
+  ): void {
+    const seen = new Set<string>();
+    const read = (v: Variable, scope: Set<string>, inAggregate: boolean) => {
+      if (scope.has(v.name) || seen.has(v.name)) return;
+      seen.add(v.name);
+      if (!inAggregate && where.explain?.(v)) return;
+      this.unboundRead(v, scope, inAggregate ? `${where.position} (inside an aggregate)` : where.position, v.at ?? at);
+    };
+    for (const v of freeVars(expr)) read(v, where.scope, false);
+    for (const v of aggregatedVars(expr)) read(v, where.aggregateScope ?? where.scope, true);
+    this.exprCheck(expr, where.scope);
+  }
+
+  /**
+   * An expression reads a variable that is not in scope there: `unbound variable ?x in ORDER BY (did you mean ?y?)`.
+   * In FILTER and HAVING it is an error (the condition is an error for every solution, SPARQL 1.1 §17.2);
+   * elsewhere (SELECT, BIND, ORDER BY, GROUP BY, an aggregate's argument) a warning: the value is
+   * unbound, which SPARQL allows (the W3C suite's bind04, coalesce01 do it on purpose), and a typo.
+   */
+  unboundRead(v: Variable, scope: Set<string>, position: string, at: Origin | undefined): void {
+    const candidates = closest(v.name, [...scope], { variables: true }).map((c) => `?${c}`);
+    const code = position === "FILTER" ? "unbound-filter-variable" : position === "HAVING" ? "unbound-having-variable" : "unbound-variable";
+    const suffix = candidates.length ? ` (did you mean ${candidates[0]}?)` : "";
+    const severity = code === "unbound-variable" ? "warning" : "error";
+    this.report({ code, severity, message: `unbound variable ?${v.name} in ${position}${suffix}`, term: `?${v.name}`, candidates }, at);
+  }
+
+  /** A CONSTRUCT template's variable that WHERE never binds makes each of its triples empty (SPARQL 1.1 §16.2): a warning. */
+  templateVars(template: TriplePattern[], where: Set<string>): void {
+    const seen = new Set<string>();
+    for (const t of template) {
+      for (const v of tripleVars(t)) {
+        if (where.has(v.name) || seen.has(v.name)) continue;
         seen.add(v.name);
-        const alias = aliasExprs.get(v.name);
-        if (alias && !groupVars.has(v.name)) {
-          const fixed = exprToSparql(substitute(h, v.name, alias), this.prefixes);
-          const text = exprToSparql(alias, this.prefixes);
-          this.report(
-            {
-              code: "having-alias",
-              severity: "error",
-              message: `HAVING uses ?${v.name}, the name of (${text} AS ?${v.name}) in SELECT, which is not bound yet: HAVING is evaluated before SELECT (SPARQL 1.1 §18.2.4.1)`,
-              term: `?${v.name}`,
-              fix: `write HAVING (${fixed.replace(/^\((.*)\)$/s, "$1")})`,
-            },
-            v.at ?? q.havingAt,
-          );
-        } else if (!bound.has(v.name) && !groupVars.has(v.name)) {
-          const candidates = closest(v.name, [...bound.keys(), ...groupVars], { variables: true }).map((c) => `?${c}`);
-          this.report({ code: "unbound-having-variable", severity: "error", message: `unbound variable ?${v.name} in HAVING`, term: `?${v.name}`, candidates }, v.at ?? q.havingAt);
-        } else if (!groupVars.has(v.name)) {
-          this.report(
-            { code: "ungrouped-projection", severity: "error", message: `?${v.name} in HAVING is neither grouped nor aggregated`, term: `?${v.name}`, hint: `add ?${v.name} to GROUP BY or wrap it in an aggregate such as SAMPLE(?${v.name})` },
-            v.at ?? q.havingAt,
-          );
-        }
+        const candidates = closest(v.name, [...where], { variables: true }).map((c) => `?${c}`);
+        const suffix = candidates.length ? ` (did you mean ${candidates[0]}?)` : "";
+        this.report(
+          { code: "unbound-projection", severity: "warning", message: `?${v.name} is in the CONSTRUCT template but never bound: its triples are never built${suffix}`, term: `?${v.name}`, candidates },
+          v.at ?? t.at,
+        );
       }
     }
+  }
+
+  /**
+   * HAVING is evaluated after grouping and before SELECT's expressions (SPARQL 1.1 §18.2.4.1,
+   * §11.5): a SELECT alias is unbound there (Oxigraph silently returns no rows), BOUND(?alias)
+   * included; a variable bound nowhere is unbound, and a variable outside an aggregate must be grouped.
+   */
+  having(q: Query, where: Set<string>, groupVars: Set<string>, aliasExprs: Map<string, Expr>): void {
+    for (const h of q.having) {
+      this.readExpr(h, {
+        position: "HAVING",
+        scope: groupVars,
+        aggregateScope: where,
+        explain: (v) => {
+          const alias = aliasExprs.get(v.name);
+          if (alias) {
+            const fixed = exprToSparql(substitute(h, v.name, alias), this.prefixes);
+            const text = exprToSparql(alias, this.prefixes);
+            this.report(
+              {
+                code: "having-alias",
+                severity: "error",
+                message: `HAVING uses ?${v.name}, the name of (${text} AS ?${v.name}) in SELECT, which is not bound yet: HAVING is evaluated before SELECT (SPARQL 1.1 §18.2.4.1)`,
+                term: `?${v.name}`,
+                fix: `write HAVING (${fixed.replace(/^\((.*)\)$/s, "$1")})`,
+              },
+              v.at ?? q.havingAt,
+            );
+            return true;
+          }
+          if (where.has(v.name)) {
+            this.ungroupedIn(v, "HAVING", q.havingAt);
+            return true;
+          }
+          return false;
+        },
+      }, q.havingAt);
+    }
+  }
+
+  /** `?g in HAVING is neither grouped nor aggregated` (HAVING, ORDER BY of a grouped query). */
+  ungroupedIn(v: Variable, position: string, at: Origin | undefined): void {
+    this.report(
+      { code: "ungrouped-projection", severity: "error", message: `?${v.name} in ${position} is neither grouped nor aggregated`, term: `?${v.name}`, hint: `add ?${v.name} to GROUP BY or wrap it in an aggregate such as SAMPLE(?${v.name})` },
+      v.at ?? at,
+    );
   }
 
   ungrouped(v: Variable, at: Origin | undefined, col: { expr?: Expr; variable: Variable } | undefined, groupExprs: { expr: Expr; text: string }[], alias: string): void {
@@ -163,17 +255,19 @@ export class ScopeChecker extends TypingChecker {
     const candidates = closest(v.name, [...bound.keys()], { variables: true }).map((c) => `?${c}`);
     const suffix = candidates.length ? ` (did you mean ${candidates[0]}?)` : "";
     this.report(
-      { code: "unbound-projection", severity: "warning", message: `?${v.name} is ${where === "projection" ? "projected" : `used in ${where}`} but never bound${suffix}`, term: `?${v.name}`, candidates },
+      { code: "unbound-projection", severity: "warning", message: `?${v.name} is ${where === "projection" ? "projected" : where === "description" ? "described" : `used in ${where}`} but never bound${suffix}`, term: `?${v.name}`, candidates },
       v.at,
     );
   }
 
   /**
    * Walk a group graph pattern. `visible` are variables a FILTER of this group may
-   * also see (the left side of an OPTIONAL, the enclosing group of an EXISTS).
-   * Returns the variables in scope after the group, with where each was first bound.
+   * also see (the left side of an OPTIONAL: the LeftJoin's condition, §18.2.2.5); `outer` are
+   * those every expression of the group sees (an EXISTS is evaluated with the solution it tests
+   * substituted, §18.6). A BIND sees what its group bound before it and `outer`, not an
+   * OPTIONAL's left side. Returns the variables in scope after the group, with where each was first bound.
    */
-  group(g: Group, visible: Set<string>): Map<string, Binding> {
+  group(g: Group, visible: Set<string>, outer: Set<string> = new Set()): Map<string, Binding> {
     const bound = new Map<string, Binding>();
     const filters: Pattern[] = [];
     const bind = (name: string, b: Binding) => {
@@ -194,21 +288,25 @@ export class ScopeChecker extends TypingChecker {
         case "group":
         case "graph":
         case "service": {
-          const inner = this.group(p.type === "group" ? p : p.group, new Set());
+          const inner = this.group(p.type === "group" ? p : p.group, new Set(), outer);
           if (p.type !== "group" && p.name.kind === "var") bind(p.name.name, { how: `${p.type.toUpperCase()} ?${p.name.name}`, at: p.at });
           for (const [k, b] of inner) bind(k, b);
           break;
         }
         case "optional": {
-          const inner = this.group(p.group, new Set([...visible, ...bound.keys()]));
+          const inner = this.group(p.group, new Set([...visible, ...bound.keys()]), outer);
           for (const [k, b] of inner) bind(k, b);
           break;
         }
         case "union":
-          for (const branch of p.branches) for (const [k, b] of this.group(branch, new Set())) bind(k, b);
+          for (const branch of p.branches) for (const [k, b] of this.group(branch, new Set(), outer)) bind(k, b);
           break;
         case "minus": {
-          const inner = this.group(p.group, new Set());
+          // typed apart: a variable only inside MINUS is not bound, so it joins no context (SPARQL 1.1 §8.3, §18.2.1)
+          const saved = this.vars;
+          this.vars = new Map([...saved].map(([k, v]) => [k, { ...v, classes: [...v.classes] }]));
+          const inner = this.group(p.group, new Set(), outer);
+          this.vars = saved;
           const shared = [...inner.keys()].some((k) => bound.has(k));
           if (!shared)
             this.report({ code: "minus-disjoint", severity: "warning", message: "MINUS shares no variable with its left side and removes nothing" }, p.at);
@@ -232,7 +330,7 @@ export class ScopeChecker extends TypingChecker {
               p.at,
             );
           }
-          this.exprCheck(p.expr, new Set([...bound.keys(), ...visible]));
+          this.readExpr(p.expr, { position: "BIND", scope: new Set([...bound.keys(), ...outer]) }, p.at);
           this.setType(name, this.exprType(p.expr), p.at);
           bind(name, { how: `BIND(… AS ?${name})`, at: p.at });
           break;
@@ -245,8 +343,8 @@ export class ScopeChecker extends TypingChecker {
           break;
       }
     }
-    const scope = new Set([...bound.keys(), ...visible]);
-    for (const f of filters) if (f.type === "filter") this.filter(f.expr, scope, f.at);
+    const scope = new Set([...bound.keys(), ...visible, ...outer]);
+    for (const f of filters) if (f.type === "filter") this.readExpr(f.expr, { position: "FILTER", scope }, f.at);
     return bound;
   }
 
@@ -314,6 +412,17 @@ export class ScopeChecker extends TypingChecker {
   }
 
   values(p: { variables: Variable[]; rows: (Term | undefined)[][]; at?: Origin }, bound: Map<string, Binding>): void {
+    // one column a variable (Jena and Oxigraph refuse a repeat; its rows would bind it twice)
+    const named = new Set<string>();
+    for (const v of p.variables) {
+      if (named.has(v.name)) {
+        this.report(
+          { code: "values-repeated-variable", severity: "error", message: `VALUES names ?${v.name} twice: each variable names one column`, term: `?${v.name}`, fix: `name ?${v.name} once and drop its second column` },
+          v.at ?? p.at,
+        );
+      }
+      named.add(v.name);
+    }
     for (const row of p.rows) for (const t of row) if (t?.kind === "iri") this.knownTerm(t, "term");
     p.variables.forEach((v, i) => {
       if (!bound.has(v.name)) bound.set(v.name, { how: `VALUES ?${v.name}`, at: p.at });
@@ -326,23 +435,17 @@ export class ScopeChecker extends TypingChecker {
     });
   }
 
-  filter(expr: Expr, scope: Set<string>, at: Origin | undefined): void {
-    const seen = new Set<string>();
-    for (const v of freeVars(expr, true)) {
-      if (scope.has(v.name) || seen.has(v.name)) continue;
-      seen.add(v.name);
-      const candidates = closest(v.name, [...scope], { variables: true }).map((c) => `?${c}`);
-      this.report({ code: "unbound-filter-variable", severity: "error", message: `unbound variable ?${v.name} in FILTER`, term: `?${v.name}`, candidates }, v.at ?? at);
-    }
-    this.exprCheck(expr, scope);
-  }
-
   /** Walk an expression for EXISTS patterns (checked with the enclosing scope visible) and IRI constants in described namespaces (function names are not checked). */
   exprCheck(expr: Expr, scope: Set<string>): void {
     switch (expr.kind) {
-      case "exists":
-        this.group(expr.group, scope);
+      case "exists": {
+        // typed apart, as MINUS: EXISTS binds nothing outside it (SPARQL 1.1 §8.1, §18.2.1)
+        const saved = this.vars;
+        this.vars = new Map([...saved].map(([k, v]) => [k, { ...v, classes: [...v.classes] }]));
+        this.group(expr.group, new Set(), scope);
+        this.vars = saved;
         return;
+      }
       case "call":
         for (const a of expr.args) this.exprCheck(a, scope);
         return;
