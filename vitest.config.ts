@@ -15,6 +15,8 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // one line per finished file with the count and the time so far (test/progress-reporter.ts)
+    reporters: ["default", "./test/progress-reporter.ts"],
     pool: "forks",
     maxWorkers: 2,
   },

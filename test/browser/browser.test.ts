@@ -54,9 +54,12 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
   let nodeSampled: ProbeResult;
   let nodeJitlessSample: ProbeResult;
   let scratch: string;
+  /** One Chromium for the plain page, the Vite app and the demo (the jitless one has its own flags). */
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
     requireBuild();
+    browser = await launchChromium();
     scratch = mkdtempSync(join(tmpdir(), "groundwire-browser-"));
     server = await serveStatic({ "/dist/": join(ROOT, "dist"), "/test/browser/": join(ROOT, "test/browser"), "/data/books/": join(ROOT, "data/books") });
     nodeRun = runProbeInNode(pathToFileURL(join(ROOT, "dist/node.js")).href, scratch).result;
@@ -65,19 +68,18 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
     for (const [part, why] of Object.entries(nodeRun.skipped)) console.warn(`browser probe: ${part} skipped (${why})`);
   });
   afterAll(async () => {
+    await browser?.close();
     await server?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   describe("the self-contained bundle in a plain <script type=module>", () => {
-    let browser: Awaited<ReturnType<typeof launchChromium>>;
     let page: Page;
     beforeAll(async () => {
-      browser = await launchChromium();
       page = await browser.context.newPage();
       await openProbePage(page, `${server.origin}/test/browser/page.html`);
     });
-    afterAll(async () => browser?.close());
+    afterAll(async () => page?.close());
 
     it("loads the inlined WASM core and hashes with hash-wasm", async () => {
       const env = await page.evaluate(() => {
@@ -111,16 +113,16 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
   // V8's --jitless removes the WebAssembly global (as iOS Lockdown Mode does); --no-expose-wasm
   // does not in Chromium (Blink installs it anyway).
   describe("a Chromium without WebAssembly (--js-flags=--jitless)", () => {
-    let browser: Awaited<ReturnType<typeof launchChromium>>;
+    let jitless: Awaited<ReturnType<typeof launchChromium>>;
     let page: Page;
     const warnings: string[] = [];
     beforeAll(async () => {
-      browser = await launchChromium(["--js-flags=--jitless"]);
-      page = await browser.context.newPage();
+      jitless = await launchChromium(["--js-flags=--jitless"]);
+      page = await jitless.context.newPage();
       page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
       await openProbePage(page, `${server.origin}/test/browser/page.html`);
     });
-    afterAll(async () => browser?.close());
+    afterAll(async () => jitless?.close());
 
     it("imports fine, falls back to pure TS and pure-JS SHA-256 with visible notices, identical bytes", async () => {
       expect(await page.evaluate(() => typeof WebAssembly)).toBe("undefined");
@@ -135,7 +137,6 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
 
   describe("the packed tarball, installed and bundled by Vite, unchanged import from \"groundwire\"", () => {
     let pkg: Installed;
-    let browser: Awaited<ReturnType<typeof launchChromium>>;
     let appServer: StaticServer;
     beforeAll(async () => {
       pkg = packAndInstall();
@@ -154,10 +155,8 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
       const vite = spawnSync(process.execPath, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], { cwd: pkg.app, encoding: "utf8" });
       if (vite.status !== 0) throw new Error(`vite build of the consumer app failed:\n${vite.stdout}\n${vite.stderr}`);
       appServer = await serveStatic({ "/": join(pkg.app, "dist") });
-      browser = await launchChromium();
     });
     afterAll(async () => {
-      await browser?.close();
       await appServer?.close();
       if (pkg) rmSync(pkg.dir, { recursive: true, force: true });
     });
@@ -173,12 +172,6 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
   });
 
   describe("the demo page: a grounded moot held in Chromium", () => {
-    let browser: Awaited<ReturnType<typeof launchChromium>>;
-    beforeAll(async () => {
-      browser = await launchChromium();
-    });
-    afterAll(async () => browser?.close());
-
     it("renders the transcript with quotes highlighted and citations linked, equal to Node's moot; screenshot saved", async () => {
       const turns = 4;
       const page = await browser.context.newPage();

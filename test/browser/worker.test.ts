@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROBE, ROOT, packAndInstall, probeInput, requireBuild, runProbeInNode, sameProbeBytes, type Installed, type ProbeResult } from "../package/support.js";
 import { hasChromium, launchChromium, CHROMIUM } from "./chromium.js";
 import { serveStatic, type StaticServer } from "./server.js";
+import { DEEP } from "../depth.js";
 
 const WORKER_SOURCE = [
   `import * as groundwire from "groundwire";`,
@@ -65,13 +66,15 @@ function bundleWorkers(app: string): Record<string, string> {
   // esbuild: the CLI with --platform=browser (its default conditions: browser, import, default)
   mkdirSync(join(out, "esbuild"), { recursive: true });
   run(join(ROOT, "node_modules/.bin/esbuild"), ["worker.js", "--bundle", "--format=esm", "--platform=browser", "--outfile=out/esbuild/worker.js", "--log-level=warning"], app);
-  // webpack 5: production mode, default target "web", through its Node API
+  // webpack 5: production mode, default target "web", through its Node API. npm test leaves out
+  // its minifier (terser over the whole bundle, most of this suite's time): the package is resolved
+  // and bundled as in production; npm run test:deep (test/depth.ts) builds the minified bundle too.
   const webpackScript = join(app, "webpack-build.cjs");
   writeFileSync(
     webpackScript,
     [
       `const webpack = require(${JSON.stringify(join(ROOT, "node_modules/webpack"))});`,
-      `webpack({ mode: "production", context: __dirname, entry: "./worker.js", output: { path: __dirname + "/out/webpack", filename: "worker.js" }, performance: { hints: false } }, (err, stats) => {`,
+      `webpack({ mode: "production", context: __dirname, entry: "./worker.js", output: { path: __dirname + "/out/webpack", filename: "worker.js" }, performance: { hints: false }${DEEP ? "" : ", optimization: { minimize: false }"} }, (err, stats) => {`,
       `  if (err || stats.hasErrors()) { console.error(err || stats.toString("errors-only")); process.exit(1); }`,
       `});`,
     ].join("\n"),

@@ -15,7 +15,7 @@ import { depth } from "../depth.js";
 
 // npm test: the first of each seeded sweep's quotes (every edit count kept in the first two sweeps);
 // npm run test:deep (test/depth.ts): all. The exhaustive scans at low ratios are the cost.
-const QUOTES = depth(10, 40), CAPPED = depth(2, 8);
+const QUOTES = depth(5, 40), CAPPED = depth(1, 8);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const BOOKS = new URL("../../data/books/", import.meta.url);
@@ -79,8 +79,8 @@ describe("low minRatio: exact to the exhaustive scan, both backends", () => {
       }
     }
     // not vacuous: answers below the first levels (0.7, 0.5) make the search step down
-    expect(nonEmpty).toBeGreaterThan(depth(100, 400));
-    expect(deeper).toBeGreaterThan(depth(8, 40));
+    expect(nonEmpty).toBeGreaterThan(depth(45, 400));
+    expect(deeper).toBeGreaterThan(depth(2, 40));
     expect(searchPaths.passes - passes).toBeGreaterThan(3 * quotes.length);
   }, 600_000);
 

@@ -9,6 +9,11 @@ import { describe, expect, it } from "vitest";
 import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+// npm test: the first quotes of each seeded sweep (every quote length, edit count, text and
+// threshold kind keeps some); npm run test:deep (test/depth.ts): all of them.
+const SWEEP = depth(48, 120), SMALL = depth(20, 40), LOCATES = depth(24, 60);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const { prepare, prepareQuote, gramRanges, gramEntriesSorted, gramIndexOf, gramHash, tuning, searchPaths } = __quoteIndexInternals;
@@ -45,7 +50,7 @@ describe("quote index, the q-gram filter", () => {
     const rand = mulberry32(808);
     let checked = 0, windows = 0, lost = 0, declined = 0;
     try {
-      for (let k = 0; k < 120; k++) {
+      for (let k = 0; k < SWEEP; k++) {
         const t = k % texts.length;
         const nw = words(texts[t]).length;
         const n = Math.min(nw, [8, 11, 14, 20, 30, 40][k % 6]);
@@ -91,8 +96,8 @@ describe("quote index, the q-gram filter", () => {
     } finally {
       tuning.gramShare = share;
     }
-    expect(checked).toBeGreaterThan(300);
-    expect(windows).toBeGreaterThan(1000);
+    expect(checked).toBeGreaterThan(depth(110, 300));
+    expect(windows).toBeGreaterThan(depth(350, 1000));
     expect(lost).toBeGreaterThan(0);
     expect(declined).toBeGreaterThan(0); // short quotes at low T: fewer than D + 1 grams fit
   }, 600_000);
@@ -105,7 +110,7 @@ describe("quote index, the q-gram filter", () => {
     const rand = mulberry32(17);
     let windows = 0;
     try {
-      for (let k = 0; k < 40; k++) {
+      for (let k = 0; k < SMALL; k++) {
         const t = k % 2;
         const nw = words(small[t]).length;
         const n = Math.min(nw, [9, 14, 22][k % 3]);
@@ -125,7 +130,7 @@ describe("quote index, the q-gram filter", () => {
     } finally {
       tuning.gramShare = share;
     }
-    expect(windows).toBeGreaterThan(15);
+    expect(windows).toBeGreaterThan(depth(6, 15));
   }, 600_000);
 
   it("its edges: windows at indel distance exactly D, the edits placed to spread the intact grams' bases by D or to reach the range's ends, are inside the ranges", () => {
@@ -300,7 +305,7 @@ describe("quote index, the q-gram filter", () => {
     const grams0 = searchPaths.grams;
     const rand = mulberry32(4242);
     try {
-      for (let k = 0; k < 60; k++) {
+      for (let k = 0; k < LOCATES; k++) {
         const t = k % 3;
         const nw = words(texts[t]).length;
         const n = [9, 11, 14, 20, 26][k % 5];
@@ -319,6 +324,6 @@ describe("quote index, the q-gram filter", () => {
     } finally {
       tuning.smallWords = small;
     }
-    expect(searchPaths.grams - grams0).toBeGreaterThan(40);
+    expect(searchPaths.grams - grams0).toBeGreaterThan(depth(14, 40));
   }, 600_000);
 });

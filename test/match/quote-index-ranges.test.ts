@@ -13,8 +13,8 @@ import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { depth } from "../depth.js";
 
-// npm test: the first 30 of the seeded random ranges; npm run test:deep (test/depth.ts): all 120.
-const RANGES = depth(30, 120);
+// npm test: the first 15 of the seeded random ranges; npm run test:deep (test/depth.ts): all 120.
+const RANGES = depth(15, 120);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 
@@ -81,7 +81,7 @@ describe("quote index range scan, WASM vs TS", () => {
       }
     }
     expect(compared).toBe(2 * RANGES);
-    expect(nonEmpty).toBeGreaterThan(depth(7, 30));
+    expect(nonEmpty).toBeGreaterThan(depth(3, 30));
     expect(raised).toBeGreaterThan(depth(1, 5));
   }, 600_000);
 });

@@ -13,7 +13,7 @@ import { depth } from "../depth.js";
 
 // npm test: the first quotes of each seeded sweep (every kind of quote kept); npm run test:deep
 // (test/depth.ts): all of them. The exhaustive scans are the cost.
-const PARITY = depth(150, 1000), SMALL = depth(60, 300), BOUNDARY = depth(10, 30), LONG = depth(30, 80), SHORT = depth(15, 40);
+const PARITY = depth(72, 1000), SMALL = depth(30, 300), BOUNDARY = depth(10, 30), LONG = depth(16, 80), SHORT = depth(8, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const KJV = new URL("../../../shared/data/books/scripture__kjv.txt", import.meta.url);
@@ -354,7 +354,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
         }
       }
     }
-    expect(nonEmpty).toBeGreaterThan(depth(120, 600));
+    expect(nonEmpty).toBeGreaterThan(depth(55, 600));
   }, 600_000);
 
   it("against the full scan on 100 K characters, where the pigeonhole filter runs: every way of the search is taken", () => {
@@ -419,8 +419,8 @@ describe("limit k: the best-first search gives the first k spans of the full ans
       __quoteIndexInternals.tuning.grams = true;
     }
     // the search was not vacuous: the filter, the linear pass and the exact path all answered
-    expect(paths.filter - before.filter).toBeGreaterThan(depth(7, 20));
-    expect(paths.suffixPieces - before.suffixPieces).toBeGreaterThan(depth(3, 10));
+    expect(paths.filter - before.filter).toBeGreaterThan(depth(3, 20));
+    expect(paths.suffixPieces - before.suffixPieces).toBeGreaterThan(depth(1, 10));
     expect(paths.linear - before.linear).toBeGreaterThan(depth(1, 5));
     expect(paths.prefix - before.prefix).toBeGreaterThan(depth(1, 5)); // the linear pass through a prefix ((h))
     expect(paths.exact - before.exact).toBeGreaterThan(depth(1, 5));
