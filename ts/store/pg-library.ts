@@ -36,7 +36,8 @@ const CONFIGS: Record<string, string> = {
  * names another, `english` when the header says nothing.
  */
 export function bookLanguage(head: string): { language: string | null; config: string } {
-  const m = /^Language:[ \t]*([^\n\r]{1,60})$/m.exec(head);
+  // the value starts at its first non-blank character, so the blanks before it are read one way only
+  const m = /^Language:[ \t]*([^\s][^\n\r]{0,59})$/m.exec(head);
   if (!m) return { language: null, config: "english" };
   const language = m[1]!.trim();
   const first = language.toLowerCase().split(/[\s,;/]+/, 1)[0]!;
