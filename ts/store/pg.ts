@@ -85,8 +85,8 @@ const MIGRATIONS: readonly (readonly string[])[] = [
      )`,
   ],
   [
-    // one offset system: a passage's text as the file holds it (its span, verse numbers blanked),
-    // placed at start_at, is what locate searches; offsets into "the passages joined" are gone
+    // a passage's text as the file holds it (its span, verse references blanked), placed at
+    // start_at, is what locate searches: offsets are into the book's file, as in the embedded corpus
     "ALTER TABLE groundwire.passages ADD COLUMN source_text text",
     "ALTER TABLE groundwire.passages DROP COLUMN joined_at",
   ],
