@@ -40,7 +40,7 @@ describe("the bundled corpus", () => {
     expect(bookKeyFromFileName("diary__pepys-1660.txt")).toBe("diary/pepys-1660");
     expect(bookKeyFromFileName("notes.txt")).toBeNull();
     expect(corpus.books()).toEqual([
-      { key: "diary/pepys-1660", title: "The Diary of Samuel Pepys", author: "Samuel Pepys", genre: "diary", structure: "diary", passages: 367 },
+      { key: "diary/pepys-1660", title: "The Diary of Samuel Pepys", author: "Samuel Pepys", genre: "diary", structure: "diary", passages: 368 },
       {
         key: "novel/frankenstein",
         title: "Frankenstein, or The Modern Prometheus",
