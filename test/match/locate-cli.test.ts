@@ -1,6 +1,6 @@
 // `groundwire locate`, run as the built CLI (node dist/cli.js; `npm test` builds first), on the bundled books.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { wordDiff } from "../../ts/cli/locate.js";
@@ -33,10 +33,13 @@ describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run 
     const r = await run(["locate", "I beheld the wretch the miserable monstre whom I had created", "--json"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const rows = JSON.parse(r.stdout) as { source: string; passages: string[]; ratio: number; text: string; diff: string }[];
+    const rows = JSON.parse(r.stdout) as { source: string; passages: string[]; start: number; end: number; ratio: number; text: string; diff: string }[];
     expect(rows[0].source).toBe("novel/frankenstein");
     expect(rows[0].passages[0]).toMatch(/^(Letter|Chapter) \d+(, part \d+)?$/);
-    expect(rows[0].text).toBe("I beheld the wretch—the miserable monster whom I had created");
+    // the span as the file writes it (a line break inside), at offsets into the .txt file
+    expect(rows[0].text).toBe("I beheld the wretch—the miserable monster whom I had\ncreated");
+    const file = readFileSync(fileURLToPath(new URL("../../data/books/novel__frankenstein.txt", import.meta.url)), "utf8");
+    expect(file.slice(rows[0].start, rows[0].end)).toBe(rows[0].text);
     expect(rows[0].ratio).toBeGreaterThan(0.95);
     expect(rows[0].diff).toContain("[-monstre-] {+monster+}");
   }, 120_000);

@@ -26,18 +26,28 @@ const BUNDLED = new URL("../../data/books/", import.meta.url);
 const SHARED = new URL("../../../shared/data/books/", import.meta.url);
 const read = (dir: URL, file: string) => readFileSync(new URL(file, dir), "utf8");
 
-/** Text that is about the file, never the book's own words. */
-const BOILERPLATE =
-  /Project Gutenberg|PROJECT GUTENBERG|gutenberg\.(?:org|net)|\*\*\*|START OF TH|END OF TH|Produced by|This eBook is for the use|Standard Ebooks|Converted to plain text|bible -f|Debian package|Selected books:/;
+/** Project Gutenberg's own text, never a passage. */
+const BOILERPLATE = /Project Gutenberg|PROJECT GUTENBERG|gutenberg\.(?:org|net)|\*\*\*|START OF TH|END OF TH|Produced by|This eBook is for the use/;
+/** Notes of the file's maker (../shared's sources): the book's front matter, kept there and nowhere else. */
+const SOURCE_NOTES = /Standard Ebooks|Converted to plain text|bible -f|Debian package|Selected books:/;
 
 function expectNoBoilerplate(passages: readonly BookPassage[]) {
-  for (const p of passages) expect(p.content, p.label).not.toMatch(BOILERPLATE);
+  // (a maker's note in the front matter may name Project Gutenberg as its source; its markers never)
+  for (const p of passages) expect(p.content, p.label).not.toMatch(/\*\*\*|START OF TH|END OF TH|Produced by|This eBook is for the use/);
+  for (const p of units(passages)) expect(p.content, p.label).not.toMatch(BOILERPLATE);
+  for (const p of units(passages)) expect(p.content, p.label).not.toMatch(SOURCE_NOTES);
+}
+
+/** The passages after the front matter (the title page, a table of contents). */
+function units<T extends { label: string }>(passages: readonly T[]): T[] {
+  return passages.filter((p) => p.label !== "Front matter" && p.label !== "CONTENTS");
 }
 
 /** Each passage's span in the source holds its content's first and last words. */
 function expectSpans(text: string, passages: readonly BookPassage[]) {
   for (const p of passages) {
-    const span = text.slice(p.start, p.end).replace(/\s+/g, " ");
+    // (a verse's reference is in its span, not its content)
+    const span = text.slice(p.start, p.end).replace(/^(?:(?:[1-4] )?[A-Z][A-Za-z]+(?: (?:of )?[A-Z][A-Za-z]+)* )?\d{1,3}:\d{1,3}[ \t]+/gm, "").replace(/\s+/g, " ");
     const ws = p.content.replace(/\s+/g, " ").split(" ");
     expect(span.startsWith(ws.slice(0, 3).join(" ")), p.label).toBe(true);
     expect(span.endsWith(ws.slice(-3).join(" ")), p.label).toBe(true);
@@ -52,15 +62,17 @@ describe("the bundled books, cut by their own structure", () => {
     const book = byKey.get("novel/frankenstein")!;
     const text = read(BUNDLED, "novel__frankenstein.txt");
     expect(book.structure).toBe("chapters");
-    const first = book.passages[0]!;
+    const first = units(book.passages)[0]!;
     const last = book.passages.at(-1)!;
+    // the title page and the table of contents are front matter, kept under their headings
+    expect(book.passages.slice(0, 2).map((p) => p.label)).toEqual(["Front matter", "CONTENTS"]);
     expect(first.label).toBe("Letter 1, part 1");
-    expect(first.content.startsWith("_To Mrs. Saville, England._\n\nSt. Petersburgh, Dec. 11th, 17—.")).toBe(true);
+    expect(first.content.startsWith("Letter 1\n\n_To Mrs. Saville, England._\n\nSt. Petersburgh, Dec. 11th, 17—.")).toBe(true);
     expect(last.label).toMatch(/^Chapter 24, part \d+$/);
     expect(last.content.endsWith("He was soon borne away by the waves and lost in darkness and distance.")).toBe(true);
     // The table of contents (Letter 1 … Chapter 24 with nothing between) is front matter.
     expect(book.passages.filter((p) => p.label.startsWith("Letter 1,")).every((p) => p.start! >= text.lastIndexOf("Letter 1\n"))).toBe(true);
-    const chapters = new Set(book.passages.map((p) => p.label.replace(/, part \d+$/, "")));
+    const chapters = new Set(units(book.passages).map((p) => p.label.replace(/, part \d+$/, "")));
     expect(chapters.size).toBe(4 + 24);
     expectNoBoilerplate(book.passages);
     expectSpans(text, book.passages);
@@ -70,9 +82,11 @@ describe("the bundled books, cut by their own structure", () => {
     const book = byKey.get("diary/pepys-1660")!;
     const text = read(BUNDLED, "diary__pepys-1660.txt");
     expect(book.structure).toBe("diary");
-    expect(book.passages).toHaveLength(367);
-    expect(book.passages[0]).toMatchObject({ label: "JANUARY 1659–60", name: "entry-january-1659-60" });
-    expect(book.passages[0]!.content.startsWith("Blessed be God, at the end of the last year")).toBe(true);
+    // the title page, then 367 entries
+    expect(book.passages).toHaveLength(1 + 367);
+    expect(book.passages[0]!.label).toBe("Front matter");
+    expect(book.passages[1]).toMatchObject({ label: "JANUARY 1659–60", name: "entry-january-1659-60" });
+    expect(book.passages[1]!.content.startsWith("JANUARY 1659–60\n\nBlessed be God, at the end of the last year")).toBe(true);
     expect(book.passages.at(-1)).toMatchObject({
       label: "DECEMBER 1660: 31st",
       timestamp: "1660-12-31",
@@ -80,9 +94,10 @@ describe("the bundled books, cut by their own structure", () => {
       name: "entry-1660-12-31",
     });
     expect(book.passages.at(-1)!.content.startsWith("31st. At the office all the morning")).toBe(true);
-    for (const p of book.passages.slice(1)) {
+    for (const p of book.passages.slice(2)) {
       const heading = p.label.split(": ").at(-1)!;
-      expect(p.content.startsWith(heading), p.label).toBe(true);
+      // a month heading standing above the entry is the entry's first line
+      expect(p.content.replace(/^[A-Z]+ \d{4}(?:–\d+)?\n\n/, "").startsWith(heading), p.label).toBe(true);
       expect(p.timestamp, p.label).toMatch(/^16(59|60)-\d\d-\d\d$/);
       expect(Number(p.timestamp!.slice(8)), p.label).toBe(Number(/(\d+)(?:st|nd|rd|th)/.exec(heading)![1]));
     }
@@ -98,8 +113,10 @@ describe.skipIf(!existsSync(SHARED))("real books in ../shared/data/books (skippe
   it("Pepys: the entries found in the text are Standard Ebooks' index, offsets and Gregorian dates alike", () => {
     const text = read(SHARED, "diary__pepys-1660.txt");
     const index = JSON.parse(read(SHARED, "diary__pepys-1660.entries.json")).entries as Array<{ offset: number; date: string | null }>;
-    const { passages } = cutBook("diary/pepys-1660", text);
-    expect(passages.map((p) => p.start)).toEqual(index.map((e) => e.offset));
+    const passages = units(cutBook("diary/pepys-1660", text).passages);
+    expect(passages).toHaveLength(index.length);
+    // each entry starts where the index says, or at the month heading standing above it
+    passages.forEach((p, i) => expect(text.slice(p.start, index[i]!.offset), p.label).toMatch(/^[A-Z0-9 –—-]*\s*$/));
     expect(passages.map((p) => p.gregorianDate ?? null)).toEqual(index.map((e) => e.date));
   });
 
@@ -108,13 +125,13 @@ describe.skipIf(!existsSync(SHARED))("real books in ../shared/data/books (skippe
     const book = parseBook("scripture/kjv", text);
     expect(book.title).toBe("The Holy Bible, King James Version (Authorized Version, 1611 translation)");
     expect(book.structure).toBe("verses");
-    const first = book.passages[0]!;
+    const first = units(book.passages)[0]!;
     expect(first.label).toBe("Genesis 1:1–10");
     expect(first.content.split("\n")[0]).toBe("In the beginning God created the heaven and the earth.");
     const last = book.passages.at(-1)!;
     expect(last.label).toMatch(/^Revelation 22:\d+–21$/);
     expect(last.content.endsWith("The grace of our Lord Jesus Christ be with you all. Amen.")).toBe(true);
-    for (const p of book.passages) {
+    for (const p of units(book.passages)) {
       expect(p.content, p.label).not.toMatch(/\b\d{1,3}:\d{1,3}\b/);
       expect(p.label, p.label).toMatch(/^(?:[1-3] )?[A-Z][a-z]+(?: [A-Z][a-z]+)* \d+:\d+(–\d+)?$/);
     }
@@ -127,15 +144,16 @@ describe.skipIf(!existsSync(SHARED))("real books in ../shared/data/books (skippe
     expectSpans(text, book.passages);
   });
 
-  it("Pride and Prejudice: 61 chapters, title page and licence left out", () => {
+  it("Pride and Prejudice: the title page as front matter, 61 chapters, licence left out", () => {
     const text = read(SHARED, "novel__pride-and-prejudice.txt");
     const book = parseBook("novel/pride-and-prejudice", text);
     expect(book).toMatchObject({ title: "Pride and Prejudice", author: "Jane Austen", structure: "chapters" });
-    expect(book.passages[0]!.label).toBe("Chapter 1, part 1");
-    expect(book.passages[0]!.content.startsWith("It is a truth universally acknowledged, that a single man in possession")).toBe(true);
+    expect(book.passages[0]!.label).toBe("Front matter");
+    expect(book.passages[1]!.label).toBe("Chapter 1, part 1");
+    expect(book.passages[1]!.content.startsWith("Chapter 1\n\nIt is a truth universally acknowledged, that a single man in possession")).toBe(true);
     expect(book.passages.at(-1)!.label).toMatch(/^Chapter 61, part \d+$/);
     expect(book.passages.at(-1)!.content.endsWith("had been the means of uniting them.")).toBe(true);
-    expect(new Set(book.passages.map((p) => p.label.replace(/, part \d+$/, ""))).size).toBe(61);
+    expect(new Set(units(book.passages).map((p) => p.label.replace(/, part \d+$/, ""))).size).toBe(61);
     expectNoBoilerplate(book.passages);
     expectSpans(text, book.passages);
   });
@@ -144,8 +162,8 @@ describe.skipIf(!existsSync(SHARED))("real books in ../shared/data/books (skippe
     const text = read(SHARED, "dictionary__devils-dictionary.txt");
     const book = parseBook("dictionary/devils-dictionary", text);
     expect(book.structure).toBe("dictionary");
-    expect(book.passages[0]!.label).toBe("AUTHOR'S PREFACE, part 1");
-    expect(book.passages.find((p) => p.label.startsWith("ABASEMENT"))!.content.startsWith("ABASEMENT, n.  A decent and customary")).toBe(true);
+    expect(book.passages.slice(0, 2).map((p) => p.label)).toEqual(["Front matter", "AUTHOR'S PREFACE, part 1"]);
+    expect(book.passages.find((p) => p.label.startsWith("ABASEMENT"))!.content.startsWith("A\n\nABASEMENT, n.  A decent and customary")).toBe(true);
     expect(book.passages.at(-1)!.label).toBe("ZOOLOGY");
     expectNoBoilerplate(book.passages);
     expectSpans(text, book.passages);
@@ -177,6 +195,7 @@ describe("a diary with no entries index", () => {
     expect(book.structure).toBe("diary");
     expect(book.title).toBe("My Little Diary");
     expect(book.passages.map((p) => [p.label, p.timestamp ?? null])).toEqual([
+      ["Front matter", null],
       ["1854: January 1st", "1854-01-01"],
       ["1854: 2nd", "1854-01-02"],
       ["1854: Sunday 8th", "1854-01-08"],
@@ -186,7 +205,7 @@ describe("a diary with no entries index", () => {
       ["1854: 1st", null],
     ]);
     expect(book.passages.every((p) => p.gregorianDate === undefined)).toBe(true);
-    expect(book.passages[3]!.content).toBe("FEBRUARY 3.—The thaw at last; water in every ditch.");
+    expect(book.passages[4]!.content).toBe("FEBRUARY 3.—The thaw at last; water in every ditch.");
   });
 
   it("without any year printed, entries keep their printed labels and no timestamp", () => {
@@ -269,7 +288,7 @@ describe("boilerplate is never a passage", () => {
 
   it("the licence is cut even when only its own heading marks it", () => {
     const text = `Chapter 1\n\n${"A line of the story. ".repeat(20)}\n\nChapter 2\n\n${"More of the story. ".repeat(20)}\n\n*** START: FULL LICENSE ***\n\nTHE FULL PROJECT GUTENBERG LICENSE\n`;
-    expect(text.slice(bookBody(text).end).startsWith("*** START: FULL LICENSE ***")).toBe(true);
+    expect(text.slice(bookBody(text).end).trimStart().startsWith("*** START: FULL LICENSE ***")).toBe(true);
     expect(parseBook("novel/story", text).passages.at(-1)!.content.endsWith("More of the story.")).toBe(true);
   });
 });
@@ -288,32 +307,34 @@ describe("chapters in other languages and scripts", () => {
   it("Russian `Глава 1.` headings cut a novel into labelled chapters, licence left out", () => {
     const b = parseBook("novel/melnik", book("Мельник", ["Глава 1. Утро", "Глава 2. Река", "ГЛАВА 3"], RU));
     expect(b.structure).toBe("chapters");
-    expect(b.passages.map((p) => p.label)).toEqual(["Глава 1. Утро", "Глава 2. Река", "ГЛАВА 3"]);
-    expect(b.passages[0]!.name).toBe("глава-1-утро");
-    expect(b.passages[1]!.content.startsWith("Утро 2-го дня")).toBe(true);
+    expect(units(b.passages).map((p) => p.label)).toEqual(["Глава 1. Утро", "Глава 2. Река", "ГЛАВА 3"]);
+    // the title line above the first chapter is front matter
+    expect(b.passages[0]).toMatchObject({ label: "Front matter", content: "Мельник" });
+    expect(b.passages[1]!.name).toBe("глава-1-утро");
+    expect(b.passages[2]!.content.startsWith("Глава 2. Река\n\nУтро 2-го дня")).toBe(true);
     expect(b.passages.some((p) => p.content.includes("Licence"))).toBe(false);
   });
 
   it("French `Chapitre premier` and Spanish `Capítulo II` headings, accents dropped from the name only", () => {
     const fr = parseBook("novel/meunier", book("Le Meunier", ["Chapitre premier", "Chapitre II", "Chapitre III"], FR));
-    expect(fr.passages.map((p) => p.label)).toEqual(["Chapitre premier", "Chapitre II", "Chapitre III"]);
+    expect(units(fr.passages).map((p) => p.label)).toEqual(["Chapitre premier", "Chapitre II", "Chapitre III"]);
     const es = parseBook("novel/molinero", book("El Molinero", ["Capítulo I", "Capítulo II"], FR));
-    expect(es.passages.map((p) => [p.name, p.label])).toEqual([["capitulo-i", "Capítulo I"], ["capitulo-ii", "Capítulo II"]]);
+    expect(units(es.passages).map((p) => [p.name, p.label])).toEqual([["capitulo-i", "Capítulo I"], ["capitulo-ii", "Capítulo II"]]);
   });
 
   it("German headings with the ordinal first (`Erstes Kapitel`) and after (`Kapitel 3`)", () => {
     const b = parseBook("novel/mueller", book("Der Müller", ["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3"], DE));
     expect(b.structure).toBe("chapters");
-    expect(b.passages.map((p) => p.label)).toEqual(["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3"]);
+    expect(units(b.passages).map((p) => p.label)).toEqual(["Erstes Kapitel", "Zweites Kapitel", "Kapitel 3"]);
   });
 
   it("Chinese `第一回` / Japanese `第一章` headings, with and without a title after them", () => {
     const b = parseBook("novel/mofang", book("磨坊", ["第一回　清晨", "第二回", "第三回 河水"], ZH));
     expect(b.structure).toBe("chapters");
-    expect(b.passages.map((p) => p.label)).toEqual(["第一回 清晨", "第二回", "第三回 河水"]);
-    expect(b.passages[2]!.content.startsWith("第3日清晨")).toBe(true);
+    expect(units(b.passages).map((p) => p.label)).toEqual(["第一回 清晨", "第二回", "第三回 河水"]);
+    expect(b.passages[3]!.content.startsWith("第三回 河水\n\n第3日清晨")).toBe(true);
     const ja = parseBook("novel/suisha", book("水車", ["第一章", "第二章"], ZH));
-    expect(ja.passages.map((p) => p.label)).toEqual(["第一章", "第二章"]);
+    expect(units(ja.passages).map((p) => p.label)).toEqual(["第一章", "第二章"]);
   });
 
   it("a moot of two Chinese books with no topic retrieves and quotes from both (terms cut by word segmentation)", async () => {
@@ -342,10 +363,10 @@ describe("chapters in other languages and scripts", () => {
     const prose = parseBook("novel/miller", book("The Miller", ["Del Rio", "Brief pause.", "Act now."], EN));
     expect(prose.structure).toBe("paragraphs");
     const chapters = parseBook("novel/miller", book("The Miller", ["Chapter 1", "Del Rio", "Chapter 2", "Chapter the Last"], EN));
-    expect(chapters.passages.map((p) => p.label)).toEqual(["Chapter 1", "Chapter 2", "Chapter the Last"]);
-    expect(chapters.passages[0]!.content).toContain("\n\nDel Rio\n\n");
+    expect(units(chapters.passages).map((p) => p.label)).toEqual(["Chapter 1", "Chapter 2", "Chapter the Last"]);
+    expect(units(chapters.passages)[0]!.content).toContain("\n\nDel Rio\n\n");
     const parts = parseBook("novel/miller", book("The Miller", ["Part One", "Part Two"], EN));
-    expect(parts.passages.map((p) => p.label)).toEqual(["Part One", "Part Two"]);
+    expect(units(parts.passages).map((p) => p.label)).toEqual(["Part One", "Part Two"]);
   });
 
   it("a one-line paragraph in lower case is prose, not a heading", () => {
@@ -418,8 +439,11 @@ describe("the entries-index override", () => {
     writeFileSync(join(dir, "diary__walker.entries.json"), JSON.stringify({ entries: [{ offset: at, id: "two", label: "the second", date: "1854-01-02" }] }));
     const [book] = loadBooks(dir);
     expect(book!.structure).toBe("index");
-    expect(book!.passages[0]).toMatchObject({ name: "two", label: "the second", timestamp: "1854-01-02" });
-    expect(book!.passages[0]!.content.startsWith("2nd. Walked to the mill")).toBe(true);
+    // the text before the index's first entry is front matter: every word is in a passage
+    expect(book!.passages[0]).toMatchObject({ label: "Front matter" });
+    expect(book!.passages[0]!.content).toContain("January 1st. Snow all day");
+    expect(book!.passages[1]).toMatchObject({ name: "two", label: "the second", timestamp: "1854-01-02" });
+    expect(book!.passages[1]!.content.startsWith("2nd. Walked to the mill")).toBe(true);
   });
 });
 

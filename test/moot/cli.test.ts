@@ -30,7 +30,7 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
   it("books lists the bundled keys with titles", async () => {
     const r = await run(["books"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("diary/pepys-1660    The Diary of Samuel Pepys — Samuel Pepys (367 passages, diary)");
+    expect(r.stdout).toContain("diary/pepys-1660    The Diary of Samuel Pepys — Samuel Pepys (368 passages, diary)");
     expect(r.stdout).toMatch(/novel\/frankenstein +Frankenstein, or The Modern Prometheus — Mary Wollstonecraft \(Godwin\) Shelley \(\d+ passages, chapters\)/);
   });
 
@@ -38,15 +38,17 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     const r = await run(["books", "--passages", "diary/pepys-1660"]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe("diary/pepys-1660: The Diary of Samuel Pepys — 367 passages, cut by diary");
-    expect(lines).toHaveLength(368);
-    expect(lines[1]).toMatch(/^JANUARY 1659–60 +Blessed be God, at the end of the last year …$/);
-    expect(lines[2]).toMatch(/^JANUARY 1659–60: Jan\. 1st \(Lord’s day\) +Jan\. 1st \(Lord’s day\)\. This morning \(we living lately in …$/);
+    // the title page as front matter, then the 367 entries
+    expect(lines[0]).toBe("diary/pepys-1660: The Diary of Samuel Pepys — 368 passages, cut by diary");
+    expect(lines).toHaveLength(369);
+    expect(lines[1]).toMatch(/^Front matter +The Diary of Samuel Pepys, January 1659-60 to December 1660 …$/);
+    expect(lines[2]).toMatch(/^JANUARY 1659–60 +JANUARY 1659–60 Blessed be God, at the end of the …$/);
+    expect(lines[3]).toMatch(/^JANUARY 1659–60: Jan\. 1st \(Lord’s day\) +Jan\. 1st \(Lord’s day\)\. This morning \(we living lately in …$/);
     expect(lines.at(-1)).toMatch(/^DECEMBER 1660: 31st +31st\. At the office all the morning and after that …$/);
     const json = await run(["books", "--passages", "novel/frankenstein", "--json"]);
     const d = JSON.parse(json.stdout);
     expect(d).toMatchObject({ key: "novel/frankenstein", structure: "chapters" });
-    expect(d.passages[0]).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", firstWords: "_To Mrs. Saville, England._ St. Petersburgh, Dec. 11th, 17—. You …" });
+    expect(d.passages[2]).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", firstWords: "Letter 1 _To Mrs. Saville, England._ St. Petersburgh, Dec. 11th, …" });
     const bad = await run(["books", "--passages", "diary/pepys"]);
     expect(bad.code).toBe(2); // a usage error, as an unknown key is in moot
     expect(bad.stderr).toMatch(/^groundwire books: unknown book "diary\/pepys"; did you mean "diary\/pepys-1660"\?\n$/);

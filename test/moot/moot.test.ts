@@ -40,7 +40,7 @@ describe("the bundled corpus", () => {
     expect(bookKeyFromFileName("diary__pepys-1660.txt")).toBe("diary/pepys-1660");
     expect(bookKeyFromFileName("notes.txt")).toBeNull();
     expect(corpus.books()).toEqual([
-      { key: "diary/pepys-1660", title: "The Diary of Samuel Pepys", author: "Samuel Pepys", genre: "diary", structure: "diary", passages: 367 },
+      { key: "diary/pepys-1660", title: "The Diary of Samuel Pepys", author: "Samuel Pepys", genre: "diary", structure: "diary", passages: 368 },
       {
         key: "novel/frankenstein",
         title: "Frankenstein, or The Modern Prometheus",
@@ -55,7 +55,9 @@ describe("the bundled corpus", () => {
   it("a novel is cut into its letters and chapters; a diary into one passage per dated entry", () => {
     const novel = corpus.book("novel/frankenstein")!;
     expect(novel.structure).toBe("chapters");
-    expect(novel.passages[0]!).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", node_id: "novel/frankenstein#letter-1-1" });
+    // the title page and contents are front matter, kept; the letters follow
+    expect(novel.passages.slice(0, 2).map((p) => p.label)).toEqual(["Front matter", "CONTENTS"]);
+    expect(novel.passages[2]!).toMatchObject({ name: "letter-1-1", label: "Letter 1, part 1", node_id: "novel/frankenstein#letter-1-1" });
     expect(novel.passages.map((p) => p.content).join(" ")).not.toMatch(/PROJECT GUTENBERG/i);
     expect(Math.max(...novel.passages.map((p) => p.content.length))).toBeLessThan(2 * 1200 + 200);
     const diary = corpus.book("diary/pepys-1660")!;

@@ -75,12 +75,12 @@ describe.skipIf(!PG)("the CLI with --store", () => {
     expect(run(["corpus", "load", "data/books", "--store", url]).stdout).toMatch(/^loaded 0 books \(0 passages, 0\.0 MB\), 2 unchanged, in [\d.]+ s\n$/);
     const list = JSON.parse(run(["corpus", "list", "--json", "--store", url]).stdout);
     expect(list.map((b: { key: string; passages: number; config: string }) => [b.key, b.passages, b.config])).toEqual([
-      ["diary/pepys-1660", 367, "english"],
-      ["novel/frankenstein", 439, "english"],
+      ["diary/pepys-1660", 368, "english"],
+      ["novel/frankenstein", 446, "english"],
     ]);
     expect(run(["corpus", "remove", "novel/frankenstein", "--store", url])).toEqual({ code: 0, stdout: "removed novel/frankenstein\n", stderr: "" });
     expect(run(["corpus", "remove", "novel/frankenstein", "--store", url])).toEqual({ code: 1, stdout: "", stderr: 'groundwire corpus: the store holds no book "novel/frankenstein"\n' });
-    expect(run(["corpus", "load", "data/books", "--store", url]).stdout).toMatch(/^loaded 1 book \(439 passages, 0\.4 MB\), 1 unchanged, in [\d.]+ s\n$/);
+    expect(run(["corpus", "load", "data/books", "--store", url]).stdout).toMatch(/^loaded 1 book \(446 passages, 0\.4 MB\), 1 unchanged, in [\d.]+ s\n$/);
   });
 
   it("the URL is checked, and a password in it never reaches a message", () => {

@@ -52,8 +52,8 @@ describe.skipIf(!PG)("the library in PostgreSQL (corpus load)", () => {
     expect(summary.loaded).toEqual(["diary/pepys-1660", "novel/frankenstein"]);
     for (const book of loadBooks(BUNDLED)) expect(await readBook(store, book.key)).toEqual(book);
     expect((await listBooks(store)).map((b) => [b.key, b.passages, b.config])).toEqual([
-      ["diary/pepys-1660", 367, "english"],
-      ["novel/frankenstein", 439, "english"],
+      ["diary/pepys-1660", 368, "english"],
+      ["novel/frankenstein", 446, "english"],
     ]);
   });
 
@@ -62,7 +62,8 @@ describe.skipIf(!PG)("the library in PostgreSQL (corpus load)", () => {
     const books = loadBooks(SHARED);
     expect(books.length).toBeGreaterThanOrEqual(5);
     for (const book of books) expect(await readBook(store, book.key)).toEqual(book);
-  });
+    // six books, the KJV's 3 MB among them, with each passage's source text: slow on a busy machine
+  }, 180_000);
 
   it("a second load of the same folder writes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "gw-lib-"));
@@ -109,9 +110,9 @@ describe.skipIf(!PG)("the library in PostgreSQL (corpus load)", () => {
       await reader;
       expect(summary.loaded).toEqual(["novel/frankenstein"]);
       const after = (await readBook(db, "novel/frankenstein"))!;
-      expect(after.passages.length).toBeLessThan(439);
+      expect(after.passages.length).toBeLessThan(446);
       // only the old book whole or the new book whole was ever seen
-      expect([...seen].every((s) => s === "439/439" || s === `${after.passages.length}/${after.passages.length}`)).toBe(true);
+      expect([...seen].every((s) => s === "446/446" || s === `${after.passages.length}/${after.passages.length}`)).toBe(true);
       expect(seen.has("absent")).toBe(false);
       expect(after).toEqual(loadBooks(dir)[0]);
       expect(await removeBook(db, "novel/frankenstein")).toBe(true);
@@ -125,7 +126,8 @@ describe.skipIf(!PG)("the library in PostgreSQL (corpus load)", () => {
   it("replicas starting at once migrate once; a schema newer than the code is refused, naming both versions", async () => {
     const fresh = await freshDatabase("migrate");
     const stores = await Promise.all([1, 2, 3, 4].map(() => openStore(fresh, { max: 1 })));
-    expect((await q(stores[0]!, "SELECT version FROM groundwire.schema_version")).rows).toEqual([{ version: SCHEMA_VERSION }]);
+    // every migration applied once, in order
+    expect((await q(stores[0]!, "SELECT version FROM groundwire.schema_version ORDER BY version")).rows).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })));
     await q(stores[0]!, "INSERT INTO groundwire.schema_version (version) VALUES ($1)", [SCHEMA_VERSION + 1]);
     await Promise.all(stores.map((s) => s.close()));
     const secret = new URL(fresh);

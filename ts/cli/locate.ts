@@ -32,8 +32,7 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
                    passages from its trigram index, then this exact search on those only (not provably
                    complete: see docs/serving.md, PostgreSQL store)
   --json           print JSON: [{source, passages, start, end, ratio, text, diff}]; start and end are
-                   UTF-16 offsets into the book as the corpus holds it (its passages, cut from the
-                   .txt file, joined by a blank line), not into the .txt file itself
+                   UTF-16 offsets into the book's .txt file as given (as books --passages --json gives)
   --jsonl          the same objects, one per line (nothing when no span is found)`;
 
 /** A word diff of quote vs span over word keys (difflib matching blocks): `[-quote words-]{+span words+}`. */

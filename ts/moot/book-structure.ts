@@ -13,217 +13,13 @@
  * Offsets are UTF-16 code units into the text as given to {@link cutBook}.
  */
 
-/** Target size of a book passage, in characters; paragraphs are never split below it. */
-export const CHUNK_CHARS = 1200;
+import { bookBody } from "./gutenberg.js";
+import { coverBody } from "./book-cover.js";
+import { cutPoems } from "./book-poems.js";
+import { CHUNK_CHARS, pack, paragraphsOf, passageOf, slug, splitLong, uniqueNames, type BookPassage, type BookStructure, type Paragraph } from "./book-text.js";
 
-/** How a book was cut: by dated entries, verses, headwords, chapters, or plain paragraphs. */
-export type BookStructure = "diary" | "verses" | "dictionary" | "chapters" | "paragraphs";
-
-/** One passage of a book, in reading order. */
-export interface BookPassage {
-  /** `<key>#<name>`. */
-  node_id: string;
-  /** Id of the passage within its book (`entry-1660-05-29`, `genesis-1-1-5`, `chapter-3-2`). */
-  name: string;
-  /** Where a reader finds it, as the book prints it: `MAY 1660: 29th`, `Genesis 1:1–5`, `Chapter 3, part 2`. */
-  label: string;
-  /** The passage's text: paragraphs with their wrapped lines joined by one space, separated by a blank line; verse numbers left out. */
-  content: string;
-  /**
-   * A diary entry's date as printed, ISO `YYYY-MM-DD` (the year in modern
-   * numbering: an Old Style `1659–60` is 1660); absent when the entry does not
-   * say its date or the year is unknown.
-   */
-  timestamp?: string;
-  /** For an Old Style (Julian) diary, {@link timestamp} converted to the Gregorian calendar. */
-  gregorianDate?: string;
-  /** UTF-16 offset of the passage's first character in the book's text. */
-  start?: number;
-  /** UTF-16 offset just past the passage's last character. */
-  end?: number;
-}
-
-/** A paragraph of the body: its text (lines joined) and its span in the source. */
-interface Paragraph {
-  text: string;
-  /** The paragraph as written in the source (`source.slice(start, end)`). */
-  raw: string;
-  start: number;
-  end: number;
-  /** Lines of the paragraph as written (for headings standing alone on a line). */
-  lines: number;
-}
-
-// ---------------------------------------------------------------------------
-// Boilerplate
-
-const START_MARKERS = [
-  /^\*{3}\s*START OF (?:THE|THIS) PROJECT GUTENBERG.*$/im,
-  /^\*END\*THE SMALL PRINT.*$/im,
-];
-const END_MARKERS = [
-  /^\*{3}\s*END OF (?:THE|THIS) PROJECT GUTENBERG.*$/im,
-  /^End of (?:the |this )?Project Gutenberg.*$/im,
-  /^End of Project Gutenberg['’]s.*$/im,
-  /^\*{3}\s*START:? FULL LICEN[CS]E\s*\*{3}.*$/im,
-  /^THE FULL PROJECT GUTENBERG LICEN[CS]E.*$/im,
-  /^START: FULL LICEN[CS]E.*$/im,
-  /^Section 1\. General Terms of Use and Redistributing Project Gutenberg.*$/im,
-];
-/** Paragraphs that are about the file, not part of the book. */
-const NOTE = /^(?:produced by|e-?text prepared by|this e-?text was prepared by|transcribed (?:from|by)|\[?transcriber['’]s notes?|\[?note from the transcriber|updated editions will replace|this ebook is for the use of anyone)/i;
-
-/**
- * The span of a book's own text: after a Project Gutenberg START marker (or
- * the old "*END*THE SMALL PRINT" line), before its END marker, its "End of
- * the Project Gutenberg EBook…" line or its licence, whichever comes first.
- *
- * @returns `[start, end)` in UTF-16 code units; the whole text when no marker is present
- */
-export function bookBody(text: string): { start: number; end: number } {
-  let start = 0;
-  for (const re of START_MARKERS) {
-    const m = re.exec(text);
-    if (m) start = Math.max(start, m.index + m[0].length);
-  }
-  let end = text.length;
-  for (const re of END_MARKERS) {
-    const tail = text.slice(start);
-    const m = re.exec(tail);
-    if (m) end = Math.min(end, start + m.index);
-  }
-  return { start, end };
-}
-
-/** Paragraphs (blank-line separated) of `text[start, end)`, with offsets; notes about the file dropped. */
-function paragraphsOf(text: string, start: number, end: number): Paragraph[] {
-  const out: Paragraph[] = [];
-  const blank = /\n[ \t]*(?:\n[ \t]*)+/g;
-  blank.lastIndex = start;
-  let from = start;
-  const push = (a: number, b: number) => {
-    const raw = text.slice(a, b);
-    const lead = raw.length - raw.trimStart().length;
-    const body = raw.trim();
-    if (!body) return;
-    out.push({
-      text: body.replace(/[ \t]*\n[ \t]*/g, " "),
-      raw: body,
-      start: a + lead,
-      end: a + lead + body.length,
-      lines: body.split("\n").length,
-    });
-  };
-  for (let m = blank.exec(text); m && m.index < end; m = blank.exec(text)) {
-    push(from, m.index);
-    from = m.index + m[0].length;
-  }
-  push(from, end);
-  return out.filter((p) => !NOTE.test(p.text));
-}
-
-// ---------------------------------------------------------------------------
-// Packing
-
-/**
- * The sentences of `raw` (ending at . ! ? or the CJK 。！？, with closing quotes and the space after),
- * each longer than `chunkChars` cut further at its last whitespace before that length (or at that
- * length, between code points, when it has none): a book of one unpunctuated line, or a long
- * sentence, would otherwise be one passage of any size.
- */
-export function* sentencesOf(raw: string, chunkChars: number): Generator<{ index: number; text: string }> {
-  for (const m of raw.matchAll(/[^.!?。！？]+[.!?。！？]+["'”’)」』]*\s*|[^.!?。！？]+$/g)) {
-    let index = m.index!;
-    let text = m[0];
-    while (text.length > chunkChars) {
-      let cut = chunkChars;
-      while (cut > 0 && !/\s/.test(text[cut - 1]!)) cut--;
-      if (cut === 0) cut = chunkChars - (/[\uDC00-\uDFFF]/.test(text[chunkChars]!) ? 1 : 0);
-      yield { index, text: text.slice(0, cut) };
-      index += cut;
-      text = text.slice(cut);
-    }
-    if (text) yield { index, text };
-  }
-}
-
-/** A long paragraph cut at sentence ends into pieces of about `chunkChars` characters, each with its own source span. */
-function splitLong(p: Paragraph, chunkChars: number): Paragraph[] {
-  if (p.text.length <= 2 * chunkChars) return [p];
-  const pieces: Paragraph[] = [];
-  let from = -1;
-  let to = 0;
-  const flush = () => {
-    const raw = p.raw.slice(from, to).trimEnd();
-    if (raw.trim()) pieces.push({ text: raw.replace(/[ \t]*\n[ \t]*/g, " "), raw, start: p.start + from, end: p.start + from + raw.length, lines: raw.split("\n").length });
-  };
-  for (const m of sentencesOf(p.raw, chunkChars)) {
-    if (from >= 0 && to - from + m.text.length > chunkChars) {
-      flush();
-      from = -1;
-    }
-    if (from < 0) from = m.index + (m.text.length - m.text.trimStart().length);
-    to = m.index + m.text.length;
-  }
-  if (from >= 0) flush();
-  return pieces.length ? pieces : [p];
-}
-
-/** Whole paragraphs packed in order into passages of about `chunkChars` characters. */
-function pack(paragraphs: readonly Paragraph[], chunkChars: number): Paragraph[][] {
-  const groups: Paragraph[][] = [];
-  let current: Paragraph[] = [];
-  let size = 0;
-  for (const p of paragraphs.flatMap((q) => splitLong(q, chunkChars))) {
-    if (size && size + p.text.length > chunkChars) {
-      groups.push(current);
-      current = [];
-      size = 0;
-    }
-    current.push(p);
-    size += p.text.length + 2;
-  }
-  if (current.length) groups.push(current);
-  return groups;
-}
-
-function passageOf(key: string, name: string, label: string, group: readonly Paragraph[], join = "\n\n"): BookPassage {
-  return {
-    node_id: `${key}#${name}`,
-    name,
-    label,
-    content: group.map((p) => p.text).join(join),
-    start: group[0]!.start,
-    end: group.at(-1)!.end,
-  };
-}
-
-function slug(text: string): string {
-  return (
-    text
-      .normalize("NFKD")
-      // Accents off Latin, Greek and Cyrillic letters (`capítulo` → `capitulo`); the vowel
-      // signs of Indic scripts stay, they are part of the letter.
-      .replace(/(?<=[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]\p{M}*)\p{M}/gu, "")
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}]+/gu, "-")
-      .replace(/^-+|-+$/g, "") || "x"
-  );
-}
-
-/** Names made unique within a book by a `-2`, `-3`… suffix on repeats. */
-function uniqueNames(passages: BookPassage[], key: string): BookPassage[] {
-  const seen = new Map<string, number>();
-  for (const p of passages) {
-    const n = (seen.get(p.name) ?? 0) + 1;
-    seen.set(p.name, n);
-    if (n > 1) {
-      p.name = `${p.name}-${n}`;
-      p.node_id = `${key}#${p.name}`;
-    }
-  }
-  return passages;
-}
+export { bookBody } from "./gutenberg.js";
+export { CHUNK_CHARS, sentencesOf, type BookPassage, type BookStructure } from "./book-text.js";
 
 // ---------------------------------------------------------------------------
 // Diaries
@@ -235,14 +31,14 @@ const MONTHS = [
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const WEEKDAY = String.raw`(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?)(?:day)?\.?`;
 /** A year heading alone on a line: `1660`, `JANUARY 1659–60`, `April, 1660.` */
-const YEAR_HEADING = new RegExp(String.raw`^(?:(${MONTH})\.?,?\s+)?(\d{4})(?:\s*[–—-]\s*(\d{1,4}))?\.?$`, "i");
+export const YEAR_HEADING = new RegExp(String.raw`^(?:(${MONTH})\.?,?\s+)?(\d{4})(?:\s*[–—-]\s*(\d{1,4}))?\.?$`, "i");
 /**
  * A dated entry heading at the start of a paragraph: optional weekday, optional
  * month, the day (with or without its ordinal suffix), optional year, optional
  * bracketed note, then `.`, `,`, `:` or a dash (`January 1st.`, `APRIL 3.—`,
  * `Sunday 12th`, `Jan. 1st (Lord’s day).`, `Monday, January 1, 1855.`).
  */
-const ENTRY_HEADING = new RegExp(
+export const ENTRY_HEADING = new RegExp(
   String.raw`^((?:${WEEKDAY},?\s+)?(?:(${MONTH})\.?\s+)?(\d{1,2})(?:st|nd|rd|th|d)?(?:,?\s+(\d{4}))?(?:,?\s+${WEEKDAY})?(?:\s*\([^()\n]{1,40}\))?(?:\s+[A-Z][a-z’']+(?:\s+[a-z’']+){0,2}(?=\.))?)(?:\.\s*[—–-]*|,|:|\s*[—–]+|(?=\s*$))`,
   "i",
 );
@@ -306,11 +102,15 @@ interface YearContext {
 export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
   const { start, end } = bookBody(text);
   const paras = paragraphsOf(text, start, end);
-  type Mark = { para: number; kind: "year" | "entry"; heading: string; match?: RegExpExecArray };
+  type Mark = { para: number; kind: "year" | "entry" | "chapter"; heading: string; match?: RegExpExecArray };
   const marks: Mark[] = [];
   let entries = 0;
   let oldStyle = false;
   paras.forEach((p, i) => {
+    if (p.lines === 1 && sectionKind(p.text) !== null && !ENTRY_HEADING.test(p.text)) {
+      marks.push({ para: i, kind: "chapter", heading: p.text.replace(/[.:。：]$/, "").replace(/\s+/g, " ") });
+      return;
+    }
     const y = p.lines === 1 ? YEAR_HEADING.exec(p.text) : null;
     if (y) {
       marks.push({ para: i, kind: "year", heading: p.text.replace(/\.$/, ""), match: y });
@@ -328,9 +128,17 @@ export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): B
   let ctx: YearContext | null = null;
   let month: number | null = null;
   let lastDay = 0;
+  let chapter = "";
   for (let k = 0; k < marks.length; k++) {
     const mark = marks[k]!;
     const next = marks[k + 1]?.para ?? paras.length;
+    if (mark.kind === "chapter") {
+      // a chapter's own text before its first entry (a synopsis, an epigraph, its opening) is the chapter's passage
+      chapter = mark.heading;
+      const body = paras.slice(mark.para, next);
+      if (body.length > 1) out.push(passageOf(key, `${slug(chapter)}`, chapter, body));
+      continue;
+    }
     if (mark.kind === "year") {
       const m = mark.match!;
       const y = Number(m[2]);
@@ -345,7 +153,7 @@ export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): B
       lastDay = 0;
       const body = paras.slice(mark.para + 1, next);
       // Text between a year heading and the first dated entry under it is one undated entry.
-      if (body.length) out.push(passageOf(key, `entry-${slug(mark.heading)}`, mark.heading, body));
+      if (body.length) out.push(passageOf(key, `entry-${slug(mark.heading)}`, chapter ? `${chapter}, ${mark.heading}` : mark.heading, body));
       continue;
     }
     const e = mark.match!;
@@ -357,7 +165,8 @@ export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): B
     lastDay = day;
     let year: number | null = e[4] ? Number(e[4]) : null;
     if (year === null && ctx) year = month !== null && month <= 2 ? ctx.early : ctx.late;
-    const label = ctx && !e[4] ? `${ctx.printed}: ${mark.heading}` : mark.heading;
+    const dated = ctx && !e[4] ? `${ctx.printed}: ${mark.heading}` : mark.heading;
+    const label = chapter ? `${chapter}, ${dated}` : dated;
     const passage = passageOf(key, "", label, paras.slice(mark.para, next));
     if (dateKnown && year !== null && month !== null && validDate(year, month, day)) {
       passage.timestamp = iso(year, month, day);
@@ -380,6 +189,8 @@ export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): B
 
 /** A verse reference at the start of a line: optional book name, then `chapter:verse`. */
 const VERSE = /^(?:((?:[1-4] )?[A-Z][A-Za-z]+(?: (?:of )?[A-Z][A-Za-z]+)*) )?(\d{1,3}):(\d{1,3})[ \t]+/gm;
+/** A verse reference as {@link VERSE} finds it (structure, not words: no passage quotes it). */
+export const VERSE_REFERENCE = VERSE;
 
 /**
  * Cut a verse-numbered book (`Genesis 1:1 In the beginning…`, or `1:1 …`
@@ -427,7 +238,8 @@ export function cutVerses(key: string, text: string, chunkChars = CHUNK_CHARS): 
       book,
       chapter: Number(m[2]),
       verse: Number(m[3]),
-      start: start + from,
+      // the span holds the verse's reference; the content does not
+      start: start + m.index!,
       end: start + from + cut.length,
       text: cut.replace(/\s*\n\s*/g, " ").trim(),
     });
@@ -481,21 +293,29 @@ const HEADWORD = /^([A-Z][A-Z0-9'’ -]*[A-Z0-9])(?:,\s*(?:n|v|adj|adv|pp|p|pro|
  */
 export function cutDictionary(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
   const { start, end } = bookBody(text);
-  const paras = paragraphsOf(text, start, end).filter((p) => !/^[A-Z]$/.test(p.text));
+  const paras = paragraphsOf(text, start, end);
+  const letter = (p: Paragraph) => /^[A-Z]$/.test(p.text);
   const firstEntry = paras.findIndex((p) => HEADWORD.test(p.text) && p.text.length > 20);
   if (firstEntry < 0 || paras.filter((p) => HEADWORD.test(p.text)).length < 50) return null;
-  const out: BookPassage[] = [...frontSections(key, paras.slice(0, firstEntry), chunkChars)];
+  const out: BookPassage[] = [];
   const entries: Paragraph[][] = [];
+  // a section letter (`C`) heads the entry after it
+  let pending: Paragraph[] = [];
   for (const p of paras.slice(firstEntry)) {
-    if (HEADWORD.test(p.text) || !entries.length) entries.push([p]);
-    else entries.at(-1)!.push(p);
+    if (letter(p)) pending.push(p);
+    else if (HEADWORD.test(p.text) || !entries.length) {
+      entries.push([...pending, p]);
+      pending = [];
+    } else entries.at(-1)!.push(...pending.splice(0), p);
   }
+  if (pending.length) entries.at(-1)!.push(...pending);
   let group: Paragraph[][] = [];
   let size = 0;
   const flush = () => {
     if (!group.length) return;
-    const first = HEADWORD.exec(group[0]![0]!.text)![1]!;
-    const last = HEADWORD.exec(group.at(-1)![0]!.text)![1]!;
+    const headword = (e: Paragraph[]) => HEADWORD.exec(e.find((p) => !letter(p))!.text)?.[1] ?? e.find((p) => !letter(p))!.text.slice(0, 40);
+    const first = headword(group[0]!);
+    const last = headword(group.at(-1)!);
     const label = first === last ? first : `${first} – ${last}`;
     out.push(passageOf(key, slug(first), label, group.flat()));
     group = [];
@@ -552,7 +372,7 @@ const HEADING_TITLE = String.raw`(?:\s*[.:—–-]+\s*\S.{0,78})?`;
  * `Chapter III. The Return`, `BOOK THE FIRST`, `Chapitre premier`, `Глава 1`,
  * `Erstes Kapitel` (German puts the ordinal first). Group 1 is the section word.
  */
-const CHAPTER = new RegExp(
+export const CHAPTER = new RegExp(
   String.raw`^(?:(${SECTION_WORD})\s+(${ORDINAL})${WORD_END}\.?${HEADING_TITLE}|\p{Lu}\p{Ll}*(?:es|er|te|tes)\s+(Kapitel|KAPITEL|Buch|BUCH|Teil|TEIL|Abschnitt|ABSCHNITT)\.?${HEADING_TITLE})$`,
   "u",
 );
@@ -563,7 +383,7 @@ const CHAPTER = new RegExp(
 const CJK_CHAPTER = /^(?:第[〇零一二三四五六七八九十百千两兩壹贰貳叁參肆伍陆陸柒捌玖拾佰0-9０-９]{1,8}([章回卷節节部篇幕話话])|제\s?[0-9]{1,4}\s?([장부권화]))(?:[\s\u3000:：.．、]*\S.{0,78})?$/u;
 
 /** The kind of division a one-line paragraph heads (`chapter`, `part`, `章`…), or null. */
-function sectionKind(line: string): string | null {
+export function sectionKind(line: string): string | null {
   const m = CHAPTER.exec(line);
   if (m) return (m[1] ?? m[3]!).toLocaleLowerCase("und");
   const c = CJK_CHAPTER.exec(line);
@@ -584,31 +404,19 @@ function hasWordOrdinal(line: string): boolean {
 }
 
 /** A Roman numeral alone on a line (`IV.`), counted as a chapter heading only when there are several. */
-const ROMAN = /^([IVXLCDM]{1,8})\.?$/;
+export const ROMAN = /^([IVXLCDM]{1,8})\.?$/;
 /** A front-matter heading whose text is the author's own. */
-const PREFACE = /^(?:(?:the\s+)?(?:author['’]s\s+)?(?:preface|introduction|foreword|prologue|prefatory note|to the reader))\.?$/i;
-
-function frontSections(key: string, paras: readonly Paragraph[], chunkChars: number): BookPassage[] {
-  const at = paras.findIndex((p) => p.lines === 1 && PREFACE.test(p.text));
-  if (at < 0) return [];
-  const heading = paras[at]!.text.replace(/\.$/, "");
-  const body = paras.slice(at + 1);
-  if (!body.length) return [];
-  const groups = pack(body, chunkChars);
-  return groups.map((g, j) =>
-    passageOf(key, `${slug(heading)}${groups.length > 1 ? `-${j + 1}` : ""}`, groups.length > 1 ? `${heading}, part ${j + 1}` : heading, g),
-  );
-}
+export const PREFACE = /^(?:(?:the\s+)?(?:author['’]s\s+)?(?:preface|introduction|foreword|prologue|prefatory note|to the reader))\.?$/i;
 
 /**
  * Cut a book into its chapters (`CHAPTER I.`, `Chapter 12`, roman numerals,
  * `LETTER 4`…), each packed into passages of about `chunkChars` characters
  * labelled with the chapter (`Chapter 3`, or `Chapter 3, part 2` when the
- * chapter takes several). A run of headings with no text between them is a
- * table of contents and, like everything before the first chapter, front
- * matter: never a passage — except a preface or introduction under a
- * heading of its own. A heading with no text of its own before a heading of
- * another kind (`PART I` then `CHAPTER I`) prefixes its label.
+ * chapter takes several), each chapter's passages starting at its heading.
+ * A run of headings with no text between them is a table of contents: front
+ * matter, with everything before the first chapter (given to passages by
+ * coverBody). A heading with no text of its own before a heading of another
+ * kind (`PART I` then `CHAPTER I`) prefixes its label.
  *
  * @returns the passages, or null when fewer than 2 chapters are found
  */
@@ -633,20 +441,29 @@ export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS)
     }
   }
   if (firstReal < 0) return null;
-  const out = frontSections(key, paras.slice(0, idx[firstReal]!), chunkChars);
-  let prefix = "";
+  // a heading of another kind right above the first chapter (`ACT I` over `SCENE I`) encloses it
+  const encloses = (n: number) => idx[n - 1] === idx[n]! - 1 && heads[idx[n - 1]!] !== heads[idx[n]!] && (n < 2 || idx[n - 2] !== idx[n - 1]! - 1);
+  if (firstReal > 0 && encloses(firstReal)) firstReal--;
+  const out: BookPassage[] = [];
+  // the enclosing heading (`ACT II`) and its kind, prefixed to every heading under it until the next of its kind
+  let outer = "";
+  let outerKind: string | null = null;
   for (let n = firstReal; n < idx.length; n++) {
     const i = idx[n]!;
     const j = idx[n + 1] ?? paras.length;
     const heading = paras[i]!.text.replace(/[.:。：]$/, "").replace(/\s+/g, " ");
     const body = paras.slice(i + 1, j);
+    if (heads[i] === outerKind) outer = "";
     if (!body.length) {
-      if (heads[idx[n + 1] ?? -1] && heads[idx[n + 1]!] !== heads[i]) prefix = `${heading}, `;
+      if (heads[idx[n + 1] ?? -1] && heads[idx[n + 1]!] !== heads[i]) {
+        outer = heading;
+        outerKind = heads[i]!;
+      }
       continue;
     }
-    const title = `${prefix}${heading}`;
-    prefix = "";
-    const groups = pack(body, chunkChars);
+    const title = outer ? `${outer}, ${heading}` : heading;
+    // the heading is the chapter's first words
+    const groups = pack(paras.slice(i, j), chunkChars);
     groups.forEach((g, k) => {
       const label = groups.length > 1 ? `${title}, part ${k + 1}` : title;
       out.push(passageOf(key, `${slug(title)}${groups.length > 1 ? `-${k + 1}` : ""}`, label, g));
@@ -683,88 +500,17 @@ export function cutBook(key: string, text: string, chunkChars = CHUNK_CHARS): { 
   if (/^(?:diary|diaries|journal|letters)$/.test(genre)) tries.push(["diary", cutDiary]);
   if (/^(?:scripture|bible|verse|verses)$/.test(genre)) tries.push(["verses", cutVerses]);
   if (/^(?:dictionary|glossary|lexicon)$/.test(genre)) tries.push(["dictionary", cutDictionary]);
+  if (/^(?:poetry|poems|poem|verse)$/.test(genre)) tries.push(["poems", cutPoems]);
   tries.push(["chapters", cutChapters]);
+  const body = bookBody(text);
   for (const [structure, cut] of tries) {
     const passages = cut(key, text, chunkChars);
-    if (passages?.length) return { structure, passages: passages.filter((p) => p.content) };
+    if (passages?.length) return { structure, passages: coverBody(key, text, body, passages, chunkChars, unitHeading).filter((p) => p.content) };
   }
-  return { structure: "paragraphs", passages: cutParagraphs(key, text, chunkChars).filter((p) => p.content) };
+  return { structure: "paragraphs", passages: coverBody(key, text, body, cutParagraphs(key, text, chunkChars), chunkChars).filter((p) => p.content) };
 }
 
-// ---------------------------------------------------------------------------
-// Title and author
-
-/** Index of the last `sep` in `s` outside brackets, or -1. */
-function lastTopLevel(s: string, sep: RegExp): number {
-  let depth = 0;
-  let found = -1;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if ("([{".includes(c)) depth++;
-    else if (")]}".includes(c)) depth = Math.max(0, depth - 1);
-    else if (depth === 0) {
-      sep.lastIndex = i;
-      const m = sep.exec(s);
-      if (m && m.index === i) found = i;
-    }
-  }
-  return found;
-}
-
-/** `s` without bracketed parts (for telling a date range from a title that holds a year in brackets). */
-const outsideBrackets = (s: string) => s.replace(/\([^()]*\)|\[[^[\]]*\]/g, "");
-
-/** Longest first line taken as a book's title (UTF-16 code units); a longer one is prose. */
-const MAX_TITLE_LINE = 300;
-
-/**
- * Title and author read from a book's own text, whole: a Project Gutenberg
- * header's `Title:` (with its indented continuation lines, joined with ", ")
- * and `Author:`; else the first line, read as `[The Project Gutenberg EBook
- * of | Project Gutenberg's] <title>, by <author>` (split at the last `, by`
- * outside brackets, so `The Holy Bible, King James Version (Authorized
- * Version), by Anonymous` keeps its whole title) or as `<title>, <dates>` (a
- * trailing date range outside brackets dropped); failing that, an `Author:`
- * or `by <name>` line, or a title of the form "The Diary (Journal, Letters,
- * Memoirs) of <Name>", names the author. Missing fields are "".
- */
-export function readBookMetadata(text: string): { title: string; author: string } {
-  const head = text.slice(0, 6000);
-  const field = (name: string): string => {
-    const m = new RegExp(`^${name}:[ \\t]*(.+)((?:\\n[ \\t]+\\S.*)*)`, "m").exec(head);
-    if (!m) return "";
-    const more = m[2] ? m[2].split("\n").map((l) => l.trim()).filter(Boolean) : [];
-    return [m[1]!.trim(), ...more].join(", ");
-  };
-  let title = field("Title");
-  let author = field("Author");
-  if (!title) {
-    let first = (head.split("\n").map((l) => l.trim()).find(Boolean) ?? "").replace(/^\uFEFF/, "");
-    first = first.replace(/^(?:The\s+)?Project Gutenberg(?:['’]s|\s+e-?book(?:\s+of|,)?)\s+/i, "");
-    const by = lastTopLevel(first, /,?\s+by\s+/iy);
-    if (by > 0) {
-      const m = /,?\s+by\s+/iy;
-      m.lastIndex = by;
-      m.exec(first);
-      if (!author) author = first.slice(m.lastIndex).trim();
-      first = first.slice(0, by).replace(/,\s*$/, "");
-    }
-    const comma = lastTopLevel(first, /,/y);
-    if (comma > 0 && /\d{3,4}/.test(outsideBrackets(first.slice(comma + 1)))) first = first.slice(0, comma);
-    title = first.trim();
-    // A book with no title line opens with its structure (`CHAPTER I.`, `1854`, `January 1st. …`):
-    // that is no title; the caller falls back to the key's book part.
-    // (A chapter heading only with a numeral: "Book of Mormon" is a title.)
-    const chapter = CHAPTER.exec(title);
-    // Nor is a first line longer than any title line (a book of one long line, a paragraph unwrapped):
-    // it would be every listing's title and every transcript's tree name.
-    if (title.length > MAX_TITLE_LINE) title = "";
-    if ((chapter && /^(?:\d{1,4}|[IVXLCDM]{1,8}|[ivxlcdm]{1,8})$/.test(chapter[2]!)) || [ROMAN, YEAR_HEADING, PREFACE, ENTRY_HEADING].some((re) => re.test(title))) title = "";
-  }
-  if (!author) {
-    const by = /^by\s+(.+)$/im.exec(head);
-    const of = /^(?:the\s+)?(?:diary|journal|letters|memoirs|autobiography)\s+of\s+(.+)$/i.exec(title);
-    author = by?.[1]?.trim() ?? of?.[1]?.trim() ?? "";
-  }
-  return { title, author };
+/** A line that heads a unit of some book: a chapter's heading, a diary's year heading, a dictionary's section letter. */
+export function unitHeading(line: string): boolean {
+  return sectionKind(line) !== null || YEAR_HEADING.test(line) || /^\p{Lu}\.?$/u.test(line);
 }

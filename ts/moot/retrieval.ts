@@ -7,12 +7,15 @@ import type MiniSearch from "minisearch";
 import { words } from "../match/index.js";
 import { levenshtein } from "../deps/levenshtein.js";
 import { miniSearch } from "../deps/minisearch.js";
-import { bookBody, cutBook, readBookMetadata, type BookPassage, type BookStructure } from "./book-structure.js";
+import { bookBody, CHUNK_CHARS, cutBook, unitHeading, VERSE_REFERENCE, type BookPassage, type BookStructure } from "./book-structure.js";
+import { coverBody } from "./book-cover.js";
+import { readBookMetadata } from "./book-metadata.js";
 import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault } from "../net/http.js";
 import { redactUrl } from "../net/redact.js";
 import { GroundwireError } from "../errors.js";
 
-export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian, readBookMetadata } from "./book-structure.js";
+export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian } from "./book-structure.js";
+export { readBookMetadata } from "./book-metadata.js";
 export type { BookPassage, BookStructure } from "./book-structure.js";
 
 /** One retrieved passage as a worker returns it. */
@@ -84,6 +87,31 @@ export interface Book {
   /** How the passages were found: from the text's own structure, or from an entries index (`"index"`). */
   structure: BookStructure | "index";
   passages: BookPassage[];
+  /**
+   * The book's file as given up to its last passage's end, with what no passage quotes blanked to
+   * spaces (Project Gutenberg's header; verse numbers): an offset into it is an offset into the
+   * file ({@link searchableText}). `createQuoteIndex` searches it, so a located span's offsets are
+   * the file's.
+   */
+  text?: string;
+}
+
+/**
+ * The text a book's quotes are found in, in the file's offsets: `text` up to its last passage's
+ * end, every character outside the passages' spans and (for a verse-numbered book) every verse
+ * reference at a line's start replaced by a space. An offset into it is an offset into the file.
+ */
+export function searchableText(text: string, passages: readonly BookPassage[], verses = false): string {
+  const spans = passages.filter((p) => p.start !== undefined && p.end !== undefined).sort((a, b) => a.start! - b.start!);
+  let out = "";
+  for (const p of spans) {
+    if (p.end! <= out.length) continue;
+    const from = Math.max(out.length, p.start!);
+    out += " ".repeat(from - out.length);
+    const slice = text.slice(from, p.end);
+    out += verses ? slice.replace(VERSE_REFERENCE, (m) => " ".repeat(m.length)) : slice;
+  }
+  return out;
 }
 
 /**
@@ -195,8 +223,11 @@ export function parseBook(key: string, text: string, entries?: readonly DiaryEnt
   if (!/^[^/\s]+\/[^/\s]+$/.test(key)) throw new TypeError(`book key ${JSON.stringify(key)} is not <genre>/<book>`);
   const { title, author } = readBookMetadata(text);
   const genre = key.split("/", 1)[0]!;
-  const cut = entries?.length ? { structure: "index" as const, passages: diaryEntries(key, text, entries) } : cutBook(key, text);
-  return { key, title: title || key.split("/")[1]!, author, genre, structure: cut.structure, passages: cut.passages.filter((p) => p.content) };
+  const cut = entries?.length
+    ? { structure: "index" as const, passages: coverBody(key, text, bookBody(text), diaryEntries(key, text, entries), CHUNK_CHARS, unitHeading) }
+    : cutBook(key, text);
+  const passages = cut.passages.filter((p) => p.content);
+  return { key, title: title || key.split("/")[1]!, author, genre, structure: cut.structure, passages, text: searchableText(text, passages, cut.structure === "verses") };
 }
 
 const STOPWORDS = new Set(

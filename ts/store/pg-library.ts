@@ -19,7 +19,7 @@ import { bookKeyFromFileName, closeKeys, searchTerms, UnknownBookError, type Boo
 import { LOCK_CLASS, pgReason, StoreError, WINDOW_CHARS, WINDOW_STEP, type Store } from "./pg.js";
 
 /** Bumped when the cutting of books changes, so `corpus load` re-cuts every book once. */
-export const CUT_VERSION = "1";
+export const CUT_VERSION = "2";
 
 /** PostgreSQL's built-in snowball configurations, by the language a Project Gutenberg header names. */
 const CONFIGS: Record<string, string> = {
@@ -145,18 +145,13 @@ export async function writeBook(store: Store, book: Book, meta: { hash: string; 
        VALUES ($1, $2, $3, $4, $5, $6, $7::regconfig, $8, $9, $10)`,
       [book.key, book.title, book.author, book.genre, book.structure, meta.language, meta.config, meta.hash, meta.bytes, book.passages.length],
     );
-    let joined = 0;
-    const joinedAt = book.passages.map((p) => {
-      const at = joined;
-      joined += p.content.length + 2;
-      return at;
-    });
+    const sourceText = (p: Book["passages"][number]) => (book.text !== undefined && p.start !== undefined && p.end !== undefined ? book.text.slice(p.start, p.end) : null);
     for (let from = 0; from < book.passages.length; from += BATCH) {
       const part = book.passages.slice(from, from + BATCH);
       await client.query(
-        `INSERT INTO groundwire.passages (book, ord, node_id, name, label, content, timestamp, gregorian_date, start_at, end_at, joined_at, config)
-         SELECT $1, o, n, nm, l, c, t, g, s, e, j, $2::regconfig
-         FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::int[]) AS x(o, n, nm, l, c, t, g, s, e, j)`,
+        `INSERT INTO groundwire.passages (book, ord, node_id, name, label, content, timestamp, gregorian_date, start_at, end_at, source_text, config)
+         SELECT $1, o, n, nm, l, c, t, g, s, e, st, $2::regconfig
+         FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::text[]) AS x(o, n, nm, l, c, t, g, s, e, st)`,
         [
           book.key,
           meta.config,
@@ -169,7 +164,7 @@ export async function writeBook(store: Store, book: Book, meta: { hash: string; 
           part.map((p) => p.gregorianDate ?? null),
           part.map((p) => p.start ?? null),
           part.map((p) => p.end ?? null),
-          part.map((_, i) => joinedAt[from + i]!),
+          part.map(sourceText),
         ],
       );
     }
@@ -230,8 +225,15 @@ export async function readBook(store: Store, key: string): Promise<Book | undefi
   );
   const b = books[0];
   if (!b) return undefined;
-  const { rows } = await q<PassageRow>(store, `SELECT ${PASSAGE_COLUMNS} FROM groundwire.passages WHERE book = $1 ORDER BY ord`, [key]);
-  return { key: b.key, title: b.title, author: b.author, genre: b.genre, structure: b.structure as Book["structure"], passages: rows.map(toPassage) };
+  const { rows } = await q<PassageRow & { source_text: string | null }>(store, `SELECT ${PASSAGE_COLUMNS}, source_text FROM groundwire.passages WHERE book = $1 ORDER BY ord`, [key]);
+  const book: Book = { key: b.key, title: b.title, author: b.author, genre: b.genre, structure: b.structure as Book["structure"], passages: rows.map(toPassage) };
+  // the searchable text, in the file's offsets, rebuilt from the passages' own (as searchableText builds it)
+  if (rows.length && rows.every((r) => r.source_text !== null && r.start_at !== null)) {
+    let text = "";
+    for (const r of [...rows].sort((x, y) => x.start_at! - y.start_at!)) text += " ".repeat(Math.max(0, r.start_at! - text.length)) + r.source_text!;
+    book.text = text;
+  }
+  return book;
 }
 
 const PASSAGE_COLUMNS = "node_id, name, label, content, timestamp, gregorian_date, start_at, end_at";
@@ -364,8 +366,8 @@ export interface StoreLocateOptions {
  * characters, one every WINDOW_STEP) whose trigram word similarity to the quote is at least
  * `similarity` (the GIN trigram index, best first, at most `candidates`; 0.6, then 0.45 when that
  * finds no span), each with the passages beside it, searched by the exact quote index
- * (createQuoteIndex: the same windows and ratios as `groundwire locate`). Offsets are into
- * the book as the embedded corpus holds it (its passages joined by a blank line), as there.
+ * (createQuoteIndex: the same windows and ratios as `groundwire locate`). Offsets are UTF-16
+ * code units into the book's .txt file as given, as there.
  *
  * Not provably complete: a span the exhaustive search finds at ratio ≥ 0.8 may lie in a
  * passage whose trigram similarity falls under the threshold (bench/store-locate.ts measures it).
@@ -425,9 +427,9 @@ async function locateAt(store: Store, quote: string, options: StoreLocateOptions
     wanted.set(r.book, set);
   }
   const books = [...wanted.keys()];
-  const { rows: passages } = await q<{ book: string; ord: number; label: string; content: string; joined_at: number }>(
+  const { rows: passages } = await q<{ book: string; ord: number; label: string; source_text: string; start_at: number }>(
     store,
-    `SELECT p.book, p.ord, p.label, p.content, p.joined_at
+    `SELECT p.book, p.ord, p.label, p.source_text, p.start_at
      FROM unnest($1::text[], $2::int[]) AS w(book, ord)
      JOIN groundwire.passages p ON p.book = w.book AND p.ord = w.ord
      ORDER BY p.book, p.ord`,
@@ -446,13 +448,14 @@ async function locateAt(store: Store, quote: string, options: StoreLocateOptions
   for (const p of passages) {
     if (!run || run.book !== p.book || run.ord + 1 !== p.ord) {
       flush();
-      run = { book: p.book, ord: p.ord, at: p.joined_at, text: "", passages: [] };
+      run = { book: p.book, ord: p.ord, at: p.start_at, text: "", passages: [] };
     } else {
-      run.text += "\n\n";
+      // the file's whitespace between two passages, as spaces: offsets stay the file's
+      run.text += " ".repeat(Math.max(0, p.start_at - run.at - run.text.length));
       run.ord = p.ord;
     }
-    run.passages.push({ label: p.label, start: run.text.length, end: run.text.length + p.content.length });
-    run.text += p.content;
+    run.passages.push({ label: p.label, start: run.text.length, end: run.text.length + p.source_text.length });
+    run.text += p.source_text;
   }
   flush();
   const index = createQuoteIndex(sources);

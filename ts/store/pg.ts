@@ -12,7 +12,7 @@ import { GroundwireError } from "../errors.js";
 import { redactUrl } from "../net/redact.js";
 
 /** The schema version this code writes and reads. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Length of a locate window, in characters, and the step between two windows' starts. */
 export const WINDOW_CHARS = 400;
@@ -83,6 +83,12 @@ const MIGRATIONS: readonly (readonly string[])[] = [
        spoken_at timestamptz NOT NULL DEFAULT now(),
        PRIMARY KEY (moot, turn)
      )`,
+  ],
+  [
+    // a passage's text as the file holds it (its span, verse references blanked), placed at
+    // start_at, is what locate searches: offsets are into the book's file, as in the embedded corpus
+    "ALTER TABLE groundwire.passages ADD COLUMN source_text text",
+    "ALTER TABLE groundwire.passages DROP COLUMN joined_at",
   ],
 ];
 

@@ -7,15 +7,30 @@ import { type IndexedQuote, type Prepared, type QuoteIndexBook, type QuoteIndexI
 function isBook(x: unknown): x is QuoteIndexBook {
   return (
     typeof x === "object" && x !== null && Array.isArray((x as QuoteIndexBook).passages) && typeof (x as QuoteIndexBook).key === "string" &&
-    typeof (x as { text?: unknown }).text !== "string"
+    (x as QuoteIndexBook).passages.every((p) => typeof p?.content === "string")
   );
 }
 
-/** Normalize the input to keyed sources; a book is its passages joined by a blank line, each labelled as the book prints it (its `label`). */
+/**
+ * Normalize the input to keyed sources. A book with its `text` (as `parseBook` gives it) is that
+ * text, its passages labelled over their spans: offsets into the book's file. A book without one is
+ * its passages' contents joined by a blank line.
+ */
 function toSources(input: QuoteIndexInput): QuoteIndexSource[] {
   if (!Array.isArray(input)) throw new TypeError(`createQuoteIndex: expected an array of texts, sources or books, got ${typeof input}`);
   return (input as readonly unknown[]).map((x, i) => {
     if (typeof x === "string") return { key: String(i), text: x };
+    if (isBook(x) && typeof x.text === "string") {
+      const text = x.text;
+      const passages = x.passages.map((p, j) => {
+        if (!Number.isInteger(p.start) || !Number.isInteger(p.end) || p.start! < 0 || p.end! < p.start! || p.end! > text.length) {
+          throw new RangeError(`createQuoteIndex: input[${i}].passages[${j}] needs start ≤ end within the book's text`);
+        }
+        return { label: p.label ?? p.name, start: p.start!, end: p.end! };
+      });
+      passages.sort((a, b) => a.start - b.start || a.end - b.end);
+      return { key: x.key, text, passages };
+    }
     if (isBook(x)) {
       const passages: SourcePassage[] = [];
       let text = "";

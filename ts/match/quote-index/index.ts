@@ -81,8 +81,9 @@ export { rankHits } from "./rank.js";
  * Build a quote index over whole texts.
  *
  * @param input plain texts (keys "0", "1", …), `{key, text, passages?}` sources
- *   (passages: labelled UTF-16 ranges of the text), or parsed `Book`s (text =
- *   the passages' contents joined by a blank line; offsets are into that text).
+ *   (passages: labelled UTF-16 ranges of the text), or parsed `Book`s (their `text`:
+ *   the file with what no passage quotes blanked, so offsets are into the book's file;
+ *   a book without `text` is its passages' contents joined by a blank line).
  * @param options `backend`: "wasm" | "ts" | "auto" (default).
  * @returns a `QuoteIndex`; building is O(characters) (tokenizing dominates).
  * @throws TypeError on input of the wrong shape; RangeError on a duplicate key or a passage out of range.

@@ -18,10 +18,15 @@ export interface QuoteIndexSource {
   passages?: readonly SourcePassage[];
 }
 
-/** A parsed book as `createQuoteIndex` reads it (ts/moot's `Book` is one): its key and its passages in order. */
+/**
+ * A parsed book as `createQuoteIndex` reads it (ts/moot's `Book` is one): its key, its passages in
+ * order, and (from `parseBook`) its searchable text in the file's offsets, which the passages' spans
+ * label; offsets of located spans are then offsets into the book's file.
+ */
 export interface QuoteIndexBook {
   key: string;
-  passages: readonly { name: string; label?: string; content: string }[];
+  passages: readonly { name: string; label?: string; content: string; start?: number; end?: number }[];
+  text?: string;
 }
 
 /** What `createQuoteIndex` accepts: plain texts (keys "0", "1", …), keyed sources, or parsed books. */
