@@ -16,7 +16,7 @@
  * - scale (--scale): the books copied under distinct keys to 10/100/1,000 books: load time,
  *   database size, retrieval p50/p99, locate per quote.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,9 +32,9 @@ import { postgresBin, startTestCluster } from "../test/store/pg-cluster.js";
 import { call, startServer } from "../test/server/serve-process.js";
 import { readFileSync } from "node:fs";
 
-/** A replica's resident set: `serve --store` (dist/cli.js) after 300 queries spread over every book, MB. */
-async function replicaRss(url: string, keys: readonly string[]): Promise<number> {
-  const server = await startServer(["--store", url]);
+/** A replica's resident set: `serve --store` or `serve --corpus` (dist/cli.js) after 300 queries spread over every book, MB. */
+async function replicaRss(args: string[], keys: readonly string[]): Promise<number> {
+  const server = await startServer(args);
   try {
     for (let i = 0; i < 300; i++) await call(server.url, "POST", "/query", { text: "the fire of the city and the night", corpus: keys[i % keys.length]!, k: 6 });
     return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, "utf8"))![1]) / 1024;
@@ -51,6 +51,8 @@ const ROOT = new URL("..", import.meta.url).pathname;
 const dirs = values.books?.map((d) => resolve(d)) ?? [join(ROOT, "data/books"), join(ROOT, "../shared/data/books")].filter((d) => existsSync(d));
 const QUOTES = Number(values.quotes ?? 300);
 const LOCATE_QUOTES = Number(values["locate-quotes"] ?? 60);
+/** Quotes (10–20 words, one edit) located at each scale. */
+const LOCATE_SCALE_QUOTES = 40;
 
 /** A quote drawn from a passage: `n` consecutive words of it, as written. */
 function drawQuote(book: Book, rand: () => number, min = 8, max = 20): { quote: string; node_id: string } | null {
@@ -183,7 +185,7 @@ async function main() {
     // scale-up: the same books under distinct keys
     if (values.scale) {
       console.log("\nscale: the books above copied under distinct keys (symlinks named <genre>__<book>-cN.txt)\n");
-      console.log("| books | load s | database MB | retrieval p50 ms | p99 ms | locate ms/quote (p50) | replica RSS MB |\n|---|---|---|---|---|---|---|");
+      console.log("| books | engine | load s | database MB | retrieval p50 ms | p99 ms | locate ms/quote p50 / p90 / worst | replica RSS MB |\n|---|---|---|---|---|---|---|---|");
       // one file per book name (a later folder's copy wins)
       const byName = new Map<string, string>();
       for (const d of dirs) for (const f of readdirSync(d).filter((f) => f.endsWith(".txt") && f.includes("__"))) byName.set(f, join(d, f));
@@ -194,6 +196,7 @@ async function main() {
         await q(store, "VACUUM FULL groundwire.books, groundwire.passages, groundwire.passage_windows");
         const tmp = mkdtempSync(join(tmpdir(), "gw-scale-"));
         const keys: string[] = [];
+        const t0 = performance.now();
         for (let i = 0; i < n; i++) {
           const src = files[i % files.length]!;
           const base = src.replace(/^.*\//, "").replace(/\.txt$/, "");
@@ -202,32 +205,64 @@ async function main() {
           if (existsSync(src.replace(/\.txt$/, ".entries.json"))) symlinkSync(src.replace(/\.txt$/, ".entries.json"), join(tmp, `${name}.entries.json`));
           keys.push(name.replace("__", "/"));
         }
-        const load = await loadLibrary(store, tmp);
+        const load = await loadLibrary(store, tmp, (done, total) => {
+          if (done % 50 === 0 || done === total) console.error(`scale ${n}: ${done}/${total} books loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+        });
         const size = await dbSize(store);
         const corpus = await createStoreCorpus(store);
         const r = mulberry32(n);
-        const lat: number[] = [];
+        const asked: Array<{ key: string; quote: string }> = [];
         for (let i = 0; i < 200; i++) {
           const key = keys[Math.floor(r() * keys.length)]!;
-          const book = books.find((b) => key.startsWith(`${b.key}-c`))!;
-        if (!book) continue;
-          const drawn = drawQuote(book, r)!;
+          const book = books.find((b) => key.startsWith(`${b.key}-c`));
+          if (book) asked.push({ key, quote: drawQuote(book, r)!.quote });
+        }
+        const located: string[] = [];
+        for (let i = 0; i < LOCATE_SCALE_QUOTES; i++) {
+          const book = books[Math.floor(r() * books.length)]!;
+          located.push(editQuote(drawQuote(book, r, 10, 20)!.quote, 1, vocabulary, r));
+        }
+        const lat: number[] = [];
+        for (const a of asked) {
           const t = performance.now();
-          await corpus.query(drawn.quote, { corpus: key, k: 6 });
+          await corpus.query(a.quote, { corpus: a.key, k: 6 });
           lat.push(performance.now() - t);
         }
         const loc: number[] = [];
-        for (let i = 0; i < 20; i++) {
-          const book = books[Math.floor(r() * books.length)]!;
-          const drawn = drawQuote(book, r, 10, 20)!;
+        for (const quote of located) {
           const t = performance.now();
-          await locateInStore(store, editQuote(drawn.quote, 1, vocabulary, r), { minRatio: 0.8, limit: 10 });
+          await locateInStore(store, quote, { minRatio: 0.8, limit: 10 });
           loc.push(performance.now() - t);
         }
         corpus.close();
+        const withDist = existsSync(new URL("../dist/cli.js", import.meta.url));
+        const rss = withDist ? (await replicaRss(["--store", url], keys)).toFixed(0) : "- (no dist/)";
+        const ms = (xs: number[]) => `${pct(xs, 50).toFixed(0)} / ${pct(xs, 90).toFixed(0)} / ${Math.max(...xs).toFixed(0)}`;
+        console.log(`| ${n} | PostgreSQL | ${(load.ms / 1000).toFixed(1)} | ${(size / 1e6).toFixed(0)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} | ${ms(loc)} | ${rss} |`);
+        // the embedded engine on the same books, while they fit its cap: built in this process, its RSS a `serve --corpus` replica's
+        const bytes = readdirSync(tmp).filter((f) => f.endsWith(".txt")).reduce((sum, f) => sum + statSync(join(tmp, f)).size, 0);
+        if (bytes <= 64 * 2 ** 20) {
+          const copies = keys.map((key) => ({ ...books.find((b) => key.startsWith(`${b.key}-c`))!, key }));
+          let t = performance.now();
+          const embeddedScale = createEmbeddedCorpus(copies);
+          const index = createQuoteIndex(copies);
+          const built = performance.now() - t;
+          const elat: number[] = [];
+          for (const a of asked) {
+            t = performance.now();
+            await embeddedScale.query(a.quote, { corpus: a.key, k: 6 });
+            elat.push(performance.now() - t);
+          }
+          const eloc: number[] = [];
+          for (const quote of located) {
+            t = performance.now();
+            index.locate(quote, { minRatio: 0.8, limit: 10 });
+            eloc.push(performance.now() - t);
+          }
+          const erss = withDist ? (await replicaRss(["--corpus", tmp], keys)).toFixed(0) : "- (no dist/)";
+          console.log(`| ${n} | embedded | ${(built / 1000).toFixed(1)} (index build) | - | ${pct(elat, 50).toFixed(1)} | ${pct(elat, 99).toFixed(1)} | ${ms(eloc)} | ${erss} |`);
+        } else console.log(`| ${n} | embedded | - | - | - | - | - | - (${(bytes / 1e6).toFixed(0)} MB of text, over the 64 MiB cap) |`);
         rmSync(tmp, { recursive: true, force: true });
-        const rss = existsSync(new URL("../dist/cli.js", import.meta.url)) ? (await replicaRss(url, keys)).toFixed(0) : "- (no dist/)";
-        console.log(`| ${n} | ${(load.ms / 1000).toFixed(1)} | ${(size / 1e6).toFixed(0)} | ${pct(lat, 50).toFixed(1)} | ${pct(lat, 99).toFixed(1)} | ${pct(loc, 50).toFixed(0)} | ${rss} |`);
       }
     }
   } finally {

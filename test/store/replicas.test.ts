@@ -166,7 +166,7 @@ describe.skipIf(!PG)("two serve --store replicas on one database", () => {
     expect([...statuses.keys()].every((s) => s === 200 || s === 409 || s === 503)).toBe(true);
   });
 
-  it("both replicas answer /books and /query alike, with the embedded corpus's books and hit shape", async () => {
+  it("both replicas answer /books, /query and /quotes/verify alike, with the embedded corpus's books and hit shape", async () => {
     const [a, b] = replicas.map((r) => r.url) as [string, string];
     const embedded = createEmbeddedCorpus(loadBooks(BOOKS));
     for (const u of [a, b]) expect((await call(u, "GET", "/books", undefined, AUTH)).json).toEqual({ books: embedded.books() });
@@ -178,9 +178,12 @@ describe.skipIf(!PG)("two serve --store replicas on one database", () => {
     expect(Object.keys(fromA.json.hits[0]).sort()).toEqual(["author", "content", "genre", "label", "name", "node_id", "score", "title"]);
     const unknown = await call(a, "POST", "/query", { ...body, corpus: "novel/frankenstien" }, AUTH);
     expect(unknown.status).toBe(404);
-    const verify = await call(a, "POST", "/quotes/verify", { reply: 'He said "a dreary night".', book: "novel/frankenstein" }, AUTH);
-    expect(verify.status).toBe(400);
-    expect(verify.json.error.code).toBe("not_with_store");
+    // a reply checked against a whole book: its text read from the database, the same on both
+    const reply = { reply: 'He said "a dreary night of November" and "the instruments of death around me".', book: "novel/frankenstein" };
+    const verify = await call(a, "POST", "/quotes/verify", reply, AUTH);
+    expect(verify.status).toBe(200);
+    expect(verify.json.snapped).toBe('He said "a dreary night of November" and "the instruments of life around me".');
+    expect((await call(b, "POST", "/quotes/verify", reply, AUTH)).json).toEqual(verify.json);
   });
 
   it("a DELETE wins over a turn running on the other replica; the moot is gone from both", async () => {

@@ -63,7 +63,7 @@ const command: Command = {
     }
     const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
     const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)));
-    const server = createMcpServer({ ...ctx, limits: checks.limits, runner, libraryInStore: stored !== null }, packageVersion());
+    const server = createMcpServer({ ...ctx, limits: checks.limits, runner, libraryInStore: stored?.corpus }, packageVersion());
     const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);
     guardMessages(transport, log);
@@ -77,6 +77,7 @@ const command: Command = {
       process.stdout.once("error", () => resolve());
     });
     await server.close();
+    stored?.corpus.close();
     await runner?.close();
     return 0;
   },

@@ -194,7 +194,7 @@ const command: Command = {
       ...ctx,
       limits: checks.limits,
       runner,
-      libraryInStore: stored !== null,
+      libraryInStore: stored?.corpus,
       moots,
       token,
       guard: { allowedHosts: allowedHostsFor(host, allowedExtra), corsOrigins, port: () => boundPort },
@@ -214,7 +214,7 @@ const command: Command = {
         process.stdout.write(`groundwire serve: listening on http://${shown}:${info.port}\n`);
       });
       server.on("error", (error: NodeJS.ErrnoException) => reject(new CliError(`serve: cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
-      const stop = () => server.close(() => void runner?.close().finally(resolve));
+      const stop = () => server.close(() => (stored?.corpus.close(), void runner?.close().finally(resolve)));
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });

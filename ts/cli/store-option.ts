@@ -40,7 +40,8 @@ export async function openCliCorpus(command: string, option: string | undefined,
   if (!store) return null;
   const { createStoreCorpus } = await import("../store/pg-library.js");
   try {
-    const corpus = await createStoreCorpus(store);
+    // a server follows books loaded and removed while it runs; a one-shot command reads the list once
+    const corpus = await createStoreCorpus(store, { follow: command === "serve" || command === "mcp" });
     if (!corpus.keys().length) process.stderr.write(`groundwire ${command}: the store holds no book yet (groundwire corpus load DIR --store …)\n`);
     return { store, corpus };
   } catch (error) {

@@ -9,7 +9,7 @@
 import { cloneGraph, parseGraph, type Graph } from "../rdf/graph.js";
 import { loadGraphFile } from "../rdf/load.js";
 import { serializeGraph } from "../rdf/serialize.js";
-import { checkGrounding, passesGrounding, snapQuotes, type EmbeddedCorpus, type Hit } from "../moot/index.js";
+import { checkGrounding, passesGrounding, snapQuotes, type Book, type EmbeddedCorpus, type Hit } from "../moot/index.js";
 import { createQuoteIndex, type QuoteIndex } from "../match/index.js";
 import { Schema, createKernel } from "../kernel/index.js";
 import { applyCritique, buildTripleIndex, renderLine, renderListing } from "../triple-index/index.js";
@@ -54,8 +54,12 @@ export interface CheckContext {
   limits?: CheckLimits;
   /** Where the HTTP routes and MCP tools run the checks (a worker pool; pool.ts); absent = in this thread. */
   runner?: CheckRunner;
-  /** The books' texts live in a --store database the pool's workers do not open: checks that read a whole book run in this thread. */
-  libraryInStore?: boolean;
+  /**
+   * The books' texts live in a --store database the pool's workers do not open: a check that
+   * reads a whole book has it read here (with its version, the stored content hash) and sent
+   * to the worker with the request (verifyBookText).
+   */
+  libraryInStore?: { loadBookVersion(key: string): Promise<{ book: Book; version: string } | undefined> };
 }
 
 /** The work bounds of the checks: {@link WorkLimits} and the quotes checked per reply. */
@@ -128,23 +132,49 @@ const bookIndexes = new WeakMap<object, QuoteIndex>();
  * @throws UnknownBookError (404) for an unknown book
  */
 export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
-  let passages: Array<{ tag?: string; content: string }>;
-  let index: QuoteIndex | undefined;
   if (body.book !== undefined) {
     const book = ctx.corpus.book(ctx.corpus.resolve(body.book));
-    // a --store server holds the catalogue, not every book's text
-    if (!book) throw new GroundwireError(`book ${JSON.stringify(body.book)}: a server with --store verifies against inline passages only; send "passages"`, { code: "not_with_store", status: 400 });
-    passages = book.passages.map((p) => ({ content: p.content }));
+    // a --store library's text is read by runCheck (pool.ts), which sends it as verifyBookText
+    if (!book) throw new GroundwireError(`book ${JSON.stringify(body.book)}: its text is not held by this process`, { code: "not_found", status: 404 });
     // A whole book is a pool of hundreds of passages: snapping searches it through a quote index
     // built once per book (an exhaustive bestSpan per missed quote held the server ~60 s).
-    index = bookIndexes.get(book);
+    let index = bookIndexes.get(book);
     if (!index) bookIndexes.set(book, (index = createQuoteIndex(book.passages.map((p) => p.content))));
-  } else {
-    passages = body.passages!.map((p, i) => (typeof p === "string" ? { tag: `s${i + 1}`, content: p } : { tag: p.tag?.toLowerCase() ?? `s${i + 1}`, content: p.content }));
+    return verifyReply(ctx, body.reply, book.passages.map((p) => ({ content: p.content })), index);
   }
+  const passages = body.passages!.map((p, i) => (typeof p === "string" ? { tag: `s${i + 1}`, content: p } : { tag: p.tag?.toLowerCase() ?? `s${i + 1}`, content: p.content }));
+  return verifyReply(ctx, body.reply, passages, undefined);
+}
+
+/** A book's text as runCheck sends it to a worker: its key, its version (the stored content hash) and its passages' contents in order. */
+export interface BookTextBody {
+  reply: string;
+  book: { key: string; version: string; passages: string[] };
+}
+
+/** Quote indexes of the last books verifyBookText searched, by key and version (few: each is tens of MB for a long book). */
+const textIndexes = new Map<string, QuoteIndex>();
+const TEXT_INDEXES = 2;
+
+/**
+ * {@link verifyQuotes} with `book`, for a book whose text the request carries (a --store
+ * server reads it from the database): every passage an untagged source, snapped through the
+ * book's quote index, so the answer is the one the embedded corpus gives for the same book.
+ */
+export function verifyBookText(ctx: CheckContext, body: BookTextBody) {
+  const id = `${body.book.key}\0${body.book.version}`;
+  let index = textIndexes.get(id);
+  if (index) textIndexes.delete(id);
+  else index = createQuoteIndex(body.book.passages);
+  textIndexes.set(id, index);
+  while (textIndexes.size > TEXT_INDEXES) textIndexes.delete(textIndexes.keys().next().value!);
+  return verifyReply(ctx, body.reply, body.book.passages.map((content) => ({ content })), index);
+}
+
+function verifyReply(ctx: CheckContext, reply: string, passages: Array<{ tag?: string; content: string }>, index: QuoteIndex | undefined) {
   const maxQuotes = ctx.limits?.maxQuotes;
-  const grounding = checkGrounding(body.reply, passages, undefined, undefined, undefined, { maxQuotes });
-  const { text, snaps } = snapQuotes(body.reply, passages, undefined, undefined, { index, maxQuotes });
+  const grounding = checkGrounding(reply, passages, undefined, undefined, undefined, { maxQuotes });
+  const { text, snaps } = snapQuotes(reply, passages, undefined, undefined, { index, maxQuotes });
   return { passes: passesGrounding(grounding), grounding, snapped: text, snaps };
 }
 

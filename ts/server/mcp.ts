@@ -232,9 +232,10 @@ function registerResources(server: McpServer, ctx: CheckContext): void {
       }),
     }),
     { title: "A book of the corpus", description: "Its passages as plain text, each under its label and node id", mimeType: "text/plain" },
-    (uri, variables) => {
+    async (uri, variables) => {
       const key = `${variables.genre}/${variables.book}`;
-      const book = ctx.corpus.book(key);
+      // a --store library's text is read from the database
+      const book = ctx.libraryInStore ? (ctx.corpus.keys().includes(key) ? (await ctx.libraryInStore.loadBookVersion(key))?.book : undefined) : ctx.corpus.book(key);
       if (!book) throw new McpError(RESOURCE_NOT_FOUND, `resource not found: no book ${echo(key)} in the corpus`, { uri: uri.href });
       const header = `${book.title}\nby ${book.author}\n${book.genre}, ${book.passages.length} passages\n`;
       const text = header + book.passages.map((p) => `\n## ${p.label} (${p.node_id})\n\n${p.content}\n`).join("");

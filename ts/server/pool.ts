@@ -22,14 +22,17 @@ import {
   renderGraph,
   resolveCitations,
   searchBook,
+  verifyBookText,
   verifyQuotes,
+  type BookTextBody,
   type CheckContext,
   type CheckLimits,
 } from "./checks.js";
+import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 
@@ -69,10 +72,20 @@ function nameOf(check: CheckName | CheckFunction): CheckName {
  */
 export async function runCheck(ctx: CheckContext, check: CheckName | CheckFunction, body: unknown): Promise<string> {
   const name = nameOf(check);
+  // a --store library lives in the database the workers do not open: the book is read here and sent with the check
+  const book = (body as { book?: unknown }).book;
+  if (name === "verifyQuotes" && ctx.libraryInStore && typeof book === "string") {
+    const key = ctx.corpus.resolve(book);
+    const found = await ctx.libraryInStore.loadBookVersion(key);
+    // removed since the catalogue was read
+    if (!found) throw new UnknownBookError(key, [], ctx.corpus.keys().filter((k) => k !== key));
+    const task: BookTextBody = { reply: (body as { reply: string }).reply, book: { key, version: found.version, passages: found.book.passages.map((p) => p.content) } };
+    if (ctx.runner) return ctx.runner.run("verifyBookText", task);
+    return answerText(verifyBookText(ctx, task), ctx.limits);
+  }
   // searchBook stays here: it is an index lookup (cheap), and its corpus is the server's own
   // (a --store library lives in the database the workers do not open)
-  const readsLibrary = name === "verifyQuotes" && ctx.libraryInStore === true && (body as { book?: unknown }).book !== undefined;
-  if (ctx.runner && name !== "searchBook" && !readsLibrary) return ctx.runner.run(name, body);
+  if (ctx.runner && name !== "searchBook") return ctx.runner.run(name, body);
   return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
 }
 

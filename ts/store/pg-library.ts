@@ -17,6 +17,7 @@ import { CorpusError, loadBookFile } from "../moot/corpus-node.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan, type QuoteIndexSource } from "../match/index.js";
 import { bookKeyFromFileName, closeKeys, searchTerms, UnknownBookError, type Book, type EmbeddedCorpus, type Hit } from "../moot/index.js";
 import { LOCK_CLASS, pgReason, StoreError, WINDOW_CHARS, WINDOW_STEP, type Store } from "./pg.js";
+import { BOOKS_CHANNEL, followBooks } from "./pg-follow.js";
 
 /** Bumped when the cutting of books changes, so `corpus load` re-cuts every book once. */
 export const CUT_VERSION = "2";
@@ -175,6 +176,8 @@ export async function writeBook(store: Store, book: Book, meta: { hash: string; 
        WHERE p.book = $1`,
       [book.key, WINDOW_CHARS, WINDOW_STEP],
     );
+    // running servers re-read their list of books when this commits (pg-follow.ts)
+    await client.query("SELECT pg_notify($1, $2)", [BOOKS_CHANNEL, book.key]);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -212,28 +215,49 @@ export async function listBooks(store: Store): Promise<StoredBook[]> {
 
 /** Remove a book and its passages; false when the store did not hold it. */
 export async function removeBook(store: Store, key: string): Promise<boolean> {
-  const { rowCount } = await q(store, "DELETE FROM groundwire.books WHERE key = $1", [key]);
+  // the removal and its announcement to running servers (pg-follow.ts) in one statement
+  const { rowCount } = await q(store, "WITH gone AS (DELETE FROM groundwire.books WHERE key = $1 RETURNING key) SELECT pg_notify($2, key) FROM gone", [key, BOOKS_CHANNEL]);
   return (rowCount ?? 0) > 0;
 }
 
 /** A whole stored book, its passages in order (as the embedded corpus holds it). */
 export async function readBook(store: Store, key: string): Promise<Book | undefined> {
-  const { rows: books } = await q<{ key: string; title: string; author: string; genre: string; structure: string }>(
-    store,
-    "SELECT key, title, author, genre, structure FROM groundwire.books WHERE key = $1",
-    [key],
-  );
-  const b = books[0];
-  if (!b) return undefined;
-  const { rows } = await q<PassageRow & { source_text: string | null }>(store, `SELECT ${PASSAGE_COLUMNS}, source_text FROM groundwire.passages WHERE book = $1 ORDER BY ord`, [key]);
-  const book: Book = { key: b.key, title: b.title, author: b.author, genre: b.genre, structure: b.structure as Book["structure"], passages: rows.map(toPassage) };
-  // the searchable text, in the file's offsets, rebuilt from the passages' own (as searchableText builds it)
-  if (rows.length && rows.every((r) => r.source_text !== null && r.start_at !== null)) {
-    let text = "";
-    for (const r of [...rows].sort((x, y) => x.start_at! - y.start_at!)) text += " ".repeat(Math.max(0, r.start_at! - text.length)) + r.source_text!;
-    book.text = text;
+  return (await readBookVersion(store, key))?.book;
+}
+
+/**
+ * A whole stored book and its version (the content hash `corpus load` stored), read in one
+ * snapshot: a book replaced meanwhile is seen whole, old or new.
+ */
+export async function readBookVersion(store: Store, key: string): Promise<{ book: Book; version: string } | undefined> {
+  const client = await connect(store);
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const { rows: books } = await client.query<{ key: string; title: string; author: string; genre: string; structure: string; content_hash: string }>(
+      "SELECT key, title, author, genre, structure, content_hash FROM groundwire.books WHERE key = $1",
+      [key],
+    );
+    const b = books[0];
+    if (!b) {
+      await client.query("COMMIT");
+      return undefined;
+    }
+    const { rows } = await client.query<PassageRow & { source_text: string | null }>(`SELECT ${PASSAGE_COLUMNS}, source_text FROM groundwire.passages WHERE book = $1 ORDER BY ord`, [key]);
+    await client.query("COMMIT");
+    const book: Book = { key: b.key, title: b.title, author: b.author, genre: b.genre, structure: b.structure as Book["structure"], passages: rows.map(toPassage) };
+    // the searchable text, in the file's offsets, rebuilt from the passages' own (as searchableText builds it)
+    if (rows.length && rows.every((r) => r.source_text !== null && r.start_at !== null)) {
+      let text = "";
+      for (const r of [...rows].sort((x, y) => x.start_at! - y.start_at!)) text += " ".repeat(Math.max(0, r.start_at! - text.length)) + r.source_text!;
+      book.text = text;
+    }
+    return { book, version: b.content_hash };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw storeFailure(store, error);
+  } finally {
+    client.release();
   }
-  return book;
 }
 
 const PASSAGE_COLUMNS = "node_id, name, label, content, timestamp, gregorian_date, start_at, end_at";
@@ -282,16 +306,32 @@ export interface StoreCorpus extends EmbeddedCorpus {
   refresh(): Promise<void>;
   /** A whole book, read from the store. */
   loadBook(key: string): Promise<Book | undefined>;
-  /** Stop the catalogue's refresh timer. */
+  /** A whole book and its version (its content hash), read from the store in one snapshot. */
+  loadBookVersion(key: string): Promise<{ book: Book; version: string } | undefined>;
+  /** Stop following the store's changes (the listening connection and the fallback timer). */
   close(): void;
+}
+
+/** Settings of {@link createStoreCorpus}. */
+export interface StoreCorpusOptions {
+  /**
+   * Follow the store: re-read the list of books when `corpus load` or `corpus remove` commits
+   * (LISTEN on one connection of the pool, pg-follow.ts), and every `refreshMs` in case an
+   * announcement was lost. Off (default), the list is read at start and again when a query
+   * names a book it lacks; a long-running server turns it on.
+   */
+  follow?: boolean;
+  /** The fallback re-read while following (default 60 s). */
+  refreshMs?: number;
 }
 
 /**
  * The store's books as a WorkerClient: `query` runs the full-text search; `keys`, `books` and
  * `resolve` answer from a catalogue of the books' metadata (a few hundred bytes a book), read at
- * start and every `refreshMs` (default 5 s), and again when a query names a book it lacks.
+ * start, again when a query names a book it lacks (at most once a second), and, when following,
+ * whenever a book is loaded or removed.
  */
-export async function createStoreCorpus(store: Store, options: { refreshMs?: number } = {}): Promise<StoreCorpus> {
+export async function createStoreCorpus(store: Store, options: StoreCorpusOptions = {}): Promise<StoreCorpus> {
   let catalogue = new Map<string, StoredBook>();
   let refreshed = 0;
   const refresh = async () => {
@@ -299,8 +339,27 @@ export async function createStoreCorpus(store: Store, options: { refreshMs?: num
     catalogue = new Map((await listBooks(store)).map((b) => [b.key, b]));
   };
   await refresh();
-  const timer = setInterval(() => void refresh().catch(() => {}), options.refreshMs ?? 5000);
-  timer.unref();
+  // announcements of a bulk load come one per book: one re-read at a time, one more after it when any came meanwhile
+  let running: Promise<void> | null = null;
+  let again = false;
+  const refreshSoon = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = refresh()
+      .catch(() => {})
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          refreshSoon();
+        }
+      });
+  };
+  const follower = options.follow ? followBooks(store, refreshSoon) : null;
+  const timer = options.follow ? setInterval(refreshSoon, options.refreshMs ?? 60_000) : null;
+  timer?.unref();
   const keys = () => [...catalogue.keys()];
   const corpus: StoreCorpus = {
     keys,
@@ -343,7 +402,11 @@ export async function createStoreCorpus(store: Store, options: { refreshMs?: num
     },
     refresh,
     loadBook: (key) => readBook(store, key),
-    close: () => clearInterval(timer),
+    loadBookVersion: (key) => readBookVersion(store, key),
+    close() {
+      if (timer) clearInterval(timer);
+      follower?.close();
+    },
   };
   return corpus;
 }

@@ -181,6 +181,9 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
 
 /** Bring the schema to {@link SCHEMA_VERSION}, under a transaction-scoped advisory lock. */
 async function migrate(pool: pg.Pool, shown: string): Promise<void> {
+  // a schema already at this version is only read, so a read replica (or a read-only user) opens as the primary does
+  const { rows: table } = await pool.query<{ present: boolean }>("SELECT to_regclass('groundwire.schema_version') IS NOT NULL AS present");
+  if (table[0]?.present && (await pool.query<{ v: number | null }>("SELECT max(version) AS v FROM groundwire.schema_version")).rows[0]?.v === MIGRATIONS.length) return;
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
