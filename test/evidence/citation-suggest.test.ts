@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { citationStatus, citeFragment, fragmentMarkdown, indexFragments, normalizeWhitespace, type Citation, type Fragment } from "../../ts/evidence/index.js";
 import { sequenceRatio } from "../../ts/match/index.js";
-import { spread } from "../depth.js";
+import { depth, spread } from "../depth.js";
 
 const MARKDOWN = new URL("../../../shared/data/markdown/", import.meta.url);
 const FIXTURES = new URL("../fixtures/evidence/", import.meta.url);
@@ -29,7 +29,7 @@ function linearSuggestions(cited: Citation, fragments: readonly Fragment[], atAd
 const brief = (cs: { fragment: Fragment; score: number }[]) => cs.map((c) => `${c.fragment.fragmentId}@${c.score}`);
 
 /** Every citation of `older` that needs suggestions against `newer`; compares index and scan. */
-function compare(older: readonly Fragment[], newer: readonly Fragment[], options: { suggestions?: number; minRatio?: number }, dropKind = false): number {
+function compare(older: readonly Fragment[], newer: readonly Fragment[], options: { suggestions?: number; minRatio?: number }, dropKind = false, limit = depth(8, 1e9)): number {
   const ix = indexFragments(newer);
   let checked = 0;
   for (const f of older) {
@@ -38,7 +38,7 @@ function compare(older: readonly Fragment[], newer: readonly Fragment[], options
     if (r.status === "current" || r.status === "moved" || r.reason.includes("ambiguous")) continue; // no suggestions asked
     const at = ix.byId.get(cited.fragmentId) ?? null;
     expect(brief(r.candidates), `${f.path}`).toEqual(brief(linearSuggestions(cited, newer, at, options.suggestions ?? 3, options.minRatio ?? 0.6)));
-    checked++;
+    if (++checked >= limit) break;
   }
   return checked;
 }
@@ -52,14 +52,14 @@ describe("citation suggestions: the candidate index equals the linear scan", () 
     checked += compare(v1, v2, { suggestions: 3 }, true);
     // citing one version against a quite different one: many lost citations, all with suggestions
     checked += compare(v2, v1.slice(0, Math.floor(v1.length / 2)), {});
-    expect(checked).toBeGreaterThan(50);
+    expect(checked).toBeGreaterThan(20);
   });
 
   it.skipIf(!existsSync(MARKDOWN))("on real histories of ../shared/data/markdown (every consecutive pair in the deep run)", () => {
     for (const doc of ["system-design-primer", "awesome"]) {
       const dir = new URL(`${doc}/`, MARKDOWN);
       const files = readdirSync(dir).filter((f) => /^v\d+\.md$/.test(f)).sort();
-      const pairs = spread(files.slice(1).map((f, i) => [files[i], f] as const), 3);
+      const pairs = spread(files.slice(1).map((f, i) => [files[i], f] as const), 1);
       let checked = 0;
       for (const [a, b] of pairs) {
         const older = fragmentMarkdown(doc, readFileSync(new URL(a, dir), "utf8"));
