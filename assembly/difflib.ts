@@ -107,3 +107,90 @@ export function lcsLength(a: usize, la: i32, lb: i32, blocks: i32, peq: usize, c
   }
   return zeros;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same matching total by difflib's own find_longest_match (its b2j form): for each i, only
+// the quote positions j holding a[i] are visited (`pos[posStart[c] .. posStart[c+1])`, ascending),
+// and j2len lives in two rows of (len, stamp) pairs, one per row parity: a pair is current for
+// row i when its stamp is the row's tick. The same blocks, ties and total as `longestMatch`
+// (it is the algorithm CPython runs; `longestMatch` is its dense form), in about
+// la·lb·Σp(c)² steps instead of la·lb for text over a skewed alphabet.
+
+let tick: i32 = 0;
+
+function longestMatchSparse(
+  a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32,
+  posStart: usize, pos: usize, rows: usize, rowStride: usize,
+): i32 {
+  let besti = alo;
+  let bestj = blo;
+  let bestsize = 0;
+  const cap = min(ahi - alo, bhi - blo);
+  if (tick > 0x3fffffff) {
+    // stamps would wrap: forget every stamp (both rows)
+    memory.fill(rows, 0, rowStride << 1);
+    tick = 0;
+  }
+  let prevTick = ++tick; // no pair carries it yet: the row before alo is empty
+  let prevRow = rows + rowStride;
+  let curRow = rows;
+  for (let i = alo; i < ahi && bestsize < cap; i++) {
+    const curTick = ++tick;
+    const c = <usize>load<i32>(a + (<usize>i << 2)) << 2;
+    const end = load<i32>(posStart + c, 4);
+    for (let p = load<i32>(posStart + c); p < end; p++) {
+      const j = load<i32>(pos + (<usize>p << 2));
+      if (j < blo) continue;
+      if (j >= bhi) break;
+      let k = 1;
+      if (j > blo) {
+        const prev = prevRow + (<usize>(j - 1) << 3);
+        if (load<i32>(prev, 4) == prevTick) k = load<i32>(prev) + 1;
+      }
+      const cur = curRow + (<usize>j << 3);
+      store<i32>(cur, k);
+      store<i32>(cur, curTick, 4);
+      if (k > bestsize) {
+        besti = i - k + 1;
+        bestj = j - k + 1;
+        bestsize = k;
+      }
+    }
+    prevTick = curTick;
+    const t = prevRow;
+    prevRow = curRow;
+    curRow = t;
+  }
+  lmI = besti;
+  lmJ = bestj;
+  return bestsize;
+}
+
+/**
+ * `matchingCharacters` by the sparse form: the quote's positions grouped by id (`posStart`: one
+ * i32 per id plus one, `pos`: lb i32), `rows`: 2 × `rowStride` bytes of (len, stamp) i32 pairs,
+ * rowStride ≥ 8·lb; `stack` as in `matchingCharacters`.
+ */
+export function matchingCharactersSparse(a: usize, la: i32, lb: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, stack: usize): i32 {
+  let top: usize = stack;
+  let total = 0;
+  store<i32>(top, 0); store<i32>(top, la, 4); store<i32>(top, 0, 8); store<i32>(top, lb, 12);
+  top += 16;
+  while (top > stack) {
+    top -= 16;
+    const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
+    const k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
+    if (k == 0) continue;
+    const i = lmI, j = lmJ;
+    total += k;
+    if (alo < i && blo < j) {
+      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12);
+      top += 16;
+    }
+    if (i + k < ahi && j + k < bhi) {
+      store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12);
+      top += 16;
+    }
+  }
+  return total;
+}

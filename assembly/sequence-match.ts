@@ -31,7 +31,7 @@
 //   [8] RATIOS       f64 x quotes
 //   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window)
 
-import { lcsLength as sharedLcsLength, matchingCharacters as difflibMatching } from "./difflib";
+import { lcsLength as sharedLcsLength, matchingCharacters as difflibMatching, matchingCharactersSparse } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -60,6 +60,10 @@ let ROW_CUR: usize = 0;
 let STACK: usize = 0;
 let PEQ: usize = 0; // u64 x alphabet*words64
 let VBITS: usize = 0; // u64 x words64
+let POS_START: usize = 0; // i32 x alphabet+1: the quote's positions of id c are POS[POS_START[c] .. POS_START[c+1])
+let POS: usize = 0; // i32 x quote length
+let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
+let ROW_STRIDE: usize = 0;
 let WIN_INTER: usize = 0; // i32 per window: quick_ratio numerator, from the seeding pass
 let capWindows: i32 = 0;
 
@@ -135,6 +139,11 @@ export function seqReserve(
     STACK = heap.alloc(<usize>(capQuoteLen + 2) << 4);
     PEQ = heap.alloc(<usize>capAlphabet * <usize>words64 << 3);
     VBITS = heap.alloc(<usize>words64 << 3);
+    POS_START = heap.alloc(<usize>(capAlphabet + 1) << 2);
+    POS = heap.alloc(<usize>(capQuoteLen + 1) << 2);
+    ROW_STRIDE = <usize>(capQuoteLen + 1) << 3;
+    ROWS = heap.alloc(ROW_STRIDE << 1);
+    memory.fill(ROWS, 0, ROW_STRIDE << 1);
     moved = true;
   }
   if (moved || load<i32>(TABLE) == 0) publish();
@@ -145,6 +154,12 @@ export function seqReserve(
 @inline
 function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
   return difflibMatching(a, la, b, lb, ROW_PREV, ROW_CUR, STACK);
+}
+
+/** difflib's matching characters of a[0, la) and the quote (POS_START/POS built for it), sparse form. */
+@inline
+function matchingSparse(a: usize, la: i32, lb: i32): i32 {
+  return matchingCharactersSparse(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK);
 }
 
 /** Length of the longest common subsequence of window a[0, la) and the quote (PEQ built for it); assembly/difflib.ts. */
@@ -239,7 +254,7 @@ function pass(seeding: bool, nSources: i32, alphabet: i32, b: usize, lb: i32, n:
         const a = POOL_CHARS + (<usize>start << 2);
         const lcs = <f64>(2 * lcsLength(a, la, lb, words64)) / total;
         if (lcs <= best || lcs < floor) continue; // LCS bound
-        const ratio = <f64>(2 * matchingCharacters(a, la, b, lb)) / total;
+        const ratio = <f64>(2 * matchingSparse(a, la, lb)) / total;
         if (ratio > best) {
           best = ratio;
           store<i32>(res, s); store<i32>(res, w, 4); store<i32>(res, size, 8);
@@ -272,6 +287,25 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
     const p = PEQ + ((<usize>c * <usize>words64 + <usize>(j >> 6)) << 3);
     store<u64>(p, load<u64>(p) | (<u64>1 << <u64>(j & 63)));
   }
+  // the quote's positions grouped by id, ascending (counting sort), for the sparse longest match
+  memory.fill(POS_START, 0, <usize>(alphabet + 1) << 2);
+  for (let j = 0; j < lb; j++) {
+    const c = POS_START + (<usize>(load<i32>(b + (<usize>j << 2)) + 1) << 2);
+    store<i32>(c, load<i32>(c) + 1);
+  }
+  for (let c = 0; c < alphabet; c++) {
+    const at = POS_START + (<usize>(c + 1) << 2);
+    store<i32>(at, load<i32>(at) + load<i32>(at - 4));
+  }
+  // fill: POS_START[c] advances while placing; then shift back by one slot
+  for (let j = 0; j < lb; j++) {
+    const c = POS_START + (<usize>load<i32>(b + (<usize>j << 2)) << 2);
+    const p = load<i32>(c);
+    store<i32>(POS + (<usize>p << 2), j);
+    store<i32>(c, p + 1);
+  }
+  for (let c = alphabet; c > 0; c--) store<i32>(POS_START + (<usize>c << 2), load<i32>(POS_START + (<usize>(c - 1) << 2)));
+  store<i32>(POS_START, 0);
   // seed a floor from the K most promising windows, then scan in order
   for (let k = 0; k < K; k++) {
     store<f64>(TOP_UB + (<usize>k << 3), -1);
@@ -287,7 +321,7 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
     const size = load<i32>(win, 8);
     const start = load<i32>(CHAR_START + (<usize>w << 2));
     const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-    const r = <f64>(2 * matchingCharacters(POOL_CHARS + (<usize>start << 2), la, b, lb)) / <f64>(la + lb);
+    const r = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / <f64>(la + lb);
     if (r > floor) floor = r;
   }
   FLOOR = floor;

@@ -111,6 +111,22 @@ describe.each(["wasm", "ts"] as const)("bestSpan — %s backend", (backend) => {
     expect(m.match([])).toEqual([]);
   });
 
+  it("reuses a prepared pool across calls only while its strings are equal (a mutated pool is prepared anew)", () => {
+    const pool = ["the cat sat on the mat", "a dog lay by the door"];
+    const first = bestSpan("dog lay by", pool, { backend });
+    expect(first).toEqual({ text: "dog lay by", ratio: 1, source: 1, start: 2, end: 12 });
+    // the same strings in another array: the same answer
+    expect(bestSpan("dog lay by", [...pool], { backend })).toEqual(first);
+    // the caller's array changed in place: the new text is searched, not the cached one
+    pool[1] = "a fox ran by the door";
+    expect(bestSpan("dog lay by", pool, { backend })).toEqual({ text: "fox ran by", ratio: 0.6, source: 1, start: 2, end: 12 });
+    pool.push("the dog lay by the fire");
+    expect(bestSpan("dog lay by", pool, { backend })).toEqual({ text: "dog lay by", ratio: 1, source: 2, start: 4, end: 14 });
+    // many distinct pools (more than the cache holds), then the first again: still exact
+    for (let k = 0; k < 12; k++) expect(bestSpan("dog lay by", [`the dog lay by ${k}`], { backend }).ratio).toBe(1);
+    expect(bestSpan("dog lay by", ["the cat sat on the mat", "a dog lay by the door"], { backend })).toEqual(first);
+  });
+
   it("handles 10,000-word sources and pools far larger than the initial arena", () => {
     const vocab = ["river", "mill", "stone", "water", "night", "Élodie", "𝔣ire", "don’t", "old", "by"];
     let seed = 7;

@@ -13,8 +13,7 @@
  * O(1) expected, whatever the document's size.
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
-import { normalizeWhitespace } from "./text.js";
-import { sequenceRatio } from "../match/index.js";
+import { createSuggestIndex, suggestFrom, type SuggestIndex } from "./suggest.js";
 import { GroundwireError } from "../errors.js";
 
 /** The four outcomes of resolving a citation. */
@@ -95,8 +94,8 @@ export interface FragmentIndex {
   readonly byId: ReadonlyMap<string, Fragment>;
   /** Content hash → the fragments carrying it, in document order. */
   readonly byContent: ReadonlyMap<string, readonly Fragment[]>;
-  /** @internal normalized text and its code-point length, filled lazily for suggestions */
-  readonly normalized: Map<Fragment, { text: string; length: number }>;
+  /** @internal the suggestion candidates (ts/evidence/suggest.ts), built on first use */
+  readonly suggest: SuggestIndex;
 }
 
 /**
@@ -114,7 +113,7 @@ export function indexFragments(fragments: readonly Fragment[]): FragmentIndex {
     if (carriers) carriers.push(f);
     else byContent.set(f.contentHash, [f]);
   }
-  return { fragments, byId, byContent, normalized: new Map() };
+  return { fragments, byId, byContent, suggest: createSuggestIndex() };
 }
 
 const frozenIndexes = new WeakMap<readonly Fragment[], FragmentIndex>();
@@ -158,8 +157,9 @@ export interface CitationOptions {
  *   fragment's kind), skipping those whose length bound is below `minRatio`. The
  *   score is the quote matcher's ratio (`sequenceRatio` from ts/moot: difflib's
  *   `SequenceMatcher(None, a, b, autojunk=False).ratio()` over code points) of the
- *   whitespace-normalized texts. Suggestions are a linear pass over fragments of
- *   one kind; the resolution itself is two map lookups.
+ *   whitespace-normalized texts. Suggestions go through a candidate index built once per
+ *   version and kind (ts/evidence/suggest.ts: fragments by length, character-count bounds,
+ *   best first), exact; the resolution itself is two map lookups.
  * @returns a CitationReport; `moved` always points at a fragment with the cited
  *   content hash, i.e. identical kind and whitespace-normalized text
  * @throws CitationFormatError for a malformed versionId; TypeError naming the argument when
@@ -201,42 +201,9 @@ export function citationStatus(
   return { status: "lost", citation: cited, fragment: null, candidates, reason: "neither the address nor the cited content exists in this version" };
 }
 
-/**
- * difflib's `real_quick_ratio`: `2·min(|a|,|b|) / (|a|+|b|)` over code points, an
- * upper bound of the ratio; lets suggestions skip hopeless candidates unscored.
- */
-function ratioUpperBound(aLength: number, bLength: number): number {
-  const total = aLength + bLength;
-  return total === 0 ? 1 : (2 * Math.min(aLength, bLength)) / total;
-}
-
-function normalizedOf(index: FragmentIndex, f: Fragment): { text: string; length: number } {
-  let entry = index.normalized.get(f);
-  if (!entry) {
-    const text = normalizeWhitespace(f.text);
-    let length = 0;
-    for (const _ of text) length++;
-    index.normalized.set(f, (entry = { text, length }));
-  }
-  return entry;
-}
-
 function suggest(index: FragmentIndex, cited: Citation, atAddress: Fragment | null, options: CitationOptions): Candidate[] {
   const max = options.suggestions ?? 3;
   const minRatio = options.minRatio ?? 0.6;
   if (max <= 0 || cited.text === undefined) return [];
-  const kind = cited.kind ?? atAddress?.kind;
-  const want = normalizeWhitespace(cited.text);
-  let wantLength = 0;
-  for (const _ of want) wantLength++;
-  const scored: Candidate[] = [];
-  for (const f of index.fragments) {
-    if (kind && f.kind !== kind) continue;
-    const n = normalizedOf(index, f);
-    if (ratioUpperBound(wantLength, n.length) < minRatio) continue;
-    const score = sequenceRatio(want, n.text);
-    if (score >= minRatio) scored.push({ fragment: f, score });
-  }
-  scored.sort((a, b) => b.score - a.score || a.fragment.sequence - b.fragment.sequence);
-  return scored.slice(0, max);
+  return suggestFrom(index.suggest, index.fragments, cited.kind ?? atAddress?.kind, cited.text, max, minRatio);
 }

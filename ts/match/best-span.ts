@@ -312,7 +312,53 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
  * (la, lb = window and quote length in characters), most skipped by the bounds.
  */
 export function bestSpan(quote: string, sources: readonly string[], options: BestSpanOptions = {}): SpanMatch {
-  return createQuoteMatcher(sources, options).bestSpan(quote);
+  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+  checkSources(sources, "sources");
+  return cachedMatcher(sources, options).bestSpan(quote);
+}
+
+/**
+ * Prepared pools of recent `bestSpan` calls, most recent first, so a caller that passes the same
+ * passages again (the same array or another array of equal strings) pays for tokenizing and
+ * interning once. An entry is a private copy of the strings it was built from and is reused only
+ * when the backend is the same and every string is equal (`===`, by value), so a pool mutated
+ * between calls is prepared anew. Bounded: at most `POOL_CACHE_ENTRIES` pools and
+ * `POOL_CACHE_CHARS` UTF-16 units in all (a larger pool is prepared per call, not kept).
+ */
+const POOL_CACHE_ENTRIES = 8;
+const POOL_CACHE_CHARS = 1 << 20;
+const poolCache: { sources: string[]; chars: number; backend: BackendRequest | undefined; matcher: QuoteMatcher }[] = [];
+
+function samePool(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cachedMatcher(sources: readonly string[], options: BestSpanOptions): QuoteMatcher {
+  const backend = options.backend;
+  for (let k = 0; k < poolCache.length; k++) {
+    const e = poolCache[k];
+    if (e.backend === backend && samePool(e.sources, sources)) {
+      if (k > 0) poolCache.unshift(...poolCache.splice(k, 1));
+      return e.matcher;
+    }
+  }
+  let chars = 0;
+  for (const s of sources) chars += s.length;
+  const copy = sources.slice();
+  const matcher = createQuoteMatcher(copy, options);
+  if (chars > POOL_CACHE_CHARS) return matcher;
+  poolCache.unshift({ sources: copy, chars, backend, matcher });
+  let total = 0;
+  for (let k = 0; k < poolCache.length; k++) {
+    total += poolCache[k].chars;
+    if (k >= POOL_CACHE_ENTRIES || total > POOL_CACHE_CHARS) {
+      poolCache.length = k;
+      break;
+    }
+  }
+  return matcher;
 }
 
 /**
