@@ -35,6 +35,7 @@ function docsTable(): Map<string, { status: number; classes: string }> {
 const SAMPLES: Record<string, () => Error> = {
   GroundwireError: () => new GroundwireError("x"),
   CanonicalizationLimitError: () => new pkg.CanonicalizationLimitError(2, "x"),
+  CanonicalizationInputError: () => new pkg.CanonicalizationInputError("x"),
   CitationFormatError: () => new pkg.CitationFormatError("v", "x"),
   CorpusError: () => new pkg.CorpusError("x"),
   CritiqueFormatError: () => new pkg.CritiqueFormatError("x"),
