@@ -132,17 +132,18 @@ export function retrievalQuery(topic: string | null, incoming: string): string {
 }
 
 /**
- * Tag hits `s1`…`sk`, each labelled where a reader finds it in the book: the
- * hit's `label` as the book prints it (`MAY 1660: 29th`, `Genesis 1:1–10`,
- * `Chapter 3, part 2`); from a worker that sends no label, a diary entry's
- * date, else the passage name.
+ * Tag hits `s1`…`sk`, each labelled where a reader finds it, as the seed does: a hit
+ * with a `timestamp` (a diary entry) by its date (`1660-05-29`, the part before any
+ * `T`), so the diarist cites days; else the hit's `label` as the book prints it
+ * (`Genesis 1:1–10`, `Chapter 3, part 2`), else the passage name. A passage's text is
+ * the hit's `content`, else its `summary` (a worker that sends only that), else "".
  */
 export function passagesFromHits(hits: readonly Hit[]): Passage[] {
   return hits.map((h, i) => ({
     tag: `s${i + 1}`,
-    label: h.label || (h.timestamp ? String(h.timestamp).split("T", 1)[0]! : h.name || ""),
+    label: h.timestamp ? String(h.timestamp).split("T", 1)[0]! : h.label || h.name || "",
     nodeId: h.node_id || "",
-    content: h.content || "",
+    content: h.content || h.summary || "",
   }));
 }
 
@@ -299,7 +300,7 @@ export class Moot {
       this.opening.push(passages);
       this.addToPool(key, passages);
     }
-    this.transcript = new Transcript(trees, this.topic, this.options.modelName || this.options.model || this.synth.name || "", {
+    this.transcript = new Transcript(trees, this.topic, this.modelOfRecord(), {
       turns: this.turns,
       k: this.k,
       temperature: this.temperature,
@@ -357,7 +358,21 @@ export class Moot {
     });
     transcript.utterances.push(utterance);
     for (const nodeId of Object.values(utterance.cited)) this.cited.get(speaker.key)!.add(nodeId);
+    transcript.model = this.modelOfRecord();
     return utterance;
+  }
+
+  /**
+   * The model a transcript records: the name asked for (`modelName`, `model`), else the one
+   * the endpoint reported in its last reply (an OpenAI-compatible synthesizer's
+   * `reportedModel`: the CLI, `serve` and the library record the same), else the
+   * synthesizer's name — never a placeholder once the endpoint has said which model answered.
+   */
+  private modelOfRecord(): string {
+    const reported = (this.synth as { reportedModel?: unknown }).reportedModel;
+    if (this.options.modelName || this.options.model) return (this.options.modelName || this.options.model)!;
+    if (typeof reported === "string" && reported) return reported;
+    return this.synth.name || "";
   }
 
   /**
