@@ -10,6 +10,7 @@ import type { Edge, Neighborhood, Node } from "./substrate.js";
 import { codePointLength, compareCodePoints, invisibleCharacters, sliceCodePoints } from "./text.js";
 import { defangFences as defangFenceLookalikes, wrapUntrustedBody } from "./untrusted.js";
 import { neutralizeChatTokens, type ControlTokenHit } from "./chat-tokens.js";
+import { ArgumentError } from "../errors.js";
 
 /** Where the renderer reports what it dropped. Default: nothing is printed. */
 export interface MemDSLLogger {
@@ -89,6 +90,13 @@ function describeInvisible(parts: Array<[string, string]>): string {
  * @throws RangeError when maxBodyChars is not a non-negative integer
  */
 export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeStatusMap, options: RenderOptions = {}): Envelope {
+  if (neighborhood === null || typeof neighborhood !== "object" || !Array.isArray(neighborhood.nodes) || !Array.isArray(neighborhood.edges)) {
+    throw new ArgumentError("renderNeighborhood", "neighborhood", "{nodes, edges} (from assembleNeighborhood)", neighborhood);
+  }
+  if (nodeStatus === null || typeof nodeStatus !== "object" || typeof (nodeStatus as { get?: unknown }).get !== "function") {
+    throw new ArgumentError("renderNeighborhood", "nodeStatus", "a Map of token → StatusVerdict (from applyNodeStatuses)", nodeStatus);
+  }
+  if (options === null || typeof options !== "object") throw new ArgumentError("renderNeighborhood", "options", "an object", options);
   const logger = options.logger ?? SILENT;
   const maxBodyChars = options.maxBodyChars ?? null;
   if (maxBodyChars !== null && (!Number.isInteger(maxBodyChars) || maxBodyChars < 0)) {
