@@ -17,7 +17,7 @@
 //   _:label                       blank node, as is
 //   <iri> or iri                  IRI: `name:local` for the first namespace (longest first)
 //                                 whose remainder is a non-empty PN_LOCAL, else `<iri>` with
-//                                 IRIREF's forbidden characters as \uXXXX
+//                                 IRIREF's forbidden characters and U+0085/2028/2029 as \uXXXX
 //   anything else (?var, .s.p.o quoted triples, [ …, a non-ASCII tag): listingRun returns
 //   -1 and JS renders the whole graph in TS.
 // Order: UTF-8 byte order is Unicode code point order, so terms are compared with memcmp.
@@ -192,6 +192,12 @@ function emitHex4(code: u32): void {
   return lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
 }
 
+/** Whether the UTF-8 sequence at `p` is U+0085 (C2 85), U+2028 (E2 80 A8) or U+2029 (E2 80 A9). */
+@inline function isLineBreakAt(p: usize, lead: u32): bool {
+  if (lead == 0xc2) return byteAt(p + 1) == 0x85;
+  return lead == 0xe2 && byteAt(p + 1) == 0x80 && (byteAt(p + 2) == 0xa8 || byteAt(p + 2) == 0xa9);
+}
+
 /** A literal's lexical form as canonical N-Triples (escapeLiteral in ts/rdf/format-term.ts). */
 function emitEscapedLiteral(from: usize, to: usize): void {
   let p = from;
@@ -199,8 +205,9 @@ function emitEscapedLiteral(from: usize, to: usize): void {
     const lead = byteAt(p);
     if (lead >= 0x80) {
       const length = sequenceLength(lead);
-      // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are escaped; every other non-ASCII character stays
-      if (lead == 0xef && byteAt(p + 1) == 0xbf && byteAt(p + 2) >= 0xbe) emitHex4(decodeAt(p, lead));
+      // U+FFFE and U+FFFF (EF BF BE, EF BF BF) and the line breaks U+0085, U+2028, U+2029
+      // are escaped; every other non-ASCII character stays
+      if ((lead == 0xef && byteAt(p + 1) == 0xbf && byteAt(p + 2) >= 0xbe) || isLineBreakAt(p, lead)) emitHex4(decodeAt(p, lead));
       else emitBytes(p, length);
       p += length;
       continue;
@@ -299,7 +306,10 @@ function emitIri(from: usize, to: usize): void {
   for (let p = from; p < to; p++) {
     const b = byteAt(p);
     if (b <= 0x20 || b == 0x3c || b == 0x3e || b == 0x22 || b == 0x7b || b == 0x7d || b == 0x7c || b == 0x5e || b == 0x60 || b == 0x5c) emitHex4(b);
-    else emit(b);
+    else if (isLineBreakAt(p, b)) {
+      emitHex4(decodeAt(p, b));
+      p += sequenceLength(b) - 1;
+    } else emit(b);
   }
   emit(0x3e);
 }

@@ -11,6 +11,6 @@ export * from "./kernel/index.js";
 export * from "./memdsl/index.js";
 export * from "./evidence/index.js";
 export * from "./moot/index.js";
-export { GroundwireError, isGroundwireError, type ErrorStatus, type GroundwireErrorOptions } from "./errors.js";
+export { GroundwireError, ArgumentError, isGroundwireError, type ErrorStatus, type GroundwireErrorOptions } from "./errors.js";
 export { EndpointError, type EndpointFailure } from "./net/http.js";
 export { WorkLimitError, type WorkLimits } from "./work-limits.js";

@@ -54,3 +54,28 @@ export class GroundwireError extends Error {
 export function isGroundwireError(error: unknown): error is GroundwireError {
   return error instanceof GroundwireError;
 }
+
+/** How a wrong argument is shown in a message: its type, or `null`. */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  return typeof value;
+}
+
+/**
+ * A required argument of an exported function is missing or of the wrong type: the message
+ * names the function, the argument and what it must be (`renderNeighborhood: neighborhood must
+ * be {nodes, edges}, got null`). 400 `bad_request`.
+ */
+export class ArgumentError extends GroundwireError {
+  constructor(
+    readonly fn: string,
+    readonly argument: string,
+    expected: string,
+    value: unknown,
+  ) {
+    super(`${fn}: ${argument} must be ${expected}, got ${describeValue(value)}`, { code: "bad_request", status: 400 });
+    this.name = "ArgumentError";
+  }
+}

@@ -159,13 +159,13 @@ describe("resolveHandle, resolveGaps, resolveAffordance", () => {
   it("a handle the envelope showed resolves to that node, with no renumbering", () => {
     expect(env.nodes.map((n) => n.ref)).toEqual(["n1", "n2", "n3"]);
     expect(resolveHandle(env, "n2").token).toBe(B);
-    expect(resolveHandle(env, " n3 ")).toBe(env.nodes[2]);
+    expect(resolveHandle(env, "n3")).toBe(env.nodes[2]);
     // the same after the wire
     const back = parseEnvelope(serializeEnvelope(env));
     expect(resolveHandle(back, "n2")).toEqual(resolveHandle(env, "n2"));
   });
 
-  it.each(["n4", "n0", "N2", "2", "", "n02"])("%j is a HandleError listing the valid handles", (handle) => {
+  it.each(["n4", "n0", "N2", "2", "", "n02", " n2", "n2 ", "\tn2"])("%j is a HandleError listing the valid handles", (handle) => {
     try {
       resolveHandle(env, handle);
       expect.unreachable();
@@ -194,8 +194,8 @@ describe("resolveHandle, resolveGaps, resolveAffordance", () => {
     }
   });
 
-  it("wrong types are TypeErrors", () => {
-    expect(() => resolveHandle(null as unknown as Envelope, "n1")).toThrow(TypeError);
+  it("wrong types are ArgumentErrors naming the argument", () => {
+    expect(() => resolveHandle(null as unknown as Envelope, "n1")).toThrow("resolveHandle: envelope must be an Envelope");
     expect(() => resolveHandle(env, 3 as unknown as string)).toThrow("resolveHandle: handle must be a string");
   });
 });

@@ -35,6 +35,8 @@ function docsTable(): Map<string, { status: number; classes: string }> {
 const SAMPLES: Record<string, () => Error> = {
   GroundwireError: () => new GroundwireError("x"),
   CanonicalizationLimitError: () => new pkg.CanonicalizationLimitError(2, "x"),
+  CanonicalizationInputError: () => new pkg.CanonicalizationInputError("x"),
+  ArgumentError: () => new pkg.ArgumentError("f", "x", "a string", null),
   CitationFormatError: () => new pkg.CitationFormatError("v", "x"),
   CorpusError: () => new pkg.CorpusError("x"),
   CritiqueFormatError: () => new pkg.CritiqueFormatError("x"),

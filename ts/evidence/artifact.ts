@@ -5,6 +5,7 @@
  * revision lives in `contentHash`.
  */
 import { sha256Hex } from "../../bindings/sha256.js";
+import { ArgumentError } from "../errors.js";
 
 /** Media types the spine fragments today; everything else is reported as not supported yet. */
 export type FragmentableMediaType = "text/markdown" | "text/plain";
@@ -66,7 +67,9 @@ const encoder = new TextEncoder();
  * @param input.connector default `"file"`
  * @param input.artifactId default: `sourceObjectId` (the key must not depend on content)
  * @returns an Artifact with `contentHash` `sha256:<hex>` and `byteLength` in bytes
- * @throws TypeError when `sourceObjectId`, `connector` or `artifactId` is empty
+ * @throws ArgumentError when `sourceObjectId`, `connector` or `artifactId` is not a non-empty,
+ *   well-formed string without controls or line breaks (a lone surrogate `"\uD800"`, `"a\nb"`), or
+ *   `content` is neither a string nor bytes
  */
 export function createArtifact(input: {
   sourceObjectId: string;
@@ -75,12 +78,14 @@ export function createArtifact(input: {
   connector?: string;
   artifactId?: string;
 }): Artifact {
+  if (input === null || typeof input !== "object") throw new ArgumentError("createArtifact", "input", "{sourceObjectId, content}", input);
   const { sourceObjectId } = input;
-  if (typeof sourceObjectId !== "string" || sourceObjectId === "") throw new TypeError("createArtifact: sourceObjectId must be a non-empty string (a path or URL)");
+  checkId("sourceObjectId", sourceObjectId, "a non-empty string (a path or URL)");
   const connector = input.connector ?? "file";
-  if (connector === "") throw new TypeError("createArtifact: connector must be non-empty");
+  checkId("connector", connector, "a non-empty string");
   const artifactId = input.artifactId ?? sourceObjectId;
-  if (artifactId === "") throw new TypeError("createArtifact: artifactId must be non-empty");
+  checkId("artifactId", artifactId, "a non-empty string");
+  if (typeof input.content !== "string" && !(input.content instanceof Uint8Array)) throw new ArgumentError("createArtifact", "content", "a string or a Uint8Array", input.content);
   const bytes = typeof input.content === "string" ? encoder.encode(input.content) : input.content;
   return {
     artifactId,
@@ -90,4 +95,20 @@ export function createArtifact(input: {
     byteLength: bytes.byteLength,
     contentHash: `sha256:${sha256Hex(bytes)}`,
   };
+}
+
+/** Controls (C0, DEL, C1) and the line and paragraph separators: never in an id (it is listed on one line). */
+// eslint-disable-next-line no-control-regex
+const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** An id: a non-empty, well-formed (no lone surrogate) string without controls or line breaks. */
+function checkId(name: string, value: unknown, expected: string): void {
+  if (typeof value !== "string" || value === "") throw new ArgumentError("createArtifact", name, expected, value);
+  if (!isWellFormed(value)) throw new ArgumentError("createArtifact", name, "well-formed Unicode (it holds a lone surrogate)", value);
+  if (ID_FORBIDDEN.test(value)) throw new ArgumentError("createArtifact", name, "free of control characters and line breaks", value);
+}
+
+/** String.prototype.isWellFormed (Node 20 has it; typed here for older lib settings). */
+export function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }

@@ -174,7 +174,7 @@ export function citationStatus(
     throw new TypeError(`citationStatus: citation must be a version id string or a Citation, got ${citation === null ? "null" : typeof citation}`);
   }
   if (fragments === null || typeof fragments !== "object") throw new TypeError(`citationStatus: fragments must be a Fragment[] or a FragmentIndex, got ${fragments === null ? "null" : typeof fragments}`);
-  const cited = typeof citation === "string" ? parseCitation(citation) : citation;
+  const cited = typeof citation === "string" ? parseCitation(citation) : checkCitation(citation);
   const index = indexOf(fragments);
   const atAddress = index.byId.get(cited.fragmentId) ?? null;
   if (atAddress && atAddress.contentHash === cited.contentHash) {
@@ -206,4 +206,18 @@ function suggest(index: FragmentIndex, cited: Citation, atAddress: Fragment | nu
   const minRatio = options.minRatio ?? 0.6;
   if (max <= 0 || cited.text === undefined) return [];
   return suggestFrom(index.suggest, index.fragments, cited.kind ?? atAddress?.kind, cited.text, max, minRatio);
+}
+
+
+/**
+ * A Citation object is held to what parseCitation accepts: a 64-hex fragment id and a
+ * `sha256:` content hash; and a citation that carries a quote carries a non-empty one (an
+ * empty quote cites nothing, as an empty address addresses nothing).
+ */
+function checkCitation(c: Citation): Citation {
+  const shown = `${String(c.fragmentId)}#${String(c.contentHash)}`;
+  if (typeof c.fragmentId !== "string" || !FRAGMENT_ID.test(c.fragmentId)) throw new CitationFormatError(shown, "the fragment id must be 64 lowercase hex characters");
+  if (typeof c.contentHash !== "string" || !CONTENT_HASH.test(c.contentHash)) throw new CitationFormatError(shown, "the content hash must be sha256: and 64 lowercase hex characters");
+  if (c.text !== undefined && (typeof c.text !== "string" || c.text.trim() === "")) throw new CitationFormatError(shown, "the cited text (quote) must be a non-empty string when given");
+  return c;
 }

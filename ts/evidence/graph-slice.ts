@@ -6,6 +6,8 @@
  * and written into an embedded store with its quad API, all or nothing.
  */
 import type { DataFactory } from "n3";
+import { ArgumentError } from "../errors.js";
+import { isWellFormed } from "./artifact.js";
 import type * as RDF from "@rdfjs/types";
 import type SHACLValidator from "rdf-validate-shacl";
 import { n3DataFactory, n3Store } from "../deps/n3.js";
@@ -28,6 +30,8 @@ const gwe = (local: string) => namedNode(EVIDENCE_NS + local);
 
 /** IRI of an artifact: `urn:groundwire:artifact:` + percent-encoded artifactId. */
 export function artifactIri(artifactId: string): string {
+  if (typeof artifactId !== "string" || artifactId === "") throw new ArgumentError("artifactIri", "artifactId", "a non-empty string", artifactId);
+  if (!isWellFormed(artifactId)) throw new ArgumentError("artifactIri", "artifactId", "well-formed Unicode (it holds a lone surrogate)", artifactId);
   return `urn:groundwire:artifact:${encodeURIComponent(artifactId)}`;
 }
 

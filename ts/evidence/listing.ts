@@ -21,6 +21,16 @@ export function firstWords(text: string, max = 60): string {
 }
 
 /**
+ * `text` as a JSON string on one line for every common reader: JSON.stringify escapes C0
+ * (so LF, CR, VT, FF and U+001C–U+001E, which Python's `str.splitlines` also splits on), and
+ * U+0085, U+2028 and U+2029, which it leaves raw, become `\u0085`, `\u2028`, `\u2029`
+ * (the same JSON value).
+ */
+function quoteOneLine(text: string): string {
+  return JSON.stringify(text).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
  * Render the listing. The first line describes the artifact when one is given:
  * `<artifactId>  <mediaType>  <byteLength> bytes  <contentHash>  <n> fragments`.
  * Ends with a newline; deterministic (no clock, no locale).
@@ -37,6 +47,6 @@ export function* listingLines(fragments: readonly Fragment[], artifact?: Artifac
   }
   const lineWidth = String(fragments.reduce((m, f) => Math.max(m, f.line), 0)).length;
   for (const f of fragments) {
-    yield `${f.versionId}  L${String(f.line).padEnd(lineWidth)}  ${"  ".repeat(f.depth)}${f.kind}:${f.anchor}  ${JSON.stringify(firstWords(f.text))}`;
+    yield `${f.versionId}  L${String(f.line).padEnd(lineWidth)}  ${"  ".repeat(f.depth)}${f.kind}:${f.anchor}  ${quoteOneLine(firstWords(f.text))}`;
   }
 }

@@ -3,6 +3,7 @@
  * here (the package's Node build); exported from the Node entry.
  */
 import { createRequire } from "node:module";
+import { ArgumentError } from "../errors.js";
 import { n3Writer } from "../deps/n3.js";
 import type { Graph } from "../rdf/index.js";
 import { parseSparqlJsonResults, SparqlStoreError, type SparqlStore } from "./store.js";
@@ -43,6 +44,9 @@ function toNTriples(graph: Graph): string {
  *   call when Oxigraph could not be loaded (it needs WebAssembly)
  */
 export function createOxigraphStore(graph: Graph): SparqlStore & { size: number } {
+  if (graph === null || typeof graph !== "object" || typeof (graph as Graph).store?.getQuads !== "function") {
+    throw new ArgumentError("createOxigraphStore", "graph", "a Graph (from parseGraph, createGraph or loadGraphFile)", graph);
+  }
   const oxigraph = loadOxigraph();
   if (!oxigraph) throw new SparqlStoreError(`oxigraph (embedded) is unavailable: ${oxigraphError}`, "oxigraph (embedded)");
   const store = new oxigraph.Store();

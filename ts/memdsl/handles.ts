@@ -4,7 +4,7 @@
  * so there is no renumbering between render and resolve.
  */
 import type { Affordance, AffordanceKind, Envelope, GapToken, RenderedNode } from "./schema.js";
-import { GroundwireError } from "../errors.js";
+import { ArgumentError, GroundwireError } from "../errors.js";
 
 /** At most this many valid handles are listed in a HandleError message (all are in `valid`). */
 const LISTED = 20;
@@ -24,19 +24,19 @@ export class HandleError extends GroundwireError {
 }
 
 function checkArgs(envelope: Envelope, handle: string, fn: string): void {
-  if (!envelope || typeof envelope !== "object" || !Array.isArray(envelope.nodes)) throw new TypeError(`${fn}: envelope must be an Envelope`);
-  if (typeof handle !== "string") throw new TypeError(`${fn}: handle must be a string such as "n1", got ${typeof handle}`);
+  if (!envelope || typeof envelope !== "object" || !Array.isArray(envelope.nodes)) throw new ArgumentError(fn, "envelope", "an Envelope (from renderNeighborhood or parseEnvelope)", envelope);
+  if (typeof handle !== "string") throw new ArgumentError(fn, "handle", 'a string such as "n1"', handle);
 }
 
 /**
- * The node an envelope showed under `handle` (its ref: `n1`, `n2`…; surrounding spaces ignored).
- * @throws HandleError listing the valid node handles, for a handle the envelope did not show (`n0`, `n4` when n1–n3 were shown)
- * @throws TypeError when envelope or handle has the wrong type
+ * The node an envelope showed under `handle` (its ref exactly as displayed: `n1`, `n2`…; a
+ * handle with surrounding space, ` n2`, is not one the envelope displayed and is refused).
+ * @throws HandleError listing the valid node handles, for a handle the envelope did not show (`n0`, `n4` when n1–n3 were shown, ` n2`)
+ * @throws ArgumentError when envelope or handle has the wrong type
  */
 export function resolveHandle(envelope: Envelope, handle: string): RenderedNode {
   checkArgs(envelope, handle, "resolveHandle");
-  const ref = handle.trim();
-  const node = envelope.nodes.find((n) => n.ref === ref);
+  const node = envelope.nodes.find((n) => n.ref === handle);
   if (!node) throw new HandleError(handle, "node", envelope.nodes.map((n) => n.ref));
   return node;
 }
@@ -59,7 +59,7 @@ export function resolveGaps(envelope: Envelope, handle: string): GapToken[] {
  */
 export function resolveAffordance(envelope: Envelope, handle: string, kind: AffordanceKind = "expand"): Affordance {
   checkArgs(envelope, handle, "resolveAffordance");
-  const h = handle.trim();
+  const h = handle;
   const token = h.startsWith("<") && h.endsWith(">") ? h.slice(1, -1) : h;
   const offered = envelope.nodes.flatMap((n) => n.affordances).filter((a) => a.kind === kind);
   const hit = offered.find((a) => (a.ref !== null && a.ref === h) || a.target === token);

@@ -35,6 +35,7 @@ export {
   UNTRUSTED_BANNER,
   DEFANGED_BRACKET,
 } from "./untrusted.js";
+export { neutralizeChatTokens, CHAT_CONTROL_TOKENS, type ChatControlToken, type ControlTokenHit } from "./chat-tokens.js";
 export { serializeEnvelope, parseEnvelope, MEMDSL_HEADER, BODY_LINE_PREFIX } from "./wire.js";
 export { resolveHandle, resolveGaps, resolveAffordance, HandleError } from "./handles.js";
 export { invisibleCharacters, escapeWire } from "./text.js";

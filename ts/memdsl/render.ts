@@ -8,7 +8,9 @@ import { TAINT_KINDS, type StatusVerdict } from "./epistemics.js";
 import type { Affordance, Envelope, GapToken, RenderedNode } from "./schema.js";
 import type { Edge, Neighborhood, Node } from "./substrate.js";
 import { codePointLength, compareCodePoints, invisibleCharacters, sliceCodePoints } from "./text.js";
-import { defangFences, wrapUntrustedBody } from "./untrusted.js";
+import { defangFences as defangFenceLookalikes, wrapUntrustedBody } from "./untrusted.js";
+import { neutralizeChatTokens, type ControlTokenHit } from "./chat-tokens.js";
+import { ArgumentError } from "../errors.js";
 
 /** Where the renderer reports what it dropped. Default: nothing is printed. */
 export interface MemDSLLogger {
@@ -31,6 +33,23 @@ export interface RenderOptions {
 
 /** Anything that can answer `wire()`: a StatusVerdict, or a look-alike from another epistemics step. */
 export type NodeStatusMap = ReadonlyMap<string, Pick<StatusVerdict, "wire" | "taints">>;
+
+/** Fence look-alikes defanged, then chat-template control strings neutralised; the hits are collected under `where`. */
+function defangInto(text: string, where: string, found: Array<[string, ControlTokenHit]>): string {
+  const { text: out, hits } = neutralizeChatTokens(defangFenceLookalikes(text));
+  for (const h of hits) found.push([where, h]);
+  return out;
+}
+
+/** A `control` gap's detail: `body: &lt;|im_start|> (ChatML (Qwen)) x2; title: …`, in field order. */
+function describeControlTokens(found: Array<[string, ControlTokenHit]>): string {
+  const counts = new Map<string, number>();
+  for (const [where, h] of found) {
+    const key = `${where}: ${h.neutralised} (${h.template})`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${k} x${n}`).join("; ");
+}
 
 function describeInvisible(parts: Array<[string, string]>): string {
   const found: string[] = [];
@@ -71,6 +90,13 @@ function describeInvisible(parts: Array<[string, string]>): string {
  * @throws RangeError when maxBodyChars is not a non-negative integer
  */
 export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeStatusMap, options: RenderOptions = {}): Envelope {
+  if (neighborhood === null || typeof neighborhood !== "object" || !Array.isArray(neighborhood.nodes) || !Array.isArray(neighborhood.edges)) {
+    throw new ArgumentError("renderNeighborhood", "neighborhood", "{nodes, edges} (from assembleNeighborhood)", neighborhood);
+  }
+  if (nodeStatus === null || typeof nodeStatus !== "object" || typeof (nodeStatus as { get?: unknown }).get !== "function") {
+    throw new ArgumentError("renderNeighborhood", "nodeStatus", "a Map of token → StatusVerdict (from applyNodeStatuses)", nodeStatus);
+  }
+  if (options === null || typeof options !== "object") throw new ArgumentError("renderNeighborhood", "options", "an object", options);
   const logger = options.logger ?? SILENT;
   const maxBodyChars = options.maxBodyChars ?? null;
   if (maxBodyChars !== null && (!Number.isInteger(maxBodyChars) || maxBodyChars < 0)) {
@@ -120,11 +146,14 @@ export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeS
       return false;
     });
     taints.sort((a, b) => TAINT_KINDS.indexOf(a.kind) - TAINT_KINDS.indexOf(b.kind) || compareCodePoints(a.note, b.note));
-    for (const t of taints) gaps.push({ ref, kind: t.kind, detail: defangFences(t.note) });
+    for (const t of taints) gaps.push({ ref, kind: t.kind, detail: neutralizeChatTokens(defangFenceLookalikes(t.note)).text });
     if (!verdict) gaps.push({ ref, kind: "missing", detail: "no status verdict; shown at the inferred floor" });
 
     // Defang before cutting, so a cut can never leave half a fence look-alike behind.
-    let body = defangFences(node.body ?? "");
+    const controls: Array<[string, ControlTokenHit]> = [];
+    const kind = defangInto(node.kind, "kind", controls);
+    const title = defangInto(node.title, "title", controls);
+    let body = defangInto(node.body ?? "", "body", controls);
     let elided = false;
     if (maxBodyChars !== null && body.length > maxBodyChars) {
       const total = codePointLength(body);
@@ -143,16 +172,17 @@ export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeS
 
     const affordances: Affordance[] = [...(neighbors.get(node.token)?.values() ?? [])]
       .sort((a, b) => compareCodePoints(a[0], b[0]) || compareCodePoints(a[1], b[1]))
-      .map(([target, relation]) => ({ kind: "expand", target, ref: refOf.get(target) ?? null, relation: defangFences(relation) }));
+      .map(([target, relation]) => ({ kind: "expand", target, ref: refOf.get(target) ?? null, relation: defangInto(relation, "relation", controls) }));
+    if (controls.length) gaps.push({ ref, kind: "control", detail: describeControlTokens(controls) });
     if (elided) affordances.push({ kind: "ground", target: node.token, ref, relation: null });
 
     nodes.push({
       ref,
       token: node.token,
       // kinds and titles come from the graph (rdfs:label…): source text, defanged like bodies
-      kind: defangFences(node.kind),
+      kind,
       status: verdict ? verdict.wire() : "inferred",
-      title: defangFences(node.title),
+      title,
       body: body === "" ? "" : wrapUntrustedBody(body),
       affordances,
     });

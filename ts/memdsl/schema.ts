@@ -19,9 +19,9 @@ export const EPISTEMIC_STATUSES: readonly EpistemicStatus[] = ["verified", "asse
  * - invisible: the title, kind or shown body holds invisible or bidi characters
  *   (listed in the detail as `U+XXXX xN`); the wire shows each one escaped
  */
-export type GapKind = "stale" | "unresolved" | "outdated" | "missing" | "elided" | "invisible";
+export type GapKind = "stale" | "unresolved" | "outdated" | "missing" | "elided" | "invisible" | "control";
 /** Every GapKind in emission order. */
-export const GAP_KINDS: readonly GapKind[] = ["stale", "unresolved", "outdated", "missing", "elided", "invisible"];
+export const GAP_KINDS: readonly GapKind[] = ["stale", "unresolved", "outdated", "missing", "elided", "invisible", "control"];
 
 /** A first-class gap, attached to the node with envelope-local ref `ref`. */
 export interface GapToken {

@@ -38,8 +38,20 @@ const INVISIBLE_ASCII = "[\\x00-\\x08\\x0e-\\x1f\\x7f]*";
 // eslint-disable-next-line no-control-regex
 const INVISIBLE_ASCII_ONE = /^[\x00-\x08\x0e-\x1f\x7f]$/;
 
+/**
+ * Angle brackets TR39 and NFKD do not relate to `<` and `>` but a reader takes for them:
+ * mathematical ⟨⟩ (U+27E8/9), CJK 〈〉 (U+3008/9), the deprecated 〈〉 (U+2329/A, NFKD to
+ * U+3008/9), ornamental ❬❭ ❮❯ (U+276C-F), ⧼⧽ (U+29FC/D) and the vertical ︿﹀ (U+FE3F/40).
+ */
+const ANGLES = new Map<number, string>([
+  [0x27e8, "<"], [0x3008, "<"], [0x2329, "<"], [0x276c, "<"], [0x276e, "<"], [0x29fc, "<"], [0xfe3f, "<"],
+  [0x27e9, ">"], [0x3009, ">"], [0x232a, ">"], [0x276d, ">"], [0x276f, ">"], [0x29fd, ">"], [0xfe40, ">"],
+]);
+
 /** The folded form of one code point: "" for invisible characters and combining marks. */
 function foldChar(ch: string): string {
+  const angle = ANGLES.get(ch.codePointAt(0)!);
+  if (angle !== undefined) return angle;
   const direct = FENCE_CONFUSABLES.get(ch.codePointAt(0)!);
   if (direct !== undefined) return direct;
   if (IGNORABLE.test(ch)) return "";
@@ -106,9 +118,9 @@ export function findFenceLookalikes(text: string): Array<{ index: number; length
   return hits;
 }
 
-/** Every character whose fold is "<": ASCII, the compatibility forms NFKD maps to it, and the TR39 confusables. */
+/** Every character whose fold is "<": ASCII, the compatibility forms NFKD maps to it, the angle brackets above, and the TR39 confusables. */
 const LT_LIKE = new RegExp(
-  `[<\\u226E\\uFE64\\uFF1C${[...FENCE_CONFUSABLES]
+  `[<\\u226E\\uFE64\\uFF1C${[...ANGLES].filter(([, t]) => t === "<").map(([cp]) => `\\u{${cp.toString(16)}}`).join("")}${[...FENCE_CONFUSABLES]
     .filter(([, t]) => t === "<")
     .map(([cp]) => `\\u{${cp.toString(16)}}`)
     .join("")}]`,
@@ -157,4 +169,25 @@ export function unwrapUntrustedBody(wrapped: string): string | null {
   if (!wrapped.startsWith(head) || !wrapped.endsWith(tail) || wrapped.length < head.length + tail.length) return null;
   const inner = wrapped.slice(head.length, wrapped.length - tail.length);
   return findFenceLookalikes(inner).length ? null : inner;
+}
+
+/**
+ * `text` folded code point by code point as the fence check folds (ASCII lower-cased, C0
+ * controls but whitespace dropped; anything else by foldChar), with `origin[i]`: the UTF-16
+ * index in `text` of the code point folded character i came from. For matching look-alikes
+ * of other strings (chat-template control tokens) the way fences are matched.
+ */
+export function foldText(text: string): { text: string; origin: number[] } {
+  let out = "";
+  const origin: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const len = cp > 0xffff ? 2 : 1;
+    const ch = text.slice(i, i + len);
+    const f = cp >= 0x80 ? foldChar(ch) : INVISIBLE_ASCII_ONE.test(ch) ? "" : ch.toLowerCase();
+    for (let k = 0; k < f.length; k++) origin.push(i);
+    out += f;
+    i += len;
+  }
+  return { text: out, origin };
 }

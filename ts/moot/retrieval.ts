@@ -27,6 +27,8 @@ export interface Hit {
   /** Where a reader finds the passage, as the book prints it (`Chapter 3, part 2`, `MAY 1660: 29th`, `Genesis 1:1–10`); absent from workers that do not send it. */
   label?: string;
   content: string;
+  /** A worker's short form of the passage: the passage's text when `content` is empty or absent (as the seed reads hits). */
+  summary?: string;
   title: string;
   author: string;
   genre: string;

@@ -106,7 +106,8 @@ export class Transcript {
   constructor(
     readonly trees: Tree[],
     readonly topic: string | null,
-    readonly model: string,
+    /** The model that spoke: the one asked for, else the name the endpoint reported (set by the moot once it has). */
+    public model: string,
     readonly settings: MootSettings,
   ) {}
 

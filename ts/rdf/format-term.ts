@@ -7,8 +7,10 @@
  * popular Python writer that formats doubles with `%e`). Escapes follow canonical
  * N-Triples (RDF 1.2): `\"`, `\\`, and `\b \t \n \f \r` where the grammar has a short
  * escape, `\uXXXX` (upper-case hex) for the other C0 controls, U+007F, U+FFFE, U+FFFF and
- * lone surrogates — so a rendered literal is always one line and re-parses to the same
- * value in Turtle, N-Triples and N-Quads.
+ * lone surrogates, and also for the line breaks outside C0 that some reader splits on —
+ * U+0085 NEL (Python `str.splitlines`), U+2028 and U+2029 (those too, and JavaScript's
+ * multiline `^`/`$`) — so a rendered literal is one line for every common reader and
+ * re-parses to the same value in Turtle, N-Triples and N-Quads (`\u0085` is a UCHAR).
  */
 import type * as RDF from "@rdfjs/types";
 import { PrefixMap } from "./prefixes.js";
@@ -23,9 +25,9 @@ const RDF_DIR_LANG_STRING = `${RDF_NS}dirLangString`;
 // Characters outside these ranges are escaped. Surrogates are matched as well-formed pairs
 // first, so only lone ones escape.
 // eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /[^ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]/;
+const NEEDS_ESCAPE = /[^ !#-[\]-~\u0080-\u0084\u0086-\u2027\u202A-\uD7FF\uE000-\uFFFD]/;
 // eslint-disable-next-line no-control-regex
-const ESCAPE_ALL = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[^ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]/g;
+const ESCAPE_ALL = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[^ !#-[\]-~\u0080-\u0084\u0086-\u2027\u202A-\uD7FF\uE000-\uFFFD]/g;
 const SHORT_ESCAPES: Record<string, string> = {
   '"': '\\"',
   "\\": "\\\\",

@@ -32,16 +32,18 @@ export function isPnPrefix(name: string): boolean {
   return PN_PREFIX.test(name);
 }
 
-// Characters IRIREF forbids, and lone surrogates (no code point: UTF-8 would turn them into
+// Characters IRIREF forbids, the line breaks IRIREF allows but a reader splits on (U+0085,
+// U+2028, U+2029: Python's splitlines, JavaScript's multiline ^/$), and lone surrogates (no code point: UTF-8 would turn them into
 // U+FFFD, so an IRI holding one would list, and hash, like one holding U+FFFD).
 // eslint-disable-next-line no-control-regex
-const IRI_ESCAPE = /[\u0000-\u0020<>"{}|^`\\]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const IRI_ESCAPE = /[\u0000-\u0020<>"{}|^`\\\u0085\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const IRI_ESCAPE_ALL = new RegExp(IRI_ESCAPE.source, "g");
 
 /**
  * Escape an IRI for `<…>`: characters IRIREF forbids (U+0000–U+0020, `<>"{}|^\``, and
- * `\`) and lone surrogates become `\uXXXX`. IRIs from a parser never hold them; terms built
- * elsewhere may.
+ * `\`), the line breaks U+0085, U+2028 and U+2029, and lone surrogates become `\uXXXX`
+ * (a UCHAR: the IRI re-parses unchanged, and a listing line stays one line). A parser
+ * yields only the line breaks; the others come from terms built elsewhere.
  */
 export function escapeIri(iri: string): string {
   if (!IRI_ESCAPE.test(iri)) return iri;

@@ -31,5 +31,17 @@ export {
   type CritiqueReport,
 } from "./critique.js";
 export { critiqueSchema, critiqueItemSchema, removeItemSchema, replaceItemSchema, tripleIdSchema } from "./critique-schema.js";
-export { canonicalHash, canonicalNQuads, CanonicalizationLimitError, DEFAULT_MAX_WORK_FACTOR } from "./canonical-hash.js";
+export {
+  canonicalHash,
+  canonicalNQuads,
+  canonicalize,
+  CanonicalizationLimitError,
+  CanonicalizationInputError,
+  DEFAULT_MAX_WORK_FACTOR,
+  DEFAULT_CANONICAL_TIME_BUDGET_MS,
+  type CanonicalizeOptions,
+  type Canonicalization,
+  type CanonicalHashAlgorithm,
+  type CanonicalizationLimit,
+} from "./canonical-hash.js";
 export { sortTriples, SortedTriples } from "./ordering.js";

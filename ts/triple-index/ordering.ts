@@ -404,7 +404,7 @@ function renderEntityKey(key: string, prefixes: PrefixMap): string | null {
 }
 const XSD_STRING = `${XSD}string`;
 /** A literal key `"lexical"` or `"lexical"@tag` whose lexical form needs no escape (as escapeLiteral) and whose tag is lower-case. */
-const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-]+)?$/;
+const PLAIN_LITERAL_KEY = /^"[ !#-[\]-~\u0080-\u0084\u0086-\u2027\u202A-\uD7FF\uE000-\uFFFD]*"(?:@[a-z0-9-]+)?$/;
 const RDF_LANG_STRING = `${RDF_NS}langString`;
 
 const prefixTables = new WeakMap<PrefixMap, Uint8Array>();

@@ -104,7 +104,7 @@ export function parseBlocks(text: string): BlockNode[] {
         w.task.line = w.line!;
       }
     } else {
-      const fast = !INLINE_MARKUP.test(w.content) ? w.content : inlinePlainText(w.content, env);
+      const fast = !INLINE_MARKUP.test(w.content) ? w.content : inlinePlainText(w.cell ? cellPipesUnescaped(w.content) : w.content, env);
       if (fast === null) labels.push(w);
       else setLabel(w, fast);
     }
@@ -318,4 +318,15 @@ function runsOnLarge(text: string, start: number, end: number, next: number, lin
   const at = { from: Math.max(lineStartOf(text, probed.start), start), line: probed.line };
   for (const node of blocksOf(at.from, next, at.line)) if (node.start === probed.start) return node.end > end ? at : null;
   return at;
+}
+
+/**
+ * A table cell's content as GFM reads it inline: every `\|` is a `|` before the inline
+ * constructs are read, so inside a code span too (GFM 0.29 example 200: `` `\|` `` is the
+ * code `|`; mdast-util-gfm-table and markdown-it's row split do the same). `\\` stays a pair,
+ * so `\\\|` becomes `\\|` (an escaped backslash, then a pipe). Only the cell's text changes:
+ * its offsets are the source's.
+ */
+function cellPipesUnescaped(content: string): string {
+  return content.includes("\\|") ? content.replace(/\\([\\|])/g, (pair, c: string) => (c === "|" ? "|" : pair)) : content;
 }
