@@ -84,14 +84,15 @@ function formatUtterance(u: Utterance): string {
 }
 
 function formatStats(s: MootStats): string {
-  const rate = (x: number | null) => (x === null ? "n/a" : String(x));
+  // every number says what it counts; a rate is named as one (n/a when nothing was counted)
+  const rate = (x: number | null) => (x === null ? "rate n/a" : `rate ${x}`);
   return [
     "stats:",
     `  turns ${s.turns} · grounded ${s.groundedTurns} · retried ${s.retriedTurns} · tags valid ${s.tagsValidTurns} (${rate(s.tagsValidRate)}) · citing ${s.turnsCiting}`,
-    `  own-book quotes found ${s.quotesFound}/${s.quotesTotal} (${rate(s.quoteFoundRate)}) · quotes per turn ${rate(s.quotesPerTurn)}`,
-    `  other-book quotes valid ${s.otherQuotesFound}/${s.otherQuotesTotal} (${rate(s.otherQuoteValidRate)}) · own-turn quotes ${s.selfQuotesFound}/${s.selfQuotesTotal}`,
+    `  own-book quotes found ${s.quotesFound}/${s.quotesTotal} (${rate(s.quoteFoundRate)}) · quotes per turn ${s.quotesPerTurn ?? "n/a"}`,
+    `  other-book quotes valid ${s.otherQuotesFound}/${s.otherQuotesTotal} (${rate(s.otherQuoteValidRate)}) · own-turn quotes found ${s.selfQuotesFound}/${s.selfQuotesTotal}`,
     `  corrections: snapped ${s.quotesSnapped} · unquoted ${s.quotesUnquoted} · too short ${s.quotesTooShort}`,
-    `  attribution: cited ${s.quotesCited} · misattributed ${s.quotesMisattributed} · uncited ${s.quotesUncited} (cited rate ${rate(s.quoteCitedRate)})`,
+    `  attribution: cited ${s.quotesCited} · misattributed ${s.quotesMisattributed} · uncited ${s.quotesUncited} (cited ${rate(s.quoteCitedRate)})`,
   ].join("\n");
 }
 
