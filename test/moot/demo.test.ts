@@ -13,7 +13,7 @@ const CLI = `${ROOT}dist/cli.js`;
 
 describe.skipIf(!existsSync(CLI))("npm run demo (scripts/demo.mjs; run `npm run build` first)", () => {
   it("prints the moot with labelled stats, then at least one snap and one refusal, each with its word diff", () => {
-    const env = { ...process.env, NO_COLOR: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
     for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY"]) delete env[k];
     const r = spawnSync(process.execPath, [`${ROOT}scripts/demo.mjs`], { cwd: ROOT, env, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
