@@ -6,15 +6,15 @@
 import { loadCorpus } from "../moot/corpus-node.js";
 import { UnknownBookError } from "../moot/index.js";
 import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 
-const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json]
+const HELP = `usage: groundwire books [--corpus DIR] [--books DIR]… [--passages KEY] [--json]
 
 Lists the books a moot can use: key (<genre>/<book>), title, author, how the
 book was cut (diary entries, verses, dictionary headwords, chapters, or plain
 paragraph chunks) and its passage count.
-  --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
   --json          print JSON instead of text`;
@@ -28,17 +28,18 @@ function firstWords(text: string, n = 10): string {
 const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("books", args, {
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       store: { type: "string" },
       passages: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
     if (positionals.length) throw new CliError(`books: unexpected argument ${echo(positionals[0])}`, 2);
-    oneLibrary("books", values.corpus, values.store);
-    const stored = values.corpus === undefined ? await openCliCorpus("books", values.store) : null;
+    oneLibrary("books", values.corpus, values.store, values.books);
+    const dirs = corpusDirs("books", values.corpus, values.books);
+    const stored = !localCorpus(values) ? await openCliCorpus("books", values.store) : null;
     let corpus;
     try {
-      corpus = stored ? stored.corpus : loadCorpus(corpusDir(values.corpus));
+      corpus = stored ? stored.corpus : loadCorpus(dirs);
     } catch (error) {
       throw new CliError(`books: ${(error as Error).message}`);
     }

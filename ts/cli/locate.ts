@@ -8,7 +8,7 @@ import { loadBooks } from "../moot/corpus-node.js";
 import { closeKeys } from "../moot/index.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, secondsOption, type Command } from "./common.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliStore } from "./store-option.js";
 import type { Store } from "../store/pg.js";
 
@@ -17,7 +17,7 @@ export const LOCATE_TIMEOUT_SECONDS = 10;
 /** Longest accepted `--timeout`, seconds (one hour). */
 const MAX_LOCATE_TIMEOUT_SECONDS = 3600;
 
-const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]
+const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--books DIR]… [--json]
 
 Finds every span of the corpus whose words match the quote with a difflib ratio ≥ R
 (the grounding check's measure), best first, overlapping spans left out. A quote has at
@@ -26,7 +26,7 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO}); low ones cost much more
   --limit N        at most N spans (default 10)
   --timeout S      give up after S seconds of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
-  --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --store URL      search the library of a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE): candidate
                    passages from its trigram index, then this exact search on those only (not provably
                    complete: see docs/serving.md, PostgreSQL store)
@@ -64,7 +64,7 @@ const command: Command = {
       "min-ratio": { type: "string" },
       limit: { type: "string" },
       timeout: { type: "string" },
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       store: { type: "string" },
       json: { type: "boolean" },
     }, HELP);
@@ -75,12 +75,13 @@ const command: Command = {
     const minRatio = numberOption("locate", "min-ratio", values["min-ratio"], { fallback: LOCATE_MIN_RATIO, min: 0, max: 1, minExclusive: true });
     const limit = integerOption("locate", "limit", values.limit, { fallback: 10, max: MAX_LIMIT });
     const timeoutMs = secondsOption("locate", "--timeout", values.timeout, { fallbackMs: LOCATE_TIMEOUT_SECONDS * 1000, max: MAX_LOCATE_TIMEOUT_SECONDS });
-    oneLibrary("locate", values.corpus, values.store);
-    const store = values.corpus === undefined ? await openCliStore("locate", values.store) : null;
+    oneLibrary("locate", values.corpus, values.store, values.books);
+    const dirs = corpusDirs("locate", values.corpus, values.books);
+    const store = !localCorpus(values) ? await openCliStore("locate", values.store) : null;
     if (store) return locateStored(store, quote, { minRatio, limit, timeoutMs, book: values.book, json: values.json === true });
     let books;
     try {
-      books = loadBooks(corpusDir(values.corpus));
+      books = loadBooks(dirs);
     } catch (error) {
       throw new CliError(`locate: ${(error as Error).message}`);
     }

@@ -20,7 +20,7 @@ import {
 } from "../moot/index.js";
 import { redactUrl } from "../net/redact.js";
 import { CliError, echo, integerOption, numberOption, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
@@ -40,7 +40,7 @@ Keys are <genre>/<book> (see: groundwire books).
   --k K           passages retrieved per turn (default 6)
 ${MODEL_HELP}
   --temperature X sampling temperature, 0 to 2 (default 0.6)
-  --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --store URL     retrieve from a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE; groundwire corpus load)
   --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
@@ -106,7 +106,7 @@ const command: Command = {
       k: { type: "string" },
       ...MODEL_OPTIONS,
       temperature: { type: "string" },
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       worker: { type: "string" },
       store: { type: "string" },
       json: { type: "string" },
@@ -127,17 +127,18 @@ const command: Command = {
     const config = readModelConfig("moot", values);
     const say = (text: string) => (jsonToStdout ? process.stderr : process.stdout).write(`${escapeTerminal(text)}\n`);
 
-    if (values.worker !== undefined && values.corpus !== undefined) throw new CliError("moot: give --corpus or --worker, not both", 2);
+    if (values.worker !== undefined && localCorpus(values)) throw new CliError(`moot: give ${values.corpus !== undefined ? "--corpus" : "--books"} or --worker, not both`, 2);
     let corpus: WorkerClient;
     if (values.worker !== undefined) {
       if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${echo(values.worker)}`, 2);
       // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
       corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
     } else {
-      oneLibrary("moot", values.corpus, values.store);
-      const stored = values.corpus === undefined ? await openCliCorpus("moot", values.store) : null;
+      oneLibrary("moot", values.corpus, values.store, values.books);
+      const dirs = corpusDirs("moot", values.corpus, values.books);
+      const stored = !localCorpus(values) ? await openCliCorpus("moot", values.store) : null;
       try {
-        const local = stored ? stored.corpus : loadCorpus(corpusDir(values.corpus));
+        const local = stored ? stored.corpus : loadCorpus(dirs);
         local.resolve(keyA);
         local.resolve(keyB);
         corpus = local;
