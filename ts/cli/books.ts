@@ -8,6 +8,7 @@ import { UnknownBookError } from "../moot/index.js";
 import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
 import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
+import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
 
 const HELP = `usage: groundwire books [--corpus DIR] [--books DIR]… [--passages KEY] [--json]
 
@@ -17,7 +18,8 @@ paragraph chunks) and its passage count.
 ${CORPUS_HELP}
   --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
-  --json          print JSON instead of text`;
+  --json          print JSON instead of text
+${PROGRESS_HELP}`;
 
 /** The first `n` words of a passage, with an ellipsis when there are more. */
 function firstWords(text: string, n = 10): string {
@@ -32,16 +34,21 @@ const command: Command = {
       store: { type: "string" },
       passages: { type: "string" },
       json: { type: "boolean" },
+      ...PROGRESS_OPTION,
     }, HELP);
     if (positionals.length) throw new CliError(`books: unexpected argument ${echo(positionals[0])}`, 2);
     oneLibrary("books", values.corpus, values.store, values.books);
     const dirs = corpusDirs("books", values.corpus, values.books);
     const stored = !localCorpus(values) ? await openCliCorpus("books", values.store) : null;
     let corpus;
+    const progress = progressLine("books", values.progress === true, values.quiet === true);
     try {
+      progress.step("loading the corpus…");
       corpus = stored ? stored.corpus : loadCorpus(dirs);
     } catch (error) {
       throw new CliError(`books: ${(error as Error).message}`);
+    } finally {
+      progress.done();
     }
     if (values.passages !== undefined) {
       let book;

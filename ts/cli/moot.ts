@@ -24,6 +24,7 @@ import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-d
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
+import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
 
 /** Upper bounds: a moot of more turns, or more passages a turn, is a typo, not a plan. */
 const MAX_TURNS = 1000;
@@ -49,6 +50,7 @@ ${CORPUS_HELP}
                   marked "incomplete", exit 1.
   --strict-citations  also fail (and retry) a turn whose quote is tagged with a
                   passage that does not hold it (misattributed)
+${PROGRESS_HELP}
 
 With no base URL the embedded extractive synthesizer speaks (offline).
 Model requests are retried on HTTP 429, 500, 502, 503 and 504 (after Retry-After), 3 attempts in all;
@@ -111,6 +113,7 @@ const command: Command = {
       store: { type: "string" },
       json: { type: "string" },
       "strict-citations": { type: "boolean" },
+      ...PROGRESS_OPTION,
     }, HELP);
     if (positionals.length !== 2) {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
@@ -125,6 +128,7 @@ const command: Command = {
     // `--json` bare or `-`: the transcript goes to stdout and everything for a human to stderr.
     const jsonToStdout = jsonPath === "-";
     const config = readModelConfig("moot", values);
+    const progress = progressLine("moot", values.progress === true, values.quiet === true);
     const say = (text: string) => (jsonToStdout ? process.stderr : process.stdout).write(`${escapeTerminal(text)}\n`);
 
     if (values.worker !== undefined && localCorpus(values)) throw new CliError(`moot: give ${values.corpus !== undefined ? "--corpus" : "--books"} or --worker, not both`, 2);
@@ -138,11 +142,14 @@ const command: Command = {
       const dirs = corpusDirs("moot", values.corpus, values.books);
       const stored = !localCorpus(values) ? await openCliCorpus("moot", values.store) : null;
       try {
+        progress.step("loading the corpus…");
         const local = stored ? stored.corpus : loadCorpus(dirs);
+        progress.done();
         local.resolve(keyA);
         local.resolve(keyB);
         corpus = local;
       } catch (error) {
+        progress.done();
         throw new CliError(`moot: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
       }
     }
@@ -187,7 +194,9 @@ const command: Command = {
     try {
       const transcript = await moot.start();
       while (!moot.done) {
+        progress.step(`turn ${(moot.transcript?.utterances.length ?? 0) + 1} of ${turns}…`);
         const u = await moot.nextTurn();
+        progress.done();
         showHeader();
         // A rolling summary is rebuilt before the turn that just spoke: show it where it was made.
         for (const s of transcript.summaries) if (s.beforeTurn === u.turn) say(`\nsummary before turn ${s.beforeTurn}: ${s.text}`);
@@ -200,6 +209,7 @@ const command: Command = {
         if (!jsonToStdout) say(`transcript written to ${jsonPath}`);
       }
     } catch (error) {
+      progress.done();
       if (error instanceof SynthesizerError || error instanceof MootError || error instanceof WorkerError) {
         const where = error instanceof EmptyReplyError && config.baseUrl ? ` (endpoint ${redactUrl(config.baseUrl)})` : "";
         const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";
