@@ -2,7 +2,9 @@
 // reporter shows only their count; and starts the throwaway PostgreSQL cluster the store
 // suites use (test/store/pg-cluster.ts), exported to them as GROUNDWIRE_TEST_PG_URL and
 // stopped at the end.
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { postgresBin, startTestCluster } from "./store/pg-cluster.js";
 
 const SHARED = new URL("../../shared/data/", import.meta.url);
@@ -17,6 +19,8 @@ function runsStoreSuites(argv: readonly string[]): boolean {
 }
 
 export default async function setup(): Promise<(() => void) | void> {
+  // the CLI's caches (locate's quote index) go to a throwaway folder, not the user's ~/.cache
+  process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), "gw-test-cache-"));
   if (!existsSync(SHARED)) {
     console.log(
       `\nnote: ${SHARED.pathname} is absent: the suites over the large real data (QALD-9, W3C SPARQL, WordNet, ` +

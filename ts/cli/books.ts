@@ -6,20 +6,22 @@
 import { loadCorpus } from "../moot/corpus-node.js";
 import { UnknownBookError } from "../moot/index.js";
 import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
+import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
 
-const HELP = `usage: groundwire books [--corpus DIR] [--passages KEY] [--json | --jsonl]
+const HELP = `usage: groundwire books [--corpus DIR] [--books DIR]… [--passages KEY] [--json | --jsonl]
 
 Lists the books a moot can use: key (<genre>/<book>), title, author, how the
 book was cut (diary entries, verses, dictionary headwords, chapters, or plain
 paragraph chunks) and its passage count.
-  --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
   --json          print JSON instead of text
   --jsonl         one JSON object per line: each book (as --json's items); with --passages,
-                  {"type":"book",key,title,structure} then {"type":"passage",...} each`;
+                  {"type":"book",key,title,structure} then {"type":"passage",...} each
+${PROGRESS_HELP}`;
 
 /** The first `n` words of a passage, with an ellipsis when there are more. */
 function firstWords(text: string, n = 10): string {
@@ -30,21 +32,27 @@ function firstWords(text: string, n = 10): string {
 const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("books", args, {
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       store: { type: "string" },
       passages: { type: "string" },
       json: { type: "boolean" },
       jsonl: { type: "boolean" },
+      ...PROGRESS_OPTION,
     }, HELP);
     if (values.json && values.jsonl) throw new CliError("books: --json and --jsonl are two output forms; give one", 2);
     if (positionals.length) throw new CliError(`books: unexpected argument ${echo(positionals[0])}`, 2);
-    oneLibrary("books", values.corpus, values.store);
-    const stored = values.corpus === undefined ? await openCliCorpus("books", values.store) : null;
+    oneLibrary("books", values.corpus, values.store, values.books);
+    const dirs = corpusDirs("books", values.corpus, values.books);
+    const stored = !localCorpus(values) ? await openCliCorpus("books", values.store) : null;
     let corpus;
+    const progress = progressLine("books", values.progress === true, values.quiet === true);
     try {
-      corpus = stored ? stored.corpus : loadCorpus(corpusDir(values.corpus));
+      progress.step("loading the corpus…");
+      corpus = stored ? stored.corpus : loadCorpus(dirs);
     } catch (error) {
       throw new CliError(`books: ${(error as Error).message}`);
+    } finally {
+      progress.done();
     }
     if (values.passages !== undefined) {
       let book;

@@ -60,7 +60,7 @@ export function readCheckOptions(command: string, values: Partial<Record<keyof t
 }
 
 /** The worker pool for these settings, or undefined with `--check-workers 0` (checks on the main thread). */
-export async function startCheckPool(settings: CheckSettings, corpusDir: string, graphPairs: readonly string[], schemaPairs: readonly string[], log: (m: string) => void): Promise<CheckRunner | undefined> {
+export async function startCheckPool(settings: CheckSettings, corpusDir: string | readonly string[], graphPairs: readonly string[], schemaPairs: readonly string[], log: (m: string) => void): Promise<CheckRunner | undefined> {
   if (settings.workers === 0) return undefined;
   const { createCheckPool } = await import("../server/pool.js");
   return createCheckPool({

@@ -5,11 +5,13 @@
  * quote vs span. Built on createQuoteIndex (ts/match/quote-index/).
  */
 import { loadBooks } from "../moot/corpus-node.js";
+import { cacheDir, cachedQuoteIndex } from "./quote-index-cache.js";
+import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
 import { closeKeys } from "../moot/index.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
 import { durationOption } from "./units.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliStore } from "./store-option.js";
 import type { Store } from "../store/pg.js";
 
@@ -18,7 +20,7 @@ export const LOCATE_TIMEOUT_SECONDS = 10;
 /** Longest accepted `--timeout`, seconds (one hour). */
 const MAX_LOCATE_TIMEOUT_SECONDS = 3600;
 
-const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json | --jsonl]
+const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--books DIR]… [--cache-dir DIR | --no-cache] [--json | --jsonl]
 
 Finds every span of the corpus whose words match the quote with a difflib ratio ≥ R
 (the grounding check's measure), best first, overlapping spans left out. A quote has at
@@ -27,7 +29,12 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO}); low ones cost much more
   --limit N        at most N spans (default 10)
   --timeout T      give up after T seconds (or 500ms, 2m) of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
-  --corpus DIR     folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
+  --cache-dir DIR  keep the corpus's quote index in DIR (default: $XDG_CACHE_HOME/groundwire, else
+                   ~/.cache/groundwire), named by a hash of the books' bytes and the code: an unchanged
+                   corpus answers without rebuilding it, a changed book builds and keeps a new one
+  --no-cache       build the index in memory only, read and write no cache
+${PROGRESS_HELP}
   --store URL      search the library of a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE): candidate
                    passages from its trigram index, then this exact search on those only (not provably
                    complete: see docs/serving.md, PostgreSQL store)
@@ -65,10 +72,13 @@ const command: Command = {
       "min-ratio": { type: "string" },
       limit: { type: "string" },
       timeout: { type: "string" },
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       store: { type: "string" },
       json: { type: "boolean" },
       jsonl: { type: "boolean" },
+      "cache-dir": { type: "string" },
+      "no-cache": { type: "boolean" },
+      ...PROGRESS_OPTION,
     }, HELP);
     if (values.json && values.jsonl) throw new CliError("locate: --json and --jsonl are two output forms; give one", 2);
     if (positionals.length !== 1) throw new CliError(`locate: expected one quoted argument, got ${positionals.length}`, 2);
@@ -78,26 +88,35 @@ const command: Command = {
     const minRatio = numberOption("locate", "min-ratio", values["min-ratio"], { fallback: LOCATE_MIN_RATIO, min: 0, max: 1, minExclusive: true });
     const limit = integerOption("locate", "limit", values.limit, { fallback: 10, max: MAX_LIMIT });
     const timeoutMs = durationOption("locate", "--timeout", values.timeout, { fallbackMs: LOCATE_TIMEOUT_SECONDS * 1000, bareUnit: "s", maxMs: MAX_LOCATE_TIMEOUT_SECONDS * 1000 });
-    oneLibrary("locate", values.corpus, values.store);
-    const store = values.corpus === undefined ? await openCliStore("locate", values.store) : null;
+    oneLibrary("locate", values.corpus, values.store, values.books);
+    const dirs = corpusDirs("locate", values.corpus, values.books);
+    const store = !localCorpus(values) ? await openCliStore("locate", values.store) : null;
     if (store) return locateStored(store, quote, { minRatio, limit, timeoutMs, book: values.book, json: values.json === true, jsonl: values.jsonl === true });
-    let books;
+    if (values["cache-dir"] !== undefined && values["no-cache"]) throw new CliError("locate: give --cache-dir or --no-cache, not both", 2);
+    const progress = progressLine("locate", values.progress === true, values.quiet === true);
+    let index;
     try {
-      books = loadBooks(corpusDir(values.corpus));
+      index = cachedQuoteIndex(dirs, cacheDir(values["cache-dir"], values["no-cache"] === true), () => {
+        progress.step(`loading the corpus (${dirs.length} folder${dirs.length === 1 ? "" : "s"})…`);
+        const books = loadBooks(dirs);
+        progress.step(`building the quote index of ${books.length} books (kept for the next call)…`);
+        return createQuoteIndex(books);
+      }).index;
     } catch (error) {
       throw new CliError(`locate: ${(error as Error).message}`);
+    } finally {
+      progress.done();
     }
-    if (values.book !== undefined && !books.some((b) => b.key === values.book)) {
+    const keys = index.keys;
+    if (values.book !== undefined && !keys.includes(values.book)) {
       // a usage error, as moot's unknown key: exit 2, with the nearest keys when any is close
-      const keys = books.map((b) => b.key);
       const close = closeKeys(values.book, keys);
       const hint = close.length ? `did you mean ${close.map((k) => JSON.stringify(k)).join(" or ")}?` : `books: ${keys.join(", ")}`;
       throw new CliError(`locate: no book ${echo(values.book)}; ${hint}`, 2);
     }
-    const index = createQuoteIndex(values.book === undefined ? books : books.filter((b) => b.key === values.book));
     let spans: LocatedSpan[];
     try {
-      spans = index.locate(quote, { minRatio, limit, timeoutMs });
+      spans = index.locate(quote, { minRatio, limit, timeoutMs, source: values.book });
     } catch (error) {
       if (error instanceof QuoteSearchTimeoutError) {
         // a failure (exit 1), one line, nothing printed on stdout: no partial list looks complete
@@ -110,7 +129,7 @@ const command: Command = {
       // a quote over the bound is a usage error (exit 2), as an argument out of range is
       throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof RangeError ? 2 : 1);
     }
-    return printSpans(quote, spans, { json: values.json === true, jsonl: values.jsonl === true, minRatio, where: values.book ?? `${books.length} books` });
+    return printSpans(quote, spans, { json: values.json === true, jsonl: values.jsonl === true, minRatio, where: values.book ?? `${keys.length} books` });
   },
 };
 export default command;

@@ -6,7 +6,7 @@
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { packageVersion } from "./package-root.js";
 
@@ -24,7 +24,7 @@ characters). A longer line, a line that is not JSON or not a JSON-RPC message, a
 batch under protocol 2025-06-18 or later get a JSON-RPC error (-32600 or -32700) and one
 line on stderr; the server goes on.
 
-  --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema check_sparql may name (repeatable)
@@ -35,7 +35,7 @@ ${CHECK_HELP}`;
 const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("mcp", args, {
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
@@ -52,10 +52,10 @@ const command: Command = {
       import("../server/checks.js"),
       import("../server/mcp.js"),
     ]);
-    oneLibrary("mcp", values.corpus, values.store);
-    const stored = values.corpus === undefined ? await openCliCorpus("mcp", values.store) : null;
+    oneLibrary("mcp", values.corpus, values.store, values.books);
+    const stored = !localCorpus(values) ? await openCliCorpus("mcp", values.store) : null;
     let ctx;
-    const corpus = corpusDir(values.corpus);
+    const corpus = corpusDirs("mcp", values.corpus, values.books);
     try {
       ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {

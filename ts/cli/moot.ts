@@ -20,10 +20,11 @@ import {
 } from "../moot/index.js";
 import { redactUrl } from "../net/redact.js";
 import { CliError, echo, integerOption, numberOption, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
+import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
 
 /** Upper bounds: a moot of more turns, or more passages a turn, is a typo, not a plan. */
 const MAX_TURNS = 1000;
@@ -40,7 +41,7 @@ Keys are <genre>/<book> (see: groundwire books).
   --k K           passages retrieved per turn (default 6)
 ${MODEL_HELP}
   --temperature X sampling temperature, 0 to 2 (default 0.6)
-  --corpus DIR    folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --store URL     retrieve from a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE; groundwire corpus load)
   --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
@@ -49,6 +50,7 @@ ${MODEL_HELP}
                   marked "incomplete", exit 1.
   --strict-citations  also fail (and retry) a turn whose quote is tagged with a
                   passage that does not hold it (misattributed)
+${PROGRESS_HELP}
 
 With no base URL the embedded extractive synthesizer speaks (offline).
 Model requests are retried on HTTP 429, 500, 502, 503 and 504 (after Retry-After), 3 attempts in all;
@@ -84,14 +86,15 @@ function formatUtterance(u: Utterance): string {
 }
 
 function formatStats(s: MootStats): string {
-  const rate = (x: number | null) => (x === null ? "n/a" : String(x));
+  // every number says what it counts; a rate is named as one (n/a when nothing was counted)
+  const rate = (x: number | null) => (x === null ? "rate n/a" : `rate ${x}`);
   return [
     "stats:",
     `  turns ${s.turns} · grounded ${s.groundedTurns} · retried ${s.retriedTurns} · tags valid ${s.tagsValidTurns} (${rate(s.tagsValidRate)}) · citing ${s.turnsCiting}`,
-    `  own-book quotes found ${s.quotesFound}/${s.quotesTotal} (${rate(s.quoteFoundRate)}) · quotes per turn ${rate(s.quotesPerTurn)}`,
-    `  other-book quotes valid ${s.otherQuotesFound}/${s.otherQuotesTotal} (${rate(s.otherQuoteValidRate)}) · own-turn quotes ${s.selfQuotesFound}/${s.selfQuotesTotal}`,
+    `  own-book quotes found ${s.quotesFound}/${s.quotesTotal} (${rate(s.quoteFoundRate)}) · quotes per turn ${s.quotesPerTurn ?? "n/a"}`,
+    `  other-book quotes valid ${s.otherQuotesFound}/${s.otherQuotesTotal} (${rate(s.otherQuoteValidRate)}) · own-turn quotes found ${s.selfQuotesFound}/${s.selfQuotesTotal}`,
     `  corrections: snapped ${s.quotesSnapped} · unquoted ${s.quotesUnquoted} · too short ${s.quotesTooShort}`,
-    `  attribution: cited ${s.quotesCited} · misattributed ${s.quotesMisattributed} · uncited ${s.quotesUncited} (cited rate ${rate(s.quoteCitedRate)})`,
+    `  attribution: cited ${s.quotesCited} · misattributed ${s.quotesMisattributed} · uncited ${s.quotesUncited} (cited ${rate(s.quoteCitedRate)})`,
   ].join("\n");
 }
 
@@ -105,11 +108,12 @@ const command: Command = {
       k: { type: "string" },
       ...MODEL_OPTIONS,
       temperature: { type: "string" },
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       worker: { type: "string" },
       store: { type: "string" },
       json: { type: "string" },
       "strict-citations": { type: "boolean" },
+      ...PROGRESS_OPTION,
     }, HELP);
     if (positionals.length !== 2) {
       throw new CliError(`moot: needs two book keys, got ${positionals.length} (see: groundwire books)`, 2);
@@ -124,23 +128,28 @@ const command: Command = {
     // `--json` bare or `-`: the transcript goes to stdout and everything for a human to stderr.
     const jsonToStdout = jsonPath === "-";
     const config = readModelConfig("moot", values);
+    const progress = progressLine("moot", values.progress === true, values.quiet === true);
     const say = (text: string) => (jsonToStdout ? process.stderr : process.stdout).write(`${escapeTerminal(text)}\n`);
 
-    if (values.worker !== undefined && values.corpus !== undefined) throw new CliError("moot: give --corpus or --worker, not both", 2);
+    if (values.worker !== undefined && localCorpus(values)) throw new CliError(`moot: give ${values.corpus !== undefined ? "--corpus" : "--books"} or --worker, not both`, 2);
     let corpus: WorkerClient;
     if (values.worker !== undefined) {
       if (!/^https?:\/\/[^\s]+$/.test(values.worker)) throw new CliError(`moot: --worker must be an http(s) URL, got ${echo(values.worker)}`, 2);
       // the worker says which books it holds: an unknown key fails on the first retrieval (HTTP 404)
       corpus = createHttpWorkerClient({ baseUrl: values.worker, headers: process.env.GROUNDWIRE_TOKEN ? { authorization: `Bearer ${process.env.GROUNDWIRE_TOKEN}` } : undefined });
     } else {
-      oneLibrary("moot", values.corpus, values.store);
-      const stored = values.corpus === undefined ? await openCliCorpus("moot", values.store) : null;
+      oneLibrary("moot", values.corpus, values.store, values.books);
+      const dirs = corpusDirs("moot", values.corpus, values.books);
+      const stored = !localCorpus(values) ? await openCliCorpus("moot", values.store) : null;
       try {
-        const local = stored ? stored.corpus : loadCorpus(corpusDir(values.corpus));
+        progress.step("loading the corpus…");
+        const local = stored ? stored.corpus : loadCorpus(dirs);
+        progress.done();
         local.resolve(keyA);
         local.resolve(keyB);
         corpus = local;
       } catch (error) {
+        progress.done();
         throw new CliError(`moot: ${(error as Error).message}`, error instanceof UnknownBookError ? 2 : 1);
       }
     }
@@ -185,7 +194,9 @@ const command: Command = {
     try {
       const transcript = await moot.start();
       while (!moot.done) {
+        progress.step(`turn ${(moot.transcript?.utterances.length ?? 0) + 1} of ${turns}…`);
         const u = await moot.nextTurn();
+        progress.done();
         showHeader();
         // A rolling summary is rebuilt before the turn that just spoke: show it where it was made.
         for (const s of transcript.summaries) if (s.beforeTurn === u.turn) say(`\nsummary before turn ${s.beforeTurn}: ${s.text}`);
@@ -198,6 +209,7 @@ const command: Command = {
         if (!jsonToStdout) say(`transcript written to ${jsonPath}`);
       }
     } catch (error) {
+      progress.done();
       if (error instanceof SynthesizerError || error instanceof MootError || error instanceof WorkerError) {
         const where = error instanceof EmptyReplyError && config.baseUrl ? ` (endpoint ${redactUrl(config.baseUrl)})` : "";
         const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";

@@ -11,7 +11,7 @@ import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./c
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
-import { corpusDir } from "./corpus-dir.js";
+import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { packageVersion } from "./package-root.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
@@ -34,7 +34,7 @@ server's own, --cors); others answer 403.
   --host H            interface to bind (default ${SERVE_DEFAULTS.host}; env HOST)
   --port P            port, 0 for any free one (default ${SERVE_DEFAULTS.port}; env PORT)
   --data DIR          save live moots here, resume them on start (default: memory only)
-  --corpus DIR        folder of <genre>__<book>.txt files (default: the bundled data/books)
+${CORPUS_HELP}
   --store URL         a PostgreSQL database (postgres://…, or GROUNDWIRE_STORE): the library (groundwire corpus load)
                       and the live moots, shared by every replica on it; replaces --corpus and --data
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
@@ -90,7 +90,7 @@ const command: Command = {
       host: { type: "string" },
       port: { type: "string" },
       data: { type: "string" },
-      corpus: { type: "string" },
+      ...CORPUS_OPTIONS,
       store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
@@ -156,14 +156,14 @@ const command: Command = {
       import("../server/log.js"),
     ]);
 
-    oneLibrary("serve", values.corpus, values.store);
-    if (values.data !== undefined && (values.store !== undefined || (values.corpus === undefined && process.env.GROUNDWIRE_STORE))) {
+    oneLibrary("serve", values.corpus, values.store, values.books);
+    if (values.data !== undefined && (values.store !== undefined || (!localCorpus(values) && process.env.GROUNDWIRE_STORE))) {
       throw new CliError("serve: give --data or --store, not both: with a store the live moots are kept in the database", 2);
     }
     // turns hold a connection each, besides the queries: a pool a little larger than --max-turns
-    const stored = values.corpus === undefined ? await openCliCorpus("serve", values.store, maxConcurrentTurns + 8) : null;
+    const stored = !localCorpus(values) ? await openCliCorpus("serve", values.store, maxConcurrentTurns + 8) : null;
     let ctx;
-    const corpus = corpusDir(values.corpus);
+    const corpus = corpusDirs("serve", values.corpus, values.books);
     try {
       ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
     } catch (error) {

@@ -49,7 +49,8 @@ export async function openCliCorpus(command: string, option: string | undefined,
   }
 }
 
-/** Refuse `--corpus` with `--store`: one library at a time (`--corpus` alone overrides GROUNDWIRE_STORE). */
-export function oneLibrary(command: string, corpus: string | undefined, store: string | undefined): void {
+/** Refuse `--corpus` or `--books` with `--store`: one library at a time (`--corpus` or `--books` alone overrides GROUNDWIRE_STORE). */
+export function oneLibrary(command: string, corpus: string | undefined, store: string | undefined, books?: readonly string[]): void {
   if (corpus !== undefined && store !== undefined) throw new CliError(`${command}: give --corpus or --store, not both; got --corpus ${echo(corpus)}`, 2);
+  if (books !== undefined && store !== undefined) throw new CliError(`${command}: give --books or --store, not both (load a folder into the store with groundwire corpus load); got --books ${echo(books[0]!)}`, 2);
 }

@@ -16,6 +16,7 @@ export {
 } from "./best-span.js";
 export {
   createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO, QuoteSearchTimeoutError,
+  quoteIndexToBytes, quoteIndexFromBytes, QUOTE_INDEX_FORMAT,
   type QuoteIndex, type QuoteIndexInput, type QuoteIndexBook, type QuoteIndexSource, type QuoteIndexOptions, type SourcePassage,
   type LocateOptions, type LocatedSpan, type LocatedQuote,
 } from "./quote-index/index.js";

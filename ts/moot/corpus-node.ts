@@ -25,13 +25,40 @@ export class CorpusError extends GroundwireError {
  * `<genre>__<book>.entries.json` beside a book overrides that with an entries
  * index of the shape `ENTRIES_INDEX_SHAPE` (retrieval.ts).
  *
- * @param dir folder path or file: URL
+ * @param dir folder path or file: URL, or several: their books make one corpus (a key found in
+ *   two folders is an error naming both)
  * @throws CorpusError (one line naming the file) when the folder is missing or not
  *   a folder, its books hold more than MAX_CORPUS_BYTES (64 MiB) in all, holds no book, a `.txt` named with `__` is not a valid key, a book file
  *   is not a regular UTF-8 file or holds no passage of text, or an entries file is not valid JSON or not of the
  *   documented shape
  */
-export function loadBooks(dir: string | URL): Book[] {
+export function loadBooks(dir: string | URL | readonly (string | URL)[]): Book[] {
+  if (!Array.isArray(dir)) return loadFolder(dir as string | URL);
+  const dirs = dir as readonly (string | URL)[];
+  if (!dirs.length) throw new CorpusError("no corpus folder given");
+  // several folders make one corpus: a key is in one folder only, and the bound holds for all of them
+  const from = new Map<string, string>();
+  const books: Book[] = [];
+  let total = 0;
+  for (const d of dirs) {
+    const path = d instanceof URL ? fileURLToPath(d) : d;
+    for (const book of loadFolder(path)) {
+      const first = from.get(book.key);
+      if (first !== undefined) {
+        throw new CorpusError(`book key ${JSON.stringify(book.key)} is in two corpus folders, ${first} and ${path}: rename one file (the key is its <genre>__<book> name)`);
+      }
+      from.set(book.key, path);
+      total += book.passages.reduce((n, p) => n + p.content.length, 0);
+      books.push(book);
+    }
+  }
+  if (total > MAX_CORPUS_BYTES) {
+    throw new CorpusError(`corpus folders ${dirs.map(String).join(", ")}: their books are over the ${MAX_CORPUS_BYTES / 2 ** 20} MiB a corpus may hold`);
+  }
+  return books;
+}
+
+function loadFolder(dir: string | URL): Book[] {
   const path = dir instanceof URL ? fileURLToPath(dir) : dir;
   const st = statOrNull(path, (reason) => `corpus folder ${path} ${reason}`);
   if (!st) throw new CorpusError(`corpus folder ${path} does not exist`);
@@ -202,9 +229,9 @@ function statOrNull(path: string, message: (reason: string) => string): Stats | 
 }
 
 /**
- * The embedded corpus over a folder of books (see {@link loadBooks}).
- * @param dir folder path or file: URL
+ * The embedded corpus over a folder of books, or several (see {@link loadBooks}).
+ * @param dir folder path or file: URL, or several
  */
-export function loadCorpus(dir: string | URL): EmbeddedCorpus {
+export function loadCorpus(dir: string | URL | readonly (string | URL)[]): EmbeddedCorpus {
   return createEmbeddedCorpus(loadBooks(dir));
 }

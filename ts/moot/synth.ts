@@ -37,9 +37,18 @@ const STOPWORDS = new Set(
     " ",
   ),
 );
-const CLEAN_SPAN_RE = /^[^"“”„‟″«»「」『』\[\]…]*$/;
+// no quote marks, brackets, ellipsis or markup runs (`_emphasis_`, `*bold*`, `` `code` ``) inside a quote
+const CLEAN_SPAN_RE = /^[^"“”„‟″«»「」『』\[\]…_*`]*$/;
+/** Words too common to be what an exchange is about (a reply is never led in by them). */
+const COMMON = new Set(
+  "about after again all also any before came come could did does done down even ever every from great have here how into just like made make many more most much must never now only other over said same seemed shall should some such than that then these they this those through till time upon very went were what when where which while who whom why would".split(" "),
+);
+/** Words a clause does not end on (a clause cut before what they join or govern). */
+const DANGLING = new Set("a an and as at but by for from in into nor of on or so than that the to which who whom whose with".split(" "));
+/** A quote is whole clauses: at least this many words… */
 const MIN_QUOTE = 5;
-const MAX_QUOTE = 12;
+/** …and at most this many (a whole sentence when it fits). */
+const MAX_QUOTE = 24;
 
 /** Parse the passage blocks out of a prompt written by `buildMessages`. */
 function promptPassages(text: string): PromptPassage[] {
@@ -52,35 +61,45 @@ interface Candidate {
   tag: string;
   text: string;
   score: number;
+  /** The quote's word keys. */
+  keys: ReadonlySet<string>;
 }
 
 /**
- * The best clean span of 5–12 words in one passage: a window inside one
- * sentence holding no quote marks, brackets or ellipsis, scored by the weight
- * of the distinct query words it holds, with a small bonus for starting or
- * ending where its sentence does and a small cost for ending on a stopword
- * (ties: earliest). Windows already quoted in the moot (`avoid`) are skipped.
+ * The best clean quote of one passage: one or more whole clauses of one sentence, 5 to 24
+ * words, never starting or ending inside a clause (a sentence ends at `.`, `!` or `?`, a clause
+ * also at `,`, `;`, `:` or a dash), holding no quote marks, brackets, ellipsis or markup.
+ * Scored by the weight of the distinct query words it holds, with a bonus for being the whole
+ * sentence and a small one for length (ties: earliest). Quotes already in the moot (`avoid`)
+ * are skipped.
  */
 function bestWindow(p: PromptPassage, weights: ReadonlyMap<string, number>, avoid: ReadonlySet<string>): Candidate | null {
   const content = p.content;
   let best: Candidate | null = null;
-  // Sentences: "Mr." and its like do not end one.
-  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?;:\n])+[.!?;:]?/g)) {
+  // Sentences run across line breaks; "Mr." and its like do not end one.
+  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?])+[.!?]?/g)) {
     const base = sentence.index!;
-    const ws = words(sentence[0]);
+    const text = sentence[0];
+    const ws = words(text);
     if (ws.length < MIN_QUOTE) continue;
-    for (let size = Math.min(MAX_QUOTE, ws.length); size >= MIN_QUOTE; size--) {
-      for (let i = 0; i + size <= ws.length; i++) {
-        const span = content.slice(base + ws[i]!.start, base + ws[i + size - 1]!.end);
-        if (!CLEAN_SPAN_RE.test(span) || span.includes("...") || avoid.has(span)) continue;
-        const keys = new Set(ws.slice(i, i + size).map((w) => w.key));
+    // clause ends: the last word, and every word followed by clause punctuation before the next word
+    const ends: number[] = [];
+    for (let i = 0; i < ws.length - 1; i++) if (/[,;:—–]|\s-\s|--/.test(text.slice(ws[i]!.end, ws[i + 1]!.start))) ends.push(i);
+    ends.push(ws.length - 1);
+    const starts = [0, ...ends.slice(0, -1).map((e) => e + 1)];
+    for (const i of starts) {
+      for (const e of ends) {
+        const size = e - i + 1;
+        if (size < MIN_QUOTE) continue;
+        if (size > MAX_QUOTE) break;
+        const span = content.slice(base + ws[i]!.start, base + ws[e]!.end).replace(/\s+/g, " ");
+        if (!CLEAN_SPAN_RE.test(span) || span.includes("...") || avoid.has(span) || DANGLING.has(ws[e]!.key)) continue;
+        const keys = new Set(ws.slice(i, e + 1).map((w) => w.key));
         let score = 0;
         for (const k of keys) score += weights.get(k) ?? 0;
-        if (i === 0) score += 0.3;
-        if (i + size === ws.length) score += 0.5;
-        if (STOPWORDS.has(ws[i + size - 1]!.key)) score -= 0.4;
+        if (i === 0 && e === ws.length - 1) score += 0.5;
         score += size * 0.01;
-        if (!best || score > best.score) best = { tag: p.tag, text: span, score };
+        if (!best || score > best.score) best = { tag: p.tag, text: span, score, keys };
       }
     }
   }
@@ -106,33 +125,48 @@ const OPENERS = [
   "Consider what I record:",
 ];
 const JOINERS = ["And further,", "Mark this too:", "Elsewhere I say", "I would add"];
+/** Leads taking up a word of the turn answered (`%`: that word as it was written). */
+const ANSWERS = ["You say %; my pages answer:", "Of % I can tell you this:", "On %, hear how I tell it:"];
+const ANSWER_JOINERS = ["And of % I also say", "Of % again:", "As for %,"];
 
 /**
- * Four to six words of the other tree's last line to quote back with `[oN]`:
- * taken from the first phrase it quoted from its own book (the heart of what
- * it said), else from its first sentence of six words or more. Null when no
- * clean span exists.
+ * What to quote back from the other tree's last line with `[oN]`: the first clause of 4 to 12
+ * words of the first phrase it quoted from its own book (the heart of what it said), else of
+ * its first sentence that has one. Null when no clean clause exists.
  */
 function echoSpan(said: string): string | null {
-  const sources = [...quotedParts(said), ...said.replace(/\[[^[\]]*\]|["“”„‟″«»「」『』]/g, "|").split(/[|.!?;:]/)];
+  const sources = [...quotedParts(said), ...said.replace(/\[[^[\]]*\]|["“”„‟″«»「」『』]/g, "|").split(/[|.!?]/)];
   for (const part of sources) {
-    const ws = words(part);
-    if (ws.length < 4) continue;
-    const from = ws.length >= 7 ? 1 : 0;
-    const span = part.slice(ws[from]!.start, ws[Math.min(ws.length - 1, from + 5)]!.end);
-    if (CLEAN_SPAN_RE.test(span) && span.includes(" ")) return span;
+    for (const clause of part.split(/[,;:—–]/)) {
+      const ws = words(clause);
+      if (ws.length < 4 || ws.length > 12) continue;
+      const span = clause.slice(ws[0]!.start, ws.at(-1)!.end);
+      if (CLEAN_SPAN_RE.test(span) && span.includes(" ")) return span;
+    }
   }
   return null;
+}
+
+/** The word of `incoming` (as it writes it) that a quote shares with it, among those the topic names or the other book quoted, weighing most; null when none. */
+function sharedWord(incoming: string, quote: Candidate, weights: ReadonlyMap<string, number>): string | null {
+  let best: { text: string; weight: number } | null = null;
+  for (const w of words(incoming)) {
+    if (w.key.length <= 3 || STOPWORDS.has(w.key) || COMMON.has(w.key) || !quote.keys.has(w.key)) continue;
+    const weight = weights.get(w.key) ?? 0;
+    // a word the topic names or the other book quoted: what the exchange is about
+    if (weight > 1 && (!best || weight > best.weight)) best = { text: incoming.slice(w.start, w.end), weight };
+  }
+  return best && best.text.toUpperCase() !== best.text ? best.text.toLowerCase() : (best?.text ?? null);
 }
 
 /**
  * The embedded, deterministic extractive synthesizer. It needs no model: it
  * reads the passages `buildMessages` put in the last user message (`[sN]
- * (label)` blocks), picks the clean 5–12-word window of each passage that
- * shares most content words with the line it answers (or the topic), and
- * answers with two or three of them as verbatim quotes, each tagged `[sN]`.
- * When answering, it quotes four or five of the other book's words back with
- * `[oN]`. With no passage to quote it answers one plain sentence without
+ * (label)` blocks), picks the clean whole clause or sentence (5–24 words) of each passage
+ * that shares most content words with the topic and the line it answers, and answers with
+ * two or three of them as verbatim quotes, each tagged `[sN]`, each led in by a word it shares
+ * with the line it answers when there is one. When answering, it quotes a clause of the other
+ * book's words back with `[oN]`. With no passage to quote it answers one plain sentence without
  * tags or quotes (so the turn fails the check and is kept ungrounded). Asked
  * to summarize (a `Conversation:` prompt), it carries the previous summary
  * forward and adds the first phrase each new turn quoted (see summarizeLines). Same messages, same reply; `options` are ignored.
@@ -148,11 +182,13 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
       const incoming = /^Turn (\d+), ([^\n\r\u2028\u2029]*?) has just said: ([\s\S]*?)(?:\n\nThis turn:|$)/m.exec(firstUser);
       const system = messages.find((m) => m.role === "system")?.content ?? "";
       const topic = topicOf(system);
-      // Topic words weigh most; then the words the other book quoted; its own phrasing least.
+      // Topic words weigh most; then the words the other book quoted; then the rest of what it
+      // said, so a reply answers the words of the turn before it, not only the topic.
+      const incomingText = (incoming?.[3] ?? "").replace(/\[[^[\]]*\]/g, " ");
       const weights = new Map<string, number>();
-      for (const k of contentKeys(incoming?.[3] ?? "")) weights.set(k, 0.25);
-      for (const k of contentKeys(quotedParts(incoming?.[3] ?? "").join(" "))) weights.set(k, 1);
-      for (const k of contentKeys(topic)) weights.set(k, 3);
+      for (const k of contentKeys(incomingText)) weights.set(k, 1);
+      for (const k of contentKeys(quotedParts(incoming?.[3] ?? "").join(" "))) weights.set(k, 1.5);
+      for (const k of contentKeys(topic)) weights.set(k, 2);
       const said = new Set<string>();
       for (const m of firstUser.matchAll(/"([^"]+)"/g)) said.add(m[1]!);
       const picks = passages
@@ -175,7 +211,11 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
         sentences.push(echo ? `${other}, you speak of "${echo}" [o${incoming[1]}].` : `${other}, I have heard you.`);
       }
       picks.forEach((c, i) => {
-        const lead = i === 0 ? OPENERS[seed % OPENERS.length]! : JOINERS[(seed + i) % JOINERS.length]!;
+        // a quote that shares a word with the turn it answers says so: the reply takes up that word
+        const shared = incoming ? sharedWord(incomingText, c, weights) : null;
+        const lead = shared
+          ? (i === 0 ? ANSWERS : ANSWER_JOINERS)[(seed + i) % (i === 0 ? ANSWERS : ANSWER_JOINERS).length]!.replace("%", shared)
+          : i === 0 ? OPENERS[seed % OPENERS.length]! : JOINERS[(seed + i) % JOINERS.length]!;
         sentences.push(`${lead} "${c.text}" [${c.tag}].`);
       });
       return sentences.join(" ");

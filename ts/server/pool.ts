@@ -91,8 +91,8 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
 
 /** What each worker loads at start: the same context as the server's, from its flags. */
 export interface WorkerContextOptions {
-  /** The corpus folder (`--corpus`, or the bundled data/books). */
-  corpusDir: string;
+  /** The corpus folders (`--corpus`, or the bundled data/books, then each `--books DIR`). */
+  corpusDir: string | readonly string[];
   /** `--graph NAME=FILE` pairs. */
   graphPairs: readonly string[];
   /** `--schema NAME=FILE` pairs. */

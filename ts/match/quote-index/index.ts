@@ -49,6 +49,7 @@
  *   budget.ts   the time budget, chunk pacing, QuoteSearchTimeoutError
  *   backend.ts  each pass on WASM or its TS twin
  *   tuning.ts   the search's measured constants and path counters
+ *   snapshot.ts a built index as bytes and back (kept by the CLI's on-disk cache)
  * This file builds the index (`createQuoteIndex`) and is the folder's API.
  */
 import { QuoteTooLongError } from "../quote-keys.js";
@@ -63,8 +64,9 @@ import { choosePieces } from "./pieces.js";
 import { verbatim } from "./rank.js";
 import { scanPrefixTs, scanRangesTs, WindowScanner } from "./scan.js";
 import { searchBest } from "./search.js";
+import { preparedFromBytes, preparedToBytes } from "./snapshot.js";
 import { firstAtLeast, searchPaths, tuning } from "./tuning.js";
-import { type IndexedQuote, LOCATE_MIN_RATIO, type LocatedQuote, type LocateOptions, type PostedText, type QuoteIndex, type QuoteIndexInput, type QuoteIndexOptions, type WindowHit } from "./types.js";
+import { type IndexedQuote, LOCATE_MIN_RATIO, type LocatedQuote, type LocateOptions, type PostedText, type Prepared, type QuoteIndex, type QuoteIndexInput, type QuoteIndexOptions, type WindowHit } from "./types.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
 export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "../quote-keys.js";
@@ -74,6 +76,7 @@ export {
   type LocatedSpan, type QuoteIndex, type IndexedText, type IndexedQuote, type WindowHit, type PostedText, type LocatedQuote,
 } from "./types.js";
 export { QuoteSearchTimeoutError } from "./budget.js";
+export { QUOTE_INDEX_FORMAT } from "./snapshot.js";
 export { scanRangesTs, scanPrefixTs, scanTs, scanExhaustive } from "./scan.js";
 export { rankHits } from "./rank.js";
 
@@ -89,7 +92,33 @@ export { rankHits } from "./rank.js";
  * @throws TypeError on input of the wrong shape; RangeError on a duplicate key or a passage out of range.
  */
 export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOptions = {}): QuoteIndex {
-  const ix = prepare(input);
+  return indexOver(prepare(input), options);
+}
+
+/** The prepared arrays behind each index built here (for {@link quoteIndexToBytes}). */
+const preparedOf = new WeakMap<QuoteIndex, Prepared>();
+
+/**
+ * A quote index as bytes, to keep and load again with {@link quoteIndexFromBytes} instead of
+ * rebuilding it (format: snapshot.ts; no checksum: the keeper checks integrity).
+ * @throws TypeError when `index` was not made by createQuoteIndex or quoteIndexFromBytes
+ */
+export function quoteIndexToBytes(index: QuoteIndex): Uint8Array {
+  const ix = preparedOf.get(index);
+  if (!ix) throw new TypeError("quoteIndexToBytes: not an index made by createQuoteIndex");
+  return preparedToBytes(ix);
+}
+
+/**
+ * The index {@link quoteIndexToBytes} wrote, ready to search: the same answers as the index it
+ * was made from, without tokenizing the texts again.
+ * @throws RangeError when the bytes are not a snapshot of this format (QUOTE_INDEX_FORMAT) or are cut short
+ */
+export function quoteIndexFromBytes(bytes: Uint8Array, options: QuoteIndexOptions = {}): QuoteIndex {
+  return indexOver(preparedFromBytes(bytes), options);
+}
+
+function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
   const exports = wasmFor(options.backend);
   const binding = exports ? quoteIndexBindingFor(exports) : null;
   const owner = {};
@@ -97,7 +126,7 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
   const bytes =
     ix.chars.byteLength + ix.charStart.byteLength * 5 + ix.sourceWords.byteLength + ix.spans.byteLength +
     ix.postings.byteLength + ix.postingChars.byteLength + ix.postingStart.byteLength;
-  return {
+  const index: QuoteIndex = {
     backend: binding ? "wasm" : "ts",
     keys,
     stats: { sources: ix.sources.length, words: ix.charStart.length, characters: ix.chars.length, bytes },
@@ -151,6 +180,8 @@ export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOpti
       });
     },
   };
+  preparedOf.set(index, ix);
+  return index;
 }
 
 /**
