@@ -114,7 +114,7 @@ describe.skipIf(!existsSync(CLI))("POST /sparql/run (dist/cli.js serve)", () => 
     const r = await run({ endpoint: "virtuoso", query: slow, timeoutMs: 300 });
     expect(r.status).toBe(504);
     expect(r.json.error.code).toBe("timeout");
-    expect(r.json.error.message).toMatch(/^timed out: the SPARQL endpoint did not answer within 0\.3 s/);
+    expect(r.json.error.message).toMatch(/^timed out: the SPARQL endpoint http:\/\/127\.0\.0\.1:\d+\/sparql did not answer within 0\.3 s$/);
     expect(r.json.error.message).not.toContain(SECRET);
   });
 
