@@ -13,6 +13,7 @@
  *   POST /moots/:id/turns              the next utterance (grounding, snaps)
  *   GET  /moots/:id                    the transcript (Transcript.toDict) and {id, done}
  *   DELETE /moots/:id                  {deleted: id}, at once even while a turn runs (that turn then answers 404)
+ *   GET  /schema/NAME?search=T|term=T  a schema's classes and properties: a search, or one term described (explore-schema.ts)
  *   POST /sparql/run                   check a query, then run it on an --endpoint or --graph (run-sparql.ts)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
@@ -45,6 +46,7 @@ import {
   queryBodySchema,
   sparqlCheckBodySchema,
   sparqlRunBodySchema,
+  exploreSchemaInputSchema,
   verifyQuotesBodySchema,
 } from "./schemas.js";
 
@@ -187,6 +189,11 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.post("/quotes/verify", json(verifyQuotesBodySchema), async (c) => jsonText(c, await runCheck(ctx, "verifyQuotes", c.req.valid("json"))));
   app.post("/sparql/check", json(sparqlCheckBodySchema), async (c) => jsonText(c, await runCheck(ctx, "checkSparql", c.req.valid("json"))));
   app.post("/sparql/run", json(sparqlRunBodySchema), async (c) => jsonText(c, await runCheck(ctx, "runSparql", c.req.valid("json"))));
+  app.get("/schema/:name", async (c) => {
+    const parsed = exploreSchemaInputSchema.safeParse({ ...c.req.query(), schema: c.req.param("name") });
+    if (!parsed.success) throw badRequest("query", parsed.error);
+    return jsonText(c, await runCheck(ctx, "exploreSchema", parsed.data));
+  });
   app.post("/graph/index", json(graphIndexBodySchema), async (c) => jsonText(c, await runCheck(ctx, "indexGraph", c.req.valid("json"))));
   app.post("/graph/critique", json(graphCritiqueBodySchema), async (c) => jsonText(c, await runCheck(ctx, "critiqueGraph", c.req.valid("json"))));
   app.post("/graph/render", json(graphRenderBodySchema), async (c) => jsonText(c, await runCheck(ctx, "renderGraph", c.req.valid("json"))));

@@ -48,6 +48,8 @@ import {
   sparqlCheckOutputSchema,
   sparqlRunBodySchema,
   sparqlRunOutputSchema,
+  exploreSchemaInputSchema,
+  exploreSchemaOutputSchema,
   verifyQuotesBodySchema,
   verifyQuotesOutputSchema,
   type SearchBookInput,
@@ -56,6 +58,7 @@ import { toolErrorText } from "./errors.js";
 import { MCP_MAX_MESSAGE_BYTES } from "./mcp-messages.js";
 import { runCheck } from "./pool.js";
 import { runSparql } from "./run-sparql.js";
+import { exploreSchema } from "./explore-schema.js";
 
 /** One tool: its name, what a model should know to call it, its input and output schemas and its check. */
 interface ToolSpec {
@@ -81,7 +84,7 @@ export const MCP_INSTRUCTIONS =
   "then verify_quotes checks each quoted phrase and [sN] tag of the reply and returns the reply with every quote made verbatim. " +
   "To edit a graph: index_graph lists its triples with ids (graphs the server holds are resources groundwire://graph/{name}), " +
   "apply_critique removes or replaces triples by id, render_neighborhood shows a node's surroundings as MemDSL. " +
-  "check_sparql type-checks a query against a schema before it runs; run_sparql checks it and, when it passes, runs it on an endpoint or graph the server holds. To cite a document: fragment_markdown gives each part " +
+  "check_sparql type-checks a query against a schema before it runs; explore_schema finds the classes and properties to write it with; run_sparql checks it and, when it passes, runs it on an endpoint or graph the server holds. To cite a document: fragment_markdown gives each part " +
   "a stable address and version id; resolve_citations says later whether stored citations are current, moved, stale or lost. " +
   "A tool that refuses its arguments answers isError with the reason: correct the call and retry. " +
   `A document or inline graph holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes.`;
@@ -113,6 +116,17 @@ export const TOOLS: readonly ToolSpec[] = [
     schema: sparqlCheckBodySchema,
     outputSchema: sparqlCheckOutputSchema,
     run: checkSparql as ToolSpec["run"],
+  },
+  {
+    name: "explore_schema",
+    title: "Find and describe a schema's classes and properties",
+    description:
+      "Before writing SPARQL: search (search: text) a schema the server holds for classes and properties by label or local name (exact, prefix, contains, then did-you-mean near misses), " +
+      "or describe one term (term: e.g. dbo:birthPlace): its label, comment, domain, range, super- and subclasses, the properties whose domain a class is, and example triples from the endpoint or graph the server holds.",
+    schema: exploreSchemaInputSchema,
+    outputSchema: exploreSchemaOutputSchema,
+    run: exploreSchema as ToolSpec["run"],
+    annotations: { openWorldHint: true },
   },
   {
     name: "run_sparql",

@@ -28,10 +28,11 @@ import {
 } from "./checks.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
 import { runSparql } from "./run-sparql.js";
+import { exploreSchema } from "./explore-schema.js";
 import type { EndpointSpec } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 

@@ -24,7 +24,7 @@ export const MAX_RUN_RESPONSE_BYTES = 8 * 1024 * 1024;
 const embedded = new WeakMap<Graph, SparqlStore>();
 
 /** Where a request runs: the endpoint or graph it names, else the only one the server holds. */
-function targetOf(ctx: CheckContext, body: SparqlRunBody, timeoutMs: number): { label: string; store: SparqlStore } {
+export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: string }, timeoutMs: number): { label: string; store: SparqlStore } {
   const endpoints = ctx.endpoints ?? new Map<string, EndpointTarget>();
   let endpoint = body.endpoint;
   let graph = body.graph;

@@ -114,6 +114,26 @@ export const sparqlRunBodySchema = z
   .refine((b) => b.endpoint === undefined || b.graph === undefined, { error: 'give at most one of "endpoint" and "graph"', path: ["graph"] });
 export type SparqlRunBody = z.infer<typeof sparqlRunBodySchema>;
 
+/** `GET /schema/NAME` and `explore_schema`: search a schema's terms, or describe one (with examples from a store). */
+export const exploreSchemaInputSchema = z
+  .strictObject({
+    schema: name.describe("a schema the server was started with (--schema NAME=FILE)"),
+    search: z.string().min(1).max(200).optional().describe("text to find among class and property labels and local names, e.g. birth place"),
+    term: z.string().min(1).max(2000).optional().describe("instead of search: one term to describe, e.g. dbo:birthPlace"),
+    limit: z.coerce.number().int().min(1).max(50).optional().describe("hits, or entries per list, at most (default 10 hits, 20 entries)"),
+    endpoint: name.optional().describe("with term: the endpoint to take example triples from (default: the only endpoint or graph the server holds)"),
+    graph: name.optional().describe("with term: instead of endpoint, a graph the server holds"),
+  })
+  .refine((b) => (b.search === undefined) !== (b.term === undefined), { error: 'give exactly one of "search" and "term"', path: ["search"] });
+export type ExploreSchemaInput = z.infer<typeof exploreSchemaInputSchema>;
+
+/** `explore_schema`: hits of a search, or a term's description. */
+export const exploreSchemaOutputSchema = z.strictObject({
+  hits: z.array(z.looseObject({ iri: z.string(), name: z.string(), kind: z.string(), match: z.string() })).optional(),
+  term: z.looseObject({ iri: z.string(), name: z.string(), kind: z.string() }).optional(),
+  text: z.string().describe("the answer as a few lines a model reads"),
+});
+
 /** `POST /graph/index` and `index_graph`: list a graph's triples with ids and its fingerprint. */
 export const graphIndexBodySchema = z
   .strictObject({
