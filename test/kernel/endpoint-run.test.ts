@@ -101,6 +101,16 @@ describe.skipIf(!existsSync(CLI))("POST /sparql/run (dist/cli.js serve)", () => 
       expect(r.json.table).toBe("true\n");
     });
 
+    it("GET /schema/NAME describes a term with example triples from the store, and searches", async () => {
+      const r = await call(server.url, "GET", `/schema/olympics?${new URLSearchParams({ term: "ex:hosted", ...where, limit: "5" })}`);
+      expect(r.status).toBe(200);
+      expect(r.json.term).toMatchObject({ kind: "property", domains: ["ex:City"], ranges: ["ex:OlympicGames"] });
+      expect(r.json.term.examples).toHaveLength(5);
+      expect(r.json.text).toMatch(/^property ex:hosted\n  kind: object property \(an entity\)\n  domain: ex:City\n  range: ex:OlympicGames\n/);
+      const found = await call(server.url, "GET", `/schema/olympics?${new URLSearchParams({ search: "olympic" })}`);
+      expect(found.json.hits.map((h: any) => h.name)).toEqual(["ex:OlympicGames"]);
+    });
+
     it("refuses SERVICE: a verified plan reads the store it was sent to", async () => {
       const r = await run({ ...where, query: `${PREFIX}SELECT ?c WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?c ex:hosted ?g } }` });
       expect(r.status).toBe(422);
@@ -157,6 +167,14 @@ describe.skipIf(!existsSync(CLI))("run_sparql over MCP (dist/cli.js mcp, the SDK
     const { tools } = await client.listTools();
     const t = tools.find((x) => x.name === "run_sparql")!;
     expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+  });
+
+  it("explore_schema searches and describes, then run_sparql runs what it suggested", async () => {
+    const hits = (await client.callTool({ name: "explore_schema", arguments: { schema: "olympics", search: "hostd" } })) as Result;
+    expect(hits.structuredContent.hits[0]).toMatchObject({ name: "ex:hosted", match: "near" });
+    const city = (await client.callTool({ name: "explore_schema", arguments: { schema: "olympics", term: "ex:City", graph: "olympics" } })) as Result;
+    expect(city.structuredContent.text).toContain("superclasses: ex:Place");
+    expect(city.structuredContent.term.examples).toHaveLength(5);
   });
 
   describe.each(targets)("on $label", ({ where }) => {
