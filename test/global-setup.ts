@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresBin, startTestCluster } from "./store/pg-cluster.js";
+import { startVirtuosoForSuites } from "./kernel/virtuoso-setup.js";
 
 const SHARED = new URL("../../shared/data/", import.meta.url);
 
@@ -28,24 +29,31 @@ export default async function setup(): Promise<(() => void) | void> {
         "everything else runs on the fixtures in test/fixtures/.\n",
     );
   }
-  if (process.env.GROUNDWIRE_TEST_PG_URL || !runsStoreSuites(process.argv)) return;
+  const stopVirtuoso = await startVirtuosoForSuites(process.argv);
+  if (process.env.GROUNDWIRE_TEST_PG_URL || !runsStoreSuites(process.argv)) return stopVirtuoso;
   const bin = postgresBin();
   if (!bin) {
     console.log(
       "\nnote: PostgreSQL is not installed (no /usr/lib/postgresql/N/bin/initdb, nor $GROUNDWIRE_PG_BIN): the store suites " +
         "(test/store/) are skipped; install postgresql and postgresql-contrib to run them (GROUNDWIRE_REQUIRE_POSTGRES=1 makes them fail instead).\n",
     );
-    return;
+    return stopVirtuoso;
   }
   let cluster;
   try {
     cluster = await startTestCluster(bin);
   } catch (error) {
     // a cluster that cannot start (no postgres user, no runuser…) skips the store suites, unless CI requires them
-    if (process.env.GROUNDWIRE_REQUIRE_POSTGRES === "1") throw error;
+    if (process.env.GROUNDWIRE_REQUIRE_POSTGRES === "1") {
+      stopVirtuoso?.();
+      throw error;
+    }
     console.log(`\nnote: the PostgreSQL test cluster did not start (${(error as Error).message.split("\n", 1)[0]}): the store suites are skipped.\n`);
-    return;
+    return stopVirtuoso;
   }
   process.env.GROUNDWIRE_TEST_PG_URL = cluster.url;
-  return () => cluster.stop();
+  return () => {
+    cluster.stop();
+    stopVirtuoso?.();
+  };
 }

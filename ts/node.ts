@@ -9,7 +9,7 @@ import { initNodeBackends } from "../bindings/init-node.js";
 
 export * from "./api.js";
 export { loadGraphFile, writeGraphFile, DEFAULT_MAX_GRAPH_BYTES } from "./rdf/load.js";
-export { createOxigraphStore } from "./kernel/node.js";
+export { createOxigraphStore, schemaFromEndpoint, endpointSchemaCacheFile, type EndpointSchemaOptions, type EndpointSchema } from "./kernel/node.js";
 export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 export { loadDocumentFile, defaultArtifactId, type LoadedDocument } from "./evidence/node.js";
 export { InputFileError, OutputFileError, type InputFileFault } from "./files.js";

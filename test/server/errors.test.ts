@@ -60,6 +60,7 @@ const SAMPLES: Record<string, () => Error> = {
   SparqlIriError: () => new pkg.SparqlIriError("http://x y"),
   SparqlTermError: () => new pkg.SparqlTermError("variable name", "x }"),
   SparqlNestingError: () => new pkg.SparqlNestingError(1, 1, 48),
+  QueryRefusedError: () => new pkg.QueryRefusedError({ context: [], errors: [], warnings: [], openGoals: ["answer ?c is not bound"], sparql: "" }),
   SparqlStoreError: () => new pkg.SparqlStoreError("x", "s"),
   SparqlSyntaxError: () => new pkg.SparqlSyntaxError(1, 1, "x"),
   SynthesizerError: () => new pkg.SynthesizerError("x", "http://h/"),

@@ -92,7 +92,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: malformed input ge
           expect(await mcp.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the message is not valid JSON" } });
         }
       await mcp.send(toolsList(5));
-      expect((await mcp.next()).result.tools).toHaveLength(8);
+      expect((await mcp.next()).result.tools).toHaveLength(10);
       const refusals = mcp.refusals();
       expect(refusals).toHaveLength(3);
       expect(refusals[1]).toBe('groundwire mcp: refused a message (-32700, id null): parse error: the message is not valid JSON; 8 bytes, beginning "not json"');
@@ -161,7 +161,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: malformed input ge
       expect(refused.error.code).toBe(-32600);
       expect(refused.error.message).toBe(`the message is 100000000 bytes, over the ${LIMIT}-byte limit of groundwire mcp over stdio; nothing of it was read`);
       await mcp.send(toolsList(14));
-      expect((await mcp.next()).result.tools).toHaveLength(8);
+      expect((await mcp.next()).result.tools).toHaveLength(10);
       expect(mcp.exited).toBeNull();
       expect(mcp.refusals()).toHaveLength(2);
     } finally {
@@ -199,7 +199,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: malformed input ge
       const replies = await old.next();
       expect(Array.isArray(replies)).toBe(true);
       expect(replies.map((r: any) => r.id).sort()).toEqual([1, 2, null]);
-      expect(replies.find((r: any) => r.id === 1).result.tools).toHaveLength(8);
+      expect(replies.find((r: any) => r.id === 1).result.tools).toHaveLength(10);
       expect(replies.find((r: any) => r.id === 2).result).toEqual({});
       expect(replies.find((r: any) => r.id === null).error.code).toBe(-32600);
     } finally {
@@ -213,7 +213,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: the end of input",
     const mcp = new RawMcp();
     await mcp.initialize("2025-11-25");
     mcp.child.stdin.end(`${toolsList(1)}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_book","arguments":{"text":"monster","book":"novel/frankenstein","k":1}}}`);
-    expect((await mcp.next()).result.tools).toHaveLength(8);
+    expect((await mcp.next()).result.tools).toHaveLength(10);
     const hit = await mcp.next();
     expect(hit.id).toBe(2);
     expect(hit.result.structuredContent.hits).toHaveLength(1);
@@ -253,11 +253,11 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio, the SDK's Client: 
     expect(ok.structuredContent.hits[0].node_id.startsWith("novel/frankenstein#")).toBe(true);
   });
 
-  it("every tool is annotated read-only and has an output schema; the server sends instructions", async () => {
+  it("every tool is annotated read-only (run_sparql open-world: it reaches an endpoint) and has an output schema; the server sends instructions", async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(8);
+    expect(tools).toHaveLength(10);
     for (const t of tools) {
-      expect(t.annotations).toEqual(ANNOTATIONS);
+      expect(t.annotations).toEqual(t.name === "run_sparql" || t.name === "explore_schema" ? { ...ANNOTATIONS, openWorldHint: true } : ANNOTATIONS);
       expect(t.outputSchema?.type).toBe("object");
     }
     expect(client.getInstructions()).toMatch(/^groundwire checks what a model writes against its sources/);
@@ -372,7 +372,7 @@ describe.skipIf(!existsSync(CLI))("/mcp of groundwire serve (stateless Streamabl
         expect((error as McpError).code).toBe(-32602);
       }
       const { tools } = await client.listTools();
-      expect(tools.every((t) => t.outputSchema && JSON.stringify(t.annotations) === JSON.stringify(ANNOTATIONS))).toBe(true);
+      expect(tools.every((t) => t.outputSchema && JSON.stringify(t.annotations) === JSON.stringify(t.name === "run_sparql" || t.name === "explore_schema" ? { ...ANNOTATIONS, openWorldHint: true } : ANNOTATIONS))).toBe(true);
       const graph = await client.readResource({ uri: "groundwire://graph/mountains" });
       expect((graph.contents[0] as { mimeType: string }).mimeType).toBe("text/turtle");
     } finally {

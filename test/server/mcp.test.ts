@@ -12,7 +12,7 @@ import { CLI, ROOT, startServer } from "./serve-process.js";
 const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.input.ttl", import.meta.url));
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
 const BOOK = fileURLToPath(new URL("../fixtures/memdsl/schema-book.input.ttl", import.meta.url));
-const TOOL_NAMES = ["apply_critique", "check_sparql", "fragment_markdown", "index_graph", "render_neighborhood", "resolve_citations", "search_book", "verify_quotes"];
+const TOOL_NAMES = ["apply_critique", "check_sparql", "explore_schema", "fragment_markdown", "index_graph", "render_neighborhood", "resolve_citations", "run_sparql", "search_book", "verify_quotes"];
 
 /** A tools/call request (id 7) whose `ops` argument is `depth` arrays deep, as JSON text. */
 const deepCall = (depth: number) =>
@@ -35,7 +35,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio (dist/cli.js; run `
   }, 60_000);
   afterAll(async () => client.close());
 
-  it("lists the eight tools, each with a description and an object input schema", async () => {
+  it("lists the ten tools, each with a description and an object input schema", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
     for (const t of tools) {
@@ -145,7 +145,7 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: a request nested 2
       lines.push(await next());
       expect(JSON.parse(lines[0]!)).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: "params nested deeper than 1,000 levels of arrays and objects" } });
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" })}\n`);
-      expect(JSON.parse(await next()).result.tools.length).toBe(8);
+      expect(JSON.parse(await next()).result.tools.length).toBe(10);
     } finally {
       child.kill();
     }

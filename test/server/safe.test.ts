@@ -107,7 +107,7 @@ describe.skipIf(!existsSync(CLI))("serve: a token made at start, saved under --d
     // the same /mcp call from a client that sends no Origin lists the tools
     const ok = await raw(server.url, "POST", "/mcp", { host: `127.0.0.1:${port}`, authorization: `Bearer ${token}`, ...MCP_HEADERS }, TOOLS_LIST);
     expect(ok.status).toBe(200);
-    expect(ok.json.result.tools.length).toBe(8);
+    expect(ok.json.result.tools.length).toBe(10);
   });
 
   it("allows the loopback names in any letter case and with any port; refuses look-alikes; 400 for a malformed or missing Host", async () => {

@@ -3,6 +3,7 @@
  * client (an agent, an IDE) that spawns the command. stdout carries the protocol only;
  * notices go to stderr.
  */
+import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
@@ -28,6 +29,7 @@ ${CORPUS_HELP}
   --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema check_sparql may name (repeatable)
+${ENDPOINT_HELP}
 
 The tools run in a pool of worker threads, each bounded (past a bound: the tool's error, limit):
 ${CHECK_HELP}`;
@@ -40,8 +42,10 @@ const command: Command = {
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
       ...CHECK_OPTIONS,
+      ...ENDPOINT_OPTIONS,
     }, HELP);
     const checks = readCheckOptions("mcp", values);
+    const endpoints = readEndpointOptions("mcp", values);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast; the MCP SDK and the pool
     // are optional peers of a library install
@@ -57,12 +61,12 @@ const command: Command = {
     let ctx;
     const corpus = corpusDirs("mcp", values.corpus, values.books);
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? [], endpoints);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
     const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
-    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)));
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)), endpoints);
     const server = createMcpServer({ ...ctx, limits: checks.limits, runner, libraryInStore: stored?.corpus }, packageVersion());
     const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);

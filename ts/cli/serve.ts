@@ -8,6 +8,7 @@ import { SERVE_DEFAULTS } from "../server/defaults.js";
 import { allowedHostsFor, isLoopbackHost, normalizeAllowedHost, normalizeCorsOrigin } from "../server/hosts.js";
 import { settleToken, TokenConfigError } from "../server/token.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
+import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
@@ -39,6 +40,7 @@ ${CORPUS_HELP}
                       and the live moots, shared by every replica on it; replaces --corpus and --data
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema requests may name (repeatable)
+${ENDPOINT_HELP}
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
   --no-auth           no token at all: loopback addresses only, with a warning
   --allowed-host NAME a host name (or address) Host may name besides the bound address
@@ -105,6 +107,7 @@ const command: Command = {
       "max-moots": { type: "string" },
       "moot-idle": { type: "string" },
       ...CHECK_OPTIONS,
+      ...ENDPOINT_OPTIONS,
       ...MODEL_OPTIONS,
     }, HELP);
     if (positionals.length) throw new CliError(`serve: takes no positional arguments, got ${echo(positionals[0])}`, 2);
@@ -140,6 +143,7 @@ const command: Command = {
     const maxMoots = whole("max-moots", values["max-moots"], SERVE_DEFAULTS.maxMoots, 1);
     const idleMs = durationOption("serve", "--moot-idle", values["moot-idle"], { fallbackMs: SERVE_DEFAULTS.mootIdleMs, bareUnit: "ms", maxMs: SERVE_MAX["moot-idle"] });
     const checks = readCheckOptions("serve", values);
+    const endpoints = readEndpointOptions("serve", values);
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);
 
@@ -165,13 +169,13 @@ const command: Command = {
     let ctx;
     const corpus = corpusDirs("serve", values.corpus, values.books);
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? []);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? [], endpoints);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
     // the checks' worker pool, each worker loading the same context (the files were read once
     // above, so a bad flag fails here and not in a worker)
-    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`));
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`), endpoints);
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");

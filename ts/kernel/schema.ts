@@ -104,6 +104,15 @@ export class Schema {
    * IRI may be an individual of data the schema does not carry.
    */
   readonly individualNamespaces = new Set<string>();
+  /** One rdfs:label per class or property (English, else untagged, else the first), for search and display. */
+  readonly labels = new Map<string, string>();
+  /** One rdfs:comment per class or property (English, else untagged, else the first). */
+  readonly comments = new Map<string, string>();
+  /** Direct rdfs:subClassOf edges: class → its stated superclasses, and superclass → its stated subclasses. */
+  readonly superClassesOf = new Map<string, string[]>();
+  readonly subClassesOf = new Map<string, string[]>();
+  /** Direct rdfs:subPropertyOf edges: property → its stated super-properties. */
+  readonly superPropertiesOf = new Map<string, string[]>();
   private readonly classIds = new Map<string, number>();
   private readonly propertyIds = new Map<string, number>();
   private classClosure!: Closure;
@@ -198,6 +207,10 @@ export class Schema {
       if (!bucket) schema.termsByNamespace.set(ns, (bucket = { classes: [], properties: [], others: [] }));
       (schema.classes.has(iri) ? bucket.classes : schema.properties.has(iri) ? bucket.properties : bucket.others).push(iri);
     }
+    for (const [c, p] of subClass) push(schema.superClassesOf, c, p), push(schema.subClassesOf, p, c);
+    for (const [c, p] of subProperty) push(schema.superPropertiesOf, c, p);
+    readText(store, `${RDFS}label`, schema, schema.labels);
+    readText(store, `${RDFS}comment`, schema, schema.comments);
     schema.classClosure = buildClosure(schema.classes, subClass, schema.classIds, options.backend);
     schema.propertyClosure = buildClosure(schema.properties.keys(), subProperty, schema.propertyIds, options.backend);
     return schema;
@@ -294,6 +307,24 @@ export class Schema {
     return (this._propertyIris ??= [...this.propertyIds.keys()]);
   }
   private _propertyIris?: string[];
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** One literal of `predicate` per class or property: English first, then untagged, then the first seen. */
+function readText(store: Graph["store"], predicate: string, schema: Schema, into: Map<string, string>): void {
+  const rank = new Map<string, number>();
+  for (const q of store.getQuads(null, predicate, null, null)) {
+    const s = q.subject.value;
+    if (q.subject.termType !== "NamedNode" || q.object.termType !== "Literal" || !(schema.classes.has(s) || schema.properties.has(s))) continue;
+    const lang = q.object.language;
+    const r = lang === "en" || lang.startsWith("en-") ? 0 : lang === "" ? 1 : 2;
+    if ((rank.get(s) ?? 3) > r) rank.set(s, r), into.set(s, q.object.value);
+  }
 }
 
 function buildClosure(

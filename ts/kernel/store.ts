@@ -56,7 +56,12 @@ export function parseSparqlJsonResults(text: string, store = "<results>"): Sparq
   }
   if (typeof doc.boolean === "boolean") return { kind: "boolean", boolean: doc.boolean };
   if (!doc.results || !Array.isArray(doc.results.bindings)) throw new SparqlStoreError(`${store}: the answer has neither "boolean" nor "results.bindings"`, store);
-  return { kind: "bindings", variables: doc.head?.vars ?? [], rows: doc.results.bindings };
+  // Virtuoso still writes the 2008 draft's "typed-literal" for a literal with a datatype: read it as the Recommendation's "literal"
+  const rows = doc.results.bindings.map((row) => {
+    for (const v in row) if ((row[v]!.type as string) === "typed-literal") row[v] = { ...row[v]!, type: "literal" };
+    return row;
+  });
+  return { kind: "bindings", variables: doc.head?.vars ?? [], rows };
 }
 
 /** Number of solutions of a result (1 for ASK). */

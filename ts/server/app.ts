@@ -13,6 +13,8 @@
  *   POST /moots/:id/turns              the next utterance (grounding, snaps)
  *   GET  /moots/:id                    the transcript (Transcript.toDict) and {id, done}
  *   DELETE /moots/:id                  {deleted: id}, at once even while a turn runs (that turn then answers 404)
+ *   GET  /schema/NAME?search=T|term=T  a schema's classes and properties: a search, or one term described (explore-schema.ts)
+ *   POST /sparql/run                   check a query, then run it on an --endpoint or --graph (run-sparql.ts)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
  *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
@@ -43,6 +45,8 @@ import {
   mootCreateBodySchema,
   queryBodySchema,
   sparqlCheckBodySchema,
+  sparqlRunBodySchema,
+  exploreSchemaInputSchema,
   verifyQuotesBodySchema,
 } from "./schemas.js";
 
@@ -109,7 +113,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function createServerApp(options: ServerAppOptions): Hono {
   const app = new Hono();
-  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner, libraryInStore: options.libraryInStore };
+  const ctx: CheckContext = { corpus: options.corpus, graphs: options.graphs, schemas: options.schemas, limits: options.limits, runner: options.runner, libraryInStore: options.libraryInStore, endpoints: options.endpoints };
   // a check's answer is JSON text already (made and bounded where the check ran: pool.ts)
   const jsonText = (c: Context, text: string) => c.body(text, 200, { "content-type": "application/json" });
   const maxBody = options.maxBodyBytes ?? SERVE_DEFAULTS.maxBodyBytes;
@@ -184,6 +188,12 @@ export function createServerApp(options: ServerAppOptions): Hono {
   // the checks, one route per part, each run off the event loop when the server has a pool (pool.ts)
   app.post("/quotes/verify", json(verifyQuotesBodySchema), async (c) => jsonText(c, await runCheck(ctx, "verifyQuotes", c.req.valid("json"))));
   app.post("/sparql/check", json(sparqlCheckBodySchema), async (c) => jsonText(c, await runCheck(ctx, "checkSparql", c.req.valid("json"))));
+  app.post("/sparql/run", json(sparqlRunBodySchema), async (c) => jsonText(c, await runCheck(ctx, "runSparql", c.req.valid("json"))));
+  app.get("/schema/:name", async (c) => {
+    const parsed = exploreSchemaInputSchema.safeParse({ ...c.req.query(), schema: c.req.param("name") });
+    if (!parsed.success) throw badRequest("query", parsed.error);
+    return jsonText(c, await runCheck(ctx, "exploreSchema", parsed.data));
+  });
   app.post("/graph/index", json(graphIndexBodySchema), async (c) => jsonText(c, await runCheck(ctx, "indexGraph", c.req.valid("json"))));
   app.post("/graph/critique", json(graphCritiqueBodySchema), async (c) => jsonText(c, await runCheck(ctx, "critiqueGraph", c.req.valid("json"))));
   app.post("/graph/render", json(graphRenderBodySchema), async (c) => jsonText(c, await runCheck(ctx, "renderGraph", c.req.valid("json"))));

@@ -19,6 +19,7 @@ import { resolveTerm } from "../cli/render.js";
 import { GroundwireError } from "../errors.js";
 import { checkBound, workLimitError, type WorkLimits } from "../work-limits.js";
 import type { CheckRunner } from "./check-runner.js";
+import { loadEndpoints, type EndpointSpec, type EndpointTarget } from "./endpoints.js";
 import type {
   CitationsResolveBody,
   FragmentsBody,
@@ -60,6 +61,8 @@ export interface CheckContext {
    * to the worker with the request (verifyBookText).
    */
   libraryInStore?: { loadBookVersion(key: string): Promise<{ book: Book; version: string } | undefined> };
+  /** SPARQL endpoints `run_sparql` may run on (`--endpoint NAME=URL`; run-sparql.ts). */
+  endpoints?: ReadonlyMap<string, EndpointTarget>;
 }
 
 /** The work bounds of the checks: {@link WorkLimits} and the quotes checked per reply. */
@@ -91,11 +94,12 @@ export function loadNamedGraphs(pairs: readonly string[]): Map<string, Graph> {
  * `Schema.fromGraph`). Node-only (reads files).
  * @throws Error naming what failed (a missing corpus folder, a repeated name, an unreadable graph)
  */
-export function loadServerContext(corpus: EmbeddedCorpus, graphPairs: readonly string[], schemaPairs: readonly string[]): CheckContext {
+export function loadServerContext(corpus: EmbeddedCorpus, graphPairs: readonly string[], schemaPairs: readonly string[], endpoints: readonly EndpointSpec[] = []): CheckContext {
   return {
     corpus,
     graphs: loadNamedGraphs(graphPairs),
     schemas: new Map([...loadNamedGraphs(schemaPairs)].map(([name, g]) => [name, Schema.fromGraph(g)])),
+    endpoints: loadEndpoints(endpoints),
   };
 }
 
@@ -108,7 +112,7 @@ function graphOf(ctx: CheckContext, ref: GraphRef, field: string): Graph {
   return parseGraph(ref.text, { format: ref.format, source: field, maxTriples: ctx.limits?.maxTriples });
 }
 
-function schemaOf(ctx: CheckContext, ref: SchemaRef): Schema {
+export function schemaOf(ctx: CheckContext, ref: SchemaRef): Schema {
   if ("name" in ref) {
     const s = ctx.schemas.get(ref.name);
     if (!s) throw new NotFoundError(`schema: no schema named ${JSON.stringify(ref.name)} (the server holds ${[...ctx.schemas.keys()].join(", ") || "none"})`);

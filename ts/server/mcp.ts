@@ -46,6 +46,10 @@ import {
   searchBookOutputSchema,
   sparqlCheckBodySchema,
   sparqlCheckOutputSchema,
+  sparqlRunBodySchema,
+  sparqlRunOutputSchema,
+  exploreSchemaInputSchema,
+  exploreSchemaOutputSchema,
   verifyQuotesBodySchema,
   verifyQuotesOutputSchema,
   type SearchBookInput,
@@ -53,6 +57,8 @@ import {
 import { toolErrorText } from "./errors.js";
 import { MCP_MAX_MESSAGE_BYTES } from "./mcp-messages.js";
 import { runCheck } from "./pool.js";
+import { runSparql } from "./run-sparql.js";
+import { exploreSchema } from "./explore-schema.js";
 
 /** One tool: its name, what a model should know to call it, its input and output schemas and its check. */
 interface ToolSpec {
@@ -62,6 +68,8 @@ interface ToolSpec {
   schema: z.ZodType;
   outputSchema: z.ZodType;
   run: (ctx: CheckContext, body: never) => unknown;
+  /** Annotations besides {@link TOOL_ANNOTATIONS} (run_sparql reaches an endpoint: open world). */
+  annotations?: ToolAnnotations;
   /** The check's body from the tool's arguments, when they differ (search_book names the book `book`, the check `corpus`). */
   body?: (args: never) => unknown;
 }
@@ -76,7 +84,7 @@ export const MCP_INSTRUCTIONS =
   "then verify_quotes checks each quoted phrase and [sN] tag of the reply and returns the reply with every quote made verbatim. " +
   "To edit a graph: index_graph lists its triples with ids (graphs the server holds are resources groundwire://graph/{name}), " +
   "apply_critique removes or replaces triples by id, render_neighborhood shows a node's surroundings as MemDSL. " +
-  "check_sparql type-checks a query against a schema before it runs. To cite a document: fragment_markdown gives each part " +
+  "check_sparql type-checks a query against a schema before it runs; explore_schema finds the classes and properties to write it with; run_sparql checks it and, when it passes, runs it on an endpoint or graph the server holds. To cite a document: fragment_markdown gives each part " +
   "a stable address and version id; resolve_citations says later whether stored citations are current, moved, stale or lost. " +
   "A tool that refuses its arguments answers isError with the reason: correct the call and retry. " +
   `A document or inline graph holds up to ${MAX_DOCUMENT.toLocaleString("en-US")} characters; over stdio one message holds up to ${MCP_MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes.`;
@@ -108,6 +116,29 @@ export const TOOLS: readonly ToolSpec[] = [
     schema: sparqlCheckBodySchema,
     outputSchema: sparqlCheckOutputSchema,
     run: checkSparql as ToolSpec["run"],
+  },
+  {
+    name: "explore_schema",
+    title: "Find and describe a schema's classes and properties",
+    description:
+      "Before writing SPARQL: search (search: text) a schema the server holds for classes and properties by label or local name (exact, prefix, contains, then did-you-mean near misses), " +
+      "or describe one term (term: e.g. dbo:birthPlace): its label, comment, domain, range, super- and subclasses, the properties whose domain a class is, and example triples from the endpoint or graph the server holds.",
+    schema: exploreSchemaInputSchema,
+    outputSchema: exploreSchemaOutputSchema,
+    run: exploreSchema as ToolSpec["run"],
+    annotations: { openWorldHint: true },
+  },
+  {
+    name: "run_sparql",
+    title: "Check a SPARQL query, then run it",
+    description:
+      "Check a SELECT or ASK query (query) or an op-list plan (ops) against a schema and an optional goal exactly as check_sparql does; while any error or open goal remains it is refused with the plan state (nothing runs): fix and call again. " +
+      "A plan that passes runs on an endpoint the server holds (endpoint) or on a graph it holds in the embedded store (graph; either may be left out when the server holds just one), " +
+      "with at most limit rows (default 100) and timeoutMs (default 10,000). Returns the rows as SPARQL JSON results, a short table, the count and truncated (true when there were more rows than limit).",
+    schema: sparqlRunBodySchema,
+    outputSchema: sparqlRunOutputSchema,
+    run: runSparql as ToolSpec["run"],
+    annotations: { openWorldHint: true },
   },
   {
     name: "index_graph",
@@ -277,7 +308,7 @@ function registerResources(server: McpServer, ctx: CheckContext): void {
 export function createMcpServer(ctx: CheckContext, version: string): McpServer {
   const server = new McpServer({ name: "groundwire", version }, { instructions: MCP_INSTRUCTIONS });
   for (const tool of TOOLS) {
-    const config = { title: tool.title, description: tool.description, inputSchema: tool.schema, outputSchema: tool.outputSchema, annotations: TOOL_ANNOTATIONS };
+    const config = { title: tool.title, description: tool.description, inputSchema: tool.schema, outputSchema: tool.outputSchema, annotations: { ...TOOL_ANNOTATIONS, ...tool.annotations } };
     server.registerTool(tool.name, config as never, (async (args: unknown) => {
       try {
         const result = JSON.parse(await runCheck(ctx, tool.run as never, tool.body ? tool.body(args as never) : args)) as Record<string, unknown>;

@@ -15,6 +15,7 @@ import {
   mootCreateBodySchema,
   queryBodySchema,
   sparqlCheckBodySchema,
+  sparqlRunBodySchema,
   verifyQuotesBodySchema,
 } from "./schemas.js";
 
@@ -45,6 +46,8 @@ export const OPERATIONS: readonly Operation[] = [
   { method: "get", path: "/moots/{id}", summary: "the moot's transcript and {id, done}" },
   { method: "delete", path: "/moots/{id}", summary: "delete the moot: {deleted: id}" },
   { method: "post", path: "/quotes/verify", summary: "check a reply's quotes and [sN] tags against passages or a book", body: ["VerifyQuotesBody", verifyQuotesBodySchema], example: { reply: 'It was "on a dreary night of November" [s1].', passages: ["It was on a dreary night of November that I beheld the accomplishment of my toils."] } },
+  { method: "get", path: "/schema/{name}", summary: "a schema's classes and properties: ?search=TEXT finds terms, ?term=NAME describes one (&endpoint=E|&graph=G for examples, &limit=N)" },
+  { method: "post", path: "/sparql/run", summary: "check a SPARQL query, then run it on an --endpoint or a --graph (422 refused while an error or open goal remains)", body: ["SparqlRunBody", sparqlRunBodySchema] },
   { method: "post", path: "/sparql/check", summary: "check a SPARQL query or op list against a schema", body: ["SparqlCheckBody", sparqlCheckBodySchema] },
   { method: "post", path: "/graph/index", summary: "a graph's triples with ids and its fingerprint", body: ["GraphIndexBody", graphIndexBodySchema], example: { graph: { text: "<urn:a> <urn:p> <urn:b> ." } } },
   { method: "post", path: "/graph/critique", summary: "apply a critique citing triple ids; 409 when the graph drifted", body: ["GraphCritiqueBody", graphCritiqueBodySchema] },

@@ -30,9 +30,12 @@ import {
 } from "./checks.js";
 import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
+import { runSparql } from "./run-sparql.js";
+import { exploreSchema } from "./explore-schema.js";
+import type { EndpointSpec } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 
@@ -98,6 +101,8 @@ export interface WorkerContextOptions {
   /** `--schema NAME=FILE` pairs. */
   schemaPairs: readonly string[];
   limits: CheckLimits;
+  /** `--endpoint` specs (each worker reads the token files itself). */
+  endpoints?: readonly EndpointSpec[];
 }
 
 /** Settings of {@link createCheckPool}. */
@@ -139,7 +144,7 @@ export async function createCheckPool(options: CheckPoolOptions): Promise<CheckR
     minThreads: options.workers,
     maxThreads: options.workers,
     idleTimeout: Number.MAX_SAFE_INTEGER,
-    workerData: { corpusDir: options.corpusDir, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits } satisfies WorkerContextOptions,
+    workerData: { corpusDir: options.corpusDir, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits, endpoints: options.endpoints } satisfies WorkerContextOptions,
     resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
   });
   let inFlight = 0;
@@ -163,6 +168,8 @@ export async function createCheckPool(options: CheckPoolOptions): Promise<CheckR
         if (answer.status >= 500 && answer.stack) options.log?.(`internal error in check ${name}: ${answer.stack}`);
         throw new RemoteCheckError(answer.message, { status: answer.status as never, code: answer.code, retryAfter: answer.retryAfter });
       } catch (error) {
+        // a query the embedded store was still running when the budget ran out is a timeout, as an endpoint's is
+        if (timedOut && name === "runSparql") throw new GroundwireError(`runSparql: the query ran over the check's time budget of ${options.timeoutMs} ms (--check-timeout)`, { code: "timeout", status: 504 });
         if (timedOut) throw workLimitError("checkTimeoutMs", options.timeoutMs, `${name}: the check ran over its time budget`, "ms");
         if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
           throw workLimitError("checkMemoryMb", options.memoryMb, `${name}: the check ran out of its memory budget`, "MB");

@@ -93,6 +93,47 @@ export const sparqlCheckBodySchema = z
   .refine((b) => (b.query === undefined) !== (b.ops === undefined), { error: 'give exactly one of "query" and "ops"', path: ["query"] });
 export type SparqlCheckBody = z.infer<typeof sparqlCheckBodySchema>;
 
+/** Most rows `run_sparql` returns (its `limit` is clamped to this). */
+export const MAX_RUN_ROWS = 10_000;
+/** Longest `run_sparql` waits for an endpoint, in ms (its `timeoutMs` is clamped to this). */
+export const MAX_RUN_TIMEOUT_MS = 60_000;
+
+/** `POST /sparql/run` and `run_sparql`: the check's body, where to run it, and the row limit and timeout. */
+export const sparqlRunBodySchema = z
+  .strictObject({
+    query: z.string().max(MAX_TEXT).optional().describe("SPARQL 1.1 query text (SELECT or ASK)"),
+    ops: z.array(opSchema).max(500).optional().describe("instead of query: an op-list plan"),
+    schema: schemaRefSchema,
+    goal: z.union([goalSchema, z.string().max(10_000)]).optional().describe('what the question asks for, e.g. {"answer":["?c"],"kind":"entity","type":"ex:City"}'),
+    endpoint: name.optional().describe("an endpoint the server was started with (--endpoint NAME=URL)"),
+    graph: name.optional().describe("instead of endpoint: a graph the server holds (--graph NAME=FILE), queried in the embedded Oxigraph store"),
+    limit: z.number().int().min(1).max(MAX_RUN_ROWS).default(100).describe(`rows returned at most (default 100, at most ${MAX_RUN_ROWS})`),
+    timeoutMs: z.number().int().min(1).max(MAX_RUN_TIMEOUT_MS).default(10_000).describe(`longest wait for the endpoint, ms (default 10,000, at most ${MAX_RUN_TIMEOUT_MS})`),
+  })
+  .refine((b) => (b.query === undefined) !== (b.ops === undefined), { error: 'give exactly one of "query" and "ops"', path: ["query"] })
+  .refine((b) => b.endpoint === undefined || b.graph === undefined, { error: 'give at most one of "endpoint" and "graph"', path: ["graph"] });
+export type SparqlRunBody = z.infer<typeof sparqlRunBodySchema>;
+
+/** `GET /schema/NAME` and `explore_schema`: search a schema's terms, or describe one (with examples from a store). */
+export const exploreSchemaInputSchema = z
+  .strictObject({
+    schema: name.describe("a schema the server was started with (--schema NAME=FILE)"),
+    search: z.string().min(1).max(200).optional().describe("text to find among class and property labels and local names, e.g. birth place"),
+    term: z.string().min(1).max(2000).optional().describe("instead of search: one term to describe, e.g. dbo:birthPlace"),
+    limit: z.coerce.number().int().min(1).max(50).optional().describe("hits, or entries per list, at most (default 10 hits, 20 entries)"),
+    endpoint: name.optional().describe("with term: the endpoint to take example triples from (default: the only endpoint or graph the server holds)"),
+    graph: name.optional().describe("with term: instead of endpoint, a graph the server holds"),
+  })
+  .refine((b) => (b.search === undefined) !== (b.term === undefined), { error: 'give exactly one of "search" and "term"', path: ["search"] });
+export type ExploreSchemaInput = z.infer<typeof exploreSchemaInputSchema>;
+
+/** `explore_schema`: hits of a search, or a term's description. */
+export const exploreSchemaOutputSchema = z.strictObject({
+  hits: z.array(z.looseObject({ iri: z.string(), name: z.string(), kind: z.string(), match: z.string() })).optional(),
+  term: z.looseObject({ iri: z.string(), name: z.string(), kind: z.string() }).optional(),
+  text: z.string().describe("the answer as a few lines a model reads"),
+});
+
 /** `POST /graph/index` and `index_graph`: list a graph's triples with ids and its fingerprint. */
 export const graphIndexBodySchema = z
   .strictObject({
@@ -243,6 +284,18 @@ export const sparqlCheckOutputSchema = z.strictObject({
   openGoals: z.array(z.string()),
   goal: z.looseObject({ answer: z.array(z.string()), kind: z.string(), type: z.string().optional(), many: z.boolean() }).optional(),
   sparql: z.string().describe("the plan as SPARQL text"),
+});
+
+/** `run_sparql`: the rows as SPARQL JSON, a short table, the count and whether the limit cut it. */
+export const sparqlRunOutputSchema = z.strictObject({
+  target: z.string().describe("where the query ran: endpoint NAME or graph NAME"),
+  sent: z.string().describe("the query as sent (the plan with its LIMIT rewritten)"),
+  results: z.looseObject({ head: z.looseObject({ vars: z.array(z.string()) }), results: z.looseObject({ bindings: z.array(z.record(z.string(), z.looseObject({ type: z.string(), value: z.string() }))) }).optional(), boolean: z.boolean().optional() }),
+  count: z.number().int(),
+  truncated: z.boolean().describe("true when the store had more rows than limit"),
+  table: z.string(),
+  warnings: z.array(diagnostic),
+  context: z.array(z.string()),
 });
 
 /** `index_graph`: the listing with triple ids. */

@@ -1,0 +1,54 @@
+/**
+ * `explore_schema` and `GET /schema/NAME`: search a schema the server holds for classes and
+ * properties, or describe one term, with example triples from an endpoint or graph the server
+ * holds (kernel/explore.ts). The answer is structured and also a few lines of text for a model.
+ */
+import { describeTerm, searchSchema, type SchemaHit, type TermDescription } from "../kernel/index.js";
+import { schemaOf, type CheckContext } from "./checks.js";
+import { targetOf } from "./run-sparql.js";
+import type { ExploreSchemaInput } from "./schemas.js";
+
+/** How long an example query may take, ms. */
+const EXAMPLES_TIMEOUT_MS = 5_000;
+
+function hitsText(hits: SchemaHit[]): string {
+  if (!hits.length) return "no class or property matches\n";
+  return hits.map((h) => `${h.kind} ${h.name}${h.label ? ` "${h.label}"` : ""} (${h.match})`).join("\n") + "\n";
+}
+
+function termText(t: TermDescription): string {
+  const lines = [`${t.kind} ${t.name}${t.label ? ` "${t.label}"` : ""}`];
+  if (t.comment) lines.push(`  comment: ${t.comment}`);
+  const row = (key: keyof TermDescription & string, title: string) => {
+    const values = t[key] as string[] | undefined;
+    if (!values) return;
+    const more = t.more[key] ? ` … and ${t.more[key]} more` : "";
+    lines.push(`  ${title}: ${values.length ? values.join(", ") : "none"}${more}`);
+  };
+  if (t.propertyKind) lines.push(`  kind: ${t.propertyKind === "object" ? "object property (an entity)" : t.propertyKind === "datatype" ? "datatype property (a literal)" : "unknown"}`);
+  row("domains", "domain");
+  row("ranges", "range");
+  row("superProperties", "super-properties");
+  row("superClasses", "superclasses");
+  row("subClasses", "subclasses");
+  row("properties", "properties with this domain");
+  if (t.candidates) lines.push(`  not in the schema${t.candidates.length ? `; did you mean ${t.candidates.join(", ")}?` : ""}`);
+  if (t.examples) lines.push(`  examples:${t.examples.length ? "" : " none"}`, ...t.examples.map((e) => `    ${e}`));
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * Search or describe (see the module comment).
+ * @throws NotFoundError (404) for an unknown schema, endpoint or graph; GroundwireError (400) for a term with an undeclared prefix
+ */
+export async function exploreSchema(ctx: CheckContext, input: ExploreSchemaInput) {
+  const schema = schemaOf(ctx, { name: input.schema });
+  if (input.search !== undefined) {
+    const hits = searchSchema(schema, input.search, input.limit ?? 10);
+    return { hits, text: hitsText(hits) };
+  }
+  const held = (ctx.endpoints?.size ?? 0) + ctx.graphs.size;
+  const target = input.endpoint !== undefined || input.graph !== undefined || held === 1 ? targetOf(ctx, input, EXAMPLES_TIMEOUT_MS) : undefined;
+  const term = await describeTerm(schema, input.term!, { limit: input.limit ?? 20, store: target?.store });
+  return { term, text: termText(term) };
+}
