@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeFileAtomic } from "../files.js";
+import { readRegularFile, writeFileAtomic } from "../files.js";
 import { QUOTE_INDEX_FORMAT, quoteIndexFromBytes, quoteIndexToBytes, type QuoteIndex } from "../match/index.js";
 import { bookKeyFromFileName } from "../moot/index.js";
 import { MAX_CORPUS_BYTES } from "../moot/corpus-node.js";
@@ -69,9 +69,10 @@ export function corpusKey(dirs: readonly string[]): string | null {
         total += st.size;
         if (total > MAX_CORPUS_BYTES) return null;
         h.update(`\0book\0${key}\0${st.size}\0`);
-        h.update(readFileSync(path));
+        h.update(readRegularFile(path, { maxBytes: MAX_CORPUS_BYTES }));
         const entries = path.replace(/\.txt$/, ".entries.json");
-        h.update(existsSync(entries) ? createHash("sha256").update(readFileSync(entries)).digest("hex") : "\0no entries");
+        // read as loadBooks reads it: a FIFO, device or folder there is refused (then no cache; loading says why), never waited on
+        h.update(existsSync(entries) ? createHash("sha256").update(readRegularFile(entries)).digest("hex") : "\0no entries");
       }
     }
   } catch {
@@ -96,7 +97,8 @@ export function cachedQuoteIndex(dirs: readonly string[], dir: string | null, bu
   let bad = false;
   if (existsSync(file)) {
     try {
-      const bytes = readFileSync(file);
+      // a regular file only (a FIFO put there is refused, not waited on), at most 1 GiB
+      const bytes = readRegularFile(file, { maxBytes: 2 ** 30 });
       const payload = bytes.subarray(0, Math.max(0, bytes.length - 32));
       const digest = createHash("sha256").update(payload).digest();
       if (bytes.length > 32 && digest.equals(bytes.subarray(bytes.length - 32))) {
