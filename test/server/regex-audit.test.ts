@@ -24,6 +24,11 @@ const REVIEWED: Record<string, string> = {
   "ts/evidence/fragment/definitions.ts|writtenLabel": "bounded: a label is at most 999 characters, started at an unescaped [ only",
   "ts/net/redact.ts|\\b([a-z][a-z0-9+.\\-]{0,63}:\\/\\/)[^\\s/?#@]*@": "bounded: a scheme of at most 64 characters",
   "ts/moot/book-structure.ts": "operator: the corpus's book files, read at start",
+  "ts/moot/book-text.ts": "operator: the corpus's book files, read at start (book-structure.ts's text helpers)",
+  "ts/moot/book-cover.ts": "operator: the headings of the corpus's book files, read at start",
+  "ts/moot/book-metadata.ts": "operator: the first 6,000 characters of the corpus's book files",
+  "ts/moot/book-poems.ts": "operator: the corpus's book files, read at start",
+  "ts/moot/gutenberg.ts": "operator: the Project Gutenberg header and footer of the corpus's book files",
   "ts/moot/retrieval.ts|\\n\\s*[A-Z][A-Z0-9 –—-]+\\s*$": "operator: diary entries of the corpus's book files",
   "ts/net/http.ts|\\/+$": "operator: the model's base URL (--base-url)",
 };
@@ -37,6 +42,7 @@ const DYNAMIC: Record<string, string> = {
   "ts/kernel/syntax-hints.ts": "(^|\\s) then a variable as written: literal",
   "ts/memdsl/untrusted.ts": "built from constant tables (fence letters, invisible characters, '<' look-alikes): '<', a class run, then letters",
   "ts/moot/book-structure.ts": "operator: the corpus's book files",
+  "ts/moot/book-metadata.ts": "operator: a header field name from a constant list, in the first 6,000 characters of a book file",
 };
 
 const key = (r: FoundRegex) => `${r.where.replace(/:\d+$/, "")}|${r.source}`;

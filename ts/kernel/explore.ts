@@ -90,7 +90,7 @@ export function searchSchema(schema: Schema, text: string, limit = 10, options: 
     let score = 9;
     if (keys.some((k) => k === want)) (match = "exact"), (score = 0);
     else if (keys.some((k) => k.startsWith(want))) (match = "prefix"), (score = 1);
-    else if (keys.some((k) => new RegExp(`\\b${want.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).test(k))) (match = "contains"), (score = 2);
+    else if (keys.some((k) => startsAWord(k, want))) (match = "contains"), (score = 2);
     else if (keys.some((k) => k.includes(want))) (match = "contains"), (score = 3);
     if (match) scored.push({ hit: hitOf(schema, prefixes, t.iri, t.kind, match), score });
     else {
@@ -188,4 +188,13 @@ async function examplesOf(store: SparqlStore, iri: string, isClass: boolean, cou
   if (answer.kind !== "bindings") return [];
   const term = formatResultTerm({ type: "uri", value: iri }, prefixes);
   return answer.rows.map((r) => (isClass ? `${formatResultTerm(r.s, prefixes)} a ${term}` : `${formatResultTerm(r.s, prefixes)} ${term} ${formatResultTerm(r.o, prefixes)}`));
+}
+
+/** Whether `want` occurs in `key` at the start of a word (after a character that is not a letter, digit or `_`): "label" in "rdfs label". */
+function startsAWord(key: string, want: string): boolean {
+  if (!want) return false;
+  for (let at = key.indexOf(want); at >= 0; at = key.indexOf(want, at + 1)) {
+    if (at === 0 || !/[\p{L}\p{N}_]/u.test(key[at - 1]!)) return true;
+  }
+  return false;
 }
