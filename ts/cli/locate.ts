@@ -37,7 +37,7 @@ ${CORPUS_HELP}
 ${PROGRESS_HELP}
   --store URL      search the library of a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE): candidate
                    passages from its trigram index, then this exact search on those only (not provably
-                   complete: see docs/serving.md, PostgreSQL store)
+                   complete: see docs/store.md, PostgreSQL store)
   --json           print JSON: [{source, passages, start, end, ratio, text, diff}]; start and end are
                    UTF-16 offsets into the book's .txt file as given (as books --passages --json gives)
   --jsonl          the same objects, one per line (nothing when no span is found)`;
