@@ -48,7 +48,7 @@ describe("groundwire slice", () => {
   });
 
   it("refuses an unknown format in one line, exit 2", async () => {
-    await expect(sliceCommand.run([V1, "--format", "rdfxml"])).rejects.toThrow(new CliError('slice: --format must be nquads or turtle, not "rdfxml"', 2));
+    await expect(sliceCommand.run([V1, "--format", "rdfxml"])).rejects.toThrow(new CliError('slice: --format must be nquads or turtle (nq, ttl), not "rdfxml"', 2));
   });
 });
 

@@ -57,7 +57,7 @@ describe.skipIf(!PG)("serve --store: whole-book checks and books loaded while it
 
   beforeAll(async () => {
     url = await freshDatabase("serve_store");
-    expect(corpus("load", "data/books", "--store", url)).toMatch(/^loaded 2 books \(806 passages, 0\.9 MB\), 0 unchanged/);
+    expect(corpus("load", "data/books", "--store", url)).toMatch(/^loaded 2 books \(814 passages, 0\.9 MB\), 0 unchanged/);
     [stored, embedded] = await Promise.all([startServer(["--store", url]), startServer(["--corpus", "data/books"])]);
   });
   afterAll(async () => {

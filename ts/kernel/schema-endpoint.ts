@@ -12,7 +12,7 @@
  * by the SHA-256 of both), written atomically with the time they were read, and reused while
  * younger than `maxAgeMs` unless `refresh` is set.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../bindings/sha256.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../files.js";
@@ -76,7 +76,7 @@ export interface EndpointSchema {
 
 /** The cache file of an endpoint and graph: `<sha256 of url and graph>.json` in `dir`. */
 export function endpointSchemaCacheFile(dir: string, url: string, graph?: string): string {
-  return join(dir, `${createHash("sha256").update(JSON.stringify([url, graph ?? null])).digest("hex")}.json`);
+  return join(dir, `${sha256Hex(JSON.stringify([url, graph ?? null]))}.json`);
 }
 
 /**
