@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, ROOT, startServer, type RunningServer } from "../server/serve-process.js";
+import { freePort } from "../free-port.js";
 
 const OLYMPICS = fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url));
 const VIRTUOSO = process.env.GROUNDWIRE_TEST_SPARQL_URL;
@@ -24,15 +24,6 @@ const PREFIX = "PREFIX ex: <http://example.org/olympics/>\n";
 const WINTER_1952 = `${PREFIX}SELECT ?c WHERE { ?c ex:hosted ?g . ?g ex:year 1952 ; ex:season "Winter" }`;
 const GOAL = { answer: ["?c"], kind: "entity", type: "ex:City" };
 
-/** A loopback port nothing listens on (taken and released). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 if (!VIRTUOSO) console.log("note: no test Virtuoso (GROUNDWIRE_TEST_SPARQL_URL): the endpoint suite runs on the embedded Oxigraph store only");
 

@@ -9,10 +9,10 @@
 // text built from a path. Loopback only, and the folder is removed at the end.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../free-port.js";
 
 export const VIRTUOSO_INI = "/etc/virtuoso-opensource-7/virtuoso.ini";
 
@@ -29,16 +29,6 @@ export function virtuosoInstalled(): boolean {
   return onPath("virtuoso-t") && onPath("isql-vt") && existsSync(VIRTUOSO_INI);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The package's virtuoso.ini with the database files in `dir`, the SQL and HTTP ports moved,

@@ -10,6 +10,7 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, serveRefuses, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
+import { freePort } from "../free-port.js";
 
 /** One request with exactly these headers (Host included) over node:http: status, headers, JSON body. */
 function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }> {
@@ -42,14 +43,6 @@ function socketExchange(url: string, bytes: string): Promise<string> {
 const TOOLS_LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 
-/** A port free right now (listen on 0, read it, close). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Wait until the server's stderr holds `text` (stderr and stdout are separate pipes). */
 async function stderrHas(server: RunningServer, text: string | RegExp): Promise<string> {

@@ -4,9 +4,9 @@
 // exports the URL to every suite as GROUNDWIRE_TEST_PG_URL.
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../free-port.js";
 
 /** The folder holding initdb, pg_ctl and postgres: $GROUNDWIRE_PG_BIN, else the newest /usr/lib/postgresql/N/bin, else null. */
 export function postgresBin(): string | null {
@@ -19,16 +19,6 @@ export function postgresBin(): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface TestCluster {
   url: string;
