@@ -125,15 +125,14 @@ class Stop extends Error {
   }
 }
 
-// hash-wasm's SHA-384, compiled at the first SHA-384 canonicalization (dynamic import: most users never need it).
-let sha384: Awaited<ReturnType<typeof import("hash-wasm").createSHA384>> | null = null;
+// SHA-384 (@noble/hashes, ts/deps/sha384), loaded at the first SHA-384 canonicalization: a dynamic import, so
+// pages never carry it (not hash-wasm's: that would sit in the SHA-256 chunk every page loads).
+let sha384Hex: ((text: string) => string) | null = null;
 
 /** Hex digest of `text` (UTF-8) with `algorithm`, synchronously (SHA-384 loaded first by canonicalize). */
 function digestHex(algorithm: CanonicalHashAlgorithm, text: string): string {
   if (algorithm === "SHA-256") return sha256Hex(text);
-  sha384!.init();
-  sha384!.update(text);
-  return sha384!.digest("hex");
+  return sha384Hex!(text);
 }
 
 function checkOptions(graph: unknown, options: unknown): Required<Omit<CanonicalizeOptions, "signal">> & { signal?: AbortSignal } {
@@ -170,7 +169,7 @@ export async function canonicalize(graph: Graph, options: CanonicalizeOptions = 
     object: plain(q.object),
     graph: plain(q.graph),
   }));
-  if (hashAlgorithm === "SHA-384") sha384 ??= await (await import("hash-wasm")).createSHA384();
+  if (hashAlgorithm === "SHA-384") sha384Hex ??= (await import("../deps/sha384.js")).sha384Hex;
   const deadline = performance.now() + timeBudgetMs;
   let turnAt = performance.now() + YIELD_EVERY_MS;
   const check = (): void => {
