@@ -5,6 +5,7 @@
  * runs offline and deterministically.
  */
 import { translateQuoteChars, words } from "../match/index.js";
+import { BODY_LINE_PREFIX, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from "../memdsl/index.js";
 
 import type { ChatMessage, TextSynthesizer } from "./text-synthesizer.js";
 
@@ -50,10 +51,23 @@ const MIN_QUOTE = 5;
 /** …and at most this many (a whole sentence when it fits). */
 const MAX_QUOTE = 24;
 
+/**
+ * A passage's text as `framePassage` wrote it: the `<untrusted-data> …` banner line, each line
+ * of the passage behind `  | `, then `</untrusted-data>`, unwrapped to the passage's lines (so a
+ * quote never holds the banner, the frame or a line prefix). Text not in that frame is kept as is.
+ */
+function unframe(block: string): string {
+  const lines = block.split("\n");
+  if (!lines[0]?.startsWith(UNTRUSTED_OPEN)) return block;
+  const body = lines.slice(1);
+  if (body.at(-1)?.trim() === UNTRUSTED_CLOSE) body.pop();
+  return body.map((l) => (l.startsWith(BODY_LINE_PREFIX) ? l.slice(BODY_LINE_PREFIX.length).replace(/^ /, "") : l)).join("\n");
+}
+
 /** Parse the passage blocks out of a prompt written by `buildMessages`. */
 function promptPassages(text: string): PromptPassage[] {
   const out: PromptPassage[] = [];
-  for (const m of text.matchAll(PASSAGE_BLOCK_RE)) out.push({ tag: m[1]!, content: m[2]!.trim() });
+  for (const m of text.matchAll(PASSAGE_BLOCK_RE)) out.push({ tag: m[1]!, content: unframe(m[2]!.trim()).trim() });
   return out;
 }
 
@@ -67,8 +81,8 @@ interface Candidate {
 
 /**
  * The best clean quote of one passage: one or more whole clauses of one sentence, 5 to 24
- * words, never starting or ending inside a clause (a sentence ends at `.`, `!` or `?`, a clause
- * also at `,`, `;`, `:` or a dash), holding no quote marks, brackets, ellipsis or markup.
+ * words, never starting or ending inside a clause (a sentence ends at `.`, `!` or `?` or their
+ * CJK forms `。！？`, a clause also at `,`, `;`, `:`, a dash, or `，；：、`), holding no quote marks, brackets, ellipsis or markup.
  * Scored by the weight of the distinct query words it holds, with a bonus for being the whole
  * sentence and a small one for length (ties: earliest). Quotes already in the moot (`avoid`)
  * are skipped.
@@ -77,14 +91,14 @@ function bestWindow(p: PromptPassage, weights: ReadonlyMap<string, number>, avoi
   const content = p.content;
   let best: Candidate | null = null;
   // Sentences run across line breaks; "Mr." and its like do not end one.
-  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?])+[.!?]?/g)) {
+  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?。！？])+[.!?。！？]?/g)) {
     const base = sentence.index!;
     const text = sentence[0];
     const ws = words(text);
     if (ws.length < MIN_QUOTE) continue;
     // clause ends: the last word, and every word followed by clause punctuation before the next word
     const ends: number[] = [];
-    for (let i = 0; i < ws.length - 1; i++) if (/[,;:—–]|\s-\s|--/.test(text.slice(ws[i]!.end, ws[i + 1]!.start))) ends.push(i);
+    for (let i = 0; i < ws.length - 1; i++) if (/[,;:—–，；：、]|\s-\s|--/.test(text.slice(ws[i]!.end, ws[i + 1]!.start))) ends.push(i);
     ends.push(ws.length - 1);
     const starts = [0, ...ends.slice(0, -1).map((e) => e + 1)];
     for (const i of starts) {
