@@ -14,7 +14,16 @@ import { openStore, type Store } from "../../ts/store/pg.js";
 import { freshDatabase, pgAvailable } from "./pg-env.js";
 
 const corpus = loadCorpus(new URL("../../data/books", import.meta.url));
-const synth = createExtractiveSynthesizer();
+const extractive = createExtractiveSynthesizer();
+/** While set, every turn's model call waits for it: a turn that is certainly running while the test acts. */
+let gate: Promise<void> | null = null;
+const synth: typeof extractive = {
+  ...extractive,
+  async complete(...args: Parameters<typeof extractive.complete>) {
+    if (gate) await gate;
+    return extractive.complete(...args);
+  },
+};
 const PG = pgAvailable();
 
 type Open = (maxMoots: number) => Promise<{ moots: MootStore; close(): Promise<void> }>;
@@ -67,8 +76,15 @@ describe.each(stores)("the moot store contract: %s", (_, open) => {
 
   it("delete wins: the moot is gone at once (404 after), even for a turn running then", async () => {
     const { id } = await moots.create({ keys: KEYS, topic: "ice", turns: 4, k: 4 });
+    let release = () => {};
+    gate = new Promise((resolve) => (release = resolve));
     const running = moots.turn(id);
-    await moots.delete(id);
+    try {
+      await moots.delete(id);
+    } finally {
+      gate = null;
+      release();
+    }
     const late = await running.catch((e) => e);
     expect(late).toBeInstanceOf(NotFoundError);
     await expect(Promise.resolve().then(() => moots.get(id))).rejects.toBeInstanceOf(NotFoundError);

@@ -57,6 +57,13 @@ export function createPgMootStore(options: PgMootStoreOptions): PgMootStore {
   const max = options.maxConcurrentTurns ?? 4;
   const maxMoots = options.maxMoots ?? SERVE_DEFAULTS.maxMoots;
   let running = 0;
+  /**
+   * The moots this replica is speaking a turn of now. A second turn of one of them is refused
+   * at once, before a connection is taken: the advisory lock alone decides only when the second
+   * request reaches the database, which may be after the first turn (a fast model) has ended.
+   * Across replicas the lock decides.
+   */
+  const speaking = new Set<string>();
   const fail = (error: unknown) => (error instanceof StoreError ? error : new StoreError(`the store ${store.shown}: ${pgReason(error)}`, error));
   const notFound = (id: string) => new NotFoundError(`no moot ${JSON.stringify(id.length > 64 ? `${id.slice(0, 64)}…` : id)}`);
   const query = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]) => {
@@ -96,13 +103,16 @@ export function createPgMootStore(options: PgMootStoreOptions): PgMootStore {
     get: async (id) => (await load(id)).moot,
     async turn(id) {
       if (!ID.test(id)) throw notFound(id);
+      if (speaking.has(id)) throw new MootConflictError(`moot ${id} is already speaking a turn; wait for it`);
       if (running >= max) throw new BusyError(`${running} moot turns are running, the most this server runs at once; try again shortly`);
       running++;
+      speaking.add(id);
       let client: pg.PoolClient;
       try {
         client = await store.pool.connect();
       } catch (error) {
         running--;
+        speaking.delete(id);
         throw fail(error);
       }
       const key = mootLockKey(id);
@@ -161,6 +171,7 @@ export function createPgMootStore(options: PgMootStoreOptions): PgMootStore {
         }
         client.release(broken);
         running--;
+        speaking.delete(id);
       }
     },
     async delete(id) {
