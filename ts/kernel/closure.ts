@@ -13,6 +13,8 @@
  */
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
 import { closureWasm } from "../../bindings/closure.js";
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 /**
  * The closure, as CSR over strongly connected components.
@@ -66,6 +68,7 @@ function badEdge(n: number): never {
  * @throws as {@link checkClosureInput}; RangeError when an edge names an id ≥ n
  */
 export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): Closure {
+  checkArgs("closureTs", arguments, "n:number child:u32 parent:u32");
   checkClosureInput(n, child, parent);
   const m = child.length;
   // 1. CSR child → parents, parents kept in input order
@@ -213,6 +216,7 @@ export function computeClosure(
   parent: Uint32Array,
   options: { backend?: BackendRequest } = {},
 ): Closure {
+  checkArgs("computeClosure", arguments, "n:number child:u32 parent:u32 options?:object");
   checkClosureInput(n, child, parent);
   const wasm = wasmFor(options.backend);
   if (!wasm) return closureTs(n, child, parent);
@@ -223,12 +227,15 @@ export function computeClosure(
 
 /** The ancestors of node `v` (itself included), ascending ids. A view, not a copy. */
 export function closureAncestorsOf(closure: Closure, v: number): Uint32Array {
+  checkArgs("closureAncestorsOf", arguments, "closure:closure v:int");
   const c = closure.sccOf[v];
   return closure.ancestors.subarray(closure.offsets[c], closure.offsets[c + 1]);
 }
 
 /** Whether `ancestor` is reachable from `v` (or equal to it): binary search, O(log k). */
 export function closureHas(closure: Closure, v: number, ancestor: number): boolean {
+  // hot (every subclass test): one test, not checkArgs
+  if (!(closure?.sccOf instanceof Uint32Array)) throw new ArgumentError("closureHas", "closure", "a Closure (from computeClosure)", closure);
   const c = closure.sccOf[v];
   let lo = closure.offsets[c];
   let hi = closure.offsets[c + 1];
@@ -243,6 +250,7 @@ export function closureHas(closure: Closure, v: number, ancestor: number): boole
 
 /** Number of (node, ancestor) pairs, reflexive pairs included (Σ over nodes of their list length). */
 export function closurePairCount(closure: Closure): number {
+  checkArgs("closurePairCount", arguments, "closure:closure");
   let total = 0;
   for (let v = 0; v < closure.nodeCount; v++) {
     const c = closure.sccOf[v];

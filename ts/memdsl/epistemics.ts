@@ -8,6 +8,7 @@ import type { EpistemicStatus } from "./schema.js";
 import type { Neighborhood } from "./substrate.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_PROPERTIES, MEMDSL_STATUS, MEMDSL_TAINT, WELL_KNOWN } from "./vocab.js";
+import { checkArgs } from "../args.js";
 
 /** A reason the node's content may not hold now; each becomes a gap of the same kind. */
 export type TaintKind = "stale" | "unresolved" | "outdated";
@@ -39,6 +40,7 @@ export class StatusVerdict {
     taints: readonly Taint[] = [],
     readonly basis = "",
   ) {
+    checkArgs("StatusVerdict", arguments, "status:=verified/asserted/inferred taints?:array basis?:string");
     if (!["verified", "asserted", "inferred"].includes(status)) throw new TypeError(`unknown epistemic status ${JSON.stringify(status)}`);
     const seen = new Set<string>();
     const sorted: Taint[] = [];
@@ -104,6 +106,7 @@ export function applyNodeStatuses(
   neighborhood: Neighborhood,
   options: { onProblem?: (message: string) => void } = {},
 ): Map<string, StatusVerdict> {
+  checkArgs("applyNodeStatuses", arguments, "graph:graph neighborhood:neighborhood options?:object");
   const out = new Map<string, StatusVerdict>();
   const source = graph.source ?? "the graph";
   for (const node of neighborhood.nodes) {

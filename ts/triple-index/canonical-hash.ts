@@ -14,6 +14,7 @@ import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import type { Graph } from "../rdf/index.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** A message digest as rdf-canonize calls it (update strings, then a hex digest). */
 interface MessageDigest {
@@ -166,6 +167,7 @@ function checkOptions(graph: unknown, options: unknown): Required<Omit<Canonical
  * @throws CanonicalizationInputError when the graph holds an RDF 1.2 triple term (RDFC-1.0 defines none)
  */
 export async function canonicalize(graph: Graph, options: CanonicalizeOptions = {}): Promise<Canonicalization> {
+  checkArgs("canonicalize", arguments, "graph:graph options?:object");
   // The budget counts from the call: copying a large graph out of the store and loading
   // rdf-canonize are part of the time a caller waits for, so they are inside it.
   const started = performance.now();
@@ -236,6 +238,7 @@ export async function canonicalize(graph: Graph, options: CanonicalizeOptions = 
  * @returns lowercase hex; identical for isomorphic graphs
  */
 export async function canonicalHash(graph: Graph, options: CanonicalizeOptions = {}): Promise<string> {
+  checkArgs("canonicalHash", arguments, "graph:graph options?:object");
   const { nquads, hashAlgorithm } = await canonicalize(graph, options);
   return digestHex(hashAlgorithm, nquads);
 }
@@ -245,6 +248,7 @@ export async function canonicalHash(graph: Graph, options: CanonicalizeOptions =
  * Same options and errors as {@link canonicalize}.
  */
 export async function canonicalNQuads(graph: Graph, options: CanonicalizeOptions = {}): Promise<string> {
+  checkArgs("canonicalNQuads", arguments, "graph:graph options?:object");
   return (await canonicalize(graph, options)).nquads;
 }
 
