@@ -20,7 +20,7 @@ describe("the house", () => {
     expect(backendInfo().active).toBe("ts");
     expect(wasmFor()).toBeNull();
     setBackend("auto");
-    expect(() => setBackend("gpu" as never)).toThrow(/unknown backend "gpu"/);
+    expect(() => setBackend("gpu" as never)).toThrow(/setBackend: backend must be one of "auto", "wasm", "ts", got "gpu"/);
     expect(() => wasmFor("gpu" as never)).toThrow(/unknown backend "gpu"/);
   });
 

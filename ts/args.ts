@@ -49,7 +49,7 @@ const KINDS: Record<string, [Test, string]> = {
   schema: [(v) => isObject(v) && v.classes instanceof Set && v.properties instanceof Map, "a Schema (Schema.fromGraph(graph))"],
   kernel: [(v) => isObject(v) && isObject(v.schema) && typeof v.check === "function", "a Kernel (createKernel(schema))"],
   closure: [(v) => isObject(v) && v.sccOf instanceof Uint32Array && v.offsets instanceof Uint32Array && v.ancestors instanceof Uint32Array, "a Closure (from computeClosure)"],
-  tripleIndex: [(v) => isObject(v) && Array.isArray(v.order) && v.byId instanceof Map, "a TripleIndex (from buildTripleIndex)"],
+  tripleIndex: [(v) => isObject(v) && isObject(v.byId) && typeof v.fingerprint === "string" && typeof v.numbering === "string", "a TripleIndex (from buildTripleIndex)"],
   fragments: [(v) => Array.isArray(v) || (isObject(v) && v.byId instanceof Map), "an array of Fragments or a FragmentIndex"],
   quoteIndex: [(v) => isObject(v) && typeof v.locate === "function", "a QuoteIndex (from createQuoteIndex)"],
   checkResult: [(v) => isObject(v) && Array.isArray(v.context) && Array.isArray(v.openGoals) && Array.isArray(v.errors) && Array.isArray(v.warnings), "a check result (from kernel.check)"],
@@ -62,9 +62,10 @@ const KINDS: Record<string, [Test, string]> = {
   slice: [(v) => isObject(v) && Array.isArray(v.quads), "a GraphSlice (from toGraphSlice)"],
   artifact: [(v) => isObject(v) && typeof v.artifactId === "string", "an Artifact (from createArtifact)"],
   fragment: [(v) => isObject(v) && typeof v.fragmentId === "string" && typeof v.text === "string", "a Fragment"],
-  indexParts: [(v) => isObject(v) && v.byId instanceof Map && typeof v.order === "function", "the parts buildTripleIndex makes (use buildTripleIndex)"],
+  indexParts: [(v) => isObject(v) && isObject(v.byId) && typeof v.order === "function", "the parts buildTripleIndex makes (use buildTripleIndex)"],
   endpoint: [(v) => isObject(v) && ((typeof v.baseUrl === "string" && v.baseUrl !== "") || (typeof URL !== "undefined" && v.baseUrl instanceof URL)), "options with a baseUrl"],
   resultTerm: [(v) => isObject(v) && typeof v.type === "string" && typeof v.value === "string", "a result term ({type, value})"],
+  citation: [(v) => typeof v === "string" || isRecord(v), "a version id string or a Citation"],
   neighborhood: [(v) => isObject(v) && Array.isArray(v.nodes) && Array.isArray(v.edges), "{nodes, edges} (from assembleNeighborhood)"],
 };
 
@@ -117,6 +118,12 @@ export function checkArgs(fn: string, args: ArrayLike<unknown>, spec: string): v
     if (value === undefined && p.optional) continue;
     let ok = false;
     for (const test of p.tests) if (test(value)) { ok = true; break; }
-    if (!ok) throw new ArgumentError(fn, p.name, p.expected, value);
+    if (ok) continue;
+    // an array with one wrong item: name the item
+    if (Array.isArray(value) && p.expected === KINDS.strings![1]) {
+      const at = value.findIndex((x) => typeof x !== "string");
+      throw new ArgumentError(fn, `${p.name}[${at}]`, "a string", value[at]);
+    }
+    throw new ArgumentError(fn, p.name, p.expected, value);
   }
 }

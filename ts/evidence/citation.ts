@@ -174,7 +174,7 @@ export function citationStatus(
   fragments: readonly Fragment[] | FragmentIndex,
   options: CitationOptions = {},
 ): CitationReport {
-  checkArgs("citationStatus", arguments, "citation:string|object fragments:fragments options?:object");
+  checkArgs("citationStatus", arguments, "citation:citation fragments:fragments options?:object");
   if (typeof citation !== "string" && (citation === null || typeof citation !== "object")) {
     throw new TypeError(`citationStatus: citation must be a version id string or a Citation, got ${citation === null ? "null" : typeof citation}`);
   }

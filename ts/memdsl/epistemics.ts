@@ -9,6 +9,7 @@ import type { Neighborhood } from "./substrate.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_PROPERTIES, MEMDSL_STATUS, MEMDSL_TAINT, WELL_KNOWN } from "./vocab.js";
 import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 /** A reason the node's content may not hold now; each becomes a gap of the same kind. */
 export type TaintKind = "stale" | "unresolved" | "outdated";
@@ -45,7 +46,7 @@ export class StatusVerdict {
     const seen = new Set<string>();
     const sorted: Taint[] = [];
     for (const t of taints) {
-      if (!TAINT_KINDS.includes(t.kind)) throw new TypeError(`unknown taint kind ${JSON.stringify(t.kind)}`);
+      if (!TAINT_KINDS.includes(t?.kind)) throw new ArgumentError("StatusVerdict", "taints", `a list of {kind, note} with kind one of ${TAINT_KINDS.join(", ")}`, t?.kind);
       const key = `${t.kind}\u0000${t.note}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -435,7 +435,6 @@ export class Moot {
    * @throws TranscriptFormatError when the state is malformed
    */
   static resume(client: WorkerClient, synth: TextSynthesizer, state: unknown): Moot {
-    checkArgs("Moot.resume", arguments, "client:worker synth:synth state:any");
     const s = state as Partial<MootState> | null;
     const fail = (field: string, want: string): never => {
       throw new TranscriptFormatError(`saved moot: "${field}" must be ${want}`);

@@ -170,7 +170,6 @@ export class Transcript {
    * @throws TranscriptFormatError naming the bad field
    */
   static fromDict(data: unknown): Transcript {
-    checkArgs("Transcript.fromDict", arguments, "data:any");
     return transcriptFromDict(data);
   }
 

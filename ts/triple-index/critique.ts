@@ -160,7 +160,7 @@ const termKey = (t: RDF.Term) => `${t.termType}\u0000${t.value}`;
  *   (both before anything is changed)
  */
 export function applyCritique(graph: Graph, index: TripleIndex, critique: Critique | string, guards: CritiqueGuards = {}): CritiqueReport {
-  checkArgs("applyCritique", arguments, "graph:graph index:tripleIndex critique:string|array|object guards?:object");
+  checkArgs("applyCritique", arguments, "graph:graph index:tripleIndex");
   const actual = fingerprintGraph(graph);
   if (actual !== index.fingerprint) throw new TripleIndexDriftError(index.fingerprint, actual);
   const items = parseCritique(critique);

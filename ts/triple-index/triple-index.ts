@@ -13,6 +13,7 @@ import { sha256Hex } from "../../bindings/sha256.js";
 import { formatTerm, toPrefixMap, PrefixMap, type Graph } from "../rdf/index.js";
 import { sortQuads, sortTriples, SortedTriples } from "./ordering.js";
 import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 /** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */
 export interface IndexedTriple {
@@ -408,10 +409,9 @@ function inScope(scope: Graph["store"], quad: RDF.Quad): boolean {
  */
 export function checkGraphArgument(fn: string, name: string, value: unknown): void {
   const g = value as Partial<Graph> | null;
-  const what = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-  if (g === null || typeof g !== "object") throw new TypeError(`${fn}: ${name} must be a Graph ({store, prefixes}), got ${what}`);
+  if (g === null || typeof g !== "object") throw new ArgumentError(fn, name, "a Graph ({store, prefixes})", value);
   if (g.store === null || typeof g.store !== "object" || typeof (g.store as { getQuads?: unknown }).getQuads !== "function") {
-    throw new TypeError(`${fn}: ${name} must be a Graph ({store, prefixes}) with an N3.Store as store (parseGraph or createGraph make one)`);
+    throw new ArgumentError(fn, name, "a Graph ({store, prefixes}) with an N3.Store as store (parseGraph or createGraph make one)", value);
   }
-  if (g.prefixes !== undefined && (g.prefixes === null || typeof g.prefixes !== "object")) throw new TypeError(`${fn}: ${name}.prefixes must be an object of prefix name → namespace IRI`);
+  if (g.prefixes !== undefined && (g.prefixes === null || typeof g.prefixes !== "object")) throw new ArgumentError(fn, `${name}.prefixes`, "an object of prefix name → namespace IRI", g.prefixes);
 }
