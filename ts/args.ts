@@ -72,7 +72,8 @@ const KINDS: Record<string, [Test, string]> = {
 interface Param {
   name: string;
   optional: boolean;
-  tests: Test[];
+  /** The kinds' tests joined: one call per argument. */
+  test: Test;
   expected: string;
 }
 
@@ -97,7 +98,8 @@ function parseSpec(spec: string): Param[] {
       tests.push(known[0]);
       names.push(known[1]);
     }
-    return { name: optional ? rawName.slice(0, -1) : rawName, optional, tests, expected: names.join(" or ") };
+    const test: Test = tests.length === 1 ? tests[0]! : (v) => tests.some((t) => t(v));
+    return { name: optional ? rawName.slice(0, -1) : rawName, optional, test, expected: names.join(" or ") };
   });
   parsed.set(spec, params);
   return params;
@@ -115,10 +117,7 @@ export function checkArgs(fn: string, args: ArrayLike<unknown>, spec: string): v
   for (let i = 0; i < params.length; i++) {
     const p = params[i]!;
     const value = args[i];
-    if (value === undefined && p.optional) continue;
-    let ok = false;
-    for (const test of p.tests) if (test(value)) { ok = true; break; }
-    if (ok) continue;
+    if ((value === undefined && p.optional) || p.test(value)) continue;
     // an array with one wrong item: name the item
     if (Array.isArray(value) && p.expected === KINDS.strings![1]) {
       const at = value.findIndex((x) => typeof x !== "string");
