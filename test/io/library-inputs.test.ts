@@ -143,7 +143,7 @@ describe("item 13: computeClosure validates counts and ids identically on both b
     ["n = 2**31", 2 ** 31, u([]), u([]), RangeError, "closure: n must be in 0..16777216, got 2147483648"],
     ["n = 1e9", 1e9, u([]), u([]), RangeError, "closure: n must be in 0..16777216, got 1000000000"],
     ["n = NaN", NaN, u([]), u([]), ArgumentError, "computeClosure: n must be a number, got NaN"],
-    ["n = 2.5", 2.5, u([]), u([]), TypeError, "closure: n must be an integer node count, got 2.5"],
+    ["n = 2.5", 2.5, u([]), u([]), ArgumentError, "computeClosure: n must be an integer node count, got 2.5"],
     ["an edge to node -7 (plain array)", 3, [0] as never, [-7] as never, ArgumentError, "computeClosure: child must be a Uint32Array, got an array"],
     ["an edge to node 3 of 3", 3, u([0]), u([3]), RangeError, "closure: an edge names a node id outside 0..2"],
     ["lengths differ", 3, u([0, 1]), u([1]), RangeError, "closure: child and parent edge arrays differ in length"],

@@ -46,13 +46,13 @@ export const MAX_CLOSURE_EDGES = 1 << 26;
  * the same way on WASM and TS (never "memory access out of bounds", never a 20 GB array):
  * `n` an integer in 0..MAX_CLOSURE_NODES, `child`/`parent` Uint32Arrays of one length at most
  * MAX_CLOSURE_EDGES. (Ids ≥ n are checked by each backend's own pass over the edges.)
- * @throws TypeError naming the argument for a wrong type; RangeError for a count out of range
+ * @throws ArgumentError naming the argument for a wrong type; RangeError for a count out of range
  */
 export function checkClosureInput(n: unknown, child: unknown, parent: unknown): void {
-  if (typeof n !== "number" || !Number.isInteger(n)) throw new TypeError(`closure: n must be an integer node count, got ${typeof n === "number" ? String(n) : typeof n}`);
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new ArgumentError("computeClosure", "n", "an integer node count", n);
   if (n < 0 || n > MAX_CLOSURE_NODES) throw new RangeError(`closure: n must be in 0..${MAX_CLOSURE_NODES}, got ${n}`);
-  if (!(child instanceof Uint32Array)) throw new TypeError("closure: child must be a Uint32Array of node ids");
-  if (!(parent instanceof Uint32Array)) throw new TypeError("closure: parent must be a Uint32Array of node ids");
+  if (!(child instanceof Uint32Array)) throw new ArgumentError("computeClosure", "child", "a Uint32Array of node ids", child);
+  if (!(parent instanceof Uint32Array)) throw new ArgumentError("computeClosure", "parent", "a Uint32Array of node ids", parent);
   if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
   if (child.length > MAX_CLOSURE_EDGES) throw new RangeError(`closure: at most ${MAX_CLOSURE_EDGES} edges, got ${child.length}`);
 }
@@ -205,7 +205,7 @@ export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): C
  * Both backends return identical arrays, owned by the caller (never views of WASM
  * memory). On the WASM backend the three are views into one ArrayBuffer (one copy
  * out of the module instead of three), so use them through the views, not `.buffer`.
- * @throws TypeError when `n` is not an integer or an edge array is not a Uint32Array;
+ * @throws ArgumentError when `n` is not an integer or an edge array is not a Uint32Array;
  *   RangeError when `n` is outside 0..MAX_CLOSURE_NODES, there are more than
  *   MAX_CLOSURE_EDGES edges, the arrays differ in length, or an edge names an id ≥ n —
  *   identically on both backends
