@@ -53,7 +53,7 @@ const KINDS: Record<string, [Test, string]> = {
   fragments: [(v) => Array.isArray(v) || (isObject(v) && v.byId instanceof Map), "an array of Fragments or a FragmentIndex"],
   quoteIndex: [(v) => isObject(v) && typeof v.locate === "function", "a QuoteIndex (from createQuoteIndex)"],
   checkResult: [(v) => isObject(v) && Array.isArray(v.context) && Array.isArray(v.openGoals) && Array.isArray(v.errors) && Array.isArray(v.warnings), "a check result (from kernel.check)"],
-  sparqlResult: [(v) => isObject(v) && (v.kind === "boolean" || (v.kind === "rows" && Array.isArray(v.rows))), "a SparqlResult (from a store's query)"],
+  sparqlResult: [(v) => isObject(v) && (v.kind === "boolean" || (v.kind === "bindings" && Array.isArray(v.rows))), "a SparqlResult (from a store's query)"],
   sparqlStore: [(v) => isObject(v) && typeof v.query === "function", "a SparqlStore (createOxigraphStore or createSparqlEndpointStore)"],
   synth: [(v) => isObject(v) && typeof v.complete === "function", "a TextSynthesizer ({name, complete})"],
   worker: [(v) => isObject(v) && typeof v.query === "function", "a WorkerClient ({query})"],
