@@ -120,3 +120,45 @@ for (const [entryName, entry] of [["ts/index.ts", browserEntry], ["ts/node.ts", 
     });
   });
 }
+
+describe("the cases the issue names, through the Node entry", () => {
+  const e = nodeEntry;
+  it("createOxigraphStore() names its graph", () => {
+    expect(() => (e.createOxigraphStore as Callable)()).toThrow(/^createOxigraphStore: graph must be a Graph \(from parseGraph, createGraph or loadGraphFile\), got undefined$/);
+  });
+  it("renderNeighborhood(null, null) names the neighborhood", () => {
+    expect(() => (e.renderNeighborhood as Callable)(null, null)).toThrow(/^renderNeighborhood: neighborhood must be .*, got null$/);
+  });
+  it('an artifact id "\\uD800" (a lone surrogate) is refused by name, not a URIError', () => {
+    const call = (f: () => unknown) => {
+      try {
+        f();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    for (const thrown of [
+      call(() => e.fragmentMarkdown("\uD800", "# x\n")),
+      call(() => e.fragmentPlainText("\uD800", "x")),
+      call(() => e.artifactIri("\uD800")),
+      call(() => e.fragmentIri("\uD800")),
+      call(() => e.createArtifact({ sourceObjectId: "\uD800", content: "x" })),
+    ]) {
+      expect(thrown).toBeInstanceOf(ArgumentError);
+      expect((thrown as Error).message).toMatch(/(artifactId|sourceObjectId|fragmentId) must be .*well-formed Unicode/);
+    }
+  });
+  it('resolveHandle(envelope, " n2") is refused: a handle with surrounding space is not a displayed handle', () => {
+    const n = { nodes: [{ token: "http://e/a", kind: "resource" as const, title: "a", body: "" }, { token: "http://e/b", kind: "resource" as const, title: "b", body: "" }], edges: [] };
+    const env = e.renderNeighborhood(n as never, new Map());
+    expect(e.resolveHandle(env, "n2").ref).toBe("n2");
+    expect(() => e.resolveHandle(env, " n2")).toThrow(e.HandleError);
+  });
+  it("a citation with an empty quote is refused as an empty address is", () => {
+    const fragments = e.fragmentMarkdown("doc", "# Title\n\nSome text here.\n");
+    const f = fragments[1]!;
+    expect(() => e.citationStatus({ fragmentId: f.fragmentId, contentHash: f.contentHash, text: "" }, fragments)).toThrow(e.CitationFormatError);
+    expect(() => e.citationStatus({ fragmentId: "", contentHash: f.contentHash }, fragments)).toThrow(e.CitationFormatError);
+  });
+});
