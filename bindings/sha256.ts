@@ -14,6 +14,7 @@
 import type { IHasher } from "hash-wasm";
 import { hashWasm } from "../ts/deps/hash-wasm.js";
 import { loadNoble, noble } from "../ts/deps/noble.js";
+import { ArgumentError } from "../ts/errors.js";
 
 /**
  * An incremental SHA-256: feed the message in pieces, then take the digest once. The
@@ -175,6 +176,7 @@ export function sha256Backend(): Sha256Backend["name"] | null {
  * Throws when no backend is initialised.
  */
 export function sha256Hex(data: Uint8Array | string): string {
+  if (typeof data !== "string" && !(data instanceof Uint8Array)) throw new ArgumentError("sha256Hex", "data", "a string or a Uint8Array", data);
   if (!active) throw new Error("SHA-256 is not initialised: await initSha256() (or import the package entry) first");
   return typeof data === "string" ? active.digestHexText(data) : active.digestHex(data);
 }

@@ -11,6 +11,7 @@
  */
 import { instantiateSync } from "@assemblyscript/loader";
 import { WASM_BASE64 } from "./wasm-bytes.generated.js";
+import { checkArgs } from "../ts/args.js";
 
 /** Which implementation a hot path runs on. */
 export type Backend = "wasm" | "ts";
@@ -78,6 +79,7 @@ export function initWasm(): Promise<WasmExports | null> {
  * loaded; "ts" always runs the pure-TS reference; "auto" (default) prefers WASM.
  */
 export function setBackend(backend: BackendRequest): void {
+  checkArgs("setBackend", arguments, "backend:=auto/wasm/ts");
   requested = checkBackend(backend);
 }
 

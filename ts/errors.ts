@@ -59,6 +59,7 @@ export function isGroundwireError(error: unknown): error is GroundwireError {
 function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return String(value);
   if (typeof value === "string") return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   return typeof value;
 }

@@ -228,7 +228,7 @@ describe("plain text, other formats and bad input", () => {
 
   it("bad input is a clear error naming what", () => {
     expect(() => fragmentMarkdown("", "x")).toThrow("fragmentMarkdown: artifactId must be a non-empty string");
-    expect(() => fragmentMarkdown("a", null as unknown as string)).toThrow("fragmentMarkdown: text must be a string (got null)");
+    expect(() => fragmentMarkdown("a", null as unknown as string)).toThrow("fragmentMarkdown: text must be a string, got null");
     expect(() => parseCitation("abc")).toThrow(CitationFormatError);
     expect(() => parseCitation(`${"a".repeat(64)}#md5:00`)).toThrow(/content hash must be sha256/);
     expect(() => citationStatus("nonsense", [])).toThrow('not a citation: "nonsense" (expected <fragmentId>#sha256:<hex>)');

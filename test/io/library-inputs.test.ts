@@ -15,6 +15,7 @@ import { computeClosure, createKernel } from "../../ts/kernel/index.js";
 import { citationStatus } from "../../ts/evidence/index.js";
 import { checkGrounding } from "../../ts/moot/grounding.js";
 import { backendInfo } from "../../bindings/wasm.js";
+import { ArgumentError } from "../../ts/errors.js";
 
 const SHARED_RDF = new URL("../../../shared/data/rdf/", import.meta.url);
 const tmp = () => mkdtempSync(join(tmpdir(), "gw-lib-"));
@@ -118,18 +119,18 @@ describe("item 10: JSON depth", () => {
   });
 });
 
-describe("item 12: the public API throws TypeError naming the argument", () => {
+describe("item 12: the public API refuses a wrong argument with an ArgumentError naming it", () => {
   it.each([
     ["buildTripleIndex({})", () => buildTripleIndex({} as never), /buildTripleIndex: graph must be a Graph/],
-    ["buildTripleIndex(null)", () => buildTripleIndex(null as never), /buildTripleIndex: graph must be a Graph \(\{store, prefixes\}\), got null/],
+    ["buildTripleIndex(null)", () => buildTripleIndex(null as never), /buildTripleIndex: graph must be a Graph \(from parseGraph, createGraph or loadGraphFile\), got null/],
     ["buildTripleIndex(g, {scope: 1})", () => buildTripleIndex(parseGraph(""), { scope: 1 as never }), /buildTripleIndex: options.scope must be a Graph/],
     ["citationStatus(null, …)", () => citationStatus(null as never, []), /citationStatus: citation must be a version id string or a Citation, got null/],
     ["citationStatus(id, null)", () => citationStatus("x", null as never), /citationStatus: fragments must be/],
-    ["checkGrounding(null, …)", () => checkGrounding(null as never, []), /checkGrounding\(text\): text must be a string, got null/],
+    ["checkGrounding(null, …)", () => checkGrounding(null as never, []), /checkGrounding: text must be a string, got null/],
     ["checkGrounding(text, null)", () => checkGrounding("x", null as never), /checkGrounding: passages must be an array/],
     ["createKernel(null)", () => createKernel(null as never), /createKernel: schema must be a Schema/],
   ])("%s", (_name, call, message) => {
-    expect(call).toThrow(TypeError);
+    expect(call).toThrow(ArgumentError);
     expect(call).toThrow(message);
   });
 });
@@ -141,9 +142,9 @@ describe("item 13: computeClosure validates counts and ids identically on both b
     ["n = -1", -1, u([]), u([]), RangeError, "closure: n must be in 0..16777216, got -1"],
     ["n = 2**31", 2 ** 31, u([]), u([]), RangeError, "closure: n must be in 0..16777216, got 2147483648"],
     ["n = 1e9", 1e9, u([]), u([]), RangeError, "closure: n must be in 0..16777216, got 1000000000"],
-    ["n = NaN", NaN, u([]), u([]), TypeError, "closure: n must be an integer node count, got NaN"],
-    ["n = 2.5", 2.5, u([]), u([]), TypeError, "closure: n must be an integer node count, got 2.5"],
-    ["an edge to node -7 (plain array)", 3, [0] as never, [-7] as never, TypeError, "closure: child must be a Uint32Array of node ids"],
+    ["n = NaN", NaN, u([]), u([]), ArgumentError, "computeClosure: n must be a number, got NaN"],
+    ["n = 2.5", 2.5, u([]), u([]), ArgumentError, "computeClosure: n must be an integer node count, got 2.5"],
+    ["an edge to node -7 (plain array)", 3, [0] as never, [-7] as never, ArgumentError, "computeClosure: child must be a Uint32Array, got an array"],
     ["an edge to node 3 of 3", 3, u([0]), u([3]), RangeError, "closure: an edge names a node id outside 0..2"],
     ["lengths differ", 3, u([0, 1]), u([1]), RangeError, "closure: child and parent edge arrays differ in length"],
   ])("%s", (_name, n, child, parent, type, message) => {

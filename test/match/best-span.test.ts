@@ -54,7 +54,7 @@ describe("sequenceRatio (difflib, autojunk off, code points)", () => {
   });
 
   it("rejects non-strings", () => {
-    expect(() => sequenceRatio(1 as unknown as string, "a")).toThrow(TypeError);
+    expect(() => sequenceRatio(1 as unknown as string, "a")).toThrow(/sequenceRatio: a must be a string, got 1/);
   });
 });
 

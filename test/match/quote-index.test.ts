@@ -274,7 +274,7 @@ describe("input checks", () => {
     expect(() => ix.locate("w ".repeat(201))).toThrow(/MAX_QUOTE_WORDS/);
     // bounded in characters too, as bestSpan is: one 5,000-letter word is refused, not searched
     expect(() => ix.locate("x".repeat(5_000))).toThrow(/more than MAX_QUOTE_CHARS \(2000\) characters once normalized; too long to locate/);
-    expect(() => createQuoteIndex("abc" as unknown as string[])).toThrow(TypeError);
+    expect(() => createQuoteIndex("abc" as unknown as string[])).toThrow(/createQuoteIndex: input must be an array, got "abc"/);
     expect(() => createQuoteIndex([{ key: "a", text: "x" }, { key: "a", text: "y" }])).toThrow(/twice/);
     expect(() => createQuoteIndex([{ key: "a", text: "xy", passages: [{ label: "p", start: 0, end: 9 }] }])).toThrow(/passages\[0\]/);
   });

@@ -229,8 +229,8 @@ describe("applyNodeStatuses", () => {
   });
 
   it("StatusVerdict rejects unknown words and orders taints", () => {
-    expect(() => new StatusVerdict("certain" as never)).toThrow(/unknown epistemic status "certain"/);
-    expect(() => new StatusVerdict("asserted", [{ kind: "rotten" as never, note: "" }])).toThrow(/unknown taint kind/);
+    expect(() => new StatusVerdict("certain" as never)).toThrow(/StatusVerdict: status must be one of "verified", "asserted", "inferred", got "certain"/);
+    expect(() => new StatusVerdict("asserted", [{ kind: "rotten" as never, note: "" }])).toThrow(/StatusVerdict: taints must be a list of \{kind, note\} with kind one of .*, got "rotten"/);
     const v = new StatusVerdict("inferred", [
       { kind: "outdated", note: "b" },
       { kind: "stale", note: "z" },

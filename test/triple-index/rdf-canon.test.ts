@@ -125,6 +125,22 @@ describe("the time budget", () => {
     expect((error as Error).message).toMatch(/time budget \(timeBudgetMs 1000\)/);
   });
 
+  it("a small budget on a hard graph is refused by the budget, not the work bound", async () => {
+    // a 20-node blank-node clique: the poison shape; 50 ms is far below what it needs at factor Infinity
+    let text = "";
+    for (let i = 0; i < 20; i++) for (let j = 0; j < 20; j++) if (i !== j) text += `_:n${i} <http://e/p> _:n${j} .\n`;
+    const error = await canonicalHash(parseGraph(text, { format: "ntriples" }), { timeBudgetMs: 50, maxWorkFactor: Infinity }).catch((x: unknown) => x);
+    expect(error).toBeInstanceOf(CanonicalizationLimitError);
+    expect(error).toMatchObject({ code: "limit", limit: "time", timeBudgetMs: 50 });
+  });
+
+  it("the budget counts from the call: copying a large graph out of the store is inside it", async () => {
+    // 20,000 quads take well over 1 ms to read and copy; the bound is checked every 1,000 of them
+    const g = parseGraph(ring(20_000), { format: "ntriples" });
+    const error = await canonicalHash(g, { timeBudgetMs: 1 }).catch((x: unknown) => x);
+    expect(error).toMatchObject({ code: "limit", limit: "time", timeBudgetMs: 1 });
+  });
+
   it("the caller's signal stops it too, named as aborted", async () => {
     const g = parseGraph(ring(10_000), { format: "ntriples" });
     const error = await canonicalHash(g, { signal: AbortSignal.timeout(200) }).catch((x: unknown) => x);

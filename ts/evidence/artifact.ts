@@ -6,6 +6,7 @@
  */
 import { sha256Hex } from "../../bindings/sha256.js";
 import { ArgumentError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** Media types the spine fragments today; everything else is reported as not supported yet. */
 export type FragmentableMediaType = "text/markdown" | "text/plain";
@@ -49,6 +50,7 @@ const EXTENSION_MEDIA_TYPES: Record<string, string> = {
  * `application/octet-stream`.
  */
 export function mediaTypeForPath(path: string): string {
+  checkArgs("mediaTypeForPath", arguments, "path:string");
   const bare = path.replace(/[?#].*$/s, "").toLowerCase();
   const slash = Math.max(bare.lastIndexOf("/"), bare.lastIndexOf("\\"));
   const dot = bare.lastIndexOf(".");

@@ -15,6 +15,7 @@
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { createSuggestIndex, suggestFrom, type SuggestIndex } from "./suggest.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** The four outcomes of resolving a citation. */
 export type CitationStatus = "current" | "moved" | "stale" | "lost";
@@ -85,6 +86,7 @@ export function parseCitation(versionId: string): Citation {
 
 /** The citation of a fragment as it is now: its address, its content, its text and kind. */
 export function citeFragment(fragment: Fragment): Citation {
+  checkArgs("citeFragment", arguments, "fragment:fragment");
   return { fragmentId: fragment.fragmentId, contentHash: fragment.contentHash, text: fragment.text, kind: fragment.kind };
 }
 
@@ -104,6 +106,7 @@ export interface FragmentIndex {
  * @throws Error when two fragments share a fragmentId (not one document's output)
  */
 export function indexFragments(fragments: readonly Fragment[]): FragmentIndex {
+  checkArgs("indexFragments", arguments, "fragments:array");
   const byId = new Map<string, Fragment>();
   const byContent = new Map<string, Fragment[]>();
   for (const f of fragments) {
@@ -135,6 +138,7 @@ function indexOf(fragments: readonly Fragment[] | FragmentIndex): FragmentIndex 
  *   resolving many citations against a non-frozen array)
  */
 export function resolveFragment(address: string, fragments: readonly Fragment[] | FragmentIndex): Fragment | null {
+  checkArgs("resolveFragment", arguments, "address:string fragments:fragments");
   const hash = address.indexOf("#");
   return indexOf(fragments).byId.get(hash < 0 ? address : address.slice(0, hash)) ?? null;
 }
@@ -170,6 +174,7 @@ export function citationStatus(
   fragments: readonly Fragment[] | FragmentIndex,
   options: CitationOptions = {},
 ): CitationReport {
+  checkArgs("citationStatus", arguments, "citation:citation fragments:fragments options?:object");
   if (typeof citation !== "string" && (citation === null || typeof citation !== "object")) {
     throw new TypeError(`citationStatus: citation must be a version id string or a Citation, got ${citation === null ? "null" : typeof citation}`);
   }

@@ -16,6 +16,7 @@ import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment/index.js";
 import { EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
+import { checkArgs } from "../args.js";
 
 // N3.js's term constructors, called through: the Node build loads N3.js at first use (ts/deps/n3).
 const namedNode = (iri: string) => n3DataFactory().namedNode(iri);
@@ -37,6 +38,7 @@ export function artifactIri(artifactId: string): string {
 
 /** IRI of a fragment: `urn:groundwire:fragment:` + its 64-hex fragmentId. */
 export function fragmentIri(fragmentId: string): string {
+  checkArgs("fragmentIri", arguments, "fragmentId:text");
   return `urn:groundwire:fragment:${fragmentId}`;
 }
 
@@ -58,6 +60,7 @@ export interface GraphSlice {
  * @throws Error when a fragment belongs to another artifact (its artifactId differs)
  */
 export function toGraphSlice(artifact: Artifact, fragments: readonly Fragment[]): GraphSlice {
+  checkArgs("toGraphSlice", arguments, "artifact:artifact fragments:array");
   const RDF_TYPE = rdfType();
   const XSD_INTEGER = namedNode(`${XSD}integer`);
   const a = namedNode(artifactIri(artifact.artifactId));
@@ -146,6 +149,7 @@ function show(term: RDF.Term | null | undefined): string | null {
  * the SHACL results). Async because the engine is.
  */
 export async function validateSlice(slice: GraphSlice): Promise<ValidationOutcome> {
+  checkArgs("validateSlice", arguments, "slice:slice");
   const data = new (n3Store())(slice.quads as never);
   const { validator, inversePath } = shapesEngine();
   const report = await validator.validate(data as unknown as RDF.DatasetCore);
@@ -206,6 +210,7 @@ export interface IngestReport {
  * @throws whatever the store throws on a failed write (after which it holds what it held before)
  */
 export async function ingest(store: QuadStore, slice: GraphSlice): Promise<IngestReport> {
+  checkArgs("ingest", arguments, "store:object slice:slice");
   const outcome = await validateSlice(slice);
   const artifact = sliceArtifact(slice.quads);
   const graph = artifact?.value ?? "";

@@ -10,9 +10,11 @@
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
+import { checkArgs } from "../args.js";
 
 /** The first words of a text: whitespace normalized, cut at a word boundary to at most `max` UTF-16 units, `…` when cut. */
 export function firstWords(text: string, max = 60): string {
+  checkArgs("firstWords", arguments, "text:string max?:int");
   const flat = normalizeWhitespace(text);
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
@@ -37,11 +39,17 @@ function quoteOneLine(text: string): string {
  * (Line by line, for output written as it is made: {@link listingLines}.)
  */
 export function formatFragmentListing(fragments: readonly Fragment[], artifact?: Artifact): string {
+  checkArgs("formatFragmentListing", arguments, "fragments:array artifact?:artifact");
   return `${Array.from(listingLines(fragments, artifact)).join("\n")}\n`;
 }
 
 /** The lines of {@link formatFragmentListing}, without their line ends, one at a time. */
-export function* listingLines(fragments: readonly Fragment[], artifact?: Artifact): Generator<string> {
+export function listingLines(fragments: readonly Fragment[], artifact?: Artifact): Generator<string> {
+  checkArgs("listingLines", arguments, "fragments:array artifact?:artifact");
+  return lines(fragments, artifact);
+}
+
+function* lines(fragments: readonly Fragment[], artifact?: Artifact): Generator<string> {
   if (artifact) {
     yield `${artifact.artifactId}  ${artifact.mediaType}  ${artifact.byteLength} bytes  ${artifact.contentHash}  ${fragments.length} fragments`;
   }

@@ -8,6 +8,7 @@ import { decodeUtf8, readRegularFile, refuseNonRegular } from "../files.js";
 import { createArtifact, mediaTypeForPath, type Artifact } from "./artifact.js";
 import { fragmentDocument, UnsupportedFormatError, type Fragment } from "./fragment/index.js";
 import { MAX_DOCUMENT_LENGTH } from "./limits.js";
+import { checkArgs } from "../args.js";
 
 /**
  * The artifact id a file gets when none is given: the same for one file however it
@@ -21,6 +22,7 @@ import { MAX_DOCUMENT_LENGTH } from "./limits.js";
  * @throws the fs error (ENOENT …) when the file does not exist
  */
 export function defaultArtifactId(path: string): string {
+  checkArgs("defaultArtifactId", arguments, "path:text");
   const real = realpathSync(path);
   for (let dir = dirname(real); ; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) return relative(dir, real).split(sep).join("/");
@@ -58,6 +60,7 @@ export function loadDocumentFile(
   path: string,
   options: { artifactId?: string; mediaType?: string; bytes?: Uint8Array; maxBytes?: number } = {},
 ): LoadedDocument {
+  checkArgs("loadDocumentFile", arguments, "path:text options?:object");
   // a folder or a device has no format to name: say what it is first (never opened here)
   if (!options.bytes) refuseNonRegular(path);
   const mediaType = options.mediaType ?? mediaTypeForPath(path);

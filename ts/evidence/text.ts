@@ -1,4 +1,5 @@
-/**
+
+import { checkArgs } from "../args.js";/**
  * Text rules of the evidence spine: whitespace normalization (what a content hash
  * covers), slugs (what an address anchor is made of) and the escape that keeps
  * disambiguated anchors apart from every slug.
@@ -10,6 +11,7 @@
  * spaces therefore never changes a content hash.
  */
 export function normalizeWhitespace(text: string): string {
+  checkArgs("normalizeWhitespace", arguments, "text:string");
   // Most labels are already normal (single spaces between words): one table lookup per unit
   // tells, and the string is returned as is, where the regex replace and trim make a copy.
   const ws = whitespaceTable();
@@ -40,6 +42,7 @@ const DROPPED = /[^\p{L}\p{M}\p{N}\p{Pc}\-\s]/gu;
  * or no label).
  */
 export function slugify(label: string): string {
+  checkArgs("slugify", arguments, "label:string");
   return asciiSlug(label) ?? normalizeWhitespace(label.normalize("NFC").toLowerCase().replace(DROPPED, "")).replace(/ /g, "-");
 }
 
@@ -81,6 +84,7 @@ function asciiSlug(label: string): string | null {
  * second heading's anchor is the third heading's slug).
  */
 export function anchorFor(slug: string, occurrence: number): string {
+  checkArgs("anchorFor", arguments, "slug:string occurrence:int");
   return occurrence === 1 && slug !== "" ? slug : `${slug}~${occurrence}`;
 }
 

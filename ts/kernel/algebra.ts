@@ -8,6 +8,7 @@
 import { RDF_TYPE, XSD } from "./schema.js";
 import { toPrefixMap } from "../rdf/format-term.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {
@@ -100,6 +101,7 @@ export interface Query {
 
 /** A new empty SELECT query. */
 export function emptyQuery(prefixes: Record<string, string> = {}): Query {
+  checkArgs("emptyQuery", arguments, "prefixes?:prefixes");
   return { form: "select", prefixes, projection: [], where: { type: "group", patterns: [] }, groupBy: [], having: [], orderBy: [] };
 }
 
@@ -160,6 +162,7 @@ export class SparqlIriError extends GroundwireError {
  * @throws SparqlIriError when the IRI holds a space, a control or one of `<>"{}|^\`\`
  */
 export function iriRef(iri: string): string {
+  checkArgs("iriRef", arguments, "iri:string");
   if (NOT_IN_IRIREF.test(iri)) throw new SparqlIriError(iri);
   return `<${iri}>`;
 }
@@ -169,6 +172,7 @@ export function iriRef(iri: string): string {
  * @throws SparqlIriError when the IRI must be written whole and holds what IRIREF cannot (see {@link iriRef})
  */
 export function compactIri(iri: string, prefixes: Record<string, string>): string {
+  checkArgs("compactIri", arguments, "iri:string prefixes:prefixes");
   const out = toPrefixMap(prefixes).formatIri(iri);
   return out.startsWith("<") ? iriRef(iri) : out;
 }
@@ -321,6 +325,7 @@ function queryBody(q: Query, prefixes: Record<string, string>, indent: string): 
  * @throws SparqlIriError when an IRI holds what SPARQL's IRIREF cannot (never escaped: see {@link iriRef})
  */
 export function toSparql(query: Query): string {
+  checkArgs("toSparql", arguments, "query:query");
   const body = queryBody(query, query.prefixes, "");
   const used = Object.entries(query.prefixes).filter(([p]) => new RegExp(`(^|[\\s(/|^!{,])${p.replace(/[-.]/g, "\\$&")}:`).test(body));
   const head = used.map(([p, ns]) => `PREFIX ${p}: ${iriRef(ns)}`);

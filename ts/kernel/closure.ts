@@ -13,6 +13,8 @@
  */
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
 import { closureWasm } from "../../bindings/closure.js";
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 /**
  * The closure, as CSR over strongly connected components.
@@ -44,13 +46,13 @@ export const MAX_CLOSURE_EDGES = 1 << 26;
  * the same way on WASM and TS (never "memory access out of bounds", never a 20 GB array):
  * `n` an integer in 0..MAX_CLOSURE_NODES, `child`/`parent` Uint32Arrays of one length at most
  * MAX_CLOSURE_EDGES. (Ids ≥ n are checked by each backend's own pass over the edges.)
- * @throws TypeError naming the argument for a wrong type; RangeError for a count out of range
+ * @throws ArgumentError naming the argument for a wrong type; RangeError for a count out of range
  */
 export function checkClosureInput(n: unknown, child: unknown, parent: unknown): void {
-  if (typeof n !== "number" || !Number.isInteger(n)) throw new TypeError(`closure: n must be an integer node count, got ${typeof n === "number" ? String(n) : typeof n}`);
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new ArgumentError("computeClosure", "n", "an integer node count", n);
   if (n < 0 || n > MAX_CLOSURE_NODES) throw new RangeError(`closure: n must be in 0..${MAX_CLOSURE_NODES}, got ${n}`);
-  if (!(child instanceof Uint32Array)) throw new TypeError("closure: child must be a Uint32Array of node ids");
-  if (!(parent instanceof Uint32Array)) throw new TypeError("closure: parent must be a Uint32Array of node ids");
+  if (!(child instanceof Uint32Array)) throw new ArgumentError("computeClosure", "child", "a Uint32Array of node ids", child);
+  if (!(parent instanceof Uint32Array)) throw new ArgumentError("computeClosure", "parent", "a Uint32Array of node ids", parent);
   if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
   if (child.length > MAX_CLOSURE_EDGES) throw new RangeError(`closure: at most ${MAX_CLOSURE_EDGES} edges, got ${child.length}`);
 }
@@ -66,6 +68,7 @@ function badEdge(n: number): never {
  * @throws as {@link checkClosureInput}; RangeError when an edge names an id ≥ n
  */
 export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): Closure {
+  checkArgs("closureTs", arguments, "n:number child:u32 parent:u32");
   checkClosureInput(n, child, parent);
   const m = child.length;
   // 1. CSR child → parents, parents kept in input order
@@ -202,7 +205,7 @@ export function closureTs(n: number, child: Uint32Array, parent: Uint32Array): C
  * Both backends return identical arrays, owned by the caller (never views of WASM
  * memory). On the WASM backend the three are views into one ArrayBuffer (one copy
  * out of the module instead of three), so use them through the views, not `.buffer`.
- * @throws TypeError when `n` is not an integer or an edge array is not a Uint32Array;
+ * @throws ArgumentError when `n` is not an integer or an edge array is not a Uint32Array;
  *   RangeError when `n` is outside 0..MAX_CLOSURE_NODES, there are more than
  *   MAX_CLOSURE_EDGES edges, the arrays differ in length, or an edge names an id ≥ n —
  *   identically on both backends
@@ -213,6 +216,7 @@ export function computeClosure(
   parent: Uint32Array,
   options: { backend?: BackendRequest } = {},
 ): Closure {
+  checkArgs("computeClosure", arguments, "n:number child:u32 parent:u32 options?:object");
   checkClosureInput(n, child, parent);
   const wasm = wasmFor(options.backend);
   if (!wasm) return closureTs(n, child, parent);
@@ -223,12 +227,15 @@ export function computeClosure(
 
 /** The ancestors of node `v` (itself included), ascending ids. A view, not a copy. */
 export function closureAncestorsOf(closure: Closure, v: number): Uint32Array {
+  checkArgs("closureAncestorsOf", arguments, "closure:closure v:int");
   const c = closure.sccOf[v];
   return closure.ancestors.subarray(closure.offsets[c], closure.offsets[c + 1]);
 }
 
 /** Whether `ancestor` is reachable from `v` (or equal to it): binary search, O(log k). */
 export function closureHas(closure: Closure, v: number, ancestor: number): boolean {
+  // hot (every subclass test): one test, not checkArgs
+  if (!(closure?.sccOf instanceof Uint32Array)) throw new ArgumentError("closureHas", "closure", "a Closure (from computeClosure)", closure);
   const c = closure.sccOf[v];
   let lo = closure.offsets[c];
   let hi = closure.offsets[c + 1];
@@ -243,6 +250,7 @@ export function closureHas(closure: Closure, v: number, ancestor: number): boole
 
 /** Number of (node, ancestor) pairs, reflexive pairs included (Σ over nodes of their list length). */
 export function closurePairCount(closure: Closure): number {
+  checkArgs("closurePairCount", arguments, "closure:closure");
   let total = 0;
   for (let v = 0; v < closure.nodeCount; v++) {
     const c = closure.sccOf[v];

@@ -17,6 +17,7 @@ import { RDF_TYPE } from "./schema.js";
 import type { SparqlStore } from "./store.js";
 import { formatResultTerm } from "./run.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** Most hits a search returns, and most entries of each list of a term's description. */
 export const MAX_EXPLORE_ITEMS = 50;
@@ -71,6 +72,7 @@ function localName(iri: string): string {
  * @param options.prefixes prefixes to write names with besides the schema's (an endpoint's predeclared ones)
  */
 export function searchSchema(schema: Schema, text: string, limit = 10, options: { prefixes?: Record<string, string> } = {}): SchemaHit[] {
+  checkArgs("searchSchema", arguments, "schema:schema text:string limit?:int options?:object");
   const prefixes = displayPrefixes(schema, options.prefixes);
   const want = text.trim().toLowerCase();
   if (!want) return [];
@@ -124,7 +126,9 @@ function hitOf(schema: Schema, prefixes: Record<string, string>, iri: string, ki
 }
 
 /** A term as written (`dbo:birthPlace`, `<http://…>` or a full IRI) as an IRI. @throws GroundwireError (400) for an undeclared prefix */
-export function termIri(schema: Schema, term: string, prefixes: Record<string, string> = schema.prefixes): string {
+export function termIri(schema: Schema, term: string, prefixes?: Record<string, string>): string {
+  checkArgs("termIri", arguments, "schema:schema term:string prefixes?:prefixes");
+  prefixes ??= schema.prefixes;
   const t = term.trim();
   if (t.startsWith("<") && t.endsWith(">")) return t.slice(1, -1);
   const iri = expandName(t, prefixes);
@@ -139,6 +143,7 @@ export function termIri(schema: Schema, term: string, prefixes: Record<string, s
  * @param limit entries at most per list (1–{@link MAX_EXPLORE_ITEMS}, default 20)
  */
 export async function describeTerm(schema: Schema, term: string, options: { limit?: number; store?: SparqlStore; examples?: number; prefixes?: Record<string, string> } = {}): Promise<TermDescription> {
+  checkArgs("describeTerm", arguments, "schema:schema term:string options?:object");
   const prefixes = displayPrefixes(schema, options.prefixes);
   const iri = termIri(schema, term, { ...schema.prefixes, ...options.prefixes });
   const n = Math.max(1, Math.min(MAX_EXPLORE_ITEMS, Math.floor(options.limit ?? 20)));

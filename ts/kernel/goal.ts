@@ -17,6 +17,7 @@ export interface Goal {
 
 import { goalSchema, GOAL_KINDS, type GoalInput } from "./plan-schema.js";
 import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
+import { checkArgs } from "../args.js";
 
 export type { GoalInput };
 
@@ -61,6 +62,7 @@ export function parseGoal(value: GoalInput | string | unknown, prefixes: Record<
 
 /** Expand `ex:Name`, `<iri>` or a full IRI; undefined when the prefix is unknown. */
 export function expandName(name: string, prefixes: Record<string, string>): string | undefined {
+  checkArgs("expandName", arguments, "name:string prefixes:prefixes");
   if (name.startsWith("<") && name.endsWith(">")) return name.slice(1, -1);
   const colon = name.indexOf(":");
   if (colon < 0) return undefined;

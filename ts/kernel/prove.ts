@@ -16,6 +16,7 @@ import type { Goal } from "./goal.js";
 import { compileOps, PlanError, OP_NAMES, type Op } from "./ops.js";
 import { Schema } from "./schema.js";
 import { solutionCount, type SparqlResult, type SparqlStore } from "./store.js";
+import { checkArgs } from "../args.js";
 
 /** One turn of a proof: what the planner said, what the kernel did with it, and what the planner was shown next. */
 export interface ProveTurn {
@@ -119,6 +120,7 @@ function describeErrors(r: CheckResult): string {
  * @throws what the synthesizer or the store throws (e.g. SynthesizerError, SparqlStoreError)
  */
 export async function prove(question: string, options: ProveOptions): Promise<ProveResult> {
+  checkArgs("prove", arguments, "question:string options:object");
   const kernel = options.kernel ?? createKernel(Schema.fromGraph(options.kg));
   const maxTurns = options.maxTurns ?? 16;
   const messages: ChatMessage[] = [
@@ -204,6 +206,7 @@ export async function prove(question: string, options: ProveOptions): Promise<Pr
  *   the prover must refuse it and go on), so any object with an `op` string is accepted
  */
 export function createScriptedSynthesizer(replies: ReadonlyArray<Op | string | { op: string; [field: string]: unknown }>): TextSynthesizer & { readonly calls: number } {
+  checkArgs("createScriptedSynthesizer", arguments, "replies:array");
   let i = 0;
   return {
     name: "scripted",

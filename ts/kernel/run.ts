@@ -15,6 +15,7 @@ import type { Goal, GoalInput } from "./goal.js";
 import type { Op, Plan } from "./ops.js";
 import { solutionCount, type ResultTerm, type SparqlResult, type SparqlStore } from "./store.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** The plan did not pass its check: the message is the plan state (context, open goals, errors, warnings). */
 export class QueryRefusedError extends GroundwireError {
@@ -60,6 +61,7 @@ export interface RunPlanResult {
  * @returns the query and whether it asks for the probe row (false when the plan's own LIMIT is ≤ maxRows)
  */
 export function limitQuery(query: Query, maxRows: number): { query: Query; probe: boolean } {
+  checkArgs("limitQuery", arguments, "query:query maxRows:int");
   if (!Number.isInteger(maxRows) || maxRows < 1) throw new RangeError(`maxRows must be a whole number ≥ 1, got ${maxRows}`);
   if (query.form === "ask") return { query, probe: false };
   const own = query.limit;
@@ -75,6 +77,7 @@ export function limitQuery(query: Query, maxRows: number): { query: Query; probe
  * @throws SparqlSyntaxError, PlanError, GoalError as `Kernel.check`; SparqlStoreError from the store (502, 504 on a timeout)
  */
 export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[] | Plan, goal: Goal | GoalInput | string | undefined, store: SparqlStore, options: RunPlanOptions): Promise<RunPlanResult> {
+  checkArgs("runCheckedPlan", arguments, "kernel:kernel plan:string|array|object goal?:object|string store:sparqlStore options:object");
   const { query, ...check } = kernel.check(plan, goal, { prefixes: options.prefixes });
   if (check.errors.length || check.openGoals.length) throw new QueryRefusedError(check);
   if (query.form !== "select" && query.form !== "ask") throw new GroundwireError(`a ${query.form.toUpperCase()} query is not run here: write a SELECT or an ASK`, { code: "bad_request", status: 400 });
@@ -109,6 +112,7 @@ const MAX_CELL = 60;
 
 /** One term as a reader writes it: `dbr:Oslo`, `"Oslo"@en`, `1952`, `_:b0`. */
 export function formatResultTerm(term: ResultTerm | undefined, prefixes: Record<string, string>): string {
+  checkArgs("formatResultTerm", arguments, "term?:resultTerm|null prefixes:prefixes");
   if (!term) return "";
   let text: string;
   if (term.type === "uri") {
@@ -130,6 +134,7 @@ export function formatResultTerm(term: ResultTerm | undefined, prefixes: Record<
  * a line saying how many rows were left out and whether the store had more.
  */
 export function renderTable(variables: readonly string[], rows: readonly Record<string, ResultTerm>[], prefixes: Record<string, string>, maxRows = 20, truncated = false): string {
+  checkArgs("renderTable", arguments, "variables:strings rows:array prefixes:prefixes maxRows?:int truncated?:boolean");
   const shown = rows.slice(0, maxRows).map((r) => variables.map((v) => formatResultTerm(r[v], prefixes)));
   const header = variables.map((v) => `?${v}`);
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => r[i]!.length)));

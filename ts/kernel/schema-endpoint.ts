@@ -23,6 +23,7 @@ import { toSparql, type Group, type Query } from "./algebra.js";
 import { Schema } from "./schema.js";
 import { parseSparql } from "./sparql.js";
 import { SparqlStoreError } from "./store.js";
+import { checkArgs } from "../args.js";
 
 const PREFIXES = `PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
@@ -76,6 +77,7 @@ export interface EndpointSchema {
 
 /** The cache file of an endpoint and graph: `<sha256 of url and graph>.json` in `dir`. */
 export function endpointSchemaCacheFile(dir: string, url: string, graph?: string): string {
+  checkArgs("endpointSchemaCacheFile", arguments, "dir:text url:text graph?:string");
   return join(dir, `${sha256Hex(JSON.stringify([url, graph ?? null]))}.json`);
 }
 
@@ -84,6 +86,7 @@ export function endpointSchemaCacheFile(dir: string, url: string, graph?: string
  * @throws TypeError when `url` is not http(s); SparqlStoreError (502, 504 on a timeout) when the endpoint fails or the triples pass `maxTriples`
  */
 export async function schemaFromEndpoint(url: string, options: EndpointSchemaOptions = {}): Promise<EndpointSchema> {
+  checkArgs("schemaFromEndpoint", arguments, "url:text options?:object");
   const target = parseEndpointUrl(url);
   const cacheFile = options.cacheDir !== undefined ? endpointSchemaCacheFile(options.cacheDir, url, options.graph) : undefined;
   const maxAge = options.maxAgeMs ?? 24 * 3600 * 1000;

@@ -11,6 +11,7 @@ import type { BackendRequest } from "../../bindings/wasm.js";
 import { closureHas, computeClosure, type Closure } from "./closure.js";
 
 import { RDF_NS as RDF, RDF_TYPE, XSD } from "../rdf/format-term.js";
+import { checkArgs } from "../args.js";
 
 export { RDF, RDF_TYPE, XSD };
 export const RDFS = "http://www.w3.org/2000/01/rdf-schema#";
@@ -60,6 +61,7 @@ const NUMERIC_XSD = new Set(
 
 /** The namespace of an IRI: everything up to and including its last `#` or `/` (or `:` for URNs). */
 export function namespaceOf(iri: string): string {
+  checkArgs("namespaceOf", arguments, "iri:string");
   const cut = Math.max(iri.lastIndexOf("#"), iri.lastIndexOf("/"));
   if (cut >= 0 && cut < iri.length - 1) return iri.slice(0, cut + 1);
   const colon = iri.lastIndexOf(":");
@@ -132,6 +134,7 @@ export class Schema {
    * @param options.backend closure backend ("auto" default: WASM when loaded)
    */
   static fromGraph(graph: Graph, options: { backend?: BackendRequest } = {}): Schema {
+    checkArgs("Schema.fromGraph", arguments, "graph:graph options?:object");
     const schema = new Schema({ ...graph.prefixes });
     const store = graph.store;
     const declared = new Set<string>();

@@ -14,6 +14,7 @@ import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, 
 import { RDF, XSD } from "./schema.js";
 import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken } from "./syntax-hints.js";
 import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /**
  * The SPARQL text does not parse: carries the 1-based line and column (UTF-16 code units),
@@ -61,6 +62,7 @@ function getParser(): Parser {
 
 /** Offsets → 1-based line and column, for one text. */
 export function createLineIndex(text: string): (offset: number) => { line: number; column: number } {
+  checkArgs("createLineIndex", arguments, "text:string");
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
   return (offset) => {
@@ -313,6 +315,7 @@ class Converter {
  * @throws SparqlSyntaxError with 1-based line and column on a lexer or parser error, an undeclared prefix, a VALUES row with too few or too many values, an update request, or a text with no query form (empty, only comments or PREFIX lines)
  */
 export function parseSparql(text: string, options: { prefixes?: Record<string, string> } = {}): Query {
+  checkArgs("parseSparql", arguments, "text:string options?:object");
   const lineOf = createLineIndex(text);
   // Traqula's parser is recursive: refuse nesting it cannot follow before it runs (a cheap
   // character count first; the tokens, which skip brackets in strings and comments, decide)

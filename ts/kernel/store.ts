@@ -7,6 +7,7 @@
 import { EndpointError, parseEndpointUrl, postToEndpoint, upstreamFault } from "../net/http.js";
 import { GroundwireError } from "../errors.js";
 import { redactUrl } from "../net/redact.js";
+import { checkArgs } from "../args.js";
 
 /** One RDF term of a result row, as SPARQL 1.1 Query Results JSON writes it. */
 export interface ResultTerm {
@@ -48,6 +49,7 @@ export class SparqlStoreError extends GroundwireError {
  * @throws SparqlStoreError when the text is not results JSON
  */
 export function parseSparqlJsonResults(text: string, store = "<results>"): SparqlResult {
+  checkArgs("parseSparqlJsonResults", arguments, "text:string store?:string");
   let doc: { head?: { vars?: string[] }; boolean?: boolean; results?: { bindings?: Record<string, ResultTerm>[] } };
   try {
     doc = JSON.parse(text);
@@ -66,6 +68,7 @@ export function parseSparqlJsonResults(text: string, store = "<results>"): Sparq
 
 /** Number of solutions of a result (1 for ASK). */
 export function solutionCount(result: SparqlResult): number {
+  checkArgs("solutionCount", arguments, "result:sparqlResult");
   return result.kind === "boolean" ? 1 : result.rows.length;
 }
 
@@ -100,6 +103,7 @@ export interface SparqlEndpointOptions {
  *   retries, or sends an oversized body; the message names the URL, redacted
  */
 export function createSparqlEndpointStore(url: string, options: SparqlEndpointOptions = {}): SparqlStore {
+  checkArgs("createSparqlEndpointStore", arguments, "url:text options?:object");
   let target: URL;
   try {
     target = parseEndpointUrl(url);

@@ -27,6 +27,7 @@ import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
+import { checkArgs } from "../args.js";
 
 /**
  * The best span found. `text` is `sources[source].slice(start, end)` (UTF-16
@@ -68,6 +69,7 @@ export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "./quote-key
  * missed quote that does not fit ("too long") instead of searching it.
  */
 export function fitsBestSpan(quote: string): boolean {
+  checkArgs("fitsBestSpan", arguments, "quote:string");
   return quoteSize(words(quote)) === null;
 }
 
@@ -261,6 +263,7 @@ function toSpan(pool: PreparedPool, f: Found): SpanMatch {
  * @throws TypeError when `pool` is not an array of strings.
  */
 export function createQuoteMatcher(pool: readonly string[], options: BestSpanOptions = {}): QuoteMatcher {
+  checkArgs("createQuoteMatcher", arguments, "pool:strings options?:object");
   const prepared = preparePool(pool);
   const exports = wasmFor(options.backend);
   const binding = exports ? seqBindingFor(exports) : null;
@@ -312,6 +315,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
  * (la, lb = window and quote length in characters), most skipped by the bounds.
  */
 export function bestSpan(quote: string, sources: readonly string[], options: BestSpanOptions = {}): SpanMatch {
+  checkArgs("bestSpan", arguments, "quote:string sources:strings options?:object");
   if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
   checkSources(sources, "sources");
   return cachedMatcher(sources, options).bestSpan(quote);
@@ -368,6 +372,7 @@ function cachedMatcher(sources: readonly string[], options: BestSpanOptions): Qu
  * O(len(a)·len(b)·blocks) worst case. Pure TS (the strings are compared as given, not normalized).
  */
 export function sequenceRatio(a: string, b: string): number {
+  checkArgs("sequenceRatio", arguments, "a:string b:string");
   if (typeof a !== "string" || typeof b !== "string") throw new TypeError("sequenceRatio(a, b) takes two strings");
   return ratioOfStrings(a, b);
 }

@@ -32,6 +32,8 @@
  */
 
 import { WORD_CLASS_RUNS } from "./word-classes.generated.js";
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 const DOUBLE_QUOTES = "“”„‟″«»「」『』";
 const SINGLE_QUOTES = "‘’‚‛";
@@ -87,11 +89,13 @@ function chunkEnd(text: string, from: number): number {
  * so every offset into the result is an offset into `text`.
  */
 export function translateQuoteChars(text: string): string {
+  checkArgs("translateQuoteChars", arguments, "text:string");
   return text.replace(QUOTE_CHAR_RE, (c) => (DOUBLE_QUOTES.includes(c) ? '"' : SINGLE_QUOTES.includes(c) ? "'" : c));
 }
 
 /** The comparison key of one word: Unicode default lowercase, apostrophes (ASCII or typographic) removed. */
 export function key(word: string): string {
+  if (typeof word !== "string") throw new ArgumentError("key", "word", "a string", word);
   return word.toLowerCase().replace(/['‘’‚‛]/g, "");
 }
 
@@ -449,12 +453,13 @@ function cachedWords(text: string): readonly Word[] {
  * characters are served from a cache of the last 512 texts / 4M characters.
  */
 export function words(text: string): readonly Word[] {
-  if (typeof text !== "string") throw new TypeError(`words(text): text must be a string, got ${typeof text}`);
+  if (typeof text !== "string") throw new ArgumentError("words", "text", "a string", text);
   return cachedWords(text);
 }
 
 /** The keys of `text`'s words joined by one space; "" when it has none. */
 export function normalize(text: string): string {
+  checkArgs("normalize", arguments, "text:string");
   return words(text)
     .map((w) => w.key)
     .join(" ");
@@ -462,6 +467,7 @@ export function normalize(text: string): string {
 
 /** Number of words in `text` (by the word rule above). */
 export function wordCount(text: string): number {
+  checkArgs("wordCount", arguments, "text:string");
   return words(text).length;
 }
 

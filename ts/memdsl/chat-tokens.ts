@@ -16,6 +16,7 @@
  * (Mistral's control tokens).
  */
 import { foldText } from "./untrusted.js";
+import { checkArgs } from "../args.js";
 
 /** One control string of a chat template, with its source. */
 export interface ChatControlToken {
@@ -86,6 +87,7 @@ export interface ControlTokenHit {
  * @returns the text and one hit per neutralised string, in text order
  */
 export function neutralizeChatTokens(text: string): { text: string; hits: ControlTokenHit[] } {
+  checkArgs("neutralizeChatTokens", arguments, "text:string");
   if (!/[<[\u2039\u2329\u27e8\u3008\uff1c\ufe64\uff3b\u02c2\u1438]|[^\x00-\x7f]/.test(text)) return { text, hits: [] };
   const { text: f, origin } = foldText(text);
   const hits: ControlTokenHit[] = [];

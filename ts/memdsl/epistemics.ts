@@ -8,6 +8,8 @@ import type { EpistemicStatus } from "./schema.js";
 import type { Neighborhood } from "./substrate.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_PROPERTIES, MEMDSL_STATUS, MEMDSL_TAINT, WELL_KNOWN } from "./vocab.js";
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 /** A reason the node's content may not hold now; each becomes a gap of the same kind. */
 export type TaintKind = "stale" | "unresolved" | "outdated";
@@ -39,11 +41,12 @@ export class StatusVerdict {
     taints: readonly Taint[] = [],
     readonly basis = "",
   ) {
+    checkArgs("StatusVerdict", arguments, "status:=verified/asserted/inferred taints?:array basis?:string");
     if (!["verified", "asserted", "inferred"].includes(status)) throw new TypeError(`unknown epistemic status ${JSON.stringify(status)}`);
     const seen = new Set<string>();
     const sorted: Taint[] = [];
     for (const t of taints) {
-      if (!TAINT_KINDS.includes(t.kind)) throw new TypeError(`unknown taint kind ${JSON.stringify(t.kind)}`);
+      if (!TAINT_KINDS.includes(t?.kind)) throw new ArgumentError("StatusVerdict", "taints", `a list of {kind, note} with kind one of ${TAINT_KINDS.join(", ")}`, t?.kind);
       const key = `${t.kind}\u0000${t.note}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -104,6 +107,7 @@ export function applyNodeStatuses(
   neighborhood: Neighborhood,
   options: { onProblem?: (message: string) => void } = {},
 ): Map<string, StatusVerdict> {
+  checkArgs("applyNodeStatuses", arguments, "graph:graph neighborhood:neighborhood options?:object");
   const out = new Map<string, StatusVerdict>();
   const source = graph.source ?? "the graph";
   for (const node of neighborhood.nodes) {

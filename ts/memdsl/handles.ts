@@ -46,6 +46,7 @@ export function resolveHandle(envelope: Envelope, handle: string): RenderedNode 
  * @throws HandleError listing the valid node handles, for a handle the envelope did not show
  */
 export function resolveGaps(envelope: Envelope, handle: string): GapToken[] {
+  checkArgs(envelope, handle, "resolveGaps");
   const node = resolveHandle(envelope, handle);
   return envelope.gaps.filter((g) => g.ref === node.ref);
 }

@@ -9,6 +9,7 @@ import { compactIri, STANDARD_PREFIXES } from "./address.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_NS, WELL_KNOWN } from "./vocab.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** One node: its address token (an absolute IRI, or `_:label` for a blank node, which is unaddressable), what it is, and its text. */
 export interface Node {
@@ -125,6 +126,7 @@ function languageRank(lang: string): number {
  * Input order never matters.
  */
 export function pickLiteral(literals: readonly RDF.Literal[]): RDF.Literal | null {
+  checkArgs("pickLiteral", arguments, "literals:array");
   let best: RDF.Literal | null = null;
   for (const lit of literals) {
     if (best === null) {
@@ -199,6 +201,7 @@ function describe(graph: Graph, token: string, prefixes: Record<string, string>)
  * @throws UnknownFocusError when the focus occurs in no triple; RangeError for a bad `hops`
  */
 export function assembleNeighborhood(graph: Graph, focus: string, options: { hops?: number } = {}): AssembledNeighborhood {
+  checkArgs("assembleNeighborhood", arguments, "graph:graph focus:text options?:object");
   const hops = options.hops ?? 1;
   if (!Number.isInteger(hops) || hops < 0) throw new RangeError(`hops must be a non-negative integer, got ${hops}`);
   const focusTerm = termOf(focus) as never;

@@ -4,6 +4,7 @@
  * indices) unless a name says code points.
  */
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 // Code point order is ts/rdf's (compareCodePoints); it is re-exported here for this part's modules.
 export { compareCodePoints } from "../rdf/code-points.js";
@@ -76,6 +77,7 @@ function escapeChar(ch: string): string {
  * padding) for every other character in the must-escape set; TAB stays raw.
  */
 export function escapeWire(text: string, quoted: boolean): string {
+  checkArgs("escapeWire", arguments, "text:string quoted:boolean");
   const table = bmpTable();
   let out = "";
   let run = 0;
@@ -194,6 +196,7 @@ const INVISIBLE_ONE = /[\p{Cf}\p{DI}]/u;
  * keys in code point order. O(n).
  */
 export function invisibleCharacters(text: string): Map<string, number> {
+  checkArgs("invisibleCharacters", arguments, "text:string");
   const counts = new Map<number, number>();
   if (!INVISIBLE_ONE.test(text)) return new Map();
   for (const m of text.matchAll(INVISIBLE)) {

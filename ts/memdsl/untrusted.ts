@@ -4,6 +4,7 @@
  * (The structural guard, line framing, is the wire serializer's.)
  */
 import { FENCE_CONFUSABLES } from "./confusables.generated.js";
+import { checkArgs } from "../args.js";
 
 /** Opens a data region; followed on the same line by the banner. */
 export const UNTRUSTED_OPEN = "<untrusted-data>";
@@ -84,6 +85,7 @@ const FENCE_LIKE_ASCII = new RegExp(`<[\\s/\\\\\\x00-\\x1f\\x7f]*${[...WORD].joi
  * and that scan stops at the next `<`-like character (it is neither a separator nor a letter).
  */
 export function findFenceLookalikes(text: string): Array<{ index: number; length: number }> {
+  checkArgs("findFenceLookalikes", arguments, "text:string");
   const hits: Array<{ index: number; length: number }> = [];
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(text)) {
@@ -137,6 +139,7 @@ export const DEFANGED_BRACKET = "&lt;";
  * contains no look-alike (`&lt;` contains no bracket to fold).
  */
 export function defangFences(text: string): string {
+  checkArgs("defangFences", arguments, "text:string");
   const hits = findFenceLookalikes(text);
   if (!hits.length) return text;
   let out = "";
@@ -156,6 +159,7 @@ export function defangFences(text: string): string {
  * unwrapUntrustedBody recovers it exactly; no copy of a fence can occur inside.
  */
 export function wrapUntrustedBody(text: string): string {
+  checkArgs("wrapUntrustedBody", arguments, "text?:string|null");
   return `${UNTRUSTED_OPEN} ${UNTRUSTED_BANNER}\n${defangFences(text ?? "")}\n${UNTRUSTED_CLOSE}`;
 }
 
@@ -164,6 +168,7 @@ export function wrapUntrustedBody(text: string): string {
  * `wrapped` is not exactly one such region.
  */
 export function unwrapUntrustedBody(wrapped: string): string | null {
+  checkArgs("unwrapUntrustedBody", arguments, "wrapped:string");
   const head = `${UNTRUSTED_OPEN} ${UNTRUSTED_BANNER}\n`;
   const tail = `\n${UNTRUSTED_CLOSE}`;
   if (!wrapped.startsWith(head) || !wrapped.endsWith(tail) || wrapped.length < head.length + tail.length) return null;

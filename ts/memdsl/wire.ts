@@ -35,7 +35,9 @@
  */
 import { envelopeProblem, MemDSLParseError, type Affordance, type EpistemicStatus, type Envelope, type GapKind, type GapToken, type RenderedNode, AFFORDANCE_KINDS, EPISTEMIC_STATUSES, GAP_KINDS } from "./schema.js";
 import { isAddressToken } from "./address.js";
+import { ArgumentError } from "../errors.js";
 import { escapeWire, findRawForbidden, unescapeWire, WireEscapeError } from "./text.js";
+import { checkArgs } from "../args.js";
 
 /** First line of every MemDSL v1 text. */
 export const MEMDSL_HEADER = "memdsl 1";
@@ -50,8 +52,9 @@ const q = (s: string) => `"${escapeWire(s, true)}"`;
  * @throws TypeError naming the first schema violation (see envelopeProblem)
  */
 export function serializeEnvelope(env: Envelope): string {
+  checkArgs("serializeEnvelope", arguments, "envelope:object");
   const problem = envelopeProblem(env);
-  if (problem) throw new TypeError(`serializeEnvelope: ${problem}`);
+  if (problem) throw new ArgumentError("serializeEnvelope", "envelope", `an Envelope (${problem})`, env);
   const out: string[] = [MEMDSL_HEADER, `focus ${env.focus ?? "-"}`, `nodes ${env.nodes.length}`];
   for (const n of env.nodes) {
     out.push(`node ${n.ref} <${n.token}>`, `  kind ${q(n.kind)}`, `  status ${n.status}`, `  title ${q(n.title)}`);

@@ -1,5 +1,6 @@
 /** Title and author read from a book's own text (browser-safe). */
 import { CHAPTER, ENTRY_HEADING, PREFACE, ROMAN, YEAR_HEADING } from "./book-structure.js";
+import { checkArgs } from "../args.js";
 
 // ---------------------------------------------------------------------------
 // Title and author
@@ -39,6 +40,7 @@ const MAX_TITLE_LINE = 300;
  * Memoirs) of <Name>", names the author. Missing fields are "".
  */
 export function readBookMetadata(text: string): { title: string; author: string } {
+  checkArgs("readBookMetadata", arguments, "text:string");
   const head = text.slice(0, 6000);
   const field = (name: string): string => {
     const m = new RegExp(`^${name}:[ \\t]*(.+)((?:\\n[ \\t]+\\S.*)*)`, "m").exec(head);

@@ -17,6 +17,7 @@ import { bookBody } from "./gutenberg.js";
 import { coverBody } from "./book-cover.js";
 import { cutPoems } from "./book-poems.js";
 import { CHUNK_CHARS, pack, paragraphsOf, passageOf, slug, splitLong, uniqueNames, type BookPassage, type BookStructure, type Paragraph } from "./book-text.js";
+import { checkArgs } from "../args.js";
 
 export { bookBody } from "./gutenberg.js";
 export { CHUNK_CHARS, sentencesOf, type BookPassage, type BookStructure } from "./book-text.js";
@@ -67,6 +68,7 @@ function validDate(y: number, m: number, d: number): boolean {
  * @returns ISO `YYYY-MM-DD`
  */
 export function julianToGregorian(y: number, m: number, d: number): string {
+  checkArgs("julianToGregorian", arguments, "y:int m:int d:int");
   const a = Math.floor((14 - (m + 1)) / 12);
   const yy = y + 4800 - a;
   const mm = m + 1 + 12 * a - 3;
@@ -100,6 +102,7 @@ interface YearContext {
  * @returns the entries, or null when the text has fewer than 3 dated headings
  */
 export function cutDiary(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  checkArgs("cutDiary", arguments, "key:string text:string chunkChars?:int");
   const { start, end } = bookBody(text);
   const paras = paragraphsOf(text, start, end);
   type Mark = { para: number; kind: "year" | "entry" | "chapter"; heading: string; match?: RegExpExecArray };
@@ -204,6 +207,7 @@ export const VERSE_REFERENCE = VERSE;
  * @returns the passages, or null when fewer than 50 verse references are found
  */
 export function cutVerses(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  checkArgs("cutVerses", arguments, "key:string text:string chunkChars?:int");
   const { start, end } = bookBody(text);
   const body = text.slice(start, end);
   type Verse = { book: string; chapter: number; verse: number; start: number; end: number; text: string };
@@ -292,6 +296,7 @@ const HEADWORD = /^([A-Z][A-Z0-9'’ -]*[A-Z0-9])(?:,\s*(?:n|v|adj|adv|pp|p|pro|
  * @returns the passages, or null when fewer than 50 headwords are found
  */
 export function cutDictionary(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  checkArgs("cutDictionary", arguments, "key:string text:string chunkChars?:int");
   const { start, end } = bookBody(text);
   const paras = paragraphsOf(text, start, end);
   const letter = (p: Paragraph) => /^[A-Z]$/.test(p.text);
@@ -421,6 +426,7 @@ export const PREFACE = /^(?:(?:the\s+)?(?:author['’]s\s+)?(?:preface|introduct
  * @returns the passages, or null when fewer than 2 chapters are found
  */
 export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] | null {
+  checkArgs("cutChapters", arguments, "key:string text:string chunkChars?:int");
   const { start, end } = bookBody(text);
   const paras = paragraphsOf(text, start, end);
   const kinds = paras.map((p) => (p.lines === 1 ? sectionKind(p.text) : null));
@@ -477,6 +483,7 @@ export function cutChapters(key: string, text: string, chunkChars = CHUNK_CHARS)
  * characters of whole paragraphs, named and labelled `chunk:0001`…
  */
 export function cutParagraphs(key: string, text: string, chunkChars = CHUNK_CHARS): BookPassage[] {
+  checkArgs("cutParagraphs", arguments, "key:string text:string chunkChars?:int");
   const { start, end } = bookBody(text);
   return pack(paragraphsOf(text, start, end), chunkChars).map((g, i) => {
     const name = `chunk:${String(i + 1).padStart(4, "0")}`;
@@ -495,6 +502,7 @@ export function cutParagraphs(key: string, text: string, chunkChars = CHUNK_CHAR
  * @param text the whole text as read (LF line ends)
  */
 export function cutBook(key: string, text: string, chunkChars = CHUNK_CHARS): { structure: BookStructure; passages: BookPassage[] } {
+  checkArgs("cutBook", arguments, "key:string text:string chunkChars?:int");
   const genre = key.split("/", 1)[0]!.toLowerCase();
   const tries: Array<[BookStructure, (k: string, t: string, c: number) => BookPassage[] | null]> = [];
   if (/^(?:diary|diaries|journal|letters)$/.test(genre)) tries.push(["diary", cutDiary]);

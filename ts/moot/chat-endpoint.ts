@@ -8,6 +8,7 @@ import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault, type En
 import { GroundwireError } from "../errors.js";
 import { redactAndCut, redactUrl } from "../net/redact.js";
 import type { TextSynthesizer } from "./text-synthesizer.js";
+import { checkArgs } from "../args.js";
 
 /** Default model request timeout, in milliseconds (per attempt). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;
@@ -78,6 +79,7 @@ export interface OpenAICompatibleSynthesizer extends TextSynthesizer {
  *   something that is not a JSON chat completion
  */
 export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptions): OpenAICompatibleSynthesizer {
+  checkArgs("createOpenAICompatibleSynthesizer", arguments, "options:endpoint");
   if (!options.baseUrl) throw new TypeError("createOpenAICompatibleSynthesizer: baseUrl is required");
   let url: URL;
   try {

@@ -44,6 +44,7 @@ import {
 } from "./grounding-terms.js";
 import { parseTags, scanSpans } from "./quote-spans.js";
 import { isNegation, prepareHaystack, quoteIn, type Haystack } from "./haystack.js";
+import { checkArgs } from "../args.js";
 
 /**
  * Resolve `[oN]` turns to a source and its texts: `"other"` when any named
@@ -121,6 +122,7 @@ export function checkGrounding(
   own?: TurnTexts,
   options: GroundingOptions = {},
 ): Grounding {
+  checkArgs("checkGrounding", arguments, "text:string passages:array pool?:array others?:array|object own?:array|object options?:object");
   checkText(text, "checkGrounding(text): text");
   checkPassages(passages, "checkGrounding: passages");
   if (pool !== undefined) checkPassages(pool, "checkGrounding: pool");
@@ -200,6 +202,7 @@ export function checkGrounding(
  * @param options `strictCitations` (default false)
  */
 export function passesGrounding(g: Omit<Grounding, "quotes">, options: PassOptions = {}): boolean {
+  checkArgs("passesGrounding", arguments, "g:object options?:object");
   if (!g || typeof g !== "object") throw new TypeError("passesGrounding(g): g must be a checkGrounding result");
   const seed = g.tagsValid && g.tagsCited > 0 && g.quotesTotal > 0 && g.quotesFound === g.quotesTotal;
   return seed && !(g.quotesUnchecked > 0) && !(options.strictCitations && g.quotesMisattributed > 0);
@@ -246,6 +249,7 @@ export function snapQuotes(
   own?: TurnTexts,
   options: GroundingOptions & { index?: QuoteIndex } = {},
 ): { text: string; snaps: Snap[] } {
+  checkArgs("snapQuotes", arguments, "text:string pool:array others?:array|object own?:array|object options?:object");
   checkText(text, "snapQuotes(text): text");
   checkPassages(pool, "snapQuotes: pool");
   const maxChars = checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "maxReplyChars");

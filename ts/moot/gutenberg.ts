@@ -1,4 +1,5 @@
-/**
+
+import { checkArgs } from "../args.js";/**
  * Project Gutenberg's own text around a book (browser-safe): the header up to
  * its START marker, the producer lines right after it, and the footer and
  * licence from its END marker on. Everything between is the book's body, and
@@ -67,6 +68,7 @@ function headerEnd(text: string): number {
  * @returns `[start, end)` in UTF-16 code units; the whole text (trimmed) when no marker is present
  */
 export function bookBody(text: string): { start: number; end: number } {
+  checkArgs("bookBody", arguments, "text:string");
   let start = headerEnd(text);
   let end = text.length;
   const tail = text.slice(start);

@@ -4,6 +4,7 @@
  */
 import { translateQuoteChars, words, type Word } from "../match/index.js";
 import { checkText, type QuoteReason } from "./grounding-terms.js";
+import { checkArgs } from "../args.js";
 
 const ELLIPSIS_RE = /\.\s*\.\s*\.|…/;
 const ELLIPSIS_SPLIT_RE = /\.\s*\.\s*\.|…/g;
@@ -34,6 +35,7 @@ const HAYSTACK_CACHE = 256;
  * O(length); the last 256 texts prepared are kept (a moot checks its pool every turn).
  */
 export function prepareHaystack(text: string): Haystack {
+  checkArgs("prepareHaystack", arguments, "text:string");
   checkText(text, "prepareHaystack(text): text");
   const hit = haystackCache.get(text);
   if (hit) return hit;
@@ -113,6 +115,7 @@ export type QuoteMatch = { found: true } | { found: false; reason: QuoteReason }
  * @param haystacks prepared sources (see {@link prepareHaystack})
  */
 export function quoteIn(quote: string, haystacks: readonly Haystack[]): QuoteMatch {
+  checkArgs("quoteIn", arguments, "quote:string haystacks:array");
   checkText(quote, "quoteIn(quote): quote");
   const hasEllipsis = ELLIPSIS_RE.test(quote);
   const fragments = (hasEllipsis ? quote.split(ELLIPSIS_SPLIT_RE) : [quote])

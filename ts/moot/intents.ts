@@ -1,4 +1,5 @@
-/**
+
+import { checkArgs } from "../args.js";/**
  * The move each turn of a moot is asked to make (open, answer, challenge, example, question,
  * close), and which move falls to which turn. Recorded on each utterance (`Utterance.intent`).
  */
@@ -27,6 +28,7 @@ const MIDDLE_INTENTS: Intent[] = ["answer", "challenge", "example", "question"];
  * (`answer`, `challenge`, `example`, `question`) in rotation between.
  */
 export function turnIntent(number: number, turns: number): Intent {
+  checkArgs("turnIntent", arguments, "number:int turns:int");
   if (number === 1) return "open";
   if (number > turns - 2) return "close";
   return MIDDLE_INTENTS[(number - 2) % MIDDLE_INTENTS.length]!;

@@ -21,6 +21,7 @@ import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
 import { Transcript, TranscriptFormatError, transcriptFromDict, type Passage, type Tree, type TranscriptDict, type Utterance } from "./transcript.js";
 import { INTENTS, turnIntent, type Intent } from "./intents.js";
 import { BODY_LINE_PREFIX, defangFences, neutralizeChatTokens, UNTRUSTED_BANNER, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from "../memdsl/index.js";
+import { checkArgs } from "../args.js";
 
 /** The rolling summary is rebuilt before every turn whose 0-based index is a positive multiple of this. */
 export const SUMMARY_EVERY = 4;
@@ -67,6 +68,7 @@ const NO_AUTHOR = new Set(["various", "anonymous", "unknown", "anon", "n/a"]);
  * ("" or a placeholder such as "Various") the book speaks as itself.
  */
 export function persona(tree: Tree, other: Tree, topic: string | null): string {
+  checkArgs("persona", arguments, "tree:tree other:tree topic:string|null");
   const named = !!tree.author && !NO_AUTHOR.has(tree.author.toLowerCase());
   const by = named ? `, written by ${tree.author}` : "";
   const voice = named
@@ -106,6 +108,7 @@ function inert(text: string): string {
  * the passage are collapsed.
  */
 export function framePassage(p: Passage): string {
+  checkArgs("framePassage", arguments, "p:passage");
   const label = inert(p.label.replace(/\s+/g, " ").trim());
   const lines = inert(p.content.replace(/\r\n?/g, "\n").replace(/\n\s*\n/g, "\n")).split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/);
   return [`[${p.tag}] (${label})`, `${UNTRUSTED_OPEN} ${UNTRUSTED_BANNER}`, ...lines.map((l) => `${BODY_LINE_PREFIX} ${l}`), UNTRUSTED_CLOSE].join("\n");
@@ -131,6 +134,7 @@ export function buildMessages(
   incoming: Utterance | null,
   intent: Intent = "answer",
 ): ChatMessage[] {
+  checkArgs("buildMessages", arguments, "tree:tree other:tree topic:string|null passages:array summary:string recent:array incoming:object|null intent?:string");
   const parts = ["Passages open before you this turn:"];
   for (const p of passages) parts.push(framePassage(p));
   if (summary) parts.push(`What the moot has covered so far: ${summary}`);
@@ -148,6 +152,7 @@ export function buildMessages(
 
 /** The anchor rule: every retrieval stays tied to the topic: `topic + " " + incoming`, or `incoming` with no topic. */
 export function retrievalQuery(topic: string | null, incoming: string): string {
+  checkArgs("retrievalQuery", arguments, "topic:string|null incoming:string");
   return topic ? `${topic} ${incoming}` : incoming;
 }
 
@@ -159,6 +164,7 @@ export function retrievalQuery(topic: string | null, incoming: string): string {
  * the hit's `content`, else its `summary` (a worker that sends only that), else "".
  */
 export function passagesFromHits(hits: readonly Hit[]): Passage[] {
+  checkArgs("passagesFromHits", arguments, "hits:array");
   return hits.map((h, i) => ({
     tag: `s${i + 1}`,
     label: h.timestamp ? String(h.timestamp).split("T", 1)[0]! : h.label || h.name || "",
@@ -169,6 +175,7 @@ export function passagesFromHits(hits: readonly Hit[]): Passage[] {
 
 /** A tree from the first hit of its opening retrieval; with no hits the title is the key's book part. */
 export function treeFromHits(key: string, hits: readonly Hit[]): Tree {
+  checkArgs("treeFromHits", arguments, "key:string hits:array");
   const first = hits[0];
   return {
     key,
@@ -192,6 +199,7 @@ export async function retrieve(
   k: number,
   cited: ReadonlySet<string> = new Set(),
 ): Promise<Passage[]> {
+  checkArgs("retrieve", arguments, "client:worker tree:tree text:string k:int cited?:object");
   const { hits } = await client.query(text, { corpus: tree.key, k: cited.size ? k * FRESH_OVERFETCH : k });
   const fresh = hits.filter((h) => !cited.has(h.node_id));
   const used = hits.filter((h) => cited.has(h.node_id));
@@ -208,6 +216,7 @@ export async function summarize(
   utterances: readonly Utterance[],
   model?: string,
 ): Promise<string> {
+  checkArgs("summarize", arguments, "synth:synth summary:string utterances:array model?:string");
   const lines = utterances.map((u) => `${u.title}: ${u.text}`).join("\n");
   const messages: ChatMessage[] = [
     {
@@ -279,6 +288,7 @@ export class Moot {
     readonly turns: number,
     readonly options: MootOptions = {},
   ) {
+    checkArgs("Moot", arguments, "client:worker synth:synth keys:strings topic:string|null turns:int options?:object");
     if (keys.length !== 2) throw new RangeError(`a moot needs exactly two books, got ${keys.length}`);
     if (keys[0] === keys[1]) throw new SameBookError(keys[0]!);
     if (!Number.isInteger(turns) || turns < 1) throw new RangeError(`turns must be a whole number of at least 1, got ${turns}`);
@@ -528,6 +538,7 @@ export interface TurnInput {
  * @throws EmptyReplyError when the model returns no text on both attempts
  */
 export async function speakTurn(synth: TextSynthesizer, t: TurnInput): Promise<Utterance> {
+  checkArgs("speakTurn", arguments, "synth:synth t:object");
   const messages = buildMessages(t.tree, t.other, t.topic, t.passages, t.summary, t.recent, t.incoming, t.intent);
   const opts = { model: t.model, maxTokens: MAX_TOKENS, temperature: t.temperature };
   let reply = await synth.complete(messages, opts);
@@ -583,6 +594,7 @@ export async function runMoot(
   turns: number,
   options: MootOptions & { onUtterance?: (u: Utterance, transcript: Transcript) => void | Promise<void> } = {},
 ): Promise<Transcript> {
+  checkArgs("runMoot", arguments, "client:worker synth:synth keys:strings topic:string|null turns:int options?:object");
   const moot = new Moot(client, synth, keys, topic, turns, options);
   const transcript = await moot.start();
   while (!moot.done) {

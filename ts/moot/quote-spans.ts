@@ -4,6 +4,7 @@
  */
 import { translateQuoteChars, words } from "../match/index.js";
 import { checkLimit, checkText, MAX_REPLY_CHARS, QUOTE_MIN_WORDS, type GroundingOptions, type QuoteSpan } from "./grounding-terms.js";
+import { checkArgs } from "../args.js";
 
 const TAG_GROUP = String.raw`\[\s*[so]\d+(?:\s*,\s*[so]\d+)*\s*\]`;
 const TAG_GROUP_RE = new RegExp(TAG_GROUP, "gi");
@@ -22,6 +23,7 @@ const TAGS_AFTER_RE = new RegExp(String.raw`\s*(?:[.,;:!?…]+\s*)?(${TAG_GROUP}
  * @returns tags such as `["s1", "s3", "o2"]`
  */
 export function parseTags(text: string): string[] {
+  checkArgs("parseTags", arguments, "text:string");
   checkText(text, "parseTags(text): text");
   const out: string[] = [];
   for (const group of text.matchAll(TAG_GROUP_RE)) {
@@ -164,6 +166,7 @@ const publicSpan = (s: Span): QuoteSpan =>
  * @throws TypeError when `text` is not a string
  */
 export function quoteSpans(text: string, options: Pick<GroundingOptions, "maxReplyChars"> = {}): QuoteSpan[] {
+  checkArgs("quoteSpans", arguments, "text:string options?:object");
   checkText(text, "quoteSpans(text): text");
   return scanSpans(translateQuoteChars(text), checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "maxReplyChars")).map(publicSpan);
 }
@@ -177,6 +180,7 @@ export function quoteSpans(text: string, options: Pick<GroundingOptions, "maxRep
  * @returns the quotes' texts, in order
  */
 export function findQuotes(text: string): string[] {
+  checkArgs("findQuotes", arguments, "text:string");
   return quoteSpans(text)
     .filter((s) => !s.unchecked && words(s.text).length >= QUOTE_MIN_WORDS)
     .map((s) => s.text);

@@ -13,6 +13,7 @@ import { readBookMetadata } from "./book-metadata.js";
 import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault } from "../net/http.js";
 import { redactUrl } from "../net/redact.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian } from "./book-structure.js";
 export { readBookMetadata } from "./book-metadata.js";
@@ -76,6 +77,7 @@ export class UnknownBookError extends GroundwireError {
  * null when the name does not follow `<genre>__<book>.txt`.
  */
 export function bookKeyFromFileName(fileName: string): string | null {
+  checkArgs("bookKeyFromFileName", arguments, "fileName:string");
   const m = /^([a-z0-9][a-z0-9-]*)__([a-z0-9][a-z0-9._-]*)\.txt$/i.exec(fileName);
   return m ? `${m[1]}/${m[2]}` : null;
 }
@@ -104,6 +106,7 @@ export interface Book {
  * reference at a line's start replaced by a space. An offset into it is an offset into the file.
  */
 export function searchableText(text: string, passages: readonly BookPassage[], verses = false): string {
+  checkArgs("searchableText", arguments, "text:string passages:array verses?:boolean");
   const spans = passages.filter((p) => p.start !== undefined && p.end !== undefined).sort((a, b) => a.start! - b.start!);
   let out = "";
   for (const p of spans) {
@@ -187,6 +190,7 @@ export function readEntriesIndex(data: unknown, textLength: number, source = "en
  * month heading. `timestamp` is the entry's printed date.
  */
 export function diaryEntries(key: string, text: string, entries: readonly DiaryEntry[]): BookPassage[] {
+  checkArgs("diaryEntries", arguments, "key:string text:string entries:array");
   const { end: bodyEnd } = bookBody(text);
   const sorted = [...entries].filter((e) => e.offset < bodyEnd).sort((a, b) => a.offset - b.offset);
   return sorted.map((e, i) => {
@@ -222,6 +226,7 @@ export function diaryEntries(key: string, text: string, entries: readonly DiaryE
  * @throws TypeError when the key is not `<genre>/<book>`
  */
 export function parseBook(key: string, text: string, entries?: readonly DiaryEntry[]): Book {
+  checkArgs("parseBook", arguments, "key:string text:string entries?:array");
   if (!/^[^/\s]+\/[^/\s]+$/.test(key)) throw new TypeError(`book key ${JSON.stringify(key)} is not <genre>/<book>`);
   const { title, author } = readBookMetadata(text);
   const genre = key.split("/", 1)[0]!;
@@ -255,6 +260,7 @@ export interface EmbeddedCorpus extends WorkerClient {
 
 /** Keys near `wanted`: same book part, or within edit distance 4, closest first (at most 3). */
 export function closeKeys(wanted: string, keys: readonly string[]): string[] {
+  checkArgs("closeKeys", arguments, "wanted:string keys:strings");
   const part = wanted.split("/").at(-1)!.toLowerCase();
   return keys
     .map((k) => ({ k, d: k.split("/").at(-1)!.toLowerCase() === part || k.includes(part) ? 0 : levenshtein()(wanted, k) }))
@@ -280,6 +286,7 @@ const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
  * @returns the terms in order, before `processTerm`
  */
 export function searchTerms(text: string): string[] {
+  checkArgs("searchTerms", arguments, "text:string");
   const out: string[] = [];
   for (const term of text.split(SPACE_OR_PUNCTUATION)) {
     if (!term) continue;
@@ -303,6 +310,7 @@ export function searchTerms(text: string): string[] {
  * @throws TypeError on a repeated key
  */
 export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
+  checkArgs("createEmbeddedCorpus", arguments, "books:array");
   const byKey = new Map<string, Book>();
   for (const b of books) {
     if (byKey.has(b.key)) throw new TypeError(`book ${JSON.stringify(b.key)} given twice`);
@@ -402,6 +410,7 @@ export class WorkerError extends GroundwireError {
  *   out, redirected, non-2xx after its retries, oversized, or not `{hits: [...]}`
  */
 export function createHttpWorkerClient(options: HttpWorkerOptions): WorkerClient {
+  checkArgs("createHttpWorkerClient", arguments, "options:endpoint");
   let url: URL;
   try {
     url = joinEndpointPath(options.baseUrl, "query");

@@ -5,6 +5,7 @@
 import type { Grounding, QuoteCheck, Snap } from "./grounding-terms.js";
 import type { Intent } from "./intents.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** One book taking part: key `<genre>/<book>`, title, author ("" when unknown), genre. */
 export interface Tree {

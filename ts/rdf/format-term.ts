@@ -14,6 +14,8 @@
  */
 import type * as RDF from "@rdfjs/types";
 import { PrefixMap } from "./prefixes.js";
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 export const XSD = "http://www.w3.org/2001/XMLSchema#";
 export const RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
@@ -62,7 +64,7 @@ const mapCache = new WeakMap<object, { map: PrefixMap; count: number }>();
 export function toPrefixMap(prefixes: PrefixMap | Readonly<Record<string, string>> | undefined): PrefixMap {
   if (prefixes instanceof PrefixMap) return prefixes;
   if (prefixes === undefined) return EMPTY_PREFIXES;
-  if (prefixes === null || typeof prefixes !== "object") throw new TypeError(`prefixes must be an object of prefix name → namespace IRI, got ${prefixes === null ? "null" : typeof prefixes}`);
+  if (prefixes === null || typeof prefixes !== "object") throw new ArgumentError("toPrefixMap", "prefixes", "an object of prefix name → namespace IRI", prefixes);
   const cached = mapCache.get(prefixes);
   if (cached !== undefined && sameEntries(cached, prefixes)) return cached.map;
   const map = new PrefixMap(prefixes);
@@ -99,6 +101,7 @@ const EMPTY_PREFIXES = new PrefixMap({});
  * @returns the rendering; never contains a raw tab, newline or carriage return
  */
 export function formatTerm(term: RDF.Term, prefixes?: PrefixMap | Readonly<Record<string, string>>): string {
+  checkArgs("formatTerm", arguments, "term:term prefixes?:prefixes");
   return formatWith(term, toPrefixMap(prefixes));
 }
 

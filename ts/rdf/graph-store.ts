@@ -22,6 +22,7 @@
  */
 import type { Store } from "n3";
 import { n3Store, StoreBase } from "../deps/n3.js";
+import { checkArgs } from "../args.js";
 
 /** The N3.js 2.x internals this module relies on (pinned `n3` version). */
 interface StoreInternals {
@@ -52,6 +53,7 @@ export class GraphStore extends StoreBase {
 
   /** Same arguments as `new N3.Store(quads?, options?)`. */
   constructor(quads?: ConstructorParameters<typeof Store>[0], options?: ConstructorParameters<typeof Store>[1]) {
+    checkArgs("GraphStore", arguments, "quads?:iterable options?:object");
     super(quads as never, options);
     this.table ??= new Int32Array(64);
     // Quads given to the constructor were added before the table existed.
@@ -119,6 +121,7 @@ export class GraphStore extends StoreBase {
  * table instead. Reads the internal `_graphs` of the pinned `n3` version.
  */
 export function walkQuadRows(store: Store): QuadRows {
+  checkArgs("walkQuadRows", arguments, "store:store");
   const graphs = (store as unknown as StoreInternals)._graphs;
   let rows = new Int32Array(4 * Math.max(16, store.size));
   let at = 0;

@@ -9,6 +9,7 @@ import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
 import { GroundwireError } from "../errors.js";
 import { checkBound, WorkLimitError, workLimitError } from "../work-limits.js";
+import { checkArgs } from "../args.js";
 
 /** Serializations `parseGraph` reads. */
 export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
@@ -49,6 +50,7 @@ export class RdfParseError extends GroundwireError {
  * Throws a TypeError naming the extension when it is none of those.
  */
 export function formatFromPath(path: string): RdfFormat {
+  checkArgs("formatFromPath", arguments, "path:string");
   const lower = path.toLowerCase();
   if (lower.endsWith(".ttl") || lower.endsWith(".turtle")) return "turtle";
   if (lower.endsWith(".nt")) return "ntriples";
@@ -57,7 +59,7 @@ export function formatFromPath(path: string): RdfFormat {
   // the extension of the file's name, not a dot in a folder's (`/tmp/a.b/data` has none)
   const name = lower.slice(Math.max(lower.lastIndexOf("/"), lower.lastIndexOf("\\")) + 1);
   const ext = name.includes(".") ? name.slice(name.lastIndexOf(".")) : "(none)";
-  throw new TypeError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt, .nq or .trig)`);
+  throw new GroundwireError(`unknown RDF format for ${path}: extension ${ext} (expected .ttl, .nt, .nq or .trig)`);
 }
 
 /** Options of {@link parseGraph} and {@link parseQuads}. */
@@ -103,6 +105,7 @@ export function parseGraph(
   text: string,
   options: ParseOptions = {},
 ): Graph {
+  checkArgs("parseGraph", arguments, "text:string options?:object");
   const { quads, prefixes } = parseQuads(text, options);
   const store = new GraphStore();
   store.addQuads(quads as never);
@@ -125,10 +128,11 @@ export function parseQuads(
   text: string,
   options: ParseOptions = {},
 ): ParsedQuads {
+  checkArgs("parseQuads", arguments, "text:string options?:object");
   const format = options.format ?? "turtle";
   const source = options.source ?? "<input>";
   const maxTriples = checkBound(options.maxTriples, "maxTriples");
-  if (!(format in MEDIA_TYPE)) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
+  if (!(format in MEDIA_TYPE)) throw new GroundwireError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
   // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
   // parse again with a longer stem (rare, and deterministic).
   const DataFactory = n3DataFactory();
@@ -234,6 +238,7 @@ export function createGraph(
   prefixes: Record<string, string> = {},
   source?: string,
 ): Graph {
+  checkArgs("createGraph", arguments, "quads?:iterable prefixes?:prefixes source?:string");
   const store = new GraphStore();
   for (const quad of quads) store.addQuad(quad as never);
   return { store, prefixes: { ...prefixes }, source };
@@ -241,5 +246,6 @@ export function createGraph(
 
 /** A copy of `graph` with its own store (quads shared as immutable terms) and prefixes. */
 export function cloneGraph(graph: Graph): Graph {
+  checkArgs("cloneGraph", arguments, "graph:graph");
   return createGraph(graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[], graph.prefixes, graph.source);
 }

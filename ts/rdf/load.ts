@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
 import { OutputFileError, readTextFile, refuseNonRegular, writeFileAtomic } from "../files.js";
+import { checkArgs } from "../args.js";
 
 /**
  * The largest graph file read by default: 64 MiB. Parsed graphs take about 15 bytes of memory
@@ -22,6 +23,7 @@ export const DEFAULT_MAX_GRAPH_BYTES = 64 * 2 ** 20;
  *   RdfParseError with line and column
  */
 export function loadGraphFile(path: string, options: { format?: RdfFormat; baseIRI?: string; maxBytes?: number } = {}): Graph {
+  checkArgs("loadGraphFile", arguments, "path:text options?:object");
   // a folder or a device has no extension to read a format from: say what it is first
   refuseNonRegular(path);
   const format = options.format ?? formatFromPath(path);
@@ -45,6 +47,7 @@ export function fileBaseIri(path: string): string {
  * @throws TypeError for an unknown extension; OutputFileError "cannot write <path>: <reason>"
  */
 export function writeGraphFile(path: string, graph: Graph, options: { format?: RdfFormat } = {}): void {
+  checkArgs("writeGraphFile", arguments, "path:text graph:graph options?:object");
   const format = options.format ?? formatFromPath(path);
   const text = serializeGraph(graph, { format });
   writeFileAtomic(path, text);

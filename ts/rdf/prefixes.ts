@@ -1,4 +1,5 @@
-/**
+
+import { checkArgs } from "../args.js";/**
  * Prefix maps: the `@prefix` declarations of a Turtle document, used to write IRIs as
  * prefixed names. A prefixed name is produced only when the local part is a valid Turtle
  * PN_LOCAL written without backslash escapes (Turtle 1.1 / RDF 1.2 Turtle, productions
@@ -24,11 +25,13 @@ const PN_PREFIX = new RegExp(`^(?:[${PN_CHARS_BASE}](?:[${PN_CHARS}.]*[${PN_CHAR
 
 /** Whether `local` can follow `prefix:` unescaped in Turtle and denote exactly those characters. */
 export function isPnLocal(local: string): boolean {
+  checkArgs("isPnLocal", arguments, "local:string");
   return PN_LOCAL.test(local);
 }
 
 /** Whether `name` is a valid Turtle prefix name (PN_PREFIX) or the empty prefix. */
 export function isPnPrefix(name: string): boolean {
+  checkArgs("isPnPrefix", arguments, "name:string");
   return PN_PREFIX.test(name);
 }
 
@@ -46,6 +49,7 @@ const IRI_ESCAPE_ALL = new RegExp(IRI_ESCAPE.source, "g");
  * yields only the line breaks; the others come from terms built elsewhere.
  */
 export function escapeIri(iri: string): string {
+  checkArgs("escapeIri", arguments, "iri:string");
   if (!IRI_ESCAPE.test(iri)) return iri;
   return iri.replace(IRI_ESCAPE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
 }
@@ -70,6 +74,7 @@ export class PrefixMap {
    * @param prefixes name → namespace IRI (e.g. a Graph's `prefixes`); copied.
    */
   constructor(prefixes: Readonly<Record<string, string>> = {}) {
+    checkArgs("PrefixMap", arguments, "prefixes?:object");
     this.prefixes = Object.freeze({ ...prefixes });
     const byNamespace = new Map<string, string>();
     for (const [name, namespace] of Object.entries(prefixes)) {

@@ -7,6 +7,7 @@
 import { n3Writer } from "../deps/n3.js";
 import type * as RDF from "@rdfjs/types";
 import type { Graph, RdfFormat } from "./graph.js";
+import { checkArgs } from "../args.js";
 
 /** An absolute IRI starts with a scheme (RFC 3987 §2.2). */
 const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
@@ -31,6 +32,7 @@ const WRITER_FORMAT: Record<RdfFormat, string> = {
  *   would not read back as this graph). Parse with a `baseIRI`; files are read against their URL.
  */
 export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {}): string {
+  checkArgs("serializeGraph", arguments, "graph:graph options?:object");
   const format = options.format ?? "turtle";
   const writerFormat = WRITER_FORMAT[format];
   if (!writerFormat) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
@@ -63,6 +65,7 @@ export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {
  * N-Triples cannot hold them: write such a dataset as N-Quads or TriG.
  */
 export function namedGraphCount(graph: Graph): number {
+  checkArgs("namedGraphCount", arguments, "graph:graph");
   let count = 0;
   for (const g of graph.store.getGraphs(null, null, null) as unknown as RDF.Term[]) if (g.termType !== "DefaultGraph") count++;
   return count;

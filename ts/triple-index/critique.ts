@@ -12,6 +12,7 @@ import { fingerprintGraph, listingPrefixRecord, type TripleIndex } from "./tripl
 
 import { critiqueItemSchema, type Critique, type CritiqueItem } from "./critique-schema.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 export type { Critique, CritiqueItem };
 
@@ -159,6 +160,7 @@ const termKey = (t: RDF.Term) => `${t.termType}\u0000${t.value}`;
  *   (both before anything is changed)
  */
 export function applyCritique(graph: Graph, index: TripleIndex, critique: Critique | string, guards: CritiqueGuards = {}): CritiqueReport {
+  checkArgs("applyCritique", arguments, "graph:graph index:tripleIndex");
   const actual = fingerprintGraph(graph);
   if (actual !== index.fingerprint) throw new TripleIndexDriftError(index.fingerprint, actual);
   const items = parseCritique(critique);

@@ -3,6 +3,7 @@
  * the id the critic cites, read-only lines visibly marked and unnumbered.
  */
 import type { TripleIndex } from "./triple-index.js";
+import { checkArgs } from "../args.js";
 
 /** The marker that replaces the id on a read-only (out-of-scope) line. */
 export const READ_ONLY_MARKER = "[read-only]";
@@ -19,6 +20,7 @@ export const READ_ONLY_MARKER = "[read-only]";
  * @returns the listing text
  */
 export function renderListing(index: TripleIndex): string {
+  checkArgs("renderListing", arguments, "index:tripleIndex");
   const out: string[] = [];
   for (const block of index.order) {
     for (const entry of block.triples) {

@@ -27,6 +27,7 @@ import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindin
 import { sha256Hex } from "../../bindings/sha256.js";
 import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
 import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_NS, RDF_TYPE, walkQuadRows, XSD, type PrefixMap } from "../rdf/index.js";
+import { checkArgs } from "../args.js";
 
 const encoder = new TextEncoder();
 // eslint-disable-next-line no-control-regex
@@ -71,6 +72,7 @@ export class SortedTriples {
     private readonly makeQuad: (k: number) => RDF.Quad,
     fingerprint: string | null = null,
   ) {
+    checkArgs("SortedTriples", arguments, "texts:array|function spo:object blockStarts:array makeQuad:function fingerprint?:string|null");
     this.textCache = typeof texts === "function" ? null : texts;
     this.makeTexts = typeof texts === "function" ? texts : null;
     this.fingerprintCache = fingerprint;
@@ -344,6 +346,7 @@ export function sortTriples(
   prefixes: PrefixMap,
   options: { withQuads?: boolean; path?: "fast" | "generic"; backend?: BackendRequest; fingerprint?: boolean } = {},
 ): SortedTriples {
+  checkArgs("sortTriples", arguments, "store:store prefixes:object options?:object");
   const entityTriples = options.path === "generic" ? null : readEntityTriples(store);
   if (entityTriples === null) {
     if (options.path === "fast") throw new Error("sortTriples: the N3.Store fast path is unavailable for this store");

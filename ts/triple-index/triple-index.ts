@@ -12,6 +12,8 @@ import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { formatTerm, toPrefixMap, PrefixMap, type Graph } from "../rdf/index.js";
 import { sortQuads, sortTriples, SortedTriples } from "./ordering.js";
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
 /** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */
 export interface IndexedTriple {
@@ -112,7 +114,8 @@ export class TripleIds implements Iterable<[string, number]> {
     private readonly sorted: SortedTriples,
     private readonly idOf: Int32Array | null,
     private readonly prefixes: PrefixMap,
-  ) {}
+  ) {
+    checkArgs("TripleIds", arguments, "sorted:object idOf:object|null prefixes:object");}
 
   // Built on first use: the loop resolves ids (byId) far more often than it looks triples up,
   // and a map keyed by every line costs as much as the rest of the index.
@@ -166,6 +169,7 @@ export const DEFAULT_LISTING_PREFIXES: Readonly<Record<string, string>> = Object
  * `prefixes` (see there). Also the prefixes a critic may write in a correctValue.
  */
 export function listingPrefixRecord(given: PrefixMap | Readonly<Record<string, string>>): Record<string, string> {
+  checkArgs("listingPrefixRecord", arguments, "prefixes:prefixes");
   const prefixes = given instanceof PrefixMap ? given.prefixes : given;
   const namespaces = new Set(Object.values(prefixes));
   const merged: Record<string, string> = {};
@@ -178,6 +182,7 @@ export function listingPrefixRecord(given: PrefixMap | Readonly<Record<string, s
  * the record's content on every call, so an edited record is never served from a stale cache.
  */
 export function listingPrefixes(prefixes: PrefixMap | Readonly<Record<string, string>>): PrefixMap {
+  checkArgs("listingPrefixes", arguments, "prefixes:prefixes");
   const merged = listingPrefixRecord(prefixes);
   const own = prefixes instanceof PrefixMap ? prefixes.prefixes : prefixes;
   // Nothing added: the graph's own map (a PrefixMap given stays the one used).
@@ -186,6 +191,7 @@ export function listingPrefixes(prefixes: PrefixMap | Readonly<Record<string, st
 
 /** `s\tp\to` for one triple, as the listing and the fingerprint render it. */
 export function renderLine(triple: RDF.Quad, prefixes: PrefixMap | Readonly<Record<string, string>>): string {
+  checkArgs("renderLine", arguments, "triple:quad prefixes:prefixes");
   const map = toPrefixMap(prefixes);
   return `${formatTerm(triple.subject, map)}\t${formatTerm(triple.predicate, map)}\t${formatTerm(triple.object, map)}`;
 }
@@ -198,11 +204,13 @@ const encoder = new TextEncoder();
  * (`sha256Backend()`: node:crypto in Node, hash-wasm in browsers).
  */
 export function fingerprintLines(lines: readonly string[]): string {
+  checkArgs("fingerprintLines", arguments, "lines:strings");
   return sha256Hex(encodeLines(lines));
 }
 
 /** The UTF-8 bytes a fingerprint hashes: every line followed by "\n", in one buffer. */
 export function encodeLines(lines: readonly string[]): Uint8Array {
+  checkArgs("encodeLines", arguments, "lines:strings");
   return lines.length === 0 ? new Uint8Array(0) : encoder.encode(`${lines.join("\n")}\n`);
 }
 
@@ -221,6 +229,7 @@ export function encodeLines(lines: readonly string[]): Uint8Array {
  * @throws when no SHA-256 backend is initialised (import the package entry first)
  */
 export function fingerprintGraph(graph: Graph): string {
+  checkArgs("fingerprintGraph", arguments, "graph:graph");
   return sortTriples(graph.store, listingPrefixes(graph.prefixes), { fingerprint: true }).fingerprint();
 }
 
@@ -237,6 +246,7 @@ export function fingerprintGraph(graph: Graph): string {
  * @throws when no SHA-256 backend is initialised (import the package entry first)
  */
 export function fingerprintQuads(parsed: { quads: Iterable<RDF.Quad>; prefixes: PrefixMap | Readonly<Record<string, string>> }): string {
+  checkArgs("fingerprintQuads", arguments, "parsed:quads");
   return sortQuads(parsed.quads, listingPrefixes(parsed.prefixes)).fingerprint();
 }
 
@@ -280,6 +290,7 @@ export class TripleIndex {
     tripleCount: number;
     prefixes: PrefixMap;
   }) {
+    checkArgs("TripleIndex", arguments, "parts:indexParts");
     this.byId = parts.byId;
     this.ids = parts.ids;
     this.makeOrder = parts.order;
@@ -335,6 +346,7 @@ export class TripleIndex {
  * @throws TypeError naming the argument when `graph` (or `options.scope`) is not a Graph
  */
 export function buildTripleIndex(graph: Graph, options: { scope?: Graph } = {}): TripleIndex {
+  checkArgs("buildTripleIndex", arguments, "graph:graph options?:object");
   checkGraphArgument("buildTripleIndex", "graph", graph);
   if (options !== null && options !== undefined && options.scope !== undefined) checkGraphArgument("buildTripleIndex", "options.scope", options.scope);
   const prefixes = listingPrefixes(graph.prefixes);
@@ -397,10 +409,9 @@ function inScope(scope: Graph["store"], quad: RDF.Quad): boolean {
  */
 export function checkGraphArgument(fn: string, name: string, value: unknown): void {
   const g = value as Partial<Graph> | null;
-  const what = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-  if (g === null || typeof g !== "object") throw new TypeError(`${fn}: ${name} must be a Graph ({store, prefixes}), got ${what}`);
+  if (g === null || typeof g !== "object") throw new ArgumentError(fn, name, "a Graph ({store, prefixes})", value);
   if (g.store === null || typeof g.store !== "object" || typeof (g.store as { getQuads?: unknown }).getQuads !== "function") {
-    throw new TypeError(`${fn}: ${name} must be a Graph ({store, prefixes}) with an N3.Store as store (parseGraph or createGraph make one)`);
+    throw new ArgumentError(fn, name, "a Graph ({store, prefixes}) with an N3.Store as store (parseGraph or createGraph make one)", value);
   }
-  if (g.prefixes !== undefined && (g.prefixes === null || typeof g.prefixes !== "object")) throw new TypeError(`${fn}: ${name}.prefixes must be an object of prefix name → namespace IRI`);
+  if (g.prefixes !== undefined && (g.prefixes === null || typeof g.prefixes !== "object")) throw new ArgumentError(fn, `${name}.prefixes`, "an object of prefix name → namespace IRI", g.prefixes);
 }

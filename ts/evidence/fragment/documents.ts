@@ -7,6 +7,7 @@ import { checkBound } from "../../work-limits.js";
 import { UnsupportedFormatError } from "./errors.js";
 import { Builder, emitBlocks } from "./builder.js";
 import { parseBlocks } from "./block-pass.js";
+import { checkArgs } from "../../args.js";
 
 function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
   if (typeof artifactId !== "string" || artifactId === "") throw new TypeError(`${fn}: artifactId must be a non-empty string`);
@@ -31,6 +32,7 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  *   WorkLimitError (code `limit`) past maxFragments
  */
 export function fragmentMarkdown(artifactId: string, text: string, options: FragmentOptions = {}): readonly Fragment[] {
+  checkArgs("fragmentMarkdown", arguments, "artifactId:text text:string options?:object");
   checkInputs("fragmentMarkdown", artifactId, text);
   const b = new Builder(artifactId, text, checkBound(options.maxFragments, "maxFragments"));
   emitBlocks(b, parseBlocks(text));
@@ -49,6 +51,7 @@ export function fragmentMarkdown(artifactId: string, text: string, options: Frag
  *   WorkLimitError (code `limit`) past maxFragments
  */
 export function fragmentPlainText(artifactId: string, text: string, options: FragmentOptions = {}): readonly Fragment[] {
+  checkArgs("fragmentPlainText", arguments, "artifactId:text text:string options?:object");
   checkInputs("fragmentPlainText", artifactId, text);
   const b = new Builder(artifactId, text, checkBound(options.maxFragments, "maxFragments"));
   let start = -1;
@@ -88,6 +91,7 @@ export function fragmentPlainText(artifactId: string, text: string, options: Fra
  * @throws UnsupportedFormatError for any other media type (PDF, HTML, reStructuredText, …)
  */
 export function fragmentDocument(artifactId: string, text: string, mediaType: string, source?: string, options: FragmentOptions = {}): readonly Fragment[] {
+  checkArgs("fragmentDocument", arguments, "artifactId:text text:string mediaType:string source?:string options?:object");
   const base = mediaType.split(";")[0].trim().toLowerCase();
   if (base === "text/markdown" || base === "text/x-markdown") return fragmentMarkdown(artifactId, text, options);
   if (base === "text/plain") return fragmentPlainText(artifactId, text, options);

@@ -5,6 +5,7 @@
 import { createSha256, sha256Hex, type Sha256Hasher } from "../../../bindings/sha256.js";
 import { CollapsedText, isWhitespaceAt, normalizeWhitespace } from "../text.js";
 import type { FragmentKind } from "./types.js";
+import { checkArgs } from "../../args.js";
 
 /**
  * Content hashes of long fragments, streamed: the text is fed in document order, a stretch at a
@@ -86,6 +87,7 @@ export function readable(text: string): string {
  * same characters but not the same claim.
  */
 export function contentHashOf(kind: FragmentKind, text: string, quoteDepth = 0): string {
+  checkArgs("contentHashOf", arguments, "kind:text text:string quoteDepth?:int");
   // A reader sees U+FFFD where the source has NUL (CommonMark 2.3): hash what is seen.
   let body = text.includes("\0") ? text.replace(/\0/g, "\uFFFD") : text;
   if (quoteDepth > 0 && /[\r\n]/.test(body)) {

@@ -4,6 +4,7 @@
  */
 import type { Origin, Query, Span } from "../algebra.js";
 import type { Goal } from "../goal.js";
+import { checkArgs } from "../../args.js";
 
 /** One finding, structured for a repair loop. `message` is the seed's wording. */
 export interface Diagnostic {
@@ -98,6 +99,7 @@ export type ExprType = { kind: "entity" | "literal" | "unknown"; numeric: boolea
  * it has one, on the line after it as `    fix: …`).
  */
 export function renderPlanState(result: Pick<CheckResult, "context" | "openGoals" | "errors" | "warnings">): string {
+  checkArgs("renderPlanState", arguments, "result:checkResult");
   const lines = ["context:"];
   for (const c of result.context) lines.push(`  ${c.text}`);
   lines.push("open goals:");

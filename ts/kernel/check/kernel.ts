@@ -8,10 +8,12 @@ import { compileOps, type Op, type Plan } from "../ops.js";
 import { parseSparql } from "../sparql.js";
 import type { CheckResult } from "./diagnostics.js";
 import { Checker } from "./checker.js";
+import { checkArgs } from "../../args.js";
 
 /** A kernel bound to one schema. Create with `createKernel(schema)` or `new Kernel(schema)`. */
 export class Kernel {
-  constructor(readonly schema: Schema) {}
+  constructor(readonly schema: Schema) {
+    checkArgs("Kernel", arguments, "schema:schema");}
 
   /**
    * Check a plan against the schema and an optional goal, in one pass; nothing is executed.
@@ -43,6 +45,7 @@ export class Kernel {
 
 /** A kernel for `schema`. */
 export function createKernel(schema: Schema): Kernel {
+  checkArgs("createKernel", arguments, "schema:schema");
   if (!(schema instanceof Schema)) {
     throw new TypeError(`createKernel: schema must be a Schema (Schema.fromGraph(graph)), got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
   }

@@ -67,6 +67,7 @@ import { searchBest } from "./search.js";
 import { preparedFromBytes, preparedToBytes } from "./snapshot.js";
 import { firstAtLeast, searchPaths, tuning } from "./tuning.js";
 import { type IndexedQuote, LOCATE_MIN_RATIO, type LocatedQuote, type LocateOptions, type PostedText, type Prepared, type QuoteIndex, type QuoteIndexInput, type QuoteIndexOptions, type WindowHit } from "./types.js";
+import { checkArgs } from "../../args.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
 export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "../quote-keys.js";
@@ -92,6 +93,7 @@ export { rankHits } from "./rank.js";
  * @throws TypeError on input of the wrong shape; RangeError on a duplicate key or a passage out of range.
  */
 export function createQuoteIndex(input: QuoteIndexInput, options: QuoteIndexOptions = {}): QuoteIndex {
+  checkArgs("createQuoteIndex", arguments, "input:array options?:object");
   return indexOver(prepare(input), options);
 }
 
@@ -224,6 +226,7 @@ export function locateQuotes<T extends { text: string; found: boolean; attributi
   index: QuoteIndex,
   options: LocateOptions = {},
 ): LocatedQuote<T>[] {
+  checkArgs("locateQuotes", arguments, "checks:array index:quoteIndex options?:object");
   const opts = { limit: 3, ...options };
   return checks.map((c) => {
     const wanted = !c.found || c.attribution === "misattributed";

@@ -1,0 +1,164 @@
+// Every exported function, constructor and static method of every package entry (ts/index.ts, the
+// browser and bundler entry; ts/node.ts, the Node entry, which adds the Node-only pieces) checks
+// its required arguments: called with nothing, with nulls, or with values of the wrong type, it
+// answers with a result (where that is documented below) or a GroundwireError; an ArgumentError
+// names the function and the argument. Never a raw TypeError, URIError or RangeError.
+import { describe, expect, it } from "vitest";
+import * as browserEntry from "../../ts/index.js";
+import * as nodeEntry from "../../ts/node.js";
+import { ArgumentError, GroundwireError } from "../../ts/errors.js";
+
+type Callable = (...args: unknown[]) => unknown;
+
+/** What every callable is called with: nothing, nulls, and each wrong type in every position. */
+const CALLS: Record<string, unknown[]> = {
+  "no arguments": [],
+  nulls: [null, null, null],
+  numbers: [42, 42, 42],
+  "empty objects": [{}, {}, {}],
+  "empty strings": ["", "", ""],
+  arrays: [[], [], []],
+  "a lone surrogate": ["\uD800", "\uD800", "\uD800"],
+};
+
+/**
+ * Callables that answer every one of the calls above with a result, on purpose: predicates over
+ * any value, functions without required arguments, constructors of plain state, and the hot-path
+ * primitives that take any string and order or escape it (their callers are typed).
+ */
+const ANSWERS: Record<string, string> = {
+  isGroundwireError: "a predicate over any value",
+  isAddressToken: "a predicate over any value",
+  envelopeProblem: "says what is wrong with any value (null when nothing is)",
+  initWasm: "no arguments",
+  initSha256: "no arguments",
+  backendInfo: "no arguments",
+  sha256Backend: "no arguments",
+  createExtractiveSynthesizer: "no arguments",
+  Schema: "an empty schema (Schema.fromGraph fills one)",
+  Transcript: "an empty transcript",
+  compareCodePoints: "hot path (sorting): orders what it is given",
+  codePointSortKey: "hot path (sorting)",
+  escapeLiteral: "hot path (every literal printed)",
+};
+
+/** Callables whose every argument may be left out: called with nothing (or nulls, for wrapUntrustedBody) they answer. */
+const NO_REQUIRED: Record<string, string> = {
+  createGraph: "an empty graph",
+  emptyQuery: "an empty SELECT",
+  toPrefixMap: "the empty PrefixMap",
+  PrefixMap: "the empty PrefixMap",
+  GraphStore: "an empty store",
+  wrapUntrustedBody: "an empty fenced body (null and undefined are empty text)",
+};
+
+/**
+ * A result is accepted where the value given may be well typed for the function (a number where
+ * it counts, an empty string, object or array); with nothing or nulls only where documented.
+ */
+function resultAllowed(name: string, call: string): boolean {
+  if (ANSWERS[name]) return true;
+  if (call === "no arguments" || call === "nulls") return name in NO_REQUIRED;
+  return true;
+}
+
+/** Every callable export of an entry, with class statics as `Class.method`. */
+function callables(entry: Record<string, unknown>): Array<[string, Callable, boolean]> {
+  const out: Array<[string, Callable, boolean]> = [];
+  for (const [name, value] of Object.entries(entry)) {
+    if (typeof value !== "function") continue;
+    const isClass = /^class\b/.test(Function.prototype.toString.call(value));
+    if (isClass && (value.prototype instanceof Error || value === Error)) continue; // errors are built by the library
+    out.push([name, value as Callable, isClass]);
+    if (isClass) {
+      for (const s of Object.getOwnPropertyNames(value)) {
+        const member = (value as unknown as Record<string, unknown>)[s];
+        if (typeof member === "function" && !["length", "name", "prototype"].includes(s)) out.push([`${name}.${s}`, member.bind(value) as Callable, false]);
+      }
+    }
+  }
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+async function outcome(fn: Callable, isClass: boolean, args: unknown[]): Promise<unknown> {
+  try {
+    const r = isClass ? new (fn as unknown as new (...a: unknown[]) => unknown)(...args) : fn(...args);
+    if (r && typeof (r as Promise<unknown>).then === "function") return await (r as Promise<unknown>);
+    return r;
+  } catch (error) {
+    return { thrown: error };
+  }
+}
+
+for (const [entryName, entry] of [["ts/index.ts", browserEntry], ["ts/node.ts", nodeEntry]] as const) {
+  describe(`every callable export of ${entryName} refuses what it cannot take, by name`, () => {
+    const all = callables(entry as unknown as Record<string, unknown>);
+    it("has the exports this test enumerates", () => {
+      expect(all.length).toBeGreaterThan(entryName === "ts/node.ts" ? 170 : 160);
+    });
+    it.each(all.map(([name, fn, isClass]) => [name, fn, isClass] as const))("%s", async (name, fn, isClass) => {
+      for (const [call, args] of Object.entries(CALLS)) {
+        const result = await outcome(fn, isClass, args);
+        const thrown = (result as { thrown?: unknown } | undefined)?.thrown;
+        if (thrown === undefined) {
+          // a result: fine where documented (ANSWERS), or for the values that are well typed
+          if (!resultAllowed(name, call)) {
+            expect.fail(`${name} with ${call} answered ${String(result).slice(0, 80)} instead of refusing`);
+          }
+          continue;
+        }
+        if (!(thrown instanceof GroundwireError)) {
+          expect.fail(`${name} with ${call} threw a raw ${(thrown as Error)?.name}: ${(thrown as Error)?.message}`);
+        }
+        if (thrown instanceof ArgumentError) {
+          // it names the function called (or the one it handed the value to, by its own name) and the argument
+          expect(thrown.message, `${name} with ${call}`).toMatch(/^[\w.]+: [\w.]+ must be /);
+          expect(thrown.argument.length, `${name} with ${call}`).toBeGreaterThan(0);
+          if (call === "no arguments" || call === "nulls") expect(thrown.fn, `${name} with ${call}`).toBe(name);
+        }
+      }
+    });
+  });
+}
+
+describe("the cases the issue names, through the Node entry", () => {
+  const e = nodeEntry;
+  it("createOxigraphStore() names its graph", () => {
+    expect(() => (e.createOxigraphStore as Callable)()).toThrow(/^createOxigraphStore: graph must be a Graph \(from parseGraph, createGraph or loadGraphFile\), got undefined$/);
+  });
+  it("renderNeighborhood(null, null) names the neighborhood", () => {
+    expect(() => (e.renderNeighborhood as Callable)(null, null)).toThrow(/^renderNeighborhood: neighborhood must be .*, got null$/);
+  });
+  it('an artifact id "\\uD800" (a lone surrogate) is refused by name, not a URIError', () => {
+    const call = (f: () => unknown) => {
+      try {
+        f();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    for (const thrown of [
+      call(() => e.fragmentMarkdown("\uD800", "# x\n")),
+      call(() => e.fragmentPlainText("\uD800", "x")),
+      call(() => e.artifactIri("\uD800")),
+      call(() => e.fragmentIri("\uD800")),
+      call(() => e.createArtifact({ sourceObjectId: "\uD800", content: "x" })),
+    ]) {
+      expect(thrown).toBeInstanceOf(ArgumentError);
+      expect((thrown as Error).message).toMatch(/(artifactId|sourceObjectId|fragmentId) must be .*well-formed Unicode/);
+    }
+  });
+  it('resolveHandle(envelope, " n2") is refused: a handle with surrounding space is not a displayed handle', () => {
+    const n = { nodes: [{ token: "http://e/a", kind: "resource" as const, title: "a", body: "" }, { token: "http://e/b", kind: "resource" as const, title: "b", body: "" }], edges: [] };
+    const env = e.renderNeighborhood(n as never, new Map());
+    expect(e.resolveHandle(env, "n2").ref).toBe("n2");
+    expect(() => e.resolveHandle(env, " n2")).toThrow(e.HandleError);
+  });
+  it("a citation with an empty quote is refused as an empty address is", () => {
+    const fragments = e.fragmentMarkdown("doc", "# Title\n\nSome text here.\n");
+    const f = fragments[1]!;
+    expect(() => e.citationStatus({ fragmentId: f.fragmentId, contentHash: f.contentHash, text: "" }, fragments)).toThrow(e.CitationFormatError);
+    expect(() => e.citationStatus({ fragmentId: "", contentHash: f.contentHash }, fragments)).toThrow(e.CitationFormatError);
+  });
+});
