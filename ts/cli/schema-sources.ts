@@ -1,6 +1,7 @@
 /**
  * `--schema NAME=sparql:URL` (serve, mcp) and `--schema sparql:URL` (check): a schema read from a
- * live SPARQL endpoint with `schemaFromEndpoint` (paged CONSTRUCT queries, cached for 24 hours in
+ * live SPARQL endpoint (`sparql:URL#graph=IRI`: from that named graph only; a fragment is never
+ * sent, so it cannot be confused with the endpoint's own parameters) with `schemaFromEndpoint` (paged CONSTRUCT queries, cached for 24 hours in
  * the cache folder, `$XDG_CACHE_HOME/groundwire/endpoint-schemas`), then written there as an
  * N-Triples file, so the server's check workers load it like any `--schema NAME=FILE`.
  */
@@ -28,16 +29,24 @@ export function isEndpointSchema(value: string): boolean {
  * @throws CliError naming the endpoint (its URL without credentials is in the kernel's message) when it cannot be read
  */
 export async function endpointSchemaFile(command: string, source: string, options: { refresh?: boolean; headers?: Record<string, string> } = {}): Promise<string> {
-  const url = source.slice(SPARQL_SCHEME.length);
+  let url = source.slice(SPARQL_SCHEME.length);
+  let graph: string | undefined;
+  const hash = url.indexOf("#");
+  if (hash >= 0) {
+    const fragment = url.slice(hash + 1);
+    if (!fragment.startsWith("graph=") || fragment.length === "graph=".length) throw new CliError(`${command}: --schema sparql:URL takes one fragment, #graph=IRI (the named graph to read), got ${echo(`#${fragment}`)}`, 2);
+    graph = decodeURIComponent(fragment.slice("graph=".length));
+    url = url.slice(0, hash);
+  }
   const dir = join(cacheDir(undefined, false)!, "endpoint-schemas");
   mkdirSync(dir, { recursive: true });
   let read;
   try {
-    read = await schemaFromEndpoint(url, { cacheDir: dir, refresh: options.refresh, headers: options.headers });
+    read = await schemaFromEndpoint(url, { cacheDir: dir, graph, refresh: options.refresh, headers: options.headers });
   } catch (error) {
     throw new CliError(`${command}: --schema ${echo(source.replace(/\/\/[^/@]*@/, "//"))}: ${(error as Error).message}`);
   }
-  const file = join(dir, `${sha256Hex(url)}.nt`);
+  const file = join(dir, `${sha256Hex(JSON.stringify([url, graph ?? null]))}.nt`);
   writeFileAtomic(file, serializeGraph(read.graph, { format: "ntriples" }));
   return file;
 }
