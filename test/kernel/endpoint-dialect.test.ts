@@ -106,11 +106,12 @@ describe.skipIf(!existsSync(CLI))("mcp --dialect virtuoso", () => {
   afterAll(async () => client.close());
 
   it("check_sparql and run_sparql read the bare aggregate with the warning", async () => {
-    const checked = (await client.callTool({ name: "check_sparql", arguments: { schema: { name: "olympics" }, query: BARE_COUNT } })) as { isError?: boolean; structuredContent: { errors: unknown[]; warnings: { message: string }[] } };
+    type Result = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
+    const checked = (await client.callTool({ name: "check_sparql", arguments: { schema: { name: "olympics" }, query: BARE_COUNT } })) as Result;
     expect(checked.isError).toBeFalsy();
     expect(checked.structuredContent.errors).toEqual([]);
-    expect(checked.structuredContent.warnings.map((w) => w.message)).toEqual([WARNING]);
-    const ran = (await client.callTool({ name: "run_sparql", arguments: { schema: { name: "olympics" }, graph: "olympics", query: BARE_COUNT } })) as { isError?: boolean; structuredContent: { count: number; table: string } };
+    expect(checked.structuredContent.warnings.map((w: { message: string }) => w.message)).toEqual([WARNING]);
+    const ran = (await client.callTool({ name: "run_sparql", arguments: { schema: { name: "olympics" }, graph: "olympics", query: BARE_COUNT } })) as Result;
     expect(ran.isError).toBeFalsy();
     expect(ran.structuredContent.table).toBe("?n\n--\n3\n1 row\n");
   });
