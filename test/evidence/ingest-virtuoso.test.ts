@@ -4,7 +4,9 @@
 // same slices: the same triples, the same validation report, a new revision replacing the old, and
 // all or nothing (a refused slice sends nothing; a PUT the store rejects leaves the old revision).
 // Skipped with a note when no test Virtuoso runs.
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { DataFactory } from "n3";
 import oxigraph from "oxigraph";
 import type * as RDF from "@rdfjs/types";
@@ -98,6 +100,25 @@ describe.skipIf(!GSP)("ingestToGraphStore into Virtuoso (Graph Store Protocol PU
     expect((error as GraphStoreError).status).toBe(502);
     expect((error as GraphStoreError).message).toMatch(/^ingest: .*HTTP 500.*; the graph <urn:groundwire:artifact:remote-ingest%2F[^>]+> was not replaced$/s);
     expect(await readBack(s1.artifactIri)).toEqual(before);
+  });
+
+  it("groundwire slice FILE --graph-store URL: the same write from the command line; violations or a refusing store exit 1", async () => {
+    const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+    if (!existsSync(cli)) return;
+    const artifact = `remote-ingest/cli-${process.pid}-${Date.now()}.md`;
+    const run = (...args: string[]) => spawnSync(process.execPath, [cli, "slice", fileURLToPath(new URL("awesome-v001.md", FIXTURES)), "--artifact", artifact, ...args], { encoding: "utf8" });
+    const ok = run("--graph-store", GSP!);
+    expect(ok.status, ok.stderr).toBe(0);
+    // what was written is what `slice --format nquads` prints: every quad in the artifact's graph
+    const printed = run("--format", "nquads");
+    const quads = parseGraph(printed.stdout, { format: "nquads", source: "slice" }).store.getQuads(null, null, null, null) as unknown as RDF.Quad[];
+    const graph = quads[0]!.graph.value;
+    expect(ok.stderr).toMatch(new RegExp(`^groundwire slice: wrote ${quads.length} quads \\(\\d+ fragments\\) as the graph <${graph.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>\\n$`));
+    expect(await readBack(graph)).toEqual(lines(quads));
+    const refused = run("--graph-store", new URL("/no-such-graph-store", GSP!).href);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("was not replaced");
+    expect(await readBack(graph)).toEqual(lines(quads));
   });
 
   it("a store that is not there: GraphStoreError 502, naming it", async () => {
