@@ -62,6 +62,7 @@ const SAMPLES: Record<string, () => Error> = {
   SparqlNestingError: () => new pkg.SparqlNestingError(1, 1, 48),
   QueryRefusedError: () => new pkg.QueryRefusedError({ context: [], errors: [], warnings: [], openGoals: ["answer ?c is not bound"], sparql: "" }),
   SparqlStoreError: () => new pkg.SparqlStoreError("x", "s"),
+  GraphStoreError: () => new pkg.GraphStoreError("x", { status: 502 }),
   SparqlSyntaxError: () => new pkg.SparqlSyntaxError(1, 1, "x"),
   SynthesizerError: () => new pkg.SynthesizerError("x", "http://h/"),
   TranscriptFormatError: () => new pkg.TranscriptFormatError("x"),

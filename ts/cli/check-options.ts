@@ -5,7 +5,7 @@
 import { CHECK_DEFAULTS, defaultCheckWorkers, defaultMaxChecks } from "../server/defaults.js";
 import type { CheckLimits } from "../server/checks.js";
 import type { CheckRunner } from "../server/pool.js";
-import type { EndpointSpec } from "../server/endpoints.js";
+import type { EndpointSpec, SparqlSettings } from "../server/endpoints.js";
 import { integerOption } from "./common.js";
 import { durationOption, sizeOption } from "./units.js";
 
@@ -61,7 +61,7 @@ export function readCheckOptions(command: string, values: Partial<Record<keyof t
 }
 
 /** The worker pool for these settings, or undefined with `--check-workers 0` (checks on the main thread). */
-export async function startCheckPool(settings: CheckSettings, corpusDir: string | readonly string[], graphPairs: readonly string[], schemaPairs: readonly string[], log: (m: string) => void, endpoints: readonly EndpointSpec[] = []): Promise<CheckRunner | undefined> {
+export async function startCheckPool(settings: CheckSettings, corpusDir: string | readonly string[], graphPairs: readonly string[], schemaPairs: readonly string[], log: (m: string) => void, endpoints: readonly EndpointSpec[] = [], sparql?: SparqlSettings): Promise<CheckRunner | undefined> {
   if (settings.workers === 0) return undefined;
   const { createCheckPool } = await import("../server/pool.js");
   return createCheckPool({
@@ -69,6 +69,7 @@ export async function startCheckPool(settings: CheckSettings, corpusDir: string 
     graphPairs,
     schemaPairs,
     endpoints,
+    sparql,
     limits: settings.limits,
     workers: settings.workers,
     maxInFlight: settings.maxInFlight,

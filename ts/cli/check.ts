@@ -8,10 +8,14 @@ import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
 import { CliError, echo, parseCommandArgs, printText, type Command } from "./common.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
+import { DIALECT_HELP, DIALECT_OPTIONS, readDialectOptions } from "./endpoint-options.js";
+import { endpointSchemaFile, isEndpointSchema } from "./schema-sources.js";
 
 const USAGE =
-  "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt|-> [--goal <json or file|->] [--format rq|json|ttl|nt|nq|trig] [--json] [--quiet]\n" +
-  "  --format names the format of the input given as - (standard input; only one input can be -)";
+  "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt|-|sparql:URL> [--goal <json or file|->] [--dialect sparql11|virtuoso] [--prefixes PRESET] [--format rq|json|ttl|nt|nq|trig] [--json] [--quiet]\n" +
+  "  --format names the format of the input given as - (standard input; only one input can be -)\n" +
+  "  --schema sparql:URL reads the schema from a live SPARQL endpoint (cached 24 h)\n" +
+  DIALECT_HELP;
 
 /** Plans and goals are small; a larger file is a mistake (the cap keeps it from being read whole). */
 const MAX_PLAN_BYTES = 16 * 1024 * 1024;
@@ -67,13 +71,16 @@ const command: Command = {
       goal: { type: "string" },
       json: { type: "boolean" },
       format: { type: "string" },
+      ...DIALECT_OPTIONS,
     }, USAGE);
     if (positionals.length !== 1) throw new CliError(`check: expected one plan file\n${USAGE}`, 2);
     if (!values.schema) throw new CliError(`check: --schema is required\n${USAGE}`, 2);
     const file = positionals[0];
+    const sparql = readDialectOptions("check", values);
     // --format names the input given as - (formatFor): the plan (rq, json), the schema (ttl, nt, nq, trig) or the goal (json)
     const goalFile = values.goal !== undefined && !values.goal.trim().startsWith("{") ? values.goal : undefined;
-    const inputs = [file, values.schema, goalFile];
+    const fromEndpoint = isEndpointSchema(values.schema);
+    const inputs = [file, fromEndpoint ? undefined : values.schema, goalFile];
     const planFormat = formatFor(file, values.format, inputs);
     if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${echo(planFormat)}`, 2);
     const goalFormat = goalFile !== undefined ? formatFor(goalFile, values.format, inputs) : undefined;
@@ -82,7 +89,7 @@ const command: Command = {
     const plan = readText(file, "plan file");
     if (planFormat === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);
     progress.phase(`reading the schema ${values.schema}`);
-    const kernel = createKernel(loadSchemaForCli(values.schema, formatFor(values.schema, values.format, inputs)));
+    const kernel = createKernel(fromEndpoint ? loadSchemaForCli(await endpointSchemaFile("check", values.schema)) : loadSchemaForCli(values.schema, formatFor(values.schema, values.format, inputs)));
     progress.phase("checking");
     let goal: string | undefined;
     if (values.goal !== undefined) {
@@ -100,7 +107,7 @@ const command: Command = {
     }
     let result: CheckResult;
     try {
-      result = kernel.check(plan, goal);
+      result = kernel.check(plan, goal, sparql);
       progress.done();
     } catch (error) {
       if (error instanceof SparqlSyntaxError) throw new CliError(`${file}:${error.line}:${error.column}: SPARQL syntax error: ${error.detail}${error.fix ? ` (fix: ${error.fix})` : ""}`);

@@ -3,7 +3,8 @@
  * client (an agent, an IDE) that spawns the command. stdout carries the protocol only;
  * notices go to stderr.
  */
-import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readEndpointOptions } from "./endpoint-options.js";
+import { resolveSchemaPairs } from "./schema-sources.js";
+import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
@@ -28,7 +29,8 @@ line on stderr; the server goes on.
 ${CORPUS_HELP}
   --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
-  --schema NAME=FILE  a schema check_sparql may name (repeatable)
+  --schema NAME=FILE  a schema check_sparql may name (repeatable); NAME=sparql:URL reads it from a live
+                      SPARQL endpoint (classes, properties, domains, ranges, labels; cached 24 h)
 ${ENDPOINT_HELP}
 
 The tools run in a pool of worker threads, each bounded (past a bound: the tool's error, limit):
@@ -46,6 +48,9 @@ const command: Command = {
     }, HELP);
     const checks = readCheckOptions("mcp", values);
     const endpoints = readEndpointOptions("mcp", values);
+    const sparql = readDialectOptions("mcp", values);
+    // NAME=sparql:URL: the endpoint's schema, read (or cached) and written as a file the workers load
+    const schemaPairs = await resolveSchemaPairs("mcp", values.schema ?? []);
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast; the MCP SDK and the pool
     // are optional peers of a library install
@@ -61,12 +66,12 @@ const command: Command = {
     let ctx;
     const corpus = corpusDirs("mcp", values.corpus, values.books);
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? [], endpoints);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], schemaPairs, endpoints, sparql);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
     const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
-    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => log(escapeMessage(m)), endpoints);
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], schemaPairs, (m) => log(escapeMessage(m)), endpoints, sparql);
     const server = createMcpServer({ ...ctx, limits: checks.limits, runner, libraryInStore: stored?.corpus }, packageVersion());
     const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);

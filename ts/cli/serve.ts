@@ -8,7 +8,8 @@ import { SERVE_DEFAULTS } from "../server/defaults.js";
 import { allowedHostsFor, isLoopbackHost, normalizeAllowedHost, normalizeCorsOrigin } from "../server/hosts.js";
 import { settleToken, TokenConfigError } from "../server/token.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
-import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readEndpointOptions } from "./endpoint-options.js";
+import { resolveSchemaPairs } from "./schema-sources.js";
+import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
@@ -39,7 +40,8 @@ ${CORPUS_HELP}
   --store URL         a PostgreSQL database (postgres://…, or GROUNDWIRE_STORE): the library (groundwire corpus load)
                       and the live moots, shared by every replica on it; replaces --corpus and --data
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
-  --schema NAME=FILE  a schema requests may name (repeatable)
+  --schema NAME=FILE  a schema requests may name (repeatable); NAME=sparql:URL reads it from a live
+                      SPARQL endpoint (classes, properties, domains, ranges, labels; cached 24 h)
 ${ENDPOINT_HELP}
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
   --no-auth           no token at all: loopback addresses only, with a warning
@@ -144,6 +146,9 @@ const command: Command = {
     const idleMs = durationOption("serve", "--moot-idle", values["moot-idle"], { fallbackMs: SERVE_DEFAULTS.mootIdleMs, bareUnit: "ms", maxMs: SERVE_MAX["moot-idle"] });
     const checks = readCheckOptions("serve", values);
     const endpoints = readEndpointOptions("serve", values);
+    const sparql = readDialectOptions("serve", values);
+    // NAME=sparql:URL: the endpoint's schema, read (or cached) and written as a file the workers load
+    const schemaPairs = await resolveSchemaPairs("serve", values.schema ?? []);
     // one model configuration for every command that talks to a model (checked URL, timeout, key file)
     const config = readModelConfig("serve", values);
 
@@ -169,13 +174,13 @@ const command: Command = {
     let ctx;
     const corpus = corpusDirs("serve", values.corpus, values.books);
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], values.schema ?? [], endpoints);
+      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], schemaPairs, endpoints, sparql);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
     // the checks' worker pool, each worker loading the same context (the files were read once
     // above, so a bad flag fails here and not in a worker)
-    const runner = await startCheckPool(checks, corpus, values.graph ?? [], values.schema ?? [], (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`), endpoints);
+    const runner = await startCheckPool(checks, corpus, values.graph ?? [], schemaPairs, (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`), endpoints, sparql);
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");

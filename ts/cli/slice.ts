@@ -4,12 +4,14 @@
  * into a triple store, and with --validate check it against the evidence SHACL shapes.
  */
 import { DataFactory, Writer } from "n3";
-import { artifactIri, EVIDENCE_NS, toGraphSlice, validateSlice, type Artifact, type Fragment } from "../evidence/index.js";
+import { readFileSync } from "node:fs";
+import { artifactIri, EVIDENCE_NS, GraphStoreError, ingestToGraphStore, toGraphSlice, validateSlice, type Artifact, type Fragment, type GraphSlice } from "../evidence/index.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli, maxBytesHelp, maxDocumentBytes } from "./fragments.js";
 import { ChunkedOutput, dataForStdout, formatName } from "./io.js";
 
 const HELP = `usage: groundwire slice <file|-> [--artifact ID] [--format nquads|turtle] [--input-format md|txt] [--validate]
+       groundwire slice <file|-> [--artifact ID] --graph-store URL [--graph-store-token-file FILE]
 
 Prints the RDF graph slice of a markdown (.md) or plain-text (.txt) file, or of standard
 input (-, with --artifact): the artifact and every fragment (id, version id, path, kind,
@@ -24,7 +26,12 @@ anchor, label, content hash, offsets).
 ${maxBytesHelp("slice")}
   -q, --quiet        no progress line on stderr (shown only on a terminal, for files over 4 MB)
   --validate         also validate the slice against the evidence SHACL shapes: the report
-                     goes to stderr, exit code 1 when it has violations (at most 25,000 fragments)`;
+                     goes to stderr, exit code 1 when it has violations (at most 25,000 fragments)
+  --graph-store URL  instead of printing: validate the slice, then write it into a remote store as
+                     the artifact's named graph with one SPARQL 1.1 Graph Store Protocol PUT (an
+                     atomic replace of the previous revision); nothing is sent when it has
+                     violations (exit 1, the report on stderr)
+  --graph-store-token-file FILE  sent as Authorization: Bearer (the file's first line)`;
 
 /**
  * The most fragments `--validate` checks: 25,000. SHACL validation holds the whole slice and
@@ -63,6 +70,36 @@ async function serialize(artifact: Artifact, fragments: readonly Fragment[], for
   await out.flush();
 }
 
+/** `--graph-store`: validate and PUT the slice (ingestToGraphStore); the outcome on stderr. */
+async function writeToGraphStore(url: string, tokenFile: string | undefined, slice: GraphSlice, fragmentCount: number): Promise<number> {
+  const headers: Record<string, string> = {};
+  if (tokenFile !== undefined) {
+    let token: string;
+    try {
+      token = readFileSync(tokenFile, "utf8").split(/\r?\n/, 1)[0]!.trim();
+    } catch (error) {
+      throw new CliError(`slice: --graph-store-token-file: cannot read ${tokenFile} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+    if (!token) throw new CliError(`slice: --graph-store-token-file: ${tokenFile} has an empty first line`);
+    headers.authorization = `Bearer ${token}`;
+  }
+  let report;
+  try {
+    report = await ingestToGraphStore({ url, headers }, slice);
+  } catch (error) {
+    if (error instanceof TypeError) throw new CliError(`slice: --graph-store: ${error.message}`, 2);
+    if (error instanceof GraphStoreError) throw new CliError(`slice: ${error.message}`);
+    throw error;
+  }
+  if (!report.ok) {
+    process.stderr.write(`groundwire slice: ${report.violations.length} SHACL violation(s), nothing was written:\n`);
+    for (const v of report.violations) process.stderr.write(`  ${escapeMessage(JSON.stringify(v))}\n`);
+    return 1;
+  }
+  process.stderr.write(`groundwire slice: wrote ${report.written} quads (${fragmentCount} fragments) as the graph <${report.graph}>\n`);
+  return 0;
+}
+
 const command: Command = {
   async run(args) {
     const { values, positionals } = parseCommandArgs("slice", args, {
@@ -71,6 +108,8 @@ const command: Command = {
       "input-format": { type: "string" },
       validate: { type: "boolean" },
       "max-bytes": { type: "string" },
+      "graph-store": { type: "string" },
+      "graph-store-token-file": { type: "string" },
     }, HELP);
     if (positionals.length !== 1) throw new CliError(`slice: expected one file, got ${positionals.length} (see groundwire slice --help)`, 2);
     const named = values.format === undefined ? "nq" : formatName(values.format);
@@ -78,9 +117,12 @@ const command: Command = {
     const format = named === "nq" ? "nquads" : "turtle";
     const maxBytes = maxDocumentBytes("slice", values["max-bytes"]);
     const { artifact, fragments } = loadForCli("slice", positionals[0], values.artifact, values["input-format"], values.quiet, "--input-format", maxBytes);
-    if (values.validate && fragments.length > MAX_VALIDATE_FRAGMENTS) {
+    const remote = values["graph-store"];
+    if (values["graph-store-token-file"] !== undefined && remote === undefined) throw new CliError("slice: --graph-store-token-file goes with --graph-store", 2);
+    if ((values.validate || remote !== undefined) && fragments.length > MAX_VALIDATE_FRAGMENTS) {
       throw new CliError(`slice: ${positionals[0]}: ${fragments.length.toLocaleString("en-US")} fragments, over the ${MAX_VALIDATE_FRAGMENTS.toLocaleString("en-US")} --validate checks at once; leave out --validate to print the slice`, 1);
     }
+    if (remote !== undefined) return writeToGraphStore(remote, values["graph-store-token-file"], toGraphSlice(artifact, fragments), fragments.length);
     await serialize(artifact, fragments, format);
     if (!values.validate) return 0;
     const slice = toGraphSlice(artifact, fragments);

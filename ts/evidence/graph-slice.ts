@@ -242,7 +242,7 @@ const ARTIFACT_IRI_RE = /^urn:groundwire:artifact:[A-Za-z0-9\-_.!~*'()%]+$/;
 const FRAGMENT_IRI_RE = /^urn:groundwire:fragment:[0-9a-f]{64}$/;
 
 /** The one `gwe:Artifact` node of a slice, or null when there is not exactly one named node typed so. */
-function sliceArtifact(quads: readonly RDF.Quad[]): RDF.NamedNode | null {
+export function sliceArtifact(quads: readonly RDF.Quad[]): RDF.NamedNode | null {
   const typed = quads.filter((q) => q.predicate.equals(rdfType()) && q.object.equals(gwe("Artifact")));
   const nodes = new Set(typed.map((q) => q.subject.value));
   return typed.length && nodes.size === 1 && typed[0]!.subject.termType === "NamedNode" ? (typed[0]!.subject as RDF.NamedNode) : null;

@@ -35,6 +35,7 @@ export {
   type IngestReport,
   type QuadStore,
 } from "./graph-slice.js";
+export { ingestToGraphStore, sliceNTriples, GraphStoreError, type GraphStoreTarget } from "./remote-ingest.js";
 export { normalizeWhitespace, slugify, anchorFor } from "./text.js";
 export { EVIDENCE_ONTOLOGY_TURTLE, EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
 export { formatFragmentListing, listingLines, firstWords } from "./listing.js";

@@ -3,6 +3,7 @@ export { Schema, namespaceOf, type PropertyInfo } from "./schema.js";
 export { computeClosure, closureTs, closureAncestorsOf, closureHas, closurePairCount, type Closure } from "./closure.js";
 export { toSparql, emptyQuery, iriRef, compactIri, SparqlIriError, SparqlTermError, type Query, type Group, type Pattern, type TriplePattern, type Path, type Expr, type Term, type Iri, type Variable, type Literal, type BlankNode, type Values, type Projection, type Origin, type Span as PlanSpan } from "./algebra.js";
 export { parseSparql, SparqlSyntaxError, SparqlNestingError, createLineIndex } from "./sparql.js";
+export { parseSparqlDialect, dialectPrefixes, SPARQL_DIALECTS, PREFIX_PRESETS, PREFIX_PRESET_NAMES, VIRTUOSO_PREFIXES, MAX_DIALECT_REWRITES, type SparqlDialect } from "./dialect.js";
 export { MAX_SPARQL_NESTING } from "./syntax-hints.js";
 export { compileOps, PlanError, OP_NAMES, type Op, type Plan } from "./ops.js";
 export { goalSchema, opSchema, patternOpSchema, planSchema, GOAL_KINDS, AGGREGATE_FUNCTIONS, type PatternOp } from "./plan-schema.js";

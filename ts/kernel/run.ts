@@ -13,6 +13,7 @@ import type { Kernel } from "./check/kernel.js";
 import { renderPlanState, type CheckResult } from "./check/diagnostics.js";
 import type { Goal, GoalInput } from "./goal.js";
 import type { Op, Plan } from "./ops.js";
+import type { SparqlDialect } from "./dialect.js";
 import { solutionCount, type ResultTerm, type SparqlResult, type SparqlStore } from "./store.js";
 import { GroundwireError } from "../errors.js";
 import { checkArgs } from "../args.js";
@@ -35,6 +36,8 @@ export interface RunPlanOptions {
   maxRows: number;
   /** Prefixes the endpoint predeclares (as for `Kernel.check`); the query sent declares every prefix it uses. */
   prefixes?: Record<string, string>;
+  /** The SPARQL the plan's text is written in (as for `Kernel.check`): `virtuoso` reads its bare SELECT columns as the standard form, which is what is sent. */
+  dialect?: SparqlDialect;
   /** Rows shown in {@link RunPlanResult.table} (default 20). */
   tableRows?: number;
 }
@@ -78,7 +81,7 @@ export function limitQuery(query: Query, maxRows: number): { query: Query; probe
  */
 export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[] | Plan, goal: Goal | GoalInput | string | undefined, store: SparqlStore, options: RunPlanOptions): Promise<RunPlanResult> {
   checkArgs("runCheckedPlan", arguments, "kernel:kernel plan:string|array|object goal?:object|string store:sparqlStore options:object");
-  const { query, ...check } = kernel.check(plan, goal, { prefixes: options.prefixes });
+  const { query, ...check } = kernel.check(plan, goal, { prefixes: options.prefixes, dialect: options.dialect });
   if (check.errors.length || check.openGoals.length) throw new QueryRefusedError(check);
   if (query.form !== "select" && query.form !== "ask") throw new GroundwireError(`a ${query.form.toUpperCase()} query is not run here: write a SELECT or an ASK`, { code: "bad_request", status: 400 });
   if (usesService(query.where)) throw new GroundwireError("SERVICE is not run here (a verified plan reads the store it is sent to, not a third endpoint); nothing was run", { code: "refused", status: 422 });

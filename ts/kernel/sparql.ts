@@ -12,7 +12,7 @@ import type { lex as Lex } from "@traqula/rules-sparql-1-1";
 import { traqula } from "../deps/traqula.js";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
-import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken } from "./syntax-hints.js";
+import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken, type SyntaxEdit } from "./syntax-hints.js";
 import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
 import { checkArgs } from "../args.js";
 
@@ -22,6 +22,8 @@ import { checkArgs } from "../args.js";
  * slip is a known one, `fix`: the edit that repairs it (`write (COUNT(*) AS ?n)`).
  */
 export class SparqlSyntaxError extends GroundwireError {
+  /** The fix as a text edit of the query, when the slip is a known one (a dialect applies it; see dialect.ts). */
+  edit?: SyntaxEdit;
   constructor(
     readonly line: number,
     readonly column: number,
@@ -392,7 +394,9 @@ function withHint(syntax: SparqlSyntaxError, offset: number, text: string, lineO
   const hint = syntaxHint(text, tokens, offset);
   if (!hint) return syntax;
   const { line, column } = lineOf(hint.offset);
-  return new SparqlSyntaxError(line, column, hint.detail, hint.fix);
+  const reworded = new SparqlSyntaxError(line, column, hint.detail, hint.fix);
+  if (hint.edit) reworded.edit = hint.edit;
+  return reworded;
 }
 
 const AGGREGATE_WORDS = new Set(["COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT"]);
@@ -501,7 +505,8 @@ function toSyntaxError(error: Error, text: string, lineOf: (offset: number) => {
   return { error: new SparqlSyntaxError(1, 1, message.split("\n")[0]), offset: -1 };
 }
 
-function offsetOf(text: string, line: number, column: number): number {
+/** The UTF-16 offset of a 1-based line and column of `text` (-1 past its last line). */
+export function offsetOf(text: string, line: number, column: number): number {
   let start = 0;
   for (let l = 1; l < line; l++) {
     const nl = text.indexOf("\n", start);

@@ -48,11 +48,25 @@ export function nestingTooDeep(tokens: LexToken[], limit = MAX_SPARQL_NESTING): 
   return undefined;
 }
 
+/**
+ * The repair of a known slip as a text edit: replace `[start, end)` (UTF-16 offsets) with `text`.
+ * `extension` names the slip when it is a form an engine accepts as its own extension (Virtuoso
+ * reads a bare aggregate or expression in SELECT as an unnamed column): a dialect that knows it
+ * (ts/kernel/dialect.ts) applies the edit and parses on.
+ */
+export interface SyntaxEdit {
+  start: number;
+  end: number;
+  text: string;
+  extension?: "bare-aggregate" | "unnamed-expression" | "bare-call";
+}
+
 /** A reworded parser failure: where, what, and the edit that repairs it. */
 export interface SyntaxHint {
   offset: number;
   detail: string;
   fix: string;
+  edit?: SyntaxEdit;
 }
 
 /**
@@ -63,12 +77,14 @@ export interface SyntaxHint {
  *   `SELECT Count(?s) as ?c`, `SELECT COUNT DISTINCT ?x`, `COUNT(DISTINCT ?u AS ?u)`): SPARQL 1.1
  *   §11.1 wants `(COUNT(*) AS ?n)`;
  * - a SELECT expression without a name, `SELECT (?o + 1) WHERE`: `(?o + 1 AS ?name)` (§18.2.4.1);
+ * - a function call written bare in SELECT, `SELECT DISTINCT xsd:date(?d) WHERE`, `SELECT STR(?d)`:
+ *   `(xsd:date(?d) AS ?value)` (§18.2.4.1);
  * - input that ends with a bracket still open: reported at the end of input, naming the bracket
  *   and where it opened;
  * - a closing bracket that does not match the open one (`FILTER(?x > 1 }`).
  */
 export function syntaxHint(text: string, tokens: LexToken[], errorOffset: number): SyntaxHint | undefined {
-  return bareAggregate(text, tokens, errorOffset) ?? unnamedExpression(text, tokens, errorOffset) ?? unclosed(text, tokens, errorOffset);
+  return bareAggregate(text, tokens, errorOffset) ?? unnamedExpression(text, tokens, errorOffset) ?? bareCall(text, tokens, errorOffset) ?? unclosed(text, tokens, errorOffset);
 }
 
 function matching(tokens: LexToken[], open: number): number {
@@ -113,11 +129,20 @@ function bareAggregate(text: string, tokens: LexToken[], errorOffset: number): S
     next = j;
   }
   let alias = name === "COUNT" ? "?n" : `?${name.toLowerCase()}`;
-  if (tokens[next]?.type === "As" && isVar(tokens[next + 1])) alias = tokens[next + 1].image;
+  let last = next - 1;
+  if (tokens[next]?.type === "As" && isVar(tokens[next + 1])) {
+    alias = tokens[next + 1].image;
+    last = next + 1;
+  }
   // an alias that is the aggregated variable itself would be bound twice
   if (new RegExp(`(^|\\s)\\${alias}$`).test(inner)) alias = name === "COUNT" ? "?n" : `?${name.toLowerCase()}`;
   const written = `(${name}(${inner}) AS ${alias})`;
-  return { offset: agg.start, detail: `an aggregate in SELECT is written in parentheses with a name: ${written} (SPARQL 1.1 §11.1)`, fix: `write ${written}` };
+  return {
+    offset: agg.start,
+    detail: `an aggregate in SELECT is written in parentheses with a name: ${written} (SPARQL 1.1 §11.1)`,
+    fix: `write ${written}`,
+    edit: { start: agg.start, end: tokens[last].end, text: written, extension: "bare-aggregate" },
+  };
 }
 
 function unnamedExpression(text: string, tokens: LexToken[], errorOffset: number): SyntaxHint | undefined {
@@ -138,7 +163,52 @@ function unnamedExpression(text: string, tokens: LexToken[], errorOffset: number
   while (k >= 0 && !["Select", "Where", "LCurly", "RCurly", "LParen"].includes(tokens[k].type)) k--;
   if (tokens[k]?.type !== "Select") return undefined;
   const expr = text.slice(tokens[open + 1].start, tokens[i - 1].end).trim();
-  return { offset: tokens[i].start, detail: `an expression in SELECT needs a name: (${expr} AS ?value) (SPARQL 1.1 §18.2.4.1)`, fix: `write (${expr} AS ?value)` };
+  const alias = freshName(tokens, "?value");
+  return {
+    offset: tokens[i].start,
+    detail: `an expression in SELECT needs a name: (${expr} AS ${alias}) (SPARQL 1.1 §18.2.4.1)`,
+    fix: `write (${expr} AS ${alias})`,
+    edit: { start: tokens[open].start, end: tokens[i].end, text: `(${expr} AS ${alias})`, extension: "unnamed-expression" },
+  };
+}
+
+/** `base`, or `base2`, `base3`… : the first that no variable of the query is named. */
+function freshName(tokens: LexToken[], base: string): string {
+  const used = new Set(tokens.filter(isVar).map((t) => t.image.slice(1)));
+  let name = base.slice(1);
+  for (let n = 2; used.has(name); n++) name = `${base.slice(1)}${n}`;
+  return `?${name}`;
+}
+
+/**
+ * A function call written bare as a SELECT column (`SELECT DISTINCT xsd:date(?d) WHERE`,
+ * `SELECT STR(?s)`): the parser stops at the function's name or IRI, inside the SELECT clause,
+ * and a `(` follows it. Aggregates are bareAggregate's.
+ */
+function bareCall(text: string, tokens: LexToken[], errorOffset: number): SyntaxHint | undefined {
+  const i = tokens.findIndex((t) => t.start === errorOffset);
+  const fn = tokens[i];
+  if (!fn || tokens[i + 1]?.type !== "LParen" || AGGREGATES.has(word(fn)!)) return undefined;
+  if (!(fn.type === "PNameLn" || fn.type === "IriRef" || fn.type.startsWith("BuiltIn"))) return undefined;
+  let k = i - 1;
+  while (k >= 0 && !["Select", "Where", "LCurly", "RCurly", "LParen"].includes(tokens[k].type)) k--;
+  if (tokens[k]?.type !== "Select") return undefined;
+  const close = matching(tokens, i + 1);
+  if (close < 0) return undefined;
+  const call = text.slice(fn.start, tokens[close].end);
+  let alias = freshName(tokens, "?value");
+  let last = close;
+  if (tokens[close + 1]?.type === "As" && isVar(tokens[close + 2])) {
+    alias = tokens[close + 2].image;
+    last = close + 2;
+  }
+  const written = `(${call} AS ${alias})`;
+  return {
+    offset: fn.start,
+    detail: `an expression in SELECT is written in parentheses with a name: ${written} (SPARQL 1.1 §18.2.4.1)`,
+    fix: `write ${written}`,
+    edit: { start: fn.start, end: tokens[last].end, text: written, extension: "bare-call" },
+  };
 }
 
 function unclosed(text: string, tokens: LexToken[], errorOffset: number): SyntaxHint | undefined {

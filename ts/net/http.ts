@@ -77,6 +77,8 @@ export interface EndpointRequest {
   /** The full URL posted to. */
   url: URL | string;
   body: string;
+  /** The method (default POST; PUT for the Graph Store Protocol, an idempotent replace). */
+  method?: "post" | "put";
   headers?: Record<string, string>;
   /** Per-attempt timeout in milliseconds (covers the wait for the answer and the reading of its body). */
   timeoutMs: number;
@@ -144,7 +146,7 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
   let response: Response;
   try {
     response = await ky(target, {
-      method: "post",
+      method: request.method ?? "post",
       body: request.body,
       headers,
       timeout: request.timeoutMs,
@@ -152,7 +154,7 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
       fetch: request.fetch,
       retry: {
         limit: attempts - 1,
-        methods: ["post"],
+        methods: [request.method ?? "post"],
         statusCodes: [...RETRIED_STATUSES],
         afterStatusCodes: [...RETRIED_STATUSES],
         maxRetryAfter: maxRetryAfter,

@@ -14,7 +14,7 @@ import { answerText, CHECKS, type CheckName, type WorkerAnswer, type WorkerConte
 
 await initNodeBackends();
 const options = workerData as WorkerContextOptions;
-const ctx: CheckContext = { ...loadServerContext(loadCorpus(options.corpusDir), options.graphPairs, options.schemaPairs, options.endpoints), limits: options.limits };
+const ctx: CheckContext = { ...loadServerContext(loadCorpus(options.corpusDir), options.graphPairs, options.schemaPairs, options.endpoints, options.sparql), limits: options.limits };
 
 /** One check, run here. */
 export default async function runTask(task: { name: CheckName; body: unknown }): Promise<WorkerAnswer> {

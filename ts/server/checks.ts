@@ -19,7 +19,7 @@ import { resolveTerm } from "../cli/render.js";
 import { GroundwireError } from "../errors.js";
 import { checkBound, workLimitError, type WorkLimits } from "../work-limits.js";
 import type { CheckRunner } from "./check-runner.js";
-import { loadEndpoints, type EndpointSpec, type EndpointTarget } from "./endpoints.js";
+import { loadEndpoints, type EndpointSpec, type EndpointTarget, type SparqlSettings } from "./endpoints.js";
 import type {
   CitationsResolveBody,
   FragmentsBody,
@@ -63,6 +63,8 @@ export interface CheckContext {
   libraryInStore?: { loadBookVersion(key: string): Promise<{ book: Book; version: string } | undefined> };
   /** SPARQL endpoints `run_sparql` may run on (`--endpoint NAME=URL`; run-sparql.ts). */
   endpoints?: ReadonlyMap<string, EndpointTarget>;
+  /** The SPARQL the checked queries are written in (`--dialect`, `--prefixes`); absent = SPARQL 1.1, no predeclared prefixes. */
+  sparql?: SparqlSettings;
 }
 
 /** The work bounds of the checks: {@link WorkLimits} and the quotes checked per reply. */
@@ -94,12 +96,13 @@ export function loadNamedGraphs(pairs: readonly string[]): Map<string, Graph> {
  * `Schema.fromGraph`). Node-only (reads files).
  * @throws Error naming what failed (a missing corpus folder, a repeated name, an unreadable graph)
  */
-export function loadServerContext(corpus: EmbeddedCorpus, graphPairs: readonly string[], schemaPairs: readonly string[], endpoints: readonly EndpointSpec[] = []): CheckContext {
+export function loadServerContext(corpus: EmbeddedCorpus, graphPairs: readonly string[], schemaPairs: readonly string[], endpoints: readonly EndpointSpec[] = [], sparql?: SparqlSettings): CheckContext {
   return {
     corpus,
     graphs: loadNamedGraphs(graphPairs),
     schemas: new Map([...loadNamedGraphs(schemaPairs)].map(([name, g]) => [name, Schema.fromGraph(g)])),
     endpoints: loadEndpoints(endpoints),
+    ...(sparql ? { sparql } : {}),
   };
 }
 
@@ -189,7 +192,7 @@ export function checkSparql(ctx: CheckContext, body: SparqlCheckBody) {
   const size = body.query !== undefined ? body.query.length : JSON.stringify(body.ops ?? []).length;
   if (size > maxQueryChars) throw workLimitError("maxQueryChars", maxQueryChars, `${body.query !== undefined ? "query" : "ops"}: ${size.toLocaleString("en-US")} characters`, "characters");
   const kernel = createKernel(schemaOf(ctx, body.schema));
-  const { query: _query, ...result } = kernel.check(body.query ?? body.ops!, body.goal);
+  const { query: _query, ...result } = kernel.check(body.query ?? body.ops!, body.goal, { dialect: ctx.sparql?.dialect, prefixes: ctx.sparql?.prefixes });
   return result;
 }
 

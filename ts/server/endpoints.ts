@@ -5,6 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 
+/** The SPARQL queries are written in (`--dialect`, `--prefixes`): passed to every check and run. */
+export interface SparqlSettings {
+  dialect?: "sparql11" | "virtuoso";
+  /** Prefixes the endpoint predeclares (a preset of ts/kernel/dialect.ts). */
+  prefixes?: Record<string, string>;
+}
+
 /** An endpoint as given on the command line: its name, URL and the file holding its token. */
 export interface EndpointSpec {
   name: string;

@@ -32,7 +32,7 @@ import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
 import { runSparql } from "./run-sparql.js";
 import { exploreSchema } from "./explore-schema.js";
-import type { EndpointSpec } from "./endpoints.js";
+import type { EndpointSpec, SparqlSettings } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
 export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
@@ -103,6 +103,8 @@ export interface WorkerContextOptions {
   limits: CheckLimits;
   /** `--endpoint` specs (each worker reads the token files itself). */
   endpoints?: readonly EndpointSpec[];
+  /** `--dialect` and `--prefixes`. */
+  sparql?: SparqlSettings;
 }
 
 /** Settings of {@link createCheckPool}. */
@@ -144,7 +146,7 @@ export async function createCheckPool(options: CheckPoolOptions): Promise<CheckR
     minThreads: options.workers,
     maxThreads: options.workers,
     idleTimeout: Number.MAX_SAFE_INTEGER,
-    workerData: { corpusDir: options.corpusDir, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits, endpoints: options.endpoints } satisfies WorkerContextOptions,
+    workerData: { corpusDir: options.corpusDir, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits, endpoints: options.endpoints, sparql: options.sparql } satisfies WorkerContextOptions,
     resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
   });
   let inFlight = 0;

@@ -57,7 +57,7 @@ export async function runSparql(ctx: CheckContext, body: SparqlRunBody) {
   if (size > maxQueryChars) throw workLimitError("maxQueryChars", maxQueryChars, `${body.query !== undefined ? "query" : "ops"}: ${size.toLocaleString("en-US")} characters`, "characters");
   const kernel = createKernel(schemaOf(ctx, body.schema));
   const { label, store } = targetOf(ctx, body, body.timeoutMs ?? 10_000);
-  const run = await runCheckedPlan(kernel, (body.query ?? body.ops)!, body.goal, store, { maxRows: body.limit ?? 100 });
+  const run = await runCheckedPlan(kernel, (body.query ?? body.ops)!, body.goal, store, { maxRows: body.limit ?? 100, dialect: ctx.sparql?.dialect, prefixes: ctx.sparql?.prefixes });
   return {
     target: label,
     sent: run.sent,

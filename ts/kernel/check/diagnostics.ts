@@ -24,7 +24,8 @@ export interface Diagnostic {
     | "unbound-variable"
     | "values-repeated-variable"
     | "blank-node-reuse"
-    | "mixed-negated-property-set";
+    | "mixed-negated-property-set"
+    | "dialect-extension";
   severity: "error" | "warning";
   message: string;
   /** Where, when the plan came from text (1-based line and column). */

@@ -5,7 +5,7 @@ import type { Query } from "../algebra.js";
 import { Schema } from "../schema.js";
 import { parseGoal, type Goal, type GoalInput } from "../goal.js";
 import { compileOps, type Op, type Plan } from "../ops.js";
-import { parseSparql } from "../sparql.js";
+import { parseSparqlDialect, type SparqlDialect } from "../dialect.js";
 import type { CheckResult } from "./diagnostics.js";
 import { Checker } from "./checker.js";
 import { checkArgs } from "../../args.js";
@@ -20,18 +20,22 @@ export class Kernel {
    * @param plan SPARQL 1.1 query text; or an op list (array, or JSON text starting with `[`/`{`); or algebra
    * @param goal a Goal, or a goal as written (`{"answer":["?c"],"kind":"entity",…}`, see goalSchema) or its JSON text; defaults to the op list's goal op
    * @param options.solutions solutions the plan returned when run (enables the after-execution goal)
-   * @param options.prefixes prefixes assumed when a query uses one it does not declare (an endpoint's predeclared prefixes, e.g. DBpedia's `dbo:`); the schema's are always assumed
+   * @param options.prefixes prefixes assumed when a query uses one it does not declare (an endpoint's predeclared prefixes, e.g. DBpedia's `dbo:`, `PREFIX_PRESETS.dbpedia`); the schema's are always assumed
+   * @param options.dialect the SPARQL the text is written in: `sparql11` (default) or `virtuoso` (its bare SELECT aggregates and expressions read as the standard form with a `dialect-extension` warning each, and its predeclared prefixes; see dialect.ts)
    * @throws SparqlSyntaxError (line, column) for unparsable SPARQL; PlanError for a malformed op list; GoalError for a malformed goal
    */
-  check(plan: string | readonly Op[] | Plan | Query, goal?: Goal | GoalInput | string, options: { solutions?: number; prefixes?: Record<string, string> } = {}): CheckResult {
+  check(plan: string | readonly Op[] | Plan | Query, goal?: Goal | GoalInput | string, options: { solutions?: number; prefixes?: Record<string, string>; dialect?: SparqlDialect } = {}): CheckResult {
     const prefixes = { ...this.schema.prefixes, ...options.prefixes };
     let query: Query;
     let planGoal: Goal | undefined;
-    if (typeof plan === "string" && !/^\s*[[{]/.test(plan)) query = parseSparql(plan, { prefixes });
+    let notes: CheckResult["warnings"] = [];
+    if (typeof plan === "string" && !/^\s*[[{]/.test(plan)) ({ query, notes } = parseSparqlDialect(plan, { prefixes, dialect: options.dialect }));
     else if (typeof plan === "string" || Array.isArray(plan) || "ops" in plan) ({ query, goal: planGoal } = compileOps(plan as Plan | string, { prefixes }));
     else query = plan as Query;
     const g = goal === undefined ? planGoal : isGoal(goal) ? goal : parseGoal(goal, { ...prefixes, ...query.prefixes });
-    return this.checkQuery(query, g, { solutions: options.solutions, prefixes: options.prefixes });
+    const result = this.checkQuery(query, g, { solutions: options.solutions, prefixes: options.prefixes });
+    if (notes.length) result.warnings.unshift(...notes);
+    return result;
   }
 
   /**
