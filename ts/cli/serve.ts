@@ -13,7 +13,8 @@ import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Co
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
 import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
-import { packageVersion } from "./package-root.js";
+import { packageRoot, packageVersion } from "./package-root.js";
+import { join } from "node:path";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 
@@ -40,6 +41,7 @@ ${CORPUS_HELP}
                       and the live moots, shared by every replica on it; replaces --corpus and --data
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema requests may name (repeatable)
+  --history DIR       a document's versions (the folder's .md/.txt files by name) the page at / shows (repeatable)
 ${ENDPOINT_HELP}
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
   --no-auth           no token at all: loopback addresses only, with a warning
@@ -96,6 +98,7 @@ const command: Command = {
       store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
+      history: { type: "string", multiple: true },
       "token-file": { type: "string" },
       "no-auth": { type: "boolean" },
       "allowed-host": { type: "string", multiple: true },
@@ -150,7 +153,8 @@ const command: Command = {
     // the server's modules load only now, so --help and usage errors stay fast; the HTTP and
     // MCP packages are optional peers of a library install
     requirePackages("serve", "groundwire serve", SERVER_PACKAGES);
-    const [{ createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
+    const [{ loadHistory, loadPageFiles }, { createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
+      import("../server/page.js"),
       import("../server/listen.js"),
       import("../moot/corpus-node.js"),
       import("../moot/index.js"),
@@ -193,6 +197,13 @@ const command: Command = {
       idleMs,
       onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${escapeMessage(`${file}: ${reason}`)}\n`),
     });
+    let histories;
+    try {
+      histories = (values.history ?? []).map(loadHistory);
+    } catch (error) {
+      throw new CliError(`serve: ${(error as Error).message}`, 2);
+    }
+    const page = { files: loadPageFiles(join(packageRoot(), "dist", "web")), histories };
     let boundPort: number | undefined;
     const app = createServerApp({
       ...ctx,
@@ -207,6 +218,7 @@ const command: Command = {
       turnTimeoutMs,
       version: packageVersion(),
       log: (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`),
+      page,
     });
 
     await new Promise<void>((resolve, reject) => {
