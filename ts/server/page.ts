@@ -12,13 +12,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { Hono } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
 import { bestSpan, createQuoteIndex, matchingBlocks, words, type QuoteIndex } from "../match/index.js";
 import type { Book } from "../moot/index.js";
 import { GroundwireError } from "../errors.js";
 import { MAX_DOCUMENT_LENGTH } from "../evidence/index.js";
 import { badRequest } from "./errors.js";
 import type { CheckContext } from "./checks.js";
+import { locateBodySchema, passageShowBodySchema, passagesQuerySchema } from "./schemas.js";
 import type { MootStore } from "./moot-store.js";
 
 /** Most moots `GET /moots` lists. */
@@ -99,25 +100,6 @@ export function loadHistory(dir: string): History {
   });
   return { name, versions };
 }
-
-/** `POST /passages/show`. */
-export const passageShowBodySchema = z.strictObject({
-  node: z.string().min(3).max(500).describe("a passage's node id <book key>#<name>"),
-  quotes: z.array(z.string().max(5_000)).max(20).optional().describe("quotes to find in the passage: each one's best span"),
-});
-/** `POST /locate`. */
-export const locateBodySchema = z.strictObject({
-  quote: z.string().min(1).max(5_000),
-  book: z.string().min(1).max(200),
-  minRatio: z.number().gt(0).max(1).optional(),
-  limit: z.number().int().min(1).max(50).optional(),
-});
-const passagesQuerySchema = z.strictObject({
-  book: z.string().min(1).max(200),
-  label: z.string().max(200).optional(),
-  offset: z.coerce.number().int().min(0).max(1e7).optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-});
 
 /**
  * A word diff of `a` (the model's words) vs `b` (the book's), matched on word keys (difflib
