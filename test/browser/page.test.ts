@@ -149,13 +149,15 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await page.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
     expect(await page.locator("article.turn:not(.pending)").count()).toBe(2);
     const turn1 = page.locator('article.turn[data-turn="1"]');
-    for (const v of ["snapped", "misattributed", "unquoted"]) expect(await turn1.locator(`button.q[data-verdict=${v}]`).count(), v).toBeGreaterThan(0);
-    expect(await turn1.locator("button.q[data-verdict=unquoted]").first().textContent()).toBe(MADE_UP);
+    for (const v of ["snapped", "misattributed", "unquoted"]) expect(await turn1.locator(`[role=button].q[data-verdict=${v}]`).count(), v).toBeGreaterThan(0);
+    expect(await turn1.locator("[role=button].q[data-verdict=unquoted]").first().getAttribute("data-quote")).toBe(MADE_UP);
 
     // the near miss: the passage with the book's words highlighted at the API's offsets, and the word diff
-    const snapped = turn1.locator("button.q[data-verdict=snapped]").first();
-    const quote = (await snapped.textContent())!;
-    await snapped.click();
+    const snapped = turn1.locator("[role=button].q[data-verdict=snapped]").first();
+    const quote = (await snapped.getAttribute("data-quote"))!;
+    expect(await snapped.textContent()).toBe(`"${quote}"`); // the reply as written, its marks inside the button
+    await snapped.focus();
+    await page.keyboard.press("Enter"); // quotes are keyboard operable
     await page.waitForSelector("#passage[aria-busy=false] mark");
     const h = await highlighted(page);
     const shown = (await call(server.url, "POST", "/passages/show", { node: h.node, quotes: [quote] })).json;
@@ -167,11 +169,11 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     expect(Number(await page.textContent("#passage .ratio"))).toBe(shown.marks[0].ratio);
 
     // the wrong tag: not in the cited passage, found in another one
-    await turn1.locator("button.q[data-verdict=misattributed]").first().click();
+    await turn1.locator("[role=button].q[data-verdict=misattributed]").first().click();
     await expect.poll(() => page.textContent("#passage .note")).toMatch(/^Not in the cited passage \(.+\); found in .+\.$/);
-    expect((await highlighted(page)).atOffsets).toBe(await turn1.locator("button.q[data-verdict=misattributed]").first().textContent());
+    expect((await highlighted(page)).atOffsets).toBe(await turn1.locator("[role=button].q[data-verdict=misattributed]").first().getAttribute("data-quote"));
     // the made-up quote: in neither
-    await turn1.locator("button.q[data-verdict=unquoted]").first().click();
+    await turn1.locator("[role=button].q[data-verdict=unquoted]").first().click();
     await expect.poll(() => page.textContent("#passage .note")).toContain("nor anywhere in the book");
     expect(await page.locator("#passage mark").count()).toBe(0);
     // a tag opens its passage
@@ -206,11 +208,11 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await page.click("form[aria-label='Check a reply'] button[type=submit]");
     await page.waitForSelector(".result textarea.corrected");
     expect(await page.inputValue(".result textarea.corrected")).toBe('He wrote "on a dreary night of November" [s1]. And the moon sang loudly over purple hills.');
-    expect(await page.locator(".result button.q").evaluateAll((els) => els.map((e) => [e.textContent, (e as HTMLElement).dataset.verdict]))).toEqual([
+    expect(await page.locator(".result [role=button].q").evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.quote, (e as HTMLElement).dataset.verdict]))).toEqual([
       ["on a dreary night in November", "snapped"],
       ["the moon sang loudly over purple hills", "unquoted"],
     ]);
-    await page.click(".result button.q[data-verdict=snapped]");
+    await page.click(".result [role=button].q[data-verdict=snapped]");
     await page.waitForSelector("#passage[aria-busy=false] mark");
     expect((await highlighted(page)).mark).toBe("on a dreary night of November");
     expect(await page.locator("#passage .diff-body del").allTextContents()).toEqual(["in"]);

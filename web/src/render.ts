@@ -41,6 +41,25 @@ export function legend(): HTMLElement {
   return h("ul", { class: "legend", "aria-label": "Verdicts" }, VERDICTS.map(([v, text]) => h("li", {}, h("span", { class: `swatch v-${v}`, "aria-hidden": "true" }), text)));
 }
 
+const QUOTE_MARKS = "\"“”„«»";
+
+/**
+ * A button that flows with the text around it (a <button> is an atomic inline box, so a long
+ * quote in one would break the paragraph into blocks): a span with role=button, focusable,
+ * Enter and Space activate it.
+ */
+export function inlineButton(label: string, attrs: Record<string, string>, activate: () => void): HTMLElement {
+  const el = h("span", { ...attrs, role: "button", tabindex: "0", onclick: activate });
+  el.append(label);
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      activate();
+    }
+  });
+  return el;
+}
+
 const TAG_RE = /\[\s*[so]\d+(?:\s*,\s*[so]\d+)*\s*\]/gi;
 
 /** Text with its `[sN]` tags as buttons. */
@@ -71,9 +90,12 @@ export function renderReply(text: string, quotes: readonly Quote[], snaps: reado
     const i = quote.text ? text.indexOf(quote.text, at) : -1;
     if (i < 0) continue;
     const v = verdictOf(quote, snaps);
-    p.append(...withTags(text.slice(at, i), onTag));
-    p.append(h("button", { type: "button", class: `q v-${v}`, "data-verdict": v, title: VERDICTS.find(([x]) => x === v)![1], onclick: () => onQuote(quote, v) }, quote.text));
-    at = i + quote.text.length;
+    // the quote's own marks go inside its button, so the reply reads as written
+    const open = i > at && QUOTE_MARKS.includes(text[i - 1]!) ? 1 : 0;
+    const close = QUOTE_MARKS.includes(text[i + quote.text.length] ?? "") ? 1 : 0;
+    p.append(...withTags(text.slice(at, i - open), onTag));
+    p.append(inlineButton(text.slice(i - open, i + quote.text.length + close), { class: `q v-${v}`, "data-verdict": v, "data-quote": quote.text, title: VERDICTS.find(([x]) => x === v)![1] }, () => onQuote(quote, v)));
+    at = i + quote.text.length + close;
   }
   p.append(...withTags(text.slice(at), onTag));
   return p;
