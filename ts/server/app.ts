@@ -17,6 +17,7 @@
  *   POST /sparql/run                   check a query, then run it on an --endpoint or --graph (run-sparql.ts)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
+ *   GET  /  /assets/F  /moots  /books/passages  /histories…   POST /passages/show  /locate   the page (page.ts)
  *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
  */
 import { Hono, type Context } from "hono";

@@ -83,7 +83,10 @@ export interface History {
 /** Most versions read from one --history folder. */
 export const MAX_HISTORY_VERSIONS = 200;
 
-/** Read a `--history DIR` folder: every `.md`/`.markdown`/`.txt` file, by name, each at most MAX_DOCUMENT_LENGTH characters. */
+/** Most characters of all the versions of one --history folder (64 Mi). */
+export const MAX_HISTORY_CHARS = 64 * 1024 * 1024;
+
+/** Read a `--history DIR` folder: every `.md`/`.markdown`/`.txt` file, by name, each at most MAX_DOCUMENT_LENGTH characters, MAX_HISTORY_CHARS in all. */
 export function loadHistory(dir: string): History {
   const clean = dir.replace(/\/+$/, "");
   const name = clean.split("/").at(-1) || clean;
@@ -93,9 +96,14 @@ export function loadHistory(dir: string): History {
     .sort();
   if (names.length < 1) throw new Error(`--history ${dir}: no .md or .txt file in it`);
   if (names.length > MAX_HISTORY_VERSIONS) throw new Error(`--history ${dir}: ${names.length} versions, more than ${MAX_HISTORY_VERSIONS}`);
+  let total = 0;
   const versions = names.map((n) => {
-    const text = readFileSync(join(clean, n), "utf8");
+    const path = join(clean, n);
+    if (statSync(path).size > 4 * MAX_HISTORY_CHARS) throw new Error(`--history ${dir}: ${n} is larger than ${4 * MAX_HISTORY_CHARS} bytes`);
+    const text = readFileSync(path, "utf8");
     if (text.length > MAX_DOCUMENT_LENGTH) throw new Error(`--history ${dir}: ${n} is longer than ${MAX_DOCUMENT_LENGTH} characters`);
+    total += text.length;
+    if (total > MAX_HISTORY_CHARS) throw new Error(`--history ${dir}: its versions hold more than ${MAX_HISTORY_CHARS} characters in all`);
     return { name: n, text };
   });
   return { name, versions };
