@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, ROOT, startServer, TEST_TOKEN, type RunningServer } from "../server/serve-process.js";
+import { call, ROOT, serveRefuses, startServer, TEST_TOKEN, type RunningServer } from "../server/serve-process.js";
 import { hasChromium, launchChromium } from "./chromium.js";
 import { MADE_UP, startStubModel, WRONG_WORD } from "./page-model.js";
 
@@ -98,6 +98,23 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     const bytes = dirBytes(WEB);
     expect(bytes).toBeLessThan(PAGE_BUDGET_BYTES);
     console.log(`page size: ${bytes} bytes of dist/web (budget ${PAGE_BUDGET_BYTES})`);
+  });
+
+  it("the page's routes answer their errors in words, and serve refuses a --history folder with no version", async () => {
+    const missing = await call(server.url, "GET", "/histories/awesome/v009.md");
+    expect([missing.status, missing.json.error.code, missing.json.error.message]).toEqual([404, "not_found", 'no history version "awesome/v009.md" (GET /histories lists them)']);
+    const node = await call(server.url, "POST", "/passages/show", { node: "novel/frankenstein#chapter-99-1" });
+    expect([node.status, node.json.error.message]).toEqual([404, 'no passage "novel/frankenstein#chapter-99-1" in novel/frankenstein']);
+    expect((await call(server.url, "POST", "/locate", { quote: "a dreary night", book: "novel/frankenstien" })).json.error.message).toBe('unknown book "novel/frankenstien"; did you mean "novel/frankenstein"?');
+    expect((await call(server.url, "POST", "/locate", { quote: "a", book: "novel/frankenstein", limit: 0 })).json.error).toMatchObject({ code: "bad_request", message: expect.stringMatching(/^limit: /) });
+    const plain = await fetch(`${server.url}/locate`, { method: "POST", headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "text/plain" }, body: "quote" });
+    expect([plain.status, (await plain.json()).error.code]).toEqual([415, "unsupported_media_type"]);
+    expect((await call(server.url, "POST", "/locate", "{not json")).json.error).toMatchObject({ code: "bad_request", message: "the request body is not JSON" });
+    expect((await call(server.url, "GET", "/books/passages?book=novel/frankenstein&limit=9999")).json.error.message).toMatch(/^limit: /);
+    const empty = join(scratch, "empty");
+    mkdirSync(empty);
+    const refused = await serveRefuses(["--port", "0", "--history", empty]);
+    expect([refused.code, refused.stderr]).toEqual([2, `groundwire serve: --history ${empty}: no .md or .txt file in it\n`]);
   });
 
   it("without the token shows the API's message; with it (kept for the tab) the library loads", async () => {

@@ -164,6 +164,12 @@ const command: Command = {
       import("../server/log.js"),
     ]);
 
+    let histories;
+    try {
+      histories = (values.history ?? []).map(loadHistory);
+    } catch (error) {
+      throw new CliError(`serve: ${(error as Error).message}`, 2);
+    }
     oneLibrary("serve", values.corpus, values.store, values.books);
     if (values.data !== undefined && (values.store !== undefined || (!localCorpus(values) && process.env.GROUNDWIRE_STORE))) {
       throw new CliError("serve: give --data or --store, not both: with a store the live moots are kept in the database", 2);
@@ -197,12 +203,6 @@ const command: Command = {
       idleMs,
       onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${escapeMessage(`${file}: ${reason}`)}\n`),
     });
-    let histories;
-    try {
-      histories = (values.history ?? []).map(loadHistory);
-    } catch (error) {
-      throw new CliError(`serve: ${(error as Error).message}`, 2);
-    }
     const page = { files: loadPageFiles(join(packageRoot(), "dist", "web")), histories };
     let boundPort: number | undefined;
     const app = createServerApp({
