@@ -243,6 +243,11 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await page.click("form[aria-label='A history of the server'] button[type=submit]");
     await page.waitForSelector("table.timeline");
     expect(await page.locator("table.timeline thead th").allTextContents()).toEqual(["Fragment of the first version", "v000.md", "v001.md", "v002.md"]);
+    // a version's fragment tree, as POST /fragments gives it
+    await page.click('table.timeline thead button[data-version="v002.md"]');
+    const fragments = (await call(server.url, "POST", "/fragments", { text: readFileSync(join(ROOT, "test/fixtures/evidence/awesome-v002.md"), "utf8"), artifactId: "document" })).json.fragments;
+    await expect.poll(() => page.textContent(".tree h3")).toBe(`Fragments of v002.md (${fragments.length})`);
+    expect(await page.locator("ul.fragments li").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.path))).toEqual(fragments.map((f: { path: string }) => f.path));
     const cells = await page.locator("table.timeline td").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.status));
     expect(cells.length).toBe(3 * (await page.locator("table.timeline tbody tr").count()));
     await page.fill('textarea[name="first"]', "# Notes\n\nAlpha stays here unchanged.\n\n## Tools\n\nBeta will move to another section.\n\nGamma will be edited later.\n\n## Links\n\nDelta will be removed.\n");

@@ -28,6 +28,17 @@ export function historyView(root: HTMLElement): void {
   const second = h("textarea", { rows: 6, name: "second" });
   fill(paste, field("First version (markdown)", first), field("Later version", second), h("button", { type: "submit" }, "Follow the citations"));
 
+  const tree = h("section", { class: "tree", "aria-label": "Fragment tree", "aria-live": "polite" });
+  /** One version's fragment tree (POST /fragments), indented by depth. */
+  const showTree = async (v: { name: string; text: string }) => {
+    try {
+      const { fragments } = await api<{ fragments: Fragment[] }>("POST", "/fragments", { text: v.text, artifactId: "document" });
+      fill(tree, h("h3", {}, `Fragments of ${v.name} (${fragments.length})`), h("ul", { class: "fragments" }, fragments.map((f) => h("li", { class: `depth-${Math.min(f.depth, 5)}`, "data-path": f.path }, h("span", { class: "kind" }, f.kind), " ", f.label ?? f.text.slice(0, 60)))));
+    } catch (e) {
+      showError(error, e);
+    }
+  };
+
   const follow = async (versions: Array<{ name: string; text: string }>) => {
     showError(error, null);
     fill(out, h("p", { class: "muted", "aria-busy": "true" }, "following…"));
@@ -47,7 +58,7 @@ export function historyView(root: HTMLElement): void {
         "table",
         { class: "timeline" },
         h("caption", {}, `${cited.length} citations of ${versions[0]!.name} across ${versions.length} versions`),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Fragment of the first version"), versions.map((v) => h("th", { scope: "col" }, v.name)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Fragment of the first version"), versions.map((v) => h("th", { scope: "col" }, h("button", { type: "button", class: "link", "data-version": v.name, title: `the fragment tree of ${v.name}`, onclick: () => void showTree(v) }, v.name))))),
         h(
           "tbody",
           {},
@@ -64,7 +75,8 @@ export function historyView(root: HTMLElement): void {
           ),
         ),
       );
-      fill(out, h("ul", { class: "legend", "aria-label": "Statuses" }, STATUSES.map((st) => h("li", {}, h("span", { class: `swatch v-${st}`, "aria-hidden": "true" }), st))), chart, h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Citations by version" }, table));
+      fill(out, h("ul", { class: "legend", "aria-label": "Statuses" }, STATUSES.map((st) => h("li", {}, h("span", { class: `swatch v-${st}`, "aria-hidden": "true" }), st))), chart, h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Citations by version" }, table), tree);
+      fill(tree, h("p", { class: "muted" }, "Click a version's name for its fragment tree."));
     } catch (e) {
       fill(out);
       showError(error, e);
