@@ -203,6 +203,10 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     expect(await page.locator("svg.chart").count()).toBe(2);
     expect(await page.locator("svg.chart").first().locator("text").allTextContents()).toEqual(["turn 1", "turn 2"]);
     expect(await page.locator("svg.chart rect.v-snapped").count()).toBeGreaterThan(0);
+    // the server's whole-moot totals beside them
+    expect(await page.textContent('dd[data-stat="quotes found"]')).toBe(`${dict.stats.quotesFound} of ${dict.stats.quotesTotal}`);
+    expect(Number(await page.textContent('dd[data-stat="snapped"]'))).toBe(dict.stats.quotesSnapped);
+    expect(dict.stats.quotesSnapped).toBeGreaterThan(0);
     expect(await axe(page)).toEqual([]);
     await shot(page, "moot");
     await page.emulateMedia({ colorScheme: "dark" });

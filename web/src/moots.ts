@@ -23,7 +23,7 @@ interface MootDict {
   trees: Array<{ key: string; title: string }>;
   settings: { turns: number };
   utterances: Utterance[];
-  stats?: Record<string, unknown>;
+  stats?: { turns: number; groundedTurns: number; quotesFound: number; quotesTotal: number; quotesSnapped: number; quotesUnquoted: number; quotesMisattributed: number; retriedTurns: number };
 }
 
 const KEYS = VERDICTS.map(([v]) => v);
@@ -71,7 +71,27 @@ export function mootsView(root: HTMLElement): void {
     const rows = m.utterances.map((u) => ({ label: `turn ${u.turn}`, counts: countsOf(u) }));
     const total: Record<string, number> = {};
     for (const r of rows) for (const [k, n] of Object.entries(r.counts)) total[k] = (total[k] ?? 0) + n;
-    fill(charts, h("h3", {}, "Quotes by verdict"), barChart("Quotes by verdict per turn", rows, KEYS), barChart("Quotes by verdict, whole moot", [{ label: "moot", counts: total }], KEYS));
+    const st = m.stats;
+    fill(
+      charts,
+      h("h3", {}, "Quotes by verdict"),
+      barChart("Quotes by verdict per turn", rows, KEYS),
+      barChart("Quotes by verdict, whole moot", [{ label: "moot", counts: total }], KEYS),
+      st
+        ? h(
+            "dl",
+            { class: "stats" },
+            [
+              ["grounded turns", `${st.groundedTurns} of ${st.turns}`],
+              ["quotes found", `${st.quotesFound} of ${st.quotesTotal}`],
+              ["snapped", st.quotesSnapped],
+              ["unquoted", st.quotesUnquoted],
+              ["misattributed", st.quotesMisattributed],
+              ["turns retried", st.retriedTurns],
+            ].map(([k, v]) => h("div", {}, h("dt", {}, String(k)), h("dd", { "data-stat": String(k) }, String(v)))),
+          )
+        : null,
+    );
   };
 
   const show = (m: MootDict) => {
@@ -95,6 +115,7 @@ export function mootsView(root: HTMLElement): void {
         pending.replaceWith(utteranceView(m, u));
         drawCharts(m);
         m = await api<MootDict>("GET", `/moots/${encodeURIComponent(id)}`);
+        drawCharts(m);
       }
       transcript.dataset.done = "yes";
     } catch (e) {
