@@ -14,7 +14,8 @@ import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Co
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
 import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
-import { packageVersion } from "./package-root.js";
+import { packageRoot, packageVersion } from "./package-root.js";
+import { join } from "node:path";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 
@@ -42,6 +43,7 @@ ${CORPUS_HELP}
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema requests may name (repeatable); NAME=sparql:URL reads it from a live
                       SPARQL endpoint (classes, properties, domains, ranges, labels; cached 24 h)
+  --history DIR       a document's versions (the folder's .md/.txt files by name) the page at / shows (repeatable)
 ${ENDPOINT_HELP}
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
   --no-auth           no token at all: loopback addresses only, with a warning
@@ -98,6 +100,7 @@ const command: Command = {
       store: { type: "string" },
       graph: { type: "string", multiple: true },
       schema: { type: "string", multiple: true },
+      history: { type: "string", multiple: true },
       "token-file": { type: "string" },
       "no-auth": { type: "boolean" },
       "allowed-host": { type: "string", multiple: true },
@@ -155,7 +158,8 @@ const command: Command = {
     // the server's modules load only now, so --help and usage errors stay fast; the HTTP and
     // MCP packages are optional peers of a library install
     requirePackages("serve", "groundwire serve", SERVER_PACKAGES);
-    const [{ createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
+    const [{ loadHistory, loadPageFiles }, { createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
+      import("../server/page.js"),
       import("../server/listen.js"),
       import("../moot/corpus-node.js"),
       import("../moot/index.js"),
@@ -165,6 +169,12 @@ const command: Command = {
       import("../server/log.js"),
     ]);
 
+    let histories;
+    try {
+      histories = (values.history ?? []).map(loadHistory);
+    } catch (error) {
+      throw new CliError(`serve: ${(error as Error).message}`, 2);
+    }
     oneLibrary("serve", values.corpus, values.store, values.books);
     if (values.data !== undefined && (values.store !== undefined || (!localCorpus(values) && process.env.GROUNDWIRE_STORE))) {
       throw new CliError("serve: give --data or --store, not both: with a store the live moots are kept in the database", 2);
@@ -198,6 +208,7 @@ const command: Command = {
       idleMs,
       onSkipped: (file, reason) => process.stderr.write(`groundwire serve: skipped ${escapeMessage(`${file}: ${reason}`)}\n`),
     });
+    const page = { files: loadPageFiles(join(packageRoot(), "dist", "web")), histories };
     let boundPort: number | undefined;
     const app = createServerApp({
       ...ctx,
@@ -212,6 +223,7 @@ const command: Command = {
       turnTimeoutMs,
       version: packageVersion(),
       log: (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`),
+      page,
     });
 
     await new Promise<void>((resolve, reject) => {

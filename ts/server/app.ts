@@ -17,6 +17,7 @@
  *   POST /sparql/run                   check a query, then run it on an --endpoint or --graph (run-sparql.ts)
  *   POST /quotes/verify  /sparql/check  /graph/index  /graph/critique  /graph/render
  *        /fragments  /citations/resolve
+ *   GET  /  /assets/F  /moots  /books/passages  /histories…   POST /passages/show  /locate   the page (page.ts)
  *   POST /mcp                          the MCP tools over Streamable HTTP (stateless; GET, DELETE and the rest: 405)
  */
 import { Hono, type Context } from "hono";
@@ -34,6 +35,7 @@ import { allowedHostsFor } from "./hosts.js";
 import { requestLog } from "./log.js";
 import { openApiDocument } from "./openapi.js";
 import { requestId } from "./request-id.js";
+import { registerPage, registerPageApi, type History, type PageFiles } from "./page.js";
 import type { Logger } from "pino";
 import type { MootStore } from "./moot-store.js";
 import {
@@ -70,6 +72,8 @@ export interface ServerAppOptions extends CheckContext {
   version: string;
   /** Where unexpected errors (500) are reported with their stack; never sent to the client. */
   log?: (message: string) => void;
+  /** The web page's files (page.ts loadPageFiles) served at `/`, and the `--history` folders it shows. */
+  page?: { files: PageFiles | null; histories: readonly History[] };
 }
 
 /** The media types Hono's JSON validator parses (`application/json`, `application/*+json`, parameters allowed). */
@@ -146,6 +150,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.get("/health", async (c) => c.json({ ok: true, version: options.version, moots: (await options.moots.ids()).length, loaded: options.moots.loaded, running: options.moots.running }));
   const openApi = JSON.stringify(openApiDocument({ version: options.version, auth: Boolean(options.token) }));
   app.get("/openapi.json", (c) => c.body(openApi, 200, { "content-type": "application/json" }));
+  if (options.page) registerPage(app, options.page.files);
 
   if (options.token) app.use("*", bearerTokenAuth(options.token));
   app.use(
@@ -199,6 +204,8 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.post("/graph/render", json(graphRenderBodySchema), async (c) => jsonText(c, await runCheck(ctx, "renderGraph", c.req.valid("json"))));
   app.post("/fragments", json(fragmentsBodySchema), async (c) => jsonText(c, await runCheck(ctx, "fragmentDocumentBody", c.req.valid("json"))));
   app.post("/citations/resolve", json(citationsResolveBodySchema), async (c) => jsonText(c, await runCheck(ctx, "resolveCitations", c.req.valid("json"))));
+
+  registerPageApi(app, ctx, options.page?.histories ?? [], options.moots);
 
   // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
   app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));

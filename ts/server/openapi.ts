@@ -12,7 +12,9 @@ import {
   graphCritiqueBodySchema,
   graphIndexBodySchema,
   graphRenderBodySchema,
+  locateBodySchema,
   mootCreateBodySchema,
+  passageShowBodySchema,
   queryBodySchema,
   sparqlCheckBodySchema,
   sparqlRunBodySchema,
@@ -54,6 +56,12 @@ export const OPERATIONS: readonly Operation[] = [
   { method: "post", path: "/graph/render", summary: "a focus's neighborhood as a MemDSL envelope", body: ["GraphRenderBody", graphRenderBodySchema] },
   { method: "post", path: "/fragments", summary: "a document's citable fragments", body: ["FragmentsBody", fragmentsBodySchema], example: { text: "# Guide\n\nRun it.\n", artifactId: "guide" } },
   { method: "post", path: "/citations/resolve", summary: "stored citations against the document as it is now", body: ["CitationsResolveBody", citationsResolveBodySchema] },
+  { method: "get", path: "/moots", summary: "the moots held: {moots: [{id, topic, keys, spoken, turns, done}]} (at most 200)" },
+  { method: "get", path: "/books/passages", summary: "a book's passages by label: ?book=KEY&label=TEXT&offset=N&limit=N → {book, total, offset, passages: [{name, label, node, words}]}" },
+  { method: "post", path: "/passages/show", summary: "one passage ({node, book, title, name, label, content}) and each quote's best span in it: marks [{quote, start, end, ratio, text, diff}]", body: ["PassageShowBody", passageShowBodySchema], example: { node: "novel/frankenstein#chapter-5-1", quotes: ["on a dreary night in November"] } },
+  { method: "post", path: "/locate", summary: "where a quote is in a book, best first: {quote, book, spans: [{name, label, node, start, end, ratio, text, diff}]}", body: ["LocateBody", locateBodySchema], example: { quote: "on a dreary night in November", book: "novel/frankenstein" } },
+  { method: "get", path: "/histories", summary: "the --history folders the server was started with: {histories: [{name, versions: [{name, chars}]}]}" },
+  { method: "get", path: "/histories/{name}/{version}", summary: "one version of a history: {history, version, text}" },
   { method: "post", path: "/mcp", summary: "the MCP tools over Streamable HTTP (stateless; JSON-RPC 2.0 messages)" },
 ];
 

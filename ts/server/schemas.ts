@@ -191,6 +191,27 @@ export const citationsResolveBodySchema = z.strictObject({
 });
 export type CitationsResolveBody = z.infer<typeof citationsResolveBodySchema>;
 
+// The page's routes (page.ts): a passage with quotes found in it, a quote located in a book, a book's passages by label.
+/** `POST /passages/show`. */
+export const passageShowBodySchema = z.strictObject({
+  node: z.string().min(3).max(500).describe("a passage's node id <book key>#<name>"),
+  quotes: z.array(z.string().max(5_000)).max(20).optional().describe("quotes to find in the passage: each one's best span"),
+});
+/** `POST /locate`. */
+export const locateBodySchema = z.strictObject({
+  quote: z.string().min(1).max(5_000),
+  book: z.string().min(1).max(200),
+  minRatio: z.number().gt(0).max(1).optional(),
+  limit: z.number().int().min(1).max(50).optional(),
+});
+/** `GET /books/passages`: its query string. */
+export const passagesQuerySchema = z.strictObject({
+  book: z.string().min(1).max(200),
+  label: z.string().max(200).optional(),
+  offset: z.coerce.number().int().min(0).max(1e7).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
 // ---------------------------------------------------------------------------------------
 // What the checks answer (checks.ts), as the MCP tools' output schemas: the SDK checks every
 // `structuredContent` against them. Top-level objects are exact (strict); nested records
