@@ -33,6 +33,7 @@ const ANSWERS: Record<string, string> = {
   initWasm: "no arguments",
   initSha256: "no arguments",
   backendInfo: "no arguments",
+  dialectPrefixes: "the dialect is optional (SPARQL 1.1: no prefixes)",
   sha256Backend: "no arguments",
   createExtractiveSynthesizer: "no arguments",
   Schema: "an empty schema (Schema.fromGraph fills one)",

@@ -11,6 +11,7 @@ import type * as RDF from "@rdfjs/types";
 import { n3Writer } from "../deps/n3.js";
 import { EndpointError, parseEndpointUrl, postToEndpoint } from "../net/http.js";
 import { GroundwireError } from "../errors.js";
+import { checkArgs } from "../args.js";
 import { sliceArtifact, validateSlice, type GraphSlice, type IngestReport } from "./graph-slice.js";
 
 /** Where and how {@link ingestToGraphStore} writes. */
@@ -37,6 +38,7 @@ export class GraphStoreError extends GroundwireError {
 
 /** A validated slice's triples (all in the default graph) as N-Triples: the PUT names their graph. */
 export function sliceNTriples(slice: GraphSlice): string {
+  checkArgs("sliceNTriples", arguments, "slice:slice");
   return new (n3Writer())({ format: "N-Triples" }).quadsToString(slice.quads as RDF.Quad[]);
 }
 
@@ -46,6 +48,7 @@ export function sliceNTriples(slice: GraphSlice): string {
  * @throws GraphStoreError (502 `upstream`, 504 `timeout`) when the store does not accept the PUT; TypeError for a URL that is not http(s)
  */
 export async function ingestToGraphStore(target: GraphStoreTarget, slice: GraphSlice): Promise<IngestReport> {
+  checkArgs("ingestToGraphStore", arguments, "target:object slice:slice");
   const outcome = await validateSlice(slice);
   if (!outcome.conforms) return { ok: false, written: 0, graph: sliceArtifact(slice.quads)?.value ?? "", violations: outcome.violations };
   const url = parseEndpointUrl(target.url);

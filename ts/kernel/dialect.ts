@@ -24,6 +24,7 @@ import type { Query, Span } from "./algebra.js";
 import type { Diagnostic } from "./check/diagnostics.js";
 import { createLineIndex, offsetOf, parseSparql, SparqlSyntaxError } from "./sparql.js";
 import type { SyntaxEdit } from "./syntax-hints.js";
+import { checkArgs } from "../args.js";
 
 /** The dialects a plan's text may be written in. */
 export const SPARQL_DIALECTS = ["sparql11", "virtuoso"] as const;
@@ -119,6 +120,7 @@ export const PREFIX_PRESET_NAMES = Object.keys(PREFIX_PRESETS);
 
 /** The prefixes a dialect predeclares (Virtuoso's built-in list; none for SPARQL 1.1). */
 export function dialectPrefixes(dialect: SparqlDialect = "sparql11"): Record<string, string> {
+  checkArgs("dialectPrefixes", arguments, "dialect?:=sparql11/virtuoso");
   return dialect === "virtuoso" ? { ...VIRTUOSO_PREFIXES } : {};
 }
 
@@ -135,6 +137,7 @@ const EXTENSION_WORDS: Record<NonNullable<SyntaxEdit["extension"]>, string> = {
  * @throws SparqlSyntaxError as parseSparql, at its place in `text` as written; an extension the dialect does not know stays one
  */
 export function parseSparqlDialect(text: string, options: { prefixes?: Record<string, string>; dialect?: SparqlDialect } = {}): { query: Query; notes: Diagnostic[] } {
+  checkArgs("parseSparqlDialect", arguments, "text:string options?:object");
   const dialect = options.dialect ?? "sparql11";
   if (dialect === "sparql11") return { query: parseSparql(text, { prefixes: options.prefixes }), notes: [] };
   const prefixes = { ...dialectPrefixes(dialect), ...options.prefixes };
