@@ -3,7 +3,7 @@
 // `postgres` user when we are root (initdb refuses root). Used by test/global-setup.ts, which
 // exports the URL to every suite as GROUNDWIRE_TEST_PG_URL.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../free-port.js";
@@ -43,6 +43,9 @@ export async function startTestCluster(bin: string): Promise<TestCluster> {
   chmodSync(dir, 0o700);
   const init = run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  // members of the role password_required log in with a password (scram), the rest by trust: the store suites test a wrong and a missing password
+  const hba = join(data, "pg_hba.conf");
+  writeFileSync(hba, `host all +password_required 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, "utf8")}`);
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200 -c shared_buffers=64MB`;
   const start = run("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "60", "start"]);

@@ -66,6 +66,8 @@ const command: Command = {
       else printLine(line);
       return 0;
     } catch (error) {
+      // the progress bar's line is cleared before the error is written under it
+      if (action === "load" && process.stderr.isTTY && !values.quiet) process.stderr.write("\r\x1b[K");
       if (error instanceof CliError) throw error;
       throw new CliError(`corpus: ${(error as Error).message}`);
     } finally {

@@ -3,7 +3,7 @@
  * each cut by its own structure (an optional `<genre>__<book>.entries.json`
  * beside a book overrides it with an entries index).
  */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { decodeUtf8, InputFileError, looksUtf16, readRegularFile } from "../files.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,18 +110,59 @@ function loadFolder(dir: string | URL): Book[] {
  * @throws CorpusError as loadBooks does for one book
  */
 export function loadBookFile(path: string, file: string, key: string): Book {
-  const text = readBookText(join(path, file)).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  const entriesPath = join(path, file.replace(/\.txt$/, ".entries.json"));
+  return bookFromSource(path, file, key, readBookSource(path, file));
+}
+
+/** A book file's bytes and its entries index's (null when it has none), as read from the folder. */
+export interface BookSource {
+  text: Buffer;
+  entries: Buffer | null;
+}
+
+/** The entries index's file name of a book file (`<genre>__<book>.entries.json`, whatever the case of `.txt`). */
+export function entriesFileName(file: string): string {
+  return file.replace(/\.txt$/i, ".entries.json");
+}
+
+/**
+ * Check a book file and its entries index without reading them: each a regular file (not a
+ * FIFO, socket, device or folder; a link followed, a loop or dangling link named) under its cap.
+ * @returns the book file's size in bytes
+ * @throws CorpusError naming the file
+ */
+export function checkBookFile(path: string, file: string): number {
+  const bookPath = join(path, file);
+  const size = checkRegular(bookPath, MAX_BOOK_BYTES, "a book");
+  if (size === null) throw new CorpusError(`${bookPath}: does not exist`);
+  checkRegular(join(path, entriesFileName(file)), MAX_ENTRIES_BYTES, "an entries index");
+  return size;
+}
+
+/**
+ * A book file's bytes and its entries index's, each checked as {@link checkBookFile} checks
+ * them and read without ever waiting on a FIFO put in its place, at most its cap.
+ * @throws CorpusError naming the file
+ */
+export function readBookSource(path: string, file: string): BookSource {
+  const bookPath = join(path, file);
+  const text = readCapped(bookPath, MAX_BOOK_BYTES, "a book");
+  if (text === null) throw new CorpusError(`${bookPath}: does not exist`);
+  return { text, entries: readCapped(join(path, entriesFileName(file)), MAX_ENTRIES_BYTES, "an entries index") };
+}
+
+/**
+ * A book from its bytes (read by {@link readBookSource}): strictly decoded, its entries index
+ * checked, cut.
+ * @throws CorpusError naming the file
+ */
+export function bookFromSource(path: string, file: string, key: string, source: BookSource): Book {
+  const text = decodeBookText(join(path, file), source.text).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const entriesPath = join(path, entriesFileName(file));
   let entries: DiaryEntry[] | undefined;
-  const entriesStat = statOrNull(entriesPath, (reason) => `${entriesPath}: ${reason}`);
-  if (entriesStat) {
-    if (!entriesStat.isFile()) throw new CorpusError(`${entriesPath}: not a regular file`);
-    const size = entriesStat.size;
-    if (size > MAX_ENTRIES_BYTES) throw new CorpusError(`${entriesPath}: ${size.toLocaleString("en-US")} bytes, over the ${MAX_ENTRIES_BYTES / 2 ** 20} MiB an entries index may hold`);
+  if (source.entries) {
     let json: string;
     try {
-      // a regular file, capped and strictly decoded (a FIFO put in its place is never waited on)
-      json = decodeUtf8(readRegularFile(entriesPath, { maxBytes: MAX_ENTRIES_BYTES }), entriesPath);
+      json = decodeUtf8(source.entries, entriesPath);
     } catch (error) {
       if (error instanceof InputFileError) throw new CorpusError(error.message);
       throw error;
@@ -145,6 +186,26 @@ export function loadBookFile(path: string, file: string, key: string): Book {
   return book;
 }
 
+/** stat of a file that must be regular and at most `maxBytes`; null when nothing is there. */
+function checkRegular(file: string, maxBytes: number, what: string): number | null {
+  const stat = statOrNull(file, (reason) => `${file}: ${reason}`);
+  if (!stat) return null;
+  if (!stat.isFile()) throw new CorpusError(`${file}: not a regular file`);
+  if (stat.size > maxBytes) throw new CorpusError(`${file}: ${stat.size.toLocaleString("en-US")} bytes, over the ${maxBytes / 2 ** 20} MiB ${what} may hold`);
+  return stat.size;
+}
+
+/** The bytes of a file checked by {@link checkRegular}; opened non-blocking and checked again, so a FIFO swapped in is never waited on. */
+function readCapped(file: string, maxBytes: number, what: string): Buffer | null {
+  if (checkRegular(file, maxBytes, what) === null) return null;
+  try {
+    return readRegularFile(file, { maxBytes });
+  } catch (error) {
+    if (error instanceof InputFileError) throw new CorpusError(error.message);
+    throw error;
+  }
+}
+
 /**
  * The largest book file read, in bytes (64 MiB): the longest books on Project Gutenberg
  * (complete Shakespeare, the KJV) are under 6 MB; a bigger file is almost certainly not one
@@ -162,19 +223,9 @@ export const MAX_ENTRIES_BYTES = 16 * 2 ** 20;
 /**
  * A book file's text, strictly UTF-8: a Latin-1 file (common among older plain-text
  * books) would otherwise decode to U+FFFD and be quoted so.
- * @throws CorpusError naming the file: not a regular file, unreadable, UTF-16 or holding a NUL byte, or not UTF-8
+ * @throws CorpusError naming the file: UTF-16 or holding a NUL byte, or not UTF-8
  */
-function readBookText(file: string): string {
-  const stat = statOrNull(file, (reason) => `${file}: ${reason}`);
-  if (!stat) throw new CorpusError(`${file}: does not exist`);
-  if (!stat.isFile()) throw new CorpusError(`${file}: not a regular file`);
-  if (stat.size > MAX_BOOK_BYTES) throw new CorpusError(`${file}: ${stat.size.toLocaleString("en-US")} bytes, over the ${MAX_BOOK_BYTES / 2 ** 20} MiB a book may hold`);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    throw new CorpusError(`${file}: ${describeFsError(file, error)}`);
-  }
+function decodeBookText(file: string, bytes: Buffer): string {
   // UTF-16 (what Windows calls "Unicode") of ASCII text is valid UTF-8 with a NUL after every letter,
   // so strict decoding alone would take it as a book of "C\0h\0a\0…"; and with a BOM the Latin-1 advice
   // below would be wrong. No text book holds U+0000.

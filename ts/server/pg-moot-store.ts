@@ -156,6 +156,11 @@ export function createPgMootStore(options: PgMootStoreOptions): PgMootStore {
           }
         }
         if (error instanceof Error && "severity" in error) throw fail(error);
+        // the connection broke while the turn held it (the database restarted during the model call): the store's failure, not ours
+        if (broken || /not queryable/i.test((error as Error)?.message ?? "")) {
+          broken = true;
+          throw fail(error);
+        }
         if ((error as NodeJS.ErrnoException)?.code === "ECONNRESET" || /Connection terminated/i.test((error as Error)?.message ?? "")) {
           broken = true;
           throw fail(error);

@@ -1,6 +1,6 @@
 /**
  * Node-only: the library in PostgreSQL. `loadLibrary` cuts every `<genre>__<book>.txt` of a
- * folder exactly as the embedded corpus does (corpus-node.ts loadBookFile) and writes each
+ * folder exactly as the embedded corpus does (corpus-node.ts bookFromSource) and writes each
  * book and its passages in one transaction, skipping books whose content hash is unchanged.
  * `createStoreCorpus` answers `WorkerClient.query` from the passages' full-text index
  * (websearch_to_tsquery, passages holding every term first, then ts_rank_cd; the book's
@@ -9,11 +9,11 @@
  * trigram index (pg_trgm word similarity), then the exact quote index on those only.
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type pg from "pg";
 import { GroundwireError } from "../errors.js";
-import { CorpusError, loadBookFile } from "../moot/corpus-node.js";
+import { bookFromSource, checkBookFile, CorpusError, describeFsError, readBookSource } from "../moot/corpus-node.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, type LocatedSpan, type QuoteIndexSource } from "../match/index.js";
 import { bookKeyFromFileName, closeKeys, searchTerms, UnknownBookError, type Book, type EmbeddedCorpus, type Hit } from "../moot/index.js";
 import { LOCK_CLASS, pgReason, StoreError, WINDOW_CHARS, WINDOW_STEP, type Store } from "./pg.js";
@@ -45,17 +45,6 @@ export function bookLanguage(head: string): { language: string | null; config: s
   return { language, config: Object.hasOwn(CONFIGS, first) ? CONFIGS[first]! : "simple" };
 }
 
-function readHead(file: string, bytes = 8192): string {
-  const fd = openSync(file, "r");
-  try {
-    const buf = Buffer.alloc(bytes);
-    const n = readSync(fd, buf, 0, bytes, 0);
-    return buf.subarray(0, n).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** What one `corpus load` did. */
 export interface LoadSummary {
   loaded: string[];
@@ -82,47 +71,61 @@ export async function loadLibrary(store: Store, dir: string, onProgress?: LoadPr
     names = readdirSync(dir).sort();
   } catch (error) {
     if (error instanceof CorpusError) throw error;
-    throw new CorpusError(`corpus folder ${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new CorpusError(`corpus folder ${dir} ${describeFsError(dir, error)}`);
   }
-  const files = names.map((file) => ({ file, key: bookKeyFromFileName(file) })).filter((x): x is { file: string; key: string } => x.key !== null);
+  // every book file is checked before anything is written: its name, that it and its entries index
+  // are regular files (a FIFO, socket, device, folder, link loop or dangling link is named) under their caps
+  const files: Array<{ file: string; key: string }> = [];
   for (const file of names) {
-    if (!bookKeyFromFileName(file) && file.indexOf("__") >= 0 && /\.txt$/i.test(file)) {
+    const key = bookKeyFromFileName(file);
+    if (key) {
+      checkBookFile(dir, file);
+      files.push({ file, key });
+    } else if (file.indexOf("__") >= 0 && /\.txt$/i.test(file)) {
       throw new CorpusError(`${join(dir, file)}: a book file is named <genre>__<book>.txt with ASCII letters, digits and - (the book part also . and _), e.g. novel__cafe-society.txt`);
     }
   }
   if (!files.length) throw new CorpusError(`corpus folder ${dir} holds no <genre>__<book>.txt file`);
+  const twice = files.find((f, i) => files.findIndex((g) => g.key === f.key) !== i);
+  if (twice) throw new CorpusError(`corpus folder ${dir}: two files are the book ${twice.key} (${files.filter((f) => f.key === twice.key).map((f) => f.file).join(", ")}); keep one`);
   const stored = new Map<string, string>();
   for (const row of (await q<{ key: string; content_hash: string }>(store, "SELECT key, content_hash FROM groundwire.books")).rows) stored.set(row.key, row.content_hash);
   const summary: LoadSummary = { loaded: [], unchanged: [], passages: 0, bytes: 0, ms: 0 };
   let done = 0;
   for (const { file, key } of files) {
-    const path = join(dir, file);
-    const hash = createHash("sha256").update(`groundwire-cut-${CUT_VERSION}\n`);
-    let bytes: Buffer;
     try {
-      bytes = readFileSync(path);
+      // read once: the bytes hashed are the bytes cut
+      const source = readBookSource(dir, file);
+      const hash = createHash("sha256").update(`groundwire-cut-${CUT_VERSION}\n`).update(source.text);
+      if (source.entries) hash.update("\nentries\n").update(source.entries);
+      const digest = hash.digest("hex");
+      if (stored.get(key) === digest) {
+        summary.unchanged.push(key);
+        done++;
+        onProgress?.(done, files.length, key, "unchanged");
+        continue;
+      }
+      const book = bookFromSource(dir, file, key, source);
+      const { language, config } = bookLanguage(source.text.subarray(0, 8192).toString("utf8"));
+      // another load may have written this very content meanwhile: then nothing is written
+      if (!(await writeBook(store, book, { hash: digest, bytes: source.text.length, language, config }))) {
+        summary.unchanged.push(key);
+        done++;
+        onProgress?.(done, files.length, key, "unchanged");
+        continue;
+      }
+      summary.loaded.push(key);
+      summary.passages += book.passages.length;
+      summary.bytes += source.text.length;
+      done++;
+      onProgress?.(done, files.length, key, "loaded");
     } catch (error) {
-      throw new CorpusError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      // the books before this one are written, each whole: said, so a rerun after the fix is expected to load the rest
+      if (done && error instanceof GroundwireError) {
+        error.message += ` (stopped there: the ${done} book${done === 1 ? "" : "s"} before it ${done === 1 ? "is" : "are"} in the store, each whole; run corpus load again once it is fixed: unchanged books are skipped)`;
+      }
+      throw error;
     }
-    hash.update(bytes);
-    try {
-      hash.update("\nentries\n").update(readFileSync(join(dir, file.replace(/\.txt$/, ".entries.json"))));
-    } catch {
-      // no entries index (or an unreadable one: loadBookFile names it)
-    }
-    const digest = hash.digest("hex");
-    if (stored.get(key) === digest) {
-      summary.unchanged.push(key);
-      onProgress?.(++done, files.length, key, "unchanged");
-      continue;
-    }
-    const book = loadBookFile(dir, file, key);
-    const { language, config } = bookLanguage(readHead(path));
-    await writeBook(store, book, { hash: digest, bytes: bytes.length, language, config });
-    summary.loaded.push(key);
-    summary.passages += book.passages.length;
-    summary.bytes += bytes.length;
-    onProgress?.(++done, files.length, key, "loaded");
   }
   // fresh planner statistics, so the first queries use the indexes
   if (summary.loaded.length) await q(store, "ANALYZE groundwire.books, groundwire.passages, groundwire.passage_windows");
@@ -133,13 +136,18 @@ export async function loadLibrary(store: Store, dir: string, onProgress?: LoadPr
 /** Rows per INSERT of passages (each a handful of parameter arrays). */
 const BATCH = 2000;
 
-/** Write one book in one transaction, replacing what the store held under its key. */
-export async function writeBook(store: Store, book: Book, meta: { hash: string; bytes: number; language: string | null; config: string }): Promise<void> {
+/** Write one book in one transaction, replacing what the store held under its key; false (nothing written) when the store holds this content already. */
+export async function writeBook(store: Store, book: Book, meta: { hash: string; bytes: number; language: string | null; config: string }): Promise<boolean> {
   const client = await connect(store);
   try {
     await client.query("BEGIN");
-    // two loaders of one book wait for each other rather than interleave
+    // two loaders of one book wait for each other rather than interleave; the second finds the first's content
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_CLASS.book, book.key]);
+    const { rows: same } = await client.query("SELECT 1 FROM groundwire.books WHERE key = $1 AND content_hash = $2", [book.key, meta.hash]);
+    if (same.length) {
+      await client.query("COMMIT");
+      return false;
+    }
     await client.query("DELETE FROM groundwire.books WHERE key = $1", [book.key]);
     await client.query(
       `INSERT INTO groundwire.books (key, title, author, genre, structure, language, config, content_hash, bytes, passages)
@@ -179,6 +187,7 @@ export async function writeBook(store: Store, book: Book, meta: { hash: string; 
     // running servers re-read their list of books when this commits (pg-follow.ts)
     await client.query("SELECT pg_notify($1, $2)", [BOOKS_CHANNEL, book.key]);
     await client.query("COMMIT");
+    return true;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw storeFailure(store, error);

@@ -151,8 +151,58 @@ export interface OpenStoreOptions {
 /** The one-line reason of a pg error, never the URL or its password (pg does not put them in messages). */
 export function pgReason(error: unknown): string {
   const e = error as { code?: string; message?: string };
-  const message = (e?.message ?? String(error)).split("\n", 1)[0]!;
-  return e?.code && /^[0-9A-Z]{5}$/.test(e.code) ? `${message} (SQLSTATE ${e.code})` : message;
+  let message = (e?.message ?? String(error)).split("\n", 1)[0]!;
+  // pg's pool says this when its own timer ended the attempt
+  if (/^Connection terminated due to connection timeout/.test(message)) message = NO_ANSWER;
+  if (!(e?.code && /^[0-9A-Z]{5}$/.test(e.code))) return message;
+  // insufficient_privilege: a role that may only read, or not even that
+  const hint = e.code === "42501" ? "; the role lacks a privilege there (corpus load and remove, serve and its moots write, so they need a role that may write the groundwire schema)" : "";
+  return `${message} (SQLSTATE ${e.code})${hint}`;
+}
+
+/** How long a connection may take to open (the host named but silent: a firewall, a wrong address). */
+const CONNECT_TIMEOUT_MS = 10_000;
+const NO_ANSWER = `no answer from the server within ${CONNECT_TIMEOUT_MS / 1000} s (is the host reachable and the port right?)`;
+
+/**
+ * The pool's client. A connection that breaks while a caller holds it (the database restarted
+ * during a moot turn's model call, or mid-load) must not crash the process: pg emits `error`
+ * on a held client with no listener of its own, so every client has one, and the next query on
+ * it fails instead (a StoreError). A connection that fails to open is closed at once (pg leaves
+ * the socket open after a client-side authentication failure, holding the process for the
+ * server's authentication timeout), and its reason said plainly.
+ */
+class StoreClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    this.on("error", () => {});
+  }
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (err: Error) => void): void;
+  override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
+    if (!callback) return super.connect();
+    const t0 = Date.now();
+    super.connect((err: Error | null) => {
+      if (err) {
+        this.connection?.stream?.destroy();
+        callback(connectFailure(err, Date.now() - t0));
+        return;
+      }
+      callback(err as unknown as Error);
+    });
+  }
+}
+
+/** A failed connection's reason, in the words an operator acts on; pg's own message otherwise. */
+function connectFailure(error: Error, ms: number): Error {
+  const message = error?.message ?? "";
+  if (/client password must be a string|password must be a string/i.test(message)) {
+    return new Error("the server asks for a password and none was given (put it in the URL, postgres://user:password@host/db, or in PGPASSWORD)");
+  }
+  if (/Connection terminated/i.test(message) && ms >= CONNECT_TIMEOUT_MS - 500) {
+    return new Error(NO_ANSWER);
+  }
+  return error;
 }
 
 /**
@@ -162,7 +212,14 @@ export function pgReason(error: unknown): string {
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const shown = redactUrl(url);
   // allowExitOnIdle: a command that is done exits without closing the pool (its idle connections do not hold the process)
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: options.applicationName ?? "groundwire", connectionTimeoutMillis: 10_000, allowExitOnIdle: true });
+  const pool = new pg.Pool({
+    Client: StoreClient,
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? "groundwire",
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    allowExitOnIdle: true,
+  });
   // an idle client's error (the server restarted) must not crash the process; the next query reconnects
   pool.on("error", () => {});
   try {
