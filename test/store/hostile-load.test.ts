@@ -156,14 +156,14 @@ describe.skipIf(!PG)("corpus load against bad folders and bad conditions", () =>
     expect(r.code).toBe(0);
     expect(load(upper, url)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^loaded 1 book \(1 passages/) });
     const books = await stored(url);
+    // the BOM book cut as the same book without it
+    const plain = loadBookFile(join(ROOT, "data/books"), "diary__pepys-1660.txt", "novel/b-bom").passages.length;
+    expect(plain).toBeGreaterThan(300);
     expect(books.map((b) => [b.key, b.passages, b.rows])).toEqual([
       ["diary/c-upper", 1, 1],
       ["novel/a-good-one", 1, 1],
-      ["novel/b-bom", 368, 368],
+      ["novel/b-bom", plain, plain],
     ]);
-    // the BOM book cut as the same book without it
-    const plain = loadBookFile(join(ROOT, "data/books"), "diary__pepys-1660.txt", "novel/b-bom");
-    expect(books.find((b) => b.key === "novel/b-bom")!.passages).toBe(plain.passages.length);
 
     const twice = join(tmp, "twice");
     mkdirSync(twice);
