@@ -24,6 +24,12 @@ import { hasChromium, launchChromium, CHROMIUM } from "./chromium.js";
 import { serveStatic, type StaticServer } from "./server.js";
 import { DEEP } from "../depth.js";
 
+// The bundler matrix below (the packed tarball installed, its worker bundled by Vite, esbuild and
+// webpack, each loaded in Chromium) checks a release, like the packaging suites (vitest.config.ts):
+// it runs in `npm run test:deep` (which .ci/run runs) and `npm run test:package`, not in the quick
+// `npm test`, where it took most of this file's time. The entries in Node (first describe) always run.
+const RELEASE = DEEP || process.env.GROUNDWIRE_TEST_PACKAGE === "1";
+
 const WORKER_SOURCE = [
   `import * as groundwire from "groundwire";`,
   `import { runProbe } from "./probe.js";`,
@@ -102,7 +108,7 @@ describe("every entry loads in Node and fragments markdown with character refere
   }
 });
 
-describe.skipIf(!hasChromium)(`groundwire in a module Web Worker, Chromium (${CHROMIUM})`, () => {
+describe.skipIf(!hasChromium || !RELEASE)(`groundwire in a module Web Worker, Chromium (${CHROMIUM})${RELEASE ? "" : ": a release check, in npm run test:deep and test:package"}`, () => {
   let pkg: Installed;
   let workers: Record<string, string>;
   let server: StaticServer;

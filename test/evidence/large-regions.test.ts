@@ -10,6 +10,7 @@ import { micromarkLoad } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 import { largeListDocument } from "./large-list-document.js";
 import { spread } from "../depth.js";
+import { referenceResults } from "../reference-results.js";
 
 // Each case reads documents over 256 KiB with micromark twice (ours in pieces, the reference whole):
 // 10–20 s alone on 2 cores, up to 40 s beside other suites. The suite's 60 s leaves too little room.
@@ -31,17 +32,23 @@ function renderedCells(f: Fragment, width: number): Fragment["cells"] {
   return cells;
 }
 
+// npm test compares with the digest of the reference's reading stored in
+// test/fixtures/reference/large-regions.json (test/reference-results.ts); npm run test:deep
+// reads every document with the reference too, and checks the stored digests.
+const references = referenceResults("large-regions");
+
 /** Expects fragmentMarkdown's fragments of `text` to be the reference fragmenter's, cells as GFM renders them. */
 function expectReferenceReading(text: string): readonly Fragment[] {
   const fragments = fragmentMarkdown("d", text);
-  const reference = referenceFragmentMarkdown("d", text);
-  expect(fragments.map(address)).toEqual(reference.map(address));
-  let width = 0;
-  const expected = reference.map((f, i) => {
-    if (f.kind === "table") width = reference[i + 1]?.cells?.length ?? 0;
-    return renderedCells(f, width);
+  references.expectEqual(text, { addresses: fragments.map(address), cells: fragments.map((f) => f.cells) }, () => {
+    const reference = referenceFragmentMarkdown("d", text);
+    let width = 0;
+    const expected = reference.map((f, i) => {
+      if (f.kind === "table") width = reference[i + 1]?.cells?.length ?? 0;
+      return renderedCells(f, width);
+    });
+    return { addresses: reference.map(address), cells: expected };
   });
-  expect(fragments.map((f) => f.cells)).toEqual(expected);
   return fragments;
 }
 

@@ -12,9 +12,13 @@ import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { depth } from "../depth.js";
+import { digest, referenceResults } from "../reference-results.js";
 
 // npm test: the first of each seeded sweep's quotes (every edit count kept in the first two sweeps);
-// npm run test:deep (test/depth.ts): all. The exhaustive scans at low ratios are the cost.
+// npm run test:deep (test/depth.ts): all. The exhaustive scans at low ratios are the cost: npm test
+// takes the answers they give from test/fixtures/reference/quote-index-bounds.json
+// (test/reference-results.ts); npm run test:deep scans every time and checks the stored ones.
+const references = referenceResults("quote-index-bounds");
 const QUOTES = depth(5, 40), CAPPED = depth(1, 8);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
@@ -60,11 +64,17 @@ describe("low minRatio: exact to the exhaustive scan, both backends", () => {
     let nonEmpty = 0, deeper = 0;
     for (const quote of quotes) {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
-      const all = scanExhaustive(ix, q, 0.2);
+      // the exhaustive scan's answer for each minRatio, overlapping and limit below, in their order
+      const wants = references.value({ texts: digest(texts), quote, minRatios: [0.2, 0.3, 0.45], limits: [1, 3] }, () => {
+        const all = scanExhaustive(ix, q, 0.2);
+        return [0.2, 0.3, 0.45].flatMap((minRatio) => [false, true].flatMap((overlapping) => [1, 3].map((limit) =>
+          rankHits(ix, all.filter((h) => h.ratio >= minRatio), overlapping, limit).map((h) => [h.word, h.size, h.ratio]))));
+      });
+      let next = 0;
       for (const minRatio of [0.2, 0.3, 0.45]) {
         for (const overlapping of [false, true]) {
           for (const limit of [1, 3]) {
-            const want = rankHits(ix, all.filter((h) => h.ratio >= minRatio), overlapping, limit).map((h) => [h.word, h.size, h.ratio]);
+            const want = wants[next++];
             if (want.length === limit && want[limit - 1][2] < 0.5) deeper++;
             for (const [smallWords, chunkWords] of [[saved.smallWords, 5], [0, 0], [0, 7]]) {
               tuning.smallWords = smallWords;
@@ -87,13 +97,15 @@ describe("low minRatio: exact to the exhaustive scan, both backends", () => {
   it("all spans (no limit) at minRatio 0.3 and 0.5 in chunks of 1, 3 and 11 words: every window once", () => {
     for (const quote of quotes.slice(0, 30)) {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
-      const all = scanExhaustive(ix, q, 0.3);
+      // the exhaustive scan's spans, many: npm test compares with their stored digest
+      let all: ReturnType<typeof scanExhaustive> | undefined;
+      const exhaustive = () => (all ??= scanExhaustive(ix, q, 0.3));
       for (const minRatio of [0.3, 0.5]) {
-        const want = rankHits(ix, all.filter((h) => h.ratio >= minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+        const want = () => rankHits(ix, exhaustive().filter((h) => h.ratio >= minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
         for (const chunkWords of [1, 3, 11]) {
           tuning.chunkWords = chunkWords;
           for (const index of [wasm, ts]) {
-            expect(index.locate(quote, { minRatio, overlapping: true }).map(row(ix.sourceWords)), `${index.backend} ${chunkWords}: ${quote}`).toEqual(want);
+            references.expectEqual({ texts: digest(texts), quote, minRatio, all: true }, index.locate(quote, { minRatio, overlapping: true }).map(row(ix.sourceWords)), want, `${index.backend} ${chunkWords}: ${quote}`);
           }
         }
       }
@@ -112,15 +124,17 @@ describe("the WASM chunk scan's work cap (a chunk stops after the word that spen
     let stopped = 0;
     for (const quote of quotes) {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
-      const all = scanExhaustive(ix, q, 0.3);
+      // every span (many: npm test compares with their stored digest) and the best 3 of the exhaustive scan
+      let all: ReturnType<typeof scanExhaustive> | undefined;
+      const exhaustive = () => (all ??= scanExhaustive(ix, q, 0.3));
       for (const minRatio of [0.3, 0.6]) {
-        const every = rankHits(ix, all.filter((h) => h.ratio >= minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
-        const best3 = rankHits(ix, all.filter((h) => h.ratio >= minRatio), false, 3).map((h) => [h.word, h.size, h.ratio]);
+        const every = () => rankHits(ix, exhaustive().filter((h) => h.ratio >= minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+        const best3 = references.value({ texts: digest(texts), quote, minRatio, best: 3 }, () => rankHits(ix, exhaustive().filter((h) => h.ratio >= minRatio), false, 3).map((h) => [h.word, h.size, h.ratio]));
         for (const cells of [1, 5_000]) {
           tuning.chunkCells = cells;
           tuning.smallWords = 0;
           const before = searchPaths.chunks;
-          expect(index.locate(quote, { minRatio, overlapping: true }).map(row(ix.sourceWords)), `${cells}: ${quote}`).toEqual(every);
+          references.expectEqual({ texts: digest(texts), quote, minRatio, every: true }, index.locate(quote, { minRatio, overlapping: true }).map(row(ix.sourceWords)), every, `${cells}: ${quote}`);
           expect(index.locate(quote, { minRatio, limit: 3 }).map(row(ix.sourceWords)), `${cells} k=3: ${quote}`).toEqual(best3);
           if (cells === 1) stopped += searchPaths.chunks - before;
         }

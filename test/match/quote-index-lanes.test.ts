@@ -14,10 +14,15 @@ import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { scanLanesTs } from "./lanes-twin.js";
 import { depth, spread } from "../depth.js";
+import { digest, referenceResults } from "../reference-results.js";
 
 // npm test: a fixed seeded sample of each sweep (every quote length, edit count and oracle kept; the
 // boundary sweep: the first and the last lane boundary, 0 and 1 edits);
 // npm run test:deep (test/depth.ts): all of it.
+// The oracles (the exhaustive scan, the TS linear pass over ~100 K characters) are most of the cost:
+// npm test takes their windows from test/fixtures/reference/quote-index-lanes.json
+// (test/reference-results.ts); npm run test:deep scans every time and checks the stored ones.
+const references = referenceResults("quote-index-lanes");
 const QUOTES = depth(8, 24), BOUNDARIES = spread(Array.from({ length: 15 }, (_, i) => i + 1), 2), LOCATES = depth(12, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
@@ -49,10 +54,15 @@ describe("quote index, the lanes pass", () => {
   const binding = quoteIndexBindingFor(wasmFor("wasm")!);
   const owner = {};
   // the quote's best window (the linear pass at 0.8, which the parity suite checks) and its T
-  const best = (q: ReturnType<typeof prepareQuote>["q"]) => {
-    const hits = scanTs(ix, q, 0.8);
-    return hits.length ? Math.max(...hits.map((h) => h.ratio)) : 0;
-  };
+  const textsKey = digest(texts);
+  const best = (q: ReturnType<typeof prepareQuote>["q"], quote: string) =>
+    references.value({ texts: textsKey, quote, best: 0.8 }, () => {
+      const hits = scanTs(ix, q, 0.8);
+      return hits.length ? Math.max(...hits.map((h) => h.ratio)) : 0;
+    });
+  /** The windows ≥ T of the exhaustive scan (`exhaustive`) or of the TS linear pass (equal to it), as keys. */
+  const oracle = (q: ReturnType<typeof prepareQuote>["q"], quote: string, T: number, exhaustive: boolean) =>
+    references.value({ texts: textsKey, quote, T, exhaustive }, () => key(exhaustive ? scanExhaustive(ix, q, T) : scanTs(ix, q, T)));
 
   it("windows ≥ the best ratio equal the exhaustive scan's: the kernel and its twin, at 16 and 32 bits", () => {
     const rand = mulberry32(1616);
@@ -63,11 +73,11 @@ describe("quote index, the lanes pass", () => {
       const n = [5, 7, 9, 12, 16, 20][k % 6];
       const quote = quoteAt(texts[t], Math.floor(rand() * (nw - n)), n, 1 + (k % 3), rand);
       const q = prepareQuote(ix, quote).q;
-      const T = best(q);
+      const T = best(q, quote);
       if (T < 0.8) continue;
       // the oracle: the exhaustive scan for every fourth quote, else the TS linear pass (equal to it:
       // the parity suite, test/match/quote-index.test.ts)
-      const want = key(k % 4 === 0 ? scanExhaustive(ix, q, T) : scanTs(ix, q, T));
+      const want = oracle(q, quote, T, k % 4 === 0);
       const D = budget(q.ids.length, T);
       for (const width of [16, 32] as const) {
         if (Math.min(q.ids.length, width) <= D) continue;
@@ -104,12 +114,12 @@ describe("quote index, the lanes pass", () => {
         const i = Math.max(0, v - w0 - back);
         const quote = quoteAt(texts[s], i, n, l % 3 === 0 ? 0 : 1, rand);
         const q = prepareQuote(ix, quote).q;
-        const T = best(q);
+        const T = best(q, quote);
         if (T < 0.8) continue;
         const D = budget(q.ids.length, T);
         if (Math.min(q.ids.length, width) <= D) continue;
         boundaries++;
-        const want = key(boundaries % 3 === 0 ? scanExhaustive(ix, q, T) : scanTs(ix, q, T));
+        const want = oracle(q, quote, T, boundaries % 3 === 0);
         expect(key(binding.scanLanes(owner, ix, q, T, -1, width, D, 1e6, 1e6)!), quote).toEqual(want);
         expect(key(scanLanesTs(ix, q, T, width, D)!), quote).toEqual(want);
         // the runs at the boundaries cut short (not wide enough for the straddling windows)
@@ -164,7 +174,7 @@ describe("quote index, the lanes pass", () => {
         const n = [6, 7, 8, 10, 12][k % 5];
         const quote = quoteAt(texts[t], Math.floor(rand() * (nw - n)), n, 2 + (k % 2), rand);
         const q = prepareQuote(ix, quote).q;
-        const T = best(q);
+        const T = best(q, quote);
         if (T >= 0.8 && budget(q.ids.length, T) > 8) wide++;
         for (const limit of [1, 2]) {
           const want = rankHits(ix, scanTs(ix, q, 0.8), false, limit).map((h) => [h.word, h.size, h.ratio]);

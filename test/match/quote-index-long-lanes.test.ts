@@ -10,9 +10,13 @@ import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive } fro
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { depth } from "../depth.js";
+import { digest, referenceResults } from "../reference-results.js";
 
 // npm test: the first quotes of each seeded sweep (every edit count, place and minRatio kept);
-// npm run test:deep (test/depth.ts): all of them. The exhaustive scan of a long quote is the cost.
+// npm run test:deep (test/depth.ts): all of them. The exhaustive scan of a long quote is the cost:
+// npm test takes its windows from test/fixtures/reference/quote-index-long-lanes.json
+// (test/reference-results.ts); npm run test:deep scans every time and checks the stored ones.
+const references = referenceResults("quote-index-long-lanes");
 const LONG = depth(4, 12), SHORT = depth(8, 24);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
@@ -42,7 +46,7 @@ describe("quote index, long quotes in two SIMD lanes", () => {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
       if (q.ids.length > 192) long++;
       const minRatio = k % 3 === 2 ? 0.8 : 0.7;
-      const want = rankHits(ix, scanExhaustive(ix, q, minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+      const want = references.value({ texts: digest(texts), quote, minRatio }, () => rankHits(ix, scanExhaustive(ix, q, minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]));
       expect(wasm.locate(quote, { minRatio, overlapping: true }).map(toRow), quote).toEqual(want);
       if (want.length) nonEmpty++;
     }
@@ -73,7 +77,7 @@ describe("quote index, long quotes in two SIMD lanes", () => {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
       blocks.add(Math.ceil(q.ids.length / 64));
       const minRatio = k % 2 === 0 ? 0.8 : 0.7;
-      const want = rankHits(ix, scanExhaustive(ix, q, minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+      const want = references.value({ texts: digest(texts), quote, minRatio }, () => rankHits(ix, scanExhaustive(ix, q, minRatio), true, Infinity).map((h) => [h.word, h.size, h.ratio]));
       expect(wasm.locate(quote, { minRatio, overlapping: true }).map(toRow), quote).toEqual(want);
       if (want.length) nonEmpty++;
     }

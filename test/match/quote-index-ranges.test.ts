@@ -12,8 +12,13 @@ import { __quoteIndexInternals, scanExhaustive } from "../../ts/match/quote-inde
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { depth } from "../depth.js";
+import { digest, referenceResults } from "../reference-results.js";
 
 // npm test: the first 15 of the seeded random ranges; npm run test:deep (test/depth.ts): all 120.
+// The exhaustive scan is the cost: npm test takes its windows from
+// test/fixtures/reference/quote-index-ranges.json (test/reference-results.ts); npm run
+// test:deep scans every time and checks the stored ones.
+const references = referenceResults("quote-index-ranges");
 const RANGES = depth(15, 120);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
@@ -72,7 +77,9 @@ describe("quote index range scan, WASM vs TS", () => {
             for (let r = 0; r < list.length; r += 2) if (w >= list[r] && w + size <= list[r + 1]) return true;
             return false;
           };
-          const all = scanExhaustive(ix, q, minRatio).filter((h) => inside(h.word, h.size));
+          const all = references.value({ texts: digest(texts), quote, minRatio, ranges: digest(ranges) }, () =>
+            scanExhaustive(ix, q, minRatio).filter((h) => inside(h.word, h.size)).map((h) => ({ word: h.word, size: h.size, ratio: h.ratio })),
+          );
           const key = (h: number[]) => `${h[0]}:${h[1]}`;
           expect([...want].sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(key)).toEqual(all.map((h) => [h.word, h.size]).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map(key));
           const ratio = new Map(all.map((h) => [`${h.word}:${h.size}`, h.ratio]));

@@ -10,9 +10,21 @@ import { words } from "../../ts/match/words.js";
 import { parseBook } from "../../ts/moot/retrieval.js";
 import { mulberry32 } from "../prng.js";
 import { depth } from "../depth.js";
+import { digest, referenceResults } from "../reference-results.js";
 
 // npm test: the first quotes of each seeded sweep (every kind of quote kept); npm run test:deep
-// (test/depth.ts): all of them. The exhaustive scans are the cost.
+// (test/depth.ts): all of them. The exhaustive scans are the cost: npm test takes their windows from
+// test/fixtures/reference/quote-index.json (test/reference-results.ts); npm run test:deep scans
+// every time and checks the stored ones.
+const references = referenceResults("quote-index");
+
+/** scanExhaustive(ix, the quote, minRatio) over `texts` (ix = prepare(texts)): stored for npm test (as [word, size, ratio]). */
+function exhaustive(texts: string[], ix: ReturnType<typeof __quoteIndexInternals.prepare>, quote: string, minRatio: number): WindowHit[] {
+  const rows = references.value({ texts: digest(texts), quote, minRatio }, () =>
+    scanExhaustive(ix, __quoteIndexInternals.prepareQuote(ix, quote).q, minRatio).map((h) => [h.word, h.size, h.ratio]),
+  );
+  return rows.map(([word, size, ratio]) => ({ word, size, ratio }));
+}
 const PARITY = depth(72, 1000), SMALL = depth(30, 300), BOUNDARY = depth(10, 30), LONG = depth(16, 80), SHORT = depth(8, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
@@ -81,7 +93,7 @@ describe("parity with the exhaustive scan", () => {
     let nonEmpty = 0;
     for (const quote of quotes) {
       const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
-      const all = scanExhaustive(ix, q, 0.5);
+      const all = exhaustive(texts, ix, quote, 0.5);
       for (const minRatio of [0.5, 0.8, 0.95]) {
         const want = rankHits(ix, all.filter((h) => h.ratio >= minRatio), true, Infinity);
         expect(rankHits(ix, scanTs(ix, q, minRatio), true, Infinity), quote).toEqual(want);
@@ -117,7 +129,7 @@ describe("parity with the exhaustive scan", () => {
       for (let e = 0; e < k % 4; e++) picked[1 + Math.floor(rand() * (n - 2))] = "indeed";
       const quote = picked.join(" ");
       const q = __quoteIndexInternals.prepareQuote(lix, quote).q;
-      const want = rankHits(lix, scanExhaustive(lix, q, 0.7), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+      const want = rankHits(lix, exhaustive(long, lix, quote, 0.7), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
       const toRow = (g: { sourceIndex: number; word: number; words: number; ratio: number }) => [g.word + lix.sourceWords[g.sourceIndex], g.words, g.ratio];
       expect(lw.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
       expect(lt.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
@@ -190,7 +202,7 @@ describe("parity with the exhaustive scan", () => {
       const quote = picked.join(" ");
       const q = __quoteIndexInternals.prepareQuote(bix, quote).q;
       blocks.add(Math.ceil(q.ids.length / 64));
-      const want = rankHits(bix, scanExhaustive(bix, q, 0.7), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
+      const want = rankHits(bix, exhaustive(big, bix, quote, 0.7), true, Infinity).map((h) => [h.word, h.size, h.ratio]);
       expect(bw.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
       expect(bt.locate(quote, { minRatio: 0.7, overlapping: true }).map(toRow), quote).toEqual(want);
       if (want.length) nonEmpty++;
@@ -342,8 +354,7 @@ describe("limit k: the best-first search gives the first k spans of the full ans
     const ts = createQuoteIndex(texts, { backend: "ts" });
     let nonEmpty = 0;
     for (const quote of makeQuotes(texts, others, SMALL, 1818)) {
-      const q = __quoteIndexInternals.prepareQuote(ix, quote).q;
-      const all = scanExhaustive(ix, q, 0.8);
+      const all = exhaustive(texts, ix, quote, 0.8);
       for (const overlapping of [false, true]) {
         for (const limit of [1, 2, 3]) {
           const want = rankHits(ix, all, overlapping, limit).map((h) => [h.word, h.size, h.ratio]);

@@ -12,6 +12,7 @@ import { call, CLI, ROOT, startServer, startSlowModel, TEST_TOKEN, type RunningS
 import { Moot } from "../../ts/moot/moot.js";
 import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
 import { createMootStore } from "../../ts/server/moot-store.js";
+import { spread } from "../depth.js";
 
 const GRAPH = fileURLToPath(new URL("../fixtures/triple-index/dbpedia-mountains.input.ttl", import.meta.url));
 const SCHEMA = fileURLToPath(new URL("../fixtures/kernel/olympics.ttl", import.meta.url));
@@ -331,7 +332,8 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
     let server = await startServer(["--data", data]);
     const ids: string[] = [];
     for (let m = 0; m < 3; m++) ids.push((await call(server.url, "POST", "/moots", { keys: KEYS, topic: "the sea", turns: 40, k: 6 })).json.id);
-    for (let round = 0; round < 3; round++) {
+    // npm test: the first and the last of the three kill moments; npm run test:deep (test/depth.ts): all three
+    for (const round of spread([0, 1, 2], 2)) {
       // a loop of turns (each a save) on every moot, killed at a moment it does not choose
       const loop = Promise.all(ids.map(async (id) => {
         for (;;) {
