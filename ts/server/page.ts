@@ -10,7 +10,7 @@
  * Static files are read from the folder named at start only, by names listed at start.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join } from "node:path";
+import { basename, extname, join, resolve } from "node:path";
 import type { Hono } from "hono";
 import type { z } from "zod";
 import { bestSpan, createQuoteIndex, matchingBlocks, words, type QuoteIndex } from "../match/index.js";
@@ -88,8 +88,8 @@ export const MAX_HISTORY_CHARS = 64 * 1024 * 1024;
 
 /** Read a `--history DIR` folder: every `.md`/`.markdown`/`.txt` file, by name, each at most MAX_DOCUMENT_LENGTH characters, MAX_HISTORY_CHARS in all. */
 export function loadHistory(dir: string): History {
-  const clean = dir.replace(/\/+$/, "");
-  const name = clean.split("/").at(-1) || clean;
+  const clean = resolve(dir);
+  const name = basename(clean) || clean;
   const names = readdirSync(clean, { withFileTypes: true })
     .filter((e) => e.isFile() && /\.(md|markdown|txt)$/i.test(e.name) && !/^(NOTICE|LICENSE|README)\b/i.test(e.name))
     .map((e) => e.name)
