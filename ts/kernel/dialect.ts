@@ -89,9 +89,11 @@ export const VIRTUOSO_PREFIXES: Readonly<Record<string, string>> = Object.freeze
 /**
  * Prefix presets: the prefixes a known public endpoint predeclares, by name (`--prefixes dbpedia`).
  *
- * `dbpedia`: Virtuoso's built-in list above plus the prefixes DBpedia's endpoint adds, as its
- * "Namespace Prefixes" page lists them (https://dbpedia.org/sparql?nsdecl, the DBpedia VAD's
- * declarations): the DBpedia namespaces `dbo` (ontology), `dbr` (resource), `dbp` (property),
+ * `dbpedia`: Virtuoso's built-in list above plus the prefixes DBpedia's endpoint adds. The
+ * endpoint lists them on its "Namespace Prefixes" page (https://dbpedia.org/sparql?nsdecl); this
+ * list was NOT read from that page (it is out of this build's reach) but from the namespaces
+ * DBpedia's data and documentation use, so compare it with that page before relying on a rare
+ * prefix: the DBpedia namespaces `dbo` (ontology), `dbr` (resource), `dbp` (property),
  * `dbc` (Category:), `dbt` (Template:), `dbd` (datatype), `yago`, and the vocabularies its data uses
  * (`dct`, `georss`, `prov`, `schema`, `wikidata`, `umbel-rc`…). QALD-9 and LC-QuAD were written
  * against this endpoint and rely on it (QALD-9 train #115 uses `dbo:` and `yago:` undeclared).
