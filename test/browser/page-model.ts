@@ -33,14 +33,20 @@ export function spoil(reply: string, replaced: string[]): string {
   return `${out} And "${MADE_UP}" [${first[2]}].`;
 }
 
-/** Start the stub; `replaced` lists the words its near misses replaced, in order. */
-export async function startStubModel(): Promise<{ baseUrl: string; replaced: string[]; close(): Promise<void> }> {
+/**
+ * Start the stub; `replaced` lists the words its near misses replaced, in order. `hold()` makes it
+ * keep its next replies until the returned function is called (so a turn in progress stays on
+ * screen until the test has seen it).
+ */
+export async function startStubModel(): Promise<{ baseUrl: string; replaced: string[]; hold(): () => void; close(): Promise<void> }> {
   const extractive = createExtractiveSynthesizer();
   const replaced: string[] = [];
+  let gate: Promise<void> = Promise.resolve();
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", async () => {
+      await gate;
       const messages = (JSON.parse(body) as { messages: ChatMessage[] }).messages;
       const text = spoil((await extractive.complete(messages)) ?? "", replaced);
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ model: "stub-7b", choices: [{ message: { role: "assistant", content: text } }] }));
@@ -50,6 +56,11 @@ export async function startStubModel(): Promise<{ baseUrl: string; replaced: str
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     replaced,
+    hold: () => {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return release;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -161,8 +161,13 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await page.selectOption('select[name="a"]', "novel/frankenstein");
     await page.selectOption('select[name="b"]', "diary/pepys-1660");
     await page.fill('input[name="turns"]', "2");
+    const release = model.hold(); // the model answers once the turn in progress has been seen
     await page.click("form[aria-label='Start a moot'] button[type=submit]");
-    await page.waitForSelector(".turn.pending"); // a turn in progress is shown
+    try {
+      await page.waitForSelector(".turn.pending"); // a turn in progress is shown
+    } finally {
+      release();
+    }
     await page.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
     expect(await page.locator("article.turn:not(.pending)").count()).toBe(2);
     const turn1 = page.locator('article.turn[data-turn="1"]');
