@@ -12,12 +12,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import type { Hono } from "hono";
-import type { z } from "zod";
 import { bestSpan, createQuoteIndex, matchingBlocks, words, type QuoteIndex } from "../match/index.js";
 import type { Book } from "../moot/index.js";
 import { GroundwireError } from "../errors.js";
 import { MAX_DOCUMENT_LENGTH } from "../evidence/index.js";
 import { badRequest } from "./errors.js";
+import { json } from "./json-body.js";
 import type { CheckContext } from "./checks.js";
 import { locateBodySchema, passageShowBodySchema, passagesQuerySchema } from "./schemas.js";
 import type { MootStore } from "./moot-store.js";
@@ -162,19 +162,6 @@ export function registerPageApi(app: Hono, ctx: CheckContext, histories: readonl
     }
     return index;
   };
-  const body = async <S extends z.ZodType>(schema: S, raw: Request): Promise<z.infer<S>> => {
-    if (!/^application\/json\s*(;|$)/i.test(raw.headers.get("content-type") ?? "")) throw new GroundwireError("the request body must be Content-Type: application/json", { code: "unsupported_media_type", status: 415 });
-    let value: unknown;
-    try {
-      value = await raw.json();
-    } catch {
-      throw new GroundwireError("the request body is not JSON", { code: "bad_request", status: 400 });
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw badRequest("body", parsed.error);
-    return parsed.data;
-  };
-
   app.get("/books/passages", (c) => {
     const parsed = passagesQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw badRequest("query", parsed.error);
@@ -185,8 +172,8 @@ export function registerPageApi(app: Hono, ctx: CheckContext, histories: readonl
     return c.json({ book: book.key, total: all.length, offset, passages: all.slice(offset, offset + limit).map((p) => ({ name: p.name, label: p.label, node: p.node_id, words: words(p.content).length })) });
   });
 
-  app.post("/passages/show", async (c) => {
-    const { node, quotes = [] } = await body(passageShowBodySchema, c.req.raw);
+  app.post("/passages/show", json(passageShowBodySchema), async (c) => {
+    const { node, quotes = [] } = c.req.valid("json");
     const hash = node.indexOf("#");
     const book = bookOf(hash > 0 ? node.slice(0, hash) : node);
     const passage = book.passages.find((p) => p.node_id === node);
@@ -199,8 +186,8 @@ export function registerPageApi(app: Hono, ctx: CheckContext, histories: readonl
     return c.json({ node, book: book.key, title: book.title, name: passage.name, label: passage.label, content: passage.content, marks });
   });
 
-  app.post("/locate", async (c) => {
-    const { quote, book: key, minRatio = 0.6, limit = 5 } = await body(locateBodySchema, c.req.raw);
+  app.post("/locate", json(locateBodySchema), async (c) => {
+    const { quote, book: key, minRatio = 0.6, limit = 5 } = c.req.valid("json");
     if (!words(quote).length) throw new GroundwireError("quote: no word to look for", { code: "bad_request", status: 400 });
     const book = bookOf(key);
     const spans = indexOf(book).locate(quote, { minRatio, limit, timeoutMs: 10_000 });
