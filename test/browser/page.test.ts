@@ -157,10 +157,11 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
 
   it("moots: turns arrive, quotes marked by verdict, a snap as a diff, the passage highlighted; charts; saved and reopened", async () => {
     await page.click("#tab-library");
+    await page.waitForFunction(() => document.activeElement?.id === "tab-library"); // the keys go to the focused tab
     await page.keyboard.press("ArrowLeft"); // tabs are keyboard operable: Library → History
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");
-    expect(await page.getAttribute("#tab-moots", "aria-selected")).toBe("true");
+    await expect.poll(() => page.getAttribute("#tab-moots", "aria-selected")).toBe("true");
     await page.selectOption('select[name="a"]', "novel/frankenstein");
     await page.selectOption('select[name="b"]', "diary/pepys-1660");
     await page.fill('input[name="turns"]', "2");
