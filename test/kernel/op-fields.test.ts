@@ -169,6 +169,9 @@ describe("an op field holds one value, never SPARQL that changes the query", () 
     expect(o('"x" } LIMIT 1')).toThrow('op 2: triple: "o" "\\"x\\" } LIMIT 1" is not one term: after "x" comes "}"');
     expect(o('"x\\u007D"')).toThrow(/op 2: triple: "o" .* holds text SPARQL cannot read at character 1/);
     expect(() => compileOps([{ op: "triple", s: "?s", p: "<http://e/p> ; <http://e/q>", o: "?o" }])).toThrow('op 1: triple: "p" "<http://e/p> ; <http://e/q>" is not a property or property path (IRIs, prefixed names, a, ^ / | * + ? ! and parentheses): it holds ";"');
+    // each token a path may hold, but not a path: the field is named, not the scratch query's text
+    expect(() => compileOps([{ op: "triple", s: "?s", p: "<http://e/a> <http://e/b>", o: "?o" }])).toThrow('op 1: triple: "p" "<http://e/a> <http://e/b>" is not a property or property path SPARQL can read');
+    expect(() => compileOps([{ op: "triple", s: "?s", p: "(<http://e/a>)|", o: "?o" }])).toThrow('op 1: triple: "p" "(<http://e/a>)|" is not a property or property path SPARQL can read');
     expect(() => compileOps([{ op: "aggregate", fn: "count", of: "?x) + COUNT(?y", as: "?n" }])).toThrow(`op 1: aggregate: "of" "?x) + COUNT(?y" closes a ')' it did not open (at character 3)`);
     expect(() => compileOps([{ op: "order", by: ["?n LIMIT 1"] }])).toThrow(/^op 1: order: "by" item 1 "\?n LIMIT 1": /);
     expect(() => compileOps([{ op: "project", vars: ["(1 AS ?a) FROM <http://e/g>"] }])).toThrow(/^op 1: project: "vars" item 1 /);

@@ -167,6 +167,14 @@ class OpCompiler {
         const s = this.shaped(this.str(op, "s"), "term", "triple", '"s"');
         const p = this.shaped(this.str(op, "p"), "predicate", "triple", '"p"');
         const o = this.shaped(this.str(op, "o"), "term", "triple", '"o"');
+        // a path's tokens can each be allowed and still not make a path ("<a> <b>"): read it alone,
+        // so the refusal names the field rather than what the scratch query held after it
+        try {
+          parseSparql(`SELECT * WHERE { ?s ${p} ?o }`, { prefixes: this.query.prefixes });
+        } catch (error) {
+          if (error instanceof SparqlSyntaxError) this.fail(`triple: "p" ${JSON.stringify(p)} is not a property or property path SPARQL can read`);
+          throw error;
+        }
         const q = this.fragment(`SELECT * WHERE { ${s} ${p} ${o} . }`, "triple");
         const bgp = q.where.patterns[0];
         if (q.where.patterns.length !== 1 || !bgp || bgp.type !== "bgp" || bgp.triples.length !== 1) this.fail(`triple: not one triple pattern: ${s} ${p} ${o}`);
