@@ -65,7 +65,7 @@ function describeValue(value: unknown): string {
 }
 
 /**
- * A required argument of an exported function is missing or of the wrong type: the message
+ * An argument of an exported function is missing, of the wrong type or out of range: the message
  * names the function, the argument and what it must be (`renderNeighborhood: neighborhood must
  * be {nodes, edges}, got null`). 400 `bad_request`.
  */
@@ -75,8 +75,10 @@ export class ArgumentError extends GroundwireError {
     readonly argument: string,
     expected: string,
     value: unknown,
+    /** how to show the value instead (a URL redacted of its credentials) */
+    shown?: string,
   ) {
-    super(`${fn}: ${argument} must be ${expected}, got ${describeValue(value)}`, { code: "bad_request", status: 400 });
+    super(`${fn}: ${argument} must be ${expected}, got ${shown ?? describeValue(value)}`, { code: "bad_request", status: 400 });
     this.name = "ArgumentError";
   }
 }

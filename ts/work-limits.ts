@@ -9,7 +9,7 @@
  * input decides); `groundwire serve` and `groundwire mcp` pass the defaults of
  * ts/server/defaults.ts, each raised by a flag of the same name (`maxTriples` → `--max-triples`).
  */
-import { GroundwireError } from "./errors.js";
+import { GroundwireError, ArgumentError } from "./errors.js";
 
 /** The work bounds a check may be given; absent or `Infinity` = no bound. */
 export interface WorkLimits {
@@ -49,9 +49,9 @@ export function workLimitError(bound: keyof WorkLimits | "checkTimeoutMs" | "che
   return new WorkLimitError(bound, limit, `${what}: over the limit of ${limit.toLocaleString("en-US")} ${unit} (raise it with the option ${bound}, or ${boundFlag(bound)} of groundwire serve and mcp)`);
 }
 
-/** A bound as given (undefined, a whole number ≥ 1, or Infinity), checked. @throws RangeError naming the option */
-export function checkBound(value: number | undefined, name: string): number {
+/** A bound as given (undefined, a whole number ≥ 1, or Infinity), checked. @throws ArgumentError naming the function and option */
+export function checkBound(value: number | undefined, fn: string, name: string): number {
   if (value === undefined || value === Infinity) return Infinity;
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1 (or Infinity), got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1) throw new ArgumentError(fn, `options.${name}`, "a whole number ≥ 1 (or Infinity)", value);
   return value;
 }

@@ -163,3 +163,60 @@ describe("the cases the issue names, through the Node entry", () => {
     expect(() => e.citationStatus({ fragmentId: "", contentHash: f.contentHash }, fragments)).toThrow(e.CitationFormatError);
   });
 });
+
+/**
+ * A value of the right type but outside what the argument allows (a negative count, an unknown
+ * name, a URL that is not http(s), a duplicate key) is an ArgumentError too, naming the
+ * function and the argument (`options.x` for an option), never a raw RangeError or TypeError.
+ */
+describe("right type, wrong value: an ArgumentError naming the function and the argument", () => {
+  const e = nodeEntry;
+  const graph = e.parseGraph("@prefix ex: <http://e/> . ex:a ex:p ex:b .");
+  const index = e.createQuoteIndex(["one two three four five"], { backend: "ts" });
+  const matcher = e.createQuoteMatcher(["one two three"]);
+  const cases: [string, () => unknown, string][] = [
+    ["assembleNeighborhood hops", () => e.assembleNeighborhood(graph, "http://e/a", { hops: -1 }), "assembleNeighborhood: options.hops must be a whole number ≥ 0, got -1"],
+    ["renderNeighborhood maxBodyChars", () => e.renderNeighborhood({ nodes: [], edges: [] }, new Map(), { maxBodyChars: 2.5 }), "renderNeighborhood: options.maxBodyChars must be a whole number ≥ 0, got 2.5"],
+    ["limitQuery maxRows", () => e.limitQuery(e.parseSparql("SELECT * WHERE { ?s ?p ?o }"), 0), "limitQuery: maxRows must be a whole number ≥ 1, got 0"],
+    ["computeClosure n", () => e.computeClosure(-1, new Uint32Array(), new Uint32Array()), "computeClosure: n must be an integer in 0..16777216, got -1"],
+    ["locate minRatio", () => index.locate("one two three", { minRatio: 2 }), "locate: options.minRatio must be a number in (0, 1], got 2"],
+    ["locate limit", () => index.locate("one two three", { limit: 0 }), "locate: options.limit must be a positive integer, got 0"],
+    ["locate timeoutMs", () => index.locate("one two three", { timeoutMs: -5 }), "locate: options.timeoutMs must be a number of milliseconds ≥ 0 (Infinity: no budget), got -5"],
+    ["locate quote", () => index.locate(7 as never), "locate: quote must be a string, got 7"],
+    ["QuoteMatcher.bestSpan quote", () => matcher.bestSpan(null as never), "QuoteMatcher.bestSpan: quote must be a string, got null"],
+    ["QuoteMatcher.match quotes[1]", () => matcher.match(["one", 2] as never), "QuoteMatcher.match: quotes[1] must be a string, got 2"],
+    ["createQuoteIndex duplicate key", () => e.createQuoteIndex([{ key: "a", text: "x" }, { key: "a", text: "y" }]), 'createQuoteIndex: input must be sources of distinct keys ("a" appears twice), got an array'],
+    ["createQuoteIndex passage span", () => e.createQuoteIndex([{ key: "a", text: "xyz", passages: [{ label: "p", start: 2, end: 9 }] }]), "createQuoteIndex: input[0].passages[0] must be {label, start, end} with 0 ≤ start ≤ end ≤ text length, got object"],
+    ["parseBook key", () => e.parseBook("no-slash", "text"), 'parseBook: key must be a book key <genre>/<book>, got "no-slash"'],
+    ["serializeGraph format", () => e.serializeGraph(graph, { format: "rdfxml" as never }), 'serializeGraph: options.format must be turtle, ntriples, nquads or trig, got "rdfxml"'],
+    ["fragmentMarkdown maxFragments", () => e.fragmentMarkdown("doc", "# x\n", { maxFragments: 0 }), "fragmentMarkdown: options.maxFragments must be a whole number ≥ 1 (or Infinity), got 0"],
+    ["checkGrounding maxQuotes", () => e.checkGrounding("said", [], undefined, undefined, undefined, { maxQuotes: -1 }), "checkGrounding: options.maxQuotes must be a whole number ≥ 0, got -1"],
+    ["snapQuotes pool[0]", () => e.snapQuotes("said", [7] as never), "snapQuotes: pool[0] must be a string or {tag, content}, got 7"],
+    ["createSparqlEndpointStore url", () => e.createSparqlEndpointStore("ftp://example.org/sparql"), 'createSparqlEndpointStore: url must be an http(s) URL, got "ftp://example.org/sparql"'],
+    ["createOpenAICompatibleSynthesizer baseUrl", () => e.createOpenAICompatibleSynthesizer({ baseUrl: "file:///etc/passwd" }), 'createOpenAICompatibleSynthesizer: options.baseUrl must be an http(s) URL, got "file:///etc/passwd"'],
+    ["createHttpWorkerClient baseUrl", () => e.createHttpWorkerClient({ baseUrl: "not a url" }), 'createHttpWorkerClient: options.baseUrl must be an http(s) URL, got "not a url"'],
+  ];
+  it.each(cases)("%s", (_name, call, message) => {
+    let thrown: unknown;
+    try {
+      call();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ArgumentError);
+    expect((thrown as Error).message).toBe(message);
+  });
+  it("a URL's credentials never reach the message", () => {
+    expect(() => e.createSparqlEndpointStore("ftp://user:s3cret@example.org/sparql")).toThrow(ArgumentError);
+    try {
+      e.createSparqlEndpointStore("ftp://user:s3cret@example.org/sparql");
+    } catch (error) {
+      expect((error as Error).message).not.toContain("s3cret");
+    }
+    try {
+      e.createOpenAICompatibleSynthesizer({ baseUrl: "http//user:s3cret@host" });
+    } catch (error) {
+      expect((error as Error).message).toBe('createOpenAICompatibleSynthesizer: options.baseUrl must be an http(s) URL, got a string of 22 characters with an "@" (not shown: it may hold credentials)');
+    }
+  });
+});

@@ -281,8 +281,8 @@ describe("input checks", () => {
     expect(() => ix.locate("a b c", { minRatio: 0 })).toThrow(/minRatio/);
     expect(() => ix.locate("a b c", { minRatio: 1.5 })).toThrow(/minRatio/);
     expect(() => ix.locate("a b c", { limit: 0 })).toThrow(/limit/);
-    expect(() => ix.locate("a b c", { source: "nope" })).toThrow(/no source "nope"/);
-    expect(() => ix.locate(42 as unknown as string)).toThrow(TypeError);
+    expect(() => ix.locate("a b c", { source: "nope" })).toThrow('locate: options.source must be a key of the index, got "nope"');
+    expect(() => ix.locate(42 as unknown as string)).toThrow("locate: quote must be a string, got 42");
     expect(() => ix.locate("w ".repeat(201))).toThrow(/MAX_QUOTE_WORDS/);
     // bounded in characters too, as bestSpan is: one 5,000-letter word is refused, not searched
     expect(() => ix.locate("x".repeat(5_000))).toThrow(/more than MAX_QUOTE_CHARS \(2000\) characters once normalized; too long to locate/);

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compareCodePoints, parseGraph } from "../../ts/rdf/index.js";
+import { ArgumentError } from "../../ts/errors.js";
 import {
   applyNodeStatuses,
   assembleNeighborhood,
@@ -101,8 +102,8 @@ describe("renderNeighborhood", () => {
   });
 
   it("rejects a bad maxBodyChars", () => {
-    expect(() => renderNeighborhood({ nodes: [], edges: [] }, new Map(), { maxBodyChars: -1 })).toThrow(RangeError);
-    expect(() => renderNeighborhood({ nodes: [], edges: [] }, new Map(), { maxBodyChars: 1.5 })).toThrow(/non-negative integer/);
+    expect(() => renderNeighborhood({ nodes: [], edges: [] }, new Map(), { maxBodyChars: -1 })).toThrow("renderNeighborhood: options.maxBodyChars must be a whole number ≥ 0, got -1");
+    expect(() => renderNeighborhood({ nodes: [], edges: [] }, new Map(), { maxBodyChars: 1.5 })).toThrow(ArgumentError);
   });
 
   it("elides by code points, never splitting a surrogate pair", () => {
@@ -191,8 +192,8 @@ describe("assembleNeighborhood", () => {
   it("errors clearly on an unknown focus or a bad hops", () => {
     expect(() => assembleNeighborhood(graph, "http://example.org/nowhere")).toThrow(UnknownFocusError);
     expect(() => assembleNeighborhood(graph, "http://example.org/nowhere")).toThrow("unknown focus <http://example.org/nowhere>: it occurs in no triple of test.ttl");
-    expect(() => assembleNeighborhood(graph, "http://example.org/a", { hops: -1 })).toThrow(/hops must be a non-negative integer, got -1/);
-    expect(() => assembleNeighborhood(graph, "http://example.org/a", { hops: 0.5 })).toThrow(RangeError);
+    expect(() => assembleNeighborhood(graph, "http://example.org/a", { hops: -1 })).toThrow("assembleNeighborhood: options.hops must be a whole number ≥ 0, got -1");
+    expect(() => assembleNeighborhood(graph, "http://example.org/a", { hops: 0.5 })).toThrow(ArgumentError);
   });
 });
 

@@ -233,7 +233,7 @@ describe("turns", () => {
 
   it("the same book twice is a typed error; so is speaking before start or after the end", async () => {
     expect(() => new Moot(corpus, createExtractiveSynthesizer(), ["novel/frankenstein", "novel/frankenstein"], null, 4)).toThrow(SameBookError);
-    expect(() => new Moot(corpus, createExtractiveSynthesizer(), KEYS, null, 0)).toThrow(RangeError);
+    expect(() => new Moot(corpus, createExtractiveSynthesizer(), KEYS, null, 0)).toThrow("Moot: turns must be a whole number ≥ 1, got 0");
     const moot = new Moot(corpus, createExtractiveSynthesizer(), KEYS, null, 1);
     await expect(moot.nextTurn()).rejects.toThrow(MootError);
     await moot.start();

@@ -233,8 +233,8 @@ describe("the model client", () => {
   });
 
   it("a base URL that is not http(s) is refused at once", () => {
-    expect(() => createOpenAICompatibleSynthesizer({ baseUrl: "ftp://h/v1" })).toThrow('baseUrl: expected an http(s) URL, got "ftp://h/v1"');
-    expect(() => createOpenAICompatibleSynthesizer({ baseUrl: "localhost:8080" })).toThrow(TypeError);
+    expect(() => createOpenAICompatibleSynthesizer({ baseUrl: "ftp://h/v1" })).toThrow('createOpenAICompatibleSynthesizer: options.baseUrl must be an http(s) URL, got "ftp://h/v1"');
+    expect(() => createOpenAICompatibleSynthesizer({ baseUrl: "localhost:8080" })).toThrow(/^createOpenAICompatibleSynthesizer: options.baseUrl must be an http\(s\) URL/);
   });
 });
 

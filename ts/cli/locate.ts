@@ -8,6 +8,7 @@ import { loadBooks } from "../moot/corpus-node.js";
 import { cacheDir, cachedQuoteIndex } from "./quote-index-cache.js";
 import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
 import { closeKeys } from "../moot/index.js";
+import { ArgumentError } from "../errors.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
 import { durationOption } from "./units.js";
@@ -127,7 +128,7 @@ const command: Command = {
         );
       }
       // a quote over the bound is a usage error (exit 2), as an argument out of range is
-      throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof RangeError ? 2 : 1);
+      throw new CliError(`locate: ${(error as Error).message}`, error instanceof QuoteTooLongError || error instanceof ArgumentError ? 2 : 1);
     }
     return printSpans(quote, spans, { json: values.json === true, jsonl: values.jsonl === true, minRatio, where: values.book ?? `${keys.length} books` });
   },
@@ -154,7 +155,7 @@ async function locateStored(store: Store, quote: string, o: { minRatio: number; 
     return printSpans(quote, spans, { json: o.json, jsonl: o.jsonl, minRatio: o.minRatio, where: o.book ?? `${keys.length} books` });
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`locate: ${(error as Error).message}`, error instanceof RangeError ? 2 : 1);
+    throw new CliError(`locate: ${(error as Error).message}`, error instanceof ArgumentError ? 2 : 1);
   } finally {
     await store.close();
   }

@@ -6,6 +6,7 @@
 import { DataFactory, Writer } from "n3";
 import { readFileSync } from "node:fs";
 import { artifactIri, EVIDENCE_NS, GraphStoreError, ingestToGraphStore, toGraphSlice, validateSlice, type Artifact, type Fragment, type GraphSlice } from "../evidence/index.js";
+import { ArgumentError } from "../errors.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
 import { loadForCli, maxBytesHelp, maxDocumentBytes } from "./fragments.js";
 import { ChunkedOutput, dataForStdout, formatName } from "./io.js";
@@ -87,7 +88,7 @@ async function writeToGraphStore(url: string, tokenFile: string | undefined, sli
   try {
     report = await ingestToGraphStore({ url, headers }, slice);
   } catch (error) {
-    if (error instanceof TypeError) throw new CliError(`slice: --graph-store: ${error.message}`, 2);
+    if (error instanceof ArgumentError) throw new CliError(`slice: --graph-store: ${error.message}`, 2);
     if (error instanceof GraphStoreError) throw new CliError(`slice: ${error.message}`);
     throw error;
   }

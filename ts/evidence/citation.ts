@@ -175,10 +175,6 @@ export function citationStatus(
   options: CitationOptions = {},
 ): CitationReport {
   checkArgs("citationStatus", arguments, "citation:citation fragments:fragments options?:object");
-  if (typeof citation !== "string" && (citation === null || typeof citation !== "object")) {
-    throw new TypeError(`citationStatus: citation must be a version id string or a Citation, got ${citation === null ? "null" : typeof citation}`);
-  }
-  if (fragments === null || typeof fragments !== "object") throw new TypeError(`citationStatus: fragments must be a Fragment[] or a FragmentIndex, got ${fragments === null ? "null" : typeof fragments}`);
   const cited = typeof citation === "string" ? parseCitation(citation) : checkCitation(citation);
   const index = indexOf(fragments);
   const atAddress = index.byId.get(cited.fragmentId) ?? null;

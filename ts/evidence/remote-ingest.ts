@@ -51,7 +51,7 @@ export async function ingestToGraphStore(target: GraphStoreTarget, slice: GraphS
   checkArgs("ingestToGraphStore", arguments, "target:object slice:slice");
   const outcome = await validateSlice(slice);
   if (!outcome.conforms) return { ok: false, written: 0, graph: sliceArtifact(slice.quads)?.value ?? "", violations: outcome.violations };
-  const url = parseEndpointUrl(target.url);
+  const url = parseEndpointUrl(target.url, "ingestToGraphStore", "target.url");
   url.searchParams.set(target.graphParameter ?? "graph", slice.artifactIri);
   try {
     await postToEndpoint({

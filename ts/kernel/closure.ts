@@ -46,20 +46,20 @@ export const MAX_CLOSURE_EDGES = 1 << 26;
  * the same way on WASM and TS (never "memory access out of bounds", never a 20 GB array):
  * `n` an integer in 0..MAX_CLOSURE_NODES, `child`/`parent` Uint32Arrays of one length at most
  * MAX_CLOSURE_EDGES. (Ids ≥ n are checked by each backend's own pass over the edges.)
- * @throws ArgumentError naming the argument for a wrong type; RangeError for a count out of range
+ * @throws ArgumentError naming the argument, for a wrong type or a count out of range
  */
 export function checkClosureInput(n: unknown, child: unknown, parent: unknown): void {
   if (typeof n !== "number" || !Number.isInteger(n)) throw new ArgumentError("computeClosure", "n", "an integer node count", n);
-  if (n < 0 || n > MAX_CLOSURE_NODES) throw new RangeError(`closure: n must be in 0..${MAX_CLOSURE_NODES}, got ${n}`);
+  if (n < 0 || n > MAX_CLOSURE_NODES) throw new ArgumentError("computeClosure", "n", `an integer in 0..${MAX_CLOSURE_NODES}`, n);
   if (!(child instanceof Uint32Array)) throw new ArgumentError("computeClosure", "child", "a Uint32Array of node ids", child);
   if (!(parent instanceof Uint32Array)) throw new ArgumentError("computeClosure", "parent", "a Uint32Array of node ids", parent);
-  if (child.length !== parent.length) throw new RangeError("closure: child and parent edge arrays differ in length");
-  if (child.length > MAX_CLOSURE_EDGES) throw new RangeError(`closure: at most ${MAX_CLOSURE_EDGES} edges, got ${child.length}`);
+  if (child.length !== parent.length) throw new ArgumentError("computeClosure", "parent", `as long as child (${child.length} edges)`, parent, `${parent.length} edges`);
+  if (child.length > MAX_CLOSURE_EDGES) throw new ArgumentError("computeClosure", "child", `at most ${MAX_CLOSURE_EDGES} edges`, child, `${child.length}`);
 }
 
 /** Throw the contract's error for an edge naming a node outside 0..n-1. */
 function badEdge(n: number): never {
-  throw new RangeError(`closure: an edge names a node id outside 0..${n - 1}`);
+  throw new ArgumentError("computeClosure", "child and parent", `node ids in 0..${n - 1}`, null, `an edge naming a node outside 0..${n - 1}`);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Goal, GoalInput } from "./goal.js";
 import type { Op, Plan } from "./ops.js";
 import type { SparqlDialect } from "./dialect.js";
 import { solutionCount, type ResultTerm, type SparqlResult, type SparqlStore } from "./store.js";
-import { GroundwireError } from "../errors.js";
+import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkArgs } from "../args.js";
 
 /** The plan did not pass its check: the message is the plan state (context, open goals, errors, warnings). */
@@ -65,7 +65,7 @@ export interface RunPlanResult {
  */
 export function limitQuery(query: Query, maxRows: number): { query: Query; probe: boolean } {
   checkArgs("limitQuery", arguments, "query:query maxRows:int");
-  if (!Number.isInteger(maxRows) || maxRows < 1) throw new RangeError(`maxRows must be a whole number ≥ 1, got ${maxRows}`);
+  if (!Number.isInteger(maxRows) || maxRows < 1) throw new ArgumentError("limitQuery", "maxRows", "a whole number ≥ 1", maxRows);
   if (query.form === "ask") return { query, probe: false };
   const own = query.limit;
   if (own !== undefined && own <= maxRows) return { query, probe: false };

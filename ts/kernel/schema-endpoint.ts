@@ -87,7 +87,7 @@ export function endpointSchemaCacheFile(dir: string, url: string, graph?: string
  */
 export async function schemaFromEndpoint(url: string, options: EndpointSchemaOptions = {}): Promise<EndpointSchema> {
   checkArgs("schemaFromEndpoint", arguments, "url:text options?:object");
-  const target = parseEndpointUrl(url);
+  const target = parseEndpointUrl(url, "schemaFromEndpoint", "url");
   const cacheFile = options.cacheDir !== undefined ? endpointSchemaCacheFile(options.cacheDir, url, options.graph) : undefined;
   const maxAge = options.maxAgeMs ?? 24 * 3600 * 1000;
   if (cacheFile && !options.refresh && existsSync(cacheFile)) {

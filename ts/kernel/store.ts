@@ -97,19 +97,14 @@ export interface SparqlEndpointOptions {
  * through the shared endpoint wrapper (ts/net/http.ts: retries on 429, 500, 502, 503 and 504 with
  * Retry-After, timeouts named as timeouts, redirects not followed, capped body).
  * @param url the endpoint URL, e.g. `https://dbpedia.org/sparql` or `http://127.0.0.1:7878/query`
- * @throws TypeError at once when `url` is not an http(s) URL
+ * @throws ArgumentError at once when `url` is not an http(s) URL
  * @throws SparqlStoreError from `query` when the endpoint is unreachable (with the
  *   cause, e.g. ECONNREFUSED), times out, redirects, answers non-2xx after its
  *   retries, or sends an oversized body; the message names the URL, redacted
  */
 export function createSparqlEndpointStore(url: string, options: SparqlEndpointOptions = {}): SparqlStore {
   checkArgs("createSparqlEndpointStore", arguments, "url:text options?:object");
-  let target: URL;
-  try {
-    target = parseEndpointUrl(url);
-  } catch (error) {
-    throw new TypeError(`createSparqlEndpointStore: ${(error as Error).message}`);
-  }
+  const target = parseEndpointUrl(url, "createSparqlEndpointStore", "url");
   const shown = redactUrl(target);
   const timeoutMs = options.timeoutMs ?? 60_000;
   return {

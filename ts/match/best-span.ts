@@ -20,6 +20,7 @@
  * result, only the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
  * and ratios are identical, bit for bit (test/match/parity.test.ts).
  */
+import { ArgumentError } from "../errors.js";
 import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
@@ -100,16 +101,16 @@ interface PreparedQuote {
   keys: string[];
 }
 
-function checkSources(sources: readonly string[], what: string): void {
-  if (!Array.isArray(sources)) throw new TypeError(`${what} must be an array of strings, got ${typeof sources}`);
+function checkSources(sources: readonly string[], fn: string, what: string): void {
+  if (!Array.isArray(sources)) throw new ArgumentError(fn, what, "an array of strings", sources);
   for (let i = 0; i < sources.length; i++) {
-    if (typeof sources[i] !== "string") throw new TypeError(`${what}[${i}] must be a string, got ${typeof sources[i]}`);
+    if (typeof sources[i] !== "string") throw new ArgumentError(fn, `${what}[${i}]`, "a string", sources[i]);
   }
 }
 
 /** Tokenize and intern a pool (DESIGN §5 words and keys) with its word-id postings. O(total characters). */
 function preparePool(sources: readonly string[]): PreparedPool {
-  checkSources(sources, "sources");
+  checkSources(sources, "createQuoteMatcher", "pool");
   const t = buildWordTable(sources);
   return {
     sources,
@@ -130,7 +131,7 @@ function preparePool(sources: readonly string[]): PreparedPool {
 }
 
 function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
-  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+  if (typeof quote !== "string") throw new ArgumentError("bestSpan", "quote", "a string", quote);
   const ws = words(quote);
   const tooLong = quoteTooLong(ws);
   if (tooLong) throw tooLong;
@@ -269,9 +270,9 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
   const binding = exports ? seqBindingFor(exports) : null;
   const token = {};
   const run = (quotes: readonly string[]): SpanMatch[] => {
-    if (!Array.isArray(quotes)) throw new TypeError(`quotes must be an array of strings, got ${typeof quotes}`);
+    if (!Array.isArray(quotes)) throw new ArgumentError("QuoteMatcher.match", "quotes", "an array of strings", quotes);
     const prepped = quotes.map((q, i) => {
-      if (typeof q !== "string") throw new TypeError(`quotes[${i}] must be a string, got ${typeof q}`);
+      if (typeof q !== "string") throw new ArgumentError("QuoteMatcher.match", `quotes[${i}]`, "a string", q);
       return prepareQuote(prepared, q);
     });
     // First the quote index's best-first search at SNAP_MIN_RATIO (its bounds and filter skip
@@ -293,7 +294,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
     backend: binding ? "wasm" : "ts",
     size: pool.length,
     bestSpan: (quote: string) => {
-      if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+      if (typeof quote !== "string") throw new ArgumentError("QuoteMatcher.bestSpan", "quote", "a string", quote);
       return run([quote])[0];
     },
     match: run,
@@ -316,8 +317,6 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
  */
 export function bestSpan(quote: string, sources: readonly string[], options: BestSpanOptions = {}): SpanMatch {
   checkArgs("bestSpan", arguments, "quote:string sources:strings options?:object");
-  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
-  checkSources(sources, "sources");
   return cachedMatcher(sources, options).bestSpan(quote);
 }
 
@@ -373,6 +372,5 @@ function cachedMatcher(sources: readonly string[], options: BestSpanOptions): Qu
  */
 export function sequenceRatio(a: string, b: string): number {
   checkArgs("sequenceRatio", arguments, "a:string b:string");
-  if (typeof a !== "string" || typeof b !== "string") throw new TypeError("sequenceRatio(a, b) takes two strings");
   return ratioOfStrings(a, b);
 }

@@ -42,7 +42,7 @@ export class StatusVerdict {
     readonly basis = "",
   ) {
     checkArgs("StatusVerdict", arguments, "status:=verified/asserted/inferred taints?:array basis?:string");
-    if (!["verified", "asserted", "inferred"].includes(status)) throw new TypeError(`unknown epistemic status ${JSON.stringify(status)}`);
+    if (!["verified", "asserted", "inferred"].includes(status)) throw new ArgumentError("StatusVerdict", "status", "verified, asserted or inferred", status);
     const seen = new Set<string>();
     const sorted: Taint[] = [];
     for (const t of taints) {

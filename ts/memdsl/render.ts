@@ -100,7 +100,7 @@ export function renderNeighborhood(neighborhood: Neighborhood, nodeStatus: NodeS
   const logger = options.logger ?? SILENT;
   const maxBodyChars = options.maxBodyChars ?? null;
   if (maxBodyChars !== null && (!Number.isInteger(maxBodyChars) || maxBodyChars < 0)) {
-    throw new RangeError(`maxBodyChars must be a non-negative integer, got ${maxBodyChars}`);
+    throw new ArgumentError("renderNeighborhood", "options.maxBodyChars", "a whole number ≥ 0", maxBodyChars);
   }
   const expanded = new Set(options.expanded ?? []);
 

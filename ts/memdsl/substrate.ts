@@ -8,7 +8,7 @@ import type { Graph } from "../rdf/index.js";
 import { compactIri, STANDARD_PREFIXES } from "./address.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_NS, WELL_KNOWN } from "./vocab.js";
-import { GroundwireError } from "../errors.js";
+import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkArgs } from "../args.js";
 
 /** One node: its address token (an absolute IRI, or `_:label` for a blank node, which is unaddressable), what it is, and its text. */
@@ -203,7 +203,7 @@ function describe(graph: Graph, token: string, prefixes: Record<string, string>)
 export function assembleNeighborhood(graph: Graph, focus: string, options: { hops?: number } = {}): AssembledNeighborhood {
   checkArgs("assembleNeighborhood", arguments, "graph:graph focus:text options?:object");
   const hops = options.hops ?? 1;
-  if (!Number.isInteger(hops) || hops < 0) throw new RangeError(`hops must be a non-negative integer, got ${hops}`);
+  if (!Number.isInteger(hops) || hops < 0) throw new ArgumentError("assembleNeighborhood", "options.hops", "a whole number ≥ 0", hops);
   const focusTerm = termOf(focus) as never;
   if (graph.store.countQuads(focusTerm, null, null, null) + graph.store.countQuads(null, null, focusTerm, null) === 0) {
     throw new UnknownFocusError(focus, graph.source ?? "the graph");

@@ -5,7 +5,7 @@
  * no redirects, capped body, redacted errors). Browser-safe.
  */
 import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault, type EndpointFailure, DEFAULT_ATTEMPTS, DEFAULT_MAX_RESPONSE_BYTES } from "../net/http.js";
-import { GroundwireError } from "../errors.js";
+import { GroundwireError, ArgumentError } from "../errors.js";
 import { redactAndCut, redactUrl } from "../net/redact.js";
 import type { TextSynthesizer } from "./text-synthesizer.js";
 import { checkArgs } from "../args.js";
@@ -80,13 +80,8 @@ export interface OpenAICompatibleSynthesizer extends TextSynthesizer {
  */
 export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptions): OpenAICompatibleSynthesizer {
   checkArgs("createOpenAICompatibleSynthesizer", arguments, "options:endpoint");
-  if (!options.baseUrl) throw new TypeError("createOpenAICompatibleSynthesizer: baseUrl is required");
-  let url: URL;
-  try {
-    url = joinEndpointPath(options.baseUrl, "chat/completions");
-  } catch (error) {
-    throw new TypeError(`createOpenAICompatibleSynthesizer: baseUrl: ${(error as Error).message}`);
-  }
+  if (!options.baseUrl) throw new ArgumentError("createOpenAICompatibleSynthesizer", "options.baseUrl", "an http(s) URL", options.baseUrl);
+  const url = joinEndpointPath(options.baseUrl, "chat/completions", "createOpenAICompatibleSynthesizer", "options.baseUrl");
   const shown = redactUrl(url);
   const what = "the model endpoint";
   const secrets = [options.apiKey];

@@ -4,6 +4,7 @@
  * the reading of quoted spans (quote-spans.ts), the word-aligned search (haystack.ts) and the
  * check itself (grounding.ts).
  */
+import { ArgumentError } from "../errors.js";
 import type { BackendRequest } from "../../bindings/wasm.js";
 
 /** Lowest best-span ratio at which a missed quote is replaced by the source's words. */
@@ -146,12 +147,12 @@ export interface PassOptions {
   strictCitations?: boolean;
 }
 
-export function checkText(text: unknown, what: string): asserts text is string {
-  if (typeof text !== "string") throw new TypeError(`${what} must be a string, got ${text === null ? "null" : typeof text}`);
+export function checkText(text: unknown, fn: string, argument: string): asserts text is string {
+  if (typeof text !== "string") throw new ArgumentError(fn, argument, "a string", text);
 }
 
-export function checkLimit(value: number | undefined, fallback: number, what: string): number {
+export function checkLimit(value: number | undefined, fallback: number, fn: string, option: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${what} must be a whole number of at least 0, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new ArgumentError(fn, `options.${option}`, "a whole number ≥ 0", value);
   return value;
 }

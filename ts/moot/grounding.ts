@@ -37,6 +37,7 @@
  * reading of tags and quoted spans in quote-spans.ts, the word-aligned search in haystack.ts;
  * this file holds the check, the pass rule and the snapping.
  */
+import { ArgumentError } from "../errors.js";
 import { createQuoteMatcher, fitsBestSpan, translateQuoteChars, words, type QuoteIndex, type QuoteMatcher } from "../match/index.js";
 import {
   checkLimit, checkText, MAX_QUOTES_CHECKED, MAX_REPLY_CHARS, QUOTE_MIN_WORDS, SNAP_MIN_RATIO,
@@ -78,11 +79,11 @@ export type TurnTexts = ReadonlyMap<number, string> | Readonly<Record<number, st
 
 const contentOf = (p: string | TaggedText): string => (typeof p === "string" ? p : p.content);
 
-function checkPassages(list: unknown, what: string): asserts list is readonly (string | TaggedText)[] {
-  if (!Array.isArray(list)) throw new TypeError(`${what} must be an array of passages, got ${list === null ? "null" : typeof list}`);
+function checkPassages(list: unknown, fn: string, argument: string): asserts list is readonly (string | TaggedText)[] {
+  if (!Array.isArray(list)) throw new ArgumentError(fn, argument, "an array of passages", list);
   list.forEach((p, i) => {
     if (typeof p !== "string" && (typeof p !== "object" || p === null || typeof (p as TaggedText).content !== "string")) {
-      throw new TypeError(`${what}[${i}] must be a string or {tag, content}`);
+      throw new ArgumentError(fn, `${argument}[${i}]`, "a string or {tag, content}", p);
     }
   });
 }
@@ -123,11 +124,11 @@ export function checkGrounding(
   options: GroundingOptions = {},
 ): Grounding {
   checkArgs("checkGrounding", arguments, "text:string passages:array pool?:array others?:array|object own?:array|object options?:object");
-  checkText(text, "checkGrounding(text): text");
-  checkPassages(passages, "checkGrounding: passages");
-  if (pool !== undefined) checkPassages(pool, "checkGrounding: pool");
-  const maxChars = checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "maxReplyChars");
-  const maxQuotes = checkLimit(options.maxQuotes, MAX_QUOTES_CHECKED, "maxQuotes");
+  checkText(text, "checkGrounding", "text");
+  checkPassages(passages, "checkGrounding", "passages");
+  if (pool !== undefined) checkPassages(pool, "checkGrounding", "pool");
+  const maxChars = checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "checkGrounding", "maxReplyChars");
+  const maxQuotes = checkLimit(options.maxQuotes, MAX_QUOTES_CHECKED, "checkGrounding", "maxQuotes");
   const byTag = new Map<string, string>();
   for (const p of passages) if (p.tag) byTag.set(p.tag.toLowerCase(), p.content);
   const sTags = parseTags(text).filter((t) => t.startsWith("s"));
@@ -203,7 +204,6 @@ export function checkGrounding(
  */
 export function passesGrounding(g: Omit<Grounding, "quotes">, options: PassOptions = {}): boolean {
   checkArgs("passesGrounding", arguments, "g:object options?:object");
-  if (!g || typeof g !== "object") throw new TypeError("passesGrounding(g): g must be a checkGrounding result");
   const seed = g.tagsValid && g.tagsCited > 0 && g.quotesTotal > 0 && g.quotesFound === g.quotesTotal;
   return seed && !(g.quotesUnchecked > 0) && !(options.strictCitations && g.quotesMisattributed > 0);
 }
@@ -250,10 +250,10 @@ export function snapQuotes(
   options: GroundingOptions & { index?: QuoteIndex } = {},
 ): { text: string; snaps: Snap[] } {
   checkArgs("snapQuotes", arguments, "text:string pool:array others?:array|object own?:array|object options?:object");
-  checkText(text, "snapQuotes(text): text");
-  checkPassages(pool, "snapQuotes: pool");
-  const maxChars = checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "maxReplyChars");
-  const maxQuotes = checkLimit(options.maxQuotes, MAX_QUOTES_CHECKED, "maxQuotes");
+  checkText(text, "snapQuotes", "text");
+  checkPassages(pool, "snapQuotes", "pool");
+  const maxChars = checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "snapQuotes", "maxReplyChars");
+  const maxQuotes = checkLimit(options.maxQuotes, MAX_QUOTES_CHECKED, "snapQuotes", "maxQuotes");
   const othersMap = toMap(others);
   const ownMap = toMap(own);
   const ownSources = pool.map(contentOf);

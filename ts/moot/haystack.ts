@@ -36,7 +36,7 @@ const HAYSTACK_CACHE = 256;
  */
 export function prepareHaystack(text: string): Haystack {
   checkArgs("prepareHaystack", arguments, "text:string");
-  checkText(text, "prepareHaystack(text): text");
+  checkText(text, "prepareHaystack", "text");
   const hit = haystackCache.get(text);
   if (hit) return hit;
   const ws = words(text);
@@ -116,7 +116,7 @@ export type QuoteMatch = { found: true } | { found: false; reason: QuoteReason }
  */
 export function quoteIn(quote: string, haystacks: readonly Haystack[]): QuoteMatch {
   checkArgs("quoteIn", arguments, "quote:string haystacks:array");
-  checkText(quote, "quoteIn(quote): quote");
+  checkText(quote, "quoteIn", "quote");
   const hasEllipsis = ELLIPSIS_RE.test(quote);
   const fragments = (hasEllipsis ? quote.split(ELLIPSIS_SPLIT_RE) : [quote])
     .map((f) => words(f).map((w) => w.key))

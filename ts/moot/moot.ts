@@ -17,7 +17,7 @@ import { parseTags } from "./quote-spans.js";
 import { sentencesOf } from "./book-structure.js";
 import type { EmbeddedCorpus, Hit, WorkerClient } from "./retrieval.js";
 import type { ChatMessage, TextSynthesizer } from "./synth.js";
-import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
+import { GroundwireError, type GroundwireErrorOptions, ArgumentError } from "../errors.js";
 import { Transcript, TranscriptFormatError, transcriptFromDict, type Passage, type Tree, type TranscriptDict, type Utterance } from "./transcript.js";
 import { INTENTS, turnIntent, type Intent } from "./intents.js";
 import { BODY_LINE_PREFIX, defangFences, neutralizeChatTokens, UNTRUSTED_BANNER, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from "../memdsl/index.js";
@@ -289,11 +289,11 @@ export class Moot {
     readonly options: MootOptions = {},
   ) {
     checkArgs("Moot", arguments, "client:worker synth:synth keys:strings topic:string|null turns:int options?:object");
-    if (keys.length !== 2) throw new RangeError(`a moot needs exactly two books, got ${keys.length}`);
+    if (keys.length !== 2) throw new ArgumentError("Moot", "keys", "two book keys", keys, `${keys.length}`);
     if (keys[0] === keys[1]) throw new SameBookError(keys[0]!);
-    if (!Number.isInteger(turns) || turns < 1) throw new RangeError(`turns must be a whole number of at least 1, got ${turns}`);
+    if (!Number.isInteger(turns) || turns < 1) throw new ArgumentError("Moot", "turns", "a whole number ≥ 1", turns);
     this.k = options.k ?? 6;
-    if (!Number.isInteger(this.k) || this.k < 1) throw new RangeError(`k must be a whole number of at least 1, got ${this.k}`);
+    if (!Number.isInteger(this.k) || this.k < 1) throw new ArgumentError("Moot", "options.k", "a whole number ≥ 1", this.k);
     this.temperature = options.temperature ?? 0.6;
     this.openingQueries = keys.map((key) => topic || key.split("/").at(-1)!);
     for (const key of keys) {

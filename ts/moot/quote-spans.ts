@@ -24,7 +24,7 @@ const TAGS_AFTER_RE = new RegExp(String.raw`\s*(?:[.,;:!?…]+\s*)?(${TAG_GROUP}
  */
 export function parseTags(text: string): string[] {
   checkArgs("parseTags", arguments, "text:string");
-  checkText(text, "parseTags(text): text");
+  checkText(text, "parseTags", "text");
   const out: string[] = [];
   for (const group of text.matchAll(TAG_GROUP_RE)) {
     for (const t of group[0].matchAll(TAG_RE)) out.push(t[0].toLowerCase());
@@ -167,8 +167,8 @@ const publicSpan = (s: Span): QuoteSpan =>
  */
 export function quoteSpans(text: string, options: Pick<GroundingOptions, "maxReplyChars"> = {}): QuoteSpan[] {
   checkArgs("quoteSpans", arguments, "text:string options?:object");
-  checkText(text, "quoteSpans(text): text");
-  return scanSpans(translateQuoteChars(text), checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "maxReplyChars")).map(publicSpan);
+  checkText(text, "quoteSpans", "text");
+  return scanSpans(translateQuoteChars(text), checkLimit(options.maxReplyChars, MAX_REPLY_CHARS, "quoteSpans", "maxReplyChars")).map(publicSpan);
 }
 
 /**

@@ -12,7 +12,7 @@ import { coverBody } from "./book-cover.js";
 import { readBookMetadata } from "./book-metadata.js";
 import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault } from "../net/http.js";
 import { redactUrl } from "../net/redact.js";
-import { GroundwireError } from "../errors.js";
+import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkArgs } from "../args.js";
 
 export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian } from "./book-structure.js";
@@ -223,11 +223,11 @@ export function diaryEntries(key: string, text: string, entries: readonly DiaryE
  * @param key `<genre>/<book>`
  * @param text the book's full text (LF line ends)
  * @param entries an entries index overriding the structure found in the text
- * @throws TypeError when the key is not `<genre>/<book>`
+ * @throws ArgumentError when the key is not `<genre>/<book>`
  */
 export function parseBook(key: string, text: string, entries?: readonly DiaryEntry[]): Book {
   checkArgs("parseBook", arguments, "key:string text:string entries?:array");
-  if (!/^[^/\s]+\/[^/\s]+$/.test(key)) throw new TypeError(`book key ${JSON.stringify(key)} is not <genre>/<book>`);
+  if (!/^[^/\s]+\/[^/\s]+$/.test(key)) throw new ArgumentError("parseBook", "key", "a book key <genre>/<book>", key);
   const { title, author } = readBookMetadata(text);
   const genre = key.split("/", 1)[0]!;
   const cut = entries?.length
@@ -307,13 +307,13 @@ export function searchTerms(text: string): string[] {
  * give it {@link Book}s (see {@link parseBook}).
  *
  * @param books the books; two with the same key are an error
- * @throws TypeError on a repeated key
+ * @throws ArgumentError on a repeated key
  */
 export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
   checkArgs("createEmbeddedCorpus", arguments, "books:array");
   const byKey = new Map<string, Book>();
   for (const b of books) {
-    if (byKey.has(b.key)) throw new TypeError(`book ${JSON.stringify(b.key)} given twice`);
+    if (byKey.has(b.key)) throw new ArgumentError("createEmbeddedCorpus", "books", `books of distinct keys (${JSON.stringify(b.key)} is given twice)`, books);
     byKey.set(b.key, b);
   }
   const indexes = new Map<string, MiniSearch<{ id: number; content: string }>>();
@@ -411,12 +411,7 @@ export class WorkerError extends GroundwireError {
  */
 export function createHttpWorkerClient(options: HttpWorkerOptions): WorkerClient {
   checkArgs("createHttpWorkerClient", arguments, "options:endpoint");
-  let url: URL;
-  try {
-    url = joinEndpointPath(options.baseUrl, "query");
-  } catch (error) {
-    throw new TypeError(`createHttpWorkerClient: baseUrl: ${(error as Error).message}`);
-  }
+  const url = joinEndpointPath(options.baseUrl, "query", "createHttpWorkerClient", "options.baseUrl");
   const shown = redactUrl(url);
   return {
     async query(text, { corpus, k }) {

@@ -17,7 +17,7 @@
  */
 import type { HTTPError as KyHTTPError } from "ky";
 import { redact, redactAndCut, redactUrl } from "./redact.js";
-import { GroundwireError } from "../errors.js";
+import { GroundwireError, ArgumentError } from "../errors.js";
 
 type Ky = typeof import("ky");
 let kyModule: Promise<Ky> | null = null;
@@ -191,14 +191,16 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
  * An endpoint URL, checked: absolute, http or https (WHATWG URL).
  * @throws TypeError when it is not (the message shows it redacted, at most 80 characters)
  */
-export function parseEndpointUrl(url: string): URL {
+export function parseEndpointUrl(url: string, fn = "endpoint", argument = "url"): URL {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new TypeError(`expected an http(s) URL, got ${JSON.stringify(redact(url).slice(0, 80))}`);
+    // not a URL, so its credentials cannot be found by its parts: with an "@" it is not shown at all
+    const shown = url.includes("@") ? `a string of ${url.length} characters with an "@" (not shown: it may hold credentials)` : JSON.stringify(redact(url).slice(0, 80));
+    throw new ArgumentError(fn, argument, "an http(s) URL", url, shown);
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new TypeError(`expected an http(s) URL, got ${JSON.stringify(redactUrl(u).slice(0, 80))}`);
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ArgumentError(fn, argument, "an http(s) URL", url, JSON.stringify(redactUrl(u).slice(0, 80)));
   return u;
 }
 
@@ -207,8 +209,8 @@ export function parseEndpointUrl(url: string): URL {
  * `http://h/v1?key=k` + `chat/completions` → `http://h/v1/chat/completions?key=k`.
  * @throws TypeError when `base` is not an absolute http(s) URL
  */
-export function joinEndpointPath(base: string, path: string): URL {
-  const u = parseEndpointUrl(base);
+export function joinEndpointPath(base: string, path: string, fn?: string, argument?: string): URL {
+  const u = parseEndpointUrl(base, fn, argument);
   u.pathname = `${u.pathname.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
   return u;
 }

@@ -7,7 +7,7 @@ import type { Store } from "n3";
 import { n3DataFactory, n3Parser } from "../deps/n3.js";
 import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
-import { GroundwireError } from "../errors.js";
+import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkBound, WorkLimitError, workLimitError } from "../work-limits.js";
 import { checkArgs } from "../args.js";
 
@@ -131,8 +131,8 @@ export function parseQuads(
   checkArgs("parseQuads", arguments, "text:string options?:object");
   const format = options.format ?? "turtle";
   const source = options.source ?? "<input>";
-  const maxTriples = checkBound(options.maxTriples, "maxTriples");
-  if (!(format in MEDIA_TYPE)) throw new GroundwireError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
+  const maxTriples = checkBound(options.maxTriples, "parseGraph", "maxTriples");
+  if (!(format in MEDIA_TYPE)) throw new GroundwireError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`, { code: "bad_request", status: 400 });
   // Anonymous blank nodes get `${anon}${n}`; if the document uses such a label itself,
   // parse again with a longer stem (rare, and deterministic).
   const DataFactory = n3DataFactory();

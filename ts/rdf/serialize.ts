@@ -4,6 +4,7 @@
  * lexical form: `7.50`, `1.0E-7`, `007` stay as written), language tags and datatypes are
  * kept, IRIs use the graph's prefixes where the local part is a valid PN_LOCAL.
  */
+import { ArgumentError } from "../errors.js";
 import { n3Writer } from "../deps/n3.js";
 import type * as RDF from "@rdfjs/types";
 import type { Graph, RdfFormat } from "./graph.js";
@@ -27,7 +28,7 @@ const WRITER_FORMAT: Record<RdfFormat, string> = {
  *   line; quads in named graphs lose their graph; so does "turtle", see {@link namedGraphCount}),
  *   "nquads" or "trig" (datasets)
  * @returns the document (UTF-8 when written), ending in a newline when non-empty
- * @throws TypeError for an unknown format; Error naming the first relative IRI (N-Triples and
+ * @throws ArgumentError for an unknown format; Error naming the first relative IRI (N-Triples and
  *   N-Quads cannot hold one, and in Turtle it would resolve against the reader's base: the file
  *   would not read back as this graph). Parse with a `baseIRI`; files are read against their URL.
  */
@@ -35,7 +36,7 @@ export function serializeGraph(graph: Graph, options: { format?: RdfFormat } = {
   checkArgs("serializeGraph", arguments, "graph:graph options?:object");
   const format = options.format ?? "turtle";
   const writerFormat = WRITER_FORMAT[format];
-  if (!writerFormat) throw new TypeError(`unknown RDF format ${JSON.stringify(format)} (expected turtle, ntriples, nquads or trig)`);
+  if (!writerFormat) throw new ArgumentError("serializeGraph", "options.format", "turtle, ntriples, nquads or trig", format);
   const writer = new (n3Writer())({ format: writerFormat, prefixes: format === "turtle" || format === "trig" ? graph.prefixes : undefined });
   const quads = graph.store.getQuads(null, null, null, null) as unknown as RDF.Quad[];
   for (const quad of quads) {

@@ -188,7 +188,7 @@ function verifyReply(ctx: CheckContext, reply: string, passages: Array<{ tag?: s
 /** Type-check a query or op list against a schema and an optional goal (Kernel.check). */
 export function checkSparql(ctx: CheckContext, body: SparqlCheckBody) {
   // the query's parse and the plan's compilation grow with their size: bounded before they start
-  const maxQueryChars = checkBound(ctx.limits?.maxQueryChars, "maxQueryChars");
+  const maxQueryChars = checkBound(ctx.limits?.maxQueryChars, "checkPlan", "maxQueryChars");
   const size = body.query !== undefined ? body.query.length : JSON.stringify(body.ops ?? []).length;
   if (size > maxQueryChars) throw workLimitError("maxQueryChars", maxQueryChars, `${body.query !== undefined ? "query" : "ops"}: ${size.toLocaleString("en-US")} characters`, "characters");
   const kernel = createKernel(schemaOf(ctx, body.schema));

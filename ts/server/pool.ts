@@ -52,7 +52,7 @@ class RemoteCheckError extends GroundwireError {}
 /** The answer of a check as JSON text, refused past `maxOutputChars`. */
 export function answerText(result: unknown, limits: CheckLimits | undefined): string {
   const text = JSON.stringify(result);
-  const max = checkBound(limits?.maxOutputChars, "maxOutputChars");
+  const max = checkBound(limits?.maxOutputChars, "runCheck", "maxOutputChars");
   if (text.length > max) throw workLimitError("maxOutputChars", max, `the answer: ${text.length.toLocaleString("en-US")} characters`, "characters");
   return text;
 }

@@ -52,7 +52,7 @@ export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: s
  * @throws NotFoundError (404) for an unknown endpoint, graph or schema; SparqlStoreError (502 `upstream`, 504 `timeout`) from the store
  */
 export async function runSparql(ctx: CheckContext, body: SparqlRunBody) {
-  const maxQueryChars = checkBound(ctx.limits?.maxQueryChars, "maxQueryChars");
+  const maxQueryChars = checkBound(ctx.limits?.maxQueryChars, "runSparql", "maxQueryChars");
   const size = body.query !== undefined ? body.query.length : JSON.stringify(body.ops ?? []).length;
   if (size > maxQueryChars) throw workLimitError("maxQueryChars", maxQueryChars, `${body.query !== undefined ? "query" : "ops"}: ${size.toLocaleString("en-US")} characters`, "characters");
   const kernel = createKernel(schemaOf(ctx, body.schema));

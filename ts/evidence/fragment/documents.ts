@@ -1,6 +1,7 @@
 /**
  * The entry points: a markdown or plain text document, or one by media type, → its fragments.
  */
+import { ArgumentError } from "../../errors.js";
 import { DocumentTooLargeError, MAX_DOCUMENT_LENGTH } from "../limits.js";
 import type { Fragment, FragmentOptions } from "./types.js";
 import { checkBound } from "../../work-limits.js";
@@ -10,8 +11,8 @@ import { parseBlocks } from "./block-pass.js";
 import { checkArgs } from "../../args.js";
 
 function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
-  if (typeof artifactId !== "string" || artifactId === "") throw new TypeError(`${fn}: artifactId must be a non-empty string`);
-  if (typeof text !== "string") throw new TypeError(`${fn}: text must be a string (got ${text === null ? "null" : typeof text})`);
+  if (typeof artifactId !== "string" || artifactId === "") throw new ArgumentError(fn, "artifactId", "a non-empty string", artifactId);
+  if (typeof text !== "string") throw new ArgumentError(fn, "text", "a string", text);
   if (text.length > MAX_DOCUMENT_LENGTH) throw new DocumentTooLargeError(fn, text.length);
 }
 
@@ -34,7 +35,7 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
 export function fragmentMarkdown(artifactId: string, text: string, options: FragmentOptions = {}): readonly Fragment[] {
   checkArgs("fragmentMarkdown", arguments, "artifactId:text text:string options?:object");
   checkInputs("fragmentMarkdown", artifactId, text);
-  const b = new Builder(artifactId, text, checkBound(options.maxFragments, "maxFragments"));
+  const b = new Builder(artifactId, text, checkBound(options.maxFragments, "fragmentMarkdown", "maxFragments"));
   emitBlocks(b, parseBlocks(text));
   return b.finish();
 }
@@ -53,7 +54,7 @@ export function fragmentMarkdown(artifactId: string, text: string, options: Frag
 export function fragmentPlainText(artifactId: string, text: string, options: FragmentOptions = {}): readonly Fragment[] {
   checkArgs("fragmentPlainText", arguments, "artifactId:text text:string options?:object");
   checkInputs("fragmentPlainText", artifactId, text);
-  const b = new Builder(artifactId, text, checkBound(options.maxFragments, "maxFragments"));
+  const b = new Builder(artifactId, text, checkBound(options.maxFragments, "fragmentPlainText", "maxFragments"));
   let start = -1;
   let end = -1;
   let startLine = 0;

@@ -50,9 +50,6 @@ export class Kernel {
 /** A kernel for `schema`. */
 export function createKernel(schema: Schema): Kernel {
   checkArgs("createKernel", arguments, "schema:schema");
-  if (!(schema instanceof Schema)) {
-    throw new TypeError(`createKernel: schema must be a Schema (Schema.fromGraph(graph)), got ${schema === null ? "null" : Array.isArray(schema) ? "an array" : typeof schema}`);
-  }
   return new Kernel(schema);
 }
 

@@ -1,4 +1,5 @@
 /** Building the quote index: input texts, sources or books → keyed sources, interned key characters and word-id postings (word-table.ts); a quote → its interned ids. */
+import { ArgumentError } from "../../errors.js";
 import { buildWordTable } from "../word-table.js";
 import { words } from "../words.js";
 import { quoteTooLong, internQuote } from "../quote-keys.js";
@@ -17,14 +18,14 @@ function isBook(x: unknown): x is QuoteIndexBook {
  * its passages' contents joined by a blank line.
  */
 function toSources(input: QuoteIndexInput): QuoteIndexSource[] {
-  if (!Array.isArray(input)) throw new TypeError(`createQuoteIndex: expected an array of texts, sources or books, got ${typeof input}`);
+  if (!Array.isArray(input)) throw new ArgumentError("createQuoteIndex", "input", "an array of texts, {key, text} sources or books", input);
   return (input as readonly unknown[]).map((x, i) => {
     if (typeof x === "string") return { key: String(i), text: x };
     if (isBook(x) && typeof x.text === "string") {
       const text = x.text;
       const passages = x.passages.map((p, j) => {
         if (!Number.isInteger(p.start) || !Number.isInteger(p.end) || p.start! < 0 || p.end! < p.start! || p.end! > text.length) {
-          throw new RangeError(`createQuoteIndex: input[${i}].passages[${j}] needs start ≤ end within the book's text`);
+          throw new ArgumentError("createQuoteIndex", `input[${i}].passages[${j}]`, "a passage with start ≤ end within the book's text", p);
         }
         return { label: p.label ?? p.name, start: p.start!, end: p.end! };
       });
@@ -46,13 +47,13 @@ function toSources(input: QuoteIndexInput): QuoteIndexSource[] {
       const passages = s.passages ? [...s.passages] : undefined;
       passages?.forEach((p, j) => {
         if (typeof p?.label !== "string" || !Number.isInteger(p.start) || !Number.isInteger(p.end) || p.start < 0 || p.end < p.start || p.end > s.text.length) {
-          throw new RangeError(`createQuoteIndex: input[${i}].passages[${j}] must be {label, start, end} with 0 ≤ start ≤ end ≤ text length`);
+          throw new ArgumentError("createQuoteIndex", `input[${i}].passages[${j}]`, "{label, start, end} with 0 ≤ start ≤ end ≤ text length", p);
         }
       });
       passages?.sort((a, b) => a.start - b.start || a.end - b.end);
       return { key: s.key, text: s.text, passages };
     }
-    throw new TypeError(`createQuoteIndex: input[${i}] is neither a string, a {key, text} source nor a book`);
+    throw new ArgumentError("createQuoteIndex", `input[${i}]`, "a string, a {key, text} source or a book", x);
   });
 }
 
@@ -60,7 +61,7 @@ export function prepare(input: QuoteIndexInput): Prepared {
   const sources = toSources(input);
   const keys = new Set<string>();
   for (const s of sources) {
-    if (keys.has(s.key)) throw new RangeError(`createQuoteIndex: source key ${JSON.stringify(s.key)} appears twice`);
+    if (keys.has(s.key)) throw new ArgumentError("createQuoteIndex", "input", `sources of distinct keys (${JSON.stringify(s.key)} appears twice)`, input);
     keys.add(s.key);
   }
   // tokenizing, interning and postings: ts/match/word-table.ts
@@ -84,7 +85,7 @@ export function prepare(input: QuoteIndexInput): Prepared {
 }
 
 export function prepareQuote(ix: Prepared, quote: string): { q: IndexedQuote; keys: string[] } {
-  if (typeof quote !== "string") throw new TypeError(`quote must be a string, got ${typeof quote}`);
+  if (typeof quote !== "string") throw new ArgumentError("locate", "quote", "a string", quote);
   const ws = words(quote);
   const tooLong = quoteTooLong(ws, "locate");
   if (tooLong) throw tooLong;

@@ -52,6 +52,7 @@
  *   snapshot.ts a built index as bytes and back (kept by the CLI's on-disk cache)
  * This file builds the index (`createQuoteIndex`) and is the folder's API.
  */
+import { ArgumentError } from "../../errors.js";
 import { QuoteTooLongError } from "../quote-keys.js";
 import { wasmFor, type BackendRequest } from "../../../bindings/wasm.js";
 import { quoteIndexBindingFor } from "../../../bindings/quote-index.js";
@@ -103,11 +104,11 @@ const preparedOf = new WeakMap<QuoteIndex, Prepared>();
 /**
  * A quote index as bytes, to keep and load again with {@link quoteIndexFromBytes} instead of
  * rebuilding it (format: snapshot.ts; no checksum: the keeper checks integrity).
- * @throws TypeError when `index` was not made by createQuoteIndex or quoteIndexFromBytes
+ * @throws ArgumentError when `index` was not made by createQuoteIndex or quoteIndexFromBytes
  */
 export function quoteIndexToBytes(index: QuoteIndex): Uint8Array {
   const ix = preparedOf.get(index);
-  if (!ix) throw new TypeError("quoteIndexToBytes: not an index made by createQuoteIndex");
+  if (!ix) throw new ArgumentError("quoteIndexToBytes", "index", "an index made by createQuoteIndex or quoteIndexFromBytes", index);
   return preparedToBytes(ix);
 }
 
@@ -135,21 +136,21 @@ function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
     locate(quote, options = {}) {
       const minRatio = options.minRatio ?? LOCATE_MIN_RATIO;
       if (typeof minRatio !== "number" || !(minRatio > 0 && minRatio <= 1)) {
-        throw new RangeError(`locate: minRatio must be a number in (0, 1], got ${String(minRatio)}`);
+        throw new ArgumentError("locate", "options.minRatio", "a number in (0, 1]", minRatio);
       }
       const limit = options.limit ?? Infinity;
       if (limit !== Infinity && !(Number.isInteger(limit) && limit > 0)) {
-        throw new RangeError(`locate: limit must be a positive integer, got ${String(limit)}`);
+        throw new ArgumentError("locate", "options.limit", "a positive integer", limit);
       }
       let onlySource = -1;
       if (options.source !== undefined) {
         onlySource = keys.indexOf(options.source);
-        if (onlySource < 0) throw new RangeError(`locate: no source ${JSON.stringify(options.source)} in the index`);
+        if (onlySource < 0) throw new ArgumentError("locate", "options.source", "a key of the index", options.source);
       }
       const overlapping = options.overlapping === true;
       const timeoutMs = options.timeoutMs ?? Infinity;
       if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
-        throw new RangeError(`locate: timeoutMs must be a number of milliseconds ≥ 0 (Infinity: no budget), got ${String(timeoutMs)}`);
+        throw new ArgumentError("locate", "options.timeoutMs", "a number of milliseconds ≥ 0 (Infinity: no budget)", timeoutMs);
       }
       const { q, keys: qKeys } = prepareQuote(ix, quote);
       const budget = timeoutMs === Infinity ? NO_BUDGET : new Budget(timeoutMs, minRatio, limit);
