@@ -1,8 +1,8 @@
 /**
  * groundwire in a module Web Worker (issue 16 item 1). The packed tarball is installed in a
  * fresh project whose worker does an unchanged `import * as groundwire from "groundwire"`;
- * the worker is bundled by each of Vite, esbuild (`--platform=browser`) and webpack 5 with
- * their defaults for a browser target (Vite: `worker.format: "es"`, the setting for a module
+ * the worker is bundled by each of Vite, esbuild (`--platform=browser`), webpack 5 and rollup
+ * (node-resolve with `browser: true, preferBuiltins: false`, and commonjs) with their settings for a browser target (Vite: `worker.format: "es"`, the setting for a module
  * worker), and the self-contained `groundwire/browser` file is loaded by a module worker as
  * it is. A plain page starts each worker (`new Worker(url, {type: "module"})`), which runs
  * test/browser/probe.js (bestSpan parity, fingerprint and listing, closure, MemDSL, markdown
@@ -86,7 +86,23 @@ function bundleWorkers(app: string): Record<string, string> {
     ].join("\n"),
   );
   run(process.execPath, [webpackScript], app);
-  return { vite: `/vite/${viteWorker}`, esbuild: "/esbuild/worker.js", webpack: "/webpack/worker.js" };
+  // rollup: node-resolve with the two settings docs/package.md names for a browser build
+  // (browser: true, preferBuiltins: false: N3's parser imports Node's buffer and events, which a
+  // browser gets from their npm packages), and commonjs() for the CommonJS dependencies
+  const rollupScript = join(app, "rollup-build.mjs");
+  const from = (path: string) => JSON.stringify(pathToFileURL(join(ROOT, "node_modules", path)).href);
+  writeFileSync(
+    rollupScript,
+    [
+      `import { rollup } from ${from("rollup/dist/es/rollup.js")};`,
+      `import { nodeResolve } from ${from("@rollup/plugin-node-resolve/dist/es/index.js")};`,
+      `import commonjs from ${from("@rollup/plugin-commonjs/dist/es/index.js")};`,
+      `const bundle = await rollup({ input: "worker.js", plugins: [nodeResolve({ browser: true, preferBuiltins: false }), commonjs()], onwarn: () => {} });`,
+      `await bundle.write({ file: "out/rollup/worker.js", format: "es", inlineDynamicImports: true });`,
+    ].join("\n"),
+  );
+  run(process.execPath, [rollupScript], app);
+  return { vite: `/vite/${viteWorker}`, esbuild: "/esbuild/worker.js", webpack: "/webpack/worker.js", rollup: "/rollup/worker.js" };
 }
 
 describe("every entry loads in Node and fragments markdown with character references", () => {
@@ -137,7 +153,7 @@ describe.skipIf(!hasChromium || !RELEASE)(`groundwire in a module Web Worker, Ch
     if (pkg) rmSync(pkg.dir, { recursive: true, force: true });
   });
 
-  for (const bundler of ["vite", "esbuild", "webpack", "groundwire/browser, no bundler"]) {
+  for (const bundler of ["vite", "esbuild", "webpack", "rollup", "groundwire/browser, no bundler"]) {
     it(`${bundler}: the worker loads and gives Node's bytes on the WASM backend`, { timeout: 180_000 }, async () => {
       const page: Page = await browser.context.newPage();
       const errors: string[] = [];
