@@ -220,3 +220,55 @@ describe("right type, wrong value: an ArgumentError naming the function and the 
     }
   });
 });
+
+/**
+ * The methods of the objects the entries return (a kernel, a schema, a quote index and matcher,
+ * a store, a synthesizer, a corpus, a moot, a transcript, a prefix map) check
+ * their arguments as the functions do: called with nothing, nulls or wrong types, each answers or
+ * throws a GroundwireError, never a raw TypeError. (N3's Store, re-exported as GraphStore, is
+ * N3's own API and not checked here.)
+ */
+describe("methods of returned objects refuse bad arguments by name", () => {
+  const e = nodeEntry;
+  const graph = e.parseGraph("@prefix ex: <http://e/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . ex:p rdfs:domain ex:C . ex:a ex:p ex:b .");
+  const books = [e.parseBook("novel/x", "Chapter 1\n\nIt was a dark night.\n"), e.parseBook("novel/y", "Chapter 1\n\nThe sea was calm.\n")];
+  const objects: Record<string, object> = {
+    kernel: e.createKernel(e.Schema.fromGraph(graph)),
+    schema: e.Schema.fromGraph(graph),
+    tripleIndex: e.buildTripleIndex(graph),
+    quoteIndex: e.createQuoteIndex(["a b c d e"]),
+    matcher: e.createQuoteMatcher(["a b c"]),
+    oxigraph: e.createOxigraphStore(graph),
+    endpoint: e.createSparqlEndpointStore("http://127.0.0.1:9/sparql"),
+    synth: e.createExtractiveSynthesizer(),
+    corpus: e.createEmbeddedCorpus(books),
+    moot: new e.Moot(e.createEmbeddedCorpus(books), e.createExtractiveSynthesizer(), ["novel/x", "novel/y"], null, 2),
+    transcript: new (e.Transcript as unknown as new () => object)(),
+    prefixMap: new e.PrefixMap({ ex: "http://e/" }),
+  };
+  /** Methods declared private in TypeScript (callable from JS, not API). */
+  const PRIVATE = new Set(["moot.addToPool"]);
+  for (const [name, object] of Object.entries(objects)) {
+    const methods = new Set<string>();
+    for (let proto = object; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const key of Object.getOwnPropertyNames(proto)) {
+        if (key !== "constructor" && typeof (object as Record<string, unknown>)[key] === "function" && !PRIVATE.has(`${name}.${key}`)) methods.add(key);
+      }
+    }
+    it(`${name}: ${[...methods].join(", ")}`, async () => {
+      expect(methods.size).toBeGreaterThan(0);
+      const raw: string[] = [];
+      for (const method of methods) {
+        for (const [label, args] of Object.entries(CALLS)) {
+          try {
+            const out = (object as Record<string, Callable>)[method]!(...args);
+            if (out && typeof (out as Promise<unknown>).then === "function") await out;
+          } catch (error) {
+            if (!(error instanceof GroundwireError)) raw.push(`${name}.${method} with ${label}: ${(error as Error).name}: ${(error as Error).message}`);
+          }
+        }
+      }
+      expect(raw).toEqual([]);
+    });
+  }
+});

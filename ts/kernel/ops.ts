@@ -172,7 +172,7 @@ class OpCompiler {
         try {
           parseSparql(`SELECT * WHERE { ?s ${p} ?o }`, { prefixes: this.query.prefixes });
         } catch (error) {
-          if (error instanceof SparqlSyntaxError) this.fail(`triple: "p" ${JSON.stringify(p)} is not a property or property path SPARQL can read`);
+          if (error instanceof SparqlSyntaxError) this.fail(error.undeclaredPrefix === undefined ? `triple: "p" ${JSON.stringify(p)} is not a property or property path SPARQL can read` : `triple: ${error.detail}`);
           throw error;
         }
         const q = this.fragment(`SELECT * WHERE { ${s} ${p} ${o} . }`, "triple");

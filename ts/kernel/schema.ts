@@ -236,7 +236,7 @@ export class Schema {
    * ask `describes` first.
    */
   isKnownTerm(iri: string): boolean {
-    return this.mentioned.has(iri) || iri.startsWith(XSD);
+    return this.mentioned.has(iri) || (typeof iri === "string" && iri.startsWith(XSD));
   }
 
   /** Whether `iri` is a known property. */
@@ -246,7 +246,7 @@ export class Schema {
 
   /** Whether `iri` names a datatype (declared, or any xsd: IRI). */
   isDatatype(iri: string): boolean {
-    return this.datatypes.has(iri) || iri.startsWith(XSD);
+    return this.datatypes.has(iri) || (typeof iri === "string" && iri.startsWith(XSD));
   }
 
   /** Whether `iri` is a numeric XSD datatype. */

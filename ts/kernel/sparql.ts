@@ -24,6 +24,8 @@ import { checkArgs } from "../args.js";
 export class SparqlSyntaxError extends GroundwireError {
   /** The fix as a text edit of the query, when the slip is a known one (a dialect applies it; see dialect.ts). */
   edit?: SyntaxEdit;
+  /** The prefix, when the error is a prefixed name whose prefix no PREFIX declares. */
+  undeclaredPrefix?: string;
   constructor(
     readonly line: number,
     readonly column: number,
@@ -107,7 +109,9 @@ class Converter {
       const ns = this.prefixes[node.prefix] ?? this.fallback[node.prefix];
       if (ns === undefined) {
         const where = this.at(node)?.span;
-        throw new SparqlSyntaxError(where?.line ?? 1, where?.column ?? 1, `undeclared prefix "${node.prefix}:"`);
+        const error = new SparqlSyntaxError(where?.line ?? 1, where?.column ?? 1, `undeclared prefix "${node.prefix}:"`);
+        error.undeclaredPrefix = node.prefix;
+        throw error;
       }
       // PN_LOCAL_ESC (SPARQL 1.1 §19.5, production [173]): `ex:c\~z\.` names <…c~z.>; the parser keeps the backslashes.
       value = ns + value.replace(/\\([_~.\-!$&'()*+,;=/?#@%])/g, "$1");

@@ -95,6 +95,7 @@ export function createOpenAICompatibleSynthesizer(options: OpenAICompatibleOptio
     },
     url: shown,
     async complete(messages, opts = {}) {
+      checkArgs("TextSynthesizer.complete", arguments, "messages:array options?:object");
       const model = opts.model ?? options.model;
       const body: Record<string, unknown> = { messages };
       if (model) body.model = model;

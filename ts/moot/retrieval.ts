@@ -345,7 +345,9 @@ export function createEmbeddedCorpus(books: readonly Book[]): EmbeddedCorpus {
       if (byKey.has(k)) return k;
       throw new UnknownBookError(k, closeKeys(k, corpus.keys()), corpus.keys());
     },
-    async query(text, { corpus: k, k: count }) {
+    async query(text, options) {
+      checkArgs("EmbeddedCorpus.query", arguments, "text:string options:object");
+      const { corpus: k, k: count } = options;
       const book = byKey.get(corpus.resolve(k))!;
       const results = indexFor(k).search(text, { combineWith: "OR" });
       const hits: Hit[] = results.slice(0, Math.max(0, count)).map((r) => {
@@ -414,7 +416,9 @@ export function createHttpWorkerClient(options: HttpWorkerOptions): WorkerClient
   const url = joinEndpointPath(options.baseUrl, "query", "createHttpWorkerClient", "options.baseUrl");
   const shown = redactUrl(url);
   return {
-    async query(text, { corpus, k }) {
+    async query(text, request) {
+      checkArgs("WorkerClient.query", arguments, "text:string options:object");
+      const { corpus, k } = request;
       let raw: string;
       try {
         ({ text: raw } = await postToEndpoint({

@@ -5,6 +5,7 @@
  * runs offline and deterministically.
  */
 import { translateQuoteChars, words } from "../match/index.js";
+import { checkArgs } from "../args.js";
 import { BODY_LINE_PREFIX, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from "../memdsl/index.js";
 
 import type { ChatMessage, TextSynthesizer } from "./text-synthesizer.js";
@@ -189,6 +190,7 @@ export function createExtractiveSynthesizer(): TextSynthesizer {
   return {
     name: "extractive",
     async complete(messages) {
+      checkArgs("TextSynthesizer.complete", arguments, "messages:array options?:object");
       const last = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const firstUser = messages.find((m) => m.role === "user")?.content ?? "";
       if (/^Conversation:$/m.test(last)) return summarizeLines(last);

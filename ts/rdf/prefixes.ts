@@ -1,5 +1,7 @@
+import { checkArgs } from "../args.js";
+import { ArgumentError } from "../errors.js";
 
-import { checkArgs } from "../args.js";/**
+/**
  * Prefix maps: the `@prefix` declarations of a Turtle document, used to write IRIs as
  * prefixed names. A prefixed name is produced only when the local part is a valid Turtle
  * PN_LOCAL written without backslash escapes (Turtle 1.1 / RDF 1.2 Turtle, productions
@@ -100,6 +102,7 @@ export class PrefixMap {
    * valid, non-empty PN_LOCAL remainder (the namespace IRI itself is shown as `<iri>`).
    */
   shorten(iri: string): string | null {
+    if (typeof iri !== "string") throw new ArgumentError("PrefixMap.shorten", "iri", "a string", iri);
     for (const [namespace, name] of this.shorteners) {
       if (iri.startsWith(namespace)) {
         const local = iri.slice(namespace.length);
@@ -112,6 +115,7 @@ export class PrefixMap {
 
   /** `iri` as a prefixed name when possible, else `<iri>` (escaped as IRIREF requires). */
   formatIri(iri: string): string {
+    if (typeof iri !== "string") throw new ArgumentError("PrefixMap.formatIri", "iri", "a string", iri);
     return this.shorten(iri) ?? `<${escapeIri(iri)}>`;
   }
 
@@ -120,6 +124,7 @@ export class PrefixMap {
    * part is taken as written (no PN_LOCAL_ESC processing).
    */
   expand(prefixedName: string): string | null {
+    if (typeof prefixedName !== "string") throw new ArgumentError("PrefixMap.expand", "prefixedName", "a string", prefixedName);
     const colon = prefixedName.indexOf(":");
     if (colon < 0) return null;
     const namespace = this.prefixes[prefixedName.slice(0, colon)];

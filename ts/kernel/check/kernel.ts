@@ -9,6 +9,7 @@ import { parseSparqlDialect, type SparqlDialect } from "../dialect.js";
 import type { CheckResult } from "./diagnostics.js";
 import { Checker } from "./checker.js";
 import { checkArgs } from "../../args.js";
+import { ArgumentError } from "../../errors.js";
 
 /** A kernel bound to one schema. Create with `createKernel(schema)` or `new Kernel(schema)`. */
 export class Kernel {
@@ -25,6 +26,10 @@ export class Kernel {
    * @throws SparqlSyntaxError (line, column) for unparsable SPARQL; PlanError for a malformed op list; GoalError for a malformed goal
    */
   check(plan: string | readonly Op[] | Plan | Query, goal?: Goal | GoalInput | string, options: { solutions?: number; prefixes?: Record<string, string>; dialect?: SparqlDialect } = {}): CheckResult {
+    checkArgs("Kernel.check", arguments, "plan:string|array|object goal?:object|string options?:object");
+    if (!Array.isArray(plan) && typeof plan === "object" && !("ops" in plan) && !(typeof (plan as Query).form === "string" && typeof (plan as Query).where === "object" && (plan as Query).where !== null)) {
+      throw new ArgumentError("Kernel.check", "plan", "SPARQL text, an op list, {ops} or a Query (from parseSparql or compileOps)", plan);
+    }
     const prefixes = { ...this.schema.prefixes, ...options.prefixes };
     let query: Query;
     let planGoal: Goal | undefined;
@@ -43,6 +48,7 @@ export class Kernel {
    * @param options.solutions the number of solutions the plan returned when executed (enables the after-execution goal check)
    */
   checkQuery(query: Query, goal?: Goal, options: { solutions?: number; prefixes?: Record<string, string> } = {}): CheckResult {
+    checkArgs("Kernel.checkQuery", arguments, "query:query goal?:object options?:object");
     return new Checker(this.schema, query, options.prefixes).run(goal, options.solutions);
   }
 }

@@ -134,6 +134,7 @@ function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
     keys,
     stats: { sources: ix.sources.length, words: ix.charStart.length, characters: ix.chars.length, bytes },
     locate(quote, options = {}) {
+      if (options === null || typeof options !== "object") throw new ArgumentError("locate", "options", "an object", options);
       const minRatio = options.minRatio ?? LOCATE_MIN_RATIO;
       if (typeof minRatio !== "number" || !(minRatio > 0 && minRatio <= 1)) {
         throw new ArgumentError("locate", "options.minRatio", "a number in (0, 1]", minRatio);
