@@ -167,12 +167,43 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await page.fill('input[name="turns"]', "2");
     const release = model.hold(); // the model answers once the turn in progress has been seen
     await page.click("form[aria-label='Start a moot'] button[type=submit]");
+    // a second tab watches the same moot: its turns come on the event stream, as they are spoken
+    const watcher = await browser.context.newPage();
+    const streams: Array<{ url: string; auth: boolean; type: string }> = [];
+    watcher.on("response", (r) => {
+      if (r.url().endsWith("/events")) streams.push({ url: r.url(), auth: Boolean(r.request().headers().authorization), type: r.headers()["content-type"] ?? "" });
+    });
+    watcher.on("request", (r) => urls.push(r.url()));
+    watcher.on("pageerror", (e) => pageErrors.push(e.message));
     try {
-      await page.waitForSelector(".turn.pending"); // a turn in progress is shown
+      await page.waitForSelector('.turn.pending[data-turn="1"]'); // a turn in progress is shown
+      await watcher.goto(`${server.url}/#moots`);
+      await watcher.fill("#token", TEST_TOKEN);
+      await watcher.press("#token", "Enter");
+      await watcher.click("ul.saved button[data-id]");
+      await watcher.waitForSelector('.turn.pending[data-turn="1"]'); // the stream's state: turn 1 is being spoken elsewhere
+      // what the watcher shows at each change: the turns on screen | whether the moot is over
+      await watcher.evaluate(() => {
+        const seen: string[] = ((window as any).seen = []);
+        const note = () => {
+          const now = `${[...document.querySelectorAll("article.turn:not(.pending)")].map((a) => (a as HTMLElement).dataset.turn).join(",")}|${(document.querySelector(".transcript") as HTMLElement).dataset.done ?? ""}`;
+          if (seen.at(-1) !== now) seen.push(now);
+        };
+        note();
+        new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
     } finally {
       release();
     }
     await page.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
+    await watcher.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
+    // turn 1 was on the watcher's screen, alone, before the moot ended; then turn 2, then the end
+    expect(await watcher.evaluate(() => (window as any).seen)).toEqual(["|", "1|", "1,2|", "1,2|yes"]);
+    expect(await watcher.locator("article.turn:not(.pending)").evaluateAll((els) => els.map((e) => e.querySelector("h3")!.textContent))).toEqual(await page.locator("article.turn:not(.pending)").evaluateAll((els) => els.map((e) => e.querySelector("h3")!.textContent)));
+    expect(streams.length).toBeGreaterThan(0);
+    expect(streams.every((x) => x.auth && x.type === "text/event-stream" && !x.url.includes(TEST_TOKEN))).toBe(true);
+    expect(await axe(watcher)).toEqual([]);
+    await watcher.close();
     expect(await page.locator("article.turn:not(.pending)").count()).toBe(2);
     const turn1 = page.locator('article.turn[data-turn="1"]');
     for (const v of ["snapped", "misattributed", "unquoted"]) expect(await turn1.locator(`[role=button].q[data-verdict=${v}]`).count(), v).toBeGreaterThan(0);
