@@ -2,7 +2,7 @@
  * The web page of `groundwire serve` (docs/page.md) and the routes it needs besides the checks:
  *   GET  /  and  /assets/FILE          the prebuilt page (dist/web), open like /health: it holds no secret
  *   GET  /books/passages?book=K&label=L&offset=N&limit=N   a book's passages by label
- *   POST /passages/show {node, quotes?}                     one passage, each quote's best span in it
+ *   POST /passages/show {node | text, quotes?}              one passage (or a pasted one), each quote's best span in it
  *   POST /locate {quote, book, minRatio?, limit?}           where a quote is in a book, with its word diff
  *   GET  /moots                                             the moots held: id, topic, books, turns spoken
  *   GET  /histories                                         the --history folders and their versions
@@ -153,12 +153,14 @@ export function registerPageApi(app: Hono, ctx: CheckContext, histories: readonl
 
   // the matching (bestSpan, the quote index) runs in the check pool like every check: a long one never holds the event loop
   app.post("/passages/show", json(passageShowBodySchema), async (c) => {
-    const { node, quotes = [] } = c.req.valid("json");
+    const { node, text, label = null, quotes = [] } = c.req.valid("json");
+    const marksIn = async (content: string) => (quotes.length ? JSON.parse(await runCheck(ctx, "markQuotes", { content, quotes } satisfies MarkQuotesBody)).marks : []);
+    if (node === undefined) return c.json({ node: null, book: null, title: null, name: null, label, content: text!, marks: await marksIn(text!) });
     const hash = node.indexOf("#");
     const { book } = await bookOf(hash > 0 ? node.slice(0, hash) : node);
     const passage = book.passages.find((p) => p.node_id === node);
     if (!passage) throw new GroundwireError(`no passage ${JSON.stringify(node)} in ${book.key}`, { code: "not_found", status: 404 });
-    const marks = quotes.length ? JSON.parse(await runCheck(ctx, "markQuotes", { content: passage.content, quotes } satisfies MarkQuotesBody)).marks : [];
+    const marks = await marksIn(passage.content);
     return c.json({ node, book: book.key, title: book.title, name: passage.name, label: passage.label, content: passage.content, marks });
   });
 

@@ -2,7 +2,7 @@
 import { api, ApiError, streamEvents } from "./api.js";
 import { bookSelect, books } from "./books.js";
 import { field, fill, h } from "./dom.js";
-import { barChart, legend, openNode, openQuote, panel, renderReply, showError, verdictOf, VERDICTS, type Quote, type Snap } from "./render.js";
+import { barChart, legend, onSubmit, openNode, openQuote, panel, renderReply, showError, verdictOf, VERDICTS, type Quote, type Snap } from "./render.js";
 
 interface Utterance {
   turn: number;
@@ -195,17 +195,11 @@ export function mootsView(root: HTMLElement): void {
       const topic = h("input", { name: "topic", value: "fire" });
       const turns = h("input", { name: "turns", type: "number", min: 1, max: 20, value: 4 });
       fill(form, field("First book", a), field("Second book", b), field("Topic", topic), field("Turns", turns), h("button", { type: "submit" }, "Start the moot"));
-      form.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
+      onSubmit(form, error, async () => {
         if (running) return;
-        showError(error, null);
-        try {
-          const created = await api<{ id: string }>("POST", "/moots", { keys: [a.value, b.value], topic: topic.value.trim() || undefined, turns: Number(turns.value) });
-          void refreshSaved();
-          open(created.id);
-        } catch (e) {
-          showError(error, e);
-        }
+        const created = await api<{ id: string }>("POST", "/moots", { keys: [a.value, b.value], topic: topic.value.trim() || undefined, turns: Number(turns.value) });
+        void refreshSaved();
+        open(created.id);
       });
     },
     (e) => showError(error, e),
