@@ -185,7 +185,10 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
       // what the watcher shows at each change: the turns on screen | whether the moot is over
       await watcher.evaluate(() => {
         const seen: string[] = ((window as any).seen = []);
+        const tops: number[] = ((window as any).tops = []);
         const note = () => {
+          // where turn 1 is (its placeholder, then the turn in its place): nothing above it or it moves
+          tops.push(Math.round(document.querySelector('article.turn[data-turn="1"]')!.getBoundingClientRect().top + window.scrollY));
           const now = `${Array.from(document.querySelectorAll("article.turn:not(.pending)")).map((a) => (a as HTMLElement).dataset.turn).join(",")}|${(document.querySelector(".transcript") as HTMLElement).dataset.done ?? ""}`;
           if (seen.at(-1) !== now) seen.push(now);
         };
@@ -199,6 +202,7 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await watcher.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
     // turn 1 was on the watcher's screen, alone, before the moot ended; then turn 2, then the end
     expect(await watcher.evaluate(() => (window as any).seen)).toEqual(["|", "1|", "1,2|", "1,2|yes"]);
+    expect(new Set(await watcher.evaluate(() => (window as any).tops)).size).toBe(1); // no layout shift while the turns streamed
     expect(await watcher.locator("article.turn:not(.pending)").evaluateAll((els) => els.map((e) => e.querySelector("h3")!.textContent))).toEqual(await page.locator("article.turn:not(.pending)").evaluateAll((els) => els.map((e) => e.querySelector("h3")!.textContent)));
     expect(streams.length).toBeGreaterThan(0);
     expect(streams.every((x) => x.auth && x.type === "text/event-stream" && !x.url.includes(TEST_TOKEN))).toBe(true);
