@@ -238,7 +238,12 @@ const command: Command = {
         process.stdout.write(`groundwire serve: listening on http://${shown}:${info.port}\n`);
       });
       server.on("error", (error: NodeJS.ErrnoException) => reject(new CliError(`serve: cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
-      const stop = () => (shutdown.abort(), server.close(() => (stored?.corpus.close(), void runner?.close().finally(resolve))));
+      const stop = () => {
+        // the event streams end, and their connections, idle then, are closed as they become so
+        shutdown.abort();
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => (clearInterval(idle), stored?.corpus.close(), void runner?.close().finally(resolve)));
+      };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
