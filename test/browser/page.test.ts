@@ -167,12 +167,47 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     await page.fill('input[name="turns"]', "2");
     const release = model.hold(); // the model answers once the turn in progress has been seen
     await page.click("form[aria-label='Start a moot'] button[type=submit]");
+    // a second tab watches the same moot: its turns come on the event stream, as they are spoken
+    const watcher = await browser.context.newPage();
+    const streams: Array<{ url: string; auth: boolean; type: string }> = [];
+    watcher.on("response", (r) => {
+      if (r.url().endsWith("/events")) streams.push({ url: r.url(), auth: Boolean(r.request().headers().authorization), type: r.headers()["content-type"] ?? "" });
+    });
+    watcher.on("request", (r) => urls.push(r.url()));
+    watcher.on("pageerror", (e) => pageErrors.push(e.message));
     try {
-      await page.waitForSelector(".turn.pending"); // a turn in progress is shown
+      await page.waitForSelector('.turn.pending[data-turn="1"]'); // a turn in progress is shown
+      await watcher.goto(`${server.url}/#moots`);
+      await watcher.fill("#token", TEST_TOKEN);
+      await watcher.press("#token", "Enter");
+      await watcher.click("ul.saved button[data-id]");
+      await watcher.waitForSelector('.turn.pending[data-turn="1"]'); // the stream's state: turn 1 is being spoken elsewhere
+      // what the watcher shows at each change: the turns on screen | whether the moot is over
+      await watcher.evaluate(() => {
+        const seen: string[] = ((window as any).seen = []);
+        const tops: number[] = ((window as any).tops = []);
+        const note = () => {
+          // where turn 1 is (its placeholder, then the turn in its place): nothing above it or it moves
+          tops.push(Math.round(document.querySelector('article.turn[data-turn="1"]')!.getBoundingClientRect().top + window.scrollY));
+          const now = `${Array.from(document.querySelectorAll("article.turn:not(.pending)")).map((a) => (a as HTMLElement).dataset.turn).join(",")}|${(document.querySelector(".transcript") as HTMLElement).dataset.done ?? ""}`;
+          if (seen.at(-1) !== now) seen.push(now);
+        };
+        note();
+        new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
     } finally {
       release();
     }
     await page.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
+    await watcher.waitForSelector(".transcript[data-done=yes]", { timeout: 30_000 });
+    // turn 1 was on the watcher's screen, alone, before the moot ended; then turn 2, then the end
+    expect(await watcher.evaluate(() => (window as any).seen)).toEqual(["|", "1|", "1,2|", "1,2|yes"]);
+    expect(new Set(await watcher.evaluate(() => (window as any).tops)).size).toBe(1); // no layout shift while the turns streamed
+    expect(await watcher.locator("article.turn:not(.pending)").evaluateAll((els) => els.map((e) => e.querySelector("h3")!.textContent))).toEqual(await page.locator("article.turn:not(.pending)").evaluateAll((els) => els.map((e) => e.querySelector("h3")!.textContent)));
+    expect(streams.length).toBeGreaterThan(0);
+    expect(streams.every((x) => x.auth && x.type === "text/event-stream" && !x.url.includes(TEST_TOKEN))).toBe(true);
+    expect(await axe(watcher)).toEqual([]);
+    await watcher.close();
     expect(await page.locator("article.turn:not(.pending)").count()).toBe(2);
     const turn1 = page.locator('article.turn[data-turn="1"]');
     for (const v of ["snapped", "misattributed", "unquoted"]) expect(await turn1.locator(`[role=button].q[data-verdict=${v}]`).count(), v).toBeGreaterThan(0);
@@ -249,6 +284,33 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
     expect(await page.locator("#passage .diff-body ins").allTextContents()).toEqual(["of"]);
     expect(await axe(page)).toEqual([]);
     await shot(page, "check");
+
+    // against pasted passages (s1, s2… by paragraph): the near miss cites s1 but is s2's, snapped; the passage highlighted
+    const passages = ["The ship sailed north through ice and fog for many weeks.", "It was on a dreary night of November that I beheld the accomplishment of my toils."];
+    const pastedReply = 'He wrote "on a dreary night in November" [s1]. And "the moon sang loudly over purple hills" [s2].';
+    await page.check("input[type=radio][value=passages]");
+    expect(await page.isVisible("form[aria-label='Check a reply'] select")).toBe(false);
+    await page.fill('textarea[name="reply"]', pastedReply);
+    await page.fill('textarea[name="passages"]', passages.join("\n\n"));
+    await page.click("form[aria-label='Check a reply'] button[type=submit]");
+    const verified = (await call(server.url, "POST", "/quotes/verify", { reply: pastedReply, passages })).json;
+    await expect.poll(() => page.inputValue(".result textarea.corrected")).toBe(verified.snapped);
+    expect(await page.locator(".result [role=button].q").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.verdict))).toEqual(["snapped", "unquoted"]);
+    await page.locator(".result [role=button].q[data-verdict=snapped]").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#passage[aria-busy=false] mark");
+    expect(await page.textContent("#passage h2")).toBe("s2");
+    expect(await page.textContent("#passage .note")).toBe("Not in the cited passage (s1); found in s2.");
+    const pastedMark = await page.evaluate(() => {
+      const mark = document.querySelector("#passage mark") as HTMLElement;
+      return { mark: mark.textContent, at: document.querySelector("#passage .passage-text")!.textContent!.slice(Number(mark.dataset.start), Number(mark.dataset.end)) };
+    });
+    expect(pastedMark).toEqual({ mark: "on a dreary night of November", at: "on a dreary night of November" });
+    expect(await page.locator("#passage .diff-body del").allTextContents()).toEqual(["in"]);
+    await page.locator(".result [role=button].q[data-verdict=unquoted]").click();
+    await expect.poll(() => page.textContent("#passage .note")).toMatch(/^These words are in no pasted passage \(best window ratio 0\.\d+, in s\d\)\.$/);
+    expect(await axe(page)).toEqual([]);
+    await shot(page, "check-passages");
   });
 
   it("history: a --history folder's timeline, and two pasted versions showing current, moved, stale and lost", async () => {
@@ -277,6 +339,26 @@ describe.skipIf(!hasChromium)("the page at / (Chromium, a real server, a stub mo
       ["section Links", "stale"],
       ["paragraph Delta will be removed.", "stale"],
     ]);
+    // the moved citation drawn to its new place: an arrow from its address in the first version to the new one
+    const firstText = await page.inputValue('textarea[name="first"]');
+    const beta = (await call(server.url, "POST", "/fragments", { text: firstText, artifactId: "document" })).json.fragments.find((f: { text: string }) => f.text.startsWith("Beta")).path;
+    const moved = page.locator('figure.moves-wrap[data-version="later"]');
+    expect(await moved.locator("figcaption").textContent()).toBe("1 citation moved in later");
+    const arrow = await moved.locator("line.arrow").evaluateAll((els) => els.map((e) => ({ from: e.getAttribute("data-from"), to: e.getAttribute("data-to"), x1: Number(e.getAttribute("x1")), y1: Number(e.getAttribute("y1")), x2: Number(e.getAttribute("x2")), y2: Number(e.getAttribute("y2")) })));
+    expect(arrow.map((a) => [a.from, a.to])).toEqual([[beta, "section:notes/section:moved/paragraph:1"]]);
+    const ends = await moved.evaluate((fig, a) => {
+      const at = (sel: string) => fig.querySelector(sel) as SVGTextElement;
+      const from = at(`text[data-from="${a.from}"]`), to = at(`text[data-to="${a.to}"]`);
+      const box = (t: SVGTextElement) => t.getBBox();
+      return { fromRight: box(from).x + box(from).width, fromY: Number(from.getAttribute("y")), toLeft: box(to).x, toY: Number(to.getAttribute("y")), fromText: from.firstChild!.textContent, toText: to.firstChild!.textContent };
+    }, arrow[0]!);
+    // it starts right of the old address, on its row, and ends left of the new one, on its row
+    expect(ends.fromRight).toBeLessThanOrEqual(arrow[0]!.x1);
+    expect(ends.toLeft).toBeGreaterThanOrEqual(arrow[0]!.x2);
+    expect([ends.fromY - 4, ends.toY - 4]).toEqual([arrow[0]!.y1, arrow[0]!.y2]);
+    expect([ends.fromText, ends.toText]).toEqual([beta, "section:notes/section:moved/paragraph:1"]);
+    expect(await moved.locator("svg").isVisible()).toBe(true);
+    expect(await moved.locator("line.arrow").evaluate((l) => [(l as SVGLineElement).getTotalLength() > 50, getComputedStyle(l).stroke !== "none", l.getAttribute("marker-end")!.startsWith("url(#")])).toEqual([true, true, true]);
     expect(await axe(page)).toEqual([]);
     await shot(page, "history");
   });

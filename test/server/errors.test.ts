@@ -12,6 +12,7 @@ import * as serverErrors from "../../ts/server/errors.js";
 import * as checks from "../../ts/server/checks.js";
 import * as mootStore from "../../ts/server/moot-store.js";
 import * as pool from "../../ts/server/pool.js";
+import * as mootEvents from "../../ts/server/moot-events.js";
 import * as pgStore from "../../ts/store/pg.js";
 import * as cliCommon from "../../ts/cli/common.js";
 import { errorLogLine, errorResponse, toolErrorText } from "../../ts/server/errors.js";
@@ -84,6 +85,7 @@ const SAMPLES: Record<string, () => Error> = {
   StoreUrlError: () => new pgStore.StoreUrlError("x"),
   ChecksBusyError: () => new pool.ChecksBusyError(4),
   TooManyMootsError: () => new mootStore.TooManyMootsError(3),
+  TooManyStreamsError: () => new mootEvents.TooManyStreamsError(64),
   MootStorageError: () => new mootStore.MootStorageError("save", Object.assign(new Error("x"), { code: "ENOSPC" })),
   CliError: () => new cliCommon.CliError("x", 2),
   HelpShown: () => new cliCommon.HelpShown(),
@@ -95,7 +97,7 @@ function errorClasses(module: Record<string, unknown>): Array<[string, Function]
 }
 
 describe("one error hierarchy", () => {
-  const exported = [pkg, serverErrors, checks, mootStore, pool, pgStore, cliCommon].flatMap((m) => errorClasses(m as Record<string, unknown>));
+  const exported = [pkg, serverErrors, checks, mootStore, mootEvents, pool, pgStore, cliCommon].flatMap((m) => errorClasses(m as Record<string, unknown>));
 
   it("every error class the package (and the server, the CLI) exports is a GroundwireError with a snake_case code and a status", () => {
     expect(exported.length).toBeGreaterThan(35);

@@ -210,6 +210,8 @@ const command: Command = {
     });
     const page = { files: loadPageFiles(join(packageRoot(), "dist", "web")), histories };
     let boundPort: number | undefined;
+    // ends the moots' event streams at shutdown, so server.close() is not held by them
+    const shutdown = new AbortController();
     const app = createServerApp({
       ...ctx,
       limits: checks.limits,
@@ -224,6 +226,7 @@ const command: Command = {
       version: packageVersion(),
       log: (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`),
       page,
+      streams: { shutdown: shutdown.signal },
     });
 
     await new Promise<void>((resolve, reject) => {
@@ -235,7 +238,12 @@ const command: Command = {
         process.stdout.write(`groundwire serve: listening on http://${shown}:${info.port}\n`);
       });
       server.on("error", (error: NodeJS.ErrnoException) => reject(new CliError(`serve: cannot listen on ${host}:${port} (${error.code ?? error.message})`)));
-      const stop = () => server.close(() => (stored?.corpus.close(), void runner?.close().finally(resolve)));
+      const stop = () => {
+        // the event streams end, and their connections, idle then, are closed as they become so
+        shutdown.abort();
+        const idle = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => (clearInterval(idle), stored?.corpus.close(), void runner?.close().finally(resolve)));
+      };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });

@@ -12,6 +12,7 @@
  *   POST /moots {keys, topic, turns, k, model?}   {id, trees}
  *   POST /moots/:id/turns              the next utterance (grounding, snaps)
  *   GET  /moots/:id                    the transcript (Transcript.toDict) and {id, done}
+ *   GET  /moots/:id/events             the moot's turns as they are spoken, server-sent events (moot-events.ts)
  *   DELETE /moots/:id                  {deleted: id}, at once even while a turn runs (that turn then answers 404)
  *   GET  /schema/NAME?search=T|term=T  a schema's classes and properties: a search, or one term described (explore-schema.ts)
  *   POST /sparql/run                   check a query, then run it on an --endpoint or --graph (run-sparql.ts)
@@ -35,6 +36,7 @@ import { requestLog } from "./log.js";
 import { openApiDocument } from "./openapi.js";
 import { requestId } from "./request-id.js";
 import { registerPage, registerPageApi, type History, type PageFiles } from "./page.js";
+import { createMootEvents, type MootStreamOptions } from "./moot-events.js";
 import type { Logger } from "pino";
 import type { MootStore } from "./moot-store.js";
 import {
@@ -72,6 +74,8 @@ export interface ServerAppOptions extends CheckContext {
   log?: (message: string) => void;
   /** The web page's files (page.ts loadPageFiles) served at `/`, and the `--history` folders it shows. */
   page?: { files: PageFiles | null; histories: readonly History[] };
+  /** Bounds of `GET /moots/:id/events` (moot-events.ts), and the signal that ends every stream at shutdown. */
+  streams?: MootStreamOptions & { shutdown?: AbortSignal };
 }
 
 /** Race a moot turn against the per-request time; the turn itself goes on and is saved (and shown) when it lands. */
@@ -147,11 +151,9 @@ export function createServerApp(options: ServerAppOptions): Hono {
     const { id, moot } = await options.moots.create({ keys: body.keys, topic: body.topic ?? null, turns: body.turns, k: body.k, model: body.model });
     return c.json({ id, trees: moot.transcript!.trees, turns: moot.turns }, 201);
   });
-  app.post("/moots/:id/turns", async (c) => {
-    const id = c.req.param("id");
-    await options.moots.get(id);
-    return c.json(await withTimeout(options.moots.turn(id), turnTimeout));
-  });
+  // turns are spoken through the event streams' hub, which tells GET /moots/:id/events (moot-events.ts)
+  const events = createMootEvents(options.moots, options.streams, options.streams?.shutdown);
+  app.post("/moots/:id/turns", async (c) => c.json(await withTimeout(events.turn(c.req.param("id")), turnTimeout)));
   app.get("/moots/:id", async (c) => {
     const id = c.req.param("id");
     const moot = await options.moots.get(id);
@@ -160,6 +162,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.delete("/moots/:id", async (c) => {
     const id = c.req.param("id");
     await options.moots.delete(id);
+    events.deleted(id);
     return c.json({ deleted: id });
   });
 
@@ -179,6 +182,7 @@ export function createServerApp(options: ServerAppOptions): Hono {
   app.post("/citations/resolve", json(citationsResolveBodySchema), async (c) => jsonText(c, await runCheck(ctx, "resolveCitations", c.req.valid("json"))));
 
   registerPageApi(app, ctx, options.page?.histories ?? [], options.moots);
+  events.register(app);
 
   // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
   app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));

@@ -129,8 +129,15 @@ export async function searchBook(ctx: CheckContext, body: QueryBody): Promise<{ 
   return ctx.corpus.query(body.text, { corpus: body.corpus, k: body.k });
 }
 
-/** One quote index per book a request verified against, built on first use (the corpus is fixed while serving). */
+/** One quote index per book a request verified against or located in, built on first use (the corpus is fixed while serving). */
 const bookIndexes = new WeakMap<object, QuoteIndex>();
+
+/** The quote index of a book of the corpus, built on its first use and kept (the corpus is fixed while serving). */
+export function bookIndexOf(book: Book): QuoteIndex {
+  let index = bookIndexes.get(book);
+  if (!index) bookIndexes.set(book, (index = createQuoteIndex(book.passages.map((p) => p.content))));
+  return index;
+}
 
 /**
  * Check a reply's quotes and tags (checkGrounding) and make every quote verbatim or
@@ -145,9 +152,7 @@ export function verifyQuotes(ctx: CheckContext, body: VerifyQuotesBody) {
     if (!book) throw new GroundwireError(`book ${JSON.stringify(body.book)}: its text is not held by this process`, { code: "not_found", status: 404 });
     // A whole book is a pool of hundreds of passages: snapping searches it through a quote index
     // built once per book (an exhaustive bestSpan per missed quote held the server ~60 s).
-    let index = bookIndexes.get(book);
-    if (!index) bookIndexes.set(book, (index = createQuoteIndex(book.passages.map((p) => p.content))));
-    return verifyReply(ctx, body.reply, book.passages.map((p) => ({ content: p.content })), index);
+    return verifyReply(ctx, body.reply, book.passages.map((p) => ({ content: p.content })), bookIndexOf(book));
   }
   const passages = body.passages!.map((p, i) => (typeof p === "string" ? { tag: `s${i + 1}`, content: p } : { tag: p.tag?.toLowerCase() ?? `s${i + 1}`, content: p.content }));
   return verifyReply(ctx, body.reply, passages, undefined);
@@ -169,13 +174,18 @@ const TEXT_INDEXES = 2;
  * book's quote index, so the answer is the one the embedded corpus gives for the same book.
  */
 export function verifyBookText(ctx: CheckContext, body: BookTextBody) {
-  const id = `${body.book.key}\0${body.book.version}`;
+  return verifyReply(ctx, body.reply, body.book.passages.map((content) => ({ content })), textIndexOf(body.book.key, body.book.version, body.book.passages));
+}
+
+/** The quote index of a book whose text a request carried, by key and version (the last TEXT_INDEXES are kept). */
+export function textIndexOf(key: string, version: string, passages: readonly string[]): QuoteIndex {
+  const id = `${key}\0${version}`;
   let index = textIndexes.get(id);
   if (index) textIndexes.delete(id);
-  else index = createQuoteIndex(body.book.passages);
+  else index = createQuoteIndex([...passages]);
   textIndexes.set(id, index);
   while (textIndexes.size > TEXT_INDEXES) textIndexes.delete(textIndexes.keys().next().value!);
-  return verifyReply(ctx, body.reply, body.book.passages.map((content) => ({ content })), index);
+  return index;
 }
 
 function verifyReply(ctx: CheckContext, reply: string, passages: Array<{ tag?: string; content: string }>, index: QuoteIndex | undefined) {

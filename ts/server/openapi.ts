@@ -46,6 +46,7 @@ export const OPERATIONS: readonly Operation[] = [
   { method: "post", path: "/moots", summary: "start a live moot between two books: {id, trees, turns}", body: ["MootCreateBody", mootCreateBodySchema], ok: 201, example: { keys: ["novel/frankenstein", "diary/pepys-1660"], topic: "fire", turns: 2 } },
   { method: "post", path: "/moots/{id}/turns", summary: "the moot's next utterance (grounding, snaps)" },
   { method: "get", path: "/moots/{id}", summary: "the moot's transcript and {id, done}" },
+  { method: "get", path: "/moots/{id}/events", summary: "the moot's turns as they are spoken, server-sent events (text/event-stream): state, speaking, utterance, failed, done, deleted; 503 too_many_streams past the cap" },
   { method: "delete", path: "/moots/{id}", summary: "delete the moot: {deleted: id}" },
   { method: "post", path: "/quotes/verify", summary: "check a reply's quotes and [sN] tags against passages or a book", body: ["VerifyQuotesBody", verifyQuotesBodySchema], example: { reply: 'It was "on a dreary night of November" [s1].', passages: ["It was on a dreary night of November that I beheld the accomplishment of my toils."] } },
   { method: "get", path: "/schema/{name}", summary: "a schema's classes and properties: ?search=TEXT finds terms, ?term=NAME describes one (&endpoint=E|&graph=G for examples, &limit=N)" },

@@ -2,7 +2,7 @@
  * The web page of `groundwire serve` (docs/page.md) and the routes it needs besides the checks:
  *   GET  /  and  /assets/FILE          the prebuilt page (dist/web), open like /health: it holds no secret
  *   GET  /books/passages?book=K&label=L&offset=N&limit=N   a book's passages by label
- *   POST /passages/show {node, quotes?}                     one passage, each quote's best span in it
+ *   POST /passages/show {node | text, quotes?}              one passage (or a pasted one), each quote's best span in it
  *   POST /locate {quote, book, minRatio?, limit?}           where a quote is in a book, with its word diff
  *   GET  /moots                                             the moots held: id, topic, books, turns spoken
  *   GET  /histories                                         the --history folders and their versions
@@ -12,13 +12,15 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import type { Hono } from "hono";
-import { bestSpan, createQuoteIndex, matchingBlocks, words, type QuoteIndex } from "../match/index.js";
-import type { Book } from "../moot/index.js";
+import { words } from "../match/index.js";
+import { UnknownBookError, type Book } from "../moot/index.js";
 import { GroundwireError } from "../errors.js";
 import { MAX_DOCUMENT_LENGTH } from "../evidence/index.js";
 import { badRequest } from "./errors.js";
 import { json } from "./json-body.js";
 import type { CheckContext } from "./checks.js";
+import { runCheck } from "./pool.js";
+import type { LocateBookTextBody, LocateQuoteBody, MarkQuotesBody } from "./page-checks.js";
 import { locateBodySchema, passageShowBodySchema, passagesQuerySchema } from "./schemas.js";
 import type { MootStore } from "./moot-store.js";
 
@@ -109,28 +111,7 @@ export function loadHistory(dir: string): History {
   return { name, versions };
 }
 
-/**
- * A word diff of `a` (the model's words) vs `b` (the book's), matched on word keys (difflib
- * matching blocks, as the grounding check compares words): runs of `=` (in both; `a`'s text),
- * `-` (only in a) and `+` (only in b), each run as its text is written.
- */
-export function wordDiff(a: string, b: string): Array<{ op: "=" | "-" | "+"; text: string }> {
-  const wa = words(a);
-  const wb = words(b);
-  const ids = new Map<string, number>();
-  const id = (k: string) => ids.get(k) ?? (ids.set(k, ids.size), ids.size - 1);
-  const run = (text: string, ws: typeof wa, from: number, to: number) => text.slice(ws[from]!.start, ws[to - 1]!.end);
-  const out: Array<{ op: "=" | "-" | "+"; text: string }> = [];
-  let i = 0, j = 0;
-  for (const [bi, bj, size] of matchingBlocks(wa.map((w) => id(w.key)), wb.map((w) => id(w.key)))) {
-    if (i < bi) out.push({ op: "-", text: run(a, wa, i, bi) });
-    if (j < bj) out.push({ op: "+", text: run(b, wb, j, bj) });
-    if (size) out.push({ op: "=", text: run(a, wa, bi, bi + size) });
-    i = bi + size;
-    j = bj + size;
-  }
-  return out;
-}
+export { wordDiff } from "./page-checks.js";
 
 const passageOf = (book: Book, i: number) => ({ name: book.passages[i]!.name, label: book.passages[i]!.label, node: book.passages[i]!.node_id });
 
@@ -147,55 +128,52 @@ export function registerPage(app: Hono, files: PageFiles | null): void {
 
 /** The page's API routes (behind the token, like every API route). */
 export function registerPageApi(app: Hono, ctx: CheckContext, histories: readonly History[], moots: MootStore): void {
-  const bookOf = (key: string): Book => {
-    const book = ctx.corpus.book(ctx.corpus.resolve(key));
-    if (!book) throw new GroundwireError(`book ${JSON.stringify(key)}: its text is not held by this process`, { code: "not_found", status: 404 });
-    return book;
+  /**
+   * A book's text: held by this process (the embedded corpus), or read from the --store
+   * database with its version (the stored content hash), as POST /quotes/verify reads it.
+   */
+  const bookOf = async (key: string): Promise<{ book: Book; version?: string }> => {
+    const resolved = ctx.corpus.resolve(key);
+    const held = ctx.corpus.book(resolved);
+    if (held) return { book: held };
+    const stored = await ctx.libraryInStore?.loadBookVersion(resolved);
+    if (stored) return stored;
+    if (ctx.libraryInStore) throw new UnknownBookError(resolved, [], ctx.corpus.keys().filter((k) => k !== resolved));
+    throw new GroundwireError(`book ${JSON.stringify(key)}: its text is not held by this process`, { code: "not_found", status: 404 });
   };
-  const indexes = new Map<Book, QuoteIndex>();
-  const indexOf = (book: Book) => {
-    let index = indexes.get(book);
-    if (!index) {
-      index = createQuoteIndex(book.passages.map((p) => p.content));
-      indexes.set(book, index);
-      while (indexes.size > 2) indexes.delete(indexes.keys().next().value!);
-    }
-    return index;
-  };
-  app.get("/books/passages", (c) => {
+  app.get("/books/passages", async (c) => {
     const parsed = passagesQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw badRequest("query", parsed.error);
     const { book: key, label = "", offset = 0, limit = 50 } = parsed.data;
-    const book = bookOf(key);
+    const { book } = await bookOf(key);
     const want = label.trim().toLowerCase();
     const all = book.passages.filter((p) => !want || p.label.toLowerCase().includes(want) || p.name.includes(want));
     return c.json({ book: book.key, total: all.length, offset, passages: all.slice(offset, offset + limit).map((p) => ({ name: p.name, label: p.label, node: p.node_id, words: words(p.content).length })) });
   });
 
+  // the matching (bestSpan, the quote index) runs in the check pool like every check: a long one never holds the event loop
   app.post("/passages/show", json(passageShowBodySchema), async (c) => {
-    const { node, quotes = [] } = c.req.valid("json");
+    const { node, text, label = null, quotes = [] } = c.req.valid("json");
+    const marksIn = async (content: string) => (quotes.length ? JSON.parse(await runCheck(ctx, "markQuotes", { content, quotes } satisfies MarkQuotesBody)).marks : []);
+    if (node === undefined) return c.json({ node: null, book: null, title: null, name: null, label, content: text!, marks: await marksIn(text!) });
     const hash = node.indexOf("#");
-    const book = bookOf(hash > 0 ? node.slice(0, hash) : node);
+    const { book } = await bookOf(hash > 0 ? node.slice(0, hash) : node);
     const passage = book.passages.find((p) => p.node_id === node);
     if (!passage) throw new GroundwireError(`no passage ${JSON.stringify(node)} in ${book.key}`, { code: "not_found", status: 404 });
-    const marks = quotes.map((quote) => {
-      if (!words(quote).length) return { quote, start: 0, end: 0, ratio: 0, text: "", diff: [] };
-      const span = bestSpan(quote, [passage.content]);
-      return { quote, start: span.start, end: span.end, ratio: Math.round(span.ratio * 1000) / 1000, text: span.text, diff: wordDiff(quote, span.text) };
-    });
+    const marks = await marksIn(passage.content);
     return c.json({ node, book: book.key, title: book.title, name: passage.name, label: passage.label, content: passage.content, marks });
   });
 
   app.post("/locate", json(locateBodySchema), async (c) => {
     const { quote, book: key, minRatio = 0.6, limit = 5 } = c.req.valid("json");
     if (!words(quote).length) throw new GroundwireError("quote: no word to look for", { code: "bad_request", status: 400 });
-    const book = bookOf(key);
-    const spans = indexOf(book).locate(quote, { minRatio, limit, timeoutMs: 10_000 });
-    return c.json({
-      quote,
-      book: book.key,
-      spans: spans.map((s) => ({ ...passageOf(book, s.sourceIndex), start: s.start, end: s.end, ratio: Math.round(s.ratio * 1000) / 1000, text: s.text, diff: wordDiff(quote, s.text) })),
-    });
+    const { book, version } = await bookOf(key);
+    const answer =
+      version === undefined
+        ? await runCheck(ctx, "locateQuote", { quote, book: book.key, minRatio, limit } satisfies LocateQuoteBody)
+        : await runCheck(ctx, "locateBookText", { quote, minRatio, limit, book: { key: book.key, version, passages: book.passages.map((p) => p.content) } } satisfies LocateBookTextBody);
+    const spans = (JSON.parse(answer) as { spans: Array<{ sourceIndex: number } & Record<string, unknown>> }).spans;
+    return c.json({ quote, book: book.key, spans: spans.map(({ sourceIndex, ...s }) => ({ ...passageOf(book, sourceIndex), ...s })) });
   });
 
   // the moots held (at most MAX_MOOTS_LISTED, in the store's order)

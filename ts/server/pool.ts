@@ -32,10 +32,11 @@ import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
 import { runSparql } from "./run-sparql.js";
 import { exploreSchema } from "./explore-schema.js";
+import { locateBookText, locateQuote, markQuotes } from "./page-checks.js";
 import type { EndpointSpec, SparqlSettings } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema, markQuotes, locateQuote, locateBookText } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 

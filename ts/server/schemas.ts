@@ -193,10 +193,14 @@ export type CitationsResolveBody = z.infer<typeof citationsResolveBodySchema>;
 
 // The page's routes (page.ts): a passage with quotes found in it, a quote located in a book, a book's passages by label.
 /** `POST /passages/show`. */
-export const passageShowBodySchema = z.strictObject({
-  node: z.string().min(3).max(500).describe("a passage's node id <book key>#<name>"),
-  quotes: z.array(z.string().max(5_000)).max(20).optional().describe("quotes to find in the passage: each one's best span"),
-});
+export const passageShowBodySchema = z
+  .strictObject({
+    node: z.string().min(3).max(500).optional().describe("a passage's node id <book key>#<name>"),
+    text: z.string().max(100_000).optional().describe("instead of node: the passage itself (a pasted source)"),
+    label: z.string().max(200).optional().describe("with text: the label it is shown under"),
+    quotes: z.array(z.string().max(5_000)).max(20).optional().describe("quotes to find in the passage: each one's best span"),
+  })
+  .refine((b) => (b.node === undefined) !== (b.text === undefined), { error: 'give exactly one of "node" and "text"', path: ["node"] });
 /** `POST /locate`. */
 export const locateBodySchema = z.strictObject({
   quote: z.string().min(1).max(5_000),

@@ -2,6 +2,8 @@
  * The page's only way to the server: the documented HTTP API, same origin, the bearer token
  * kept in sessionStorage and sent as the Authorization header (never in a URL).
  */
+import { EventSourceParserStream } from "eventsource-parser/stream";
+
 const KEY = "groundwire.token";
 
 export const token = {
@@ -19,10 +21,26 @@ export class ApiError extends Error {
 /** Listeners told of a 401 (the page shows the token form). */
 export const onUnauthorized: Array<(e: ApiError) => void> = [];
 
-export async function api<T = any>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
+const headersOf = (accept: string): Record<string, string> => {
   const t = token.get();
-  if (t) headers.authorization = `Bearer ${t}`;
+  return t ? { accept, authorization: `Bearer ${t}` } : { accept };
+};
+
+/** The API's error answer, in its own words (a 401 also tells the listeners). */
+function failure(response: Response, text: string): ApiError {
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    return new ApiError(`the server answered HTTP ${response.status} with something other than JSON`, "bad_answer", response.status);
+  }
+  const e = new ApiError(json?.error?.message ?? `HTTP ${response.status}`, json?.error?.code ?? "error", response.status);
+  if (response.status === 401) for (const f of onUnauthorized) f(e);
+  return e;
+}
+
+export async function api<T = any>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
+  const headers = headersOf("application/json");
   if (body !== undefined) headers["content-type"] = "application/json";
   let response: Response;
   try {
@@ -31,18 +49,40 @@ export async function api<T = any>(method: "GET" | "POST" | "DELETE", path: stri
     throw new ApiError(`the server did not answer (${(e as Error).message})`, "network", 0);
   }
   const text = await response.text();
-  let json: any = null;
+  if (!response.ok) throw failure(response, text);
   try {
-    json = text ? JSON.parse(text) : null;
+    return (text ? JSON.parse(text) : null) as T;
   } catch {
     throw new ApiError(`the server answered HTTP ${response.status} with something other than JSON`, "bad_answer", response.status);
   }
-  if (!response.ok) {
-    const e = new ApiError(json?.error?.message ?? `HTTP ${response.status}`, json?.error?.code ?? "error", response.status);
-    if (response.status === 401) for (const f of onUnauthorized) f(e);
-    throw e;
+}
+
+/**
+ * Read a server-sent event stream of the API with `fetch`, so the token goes in the
+ * Authorization header (EventSource cannot send one; a token never goes in a URL). Calls
+ * `onEvent` with each event's name and JSON data; resolves when the server ends the stream or
+ * `signal` aborts it.
+ */
+export async function streamEvents(path: string, onEvent: (event: string, data: any) => void, signal: AbortSignal): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: headersOf("text/event-stream"), credentials: "omit", cache: "no-store", signal });
+  } catch (e) {
+    if (signal.aborted) return;
+    throw new ApiError(`the server did not answer (${(e as Error).message})`, "network", 0);
   }
-  return json as T;
+  if (!response.ok || !response.body) throw failure(response, await response.text());
+  const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      onEvent(value.event ?? "message", JSON.parse(value.data));
+    }
+  } catch (e) {
+    if (signal.aborted) return;
+    throw new ApiError(`the event stream broke (${(e as Error).message})`, "network", 0);
+  }
 }
 
 export const q = (params: Record<string, string | number | undefined>) =>

@@ -2,7 +2,7 @@
 import { api, q } from "./api.js";
 import { bookSelect, books, type BookInfo } from "./books.js";
 import { field, fill, h } from "./dom.js";
-import { diffView, openNode, panel, resetPanel, showError, showPanelError, showPassage, type DiffOp, type Passage } from "./render.js";
+import { diffView, onSubmit, openNode, panel, resetPanel, showError, showPanelError, showPassage, type DiffOp, type Passage } from "./render.js";
 
 const PAGE = 50;
 
@@ -49,38 +49,32 @@ export function libraryView(root: HTMLElement): void {
       const quote = h("input", { name: "quote", placeholder: "a misremembered quote" });
       const book = bookSelect(list, list.find((b) => b.key.includes("frankenstein"))?.key);
       fill(locateForm, field("Quote", quote), field("Book", book), h("button", { type: "submit" }, "Locate"));
-      locateForm.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        showError(error, null);
-        try {
-          const r = await api<{ spans: Array<{ node: string; label: string; start: number; end: number; ratio: number; text: string; diff: DiffOp[] }> }>("POST", "/locate", { quote: quote.value, book: book.value });
-          fill(
-            located,
-            h("h3", {}, r.spans.length ? `${r.spans.length} span${r.spans.length > 1 ? "s" : ""} found` : "Not found in this book"),
-            h("ol", {}, r.spans.map((s) =>
-              h(
-                "li",
-                { class: "span" },
-                h("button", {
-                  type: "button",
-                  class: "link",
-                  "data-node": s.node,
-                  onclick: async () => {
-                    resetPanel(true);
-                    try {
-                      showPassage(await api<Passage>("POST", "/passages/show", { node: s.node }), s, { diff: s.diff, ratio: s.ratio });
-                    } catch (e) {
-                      showPanelError(e);
-                    }
-                  },
-                }, s.label),
-                diffView(s.diff, s.ratio),
-              ),
-            )),
-          );
-        } catch (e) {
-          showError(error, e);
-        }
+      onSubmit(locateForm, error, async () => {
+        const r = await api<{ spans: Array<{ node: string; label: string; start: number; end: number; ratio: number; text: string; diff: DiffOp[] }> }>("POST", "/locate", { quote: quote.value, book: book.value });
+        fill(
+          located,
+          h("h3", {}, r.spans.length ? `${r.spans.length} span${r.spans.length > 1 ? "s" : ""} found` : "Not found in this book"),
+          h("ol", {}, r.spans.map((s) =>
+            h(
+              "li",
+              { class: "span" },
+              h("button", {
+                type: "button",
+                class: "link",
+                "data-node": s.node,
+                onclick: async () => {
+                  resetPanel(true);
+                  try {
+                    showPassage(await api<Passage>("POST", "/passages/show", { node: s.node }), s, { diff: s.diff, ratio: s.ratio });
+                  } catch (e) {
+                    showPanelError(e);
+                  }
+                },
+              }, s.label),
+              diffView(s.diff, s.ratio),
+            ),
+          )),
+        );
       });
       if (list[0]) openBook(list[0]);
     },

@@ -1,8 +1,8 @@
 /** The moots view: start a moot, watch its turns arrive, open every quote against its passage; saved moots reopen. */
-import { api } from "./api.js";
+import { api, ApiError, streamEvents } from "./api.js";
 import { bookSelect, books } from "./books.js";
 import { field, fill, h } from "./dom.js";
-import { barChart, legend, openNode, openQuote, panel, renderReply, showError, verdictOf, VERDICTS, type Quote, type Snap } from "./render.js";
+import { barChart, legend, onSubmit, openNode, openQuote, panel, renderReply, showError, verdictOf, VERDICTS, type Quote, type Snap } from "./render.js";
 
 interface Utterance {
   turn: number;
@@ -33,7 +33,11 @@ const countsOf = (u: Utterance) => {
   return counts;
 };
 
+/** The event stream of the moot shown; a view opened again stops the last one's. */
+let active: AbortController | null = null;
+
 export function mootsView(root: HTMLElement): void {
+  active?.abort();
   const error = h("p", { class: "error", role: "alert", hidden: true });
   const list = h("ul", { class: "saved", "aria-label": "Saved moots" });
   const transcript = h("section", { class: "transcript", "aria-label": "Transcript", "aria-live": "polite" });
@@ -99,29 +103,77 @@ export function mootsView(root: HTMLElement): void {
     drawCharts(m);
   };
 
-  /** Speak the remaining turns one by one, a placeholder showing the turn in progress. */
+  /**
+   * Show a moot and speak its remaining turns. The turns are drawn as they are spoken, from the
+   * moot's event stream (GET /moots/:id/events): this tab's turns and any other client's alike,
+   * a placeholder holding the place of the turn in progress. A turn another client is speaking
+   * (409) is waited for on the stream, or re-read after a few seconds.
+   */
   const run = async (id: string) => {
     running = true;
+    active?.abort();
+    const ctl = new AbortController();
+    active = ctl;
+    const path = `/moots/${encodeURIComponent(id)}`;
+    let landed: () => void = () => {};
     try {
-      let m = await api<MootDict>("GET", `/moots/${encodeURIComponent(id)}`);
+      let m = await api<MootDict>("GET", path);
       show(m);
-      while (!m.done && m.utterances.length < m.settings.turns) {
+      const titleOf = (key: string) => m.trees.find((t) => t.key === key)?.title ?? key;
+      const placeOf = (n: number) => transcript.querySelector<HTMLElement>(`article.turn[data-turn="${n}"]`);
+      const pending = (n: number, speaker: string) => {
+        if (placeOf(n) || n > m.settings.turns) return;
+        transcript.append(h("article", { class: "turn pending", "data-turn": n, "aria-busy": "true" }, h("h3", {}, `Turn ${n}: ${titleOf(speaker)}`), h("p", { class: "muted" }, "speaking…")));
+      };
+      const add = (u: Utterance) => {
+        if (m.utterances.some((x) => x.turn === u.turn)) return;
+        m = { ...m, utterances: [...m.utterances, u].sort((a, b) => a.turn - b.turn) };
+        const view = utteranceView(m, u);
+        const place = placeOf(u.turn);
+        if (place) place.replaceWith(view);
+        else transcript.append(view);
+        drawCharts(m);
+        landed();
+      };
+      const events = (event: string, data: any) => {
+        if (!transcript.isConnected) return ctl.abort();
+        if (event === "state" && data.speaking) pending(data.speaking, m.trees[(data.speaking - 1) % 2]!.key);
+        else if (event === "speaking") pending(data.turn, data.speaker);
+        else if (event === "utterance") {
+          m = { ...m, stats: data.stats ?? m.stats, done: data.done || m.done };
+          add(data.utterance);
+        } else if (event === "failed") {
+          placeOf(data.turn)?.classList.contains("pending") && placeOf(data.turn)!.remove();
+          showError(error, new ApiError(data.message, data.code, 0));
+        } else if (event === "deleted") showError(error, new ApiError("this moot was deleted", "not_found", 404));
+      };
+      if (!m.done) void streamEvents(`${path}/events`, events, ctl.signal).catch(() => {}); // the turns' own answers still land without it
+      while (!m.done && m.utterances.length < m.settings.turns && !ctl.signal.aborted) {
         const n = m.utterances.length + 1;
-        const speaker = m.trees[(n - 1) % 2]!.title;
-        const pending = h("article", { class: "turn pending", "aria-busy": "true" }, h("h3", {}, `Turn ${n}: ${speaker}`), h("p", { class: "muted" }, "speaking…"));
-        transcript.append(pending);
-        const u = await api<Utterance>("POST", `/moots/${encodeURIComponent(id)}/turns`);
-        m = { ...m, utterances: [...m.utterances, u] };
-        pending.replaceWith(utteranceView(m, u));
-        drawCharts(m);
-        m = await api<MootDict>("GET", `/moots/${encodeURIComponent(id)}`);
-        drawCharts(m);
+        pending(n, m.trees[(n - 1) % 2]!.key);
+        try {
+          add(await api<Utterance>("POST", `${path}/turns`));
+          m = { ...m, ...(await api<MootDict>("GET", path)), utterances: m.utterances };
+          drawCharts(m);
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === "conflict")) throw e;
+          // another client is speaking this turn: its utterance comes on the stream (or is re-read)
+          await new Promise<void>((resolve) => {
+            landed = resolve;
+            setTimeout(resolve, 3_000);
+          });
+          const fresh = await api<MootDict>("GET", path);
+          fresh.utterances.forEach(add);
+          m = { ...m, done: fresh.done, stats: fresh.stats };
+          drawCharts(m);
+        }
       }
-      transcript.dataset.done = "yes";
+      if (!ctl.signal.aborted) transcript.dataset.done = "yes";
     } catch (e) {
       showError(error, e);
-      transcript.querySelector(".pending")?.remove();
+      transcript.querySelectorAll(".pending").forEach((p) => p.remove());
     } finally {
+      ctl.abort();
       running = false;
       void refreshSaved();
     }
@@ -143,17 +195,11 @@ export function mootsView(root: HTMLElement): void {
       const topic = h("input", { name: "topic", value: "fire" });
       const turns = h("input", { name: "turns", type: "number", min: 1, max: 20, value: 4 });
       fill(form, field("First book", a), field("Second book", b), field("Topic", topic), field("Turns", turns), h("button", { type: "submit" }, "Start the moot"));
-      form.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
+      onSubmit(form, error, async () => {
         if (running) return;
-        showError(error, null);
-        try {
-          const created = await api<{ id: string }>("POST", "/moots", { keys: [a.value, b.value], topic: topic.value.trim() || undefined, turns: Number(turns.value) });
-          void refreshSaved();
-          open(created.id);
-        } catch (e) {
-          showError(error, e);
-        }
+        const created = await api<{ id: string }>("POST", "/moots", { keys: [a.value, b.value], topic: topic.value.trim() || undefined, turns: Number(turns.value) });
+        void refreshSaved();
+        open(created.id);
       });
     },
     (e) => showError(error, e),

@@ -110,12 +110,12 @@ export function diffView(ops: readonly DiffOp[], ratio: number): HTMLElement {
   );
 }
 
-/** A passage as POST /passages/show answers it. */
+/** A passage as POST /passages/show answers it (a pasted one has no node, book nor title). */
 export interface Passage {
-  node: string;
-  book: string;
-  title: string;
-  label: string;
+  node: string | null;
+  book: string | null;
+  title: string | null;
+  label: string | null;
   content: string;
   marks: Array<{ quote: string; start: number; end: number; ratio: number; text: string; diff: DiffOp[] }>;
 }
@@ -139,8 +139,8 @@ export function showPassage(p: Passage, mark: { start: number; end: number } | n
   panel.setAttribute("aria-busy", "false");
   fill(
     panel,
-    h("h2", {}, p.label),
-    h("p", { class: "muted" }, `${p.title} · `, h("code", {}, p.node)),
+    h("h2", {}, p.label ?? "Passage"),
+    p.node ? h("p", { class: "muted" }, `${p.title} · `, h("code", {}, p.node)) : h("p", { class: "muted" }, "a pasted passage"),
     extra.note ? h("p", { class: "note" }, extra.note) : null,
     extra.diff && extra.ratio !== undefined && extra.ratio < 1 ? diffView(extra.diff, extra.ratio) : null,
     body,
@@ -160,6 +160,19 @@ export const messageOf = (e: unknown) => (e instanceof ApiError ? e.message : e 
 export function showError(el: HTMLElement, e: unknown | null): void {
   fill(el, e === null ? null : messageOf(e));
   el.hidden = e === null;
+}
+
+/** A form's submit, as every view does it: the page stays, the view's error line is cleared, and a failure of `work` is shown there in the API's words. */
+export function onSubmit(form: HTMLFormElement, error: HTMLElement, work: () => Promise<void>): void {
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError(error, null);
+    try {
+      await work();
+    } catch (e) {
+      showError(error, e);
+    }
+  });
 }
 
 /** Ratio at or above which a quote counts as in a passage when the page looks for it there. */
@@ -189,6 +202,33 @@ export async function openQuote(quote: string, node: string | null, book: string
     if (cited) return showPassage(cited, null, { note: `These words are not in the cited passage (best window ratio ${cited.marks[0]!.ratio.toFixed(3)})${book ? " nor anywhere in the book" : ""}.` });
     panel.setAttribute("aria-busy", "false");
     fill(panel, h("p", { class: "note" }, `These words are not in ${book ?? "the book"}.`));
+  } catch (e) {
+    showPanelError(e);
+  }
+}
+
+/**
+ * Open a quote of a reply checked against pasted passages: the passage its tag cites when the
+ * words are there, else the pasted passage holding its best window; highlighted as the API marks it.
+ */
+export async function openPastedQuote(quote: string, cites: readonly string[], passages: readonly string[]): Promise<void> {
+  resetPanel(true);
+  try {
+    const show = (i: number) => api<Passage>("POST", "/passages/show", { text: passages[i]!, label: `s${i + 1}`, quotes: [quote] });
+    const cited = cites.map((t) => Number(/^s(\d+)$/i.exec(t)?.[1] ?? 0) - 1).find((i) => i >= 0 && i < passages.length);
+    let best = cited === undefined ? null : await show(cited);
+    if (!best || best.marks[0]!.ratio < IN_PASSAGE) {
+      for (let i = 0; i < passages.length; i++) {
+        if (i === cited) continue;
+        const p = await show(i);
+        if (!best || p.marks[0]!.ratio > best.marks[0]!.ratio) best = p;
+      }
+    }
+    if (!best) return showPassage({ node: null, book: null, title: null, label: null, content: "", marks: [] }, null, { note: "No passage was pasted." });
+    const m = best.marks[0]!;
+    const note = cited !== undefined && best.label !== `s${cited + 1}` ? `Not in the cited passage (s${cited + 1}); found in ${best.label}.` : undefined;
+    if (m.ratio < IN_PASSAGE) return showPassage(best, null, { note: `These words are in no pasted passage (best window ratio ${m.ratio.toFixed(3)}, in ${best.label}).` });
+    showPassage(best, m, { note, diff: m.diff, ratio: m.ratio });
   } catch (e) {
     showPanelError(e);
   }
