@@ -192,7 +192,8 @@ async function examplesOf(store: SparqlStore, iri: string, isClass: boolean, cou
   const answer = await store.query(toSparql(query));
   if (answer.kind !== "bindings") return [];
   const term = formatResultTerm({ type: "uri", value: iri }, prefixes);
-  return answer.rows.map((r) => (isClass ? `${formatResultTerm(r.s, prefixes)} a ${term}` : `${formatResultTerm(r.s, prefixes)} ${term} ${formatResultTerm(r.o, prefixes)}`));
+  // at most `count`, even from a store that ignores the LIMIT it was sent
+  return answer.rows.slice(0, count).map((r) => (isClass ? `${formatResultTerm(r.s, prefixes)} a ${term}` : `${formatResultTerm(r.s, prefixes)} ${term} ${formatResultTerm(r.o, prefixes)}`));
 }
 
 /** Whether `want` occurs in `key` at the start of a word (after a character that is not a letter, digit or `_`): "label" in "rdfs label". */

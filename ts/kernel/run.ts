@@ -90,15 +90,18 @@ export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[
   const { query: limited, probe } = limitQuery({ ...query, prefixes: assumed }, options.maxRows);
   const sent = toSparql(limited);
   const answer = await store.query(sent);
-  return shapeAnswer(answer, { check, sent, probe, maxRows: options.maxRows, prefixes: assumed, tableRows: options.tableRows ?? 20 });
+  // the rows kept: maxRows, or the plan's own smaller LIMIT (a store that ignores the LIMIT sent is cut here)
+  const keep = probe ? options.maxRows : Math.min(options.maxRows, limited.limit ?? options.maxRows);
+  return shapeAnswer(answer, { check, sent, probe, maxRows: options.maxRows, keep, prefixes: assumed, tableRows: options.tableRows ?? 20 });
 }
 
-function shapeAnswer(answer: SparqlResult, o: { check: Omit<CheckResult, "query">; sent: string; probe: boolean; maxRows: number; prefixes: Record<string, string>; tableRows: number }): RunPlanResult {
+function shapeAnswer(answer: SparqlResult, o: { check: Omit<CheckResult, "query">; sent: string; probe: boolean; maxRows: number; keep: number; prefixes: Record<string, string>; tableRows: number }): RunPlanResult {
   if (answer.kind === "boolean") {
     return { check: o.check, sent: o.sent, results: { head: { vars: [] }, boolean: answer.boolean }, count: 1, truncated: false, table: answer.boolean ? "true\n" : "false\n" };
   }
   const truncated = o.probe && answer.rows.length > o.maxRows;
-  const rows = truncated ? answer.rows.slice(0, o.maxRows) : answer.rows;
+  // never more than maxRows, even from a store that ignores the LIMIT it was sent
+  const rows = answer.rows.length > o.keep ? answer.rows.slice(0, o.keep) : answer.rows;
   const kept: SparqlResult = { kind: "bindings", variables: answer.variables, rows };
   return {
     check: o.check,
