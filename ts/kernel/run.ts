@@ -81,6 +81,31 @@ export function limitQuery(query: Query, maxRows: number): { query: Query; probe
  */
 export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[] | Plan, goal: Goal | GoalInput | string | undefined, store: SparqlStore, options: RunPlanOptions): Promise<RunPlanResult> {
   checkArgs("runCheckedPlan", arguments, "kernel:kernel plan:string|array|object goal?:object|string store:sparqlStore options:object");
+  const prepared = prepareCheckedPlan(kernel, plan, goal, options);
+  return answerPreparedPlan(prepared, await store.query(prepared.sent), options);
+}
+
+/** A plan that passed its check, ready to send: what {@link prepareCheckedPlan} returns (plain data: it crosses a thread). */
+export interface PreparedPlan {
+  check: Omit<CheckResult, "query">;
+  /** The query to send (the plan with its LIMIT rewritten). */
+  sent: string;
+  /** Whether `sent` asks for one row past the limit (to learn whether the limit cut the answer). */
+  probe: boolean;
+  /** Rows kept at most: maxRows, or the plan's own smaller LIMIT. */
+  keep: number;
+  /** The prefixes the query declares (the table writes IRIs with them). */
+  prefixes: Record<string, string>;
+}
+
+/**
+ * The first half of {@link runCheckedPlan}, without the store: check the plan, refuse it, or
+ * rewrite its LIMIT. A server runs this (CPU) in a worker and waits for the endpoint (I/O) on
+ * its main thread, so a slow endpoint holds no worker.
+ * @throws as runCheckedPlan before the store is asked
+ */
+export function prepareCheckedPlan(kernel: Kernel, plan: string | readonly Op[] | Plan, goal: Goal | GoalInput | string | undefined, options: RunPlanOptions): PreparedPlan {
+  checkArgs("prepareCheckedPlan", arguments, "kernel:kernel plan:string|array|object goal?:object|string options:object");
   const { query, ...check } = kernel.check(plan, goal, { prefixes: options.prefixes, dialect: options.dialect });
   if (check.errors.length || check.openGoals.length) throw new QueryRefusedError(check);
   if (query.form !== "select" && query.form !== "ask") throw new GroundwireError(`a ${query.form.toUpperCase()} query is not run here: write a SELECT or an ASK`, { code: "bad_request", status: 400 });
@@ -88,11 +113,15 @@ export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[
   // every prefix the plan relied on (the schema's, the endpoint's) is declared in the text sent
   const assumed = { ...kernel.schema.prefixes, ...options.prefixes, ...query.prefixes };
   const { query: limited, probe } = limitQuery({ ...query, prefixes: assumed }, options.maxRows);
-  const sent = toSparql(limited);
-  const answer = await store.query(sent);
   // the rows kept: maxRows, or the plan's own smaller LIMIT (a store that ignores the LIMIT sent is cut here)
   const keep = probe ? options.maxRows : Math.min(options.maxRows, limited.limit ?? options.maxRows);
-  return shapeAnswer(answer, { check, sent, probe, maxRows: options.maxRows, keep, prefixes: assumed, tableRows: options.tableRows ?? 20 });
+  return { check, sent: toSparql(limited), probe, keep, prefixes: assumed };
+}
+
+/** The second half of {@link runCheckedPlan}: a store's answer to a prepared plan as rows, count and table. */
+export function answerPreparedPlan(prepared: PreparedPlan, answer: SparqlResult, options: Pick<RunPlanOptions, "maxRows" | "tableRows">): RunPlanResult {
+  checkArgs("answerPreparedPlan", arguments, "prepared:object answer:sparqlResult options:object");
+  return shapeAnswer(answer, { check: prepared.check, sent: prepared.sent, probe: prepared.probe, maxRows: options.maxRows, keep: prepared.keep, prefixes: prepared.prefixes, tableRows: options.tableRows ?? 20 });
 }
 
 function shapeAnswer(answer: SparqlResult, o: { check: Omit<CheckResult, "query">; sent: string; probe: boolean; maxRows: number; keep: number; prefixes: Record<string, string>; tableRows: number }): RunPlanResult {

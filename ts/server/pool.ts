@@ -30,12 +30,14 @@ import {
 } from "./checks.js";
 import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
-import { runSparql } from "./run-sparql.js";
+import { endpointOf, prepareRunSparql, runSparql, runSparqlOnEndpoint } from "./run-sparql.js";
+import type { PreparedPlan } from "../kernel/index.js";
+import type { SparqlRunBody } from "./schemas.js";
 import { exploreSchema } from "./explore-schema.js";
 import type { EndpointSpec, SparqlSettings } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, prepareRunSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 
@@ -86,11 +88,26 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
     if (ctx.runner) return ctx.runner.run("verifyBookText", task);
     return answerText(verifyBookText(ctx, task), ctx.limits);
   }
+  // a run on an endpoint: the check in a worker, the wait for the endpoint here (it holds no worker)
+  if (name === "runSparql" && ctx.runner && endpointOf(ctx, body as SparqlRunBody) !== undefined) {
+    if (endpointWaits >= MAX_ENDPOINT_WAITS) throw new GroundwireError(`${MAX_ENDPOINT_WAITS} runs are waiting on SPARQL endpoints already; retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
+    endpointWaits++;
+    try {
+      const prepared = JSON.parse(await ctx.runner.run("prepareRunSparql", body)) as PreparedPlan;
+      return answerText(await runSparqlOnEndpoint(ctx, body as SparqlRunBody, prepared), ctx.limits);
+    } finally {
+      endpointWaits--;
+    }
+  }
   // searchBook stays here: it is an index lookup (cheap), and its corpus is the server's own
   // (a --store library lives in the database the workers do not open)
   if (ctx.runner && name !== "searchBook") return ctx.runner.run(name, body);
   return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
 }
+
+/** Runs waiting on an endpoint at once (on the main thread, holding no worker); past it 503 `overloaded`. */
+export const MAX_ENDPOINT_WAITS = 64;
+let endpointWaits = 0;
 
 /** What each worker loads at start: the same context as the server's, from its flags. */
 export interface WorkerContextOptions {
