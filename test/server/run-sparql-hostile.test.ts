@@ -41,7 +41,7 @@ describe.skipIf(!existsSync(CLI))("run_sparql against hostile endpoints (dist/cl
   it("three run_sparql waiting on a silent endpoint (more than the 2 workers) stall neither /health, nor check_sparql over HTTP, nor an MCP call", async () => {
     const before = hostile.requests.filter((r) => r.path === "silent").length;
     let ended = 0;
-    const slow = [1, 2, 3].map(() => run({ endpoint: "silent", timeoutMs: 6_000 }).finally(() => ended++));
+    const slow = [1, 2, 3].map(() => run({ endpoint: "silent", timeoutMs: 4_000 }).finally(() => ended++));
     // all three are at the endpoint (so every worker would be waiting if they waited in workers)
     while (hostile.requests.filter((r) => r.path === "silent").length < before + 3) await new Promise((r) => setTimeout(r, 20));
     const health = await call(server.url, "GET", "/health");
@@ -54,17 +54,36 @@ describe.skipIf(!existsSync(CLI))("run_sparql against hostile endpoints (dist/cl
     const viaMcp = (await client.callTool({ name: "check_sparql", arguments: { schema: { name: "olympics" }, query: CITIES } })) as { isError?: boolean; structuredContent?: { errors: unknown[] } };
     expect(viaMcp.isError).toBeFalsy();
     expect(viaMcp.structuredContent!.errors).toEqual([]);
-    // a run on the embedded store answers too
+    // a run on the embedded store answers too, and explore_schema (its examples from the graph)
     expect((await run({ graph: "olympics" })).json.count).toBe(12);
+    expect((await call(server.url, "GET", "/schema/olympics?term=ex:City&graph=olympics")).json.term.examples).toHaveLength(5);
     await client.close();
     expect(ended).toBe(0);
     const answers = await Promise.all(slow);
     for (const a of answers) {
       expect(a.status).toBe(504);
       expect(a.json.error.code).toBe("timeout");
-      expect(a.json.error.message).toMatch(/^timed out: the SPARQL endpoint http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 6 s$/);
+      expect(a.json.error.message).toMatch(/^timed out: the SPARQL endpoint http:\/\/127\.0\.0\.1:\d+\/silent did not answer within 4 s$/);
     }
   }, 60_000);
+
+  it("explore_schema's examples from a silent endpoint hold no worker either: a 504 after 5 s, while a check answers", async () => {
+    let ended = false;
+    const slow = [1, 2, 3].map(() => call(server.url, "GET", "/schema/olympics?term=ex:hosted&endpoint=silent").finally(() => (ended = true)));
+    await new Promise((r) => setTimeout(r, 500));
+    const check = await call(server.url, "POST", "/sparql/check", { schema: { name: "olympics" }, query: CITIES });
+    expect(check.status).toBe(200);
+    expect(ended).toBe(false);
+    for (const r of await Promise.all(slow)) {
+      expect([r.status, r.json.error.code]).toEqual([504, "timeout"]);
+      expect(r.json.error.message).toMatch(/\/silent did not answer within 5 s$/);
+    }
+    const junk = await call(server.url, "GET", "/schema/olympics?term=ex:City&endpoint=junk");
+    expect([junk.status, junk.json.error.code]).toEqual([502, "upstream"]);
+    const many = await call(server.url, "GET", "/schema/olympics?term=ex:City&endpoint=many");
+    expect(many.json.term.examples).toEqual(["ex:C0 a ex:City", "ex:C1 a ex:City", "ex:C2 a ex:City", "ex:C3 a ex:City", "ex:C4 a ex:City"]);
+    expect(many.json.text).toContain("  examples:\n    ex:C0 a ex:City\n");
+  }, 30_000);
 
   it("an endpoint echoing the server's token in its 401 or 500 body: 502 upstream, the token in no answer and no log line", async () => {
     for (const endpoint of ["echo401", "echo500"]) {

@@ -182,6 +182,18 @@ export async function describeTerm(schema: Schema, term: string, options: { limi
   return out;
 }
 
+/**
+ * The example triples {@link describeTerm} adds with a store, for a description made without
+ * one (a server describes in a worker and asks the endpoint from its main thread).
+ * @returns the description with `examples` set (a class or property), else as given
+ */
+export async function addTermExamples(schema: Schema, description: TermDescription, store: SparqlStore, options: { examples?: number; prefixes?: Record<string, string> } = {}): Promise<TermDescription> {
+  checkArgs("addTermExamples", arguments, "schema:schema description:object store:sparqlStore options?:object");
+  if (description.kind !== "class" && description.kind !== "property") return description;
+  const examples = await examplesOf(store, description.iri, description.kind === "class", Math.max(1, Math.min(20, options.examples ?? 5)), displayPrefixes(schema, options.prefixes));
+  return { ...description, examples };
+}
+
 async function examplesOf(store: SparqlStore, iri: string, isClass: boolean, count: number, prefixes: Record<string, string>): Promise<string[]> {
   const s: Term = { kind: "var", name: "s" };
   const o: Term = { kind: "var", name: "o" };

@@ -15,4 +15,4 @@ export { renderPlanState, type CheckResult, type ContextEntry, type Diagnostic }
 export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
 export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";
 export { runCheckedPlan, prepareCheckedPlan, answerPreparedPlan, limitQuery, renderTable, formatResultTerm, QueryRefusedError, type PreparedPlan, type RunPlanOptions, type RunPlanResult } from "./run.js";
-export { searchSchema, describeTerm, termIri, MAX_EXPLORE_ITEMS, type SchemaHit, type TermDescription } from "./explore.js";
+export { searchSchema, describeTerm, addTermExamples, termIri, MAX_EXPLORE_ITEMS, type SchemaHit, type TermDescription } from "./explore.js";

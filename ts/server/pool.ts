@@ -33,11 +33,13 @@ import type { CheckName, CheckRunner } from "./check-runner.js";
 import { endpointOf, prepareRunSparql, runSparql, runSparqlOnEndpoint } from "./run-sparql.js";
 import type { PreparedPlan } from "../kernel/index.js";
 import type { SparqlRunBody } from "./schemas.js";
-import { exploreSchema } from "./explore-schema.js";
+import { addEndpointExamples, describeSchemaTerm, examplesFromEndpoint, exploreSchema } from "./explore-schema.js";
+import type { ExploreSchemaInput } from "./schemas.js";
+import type { TermDescription } from "../kernel/index.js";
 import type { EndpointSpec, SparqlSettings } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, prepareRunSparql, exploreSchema } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, prepareRunSparql, exploreSchema, describeSchemaTerm } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 
@@ -90,11 +92,22 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
   }
   // a run on an endpoint: the check in a worker, the wait for the endpoint here (it holds no worker)
   if (name === "runSparql" && ctx.runner && endpointOf(ctx, body as SparqlRunBody) !== undefined) {
-    if (endpointWaits >= MAX_ENDPOINT_WAITS) throw new GroundwireError(`${MAX_ENDPOINT_WAITS} runs are waiting on SPARQL endpoints already; retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
+    if (endpointWaits >= MAX_ENDPOINT_WAITS) throw endpointsBusy();
     endpointWaits++;
     try {
       const prepared = JSON.parse(await ctx.runner.run("prepareRunSparql", body)) as PreparedPlan;
       return answerText(await runSparqlOnEndpoint(ctx, body as SparqlRunBody, prepared), ctx.limits);
+    } finally {
+      endpointWaits--;
+    }
+  }
+  // a term's examples from an endpoint: described in a worker, the examples asked here
+  if (name === "exploreSchema" && ctx.runner && examplesFromEndpoint(ctx, body as ExploreSchemaInput)) {
+    if (endpointWaits >= MAX_ENDPOINT_WAITS) throw endpointsBusy();
+    endpointWaits++;
+    try {
+      const described = JSON.parse(await ctx.runner.run("describeSchemaTerm", body)) as { term: TermDescription };
+      return answerText(await addEndpointExamples(ctx, body as ExploreSchemaInput, described), ctx.limits);
     } finally {
       endpointWaits--;
     }
@@ -105,9 +118,10 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
   return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
 }
 
-/** Runs waiting on an endpoint at once (on the main thread, holding no worker); past it 503 `overloaded`. */
+/** Requests waiting on an endpoint at once (run_sparql, explore_schema's examples: on the main thread, holding no worker); past it 503 `overloaded`. */
 export const MAX_ENDPOINT_WAITS = 64;
 let endpointWaits = 0;
+const endpointsBusy = () => new GroundwireError(`${MAX_ENDPOINT_WAITS} requests are waiting on SPARQL endpoints already; retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
 
 /** What each worker loads at start: the same context as the server's, from its flags. */
 export interface WorkerContextOptions {
