@@ -48,6 +48,10 @@ describe("runCheckedPlan: huge and nested input", () => {
     const e = await failure(run(q));
     expect(e.code).toBe("refused");
     expect(e.message.split("\n")[0]).toBe("the plan has 20000 errors and 0 open goals; nothing was run");
+    // the message shows the first 50 and says how many more: a size a model can read
+    expect(e.message.match(/^  unknown term ex:Nowhere/gm)).toHaveLength(50);
+    expect(e.message).toMatch(/\n… 19950 errors more not shown\n$/);
+    expect(e.message.length).toBeLessThan(10_000);
   });
 
   it("2,000 PREFIX lines: the query runs, and the query sent declares only the prefixes it uses", async () => {

@@ -18,12 +18,24 @@ import { solutionCount, type ResultTerm, type SparqlResult, type SparqlStore } f
 import { GroundwireError } from "../errors.js";
 import { checkArgs } from "../args.js";
 
-/** The plan did not pass its check: the message is the plan state (context, open goals, errors, warnings). */
+/** Entries of each list (context, open goals, errors, warnings) a refusal's message shows; `check` keeps them all. */
+export const MAX_REFUSAL_ITEMS = 50;
+
+/** The plan did not pass its check: the message is the plan state (context, open goals, errors, warnings), each list cut at {@link MAX_REFUSAL_ITEMS}. */
 export class QueryRefusedError extends GroundwireError {
   constructor(readonly check: Omit<CheckResult, "query">) {
-    super(`the plan has ${count(check.errors.length, "error")} and ${count(check.openGoals.length, "open goal")}; nothing was run\n${renderPlanState(check)}`, { code: "refused", status: 422 });
+    super(`the plan has ${count(check.errors.length, "error")} and ${count(check.openGoals.length, "open goal")}; nothing was run\n${boundedPlanState(check)}`, { code: "refused", status: 422 });
     this.name = "QueryRefusedError";
   }
+}
+
+/** renderPlanState with each list cut at MAX_REFUSAL_ITEMS and a line saying how many were left out: a 1 MB plan's 20,000 errors make a message a model can read. */
+function boundedPlanState(check: Omit<CheckResult, "query">): string {
+  const lists = ["context", "openGoals", "errors", "warnings"] as const;
+  const left = lists.map((k) => [k, Math.max(0, check[k].length - MAX_REFUSAL_ITEMS)] as const).filter(([, n]) => n > 0);
+  const cut = { ...check, context: check.context.slice(0, MAX_REFUSAL_ITEMS), openGoals: check.openGoals.slice(0, MAX_REFUSAL_ITEMS), errors: check.errors.slice(0, MAX_REFUSAL_ITEMS), warnings: check.warnings.slice(0, MAX_REFUSAL_ITEMS) };
+  const words: Record<(typeof lists)[number], string> = { context: "context entry", openGoals: "open goal", errors: "error", warnings: "warning" };
+  return renderPlanState(cut) + left.map(([k, n]) => `… ${count(n, words[k])} more not shown\n`).join("");
 }
 
 function count(n: number, what: string): string {
