@@ -28,8 +28,8 @@ function stream(res: ServerResponse, head: string, count: number, chunk: (i: num
 
 /** The misbehaviours, by path (`/huge`, `/drip`…). */
 export const HOSTILE: Record<string, Handler> = {
-  // 64 MiB of results JSON: far past any cap
-  huge: (_q, res) => stream(res.writeHead(200, JSON_TYPE), '{"head":{"vars":["x"]},"results":{"bindings":[', 64, (i) => `${i ? "," : ""}"${"x".repeat(1 << 20)}"`, "]}}"),
+  // 24 MiB of results JSON: past every cap (8 MiB for a run, 16 MiB for a schema page)
+  huge: (_q, res) => stream(res.writeHead(200, JSON_TYPE), '{"head":{"vars":["x"]},"results":{"bindings":[', 24, (i) => `${i ? "," : ""}"${"x".repeat(1 << 20)}"`, "]}}"),
   // a byte every 50 ms, for ever: each read is quick, the answer never ends
   drip: (_q, res) => {
     res.writeHead(200, JSON_TYPE);
@@ -81,6 +81,8 @@ export const HOSTILE: Record<string, Handler> = {
     const from = pages++ * 1000;
     stream(res.writeHead(200, { "content-type": "application/n-triples" }), "", 1000, (i) => `<http://example.org/e/C${from + i}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2002/07/owl#Class> .\n`, "");
   },
+  // the endless schema, each page after 300 ms
+  "slow-endless-schema": (q, res, body) => void setTimeout(() => HOSTILE["endless-schema"]!(q, res, body), 300),
   // the same two declarations on every page (the reading ends when a page adds nothing)
   "small-schema": (_q, res) =>
     void res

@@ -141,6 +141,12 @@ describe("schemaFromEndpoint against a hostile endpoint", () => {
     expect(byBytes.message).toMatch(/the schema's triples pass 200,000 characters of N-Triples \(maxBytes\)$/);
   });
 
+  it("a schema whose every page comes slowly stops at maxTimeMs: 504 timeout, the pages read counted", async () => {
+    const e = await failure(read("slow-endless-schema", { pageSize: 1_000, maxTimeMs: 1_000 }));
+    expect([e.code, e.status]).toEqual(["timeout", 504]);
+    expect(e.message).toMatch(/^timed out: reading the schema from http:\/\/127\.0\.0\.1:\d+\/slow-endless-schema took over 1 s \(maxTimeMs\) after \d+ pages$/);
+  });
+
   it("a cache file that does not read back whole is never trusted: the endpoint is read again and the file replaced", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "groundwire-hostile-cache-"));
     const url = `${hostile.base}/small-schema`;

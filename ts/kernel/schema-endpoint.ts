@@ -58,6 +58,8 @@ export interface EndpointSchemaOptions {
   maxBytes?: number;
   /** Per-request timeout, ms (default 60,000). */
   timeoutMs?: number;
+  /** Longest the whole reading may take, ms (default 600,000): checked before each page, so an endpoint that answers every page slowly (or after a Retry-After) cannot stretch it without end. */
+  maxTimeMs?: number;
   /** Request headers (e.g. authorization: redacted from every message). */
   headers?: Record<string, string>;
   /** Folder of the cache files; absent: no cache. */
@@ -106,6 +108,8 @@ export async function schemaFromEndpoint(url: string, options: EndpointSchemaOpt
   const maxTriples = options.maxTriples ?? 1_000_000;
   const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   let bytes = 0;
+  const maxTime = options.maxTimeMs ?? 600_000;
+  const started = Date.now();
   const shown = redactUrl(target);
   const fetchedAt = new Date().toISOString();
   const lines = new Set<string>();
@@ -118,6 +122,10 @@ export async function schemaFromEndpoint(url: string, options: EndpointSchemaOpt
     for (;;) {
       const patterns = [...base.where.patterns];
       if (after !== undefined) patterns.push({ type: "filter", expr: { kind: "call", name: ">=", args: [{ kind: "call", name: "str", args: [{ kind: "term", term: { kind: "var", name: "s" } }] }, { kind: "term", term: { kind: "literal", value: after, datatype: "http://www.w3.org/2001/XMLSchema#string" } }] } });
+      if (Date.now() - started > maxTime) {
+        const message = `timed out: reading the schema from ${shown} took over ${(maxTime / 1000).toLocaleString("en-US")} s (maxTimeMs) after ${pages} pages`;
+        throw new SparqlStoreError(message, shown, undefined, { cause: new EndpointError(message, "timeout", shown) });
+      }
       const where: Group = { type: "group", patterns };
       const page: Query = { ...base, limit: pageSize, where: options.graph === undefined ? where : { type: "group", patterns: [{ type: "graph", name: { kind: "iri", value: options.graph }, group: where }] } };
       let body: string;
