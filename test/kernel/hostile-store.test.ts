@@ -6,7 +6,7 @@
 // redirects to another host, 401/403/500 bodies echoing the token, a connection cut mid-answer).
 // Every case must end within its bound (the test's own timeout) with a GroundwireError that has
 // a code, never a crash, and the token in no message. Real sockets throughout.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +22,7 @@ import { freePort } from "../free-port.js";
 import { HOSTILE_SECRET, startHostileEndpoint, type HostileEndpoint } from "./hostile-endpoint.js";
 
 const DIST = fileURLToPath(new URL("../../dist/node.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const OLYMPICS = fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url));
 const schema = Schema.fromGraph(loadGraphFile(OLYMPICS));
 const kernel = createKernel(schema);
@@ -260,6 +261,24 @@ describe("ingestToGraphStore against a hostile graph store", () => {
   it("a store that said 200 and then cut its answer did replace the graph: reported written, not failed", async () => {
     expect(await put("cut-after-200")).toMatchObject({ ok: true, written: slice.quads.length });
   });
+
+  it.skipIf(!existsSync(CLI))("groundwire slice --graph-store-token-file against a store echoing the token: exit 1, 'not replaced', the token nowhere", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-slice-"));
+    writeFileSync(join(dir, "token"), `${HOSTILE_SECRET}\n`);
+    const doc = join(dir, "notes.md");
+    writeFileSync(doc, text);
+    const slice = (path: string) =>
+      new Promise<{ code: number; stderr: string; stdout: string }>((resolve) =>
+        execFile(process.execPath, [CLI, "slice", doc, "--graph-store", `${hostile.base}/${path}`, "--graph-store-token-file", join(dir, "token")], { encoding: "utf8", timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr })),
+      );
+    const refused = await slice("echo-401");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^groundwire slice: ingest: the graph store http:\/\/127\.0\.0\.1:\d+\/echo-401\?graph=\*\*\* answered HTTP 401 Unauthorized: unauthorized: you sent \*\*\* \(token \*\*\*\); the graph <[^>]+> was not replaced\n$/);
+    expect(refused.stderr + refused.stdout).not.toContain(HOSTILE_SECRET);
+    const written = await slice("cut-after-200");
+    expect(written.code).toBe(0);
+    expect(written.stderr).toMatch(/^groundwire slice: wrote \d+ quads \(\d+ fragments\) as the graph </);
+  }, 60_000);
 
   it("a SHACL-invalid slice is refused before any request", async () => {
     const f0 = slice.quads.find((q) => q.predicate.value === `${EVIDENCE_NS}fragmentId`)!.subject.value;
