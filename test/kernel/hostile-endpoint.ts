@@ -55,6 +55,9 @@ export const HOSTILE: Record<string, Handler> = {
   // 50,000 rows in under 8 MiB: far more than the LIMIT the query was sent with
   "many-rows": (_q, res) =>
     stream(res.writeHead(200, JSON_TYPE), '{"head":{"vars":["c","s"]},"results":{"bindings":[', 50_000, (i) => `${i ? "," : ""}{"c":{"type":"uri","value":"http://example.org/olympics/C${i}"},"s":{"type":"uri","value":"http://example.org/olympics/C${i}"}}`, "]}}"),
+  // 100 rows (a small answer) for a query sent with LIMIT 5
+  "hundred-rows": (_q, res) =>
+    stream(res.writeHead(200, JSON_TYPE), '{"head":{"vars":["s"]},"results":{"bindings":[', 100, (i) => `${i ? "," : ""}{"s":{"type":"uri","value":"http://example.org/olympics/C${i}"}}`, "]}}"),
   // 2,000,000 rows: past the byte cap
   "millions-of-rows": (_q, res) => stream(res.writeHead(200, JSON_TYPE), '{"head":{"vars":["x"]},"results":{"bindings":[', 2_000_000, (i) => `${i ? "," : ""}{"x":{"type":"literal","value":"${i}"}}`, "]}}"),
   // 64 MiB of spaces gzipped to ≈ 64 KB, declared as content-encoding

@@ -28,6 +28,8 @@ export interface SparqlStore {
   readonly name: string;
   /** Run a SELECT or ASK query. */
   query(sparql: string): Promise<SparqlResult>;
+  /** An HTTP endpoint's store: the answer's text, unread (a server waits for it on one thread and reads it on another; `parseSparqlJsonResults(text, name)` reads it as `query` does). */
+  queryText?(sparql: string): Promise<string>;
 }
 
 /** A store failed: names the store, and the HTTP status when there was one. */
@@ -150,30 +152,34 @@ export function createSparqlEndpointStore(url: string, options: SparqlEndpointOp
   }
   const shown = redactUrl(target);
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const queryText = async (sparql: string): Promise<string> => {
+    let text: string;
+    try {
+      ({ text } = await postToEndpoint({
+        what: "the SPARQL endpoint",
+        url: target,
+        // The query travels as a form value (URLSearchParams encodes it), never pasted into the URL.
+        body: new URLSearchParams({ query: sparql }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/sparql-results+json", ...options.headers },
+        timeoutMs,
+        attempts: options.attempts,
+        maxRetryAfterMs: options.maxRetryAfterMs,
+        retryDelayMs: options.retryDelayMs,
+        maxResponseBytes: options.maxResponseBytes,
+        fetch: options.fetch,
+        secrets: Object.values(options.headers ?? {}),
+      }));
+    } catch (error) {
+      if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.upstreamStatus, { cause: error });
+      throw error;
+    }
+    return text;
+  };
   return {
     name: shown,
+    queryText,
     async query(sparql) {
-      let text: string;
-      try {
-        ({ text } = await postToEndpoint({
-          what: "the SPARQL endpoint",
-          url: target,
-          // The query travels as a form value (URLSearchParams encodes it), never pasted into the URL.
-          body: new URLSearchParams({ query: sparql }).toString(),
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/sparql-results+json", ...options.headers },
-          timeoutMs,
-          attempts: options.attempts,
-          maxRetryAfterMs: options.maxRetryAfterMs,
-          retryDelayMs: options.retryDelayMs,
-          maxResponseBytes: options.maxResponseBytes,
-          fetch: options.fetch,
-          secrets: Object.values(options.headers ?? {}),
-        }));
-      } catch (error) {
-        if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.upstreamStatus, { cause: error });
-        throw error;
-      }
-      return parseSparqlJsonResults(text, shown);
+      return parseSparqlJsonResults(await queryText(sparql), shown);
     },
   };
 }

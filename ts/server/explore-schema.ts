@@ -13,6 +13,8 @@ import type { ExploreSchemaInput } from "./schemas.js";
 
 /** How long an example query may take, ms. */
 const EXAMPLES_TIMEOUT_MS = 5_000;
+/** Longest answer read for example triples, bytes. */
+const EXAMPLES_MAX_BYTES = 1024 * 1024;
 
 function hitsText(hits: SchemaHit[]): string {
   if (!hits.length) return "no class or property matches\n";
@@ -72,7 +74,8 @@ export async function describeSchemaTerm(ctx: CheckContext, input: ExploreSchema
 
 /** The main thread's half: the examples from the endpoint, added to the description (the same answer as {@link exploreSchema}). */
 export async function addEndpointExamples(ctx: CheckContext, input: ExploreSchemaInput, described: { term: TermDescription }) {
-  const { store } = targetOf(ctx, input, EXAMPLES_TIMEOUT_MS);
+  // a few example triples: 1 MiB is ample, and the answer is read here, on the main thread
+  const { store } = targetOf(ctx, input, EXAMPLES_TIMEOUT_MS, EXAMPLES_MAX_BYTES);
   const term = await addTermExamples(schemaOf(ctx, { name: input.schema }), described.term, store);
   return { term, text: termText(term) };
 }

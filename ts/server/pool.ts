@@ -30,7 +30,7 @@ import {
 } from "./checks.js";
 import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
-import { endpointOf, prepareRunSparql, runSparql, runSparqlOnEndpoint } from "./run-sparql.js";
+import { endpointOf, fetchRunAnswer, prepareRunSparql, runSparql, shapeRunSparql } from "./run-sparql.js";
 import type { PreparedPlan } from "../kernel/index.js";
 import type { SparqlRunBody } from "./schemas.js";
 import { addEndpointExamples, describeSchemaTerm, examplesFromEndpoint, exploreSchema } from "./explore-schema.js";
@@ -39,7 +39,7 @@ import type { TermDescription } from "../kernel/index.js";
 import type { EndpointSpec, SparqlSettings } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, prepareRunSparql, exploreSchema, describeSchemaTerm } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, prepareRunSparql, shapeRunSparql, exploreSchema, describeSchemaTerm } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 
@@ -96,7 +96,8 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
     endpointWaits++;
     try {
       const prepared = JSON.parse(await ctx.runner.run("prepareRunSparql", body)) as PreparedPlan;
-      return answerText(await runSparqlOnEndpoint(ctx, body as SparqlRunBody, prepared), ctx.limits);
+      const text = await fetchRunAnswer(ctx, body as SparqlRunBody, prepared);
+      return await ctx.runner.run("shapeRunSparql", { body, prepared, text });
     } finally {
       endpointWaits--;
     }
@@ -119,7 +120,7 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
 }
 
 /** Requests waiting on an endpoint at once (run_sparql, explore_schema's examples: on the main thread, holding no worker); past it 503 `overloaded`. */
-export const MAX_ENDPOINT_WAITS = 64;
+export const MAX_ENDPOINT_WAITS = 16;
 let endpointWaits = 0;
 const endpointsBusy = () => new GroundwireError(`${MAX_ENDPOINT_WAITS} requests are waiting on SPARQL endpoints already; retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
 

@@ -10,11 +10,12 @@
  *
  * With a worker pool, a run on an endpoint is split: the check and the LIMIT rewrite (CPU) run
  * in a worker ({@link prepareRunSparql}), the wait for the endpoint (I/O) on the main thread
- * ({@link runSparqlOnEndpoint}), so endpoints that are slow or never answer hold no worker and
- * every other check goes on.
+ * ({@link fetchRunAnswer}), the reading of its answer (up to 8 MiB of JSON) in a worker again
+ * ({@link shapeRunSparql}): endpoints that are slow or never answer hold no worker, every other
+ * check goes on, and no answer is parsed on the thread that routes.
  */
 import type { Graph } from "../rdf/graph.js";
-import { answerPreparedPlan, createKernel, createSparqlEndpointStore, prepareCheckedPlan, runCheckedPlan, type PreparedPlan, type RunPlanResult, type SparqlStore } from "../kernel/index.js";
+import { answerPreparedPlan, createKernel, createSparqlEndpointStore, parseSparqlJsonResults, prepareCheckedPlan, runCheckedPlan, type PreparedPlan, type RunPlanResult, type SparqlStore } from "../kernel/index.js";
 import { createOxigraphStore } from "../kernel/node.js";
 import { checkBound, workLimitError } from "../work-limits.js";
 import { GroundwireError } from "../errors.js";
@@ -29,7 +30,7 @@ export const MAX_RUN_RESPONSE_BYTES = 8 * 1024 * 1024;
 const embedded = new WeakMap<Graph, SparqlStore>();
 
 /** Where a request runs: the endpoint or graph it names, else the only one the server holds. */
-export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: string }, timeoutMs: number): { label: string; store: SparqlStore } {
+export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: string }, timeoutMs: number, maxResponseBytes = MAX_RUN_RESPONSE_BYTES): { label: string; store: SparqlStore } {
   const endpoints = ctx.endpoints ?? new Map<string, EndpointTarget>();
   let endpoint = body.endpoint;
   let graph = body.graph;
@@ -42,7 +43,7 @@ export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: s
   if (endpoint !== undefined) {
     const target = endpoints.get(endpoint);
     if (!target) throw new NotFoundError(`endpoint: no endpoint named ${JSON.stringify(endpoint)} (the server holds ${[...endpoints.keys()].join(", ") || "none"})`);
-    return { label: `endpoint ${endpoint}`, store: createSparqlEndpointStore(target.url, { headers: target.headers, timeoutMs, attempts: 1, maxResponseBytes: MAX_RUN_RESPONSE_BYTES }) };
+    return { label: `endpoint ${endpoint}`, store: createSparqlEndpointStore(target.url, { headers: target.headers, timeoutMs, attempts: 1, maxResponseBytes }) };
   }
   const g = ctx.graphs.get(graph!);
   if (!g) throw new NotFoundError(`graph: no graph named ${JSON.stringify(graph)} (the server holds ${[...ctx.graphs.keys()].join(", ") || "none"})`);
@@ -99,8 +100,14 @@ export function prepareRunSparql(ctx: CheckContext, body: SparqlRunBody): Prepar
   return prepareCheckedPlan(createKernel(schemaOf(ctx, body.schema)), (body.query ?? body.ops)!, body.goal, runOptions(ctx, body));
 }
 
-/** The main thread's half: send a prepared plan to the endpoint and shape the answer (the same answer as {@link runSparql}). */
-export async function runSparqlOnEndpoint(ctx: CheckContext, body: SparqlRunBody, prepared: PreparedPlan) {
-  const { label, store } = targetOf(ctx, body, body.timeoutMs ?? 10_000);
-  return answerOf(label, answerPreparedPlan(prepared, await store.query(prepared.sent), runOptions(ctx, body)));
+/** The main thread's half: send a prepared plan to the endpoint and wait for its answer, unread (I/O only). */
+export async function fetchRunAnswer(ctx: CheckContext, body: SparqlRunBody, prepared: PreparedPlan): Promise<string> {
+  const { store } = targetOf(ctx, body, body.timeoutMs ?? 10_000);
+  return store.queryText!(prepared.sent);
+}
+
+/** The worker's second half: read the endpoint's answer and shape it (the same answer as {@link runSparql}). */
+export function shapeRunSparql(ctx: CheckContext, task: { body: SparqlRunBody; prepared: PreparedPlan; text: string }) {
+  const { label, store } = targetOf(ctx, task.body, task.body.timeoutMs ?? 10_000);
+  return answerOf(label, answerPreparedPlan(task.prepared, parseSparqlJsonResults(task.text, store.name), runOptions(ctx, task.body)));
 }
