@@ -148,6 +148,27 @@ describe("schemaFromEndpoint against a hostile endpoint", () => {
     expect(e.message).toMatch(/^timed out: reading the schema from http:\/\/127\.0\.0\.1:\d+\/slow-endless-schema took over 1 s \(maxTimeMs\) after \d+ pages$/);
   });
 
+  it.skipIf(!existsSync(CLI))("groundwire check --schema sparql:URL against a hostile endpoint: exit 1 with the endpoint's fault, credentials in the URL redacted; a bad #graph= is a usage error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-check-"));
+    const query = join(dir, "q.rq");
+    writeFileSync(query, "SELECT ?s WHERE { ?s ?p ?o }\n");
+    const check = (schema: string) =>
+      new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(process.execPath, [CLI, "check", query, "--schema", schema], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CACHE_HOME: dir } }, (error, _stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stderr })),
+      );
+    const base = hostile.base.replace("http://", "http://alice:s3cr3t-pass-99@");
+    const html = await check(`sparql:${base}/html`);
+    expect(html.code).toBe(1);
+    expect(html.stderr).toMatch(/^groundwire check: --schema "sparql:http:\/\/127\.0\.0\.1:\d+\/html": http:\/\/127\.0\.0\.1:\d+\/html: the answer to a CONSTRUCT page is not Turtle or N-Triples: /);
+    const echoed = await check(`sparql:${base}/echo-401`);
+    expect(echoed.code).toBe(1);
+    expect(echoed.stderr).toContain("answered HTTP 401 Unauthorized");
+    for (const out of [html.stderr, echoed.stderr]) expect(out).not.toMatch(/s3cr3t|alice/);
+    const bad = await check(`sparql:${hostile.base}/small-schema#graph=%E0%A4%A`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('groundwire check: --schema sparql:URL#graph=IRI: the IRI is not percent-encoded properly, got "#graph=%E0%A4%A"\n');
+  }, 60_000);
+
   it("a cache file that does not read back whole is never trusted: the endpoint is read again and the file replaced", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "groundwire-hostile-cache-"));
     const url = `${hostile.base}/small-schema`;
@@ -164,6 +185,7 @@ describe("schemaFromEndpoint against a hostile endpoint", () => {
       JSON.stringify({ ...saved, ntriples: saved.ntriples.replace("City", "Town") }), // edited: the checksum no longer matches
       JSON.stringify({ ...saved, url: "http://elsewhere.example/sparql" }), // another endpoint's
       JSON.stringify({ ...saved, fetchedAt: "not a time" }),
+      JSON.stringify({ ...saved, fetchedAt: "2999-01-01T00:00:00.000Z" }), // from the future: never stale, so never trusted
       JSON.stringify([1, 2, 3]),
       "null",
     ];
