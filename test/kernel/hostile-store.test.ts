@@ -148,27 +148,6 @@ describe("schemaFromEndpoint against a hostile endpoint", () => {
     expect(e.message).toMatch(/^timed out: reading the schema from http:\/\/127\.0\.0\.1:\d+\/slow-endless-schema took over 1 s \(maxTimeMs\) after \d+ pages$/);
   });
 
-  it.skipIf(!existsSync(CLI))("groundwire check --schema sparql:URL against a hostile endpoint: exit 1 with the endpoint's fault, credentials in the URL redacted; a bad #graph= is a usage error", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-check-"));
-    const query = join(dir, "q.rq");
-    writeFileSync(query, "SELECT ?s WHERE { ?s ?p ?o }\n");
-    const check = (schema: string) =>
-      new Promise<{ code: number; stderr: string }>((resolve) =>
-        execFile(process.execPath, [CLI, "check", query, "--schema", schema], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CACHE_HOME: dir } }, (error, _stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stderr })),
-      );
-    const base = hostile.base.replace("http://", "http://alice:s3cr3t-pass-99@");
-    const html = await check(`sparql:${base}/html`);
-    expect(html.code).toBe(1);
-    expect(html.stderr).toMatch(/^groundwire check: --schema "sparql:http:\/\/127\.0\.0\.1:\d+\/html": http:\/\/127\.0\.0\.1:\d+\/html: the answer to a CONSTRUCT page is not Turtle or N-Triples: /);
-    const echoed = await check(`sparql:${base}/echo-401`);
-    expect(echoed.code).toBe(1);
-    expect(echoed.stderr).toContain("answered HTTP 401 Unauthorized");
-    for (const out of [html.stderr, echoed.stderr]) expect(out).not.toMatch(/s3cr3t|alice/);
-    const bad = await check(`sparql:${hostile.base}/small-schema#graph=%E0%A4%A`);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('groundwire check: --schema sparql:URL#graph=IRI: the IRI is not percent-encoded properly, got "#graph=%E0%A4%A"\n');
-  }, 60_000);
-
   it("a cache file that does not read back whole is never trusted: the endpoint is read again and the file replaced", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "groundwire-hostile-cache-"));
     const url = `${hostile.base}/small-schema`;
@@ -199,27 +178,6 @@ describe("schemaFromEndpoint against a hostile endpoint", () => {
     }
   });
 
-  it.skipIf(!existsSync(DIST))("two processes refreshing one cache at once: each gets the schema, the file left is whole, no temporary is left", async () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), "groundwire-hostile-race-"));
-    const url = `${hostile.base}/small-schema`;
-    // the built package's Node entry (it sets up the SHA-256 backend the cache names its files with)
-    const entry = DIST;
-    const script = `const { schemaFromEndpoint } = await import(${JSON.stringify(entry)}); let n = 0; for (let i = 0; i < 15; i++) { const r = await schemaFromEndpoint(${JSON.stringify(url)}, { cacheDir: ${JSON.stringify(cacheDir)}, refresh: i % 2 === 0 }); n += r.schema.classes.has("http://example.org/e/City") ? 1 : 0; } console.log(n);`;
-    const child = () =>
-      new Promise<string>((resolve, reject) => {
-        const p = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
-        let out = "";
-        let err = "";
-        p.stdout.on("data", (d) => (out += d));
-        p.stderr.on("data", (d) => (err += d));
-        p.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err.slice(0, 500)}`))));
-      });
-    const [a, b] = await Promise.all([child(), child()]);
-    // 15 reads of one class each, in both processes
-    expect([a, b]).toEqual(["15", "15"]);
-    expect(readdirSync(cacheDir)).toEqual([endpointSchemaCacheFile(cacheDir, url).slice(cacheDir.length + 1)]);
-    expect((await schemaFromEndpoint(url, { cacheDir })).cached).toBe(true);
-  }, 60_000);
 });
 
 describe("ingestToGraphStore against a hostile graph store", () => {
@@ -284,24 +242,6 @@ describe("ingestToGraphStore against a hostile graph store", () => {
     expect(await put("cut-after-200")).toMatchObject({ ok: true, written: slice.quads.length });
   });
 
-  it.skipIf(!existsSync(CLI))("groundwire slice --graph-store-token-file against a store echoing the token: exit 1, 'not replaced', the token nowhere", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-slice-"));
-    writeFileSync(join(dir, "token"), `${HOSTILE_SECRET}\n`);
-    const doc = join(dir, "notes.md");
-    writeFileSync(doc, text);
-    const slice = (path: string) =>
-      new Promise<{ code: number; stderr: string; stdout: string }>((resolve) =>
-        execFile(process.execPath, [CLI, "slice", doc, "--graph-store", `${hostile.base}/${path}`, "--graph-store-token-file", join(dir, "token")], { encoding: "utf8", timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr })),
-      );
-    const refused = await slice("echo-401");
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^groundwire slice: ingest: the graph store http:\/\/127\.0\.0\.1:\d+\/echo-401\?graph=\*\*\* answered HTTP 401 Unauthorized: unauthorized: you sent \*\*\* \(token \*\*\*\); the graph <[^>]+> was not replaced\n$/);
-    expect(refused.stderr + refused.stdout).not.toContain(HOSTILE_SECRET);
-    const written = await slice("cut-after-200");
-    expect(written.code).toBe(0);
-    expect(written.stderr).toMatch(/^groundwire slice: wrote \d+ quads \(\d+ fragments\) as the graph </);
-  }, 60_000);
-
   it("a SHACL-invalid slice is refused before any request", async () => {
     const f0 = slice.quads.find((q) => q.predicate.value === `${EVIDENCE_NS}fragmentId`)!.subject.value;
     const bad: GraphSlice = {
@@ -315,4 +255,68 @@ describe("ingestToGraphStore against a hostile graph store", () => {
     expect(report.violations.map((v) => v.constraint)).toContain("PatternConstraintComponent");
     expect(hostile.requests.length).toBe(before);
   });
+});
+
+// the suites that start processes of the built package, run side by side (each waits on its children)
+describe.skipIf(!existsSync(CLI) || !existsSync(DIST)).concurrent("through the built package: the CLI and two processes at once", () => {
+  it("groundwire check --schema sparql:URL against a hostile endpoint: exit 1 with the endpoint's fault, credentials in the URL redacted; a bad #graph= is a usage error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-check-"));
+    const query = join(dir, "q.rq");
+    writeFileSync(query, "SELECT ?s WHERE { ?s ?p ?o }\n");
+    const check = (schema: string) =>
+      new Promise<{ code: number; stderr: string }>((resolve) =>
+        execFile(process.execPath, [CLI, "check", query, "--schema", schema], { encoding: "utf8", timeout: 30_000, env: { ...process.env, XDG_CACHE_HOME: dir } }, (error, _stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stderr })),
+      );
+    const base = hostile.base.replace("http://", "http://alice:s3cr3t-pass-99@");
+    const html = await check(`sparql:${base}/html`);
+    expect(html.code).toBe(1);
+    expect(html.stderr).toMatch(/^groundwire check: --schema "sparql:http:\/\/127\.0\.0\.1:\d+\/html": http:\/\/127\.0\.0\.1:\d+\/html: the answer to a CONSTRUCT page is not Turtle or N-Triples: /);
+    const echoed = await check(`sparql:${base}/echo-401`);
+    expect(echoed.code).toBe(1);
+    expect(echoed.stderr).toContain("answered HTTP 401 Unauthorized");
+    for (const out of [html.stderr, echoed.stderr]) expect(out).not.toMatch(/s3cr3t|alice/);
+    const bad = await check(`sparql:${hostile.base}/small-schema#graph=%E0%A4%A`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('groundwire check: --schema sparql:URL#graph=IRI: the IRI is not percent-encoded properly, got "#graph=%E0%A4%A"\n');
+  }, 60_000);
+
+  it("two processes refreshing one cache at once: each gets the schema, the file left is whole, no temporary is left", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "groundwire-hostile-race-"));
+    const url = `${hostile.base}/small-schema`;
+    // the built package's Node entry (it sets up the SHA-256 backend the cache names its files with)
+    const entry = DIST;
+    const script = `const { schemaFromEndpoint } = await import(${JSON.stringify(entry)}); let n = 0; for (let i = 0; i < 15; i++) { const r = await schemaFromEndpoint(${JSON.stringify(url)}, { cacheDir: ${JSON.stringify(cacheDir)}, refresh: i % 2 === 0 }); n += r.schema.classes.has("http://example.org/e/City") ? 1 : 0; } console.log(n);`;
+    const child = () =>
+      new Promise<string>((resolve, reject) => {
+        const p = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let err = "";
+        p.stdout.on("data", (d) => (out += d));
+        p.stderr.on("data", (d) => (err += d));
+        p.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`exit ${code}: ${err.slice(0, 500)}`))));
+      });
+    const [a, b] = await Promise.all([child(), child()]);
+    // 15 reads of one class each, in both processes
+    expect([a, b]).toEqual(["15", "15"]);
+    expect(readdirSync(cacheDir)).toEqual([endpointSchemaCacheFile(cacheDir, url).slice(cacheDir.length + 1)]);
+    expect((await schemaFromEndpoint(url, { cacheDir })).cached).toBe(true);
+  }, 60_000);
+
+  it("groundwire slice --graph-store-token-file against a store echoing the token: exit 1, 'not replaced', the token nowhere", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-slice-"));
+    writeFileSync(join(dir, "token"), `${HOSTILE_SECRET}\n`);
+    const doc = join(dir, "notes.md");
+    writeFileSync(doc, "# Title\n\nA paragraph.\n");
+    const slice = (path: string) =>
+      new Promise<{ code: number; stderr: string; stdout: string }>((resolve) =>
+        execFile(process.execPath, [CLI, "slice", doc, "--graph-store", `${hostile.base}/${path}`, "--graph-store-token-file", join(dir, "token")], { encoding: "utf8", timeout: 30_000 }, (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr })),
+      );
+    const refused = await slice("echo-401");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^groundwire slice: ingest: the graph store http:\/\/127\.0\.0\.1:\d+\/echo-401\?graph=\*\*\* answered HTTP 401 Unauthorized: unauthorized: you sent \*\*\* \(token \*\*\*\); the graph <[^>]+> was not replaced\n$/);
+    expect(refused.stderr + refused.stdout).not.toContain(HOSTILE_SECRET);
+    const written = await slice("cut-after-200");
+    expect(written.code).toBe(0);
+    expect(written.stderr).toMatch(/^groundwire slice: wrote \d+ quads \(\d+ fragments\) as the graph </);
+  }, 60_000);
 });
