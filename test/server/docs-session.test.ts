@@ -12,7 +12,7 @@ const hasTools = ["/usr/bin/curl", "/usr/bin/jq"].every(existsSync);
 
 /** The fenced sh blocks of the "A session with curl" section, in order. */
 function sessionBlocks(): string[] {
-  const section = DOC.slice(DOC.indexOf("### A session with curl"), DOC.indexOf("### Routes"));
+  const section = DOC.slice(DOC.indexOf("### A session with curl"), DOC.indexOf("### An agent's session with curl"));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
@@ -57,6 +57,26 @@ describe.skipIf(!existsSync(CLI) || !hasTools)("docs/serving.md curl session (ne
       expect(docs[2]).toMatchObject({ turns: 1 });
       expect(docs[3].snapped).toBe('He wrote "on a dreary night of November" [s1].');
       expect(DOC).toContain('"snapped": "He wrote \\"on a dreary night of November\\" [s1]."');
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!existsSync(CLI) || !hasTools)("docs/serving.md agent session: explore, check, refuse, fix, run (needs curl, jq and dist/)", () => {
+  it("starts the server as written and prints what the page shows", async () => {
+    const section = DOC.slice(DOC.indexOf("### An agent's session with curl"), DOC.indexOf("### Routes"));
+    const [start, session] = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const shown = /```text\n([\s\S]*?)```/.exec(section)![1]!;
+    const args = start!.trim().split(/\s+/);
+    expect(args.slice(0, 2)).toEqual(["groundwire", "serve"]);
+    const server = await startServer(args.slice(2));
+    try {
+      const script = session!.replaceAll("http://127.0.0.1:8787", server.url);
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile("bash", ["-euo", "pipefail", "-c", script], (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
+      );
+      expect(out).toBe(shown);
     } finally {
       await server.stop();
     }

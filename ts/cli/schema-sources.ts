@@ -35,7 +35,11 @@ export async function endpointSchemaFile(command: string, source: string, option
   if (hash >= 0) {
     const fragment = url.slice(hash + 1);
     if (!fragment.startsWith("graph=") || fragment.length === "graph=".length) throw new CliError(`${command}: --schema sparql:URL takes one fragment, #graph=IRI (the named graph to read), got ${echo(`#${fragment}`)}`, 2);
-    graph = decodeURIComponent(fragment.slice("graph=".length));
+    try {
+      graph = decodeURIComponent(fragment.slice("graph=".length));
+    } catch {
+      throw new CliError(`${command}: --schema sparql:URL#graph=IRI: the IRI is not percent-encoded properly, got ${echo(`#${fragment}`)}`, 2);
+    }
     url = url.slice(0, hash);
   }
   const dir = join(cacheDir(undefined, false)!, "endpoint-schemas");

@@ -29,12 +29,23 @@ export interface GraphStoreTarget {
   fetch?: typeof fetch;
 }
 
-/** A remote write failed: nothing was replaced (the store keeps the previous revision). 502 `upstream`, 504 `timeout`. */
+/**
+ * A remote write failed. `replaced` says what the store holds: `false` when the store refused
+ * the PUT or was never reached (it keeps the previous revision); `"unknown"` when the request
+ * went out and no answer came back (a timeout, a connection broken off): a PUT replaces the graph
+ * whole, so the store holds either the previous revision or this one, and only reading the
+ * graph back tells which. 502 `upstream`, 504 `timeout`.
+ */
 export class GraphStoreError extends GroundwireError {
-  constructor(message: string, options: { status: 502 | 504; cause?: unknown }) {
+  readonly replaced: false | "unknown";
+  constructor(message: string, options: { status: 502 | 504; cause?: unknown; replaced?: false | "unknown" }) {
     super(message, { code: options.status === 504 ? "timeout" : "upstream", status: options.status, cause: options.cause });
+    this.replaced = options.replaced ?? false;
   }
 }
+
+/** Causes that mean the request never reached the store (nothing can have been written). */
+const NEVER_SENT = /\((ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\)$/;
 
 /** A validated slice's triples (all in the default graph) as N-Triples: the PUT names their graph. */
 export function sliceNTriples(slice: GraphSlice): string {
@@ -66,8 +77,13 @@ export async function ingestToGraphStore(target: GraphStoreTarget, slice: GraphS
       secrets: Object.values(target.headers ?? {}),
     });
   } catch (error) {
-    if (error instanceof EndpointError) throw new GraphStoreError(`ingest: ${error.message}; the graph <${slice.artifactIri}> was not replaced`, { status: error.status === 504 ? 504 : 502, cause: error });
-    throw error;
+    if (!(error instanceof EndpointError)) throw error;
+    // the store said 2xx: the graph was replaced, whatever became of the rest of its answer (cut, slow, oversized)
+    if (error.upstreamStatus !== undefined && error.upstreamStatus >= 200 && error.upstreamStatus < 300) return { ok: true, written: slice.quads.length, graph: slice.artifactIri, violations: [] };
+    const status = error.status === 504 ? 504 : 502;
+    const refused = error.failure === "status" || error.failure === "redirect" || (error.failure === "unreachable" && NEVER_SENT.test(error.message));
+    if (refused) throw new GraphStoreError(`ingest: ${error.message}; the graph <${slice.artifactIri}> was not replaced`, { status, cause: error, replaced: false });
+    throw new GraphStoreError(`ingest: ${error.message}; the PUT was sent but not answered, so the graph <${slice.artifactIri}> holds either its previous revision or this one (a PUT replaces it whole): read it back to know`, { status, cause: error, replaced: "unknown" });
   }
   return { ok: true, written: slice.quads.length, graph: slice.artifactIri, violations: [] };
 }

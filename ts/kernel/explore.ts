@@ -182,6 +182,18 @@ export async function describeTerm(schema: Schema, term: string, options: { limi
   return out;
 }
 
+/**
+ * The example triples {@link describeTerm} adds with a store, for a description made without
+ * one (a server describes in a worker and asks the endpoint from its main thread).
+ * @returns the description with `examples` set (a class or property), else as given
+ */
+export async function addTermExamples(schema: Schema, description: TermDescription, store: SparqlStore, options: { examples?: number; prefixes?: Record<string, string> } = {}): Promise<TermDescription> {
+  checkArgs("addTermExamples", arguments, "schema:schema description:object store:sparqlStore options?:object");
+  if (description.kind !== "class" && description.kind !== "property") return description;
+  const examples = await examplesOf(store, description.iri, description.kind === "class", Math.max(1, Math.min(20, options.examples ?? 5)), displayPrefixes(schema, options.prefixes));
+  return { ...description, examples };
+}
+
 async function examplesOf(store: SparqlStore, iri: string, isClass: boolean, count: number, prefixes: Record<string, string>): Promise<string[]> {
   const s: Term = { kind: "var", name: "s" };
   const o: Term = { kind: "var", name: "o" };
@@ -192,7 +204,8 @@ async function examplesOf(store: SparqlStore, iri: string, isClass: boolean, cou
   const answer = await store.query(toSparql(query));
   if (answer.kind !== "bindings") return [];
   const term = formatResultTerm({ type: "uri", value: iri }, prefixes);
-  return answer.rows.map((r) => (isClass ? `${formatResultTerm(r.s, prefixes)} a ${term}` : `${formatResultTerm(r.s, prefixes)} ${term} ${formatResultTerm(r.o, prefixes)}`));
+  // at most `count`, even from a store that ignores the LIMIT it was sent
+  return answer.rows.slice(0, count).map((r) => (isClass ? `${formatResultTerm(r.s, prefixes)} a ${term}` : `${formatResultTerm(r.s, prefixes)} ${term} ${formatResultTerm(r.o, prefixes)}`));
 }
 
 /** Whether `want` occurs in `key` at the start of a word (after a character that is not a letter, digit or `_`): "label" in "rdfs label". */

@@ -14,5 +14,5 @@ export { Kernel, createKernel } from "./check/kernel.js";
 export { renderPlanState, type CheckResult, type ContextEntry, type Diagnostic } from "./check/diagnostics.js";
 export { createSparqlEndpointStore, parseSparqlJsonResults, solutionCount, SparqlStoreError, type SparqlStore, type SparqlResult, type ResultTerm } from "./store.js";
 export { prove, createScriptedSynthesizer, type ProveOptions, type ProveResult, type ProveTurn } from "./prove.js";
-export { runCheckedPlan, limitQuery, renderTable, formatResultTerm, QueryRefusedError, type RunPlanOptions, type RunPlanResult } from "./run.js";
-export { searchSchema, describeTerm, termIri, MAX_EXPLORE_ITEMS, type SchemaHit, type TermDescription } from "./explore.js";
+export { runCheckedPlan, prepareCheckedPlan, answerPreparedPlan, limitQuery, renderTable, formatResultTerm, QueryRefusedError, type PreparedPlan, type RunPlanOptions, type RunPlanResult } from "./run.js";
+export { searchSchema, describeTerm, addTermExamples, termIri, MAX_EXPLORE_ITEMS, type SchemaHit, type TermDescription } from "./explore.js";

@@ -18,12 +18,24 @@ import { solutionCount, type ResultTerm, type SparqlResult, type SparqlStore } f
 import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkArgs } from "../args.js";
 
-/** The plan did not pass its check: the message is the plan state (context, open goals, errors, warnings). */
+/** Entries of each list (context, open goals, errors, warnings) a refusal's message shows; `check` keeps them all. */
+export const MAX_REFUSAL_ITEMS = 50;
+
+/** The plan did not pass its check: the message is the plan state (context, open goals, errors, warnings), each list cut at {@link MAX_REFUSAL_ITEMS}. */
 export class QueryRefusedError extends GroundwireError {
   constructor(readonly check: Omit<CheckResult, "query">) {
-    super(`the plan has ${count(check.errors.length, "error")} and ${count(check.openGoals.length, "open goal")}; nothing was run\n${renderPlanState(check)}`, { code: "refused", status: 422 });
+    super(`the plan has ${count(check.errors.length, "error")} and ${count(check.openGoals.length, "open goal")}; nothing was run\n${boundedPlanState(check)}`, { code: "refused", status: 422 });
     this.name = "QueryRefusedError";
   }
+}
+
+/** renderPlanState with each list cut at MAX_REFUSAL_ITEMS and a line saying how many were left out: a 1 MB plan's 20,000 errors make a message a model can read. */
+function boundedPlanState(check: Omit<CheckResult, "query">): string {
+  const lists = ["context", "openGoals", "errors", "warnings"] as const;
+  const left = lists.map((k) => [k, Math.max(0, check[k].length - MAX_REFUSAL_ITEMS)] as const).filter(([, n]) => n > 0);
+  const cut = { ...check, context: check.context.slice(0, MAX_REFUSAL_ITEMS), openGoals: check.openGoals.slice(0, MAX_REFUSAL_ITEMS), errors: check.errors.slice(0, MAX_REFUSAL_ITEMS), warnings: check.warnings.slice(0, MAX_REFUSAL_ITEMS) };
+  const words: Record<(typeof lists)[number], string> = { context: "context entry", openGoals: "open goal", errors: "error", warnings: "warning" };
+  return renderPlanState(cut) + left.map(([k, n]) => `… ${count(n, words[k])} more not shown\n`).join("");
 }
 
 function count(n: number, what: string): string {
@@ -81,6 +93,31 @@ export function limitQuery(query: Query, maxRows: number): { query: Query; probe
  */
 export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[] | Plan, goal: Goal | GoalInput | string | undefined, store: SparqlStore, options: RunPlanOptions): Promise<RunPlanResult> {
   checkArgs("runCheckedPlan", arguments, "kernel:kernel plan:string|array|object goal?:object|string store:sparqlStore options:object");
+  const prepared = prepareCheckedPlan(kernel, plan, goal, options);
+  return answerPreparedPlan(prepared, await store.query(prepared.sent), options);
+}
+
+/** A plan that passed its check, ready to send: what {@link prepareCheckedPlan} returns (plain data: it crosses a thread). */
+export interface PreparedPlan {
+  check: Omit<CheckResult, "query">;
+  /** The query to send (the plan with its LIMIT rewritten). */
+  sent: string;
+  /** Whether `sent` asks for one row past the limit (to learn whether the limit cut the answer). */
+  probe: boolean;
+  /** Rows kept at most: maxRows, or the plan's own smaller LIMIT. */
+  keep: number;
+  /** The prefixes the query declares (the table writes IRIs with them). */
+  prefixes: Record<string, string>;
+}
+
+/**
+ * The first half of {@link runCheckedPlan}, without the store: check the plan, refuse it, or
+ * rewrite its LIMIT. A server runs this (CPU) in a worker and waits for the endpoint (I/O) on
+ * its main thread, so a slow endpoint holds no worker.
+ * @throws as runCheckedPlan before the store is asked
+ */
+export function prepareCheckedPlan(kernel: Kernel, plan: string | readonly Op[] | Plan, goal: Goal | GoalInput | string | undefined, options: RunPlanOptions): PreparedPlan {
+  checkArgs("prepareCheckedPlan", arguments, "kernel:kernel plan:string|array|object goal?:object|string options:object");
   const { query, ...check } = kernel.check(plan, goal, { prefixes: options.prefixes, dialect: options.dialect });
   if (check.errors.length || check.openGoals.length) throw new QueryRefusedError(check);
   if (query.form !== "select" && query.form !== "ask") throw new GroundwireError(`a ${query.form.toUpperCase()} query is not run here: write a SELECT or an ASK`, { code: "bad_request", status: 400 });
@@ -88,17 +125,24 @@ export async function runCheckedPlan(kernel: Kernel, plan: string | readonly Op[
   // every prefix the plan relied on (the schema's, the endpoint's) is declared in the text sent
   const assumed = { ...kernel.schema.prefixes, ...options.prefixes, ...query.prefixes };
   const { query: limited, probe } = limitQuery({ ...query, prefixes: assumed }, options.maxRows);
-  const sent = toSparql(limited);
-  const answer = await store.query(sent);
-  return shapeAnswer(answer, { check, sent, probe, maxRows: options.maxRows, prefixes: assumed, tableRows: options.tableRows ?? 20 });
+  // the rows kept: maxRows, or the plan's own smaller LIMIT (a store that ignores the LIMIT sent is cut here)
+  const keep = probe ? options.maxRows : Math.min(options.maxRows, limited.limit ?? options.maxRows);
+  return { check, sent: toSparql(limited), probe, keep, prefixes: assumed };
 }
 
-function shapeAnswer(answer: SparqlResult, o: { check: Omit<CheckResult, "query">; sent: string; probe: boolean; maxRows: number; prefixes: Record<string, string>; tableRows: number }): RunPlanResult {
+/** The second half of {@link runCheckedPlan}: a store's answer to a prepared plan as rows, count and table. */
+export function answerPreparedPlan(prepared: PreparedPlan, answer: SparqlResult, options: Pick<RunPlanOptions, "maxRows" | "tableRows">): RunPlanResult {
+  checkArgs("answerPreparedPlan", arguments, "prepared:object answer:sparqlResult options:object");
+  return shapeAnswer(answer, { check: prepared.check, sent: prepared.sent, probe: prepared.probe, maxRows: options.maxRows, keep: prepared.keep, prefixes: prepared.prefixes, tableRows: options.tableRows ?? 20 });
+}
+
+function shapeAnswer(answer: SparqlResult, o: { check: Omit<CheckResult, "query">; sent: string; probe: boolean; maxRows: number; keep: number; prefixes: Record<string, string>; tableRows: number }): RunPlanResult {
   if (answer.kind === "boolean") {
     return { check: o.check, sent: o.sent, results: { head: { vars: [] }, boolean: answer.boolean }, count: 1, truncated: false, table: answer.boolean ? "true\n" : "false\n" };
   }
   const truncated = o.probe && answer.rows.length > o.maxRows;
-  const rows = truncated ? answer.rows.slice(0, o.maxRows) : answer.rows;
+  // never more than maxRows, even from a store that ignores the LIMIT it was sent
+  const rows = answer.rows.length > o.keep ? answer.rows.slice(0, o.keep) : answer.rows;
   const kept: SparqlResult = { kind: "bindings", variables: answer.variables, rows };
   return {
     check: o.check,

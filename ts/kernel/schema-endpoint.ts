@@ -9,8 +9,14 @@
  * paging from the last subject read) on the parsed algebra and, with `graph`, wraps the pattern in
  * GRAPH there (nothing pasted into query text). A page is cut at `pageSize` triples.
  * The triples fetched are cached in one file per endpoint and graph (`cacheDir`, the file named
- * by the SHA-256 of both), written atomically with the time they were read, and reused while
- * younger than `maxAgeMs` unless `refresh` is set.
+ * by the SHA-256 of both), written atomically with the time they were read and the SHA-256 of
+ * the triples, and reused while younger than `maxAgeMs` unless `refresh` is set. A cache file
+ * that does not read back whole (truncated, edited, not JSON, another endpoint's, a checksum
+ * that does not match) is never trusted: the endpoint is read again and the file replaced.
+ *
+ * The endpoint's answers are an untrusted peer's: each page is bounded in bytes and time, the
+ * pages in all by `maxTriples` and `maxBytes`, and an answer that is not Turtle or N-Triples is
+ * the endpoint's fault (SparqlStoreError, 502), never the caller's.
  */
 import { sha256Hex } from "../../bindings/sha256.js";
 import { existsSync, readFileSync } from "node:fs";
@@ -48,8 +54,12 @@ export interface EndpointSchemaOptions {
   pageSize?: number;
   /** Triples read at most in all (default 1,000,000); past it SparqlStoreError names the bound. */
   maxTriples?: number;
+  /** Characters of N-Triples read at most in all (default 256 Mi); past it SparqlStoreError names the bound. */
+  maxBytes?: number;
   /** Per-request timeout, ms (default 60,000). */
   timeoutMs?: number;
+  /** Longest the whole reading may take, ms (default 600,000): checked before each page, so an endpoint that answers every page slowly (or after a Retry-After) cannot stretch it without end. */
+  maxTimeMs?: number;
   /** Request headers (e.g. authorization: redacted from every message). */
   headers?: Record<string, string>;
   /** Folder of the cache files; absent: no cache. */
@@ -91,14 +101,15 @@ export async function schemaFromEndpoint(url: string, options: EndpointSchemaOpt
   const cacheFile = options.cacheDir !== undefined ? endpointSchemaCacheFile(options.cacheDir, url, options.graph) : undefined;
   const maxAge = options.maxAgeMs ?? 24 * 3600 * 1000;
   if (cacheFile && !options.refresh && existsSync(cacheFile)) {
-    const saved = JSON.parse(readFileSync(cacheFile, "utf8")) as { url: string; graph: string | null; fetchedAt: string; ntriples: string };
-    if (saved.url === url && saved.graph === (options.graph ?? null) && Date.now() - Date.parse(saved.fetchedAt) < maxAge) {
-      const graph = parseGraph(saved.ntriples, { format: "ntriples", source: cacheFile });
-      return { schema: Schema.fromGraph(graph), graph, fetchedAt: saved.fetchedAt, cached: true, cacheFile, pages: 0 };
-    }
+    const saved = readCache(cacheFile, url, options.graph);
+    if (saved && Date.now() - Date.parse(saved.fetchedAt) < maxAge) return { schema: Schema.fromGraph(saved.graph), graph: saved.graph, fetchedAt: saved.fetchedAt, cached: true, cacheFile, pages: 0 };
   }
   const pageSize = options.pageSize ?? 10_000;
   const maxTriples = options.maxTriples ?? 1_000_000;
+  const maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  let bytes = 0;
+  const maxTime = options.maxTimeMs ?? 600_000;
+  const started = Date.now();
   const shown = redactUrl(target);
   const fetchedAt = new Date().toISOString();
   const lines = new Set<string>();
@@ -111,6 +122,10 @@ export async function schemaFromEndpoint(url: string, options: EndpointSchemaOpt
     for (;;) {
       const patterns = [...base.where.patterns];
       if (after !== undefined) patterns.push({ type: "filter", expr: { kind: "call", name: ">=", args: [{ kind: "call", name: "str", args: [{ kind: "term", term: { kind: "var", name: "s" } }] }, { kind: "term", term: { kind: "literal", value: after, datatype: "http://www.w3.org/2001/XMLSchema#string" } }] } });
+      if (Date.now() - started > maxTime) {
+        const message = `timed out: reading the schema from ${shown} took over ${(maxTime / 1000).toLocaleString("en-US")} s (maxTimeMs) after ${pages} pages`;
+        throw new SparqlStoreError(message, shown, undefined, { cause: new EndpointError(message, "timeout", shown) });
+      }
       const where: Group = { type: "group", patterns };
       const page: Query = { ...base, limit: pageSize, where: options.graph === undefined ? where : { type: "group", patterns: [{ type: "graph", name: { kind: "iri", value: options.graph }, group: where }] } };
       let body: string;
@@ -130,9 +145,19 @@ export async function schemaFromEndpoint(url: string, options: EndpointSchemaOpt
       }
       pages++;
       // N-Triples is Turtle: one reader for both answers
-      const got = parseGraph(body, { format: "turtle", source: shown });
+      let got: Graph;
+      try {
+        got = parseGraph(body, { format: "turtle", source: shown });
+      } catch (error) {
+        throw new SparqlStoreError(`${shown}: the answer to a CONSTRUCT page is not Turtle or N-Triples: ${(error as Error).message.slice(0, 300)}`, shown, undefined, { cause: error });
+      }
       const before = lines.size;
-      for (const line of toNTriplesLines(got)) lines.add(line);
+      for (const line of toNTriplesLines(got)) {
+        if (lines.has(line)) continue;
+        bytes += line.length + 1;
+        if (bytes > maxBytes) throw new SparqlStoreError(`${shown}: the schema's triples pass ${maxBytes.toLocaleString("en-US")} characters of N-Triples (maxBytes)`, shown);
+        lines.add(line);
+      }
       if (lines.size > maxTriples) throw new SparqlStoreError(`${shown}: the schema holds more than ${maxTriples.toLocaleString("en-US")} triples (maxTriples)`, shown);
       // a CONSTRUCT page holds fewer triples than solutions (duplicates merge), so only a page that adds nothing ends the reading
       if (got.store.size === 0 || lines.size === before) break;
@@ -142,9 +167,27 @@ export async function schemaFromEndpoint(url: string, options: EndpointSchemaOpt
     }
   }
   const ntriples = [...lines].join("\n") + "\n";
-  if (cacheFile) writeFileAtomic(cacheFile, JSON.stringify({ url, graph: options.graph ?? null, fetchedAt, ntriples }));
+  if (cacheFile) writeFileAtomic(cacheFile, JSON.stringify({ url, graph: options.graph ?? null, fetchedAt, sha256: sha256Hex(ntriples), ntriples }));
   const graph = parseGraph(ntriples, { format: "ntriples", source: shown });
   return { schema: Schema.fromGraph(graph), graph, fetchedAt, cached: false, cacheFile, pages };
+}
+
+/**
+ * A cache file read back whole, or undefined when it cannot be trusted: unreadable, not JSON,
+ * another endpoint's or graph's, a time that is not one, a checksum that does not match its
+ * triples (a truncated or edited file), or triples that do not parse.
+ */
+function readCache(file: string, url: string, graph: string | undefined): { fetchedAt: string; graph: Graph } | undefined {
+  try {
+    const saved = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    if (saved === null || typeof saved !== "object" || saved.url !== url || saved.graph !== (graph ?? null)) return undefined;
+    const { fetchedAt, ntriples, sha256 } = saved;
+    if (typeof fetchedAt !== "string" || Number.isNaN(Date.parse(fetchedAt)) || Date.parse(fetchedAt) > Date.now() + 60_000) return undefined;
+    if (typeof ntriples !== "string" || typeof sha256 !== "string" || sha256Hex(ntriples) !== sha256) return undefined;
+    return { fetchedAt, graph: parseGraph(ntriples, { format: "ntriples", source: file }) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A graph's triples without blank nodes as N-Triples lines. */

@@ -61,7 +61,15 @@ function getParser(): Parser {
   return (parser ??= new Parser({
     defaultContext: { astFactory: new AstFactory(), skipValidation: true },
     lexerConfig: { positionTracking: "full" },
-  }));
+    // the error's place as an offset, read back with this module's line index: Traqula's own
+    // message counts lines by "\n" while its lexer counts "\r\n" as one, so with CRLF line
+    // ends its line number was one past the real one per line break before the error
+    errorHandler: (errors: { message: string; token: { startOffset: number } }[]) => {
+      const first = errors[0]!;
+      const offset = first.token.startOffset;
+      throw new Error(Number.isFinite(offset) ? `Parse error at offset ${offset}\n${first.message}` : `Parse error\n${first.message}`);
+    },
+  } as ConstructorParameters<typeof Parser>[0]));
 }
 
 /** Offsets → 1-based line and column, for one text. */
@@ -493,6 +501,12 @@ function valuesRowFault(text: string, lineOf: (offset: number) => { line: number
 function toSyntaxError(error: Error, text: string, lineOf: (offset: number) => { line: number; column: number }): { error: SparqlSyntaxError; offset: number } {
   const message = error.message ?? String(error);
   // Traqula parse errors: "Parse error on line N\n<the line>\n----^\n<expectation>"
+  const at = /^Parse error at offset (\d+)\n([\s\S]*)/.exec(message);
+  if (at) {
+    const offset = Number(at[1]);
+    const { line, column } = lineOf(offset);
+    return { error: new SparqlSyntaxError(line, column, shorten(at[2].replace(/\s+/g, " ").trim()) || "unexpected input"), offset };
+  }
   const parse = /Parse error on line (\d+)\n[^\n]*\n(-*)\^\n?([\s\S]*)/.exec(message);
   if (parse) {
     const detail = parse[3].replace(/\s+/g, " ").trim();

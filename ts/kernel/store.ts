@@ -28,6 +28,8 @@ export interface SparqlStore {
   readonly name: string;
   /** Run a SELECT or ASK query. */
   query(sparql: string): Promise<SparqlResult>;
+  /** An HTTP endpoint's store: the answer's text, unread (a server waits for it on one thread and reads it on another; `parseSparqlJsonResults(text, name)` reads it as `query` does). */
+  queryText?(sparql: string): Promise<string>;
 }
 
 /** A store failed: names the store, and the HTTP status when there was one. */
@@ -44,26 +46,64 @@ export class SparqlStoreError extends GroundwireError {
   }
 }
 
+/** Most variables a results document may name (a wider head is not an answer to a query the kernel checked). */
+export const MAX_RESULT_VARIABLES = 1_000;
+
 /**
- * Read SPARQL 1.1 Query Results JSON (W3C Recommendation, 2013).
- * @throws SparqlStoreError when the text is not results JSON
+ * Read SPARQL 1.1 Query Results JSON (W3C Recommendation, 2013). The answer is an untrusted
+ * peer's: every row and term is checked and copied field by field (`type`, `value`, `xml:lang`,
+ * `datatype`, strings only; anything else in a term is dropped), so a malformed or hostile
+ * document (a null row, a term 10,000 arrays deep, `head.vars` that is not a list) is refused
+ * with a named error instead of crashing a later step.
+ * @throws SparqlStoreError (502 `upstream`) when the text is not results JSON
  */
 export function parseSparqlJsonResults(text: string, store = "<results>"): SparqlResult {
   checkArgs("parseSparqlJsonResults", arguments, "text:string store?:string");
-  let doc: { head?: { vars?: string[] }; boolean?: boolean; results?: { bindings?: Record<string, ResultTerm>[] } };
+  const refuse = (why: string) => new SparqlStoreError(`${store}: the answer is not SPARQL results JSON: ${why}`, store);
+  let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new SparqlStoreError(`${store}: the answer is not SPARQL results JSON: ${(error as Error).message}`, store);
+    throw refuse((error as Error).message.slice(0, 200));
   }
+  if (!isRecord(doc)) throw refuse("not a JSON object");
   if (typeof doc.boolean === "boolean") return { kind: "boolean", boolean: doc.boolean };
-  if (!doc.results || !Array.isArray(doc.results.bindings)) throw new SparqlStoreError(`${store}: the answer has neither "boolean" nor "results.bindings"`, store);
-  // Virtuoso still writes the 2008 draft's "typed-literal" for a literal with a datatype: read it as the Recommendation's "literal"
-  const rows = doc.results.bindings.map((row) => {
-    for (const v in row) if ((row[v]!.type as string) === "typed-literal") row[v] = { ...row[v]!, type: "literal" };
-    return row;
+  const results = doc.results;
+  if (!isRecord(results) || !Array.isArray(results.bindings)) throw new SparqlStoreError(`${store}: the answer has neither "boolean" nor "results.bindings"`, store);
+  const head = doc.head;
+  const vars = isRecord(head) ? head.vars ?? [] : [];
+  if (!Array.isArray(vars) || vars.length > MAX_RESULT_VARIABLES || !vars.every((v) => typeof v === "string")) throw refuse(`"head.vars" is not a list of at most ${MAX_RESULT_VARIABLES.toLocaleString("en-US")} names`);
+  const rows = results.bindings.map((row: unknown, i: number) => {
+    if (!isRecord(row)) throw refuse(`row ${i + 1} is not an object`);
+    const out: Record<string, ResultTerm> = {};
+    for (const v of Object.keys(row)) {
+      const term = resultTerm(row[v], 0);
+      if (!term) throw refuse(`row ${i + 1}, ?${v.slice(0, 50)}: not an RDF term (an object with a "type" of uri, literal, bnode or triple and a string "value")`);
+      Object.defineProperty(out, v, { value: term, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
   });
-  return { kind: "bindings", variables: doc.head?.vars ?? [], rows };
+  return { kind: "bindings", variables: vars as string[], rows };
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** One term of a row, copied, or undefined when it is not one. A quoted triple (RDF-star) becomes its text `<< s p o >>`, two levels deep at most. */
+function resultTerm(x: unknown, depth: number): ResultTerm | undefined {
+  if (!isRecord(x)) return undefined;
+  // Virtuoso still writes the 2008 draft's "typed-literal" for a literal with a datatype: read it as the Recommendation's "literal"
+  const type = x.type === "typed-literal" ? "literal" : x.type;
+  if (type === "triple" && isRecord(x.value) && depth < 2) {
+    const parts = [x.value.subject, x.value.predicate, x.value.object].map((t) => resultTerm(t, depth + 1));
+    if (parts.some((t) => !t)) return undefined;
+    const show = (t: ResultTerm) => (t.type === "uri" ? `<${t.value}>` : t.type === "bnode" ? `_:${t.value}` : t.type === "literal" ? JSON.stringify(t.value) : t.value);
+    return { type: "triple", value: `<< ${(parts as ResultTerm[]).map(show).join(" ")} >>` };
+  }
+  if ((type !== "uri" && type !== "literal" && type !== "bnode") || typeof x.value !== "string") return undefined;
+  const term: ResultTerm = { type, value: x.value };
+  if (type === "literal" && typeof x["xml:lang"] === "string") term["xml:lang"] = x["xml:lang"];
+  if (type === "literal" && typeof x.datatype === "string") term.datatype = x.datatype;
+  return term;
 }
 
 /** Number of solutions of a result (1 for ASK). */
@@ -107,30 +147,34 @@ export function createSparqlEndpointStore(url: string, options: SparqlEndpointOp
   const target = parseEndpointUrl(url, "createSparqlEndpointStore", "url");
   const shown = redactUrl(target);
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const queryText = async (sparql: string): Promise<string> => {
+    let text: string;
+    try {
+      ({ text } = await postToEndpoint({
+        what: "the SPARQL endpoint",
+        url: target,
+        // The query travels as a form value (URLSearchParams encodes it), never pasted into the URL.
+        body: new URLSearchParams({ query: sparql }).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/sparql-results+json", ...options.headers },
+        timeoutMs,
+        attempts: options.attempts,
+        maxRetryAfterMs: options.maxRetryAfterMs,
+        retryDelayMs: options.retryDelayMs,
+        maxResponseBytes: options.maxResponseBytes,
+        fetch: options.fetch,
+        secrets: Object.values(options.headers ?? {}),
+      }));
+    } catch (error) {
+      if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.upstreamStatus, { cause: error });
+      throw error;
+    }
+    return text;
+  };
   return {
     name: shown,
+    queryText,
     async query(sparql) {
-      let text: string;
-      try {
-        ({ text } = await postToEndpoint({
-          what: "the SPARQL endpoint",
-          url: target,
-          // The query travels as a form value (URLSearchParams encodes it), never pasted into the URL.
-          body: new URLSearchParams({ query: sparql }).toString(),
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/sparql-results+json", ...options.headers },
-          timeoutMs,
-          attempts: options.attempts,
-          maxRetryAfterMs: options.maxRetryAfterMs,
-          retryDelayMs: options.retryDelayMs,
-          maxResponseBytes: options.maxResponseBytes,
-          fetch: options.fetch,
-          secrets: Object.values(options.headers ?? {}),
-        }));
-      } catch (error) {
-        if (error instanceof EndpointError) throw new SparqlStoreError(error.message, shown, error.upstreamStatus, { cause: error });
-        throw error;
-      }
-      return parseSparqlJsonResults(text, shown);
+      return parseSparqlJsonResults(await queryText(sparql), shown);
     },
   };
 }

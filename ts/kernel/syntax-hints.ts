@@ -128,14 +128,16 @@ function bareAggregate(text: string, tokens: LexToken[], errorOffset: number): S
     inner = parts.join(" ");
     next = j;
   }
-  let alias = name === "COUNT" ? "?n" : `?${name.toLowerCase()}`;
+  // a name no variable of the query has: two bare COUNTs become ?n and ?n2, never ?n twice (§18.2.4.1)
+  const fresh = freshName(tokens, name === "COUNT" ? "?n" : `?${name.toLowerCase()}`);
+  let alias = fresh;
   let last = next - 1;
   if (tokens[next]?.type === "As" && isVar(tokens[next + 1])) {
     alias = tokens[next + 1].image;
     last = next + 1;
   }
   // an alias that is the aggregated variable itself would be bound twice
-  if (new RegExp(`(^|\\s)\\${alias}$`).test(inner)) alias = name === "COUNT" ? "?n" : `?${name.toLowerCase()}`;
+  if (new RegExp(`(^|\\s)\\${alias}$`).test(inner)) alias = fresh;
   const written = `(${name}(${inner}) AS ${alias})`;
   return {
     offset: agg.start,

@@ -128,6 +128,22 @@ export async function postToEndpoint(request: EndpointRequest): Promise<Endpoint
   const target = new URL(String(request.url));
   const headers: Record<string, string> = { ...request.headers };
   const secrets = [...(request.secrets ?? [])];
+  // a secret given as a whole header value (`Bearer <token>`, `Basic <base64>`): its credential
+  // alone is secret too (an error body that echoes the bare token must not show it), and a Basic
+  // credential's user:password once decoded
+  for (const value of request.secrets ?? []) {
+    const scheme = /^\s*(Bearer|Basic|Token|Digest|ApiKey)\s+(\S+)\s*$/i.exec(value ?? "");
+    if (!scheme) continue;
+    secrets.push(scheme[2]);
+    if (scheme[1]!.toLowerCase() !== "basic") continue;
+    try {
+      const pair = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(scheme[2]!), (c) => c.charCodeAt(0)));
+      const colon = pair.indexOf(":");
+      secrets.push(pair, ...(colon >= 0 ? [pair.slice(colon + 1)] : []));
+    } catch {
+      // not base64 of UTF-8: the credential as given is redacted already
+    }
+  }
   if (target.username || target.password) {
     const user = decodeURIComponent(target.username);
     const password = decodeURIComponent(target.password);
@@ -337,7 +353,9 @@ async function readBody(r: Response, maxBytes: number, timeoutMs: number, name: 
     }
   } catch (error) {
     await reader.cancel().catch(() => undefined);
-    throw error;
+    if (error instanceof EndpointError) throw error;
+    // the peer closed or reset the connection in the middle of its answer (undici: TypeError "terminated")
+    throw new EndpointError(`${name} broke off its answer after ${total.toLocaleString("en-US")} bytes (HTTP ${r.status}): ${causeOf(error)}`, "unreachable", shown, r.status, { cause: error });
   } finally {
     clearTimeout(timer);
   }

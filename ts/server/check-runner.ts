@@ -5,7 +5,7 @@
  */
 
 /** The checks a runner runs, by name (the name crosses to the worker; the function cannot). */
-export type CheckName = "verifyQuotes" | "verifyBookText" | "checkSparql" | "indexGraph" | "critiqueGraph" | "renderGraph" | "fragmentDocumentBody" | "resolveCitations" | "searchBook" | "runSparql" | "exploreSchema" | "markQuotes" | "locateQuote" | "locateBookText";
+export type CheckName = "verifyQuotes" | "verifyBookText" | "checkSparql" | "indexGraph" | "critiqueGraph" | "renderGraph" | "fragmentDocumentBody" | "resolveCitations" | "searchBook" | "runSparql" | "prepareRunSparql" | "shapeRunSparql" | "exploreSchema" | "describeSchemaTerm" | "markQuotes" | "locateQuote" | "locateBookText";
 
 /** Runs checks somewhere else than the caller's thread. */
 export interface CheckRunner {

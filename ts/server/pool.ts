@@ -30,13 +30,17 @@ import {
 } from "./checks.js";
 import { UnknownBookError } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
-import { runSparql } from "./run-sparql.js";
-import { exploreSchema } from "./explore-schema.js";
+import { endpointOf, fetchRunAnswer, prepareRunSparql, runSparql, shapeRunSparql } from "./run-sparql.js";
+import type { PreparedPlan } from "../kernel/index.js";
+import type { SparqlRunBody } from "./schemas.js";
+import { addEndpointExamples, describeSchemaTerm, examplesFromEndpoint, exploreSchema } from "./explore-schema.js";
+import type { ExploreSchemaInput } from "./schemas.js";
+import type { TermDescription } from "../kernel/index.js";
 import { locateBookText, locateQuote, markQuotes } from "./page-checks.js";
 import type { EndpointSpec, SparqlSettings } from "./endpoints.js";
 
 /** The checks a pool runs, by name (the name crosses to the worker; the function cannot). */
-export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, exploreSchema, markQuotes, locateQuote, locateBookText } as const satisfies Record<CheckName, unknown>;
+export const CHECKS = { verifyQuotes, verifyBookText, checkSparql, indexGraph, critiqueGraph, renderGraph, fragmentDocumentBody, resolveCitations, searchBook, runSparql, prepareRunSparql, shapeRunSparql, exploreSchema, describeSchemaTerm, markQuotes, locateQuote, locateBookText } as const satisfies Record<CheckName, unknown>;
 type CheckFunction = (typeof CHECKS)[CheckName];
 export type { CheckName, CheckRunner };
 
@@ -87,11 +91,39 @@ export async function runCheck(ctx: CheckContext, check: CheckName | CheckFuncti
     if (ctx.runner) return ctx.runner.run("verifyBookText", task);
     return answerText(verifyBookText(ctx, task), ctx.limits);
   }
+  // a run on an endpoint: the check in a worker, the wait for the endpoint here (it holds no worker)
+  if (name === "runSparql" && ctx.runner && endpointOf(ctx, body as SparqlRunBody) !== undefined) {
+    if (endpointWaits >= MAX_ENDPOINT_WAITS) throw endpointsBusy();
+    endpointWaits++;
+    try {
+      const prepared = JSON.parse(await ctx.runner.run("prepareRunSparql", body)) as PreparedPlan;
+      const text = await fetchRunAnswer(ctx, body as SparqlRunBody, prepared);
+      return await ctx.runner.run("shapeRunSparql", { body, prepared, text });
+    } finally {
+      endpointWaits--;
+    }
+  }
+  // a term's examples from an endpoint: described in a worker, the examples asked here
+  if (name === "exploreSchema" && ctx.runner && examplesFromEndpoint(ctx, body as ExploreSchemaInput)) {
+    if (endpointWaits >= MAX_ENDPOINT_WAITS) throw endpointsBusy();
+    endpointWaits++;
+    try {
+      const described = JSON.parse(await ctx.runner.run("describeSchemaTerm", body)) as { term: TermDescription };
+      return answerText(await addEndpointExamples(ctx, body as ExploreSchemaInput, described), ctx.limits);
+    } finally {
+      endpointWaits--;
+    }
+  }
   // searchBook stays here: it is an index lookup (cheap), and its corpus is the server's own
   // (a --store library lives in the database the workers do not open)
   if (ctx.runner && name !== "searchBook") return ctx.runner.run(name, body);
   return answerText(await (CHECKS[name] as (c: CheckContext, b: never) => unknown)(ctx, body as never), ctx.limits);
 }
+
+/** Requests waiting on an endpoint at once (run_sparql, explore_schema's examples: on the main thread, holding no worker); past it 503 `overloaded`. */
+export const MAX_ENDPOINT_WAITS = 16;
+let endpointWaits = 0;
+const endpointsBusy = () => new GroundwireError(`${MAX_ENDPOINT_WAITS} requests are waiting on SPARQL endpoints already; retry in a second`, { code: "overloaded", status: 503, retryAfter: 1 });
 
 /** What each worker loads at start: the same context as the server's, from its flags. */
 export interface WorkerContextOptions {

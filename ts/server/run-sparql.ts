@@ -7,9 +7,15 @@
  * one attempt, the request's timeout (an AbortSignal; 504 `timeout` past it), a cap on the
  * answer's bytes, no redirects; the token travels in `Authorization` only and is redacted from
  * every message. The embedded store runs in the check's worker, bounded by the check's time budget.
+ *
+ * With a worker pool, a run on an endpoint is split: the check and the LIMIT rewrite (CPU) run
+ * in a worker ({@link prepareRunSparql}), the wait for the endpoint (I/O) on the main thread
+ * ({@link fetchRunAnswer}), the reading of its answer (up to 8 MiB of JSON) in a worker again
+ * ({@link shapeRunSparql}): endpoints that are slow or never answer hold no worker, every other
+ * check goes on, and no answer is parsed on the thread that routes.
  */
 import type { Graph } from "../rdf/graph.js";
-import { createKernel, createSparqlEndpointStore, runCheckedPlan, type SparqlStore } from "../kernel/index.js";
+import { answerPreparedPlan, createKernel, createSparqlEndpointStore, parseSparqlJsonResults, prepareCheckedPlan, runCheckedPlan, type PreparedPlan, type RunPlanResult, type SparqlStore } from "../kernel/index.js";
 import { createOxigraphStore } from "../kernel/node.js";
 import { checkBound, workLimitError } from "../work-limits.js";
 import { GroundwireError } from "../errors.js";
@@ -24,7 +30,7 @@ export const MAX_RUN_RESPONSE_BYTES = 8 * 1024 * 1024;
 const embedded = new WeakMap<Graph, SparqlStore>();
 
 /** Where a request runs: the endpoint or graph it names, else the only one the server holds. */
-export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: string }, timeoutMs: number): { label: string; store: SparqlStore } {
+export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: string }, timeoutMs: number, maxResponseBytes = MAX_RUN_RESPONSE_BYTES): { label: string; store: SparqlStore } {
   const endpoints = ctx.endpoints ?? new Map<string, EndpointTarget>();
   let endpoint = body.endpoint;
   let graph = body.graph;
@@ -37,7 +43,7 @@ export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: s
   if (endpoint !== undefined) {
     const target = endpoints.get(endpoint);
     if (!target) throw new NotFoundError(`endpoint: no endpoint named ${JSON.stringify(endpoint)} (the server holds ${[...endpoints.keys()].join(", ") || "none"})`);
-    return { label: `endpoint ${endpoint}`, store: createSparqlEndpointStore(target.url, { headers: target.headers, timeoutMs, attempts: 1, maxResponseBytes: MAX_RUN_RESPONSE_BYTES }) };
+    return { label: `endpoint ${endpoint}`, store: createSparqlEndpointStore(target.url, { headers: target.headers, timeoutMs, attempts: 1, maxResponseBytes }) };
   }
   const g = ctx.graphs.get(graph!);
   if (!g) throw new NotFoundError(`graph: no graph named ${JSON.stringify(graph)} (the server holds ${[...ctx.graphs.keys()].join(", ") || "none"})`);
@@ -46,18 +52,22 @@ export function targetOf(ctx: CheckContext, body: { endpoint?: string; graph?: s
   return { label: `graph ${graph}`, store };
 }
 
-/**
- * Check the plan and, when it passes, run it (see the module comment).
- * @throws QueryRefusedError (422 `refused`, the plan state as message) when an error or an open goal remains
- * @throws NotFoundError (404) for an unknown endpoint, graph or schema; SparqlStoreError (502 `upstream`, 504 `timeout`) from the store
- */
-export async function runSparql(ctx: CheckContext, body: SparqlRunBody) {
+/** The endpoint a run goes to, when it goes to one (named, or the only place the server holds), else undefined (a graph, or a choice targetOf refuses). */
+export function endpointOf(ctx: CheckContext, body: { endpoint?: string; graph?: string }): string | undefined {
+  if (body.endpoint !== undefined) return body.endpoint;
+  const endpoints = ctx.endpoints ?? new Map<string, EndpointTarget>();
+  return body.graph === undefined && endpoints.size === 1 && ctx.graphs.size === 0 ? [...endpoints.keys()][0] : undefined;
+}
+
+function checkSize(ctx: CheckContext, body: SparqlRunBody): void {
   const maxQueryChars = checkBound(ctx.limits?.maxQueryChars, "runSparql", "maxQueryChars");
   const size = body.query !== undefined ? body.query.length : JSON.stringify(body.ops ?? []).length;
   if (size > maxQueryChars) throw workLimitError("maxQueryChars", maxQueryChars, `${body.query !== undefined ? "query" : "ops"}: ${size.toLocaleString("en-US")} characters`, "characters");
-  const kernel = createKernel(schemaOf(ctx, body.schema));
-  const { label, store } = targetOf(ctx, body, body.timeoutMs ?? 10_000);
-  const run = await runCheckedPlan(kernel, (body.query ?? body.ops)!, body.goal, store, { maxRows: body.limit ?? 100, dialect: ctx.sparql?.dialect, prefixes: ctx.sparql?.prefixes });
+}
+
+const runOptions = (ctx: CheckContext, body: SparqlRunBody) => ({ maxRows: body.limit ?? 100, dialect: ctx.sparql?.dialect, prefixes: ctx.sparql?.prefixes });
+
+function answerOf(label: string, run: RunPlanResult) {
   return {
     target: label,
     sent: run.sent,
@@ -68,4 +78,36 @@ export async function runSparql(ctx: CheckContext, body: SparqlRunBody) {
     warnings: run.check.warnings,
     context: run.check.context.map((c) => c.text),
   };
+}
+
+/**
+ * Check the plan and, when it passes, run it (see the module comment).
+ * @throws QueryRefusedError (422 `refused`, the plan state as message) when an error or an open goal remains
+ * @throws NotFoundError (404) for an unknown endpoint, graph or schema; SparqlStoreError (502 `upstream`, 504 `timeout`) from the store
+ */
+export async function runSparql(ctx: CheckContext, body: SparqlRunBody) {
+  checkSize(ctx, body);
+  const kernel = createKernel(schemaOf(ctx, body.schema));
+  const { label, store } = targetOf(ctx, body, body.timeoutMs ?? 10_000);
+  return answerOf(label, await runCheckedPlan(kernel, (body.query ?? body.ops)!, body.goal, store, runOptions(ctx, body)));
+}
+
+/** The worker's half of a run on an endpoint: check, refuse, or rewrite the LIMIT (nothing is sent). */
+export function prepareRunSparql(ctx: CheckContext, body: SparqlRunBody): PreparedPlan {
+  checkSize(ctx, body);
+  // the endpoint is named now, so an unknown one is refused before any work
+  targetOf(ctx, body, body.timeoutMs ?? 10_000);
+  return prepareCheckedPlan(createKernel(schemaOf(ctx, body.schema)), (body.query ?? body.ops)!, body.goal, runOptions(ctx, body));
+}
+
+/** The main thread's half: send a prepared plan to the endpoint and wait for its answer, unread (I/O only). */
+export async function fetchRunAnswer(ctx: CheckContext, body: SparqlRunBody, prepared: PreparedPlan): Promise<string> {
+  const { store } = targetOf(ctx, body, body.timeoutMs ?? 10_000);
+  return store.queryText!(prepared.sent);
+}
+
+/** The worker's second half: read the endpoint's answer and shape it (the same answer as {@link runSparql}). */
+export function shapeRunSparql(ctx: CheckContext, task: { body: SparqlRunBody; prepared: PreparedPlan; text: string }) {
+  const { label, store } = targetOf(ctx, task.body, task.body.timeoutMs ?? 10_000);
+  return answerOf(label, answerPreparedPlan(task.prepared, parseSparqlJsonResults(task.text, store.name), runOptions(ctx, task.body)));
 }
