@@ -97,11 +97,15 @@ describe.skipIf(!existsSync(CLI))("the letters through the CLI (dist/cli.js)", (
     expect(text.slice(span!.start, span!.end)).toBe("The spray came over the gallery rail");
   });
 
-  it("holds a moot with another book, every turn grounded in its own book's passages", () => {
-    const r = cli(["moot", KEY, "diary/the-lodger", "--corpus", dir, "--topic", "the kettle, the clock and the wool", "--turns", "2", "--json", "-"]);
+  it("holds a moot with another book, every turn grounded; the letters quote sentences, never a heading, the contents or the index", () => {
+    const r = cli(["moot", KEY, "diary/the-lodger", "--corpus", dir, "--topic", "the first gale and the clock", "--turns", "3", "--json", "-"]);
     expect(r.code, r.stderr).toBe(0);
-    const t = JSON.parse(r.stdout) as { utterances: Array<{ speaker: string; grounded: boolean; cited: Record<string, string> }> };
-    expect(t.utterances.map((u) => [u.speaker, u.grounded])).toEqual([[KEY, true], ["diary/the-lodger", true]]);
-    expect(Object.values(t.utterances[0]!.cited).every((node) => node.startsWith(`${KEY}#`))).toBe(true);
+    const t = JSON.parse(r.stdout) as { utterances: Array<{ speaker: string; grounded: boolean; text: string; cited: Record<string, string> }> };
+    expect(t.utterances.map((u) => [u.speaker, u.grounded])).toEqual([[KEY, true], ["diary/the-lodger", true], [KEY, true]]);
+    for (const u of t.utterances.filter((x) => x.speaker === KEY)) {
+      for (const node of Object.values(u.cited)) expect(node).toMatch(new RegExp(`^${KEY}#(?!contents$|index$)`));
+      // own quotes (tagged [sN]) are sentences: no heading in capitals glued to the text (`LETTER II THE FIRST GALE …`)
+      for (const m of u.text.matchAll(/"([^"]+)" \[s\d+\]/g)) expect(m[1]).not.toMatch(/\b[A-Z]{3,} [A-Z]{3,}\b/);
+    }
   });
 });
