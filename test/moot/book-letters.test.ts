@@ -54,6 +54,19 @@ describe("letters with footnotes, postscripts and an index", () => {
     expect(at("INDEX").content.startsWith("INDEX\n\nAdmiral (the cat), Letter III")).toBe(true);
   });
 
+  it("keeps back matter after a diary's last entry apart too (the lodger's diary with NOTES before its END marker)", () => {
+    const lodger = readFileSync(fileURLToPath(new URL("../fixtures/books/diary__the-lodger.txt", import.meta.url)), "utf8");
+    const at = lodger.indexOf("*** END");
+    const withNotes = `${lodger.slice(0, at)}NOTES\n\nThe kettle is now in the county museum.\n\n\n\n${lodger.slice(at)}`;
+    const diary = parseBook("diary/the-lodger", withNotes);
+    expect(diary.passages.slice(-2).map((p) => [p.label, p.content.split("\n\n").at(-1)])).toEqual([
+      ["CHAPTER IV, 1889: May 10", "May 10. -- The kettle sang again. I wrote to Dorcas at last, and told her about the kettle, since there was nothing else to tell."],
+      ["NOTES", "The kettle is now in the county museum."],
+    ]);
+    const notes = diary.passages.at(-1)!;
+    expect(withNotes.slice(notes.start, notes.end)).toBe("NOTES\n\nThe kettle is now in the county museum.");
+  });
+
   it("drops the Gutenberg markers written ***START OF THIS…*** and ***END OF THIS…***, and nothing else", () => {
     const { start, end } = bookBody(text);
     expect(text.slice(start).trimStart().startsWith("LETTERS FROM THE GULL ROCK LIGHT")).toBe(true);
