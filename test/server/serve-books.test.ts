@@ -1,8 +1,8 @@
 // `groundwire serve --books DIR`: a real server process (dist/cli.js) with a book of our own in a
 // temp folder added beside the bundled ones. It lists the new book with them, a moot between the
-// new book and a bundled one runs through HTTP with each side quoting its own book, and a reply
-// quoting the new book is verified against it (POST /quotes/verify {book}).
-import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+// new book and a bundled one runs through HTTP with each side quoting its own book, /locate finds
+// quotes in both, and a reply quoting the new book is verified against it (POST /quotes/verify {book}).
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +46,15 @@ describe.skipIf(!existsSync(CLI))("groundwire serve --books DIR (dist/cli.js)", 
     expect(second.json).toMatchObject({ turn: 2, speaker: "novel/frankenstein", grounded: true });
     const transcript = await call(server.url, "GET", `/moots/${id}`);
     expect(transcript.json).toMatchObject({ id, done: true, stats: { turns: 2, groundedTurns: 2 } });
+  });
+
+  it("locates a quote in the added book and in a bundled one (POST /locate; offsets into the passage's content, page.md)", async () => {
+    const letters = await call(server.url, "POST", "/locate", { quote: "a tower like ours is built to bend", book: NEW });
+    expect(letters.status, JSON.stringify(letters.json)).toBe(200);
+    expect(letters.json.spans[0]).toMatchObject({ label: "LETTER II", node: `${NEW}#letter-ii`, ratio: 1, text: "a tower like ours is _built to bend_" });
+    expect(readFileSync(LETTERS, "utf8")).toContain("a tower like ours is _built to bend_");
+    const bundled = await call(server.url, "POST", "/locate", { quote: "But success shall crown my endeavours", book: "novel/frankenstein" });
+    expect(bundled.json.spans[0]).toMatchObject({ ratio: 1, text: "But success _shall_ crown my endeavours" });
   });
 
   it("verifies a reply against the added book, snapping a near miss to its words, markup whole", async () => {
