@@ -72,6 +72,18 @@ describe("link text: the reader's words", () => {
   });
 });
 
+describe("bounded work on hostile text", () => {
+  it("reads `](` repeated 100,000 times, and runs of markers, in linear work with every word kept", () => {
+    const links = "x](".repeat(100_000);
+    expect(words(links).length).toBe(100_000);
+    const marks = `one ${"*_`[".repeat(3000)} two three ${"_*]`".repeat(3000)} four`;
+    const at = marks.indexOf("two");
+    const span = markupSafeSpan(marks, at, at + "two three".length);
+    expect(span.start).toBeLessThanOrEqual(at);
+    expect(span.end).toBeGreaterThanOrEqual(at + "two three".length);
+  });
+});
+
 describe("markup-safe span edges", () => {
   it("widens a span over the rest of an emphasis, code, link or bracket run it splits", () => {
     const cases: Array<[string, string, string]> = [

@@ -134,8 +134,11 @@ const labelKey = (label: string): string => label.trim().replace(/\s+/g, " ").to
  */
 export function linkTails(text: string): number[] {
   const out: number[] = [];
+  // bounded work: each `](` costs at most the two scans' lengths; past 8 units a unit of the text
+  // (a hostile text of `](` repeated), the rest is read as plain text
+  let budget = 8 * text.length + 65_536;
   let at = text.indexOf("](");
-  while (at >= 0) {
+  while (at >= 0 && (budget -= MAX_LINK_TEXT + MAX_LINK_TAIL) >= 0) {
     const end = linkTextStart(text, at) >= 0 ? linkTailEnd(text, at + 1) : -1;
     if (end > 0) {
       out.push(at + 1, end);
@@ -199,8 +202,9 @@ const MARKUP_RE = /[_*`[\]]/;
 /** The markup runs of text[from, to), a stretch holding no blank line. */
 function runsOfParagraph(text: string, from: number, to: number, out: MarkupRun[]): void {
   if (!MARKUP_RE.test(text.slice(from, to))) return;
-  // code spans first: their insides hold no other markup
-  const code: Array<[number, number]> = [];
+  // code spans first: their insides hold no other markup (marked per unit: O(1) a look-up)
+  const inside = new Uint8Array(to - from);
+  const mark = (a: number, b: number) => inside.fill(1, Math.max(0, a - from), Math.max(0, Math.min(to, b) - from));
   const ticks: Array<[number, number]> = [];
   for (let i = from; i < to; i++) {
     if (text[i] !== "`") continue;
@@ -209,16 +213,24 @@ function runsOfParagraph(text: string, from: number, to: number, out: MarkupRun[
     ticks.push([i, j]);
     i = j - 1;
   }
+  // a run of n backticks closes at the next run of exactly n (the next of each length, found in one pass from the end)
+  const nextOfLength = new Int32Array(ticks.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let k = ticks.length - 1; k >= 0; k--) {
+    const n = ticks[k]![1] - ticks[k]![0];
+    nextOfLength[k] = seen.get(n) ?? -1;
+    seen.set(n, k);
+  }
   for (let a = 0; a < ticks.length; a++) {
     const [os, is] = ticks[a]!;
-    const b = ticks.findIndex((t, k) => k > a && t[1] - t[0] === is - os);
+    const b = nextOfLength[a]!;
     if (b < 0) continue;
     const [ie, oe] = ticks[b]!;
     out.push({ open: os, inner: is, innerEnd: ie, close: oe });
-    code.push([os, oe]);
+    mark(os, oe);
     a = b;
   }
-  const inCode = (i: number): boolean => code.some(([a, b]) => i >= a && i < b);
+  const inCode = (i: number): boolean => inside[i - from] === 1;
   // brackets: links `[…](…)`, images `![…](…)`, bracketed text `[…]`
   const brackets: number[] = [];
   for (let i = from; i < to; i++) {
@@ -231,7 +243,7 @@ function runsOfParagraph(text: string, from: number, to: number, out: MarkupRun[
       const open = text[o - 1] === "!" && tail > 0 ? o - 1 : o;
       if (tail > 0 && tail <= to) {
         out.push({ open, inner: o + 1, innerEnd: i, close: tail });
-        code.push([i + 1, tail]); // the destination holds no emphasis
+        mark(i + 1, tail); // the destination holds no emphasis
       } else {
         // `[text][label]`: the label is the link's own closing part
         const label = text[i + 1] === "[" ? text.indexOf("]", i + 2) : -1;
@@ -240,8 +252,10 @@ function runsOfParagraph(text: string, from: number, to: number, out: MarkupRun[
       }
     }
   }
-  // emphasis: CommonMark delimiter runs of `*` or `_`, paired innermost first
-  const stack: Array<{ ch: string; start: number; end: number }> = [];
+  // emphasis: CommonMark delimiter runs of `*` or `_`, paired innermost first; one stack of
+  // openers per character (a closer pairs with its top), openers of the other character
+  // between the two dropped, as CommonMark drops them
+  const stacks: Record<string, Array<{ start: number; end: number }>> = { "*": [], _: [] };
   for (let i = from; i < to; i++) {
     const ch = text[i]!;
     if ((ch !== "*" && ch !== "_") || inCode(i)) continue;
@@ -254,17 +268,15 @@ function runsOfParagraph(text: string, from: number, to: number, out: MarkupRun[
     const canOpen = ch === "*" ? left : left && (!right || isPunct(before));
     const canClose = ch === "*" ? right : right && (!left || isPunct(after));
     let closed = false;
-    if (canClose) {
-      for (let k = stack.length - 1; k >= 0; k--) {
-        if (stack[k]!.ch !== ch) continue;
-        const o = stack[k]!;
-        out.push({ open: o.start, inner: o.end, innerEnd: i, close: j });
-        stack.length = k;
-        closed = true;
-        break;
-      }
+    const own = stacks[ch]!;
+    if (canClose && own.length) {
+      const o = own.pop()!;
+      out.push({ open: o.start, inner: o.end, innerEnd: i, close: j });
+      const other = stacks[ch === "*" ? "_" : "*"]!;
+      while (other.length && other[other.length - 1]!.start > o.start) other.pop();
+      closed = true;
     }
-    if (!closed && canOpen) stack.push({ ch, start: i, end: j });
+    if (!closed && canOpen) own.push({ start: i, end: j });
     i = j - 1;
   }
 }
