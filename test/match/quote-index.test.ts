@@ -1,5 +1,6 @@
 // The quote index (issue 18): locate is exact to the exhaustive window scan on both
 // backends, and the issue's cases.
+import { markupSafeSpan } from "../../ts/match/markup.js";
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -164,15 +165,19 @@ describe("parity with the exhaustive scan", () => {
     }
   });
 
-  it("every span is the source's own text, never cut inside a word", () => {
+  it("every span is the source's own text, never cut inside a word; by default widened over the markup runs it splits", () => {
     for (const quote of quotes.slice(0, 200)) {
-      for (const s of wasm.locate(quote)) {
+      const safe = wasm.locate(quote);
+      wasm.locate(quote, { edges: "words" }).forEach((s, i) => {
         const src = texts[s.sourceIndex];
         expect(s.text).toBe(src.slice(s.start, s.end));
         const ws = words(src);
         expect(ws.some((w) => w.start === s.start)).toBe(true);
         expect(ws.some((w) => w.end === s.end)).toBe(true);
-      }
+        // the default edges: the same window, its span made markup-safe (ts/match/markup.ts)
+        const m = markupSafeSpan(src, s.start, s.end);
+        expect(safe[i]).toEqual({ ...s, start: m.start, end: m.end, text: src.slice(m.start, m.end) });
+      });
     }
   });
 

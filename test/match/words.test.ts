@@ -11,7 +11,11 @@ import { loadBooks } from "../../ts/moot/corpus-node.js";
 import { buildWordTable } from "../../ts/match/word-table.js";
 import { WORD_CLASS_RUNS } from "../../ts/match/word-classes.generated.js";
 import { __wordsInternals, translateQuoteChars, words, wordsInto, type Word, type WordSink } from "../../ts/match/words.js";
-import { referenceWords } from "./words-reference.js";
+import { referenceWords as segmenterWords } from "./words-reference.js";
+import { readerText } from "../../ts/match/markup.js";
+
+/** The reference words of a text as a reader reads it: a link's `(destination)` blanked first (ts/match/markup.ts; same offsets). */
+const referenceWords = (text: string) => segmenterWords(readerText(text));
 import { fcRuns, spread } from "../depth.js";
 
 const { classes, CLASS } = __wordsInternals;

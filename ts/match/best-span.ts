@@ -28,6 +28,7 @@ import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
+import { checkEdges, markupSafeSpan, type SpanEdges } from "./markup.js";
 import { checkArgs } from "../args.js";
 
 /**
@@ -42,10 +43,17 @@ export interface SpanMatch {
   end: number;
 }
 
-/** Options of `bestSpan`/`createQuoteMatcher`: `backend` forces "wasm" or "ts" ("auto" = WASM when loaded). */
+/**
+ * Options of `bestSpan`/`createQuoteMatcher`: `backend` forces "wasm" or "ts" ("auto" = WASM when
+ * loaded); `edges`: "markup" (default) widens the window's span so it splits no markup run
+ * (`markupSafeSpan`, ts/match/markup.ts), "words" gives the window's first word to last word.
+ * The ratio, source and choice of window are the same either way.
+ */
 export interface BestSpanOptions {
   backend?: BackendRequest;
+  edges?: SpanEdges;
 }
+
 
 /**
  * A pool of passages prepared once (tokenized, keys interned to code-point ids,
@@ -248,11 +256,13 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   return found;
 }
 
-function toSpan(pool: PreparedPool, f: Found): SpanMatch {
+function toSpan(pool: PreparedPool, f: Found, edges: SpanEdges = "markup"): SpanMatch {
   if (f.source < 0) return { ...NO_MATCH };
-  const start = pool.spans[2 * f.word];
-  const end = pool.spans[2 * (f.word + f.size - 1) + 1];
-  return { text: pool.sources[f.source].slice(start, end), ratio: f.ratio, source: f.source, start, end };
+  const text = pool.sources[f.source];
+  let start = pool.spans[2 * f.word];
+  let end = pool.spans[2 * (f.word + f.size - 1) + 1];
+  if (edges !== "words") ({ start, end } = markupSafeSpan(text, start, end));
+  return { text: text.slice(start, end), ratio: f.ratio, source: f.source, start, end };
 }
 
 /**
@@ -261,11 +271,12 @@ function toSpan(pool: PreparedPool, f: Found): SpanMatch {
  * @param pool passages as written (not normalized); indices in results refer to it.
  * @param options `backend`: "wasm" (throws if the module is not loaded), "ts", or "auto" (default: WASM when loaded).
  * @returns a `QuoteMatcher`; the backend is chosen here and shown in `.backend`.
- * @throws TypeError when `pool` is not an array of strings.
+ * @throws ArgumentError when `pool` is not an array of strings.
  */
 export function createQuoteMatcher(pool: readonly string[], options: BestSpanOptions = {}): QuoteMatcher {
   checkArgs("createQuoteMatcher", arguments, "pool:strings options?:object");
   const prepared = preparePool(pool);
+  const edges = checkEdges(options.edges, "createQuoteMatcher");
   const exports = wasmFor(options.backend);
   const binding = exports ? seqBindingFor(exports) : null;
   const token = {};
@@ -282,13 +293,13 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
       if (!q.ids.length) return null;
       let top = null;
       for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
-      return top ? toSpan(prepared, { source: prepared.wordSource[top.word], word: top.word, size: top.size, ratio: top.ratio }) : null;
+      return top ? toSpan(prepared, { source: prepared.wordSource[top.word], word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
     if (!rest.length) return out as SpanMatch[];
     const found = binding ? binding.match(token, prepared, rest) : rest.map((q) => scanTs(prepared, q));
     let k = 0;
-    return out.map((o) => o ?? toSpan(prepared, found[k++]));
+    return out.map((o) => o ?? toSpan(prepared, found[k++], edges));
   };
   return {
     backend: binding ? "wasm" : "ts",
@@ -330,7 +341,7 @@ export function bestSpan(quote: string, sources: readonly string[], options: Bes
  */
 const POOL_CACHE_ENTRIES = 8;
 const POOL_CACHE_CHARS = 1 << 20;
-const poolCache: { sources: string[]; chars: number; backend: BackendRequest | undefined; matcher: QuoteMatcher }[] = [];
+const poolCache: { sources: string[]; chars: number; backend: BackendRequest | undefined; edges: SpanEdges | undefined; matcher: QuoteMatcher }[] = [];
 
 function samePool(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -342,7 +353,7 @@ function cachedMatcher(sources: readonly string[], options: BestSpanOptions): Qu
   const backend = options.backend;
   for (let k = 0; k < poolCache.length; k++) {
     const e = poolCache[k];
-    if (e.backend === backend && samePool(e.sources, sources)) {
+    if (e.backend === backend && e.edges === options.edges && samePool(e.sources, sources)) {
       if (k > 0) poolCache.unshift(...poolCache.splice(k, 1));
       return e.matcher;
     }
@@ -352,7 +363,7 @@ function cachedMatcher(sources: readonly string[], options: BestSpanOptions): Qu
   const copy = sources.slice();
   const matcher = createQuoteMatcher(copy, options);
   if (chars > POOL_CACHE_CHARS) return matcher;
-  poolCache.unshift({ sources: copy, chars, backend, matcher });
+  poolCache.unshift({ sources: copy, chars, backend, edges: options.edges, matcher });
   let total = 0;
   for (let k = 0; k < poolCache.length; k++) {
     total += poolCache[k].chars;

@@ -8,6 +8,7 @@
  * re-exports; the rest (the quote bounds, `matchingBlocks`) is for the CLI.
  */
 export { words, normalize, wordCount, key, translateQuoteChars, type Word } from "./words.js";
+export { readerText, markupSafeSpan, markupRuns, linkTails, type MarkupRun, type SpanEdges } from "./markup.js";
 export { codePoints, matchingBlocks, type MatchBlock } from "./sequence-match.js";
 export {
   MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError,

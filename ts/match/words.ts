@@ -19,6 +19,8 @@
  *   word, `well-known` two), as do the marks UAX #29 keeps between digits
  *   (`3.14`, `1,000`); a `.` or `:` between letters cuts (`e.g` is two words:
  *   ICU versions disagree there, see CUT_RE).
+ * - A markdown link `[text](dest "title")` is its text: the `(dest "title")` part
+ *   holds no words (ts/match/markup.ts, `readerText`).
  * - key(word) = Unicode default lowercase (JS `toLowerCase`, as Python
  *   `str.lower`), apostrophes removed.
  * - normalize(text) = the keys of its words joined by one space.
@@ -32,6 +34,7 @@
  */
 
 import { WORD_CLASS_RUNS } from "./word-classes.generated.js";
+import { readerText } from "./markup.js";
 import { checkArgs } from "../args.js";
 import { ArgumentError } from "../errors.js";
 
@@ -374,6 +377,8 @@ function wordsOf(flat: string, sink: WordSink, check?: (start: number, end: numb
  */
 export function wordsInto(text: string, sink: WordSink): void {
   const base = sink.count;
+  // a link's `(destination "title")` is not read (ts/match/markup.ts): blanked, same offsets
+  text = readerText(text);
   // Fast path: the text is its own matching text (NFC, nothing to fold), so segments index it directly.
   if (!FOLD_RE.test(text)) {
     const flat = translateQuoteChars(text);

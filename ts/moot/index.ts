@@ -5,6 +5,7 @@ export {
   MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError,
   fitsBestSpan, createQuoteMatcher, bestSpan, sequenceRatio,
   type SpanMatch, type BestSpanOptions, type QuoteMatcher,
+  readerText, markupSafeSpan, type SpanEdges,
   createQuoteIndex, locateQuotes, LOCATE_MIN_RATIO, QuoteSearchTimeoutError,
   type QuoteIndex, type QuoteIndexInput, type QuoteIndexSource, type QuoteIndexOptions, type SourcePassage,
   type LocateOptions, type LocatedSpan, type LocatedQuote,

@@ -33,7 +33,9 @@ interface PromptPassage {
 // buildMessages writes each passage as "[sN] (label)" then its text, blocks separated by one blank line.
 // (the label stops at any line terminator: `^` starts after each, and a label running past one
 // let every start scan the same long line again)
-const PASSAGE_BLOCK_RE = /^\[(s\d+)\] \([^\n\r\u2028\u2029]*\)\n([\s\S]*?)(?=\n\n|(?![\s\S]))/gm;
+const PASSAGE_BLOCK_RE = /^\[(s\d+)\] \(([^\n\r\u2028\u2029]*)\)\n([\s\S]*?)(?=\n\n|(?![\s\S]))/gm;
+/** Passages that list rather than say (a table of contents, an index): never quoted. */
+const LIST_LABEL_RE = /^(?:(?:table of )?contents|(?:general )?index(?: (?:of|to) .*)?)(?:, part \d+)?(?: \(\d+\))?$/i;
 const STOPWORDS = new Set(
   "a an and are as at be been but by for from had has have he her him his i if in into is it its me my no not of on or our she so that the their them then there they this to was we were what when which who will with you your".split(
     " ",
@@ -68,7 +70,7 @@ function unframe(block: string): string {
 /** Parse the passage blocks out of a prompt written by `buildMessages`. */
 function promptPassages(text: string): PromptPassage[] {
   const out: PromptPassage[] = [];
-  for (const m of text.matchAll(PASSAGE_BLOCK_RE)) out.push({ tag: m[1]!, content: unframe(m[2]!.trim()).trim() });
+  for (const m of text.matchAll(PASSAGE_BLOCK_RE)) if (!LIST_LABEL_RE.test(m[2]!)) out.push({ tag: m[1]!, content: unframe(m[3]!.trim()).trim() });
   return out;
 }
 
@@ -81,8 +83,8 @@ interface Candidate {
 }
 
 /**
- * The best clean quote of one passage: one or more whole clauses of one sentence, 5 to 24
- * words, never starting or ending inside a clause (a sentence ends at `.`, `!` or `?` or their
+ * The best clean quote of one passage: one or more whole clauses of one sentence (within a
+ * paragraph; a heading line in capitals is none), 5 to 24 words, never starting or ending inside a clause (a sentence ends at `.`, `!` or `?` or their
  * CJK forms `。！？`, a clause also at `,`, `;`, `:`, a dash, or `，；：、`), holding no quote marks, brackets, ellipsis or markup.
  * Scored by the weight of the distinct query words it holds, with a bonus for being the whole
  * sentence and a small one for length (ties: earliest). Quotes already in the moot (`avoid`)
@@ -91,8 +93,11 @@ interface Candidate {
 function bestWindow(p: PromptPassage, weights: ReadonlyMap<string, number>, avoid: ReadonlySet<string>): Candidate | null {
   const content = p.content;
   let best: Candidate | null = null;
-  // Sentences run across line breaks; "Mr." and its like do not end one.
-  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?。！？])+[.!?。！？]?/g)) {
+  // A sentence ends at a line end: framePassage writes each paragraph of a passage as one line
+  // (wrapped lines joined), so a heading above a text is not its sentence. "Mr." and its like do
+  // not end one. A heading alone (no lower case) is no quote.
+  for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?。！？\n])+[.!?。！？]?/g)) {
+    if (!/\p{Ll}/u.test(sentence[0])) continue;
     const base = sentence.index!;
     const text = sentence[0];
     const ws = words(text);

@@ -522,8 +522,10 @@ async function locateAt(store: Store, quote: string, options: StoreLocateOptions
       flush();
       run = { book: p.book, ord: p.ord, at: p.start_at, text: "", passages: [] };
     } else {
-      // the file's whitespace between two passages, as spaces: offsets stay the file's
-      run.text += " ".repeat(Math.max(0, p.start_at - run.at - run.text.length));
+      // the file's whitespace between two passages, as a paragraph break and spaces: offsets stay
+      // the file's, and a span's markup runs are read within paragraphs as in the file (markupSafeSpan)
+      const gap = Math.max(0, p.start_at - run.at - run.text.length);
+      run.text += gap >= 2 ? `\n\n${" ".repeat(gap - 2)}` : " ".repeat(gap);
       run.ord = p.ord;
     }
     run.passages.push({ label: p.label, start: run.text.length, end: run.text.length + p.source_text.length });

@@ -53,6 +53,7 @@
  * This file builds the index (`createQuoteIndex`) and is the folder's API.
  */
 import { ArgumentError } from "../../errors.js";
+import { checkEdges, markupSafeSpan } from "../markup.js";
 import { QuoteTooLongError } from "../quote-keys.js";
 import { wasmFor, type BackendRequest } from "../../../bindings/wasm.js";
 import { quoteIndexBindingFor } from "../../../bindings/quote-index.js";
@@ -150,6 +151,7 @@ function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
       }
       const overlapping = options.overlapping === true;
       const timeoutMs = options.timeoutMs ?? Infinity;
+      const edges = checkEdges(options.edges, "locate");
       if (typeof timeoutMs !== "number" || !(timeoutMs >= 0)) {
         throw new ArgumentError("locate", "options.timeoutMs", "a number of milliseconds ≥ 0 (Infinity: no budget)", timeoutMs);
       }
@@ -168,8 +170,9 @@ function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
       return hits.map((h) => {
         const s = ix.wordSource[h.word];
         const source = ix.sources[s];
-        const start = ix.spans[2 * h.word];
-        const end = ix.spans[2 * (h.word + h.size - 1) + 1];
+        let start = ix.spans[2 * h.word];
+        let end = ix.spans[2 * (h.word + h.size - 1) + 1];
+        if (edges === "markup") ({ start, end } = markupSafeSpan(source.text, start, end));
         return {
           text: source.text.slice(start, end),
           ratio: h.ratio,

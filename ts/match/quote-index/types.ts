@@ -56,6 +56,12 @@ export interface LocateOptions {
    * during it), hence a budget and not a signal.
    */
   timeoutMs?: number;
+  /**
+   * "markup" (default): each span widened so it splits no markup run (`markupSafeSpan`,
+   * ts/match/markup.ts); "words": from the window's first word to its last. The windows found,
+   * their ratios and order are the same either way.
+   */
+  edges?: "markup" | "words";
 }
 
 /** A located span. `text` = the source's text [start, end) (UTF-16), as written. */
