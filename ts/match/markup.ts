@@ -31,6 +31,7 @@
  * book; the evidence spine's markdown is parsed by micromark elsewhere (ts/evidence).
  */
 import { ArgumentError } from "../errors.js";
+import { checkArgs } from "../args.js";
 
 /** Most UTF-16 units from a link's `[` to its `]` (longer: not read as a link). */
 export const MAX_LINK_TEXT = 1000;
@@ -177,6 +178,7 @@ export function linkTails(text: string): number[] {
  * UTF-16 unit (same length, same offsets). `text` itself when it has no link.
  */
 export function readerText(text: string): string {
+  checkArgs("readerText", arguments, "text:string");
   if (text.indexOf("](") < 0 && text.indexOf("]:") < 0) return text;
   const tails = linkTails(text);
   if (!tails.length) return text;
@@ -324,6 +326,7 @@ function paragraphEnd(text: string, i: number): number {
  * Only the paragraphs the span touches (within MAX_REGION units of its edges) are read.
  */
 export function markupSafeSpan(text: string, start: number, end: number): { start: number; end: number } {
+  checkArgs("markupSafeSpan", arguments, "text:string start:int end:int");
   if (start < 0 || end <= start) return { start, end };
   let from = paragraphStart(text, start);
   let to = paragraphEnd(text, end);
