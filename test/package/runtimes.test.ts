@@ -33,10 +33,17 @@ function workloadInput(): string {
 
 type Result = { values: unknown; env: { backend: { requested: string; active: string; reason: string | null }; sha256: string | null } };
 
-/** Why `name` cannot run here (its `--version` fails), or null when it runs. */
+/**
+ * Why `name` cannot run here (its `--version` fails), or null when it runs. Said on the
+ * console when the suite skips; with GROUNDWIRE_REQUIRE_RUNTIMES=1 (.ci/run) it fails instead.
+ */
 function unavailable(name: string): string | null {
   const r = spawnSync(BIN(name), ["--version"], { encoding: "utf8", timeout: 30_000 });
-  return r.status === 0 ? null : `${name} from npm does not run on this machine: ${(r.error?.message ?? r.stderr ?? "").slice(0, 300)}`;
+  if (r.status === 0) return null;
+  const reason = `${name} from npm does not run on this machine (${BIN(name)} --version: ${(r.error?.message ?? r.stderr ?? "").slice(0, 300)}); its smoke test is skipped`;
+  if (process.env.GROUNDWIRE_REQUIRE_RUNTIMES === "1") throw new Error(reason);
+  console.warn(reason);
+  return reason;
 }
 
 /** Run test/package/runtimes/run.mjs under `command` on one entry; its one JSON line. */
