@@ -30,11 +30,9 @@
 // No source maps: the TypeScript sources are not packed, and a map of minified third-party
 // code (the browser bundle's was 4.6 MB) helps no user debug.
 //
-// ESM only, no CommonJS build: the entries use top-level await (the inlined WASM core and
-// the SHA-256 backend are compiled asynchronously before the first call, so every API is
-// synchronous to use), which CommonJS cannot express — a CJS build would have to make every
-// public function async or hand out a half-initialised module. Node >= 20.19 can still
-// `await import("groundwire")` from CommonJS.
+// ESM only, no CommonJS build. The entries have no top-level await (workerd refuses it): the
+// WASM core compiles at the first call (bindings/wasm.ts). CommonJS code can
+// `await import("groundwire")` (Node >= 20.19 also `require`s it).
 //
 // The .wasm needs no asset plugin: it is inlined as base64 in bindings/wasm-bytes.generated.ts.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -109,16 +107,6 @@ const nodeDeps = {
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
     if (!resolved || resolved.external || dirname(resolved.id) !== DEPS_DIR || resolved.id.endsWith(".node.ts")) return resolved;
     return this.resolve(resolved.id.replace(/\.ts$/, ".node.ts"), importer, { ...options, skipSelf: true });
-  },
-};
-
-/** The self-contained bundle takes ts/deps/noble.bundled.ts (a static import; see that file). */
-const bundledNoble = {
-  name: "groundwire-bundled-noble",
-  async resolveId(source, importer, options) {
-    if (!importer || !source.startsWith(".")) return null;
-    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    return resolved && resolved.id === join(DEPS_DIR, "noble.ts") ? this.resolve(join(DEPS_DIR, "noble.bundled.ts"), importer, { ...options, skipSelf: true }) : resolved;
   },
 };
 
@@ -309,7 +297,6 @@ export default [
     // Nothing external: a node: import here is a bug (the browser entry must stay browser-safe),
     // and rollup fails the build on an unresolvable import rather than shipping it.
     plugins: [
-      bundledNoble,
       browserFileMaps,
       domFreeDecoder,
       nodeResolve({ extensions: [".ts", ".js"], browser: true, preferBuiltins: false, exportConditions: ["browser", "import", "default"] }),

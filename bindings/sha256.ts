@@ -3,17 +3,19 @@
  * `node:crypto` where it exists (it uses the CPU's SHA instructions) and `hash-wasm`
  * elsewhere (browsers). Hashing is not this project's business; we only choose.
  *
- * The Node entry (ts/node.ts) registers the node:crypto backend; the browser entry
- * leaves hash-wasm. Both must be initialised once (`await initSha256()`) before the
- * synchronous `sha256Hex` is called. `sha256Backend()` says which one is active.
+ * The Node entry (ts/node.ts) registers the node:crypto backend at import. Elsewhere
+ * nothing happens at import (no top-level await): `await initSha256()` (or `ready()`)
+ * compiles hash-wasm; a digest asked for before that runs on the pure-JS `@noble/hashes`
+ * SHA-256 (same digest, synchronous) and starts hash-wasm's compile in the background,
+ * which takes over once done. `sha256Backend()` says which one is active.
  *
- * Where WebAssembly is disabled (iOS Lockdown Mode, `--jitless`, strict CSP) hash-wasm
- * cannot load; `initSha256` then takes the pure-JS `@noble/hashes` SHA-256 (same digest,
- * slower) and says so once on console.warn — never silently, never a failed import.
+ * Where WebAssembly is disabled (iOS Lockdown Mode, `--jitless`, strict CSP, workerd)
+ * hash-wasm cannot load; @noble/hashes then stays, and says so once on console.warn —
+ * never silently, never a failed import.
  */
 import type { IHasher } from "hash-wasm";
 import { hashWasm } from "../ts/deps/hash-wasm.js";
-import { loadNoble, noble } from "../ts/deps/noble.js";
+import { noble } from "../ts/deps/noble.js";
 import { ArgumentError } from "../ts/errors.js";
 
 /**
@@ -49,31 +51,45 @@ function spent(): never {
 }
 
 let active: Sha256Backend | null = null;
+/** `active` is @noble/hashes only until hash-wasm is compiled (a digest came before initSha256). */
+let interim = false;
 let wasmHasher: IHasher | null = null;
 /** Why hash-wasm could not load; announced once, at the first digest on the pure-JS backend. */
 let fallbackReason: string | null = null;
 const encoder = new TextEncoder();
 
 /**
- * Prepare the hash-wasm backend (async compile, once). Idempotent. Never rejects: when
- * WebAssembly is unavailable it activates the pure-JS backend (unless a backend is already
- * active), which says so on console.warn at its first digest — so the Node entry, which
- * switches to node:crypto right after, prints nothing misleading.
+ * Prepare the hash-wasm backend (async compile, once) and make it the active one, unless
+ * another backend was chosen (node:crypto). Idempotent. Never rejects: when WebAssembly is
+ * unavailable the pure-JS backend stays (or becomes) active, and says so on console.warn at
+ * its next digest.
  */
 export async function initSha256(): Promise<void> {
   if (!wasmHasher) {
     try {
-      wasmHasher = await hashWasm().createSHA256();
+      wasmHasher = await (hashWasmLoading ??= hashWasm().createSHA256());
     } catch (error) {
+      hashWasmLoading = null;
       fallbackReason = (error as Error).message;
-      if (!active) {
-        await loadNoble();
-        active = pureJsBackend;
-      }
+      interim = false;
+      if (!active) active = pureJsBackend;
       return;
     }
   }
-  if (!active) active = hashWasmBackend();
+  if (!active || interim) {
+    active = hashWasmBackend();
+    interim = false;
+  }
+}
+let hashWasmLoading: Promise<IHasher> | null = null;
+
+/** The active backend; before any initialisation @noble/hashes, with hash-wasm compiled in the background. */
+function current(): Sha256Backend {
+  if (active) return active;
+  active = pureJsBackend;
+  interim = true;
+  void initSha256();
+  return active;
 }
 
 /** The pure-JS backend (@noble/hashes): synchronous, no WebAssembly, same digest. */
@@ -164,29 +180,29 @@ export function hashWasmBackend(): Sha256Backend {
 /** Make `backend` the one `sha256Hex` uses (the Node entry registers node:crypto). */
 export function setSha256Backend(backend: Sha256Backend): void {
   active = backend;
+  interim = false;
 }
 
-/** The active backend's name, or null before initialisation. */
+/** The active backend's name, or null before initialisation and before the first digest. */
 export function sha256Backend(): Sha256Backend["name"] | null {
   return active?.name ?? null;
 }
 
 /**
  * SHA-256 of `data` as 64 lowercase hex characters. Strings are UTF-8 encoded first.
- * Throws when no backend is initialised.
+ * Synchronous on every backend, initialised or not (see the header).
  */
 export function sha256Hex(data: Uint8Array | string): string {
   if (typeof data !== "string" && !(data instanceof Uint8Array)) throw new ArgumentError("sha256Hex", "data", "a string or a Uint8Array", data);
-  if (!active) throw new Error("SHA-256 is not initialised: await initSha256() (or import the package entry) first");
-  return typeof data === "string" ? active.digestHexText(data) : active.digestHex(data);
+  const backend = current();
+  return typeof data === "string" ? backend.digestHexText(data) : backend.digestHex(data);
 }
 
 /**
  * A fresh incremental SHA-256 on the active backend (node:crypto `createHash` in Node,
  * hash-wasm's hasher in browsers): `createSha256().update("a").update(bytes).digestHex()`
- * equals `sha256Hex` of the concatenation. Throws when no backend is initialised.
+ * equals `sha256Hex` of the concatenation.
  */
 export function createSha256(): Sha256Hasher {
-  if (!active) throw new Error("SHA-256 is not initialised: await initSha256() (or import the package entry) first");
-  return active.createHasher();
+  return current().createHasher();
 }

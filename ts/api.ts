@@ -1,10 +1,11 @@
 /**
  * groundwire's API, shared by both entries (ts/index.ts for browsers and bundlers,
- * ts/node.ts for Node). Importing this module runs nothing: the entries prepare the
- * backends (top-level await) and re-export it, so a bundler keeps only what a page uses.
+ * ts/node.ts for Node). Importing this module runs nothing (the backends load at first
+ * use, or by `ready()`), so a bundler keeps only what a page uses.
  */
 export { initWasm, setBackend, backendInfo, type Backend, type BackendRequest } from "../bindings/wasm.js";
 export { initSha256, sha256Hex, sha256Backend, type Sha256Backend } from "../bindings/sha256.js";
+export { ready } from "../bindings/ready.js";
 export * from "./rdf/index.js";
 export * from "./triple-index/index.js";
 export * from "./kernel/index.js";

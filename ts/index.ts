@@ -1,13 +1,10 @@
 /**
- * groundwire — the browser-safe package entry (also what bundlers get).
- * Top-level await: the inlined WASM core and the SHA-256 backend (hash-wasm, or
- * @noble/hashes without WebAssembly) are ready before the first call, so every exported
- * function is synchronous to use. The only module with side effects besides this one is
- * bindings/wasm (package.json "sideEffects"); the rest is dropped by a bundler when unused.
+ * groundwire — the browser-safe package entry (also what bundlers get, and what workerd,
+ * Deno and browsers load). No top-level await and no side effect at import: the inlined
+ * WASM core is compiled at the first call that needs it (synchronously where the runtime
+ * allows, else pure TS while it compiles in the background), and SHA-256 runs on
+ * @noble/hashes until hash-wasm is compiled. `await ready()` compiles both ahead of the
+ * first call. The only module with side effects is bindings/wasm's cache (package.json
+ * "sideEffects"); the rest is dropped by a bundler when unused.
  */
-import { initWasm } from "../bindings/wasm.js";
-import { initSha256 } from "../bindings/sha256.js";
-
 export * from "./api.js";
-
-await Promise.all([initWasm(), initSha256()]);

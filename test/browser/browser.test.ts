@@ -93,6 +93,27 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
       });
     });
 
+    it("without ready(): the first call compiles the WASM core on the main thread; SHA-256 on @noble/hashes, then hash-wasm", async () => {
+      const fresh = await browser.context.newPage();
+      await openProbePage(fresh, `${server.origin}/test/browser/page.html?noready`);
+      const env = await fresh.evaluate(async () => {
+        const gw = (window as unknown as { groundwire: { backendInfo(): unknown; sha256Backend(): unknown; sha256Hex(s: string): string; bestSpan(q: string, p: string[]): unknown; ready(): Promise<void> } }).groundwire;
+        const before = { sha256: gw.sha256Backend() };
+        const span = gw.bestSpan("the old mill", ["old mill stood by the river"]);
+        const first = { backend: gw.backendInfo(), sha256: gw.sha256Backend(), abc: gw.sha256Hex("abc"), after: gw.sha256Backend() };
+        await gw.ready();
+        return { before, span, first, ready: { sha256: gw.sha256Backend(), abc: gw.sha256Hex("abc") } };
+      });
+      await fresh.close();
+      const abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+      expect(env).toEqual({
+        before: { sha256: null },
+        span: { text: "old mill", ratio: 0.8, source: 0, start: 0, end: 8 },
+        first: { backend: { requested: "auto", active: "wasm", reason: null }, sha256: null, abc, after: "@noble/hashes" },
+        ready: { sha256: "hash-wasm", abc },
+      });
+    });
+
     it("every part's results equal Node's byte for byte (WASM backend)", async () => {
       const result = await probeInPage(page);
       expect(result.env.backend.active).toBe("wasm");

@@ -26,6 +26,8 @@ const SCHEMA = "https://schema.org/";
  * @param {ProbeInput} input
  */
 export async function runProbe(gw, input) {
+  // what a page does for the fast path: compile the WASM core and hash-wasm before the first call
+  if (gw.ready) await gw.ready();
   if (input.backend) gw.setBackend(input.backend);
   /** @type {Record<string, unknown>} */
   const parts = {};

@@ -32,6 +32,7 @@ const ANSWERS: Record<string, string> = {
   envelopeProblem: "says what is wrong with any value (null when nothing is)",
   initWasm: "no arguments",
   initSha256: "no arguments",
+  ready: "no arguments",
   backendInfo: "no arguments",
   dialectPrefixes: "the dialect is optional (SPARQL 1.1: no prefixes)",
   sha256Backend: "no arguments",

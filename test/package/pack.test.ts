@@ -70,7 +70,7 @@ describe("npm pack → install in a fresh project → import from Node", () => {
     expect(r.stdout).not.toMatch(/Errors:|Warnings:/);
   });
 
-  it("attw --profile esm-only passes on the tarball (ESM only by design: the entries use top-level await)", () => {
+  it("attw --profile esm-only passes on the tarball (ESM only by design)", () => {
     const r = spawnSync(bin("attw"), [pkg.tarball, "--profile", "esm-only", "--format", "table-flipped"], { cwd: ROOT, encoding: "utf8" });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/"groundwire"/);

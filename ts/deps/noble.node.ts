@@ -15,7 +15,7 @@ export function noble(): Noble {
   return (loaded = { sha256: sha2.sha256, bytesToHex: utils.bytesToHex });
 }
 
-/** Same as `noble()`, for the callers of the browser variant's async loader. */
+/** Same as `noble()`, for callers written against an asynchronous loader (the bench). */
 export async function loadNoble(): Promise<Noble> {
   return noble();
 }

@@ -1,10 +1,11 @@
 /**
- * @noble/hashes' SHA-256, the pure-JS fallback where WebAssembly is disabled. Loaded by
- * `loadNoble()` (a dynamic import) only when that happens, so a page whose WebAssembly works
- * never downloads it; see ts/deps/README.md for the Node variant.
+ * @noble/hashes' SHA-256, the synchronous pure-JS SHA-256 of the browser-safe entry: what a
+ * digest runs on before hash-wasm is compiled (nothing is compiled at import), and where
+ * WebAssembly is disabled. A static import (sha256 + hex: ≈ 2 KB gzip on a page that
+ * hashes; docs/package.md); see ts/deps/README.md for the Node variant.
  */
-import type { sha256 } from "@noble/hashes/sha2.js";
-import type { bytesToHex } from "@noble/hashes/utils.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 
 /** What the fallback SHA-256 backend uses. */
 export interface Noble {
@@ -12,17 +13,14 @@ export interface Noble {
   bytesToHex: typeof bytesToHex;
 }
 
-let loaded: Noble | null = null;
+const loaded: Noble = { sha256, bytesToHex };
 
-/** Load @noble/hashes (once). Rejects only when the module cannot be fetched. */
-export async function loadNoble(): Promise<Noble> {
-  if (loaded) return loaded;
-  const [sha2, utils] = await Promise.all([import("@noble/hashes/sha2.js"), import("@noble/hashes/utils.js")]);
-  return (loaded = { sha256: sha2.sha256, bytesToHex: utils.bytesToHex });
+/** @noble/hashes' SHA-256 and hex encoder. Never throws. */
+export function noble(): Noble {
+  return loaded;
 }
 
-/** @noble/hashes' SHA-256 and hex encoder. Throws until `loadNoble()` has resolved. */
-export function noble(): Noble {
-  if (!loaded) throw new Error("@noble/hashes is not loaded: await initSha256() first");
+/** Same as `noble()`, for callers written against an asynchronous loader (the bench). */
+export async function loadNoble(): Promise<Noble> {
   return loaded;
 }
