@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)("the page against hostile content and failures (Ch
   });
 
   /** The visible text of the elements `selector` matches. */
-  const text = (selector: string) => page.evaluate((sel) => [...document.querySelectorAll<HTMLElement>(sel)].filter((e) => !e.hidden).map((e) => e.innerText).join(" | "), selector);
+  const text = (selector: string) => page.evaluate((sel) => Array.from(document.querySelectorAll<HTMLElement>(sel)).filter((e) => !e.hidden).map((e) => e.innerText).join(" | "), selector);
   /** Nothing ran and nothing was made of the hostile texts; nothing is wider than the phone. */
   async function unharmed(): Promise<void> {
     const state = await page.evaluate(() => ({
@@ -128,8 +128,8 @@ describe.skipIf(!hasChromium)("the page against hostile content and failures (Ch
     // the quote of markup (the API reads it as two quotes, cut at its inner quote marks) is a quote
     // like any other: found in the book, its words highlighted as text
     const markup = "script>window.__pwned=2</script";
-    expect(await page.evaluate(() => [...document.querySelectorAll<HTMLElement>(".transcript .q")].map((q) => q.dataset.quote))).toContain(markup);
-    await page.evaluate((quote) => [...document.querySelectorAll<HTMLElement>(".transcript .q")].find((q) => q.dataset.quote === quote)!.focus(), markup);
+    expect(await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>(".transcript .q")).map((q) => q.dataset.quote))).toContain(markup);
+    await page.evaluate((quote) => Array.from(document.querySelectorAll<HTMLElement>(".transcript .q")).find((q) => q.dataset.quote === quote)!.focus(), markup);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector("#passage mark"));
     expect(await text("#passage mark")).toBe(markup);
@@ -196,6 +196,14 @@ describe.skipIf(!hasChromium)("the page against hostile content and failures (Ch
     await press('form[aria-label="Start a moot"] button[type="submit"]');
     await page.waitForFunction(() => /did not finish/.test(document.querySelector(".error")?.textContent ?? ""), undefined, { timeout: 15_000 });
     expect(await text(".error")).toBe("the moot turn did not finish within 3000 ms (the model is slow or unreachable); the turn goes on and is saved when it lands");
+    // a saved moot asked for while a turn hangs: said so, then opened when that turn ends (it used to do nothing)
+    await press('form[aria-label="Start a moot"] button[type="submit"]');
+    await page.waitForSelector(".transcript .pending");
+    await page.locator(".saved button", { hasText: "novel/hostile vs" }).press("Enter");
+    expect(await text('.center p[role="status"]')).toBe("The moot opens when the turn in progress ends.");
+    await page.waitForSelector('.transcript[data-done="yes"]', { timeout: 15_000 });
+    expect(await text(".transcript h2")).toBe(`THE HOSTILE BOOK ${X} vs The Diary of Samuel Pepys on “${TOPIC}”`);
+    expect(await text('.center p[role="status"]')).toBe("");
     mode = "xss";
     model.closeAllConnections();
     await unharmed();
