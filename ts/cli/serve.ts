@@ -158,7 +158,7 @@ const command: Command = {
     // the server's modules load only now, so --help and usage errors stay fast; the HTTP and
     // MCP packages are optional peers of a library install
     requirePackages("serve", "groundwire serve", SERVER_PACKAGES);
-    const [{ loadHistory, loadPageFiles }, { createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
+    const [{ loadHistories, loadPageFiles }, { createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
       import("../server/page.js"),
       import("../server/listen.js"),
       import("../moot/corpus-node.js"),
@@ -171,7 +171,7 @@ const command: Command = {
 
     let histories;
     try {
-      histories = (values.history ?? []).map(loadHistory);
+      histories = loadHistories(values.history ?? []);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`, 2);
     }

@@ -111,6 +111,20 @@ export function loadHistory(dir: string): History {
   return { name, versions };
 }
 
+/**
+ * Read every `--history DIR` folder. Each is named by its folder's base name (GET /histories,
+ * GET /histories/NAME/VERSION), so two folders of the same base name are refused: the second
+ * would be listed but never served.
+ */
+export function loadHistories(dirs: readonly string[]): History[] {
+  const histories = dirs.map(loadHistory);
+  histories.forEach((h, i) => {
+    const first = histories.findIndex((x) => x.name === h.name);
+    if (first !== i) throw new Error(`--history ${dirs[i]}: another --history folder (${dirs[first]}) has the same name ${JSON.stringify(h.name)}; the page names a history by its folder's name`);
+  });
+  return histories;
+}
+
 export { wordDiff } from "./page-checks.js";
 
 const passageOf = (book: Book, i: number) => ({ name: book.passages[i]!.name, label: book.passages[i]!.label, node: book.passages[i]!.node_id });

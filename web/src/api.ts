@@ -6,6 +6,25 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 
 const KEY = "groundwire.token";
 
+/** RFC 6750 b64token, as the server checks its own token (ts/server/token.ts): the only tokens a header can carry and the server can hold. */
+const BEARER_TOKEN_RE = /^[A-Za-z0-9\-._~+/]+=*$/;
+const MAX_TOKEN_LENGTH = 4096;
+
+/**
+ * Why a typed token cannot be the server's, in words, or null. A pasted token often carries a
+ * curly quote or an invisible space; `fetch` cannot send those in a header and would fail as if
+ * the server were down. Never quotes the token itself.
+ */
+export function tokenProblem(t: string): string | null {
+  if (t.length > MAX_TOKEN_LENGTH) return `the token is longer than ${MAX_TOKEN_LENGTH} characters; paste the first line of the server's token file`;
+  if (t && !BEARER_TOKEN_RE.test(t)) {
+    const bad = [...t].find((ch) => !/[A-Za-z0-9\-._~+/=]/.test(ch))!;
+    const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    return `the token holds a character a bearer token cannot (${code}${/\s/.test(bad) || bad.codePointAt(0)! < 0x20 || /[\u200b-\u200f\u2060\ufeff]/.test(bad) ? ", a space or an invisible character" : ""}); tokens hold letters, digits and - . _ ~ + / =, so paste it again`;
+  }
+  return null;
+}
+
 export const token = {
   get: (): string => sessionStorage.getItem(KEY) ?? "",
   set: (t: string) => (t ? sessionStorage.setItem(KEY, t) : sessionStorage.removeItem(KEY)),

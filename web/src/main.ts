@@ -1,5 +1,5 @@
 /** The page of `groundwire serve` (docs/page.md): four views over the HTTP API, plain DOM, no framework. */
-import { onUnauthorized, token } from "./api.js";
+import { onUnauthorized, token, tokenProblem } from "./api.js";
 import { checkView } from "./check.js";
 import { h } from "./dom.js";
 import { historyView } from "./history.js";
@@ -50,7 +50,16 @@ window.addEventListener("hashchange", () => show(location.hash.slice(1)));
 const tokenShown = () => (tokenState.textContent = token.get() ? "token set for this tab" : "no token (a server started with --no-auth needs none)");
 document.getElementById("token-form")!.addEventListener("submit", (e) => {
   e.preventDefault();
-  token.set(tokenInput.value.trim());
+  const typed = tokenInput.value.trim();
+  const problem = tokenProblem(typed);
+  if (problem) {
+    tokenState.textContent = problem;
+    tokenInput.setAttribute("aria-invalid", "true");
+    tokenInput.focus();
+    return;
+  }
+  tokenInput.removeAttribute("aria-invalid");
+  token.set(typed);
   tokenInput.value = "";
   tokenShown();
   show(location.hash.slice(1));

@@ -42,6 +42,7 @@ export function mootsView(root: HTMLElement): void {
   const list = h("ul", { class: "saved", "aria-label": "Saved moots" });
   const transcript = h("section", { class: "transcript", "aria-label": "Transcript", "aria-live": "polite" });
   const charts = h("section", { class: "charts", "aria-label": "Statistics" });
+  const status = h("p", { class: "muted", role: "status" });
   const form = h("form", { class: "stack", "aria-label": "Start a moot" });
   let running = false;
 
@@ -176,12 +177,26 @@ export function mootsView(root: HTMLElement): void {
       ctl.abort();
       running = false;
       void refreshSaved();
+      if (next !== null && transcript.isConnected) {
+        const id = next;
+        next = null;
+        open(id);
+      }
     }
   };
 
+  /** A moot asked for while another is speaking here: opened when the turn in progress ends. */
+  let next: string | null = null;
   const open = (id: string) => {
-    if (running) return;
     showError(error, null);
+    if (running) {
+      // the turn in progress cannot be taken back (the server saves it): stop after it, then open `id`
+      next = id;
+      active?.abort();
+      fill(status, "The moot opens when the turn in progress ends.");
+      return;
+    }
+    fill(status);
     delete transcript.dataset.done;
     void run(id);
   };
@@ -196,7 +211,6 @@ export function mootsView(root: HTMLElement): void {
       const turns = h("input", { name: "turns", type: "number", min: 1, max: 20, value: 4 });
       fill(form, field("First book", a), field("Second book", b), field("Topic", topic), field("Turns", turns), h("button", { type: "submit" }, "Start the moot"));
       onSubmit(form, error, async () => {
-        if (running) return;
         const created = await api<{ id: string }>("POST", "/moots", { keys: [a.value, b.value], topic: topic.value.trim() || undefined, turns: Number(turns.value) });
         void refreshSaved();
         open(created.id);
@@ -205,5 +219,5 @@ export function mootsView(root: HTMLElement): void {
     (e) => showError(error, e),
   );
   void refreshSaved();
-  fill(root, h("div", { class: "cols" }, h("div", { class: "side" }, h("h2", {}, "Start a moot"), form, h("h2", {}, "Saved moots"), list, legend()), h("div", { class: "center" }, error, transcript, charts), panel));
+  fill(root, h("div", { class: "cols" }, h("div", { class: "side" }, h("h2", {}, "Start a moot"), form, h("h2", {}, "Saved moots"), list, legend()), h("div", { class: "center" }, error, status, transcript, charts), panel));
 }
