@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { DocumentTooLargeError, EVIDENCE_NS, firstWords, formatFragmentListing, fragmentDocument, fragmentMarkdown, fragmentPlainText, MAX_DOCUMENT_LENGTH, toGraphSlice } from "../../ts/evidence/index.js";
 import { loadDocumentFile } from "../../ts/evidence/node.js";
 import { gw } from "../io/run-cli.js";
+import { spread } from "../depth.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-docsize-"));
 /** A sparse file of `size` bytes (no disk used): the size check comes before any read. */
@@ -100,7 +101,8 @@ describe("output written in chunks is what one string was", () => {
 
   it("slice, N-Quads and Turtle", async () => {
     const slice = toGraphSlice(artifact, fragments);
-    for (const [format, options] of [["nquads", { format: "N-Quads" }], ["turtle", { format: "Turtle", prefixes: { gwe: EVIDENCE_NS, xsd: "http://www.w3.org/2001/XMLSchema#" } }]] as const) {
+    // npm test: N-Quads; npm run test:deep (test/depth.ts): Turtle too (the same chunked writer)
+    for (const [format, options] of spread([["nquads", { format: "N-Quads" }], ["turtle", { format: "Turtle", prefixes: { gwe: EVIDENCE_NS, xsd: "http://www.w3.org/2001/XMLSchema#" } }]] as const, 1)) {
       const expected = await new Promise<string>((resolve, reject) => {
         const writer = new Writer(options);
         for (const q of slice.quads) writer.addQuad(q.subject, q.predicate, q.object, format === "nquads" ? DataFactory.namedNode(slice.artifactIri) : q.graph);

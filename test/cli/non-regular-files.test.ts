@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gw } from "../io/run-cli.js";
+import { DEEP } from "../depth.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-nonregular-"));
 const parent = join(dir, "docs.v2");
@@ -41,11 +42,16 @@ const commands: Array<[string, (f: string) => string[], (f: string) => string, n
   ["serve --graph", (f) => ["serve", "--port", "0", "--graph", `g=${f}`], (f) => `serve: ${f}`, 1],
 ];
 
+// npm test: each command with one of the three kinds, in turn (so every command and every kind
+// runs, each kind on five commands); npm run test:deep (test/depth.ts): every command with all three
 const cases: Array<[string, string, string[], string, number]> = [];
-for (const [what, argv, named, code] of commands) {
-  cases.push([what, "a folder", argv(folder), `groundwire ${named(folder)}: is a directory, not a file\n`, code]);
-  cases.push([what, "/dev/zero", argv("/dev/zero"), `groundwire ${named("/dev/zero")}: ${NOT_REGULAR}\n`, code]);
-  cases.push([what, "a FIFO", argv(fifo), `groundwire ${named(fifo)}: ${NOT_REGULAR}\n`, code]);
+for (const [i, [what, argv, named, code]] of commands.entries()) {
+  const kinds: Array<[string, string, string]> = [
+    ["a folder", folder, "is a directory, not a file"],
+    ["/dev/zero", "/dev/zero", NOT_REGULAR],
+    ["a FIFO", fifo, NOT_REGULAR],
+  ];
+  for (const [k, [kind, path, message]] of kinds.entries()) if (DEEP || k === i % 3) cases.push([what, kind, argv(path), `groundwire ${named(path)}: ${message}\n`, code]);
 }
 
 describe.concurrent("a folder, /dev/zero or a FIFO where a file is read (dist/cli.cjs)", () => {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import fragmentsCommand from "../../ts/cli/fragments.js";
+import { spread } from "../depth.js";
 
 const MARKDOWN = new URL("../../../shared/data/markdown/", import.meta.url);
 let dir = "";
@@ -44,11 +45,11 @@ describe.skipIf(!existsSync(MARKDOWN))("fragments progress (skipped: ../shared/d
   });
 
   it("is silent with --quiet, with -q, and when stderr is not a terminal", async () => {
-    expect(await run([big, "--artifact", "big", "--quiet"], true)).toBe(0);
-    expect(stderr).toBe("");
-    expect(await run([big, "--artifact", "big", "-q"], true)).toBe(0);
-    expect(stderr).toBe("");
-    expect(await run([big, "--artifact", "big"], false)).toBe(0);
-    expect(stderr).toBe("");
+    // npm test: --quiet on a terminal and no option on a pipe; npm run test:deep (test/depth.ts): -q too
+    const cases: Array<[string[], boolean]> = [[["--quiet"], true], [["-q"], true], [[], false]];
+    for (const [options, tty] of spread(cases, 2)) {
+      expect(await run([big, "--artifact", "big", ...options], tty)).toBe(0);
+      expect(stderr).toBe("");
+    }
   });
 });

@@ -9,6 +9,9 @@ import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 import { micromarkLoad, setMarkdownChunkLines } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+const DOCUMENTS = depth(100, 400);
 
 function addresses(fragments: readonly Fragment[]): string[] {
   return fragments.map((f) => [f.fragmentId, f.contentHash, f.path, f.kind, f.start, f.end, f.line].join(" "));
@@ -173,7 +176,8 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
     expect(addresses(fragmentMarkdown("d", task))).toEqual(addresses(referenceFragmentMarkdown("d", task)));
   });
 
-  it("400 seeded documents of definitions, references and footnote calls in headings, cells, tasks and regions", () => {
+  // npm test: the first 100 of the seeded documents; npm run test:deep (test/depth.ts): all 400
+  it(`${DOCUMENTS} seeded documents of definitions, references and footnote calls in headings, cells, tasks and regions`, () => {
     const rand = mulberry32(1508);
     const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
     // labels that collide under markdown-it's keys, micromark's, the coarse key, or none
@@ -192,7 +196,7 @@ describe("fragmentMarkdown appends the definitions a piece may use, labelled as 
       () => `text ${ref()}`,
     ];
     let differences = 0;
-    for (let d = 0; d < 400; d++) {
+    for (let d = 0; d < DOCUMENTS; d++) {
       const parts: string[] = [];
       for (let k = 2 + Math.floor(rand() * 8); k > 0; k--) parts.push(pick(atoms)());
       const text = parts.join("\n\n");

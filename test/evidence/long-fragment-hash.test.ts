@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contentHashOf, fragmentMarkdown, fragmentPlainText, type Fragment } from "../../ts/evidence/index.js";
+import { fcRuns, spread } from "../depth.js";
 
 /** Words and the characters a reader's normalization must treat exactly: whitespace of every kind, NUL, an astral character. */
 const PIECES = ["alpha", "beta", "γάμμα", "😀", " ", "  ", "\t", "\u00a0", "\u2003", "\0", "\r\n", "\n", "\n\n", " \n  ", "x\u0301"];
@@ -75,7 +76,8 @@ function expectDefinition(fragments: readonly Fragment[], minLong: number): void
 
 describe("long fragments: streamed content hashes equal the one-shot definition", () => {
   it("markdown sections, lists and code blocks longer than a window", () => {
-    for (const seed of [1, 2, 3]) {
+    // npm test: seeds 1 and 3; npm run test:deep (test/depth.ts): 1, 2 and 3
+    for (const seed of spread([1, 2, 3], 2)) {
       const text = longDocument(seed, 60, 3000);
       const fragments = fragmentMarkdown("long.md", text);
       // The top section, most `## Part` sections and the long code blocks.
@@ -90,7 +92,8 @@ describe("long fragments: streamed content hashes equal the one-shot definition"
         const fragments = fragmentMarkdown("gen.md", longDocument(seed, paragraphs, size));
         for (const f of fragments) expect(f.contentHash).toBe(contentHashOf(f.kind, f.text, quoteDepth(f)));
       }),
-      { numRuns: 25 },
+      // npm test: 8 documents; npm run test:deep (test/depth.ts): 25
+      { numRuns: fcRuns(8, 25) },
     );
   });
 

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, MarkdownNestingError, MAX_MARKDOWN_NESTING, MAX_MICROMARK_NESTING, type Fragment } from "../../ts/evidence/index.js";
+import { fcRuns } from "../depth.js";
 
 const shape = (fs: readonly Fragment[]) => fs.map((f) => `${f.path} ${f.kind} ${f.contentHash}`);
 
@@ -82,7 +83,8 @@ describe("offsets index the string as given", () => {
         const replaced = source.replace(/\0/g, "\uFFFD");
         expect(shape(fragments)).toEqual(shape(fragmentMarkdown("doc", replaced)));
       }),
-      { numRuns: 1500 },
+      // npm test: 300 runs; npm run test:deep (test/depth.ts): 1,500
+      { numRuns: fcRuns(300, 1500) },
     );
   }, 60_000);
 });

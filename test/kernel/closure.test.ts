@@ -5,6 +5,7 @@ import { ArgumentError } from "../../ts/errors.js";
 import { wordnetSubclassEdges } from "./real-data.js";
 import { mulberry32 } from "../prng.js";
 import { firstDifference } from "../same.js";
+import { depth } from "../depth.js";
 
 const SHARED = new URL("../../../shared/data", import.meta.url);
 
@@ -150,7 +151,9 @@ describe("closure: the WASM arena", () => {
     // growing the ancestor region of the next run cannot extend the block in place
     computeClosure(20_000, new Uint32Array(0), new Uint32Array(0), { backend: "wasm" });
     exports.seqReserve(4096, 1024, 16, 4096, 16, 256, 64);
-    const n = 2000; // a chain: 2,001,000 pairs, far beyond the arena reserved for n + m
+    // a chain of n: n(n+1)/2 pairs, far beyond the arena reserved for n + m (and the 20,000 left
+    // before); npm test: 800 (320,400 pairs), npm run test:deep (test/depth.ts): 2,000 (2,001,000)
+    const n = depth(800, 2000);
     const child = Uint32Array.from({ length: n - 1 }, (_, i) => i + 1);
     const parent = Uint32Array.from({ length: n - 1 }, (_, i) => i);
     const a = computeClosure(n, child, parent, { backend: "wasm" });

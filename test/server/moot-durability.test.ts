@@ -6,7 +6,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { call, CLI, startServer, startSlowModel, type RunningServer } from "./serve-process.js";
+import { call, CLI, ROOT, startServer, startSlowModel, type RunningServer } from "./serve-process.js";
+import { loadCorpus } from "../../ts/moot/corpus-node.js";
+import { Moot } from "../../ts/moot/moot.js";
+import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
+import { spread } from "../depth.js";
 
 const KEYS = ["novel/frankenstein", "diary/pepys-1660"];
 const BODY = { keys: KEYS, topic: "fire and ruin", turns: 6, k: 2 };
@@ -79,16 +83,11 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
   it("creation, the first turn and a later turn on a full disk answer 507; GET and a restart show only saved turns; freed, the same turn is spoken and kept", async () => {
     tmpfs = mountTmpfs("256k") as { dir: string; umount: () => void };
     const dir = tmpfs.dir;
-    // the same moot uninterrupted, memory only: what turns 1-3 say
-    const whole = await startServer([]);
-    let expected: string[];
-    try {
-      const id = (await call(whole.url, "POST", "/moots", BODY)).json.id;
-      for (let t = 0; t < 3; t++) await call(whole.url, "POST", `/moots/${id}/turns`);
-      expected = texts((await call(whole.url, "GET", `/moots/${id}`)).json);
-    } finally {
-      await whole.stop();
-    }
+    // the same moot uninterrupted, as the server holds one (its corpus, the extractive synthesizer): what turns 1-3 say
+    const whole = new Moot(loadCorpus(join(ROOT, "data/books")), createExtractiveSynthesizer(), KEYS, BODY.topic, BODY.turns, { k: BODY.k, modelName: "extractive" });
+    await whole.start();
+    for (let t = 0; t < 3; t++) await whole.nextTurn();
+    const expected = texts(whole.transcript!);
 
     server = await startServer(["--data", dir]);
     // 1. creation on a full disk: 507, no id, nothing held, nothing left behind
@@ -174,7 +173,8 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
   it("a server killed during turns on a nearly full disk leaves every file whole; its leftovers go at the next start", async () => {
     const dir = tmpfs.dir;
     const ids = readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, 36));
-    for (const round of [0, 1]) {
+    // npm test: the first kill moment; npm run test:deep (test/depth.ts): both
+    for (const round of spread([0, 1], 1)) {
       const loop = Promise.all(ids.map(async (id) => {
         for (;;) {
           try {
