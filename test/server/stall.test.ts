@@ -116,8 +116,10 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
     const slowGraph = await call(tight.url, "POST", "/graph/index", listGraph(1_040_000));
     expect(slowGraph.status).toBe(422);
     expect(slowGraph.json.error.message).toMatch(/indexGraph: the check ran over its time budget/);
-    // the aborted worker was replaced
-    const ok = await call(tight.url, "POST", "/fragments", { text: "# Title\n\nA paragraph.\n" });
+    // the aborted worker was replaced: a small check is answered (on a loaded machine the
+    // replacement's start-up can itself pass the 1.5 s budget, so a few tries are allowed)
+    let ok = await call(tight.url, "POST", "/fragments", { text: "# Title\n\nA paragraph.\n" });
+    for (let i = 0; i < 5 && ok.status === 422; i++) ok = await call(tight.url, "POST", "/fragments", { text: "# Title\n\nA paragraph.\n" });
     expect(ok.status).toBe(200);
     expect(ok.json.fragments.map((f: { kind: string }) => f.kind)).toEqual(["section", "paragraph"]);
   });
