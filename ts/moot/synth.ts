@@ -95,9 +95,10 @@ function bestWindow(p: PromptPassage, weights: ReadonlyMap<string, number>, avoi
   let best: Candidate | null = null;
   // A sentence ends at a line end: framePassage writes each paragraph of a passage as one line
   // (wrapped lines joined), so a heading above a text is not its sentence. "Mr." and its like do
-  // not end one. A heading alone (no lower case) is no quote.
+  // not end one. A heading alone (capitals and no lower case; a script without case, such as
+  // Chinese, is text) is no quote.
   for (const sentence of content.matchAll(/(?:(?:Mrs?|Dr|St)\.|[^.!?。！？\n])+[.!?。！？]?/g)) {
-    if (!/\p{Ll}/u.test(sentence[0])) continue;
+    if (/\p{Lu}/u.test(sentence[0]) && !/\p{Ll}/u.test(sentence[0])) continue;
     const base = sentence.index!;
     const text = sentence[0];
     const ws = words(text);
