@@ -47,6 +47,8 @@ const CASES: [string, string, { errors?: string[]; warnings?: string[] }, string
   ["subquery's own ORDER BY", `SELECT ?s WHERE { { SELECT ?s WHERE { ?s ex:p ?obj } ORDER BY ?objj } }`, { warnings: ["unbound variable ?objj in ORDER BY (did you mean ?obj?)"] }, `SELECT ?s WHERE { { SELECT ?s WHERE { ?s ex:p ?obj } ORDER BY ?obj } }`],
   ["CONSTRUCT template", `CONSTRUCT { ?city ex:q ?popluation . _:b ex:r ?city } ${W}`, { warnings: ["?popluation is in the CONSTRUCT template but never bound: its triples are never built (did you mean ?population?)"] }, `CONSTRUCT { ?city ex:q ?population . _:b ex:r ?city } ${W}`],
   ["DESCRIBE", `DESCRIBE ?popluation ${W}`, { warnings: ["?popluation is described but never bound (did you mean ?population?)"] }, `DESCRIBE ?population ${W}`],
+  ["grouped SELECT expression reads a variable bound nowhere", `SELECT (?n AS ?m) WHERE { ?s ex:p ?o } GROUP BY ?s`, { errors: ["?n is neither grouped nor aggregated"] }, `SELECT (?s AS ?m) WHERE { ?s ex:p ?o } GROUP BY ?s`],
+  ["implicitly grouped SELECT expression reads a variable bound nowhere", `SELECT (COUNT(*) AS ?c) (?zz + 1 AS ?d) WHERE { ?s ex:p ?o }`, { errors: ["?zz is neither grouped nor aggregated"] }, `SELECT (COUNT(*) AS ?c) (?c + 1 AS ?d) WHERE { ?s ex:p ?o }`],
   ["an alias of a grouped variable", `SELECT (123 AS ?s) WHERE { ?s ex:p ?z } GROUP BY ?s`, { errors: ["(123 AS ?s) in SELECT: ?s is already bound (SPARQL 1.1 §18.2.4.1)"] }, `SELECT (123 AS ?z) WHERE { ?s ex:p ?z } GROUP BY ?s`],
   ["an alias of a WHERE variable, ungrouped query", `SELECT (123 AS ?z) WHERE { ?s ex:p ?z }`, { errors: ["(123 AS ?z) in SELECT: ?z is already bound (SPARQL 1.1 §18.2.4.1)"] }, `SELECT (COUNT(*) AS ?z) WHERE { ?s ex:p ?z }`],
 ];

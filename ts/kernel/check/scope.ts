@@ -99,7 +99,8 @@ export class ScopeChecker extends TypingChecker {
           position: "SELECT",
           scope: readable,
           aggregateScope: where,
-          explain: grouped ? (v) => (where.has(v.name) ? (this.ungrouped(v, v.at ?? col.at, col, groupExprs, name), true) : false) : undefined,
+          // in a grouped query a SELECT expression reads grouped variables only (§11.4, §18.2.4.1): one bound nowhere is refused as a projected ?v is
+          explain: grouped ? (v) => (this.ungrouped(v, v.at ?? col.at, col, groupExprs, name), true) : undefined,
         }, col.at);
         if ((!grouped && bound.has(name)) || aliases.has(name) || groupVars.has(name)) {
           const first = (grouped ? undefined : bound.get(name)) ?? visible.get(name) ?? { how: "GROUP BY" };
