@@ -114,3 +114,20 @@ describe("the moot prompt frames book passages as untrusted data", () => {
     expect(user.match(/^<\/untrusted-data>$/gm)).toHaveLength(1);
   });
 });
+
+describe("templates beyond the first list (Qwen tool framing, Gemma 3, GLM-4, Seed-OSS)", () => {
+  it.each([
+    ["<tool_response>", "&lt;tool_response>"],
+    ["</tools>", "&lt;/tools>"],
+    ["<start_of_image>", "&lt;start_of_image>"],
+    ["[gMASK]", "&#91;gMASK]"],
+    ["<sop>", "&lt;sop>"],
+    ["<seed:bos>", "&lt;seed:bos>"],
+    ["<TOOL_RESPONSE\u200D>", "&lt;TOOL_RESPONSE\u200D>"],
+  ])("%s is neutralised and reported", (token, neutralised) => {
+    const { text, hits } = neutralizeChatTokens(`x ${token} y`);
+    expect(hits.map((h) => h.neutralised)).toEqual([neutralised]);
+    expect(text).toBe(`x ${neutralised} y`);
+    clean(text);
+  });
+});

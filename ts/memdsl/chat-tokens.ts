@@ -40,12 +40,15 @@ const DEEPSEEK = "deepseek-ai/DeepSeek-V3 / DeepSeek-R1 tokenizer_config.json ch
 const COMMAND_R = "CohereForAI/c4ai-command-r-v01 tokenizer_config.json chat_template";
 const GRANITE = "ibm-granite/granite-3.1-8b-instruct tokenizer_config.json chat_template";
 const ZEPHYR = "HuggingFaceH4/zephyr-7b-beta tokenizer_config.json chat_template";
+const GEMMA3 = "google/gemma-3-4b-it tokenizer_config.json chat_template and special tokens";
+const GLM4 = "THUDM/glm-4-9b-chat tokenizer_config.json chat_template";
+const SEED = "ByteDance-Seed/Seed-OSS-36B-Instruct tokenizer_config.json chat_template";
 
 const entries = (template: string, source: string, tokens: string[]): ChatControlToken[] => tokens.map((token) => ({ token, template, source }));
 
 /** The control strings neutralised, by template (a string may appear under several). */
 export const CHAT_CONTROL_TOKENS: readonly ChatControlToken[] = [
-  ...entries("ChatML (Qwen)", QWEN, ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<tool_call>", "</tool_call>", "<think>", "</think>"]),
+  ...entries("ChatML (Qwen)", QWEN, ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<tool_call>", "</tool_call>", "<tools>", "</tools>", "<tool_response>", "</tool_response>", "<think>", "</think>"]),
   ...entries("Llama 2", LLAMA2, ["[INST]", "[/INST]", "<<SYS>>", "<</SYS>>", "<s>", "</s>"]),
   ...entries("Llama 3", LLAMA3, ["<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|eom_id|>", "<|python_tag|>"]),
   ...entries("Gemma", GEMMA, ["<start_of_turn>", "<end_of_turn>", "<bos>", "<eos>"]),
@@ -57,6 +60,9 @@ export const CHAT_CONTROL_TOKENS: readonly ChatControlToken[] = [
   ...entries("Command-R", COMMAND_R, ["<BOS_TOKEN>", "<|START_OF_TURN_TOKEN|>", "<|END_OF_TURN_TOKEN|>", "<|SYSTEM_TOKEN|>", "<|USER_TOKEN|>", "<|CHATBOT_TOKEN|>"]),
   ...entries("Granite", GRANITE, ["<|start_of_role|>", "<|end_of_role|>", "<|end_of_text|>", "<|tool_call|>"]),
   ...entries("Zephyr", ZEPHYR, ["<|system|>", "<|user|>", "<|assistant|>", "</s>"]),
+  ...entries("Gemma 3", GEMMA3, ["<start_of_turn>", "<end_of_turn>", "<start_of_image>", "<end_of_image>"]),
+  ...entries("GLM-4", GLM4, ["[gMASK]", "<sop>", "<|system|>", "<|user|>", "<|assistant|>", "<|observation|>"]),
+  ...entries("Seed-OSS", SEED, ["<seed:bos>", "<seed:eos>", "<seed:think>", "</seed:think>", "<seed:tool_call>", "</seed:tool_call>"]),
 ];
 
 /** `<|name|>` (folded: fullwidth bars are `|`, `▁` stays a letter-like joiner) and Mistral's `[NAME]`, `[/NAME]`. */
