@@ -57,3 +57,21 @@ describe("table cells: `\\|` inside code spans and other inline spans", () => {
     expect(ex200[0].versionId).toBe("df1b795a567640b59ec6497d1388e47f8a0279bbd1dd77d73f737352d7107840#sha256:de6ac0d0996f00b8f76b96e9c3f858a72d4a036fc2fead8aee60c154f72495fe");
   });
 });
+
+describe("a header's `\\\\|` is an escaped backslash and a cell delimiter (GFM), not an escaped pipe (markdown-it)", () => {
+  it.each([
+    ["| a\\\\|b |\n| - |\n| z |\n", null],
+    ["| `a\\\\|b` |\n| - |\n| z |\n", null],
+    ["| a\\\\|b |\n| - | - |\n| z | y |\n", [["z", "y"]]],
+    ["a\\\\\\\\|b\n-|-\nz | y\n", [["z", "y"]]],
+  ] as const)("%j", (markdown, expected) => {
+    const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+    expect(tree.children.some((n) => n.type === "table")).toBe(expected !== null);
+    const fragments = fragmentMarkdown("t.md", markdown);
+    expect(fragments.some((f) => f.kind === "table")).toBe(expected !== null);
+    if (expected) {
+      expect(oracleCells(markdown)).toEqual(expected);
+      expect(rows(markdown).map((r) => r.cells)).toEqual(expected);
+    } else expect(fragments.map((f) => f.kind)).toEqual(["paragraph"]);
+  });
+});

@@ -26,6 +26,10 @@ const MAX_AUTOCOMPLETED_CELLS = 65536;
 export function tableExtent(stock: BlockRule): BlockRule {
   return (state, startLine, endLine, silent) => {
     if (!stock(state, startLine, endLine, true)) return false;
+    // markdown-it reads `\\|` as an escaped pipe; GFM reads an escaped backslash and a cell
+    // delimiter. A header that then has more cells than the delimiter row is no table (GFM 0.29
+    // "Tables": the header row must match the delimiter row in the number of cells; micromark agrees).
+    if (gfmCellCount(state.src, state.bMarks[startLine] + state.tShift[startLine], state.eMarks[startLine]) !== gfmCellCount(state.src, state.bMarks[startLine + 1] + state.tShift[startLine + 1], state.eMarks[startLine + 1])) return false;
     if (silent) return true;
     // At most one header cell per pipe, plus one: a bound on the stock rule's column count.
     let columnBound = 1;
@@ -58,4 +62,24 @@ export function tableExtent(stock: BlockRule): BlockRule {
     state.line = nextLine;
     return true;
   };
+}
+
+/** A table row's cell count as GFM splits it: at pipes outside backslash escapes, a leading and a trailing pipe open and close the row. */
+function gfmCellCount(src: string, start: number, end: number): number {
+  while (end > start && (src.charCodeAt(end - 1) === 0x20 || src.charCodeAt(end - 1) === 0x09)) end--;
+  let p = start;
+  if (src.charCodeAt(p) === 0x7c) p++;
+  let cells = 0;
+  let open = false;
+  for (let k = p; k < end; k++) {
+    const c = src.charCodeAt(k);
+    if (c === 0x7c) {
+      cells++;
+      open = false;
+    } else {
+      open = true;
+      if (c === 0x5c) k++;
+    }
+  }
+  return cells + (open || cells === 0 ? 1 : 0);
 }
