@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseGraph } from "../../ts/rdf/index.js";
+import { ArgumentError } from "../../ts/errors.js";
 import {
   canonicalHash,
   canonicalize,
@@ -82,6 +83,21 @@ describe("canonicalHash's hash algorithm", () => {
   it("an unknown algorithm is a named error", async () => {
     const g = parseGraph(read("rdfc10/test001-in.nq"), { format: "nquads" });
     await expect(canonicalHash(g, { hashAlgorithm: "MD5" as never })).rejects.toThrow(/hashAlgorithm must be one of SHA-256, SHA-384, got "MD5"/);
+  });
+
+  it.each([
+    ["a BigInt algorithm", { hashAlgorithm: 1n }, "canonicalize: hashAlgorithm must be one of SHA-256, SHA-384, got bigint"],
+    ["a Symbol algorithm", { hashAlgorithm: Symbol("x") }, "canonicalize: hashAlgorithm must be one of SHA-256, SHA-384, got symbol"],
+    ["a BigInt work factor", { maxWorkFactor: 2n }, "canonicalize: maxWorkFactor must be a number ≥ 0 (or Infinity), got bigint"],
+    ["a budget of -0", { timeBudgetMs: -0 }, "canonicalize: timeBudgetMs must be a number > 0 (or Infinity), got 0"],
+    ["a signal that is a string", { signal: "stop" }, 'canonicalize: signal must be an AbortSignal, got "stop"'],
+    ["a signal that is a plain object", { signal: {} }, "canonicalize: signal must be an AbortSignal, got object"],
+    ["an option whose getter throws", Object.defineProperty({}, "timeBudgetMs", { get: () => { throw new RangeError("boom"); } }), "canonicalize: options.timeBudgetMs must be readable, got a getter that throws (RangeError)"],
+  ])("%s is an ArgumentError, never a raw TypeError/RangeError", async (_name, options, message) => {
+    const g = parseGraph(read("rdfc10/test001-in.nq"), { format: "nquads" });
+    const e = await canonicalHash(g, options as never).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(ArgumentError);
+    expect((e as Error).message).toBe(message);
   });
 });
 

@@ -13,7 +13,7 @@
 import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import type { Graph } from "../rdf/index.js";
-import { GroundwireError } from "../errors.js";
+import { ArgumentError, GroundwireError } from "../errors.js";
 import { checkArgs } from "../args.js";
 
 /** A message digest as rdf-canonize calls it (update strings, then a hex digest). */
@@ -146,15 +146,24 @@ function checkOptions(graph: unknown, options: unknown): Required<Omit<Canonical
   if (graph === null || typeof graph !== "object" || typeof (graph as Graph).store?.getQuads !== "function") {
     throw new GroundwireError("canonicalize: graph must be a Graph (from parseGraph, createGraph or loadGraphFile)");
   }
-  if (options === null || typeof options !== "object") throw new GroundwireError("canonicalize: options must be an object");
-  const o = options as CanonicalizeOptions;
-  const maxWorkFactor = o.maxWorkFactor ?? DEFAULT_MAX_WORK_FACTOR;
-  if (typeof maxWorkFactor !== "number" || !(maxWorkFactor >= 0)) throw new GroundwireError("canonicalize: maxWorkFactor must be a number ≥ 0 (or Infinity)");
-  const timeBudgetMs = o.timeBudgetMs ?? DEFAULT_CANONICAL_TIME_BUDGET_MS;
-  if (typeof timeBudgetMs !== "number" || !(timeBudgetMs > 0)) throw new GroundwireError("canonicalize: timeBudgetMs must be a number > 0 (or Infinity)");
-  const hashAlgorithm = o.hashAlgorithm ?? "SHA-256";
-  if (!HASH_ALGORITHMS.includes(hashAlgorithm)) throw new GroundwireError(`canonicalize: hashAlgorithm must be one of ${HASH_ALGORITHMS.join(", ")}, got ${JSON.stringify(hashAlgorithm)}`);
-  return { maxWorkFactor, timeBudgetMs, hashAlgorithm, signal: o.signal };
+  if (options === null || typeof options !== "object") throw new ArgumentError("canonicalize", "options", "an object", options);
+  // read each option once (a getter or a Proxy that throws is refused naming the option, never passed through raw)
+  const read = (name: keyof CanonicalizeOptions): unknown => {
+    try {
+      return (options as CanonicalizeOptions)[name];
+    } catch (e) {
+      throw new ArgumentError("canonicalize", `options.${name}`, "readable", undefined, `a getter that throws (${e instanceof Error ? e.name : typeof e})`);
+    }
+  };
+  const maxWorkFactor = (read("maxWorkFactor") ?? DEFAULT_MAX_WORK_FACTOR) as number;
+  if (typeof maxWorkFactor !== "number" || !(maxWorkFactor >= 0)) throw new ArgumentError("canonicalize", "maxWorkFactor", "a number ≥ 0 (or Infinity)", maxWorkFactor);
+  const timeBudgetMs = (read("timeBudgetMs") ?? DEFAULT_CANONICAL_TIME_BUDGET_MS) as number;
+  if (typeof timeBudgetMs !== "number" || !(timeBudgetMs > 0)) throw new ArgumentError("canonicalize", "timeBudgetMs", "a number > 0 (or Infinity)", timeBudgetMs);
+  const hashAlgorithm = (read("hashAlgorithm") ?? "SHA-256") as CanonicalHashAlgorithm;
+  if (!HASH_ALGORITHMS.includes(hashAlgorithm)) throw new ArgumentError("canonicalize", "hashAlgorithm", `one of ${HASH_ALGORITHMS.join(", ")}`, hashAlgorithm);
+  const signal = read("signal");
+  if (signal !== undefined && (signal === null || typeof signal !== "object" || typeof (signal as AbortSignal).aborted !== "boolean")) throw new ArgumentError("canonicalize", "signal", "an AbortSignal", signal);
+  return { maxWorkFactor, timeBudgetMs, hashAlgorithm, signal: signal as AbortSignal | undefined };
 }
 
 /**
