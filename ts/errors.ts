@@ -60,7 +60,8 @@ function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "number") return String(value);
-  if (typeof value === "string") return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  // a string with an "@" may be a URL with credentials (one with a lone surrogate is no URL, so it cannot be redacted by its parts): not shown
+  if (typeof value === "string") return value.includes("@") ? `a string of ${value.length} characters with an "@" (not shown: it may hold credentials)` : value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   return typeof value;
 }
 

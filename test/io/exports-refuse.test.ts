@@ -273,3 +273,21 @@ describe("methods of returned objects refuse bad arguments by name", () => {
     });
   }
 });
+
+describe("right type, wrong value", () => {
+  it("a credentialed URL that is no URL (a lone surrogate) is refused without its credentials", () => {
+    const e = (() => {
+      try {
+        nodeEntry.createSparqlEndpointStore("http://u:secretpw@h/x\uD800");
+      } catch (x) {
+        return x as Error;
+      }
+    })();
+    expect(e).toBeInstanceOf(ArgumentError);
+    expect(e!.message).toBe('createSparqlEndpointStore: url must be a non-empty string of well-formed Unicode, got a string of 22 characters with an "@" (not shown: it may hold credentials)');
+  });
+
+  it.each([NaN, -1, 0, 1.5, Infinity])("createSparqlEndpointStore's timeoutMs %s is refused when the store is made, not as a raw RangeError at the first query", (timeoutMs) => {
+    expect(() => nodeEntry.createSparqlEndpointStore("http://h.example/sparql", { timeoutMs })).toThrow(ArgumentError);
+  });
+});

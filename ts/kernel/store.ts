@@ -5,7 +5,7 @@
  * Oxigraph store is Node-only (ts/kernel/store-oxigraph.ts, exported from the Node entry).
  */
 import { EndpointError, parseEndpointUrl, postToEndpoint, upstreamFault } from "../net/http.js";
-import { GroundwireError } from "../errors.js";
+import { ArgumentError, GroundwireError } from "../errors.js";
 import { redactUrl } from "../net/redact.js";
 import { checkArgs } from "../args.js";
 
@@ -147,6 +147,7 @@ export function createSparqlEndpointStore(url: string, options: SparqlEndpointOp
   const target = parseEndpointUrl(url, "createSparqlEndpointStore", "url");
   const shown = redactUrl(target);
   const timeoutMs = options.timeoutMs ?? 60_000;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ArgumentError("createSparqlEndpointStore", "options.timeoutMs", "a positive integer (milliseconds)", timeoutMs);
   const queryText = async (sparql: string): Promise<string> => {
     let text: string;
     try {
