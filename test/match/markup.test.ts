@@ -82,6 +82,17 @@ describe("bounded work on hostile text", () => {
     expect(span.start).toBeLessThanOrEqual(at);
     expect(span.end).toBeGreaterThanOrEqual(at + "two three".length);
   });
+
+  it("reads definition lines one line at a time: \\r ends a line, and recheck's attack on the old pattern is plain text", () => {
+    // the old one-pattern scan (`^…$` under the m flag, classes that crossed "\r") was quadratic on this
+    const attack = '"]:>\t(\r'.repeat(100_000) + "\n";
+    expect(linkTails(attack)).toEqual([]);
+    expect(words(attack).length).toBe(0);
+    const md = "See [the log][log] daily.\r\n[log]: https://example.org/log \"Log\"\r\nEnd.";
+    const def = md.indexOf("[log]:");
+    expect(linkTails(md)).toEqual([md.indexOf("[log] daily") , md.indexOf(" daily"), def, md.indexOf("\r\nEnd")]);
+    expect(keys(md)).toBe("see the log daily end");
+  });
 });
 
 describe("markup-safe span edges", () => {

@@ -207,7 +207,7 @@ describe("the work bounds as library options", () => {
       expect(error).toMatchObject({ code: "limit", status: 422, bound: "maxTriples", limit: 100 });
       expect((error as Error).message).toBe("g.ttl: the graph: over the limit of 100 triples (raise it with the option maxTriples, or --max-triples of groundwire serve and mcp)");
     }
-    expect(() => parseGraph(text, { maxTriples: 0 })).toThrow(/maxTriples must be a whole number of at least 1/);
+    expect(() => parseGraph(text, { maxTriples: 0 })).toThrow("parseGraph: options.maxTriples must be a whole number ≥ 1 (or Infinity), got 0");
 
     const doc = "a\n\nb\n\nc\n";
     expect(fragmentMarkdown("d", doc).length).toBe(3);

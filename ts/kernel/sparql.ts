@@ -9,6 +9,7 @@
  */
 import type { Parser } from "@traqula/parser-sparql-1-1";
 import type { lex as Lex } from "@traqula/rules-sparql-1-1";
+import { linearPrefixedNames } from "./prefixed-name-lexing.js";
 import { traqula } from "../deps/traqula.js";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
@@ -57,8 +58,10 @@ export class SparqlNestingError extends SparqlSyntaxError {
 let parser: Parser | null = null;
 function getParser(): Parser {
   // building a Traqula parser computes the grammar: do it once
-  const { Parser, AstFactory } = traqula();
-  return (parser ??= new Parser({
+  if (parser) return parser;
+  const { Parser, AstFactory, lex } = traqula();
+  linearPrefixedNames(lex);
+  return (parser = new Parser({
     defaultContext: { astFactory: new AstFactory(), skipValidation: true },
     lexerConfig: { positionTracking: "full" },
     // the error's place as an offset, read back with this module's line index: Traqula's own

@@ -124,7 +124,21 @@ export function linkTailEnd(text: string, p: number): number {
 }
 
 /** A link reference definition line: `[label]: destination "title"` (up to 3 spaces before). */
-const DEFINITION_RE = /^ {0,3}\[([^\]\n]{1,999})\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$/gm;
+/** One line (no line end in it) that is a link reference definition: `[label]: destination "title"`. */
+const DEFINITION_LINE_RE = /^ {0,3}\[([^\]]{1,999})\]:[ \t]*(?:<[^>]*>|\S+)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/;
+
+/** Each line of `text` holding `]:` that is a definition, as [start, end, label]: one pass, each line read once. */
+function* definitionLines(text: string): Generator<[number, number, string]> {
+  for (let colon = text.indexOf("]:"); colon >= 0; ) {
+    let start = colon;
+    while (start > 0 && text[start - 1] !== "\n" && text[start - 1] !== "\r") start--;
+    let end = colon;
+    while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
+    const m = DEFINITION_LINE_RE.exec(text.slice(start, end));
+    if (m) yield [start, end - (m.input.length - m[0].length), m[1]!];
+    colon = text.indexOf("]:", end);
+  }
+}
 const labelKey = (label: string): string => label.trim().replace(/\s+/g, " ").toLowerCase();
 
 /**
@@ -149,9 +163,9 @@ export function linkTails(text: string): number[] {
   }
   if (text.indexOf("]:") >= 0) {
     const labels = new Set<string>();
-    for (const m of text.matchAll(DEFINITION_RE)) {
-      labels.add(labelKey(m[1]!));
-      out.push(m.index!, m.index! + m[0].length);
+    for (const [start, end, label] of definitionLines(text)) {
+      labels.add(labelKey(label));
+      out.push(start, end);
     }
     for (let r = text.indexOf("]["); r >= 0 && labels.size; r = text.indexOf("][", r + 1)) {
       const close = text.indexOf("]", r + 2);
