@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, beforeAll } from "vitest";
 import { requireBuild } from "./support.js";
-import { MUST_NOT_CARRY, PAGES, measurePage, sizeTable, type PageSize } from "./sizes.js";
+import { MUST_NOT_CARRY, PAGES, browserFileClaim, browserFileSize, measurePage, sizeTable, type PageSize } from "./sizes.js";
 
 describe("page sizes against the budgets in docs/package.md", () => {
   const measured = new Map<string, PageSize>();
@@ -41,6 +41,13 @@ describe("page sizes against the budgets in docs/package.md", () => {
       expect(inputs.some((i) => i.endsWith("dist/bindings/wasm-bytes.generated.js"))).toBe(name !== "fingerprint only");
     });
   }
+
+  it("docs/package.md states the size of dist/browser/groundwire.js as built (within 2%)", () => {
+    const built = browserFileSize();
+    const claim = browserFileClaim();
+    expect(Math.abs(claim.mb - built.mb) / built.mb, `built ${built.mb.toFixed(2)} MB, docs say ${claim.mb}`).toBeLessThanOrEqual(0.02);
+    expect(Math.abs(claim.gzipKB - built.gzipKB) / built.gzipKB, `built ${built.gzipKB.toFixed(0)} KB gzipped, docs say ${claim.gzipKB}`).toBeLessThanOrEqual(0.02);
+  });
 
   it("the whole package is far larger than a part (the split is what keeps pages small)", () => {
     expect(measured.get("everything")!.gzipKB).toBeGreaterThan(3 * measured.get("bestSpan only")!.gzipKB);

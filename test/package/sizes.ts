@@ -98,6 +98,19 @@ export function sizeTable(): Map<string, { minKB: number; gzipKB: number; budget
   return rows;
 }
 
+/** The self-contained browser file `dist/browser/groundwire.js`: its size in MB (MiB) and gzipped (level 9) in KB. */
+export function browserFileSize(): { mb: number; gzipKB: number } {
+  const bytes = readFileSync(join(ROOT, "dist/browser/groundwire.js"));
+  return { mb: bytes.length / 1024 / 1024, gzipKB: gzipSync(bytes, { level: 9 }).length / 1024 };
+}
+
+/** What docs/package.md says of `dist/browser/groundwire.js`: "…, 1.48 MB, 455 KB gzipped". */
+export function browserFileClaim(): { mb: number; gzipKB: number } {
+  const doc = readFileSync(join(ROOT, "docs/package.md"), "utf8");
+  const m = /`dist\/browser\/groundwire\.js` \| one self-contained ES module \(deps bundled with browser conditions, ([\d.]+) MB, ([\d.]+) KB gzipped/.exec(doc);
+  if (!m) throw new Error("docs/package.md: the row of dist/browser/groundwire.js no longer states its size as \"…, N MB, N KB gzipped\"");
+  return { mb: Number(m[1]), gzipKB: Number(m[2]) };
+}
 
 /** `npm run size:table`: print the rows of the docs/package.md table from a fresh measurement. */
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
@@ -109,4 +122,6 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()
     const imports = /import (\{[^}]*\}|\* as \w+)/.exec(code)![1].replace(/\s+/g, " ");
     console.log(`| ${name} | ${m.minKB.toFixed(1)} KB | ${m.gzipKB.toFixed(1)} KB | ${budgets.get(name)?.budgetKB ?? "?"} KB | \`${imports}\` |`);
   }
+  const file = browserFileSize();
+  console.log(`\ndist/browser/groundwire.js (the row above the table): ${file.mb.toFixed(2)} MB, ${file.gzipKB.toFixed(0)} KB gzipped`);
 }
