@@ -1,7 +1,7 @@
 /**
  * Loads groundwire's WebAssembly modules, the same way in Node and in a browser. There is one
  * module per kernel family (scripts/build-wasm.mjs: match = bestSpan + the quote index,
- * closure, listing), each inlined as base64 in its own generated file and defined by its
+ * closure, listing), each inlined as a hex string in its own generated file and defined by its
  * binding (bindings/match.ts, closure.ts, listing.ts) with {@link wasmModule}, so a bundler
  * keeps only the modules a page calls. No fs, no fetch, no import.meta.url: bundlers need no
  * plugin (hash-wasm does the same). Nothing runs at import (no top-level await: workerd
@@ -52,16 +52,16 @@ let requested: BackendRequest = "auto";
 let warned = false;
 let reserveBytes = 0;
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  // Node: Buffer decodes natively in ≈ 0.2 ms; Node 20's atob is written in JavaScript and,
-  // with the copy loop below run cold, cost ≈ 3–5 ms of every start-up. (A bundler does not
-  // polyfill `globalThis.Buffer`, so browsers take the atob path.)
-  const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "base64"): Uint8Array<ArrayBuffer> } }).Buffer;
-  if (NodeBuffer) return NodeBuffer.from(text, "base64");
-  // atob exists in browsers and in Node >= 16; one pass, no per-char allocation beyond the binary string.
-  const binary = atob(text);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+/** The bytes of a module's hex string (scripts/build-wasm.mjs says why hex). */
+function decodeHex(text: string): Uint8Array<ArrayBuffer> {
+  // Node: Buffer decodes natively. (A bundler does not polyfill `globalThis.Buffer`, so
+  // browsers take the loop: ≈ 0.1 ms for the match module's 20 KB.)
+  const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "hex"): Uint8Array<ArrayBuffer> } }).Buffer;
+  if (NodeBuffer) return NodeBuffer.from(text, "hex");
+  const out = new Uint8Array(text.length >> 1);
+  // a lower-case hex digit's value: '0'..'9' are 0x30..0x39, 'a'..'f' 0x61..0x66
+  const digit = (c: number) => (c & 15) + 9 * (c >> 6);
+  for (let i = 0; i < out.length; i++) out[i] = (digit(text.charCodeAt(2 * i)) << 4) | digit(text.charCodeAt(2 * i + 1));
   return out;
 }
 
@@ -84,11 +84,11 @@ function instantiate(module: WebAssembly.Module): WasmExports {
 }
 
 /**
- * Define (and register) one inlined module: `base64` is its generated constant. Called once
+ * Define (and register) one inlined module: `hex` is its generated constant. Called once
  * at the top level of its binding, so the module is part of a bundle exactly when the
  * binding is.
  */
-export function wasmModule(name: string, base64: string): WasmModule {
+export function wasmModule(name: string, hex: string): WasmModule {
   let exportsCache: WasmExports | null = null;
   let loading: Promise<WasmExports | null> | null = null;
   let loadError: string | null = null;
@@ -113,7 +113,7 @@ export function wasmModule(name: string, base64: string): WasmModule {
       return null;
     }
     try {
-      exportsCache = instantiate(new WebAssembly.Module(decodeBase64(base64)));
+      exportsCache = instantiate(new WebAssembly.Module(decodeHex(hex)));
       loadError = null;
     } catch (error) {
       syncError = (error as Error).message;
@@ -134,7 +134,7 @@ export function wasmModule(name: string, base64: string): WasmModule {
       try {
         // Compiled here, then instantiated from the Module (no `Response`: in Node, reading
         // that global loads undici, ≈ 80 ms of every start-up, although the source is bytes).
-        const module = await WebAssembly.compile(decodeBase64(base64));
+        const module = await WebAssembly.compile(decodeHex(hex));
         // a synchronous load may have won meanwhile: keep its instance (objects hold it)
         exportsCache ??= instantiate(module);
         loadError = null;
