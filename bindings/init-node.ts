@@ -1,7 +1,7 @@
 /**
  * Node start-up, one place for the Node entry, the CLI, the test setup and the bench
  * runner: SHA-256 on node:crypto and the inlined WASM modules of the bundle compiled
- * synchronously (≈ 1.5 ms for the three; Node allows it) with their memory reserved, at import,
+ * synchronously (≈ 3 ms for the three, median of fresh processes; Node allows it) with their memory reserved, at import,
  * without a top-level await (a module whose binding is imported later compiles at its first
  * use, its memory reserved then). Where the compile fails the reason is kept (bindings/wasm.ts). hash-wasm is
  * not compiled here (Node never hashes with it; `initSha256()` prepares it for the bench).
