@@ -34,7 +34,7 @@
 // WASM core compiles at the first call (bindings/wasm.ts). CommonJS code can
 // `await import("groundwire")` (Node >= 20.19 also `require`s it).
 //
-// The .wasm needs no asset plugin: it is inlined as base64 in bindings/wasm-bytes.generated.ts.
+// The .wasm modules need no asset plugin: each is inlined as hex in bindings/wasm-<name>.generated.ts.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";

@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/match/quote-index/index.js";
 import { quoteIndexBindingFor } from "../bindings/quote-index.js";
-import { wasmFor } from "../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../bindings/match.js";
 import { seqBindingFor } from "../bindings/sequence-match.js";
 import { bestSpan, createQuoteMatcher, type SpanMatch } from "../ts/match/best-span.js";
 import { loadBooks } from "../ts/moot/corpus-node.js";

@@ -1,9 +1,18 @@
 /**
  * Binding of assembly/closure.ts: copies the edge list into WASM memory in one
  * batch (one set() for child+parent), calls closureRun once, copies the CSR out
- * in one slice.
+ * in one slice. The module (assembly/closure.ts alone) is inlined (hex) and compiled at its
+ * first use (bindings/wasm.ts).
  */
-import type { WasmExports } from "./wasm.js";
+import { CLOSURE_WASM_HEX } from "./wasm-closure.generated.js";
+import { wasmModule, type BackendRequest, type WasmExports } from "./wasm.js";
+
+const closure = wasmModule("closure", CLOSURE_WASM_HEX);
+
+/** The closure module's exports when this call runs on WASM, else null (see `WasmModule.exportsFor`). */
+export function closureWasmFor(override?: BackendRequest): WasmExports | null {
+  return closure.exportsFor(override);
+}
 
 /** The raw closure exports of the module (addresses are byte offsets into memory). */
 export interface ClosureExports {

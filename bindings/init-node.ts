@@ -1,8 +1,9 @@
 /**
  * Node start-up, one place for the Node entry, the CLI, the test setup and the bench
- * runner: SHA-256 on node:crypto and the inlined WASM core compiled synchronously (≈ 1.5 ms;
- * Node allows it) with its memory reserved, at import as before, without a top-level
- * await. Where the compile fails the reason is kept (bindings/wasm.ts). hash-wasm is
+ * runner: SHA-256 on node:crypto and the inlined WASM modules of the bundle compiled
+ * synchronously (≈ 3 ms for the three, median of fresh processes; Node allows it) with their memory reserved, at import,
+ * without a top-level await (a module whose binding is imported later compiles at its first
+ * use, its memory reserved then). Where the compile fails the reason is kept (bindings/wasm.ts). hash-wasm is
  * not compiled here (Node never hashes with it; `initSha256()` prepares it for the bench).
  */
 import { initWasm, loadWasmNow, reserveWasmMemory } from "./wasm.js";
@@ -10,8 +11,8 @@ import { setSha256Backend } from "./sha256.js";
 import { nodeCryptoBackend } from "./sha256-node.js";
 
 /**
- * Synchronous, for the Node entry's import: node:crypto becomes the active SHA-256, and the
- * WASM core is compiled and gets its memory reservation. Idempotent; never throws.
+ * Synchronous, for the Node entry's import: node:crypto becomes the active SHA-256, and each
+ * WASM module is compiled and gets its memory reservation. Idempotent; never throws.
  */
 export function useNodeBackends(): void {
   setSha256Backend(nodeCryptoBackend);
@@ -26,7 +27,7 @@ export async function initNodeBackends(): Promise<void> {
 }
 
 /**
- * WebAssembly memory reserved in Node: enough for the listing kernel on a graph of about
+ * WebAssembly memory reserved in Node, in each module: enough for the listing kernel on a graph of about
  * 250,000 triples (WordNet needs 62 MB). V8 counts WebAssembly memory as external memory and
  * answers a large growth with a full collection of the JS heap; growing once at
  * import, while that heap is small, costs nothing, whereas growing on the first index

@@ -1,6 +1,6 @@
 /**
  * `ready()`: what a page awaits for the fast path. Nothing is compiled at import (no
- * top-level await); without `ready()` the first call compiles the WASM core synchronously
+ * top-level await); without `ready()` a kernel's first call compiles its WASM module synchronously
  * where the runtime allows it, and runs the pure-TS twin (identical results) where it does
  * not, while the asynchronous compile runs in the background.
  */
@@ -8,7 +8,7 @@ import { initWasm } from "./wasm.js";
 import { initSha256, sha256Backend } from "./sha256.js";
 
 /**
- * Compile the WASM core and, unless node:crypto is the SHA-256 (the Node entry), hash-wasm.
+ * Compile every WASM module of the bundle (those of the kernels the page imports) and, unless node:crypto is the SHA-256 (the Node entry), hash-wasm.
  * Resolves when both are loaded or known unavailable (`backendInfo()` and `sha256Backend()`
  * say which backend runs and why). Idempotent; never rejects.
  */

@@ -1,19 +1,19 @@
 /**
- * Loads groundwire's one WebAssembly module, the same way in Node and in a
- * browser: the bytes are inlined as base64 (bindings/wasm-bytes.generated.ts),
- * compiled once and cached. No fs, no fetch, no import.meta.url, so bundlers need
- * no plugin (hash-wasm does the same). Nothing runs at import (no top-level await:
- * workerd refuses it): the first call compiles synchronously, or, where the runtime
- * refuses that, starts the asynchronous compile and runs pure TS until it is done;
- * `initWasm()` / `ready()` compile ahead of the first call.
+ * Loads groundwire's WebAssembly modules, the same way in Node and in a browser. There is one
+ * module per kernel family (scripts/build-wasm.mjs: match = bestSpan + the quote index,
+ * closure, listing), each inlined as a hex string in its own generated file and defined by its
+ * binding (bindings/match.ts, closure.ts, listing.ts) with {@link wasmModule}, so a bundler
+ * keeps only the modules a page calls. No fs, no fetch, no import.meta.url: bundlers need no
+ * plugin (hash-wasm does the same). Nothing runs at import (no top-level await: workerd
+ * refuses it): a module's first call compiles it synchronously, or, where the runtime
+ * refuses that, starts its asynchronous compile and runs pure TS until it is done;
+ * `initWasm()` / `ready()` compile every module of the bundle ahead of the first call.
  *
  * Backend selection is explicit and visible: `setBackend("auto"|"wasm"|"ts")`
  * and `backendInfo()`. "auto" uses WASM when it loaded and the pure-TS
  * reference otherwise, and says why in `backendInfo().reason` (and once on
  * console.warn) — it never falls back silently.
  */
-import { instantiateSync } from "@assemblyscript/loader";
-import { WASM_BASE64 } from "./wasm-bytes.generated.js";
 import { checkArgs } from "../ts/args.js";
 
 /** Which implementation a hot path runs on. */
@@ -21,122 +21,195 @@ export type Backend = "wasm" | "ts";
 /** What a caller may ask for: a backend, or "auto" (WASM when available). */
 export type BackendRequest = Backend | "auto";
 
-/** Raw exports of assembly/index.ts. Each kernel's binding narrows this to its own functions. */
+/** Raw exports of one module. Each kernel's binding narrows this to its own functions. */
 export type WasmExports = Record<string, unknown> & { memory: WebAssembly.Memory };
 
-let exportsCache: WasmExports | null = null;
-let loading: Promise<WasmExports | null> | null = null;
-let loadError: string | null = null;
+/** One inlined module, compiled at its first use (see the file comment). */
+export interface WasmModule {
+  /** The name scripts/build-wasm.mjs gave it (match, closure, listing). */
+  readonly name: string;
+  /**
+   * The exports when the WASM backend is to be used for this call, else null (run TS).
+   * `override` is a per-call request that wins over setBackend. Throws when "wasm" is
+   * demanded but the module is not loaded, and a TypeError for an unknown backend name.
+   */
+  exportsFor(override?: BackendRequest): WasmExports | null;
+}
+
+interface ModuleState extends WasmModule {
+  /** Synchronous load, tried once; the exports or null. */
+  loadSync(): WasmExports | null;
+  /** Asynchronous load, once; never rejects. */
+  loadAsync(): Promise<WasmExports | null>;
+  /** Why this call is on TS (null when the module is loaded). */
+  reason(): string | null;
+  exports(): WasmExports | null;
+}
+
+/** The modules of this bundle: each binding that a bundle keeps defines (registers) its own. */
+const modules: ModuleState[] = [];
 let requested: BackendRequest = "auto";
 let warned = false;
-/** The synchronous load ran (once); its error, when the runtime refused it. */
-let syncTried = false;
-let syncError: string | null = null;
-/** The background (asynchronous) compile finished, either way. */
-let settled = false;
 let reserveBytes = 0;
 
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  // Node: Buffer decodes natively in ≈ 0.2 ms; Node 20's atob is written in JavaScript and,
-  // with the copy loop below run cold, cost ≈ 3–5 ms of every start-up. (A bundler does not
-  // polyfill `globalThis.Buffer`, so browsers take the atob path.)
-  const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "base64"): Uint8Array<ArrayBuffer> } }).Buffer;
-  if (NodeBuffer) return NodeBuffer.from(text, "base64");
-  // atob exists in browsers and in Node >= 16; one pass, no per-char allocation beyond the binary string.
-  const binary = atob(text);
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+/** The bytes of a module's hex string (scripts/build-wasm.mjs says why hex). */
+function decodeHex(text: string): Uint8Array<ArrayBuffer> {
+  // Node: Buffer decodes natively. (A bundler does not polyfill `globalThis.Buffer`, so
+  // browsers take the loop: ≈ 0.1 ms for the match module's 20 KB.)
+  const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "hex"): Uint8Array<ArrayBuffer> } }).Buffer;
+  if (NodeBuffer) return NodeBuffer.from(text, "hex");
+  const out = new Uint8Array(text.length >> 1);
+  // a lower-case hex digit's value: '0'..'9' are 0x30..0x39, 'a'..'f' 0x61..0x66
+  const digit = (c: number) => (c & 15) + 9 * (c >> 6);
+  for (let i = 0; i < out.length; i++) out[i] = (digit(text.charCodeAt(2 * i)) << 4) | digit(text.charCodeAt(2 * i + 1));
   return out;
 }
 
-/** Instantiate the compiled module (synchronous: the module is small) and reserve memory if asked. */
+/**
+ * Instantiate a compiled module (synchronous: the modules are small) and reserve memory if
+ * asked. The modules import only `env.abort` (runtime "stub", no bindings) and export plain
+ * functions and their memory, so no loader library is needed.
+ */
 function instantiate(module: WebAssembly.Module): WasmExports {
-  const result = instantiateSync<Record<string, unknown>>(module, {
+  const instance = new WebAssembly.Instance(module, {
     env: {
       abort(_message: number, _file: number, line: number, column: number) {
         throw new Error(`groundwire wasm: abort at ${line}:${column}`);
       },
     },
   });
-  const exports = result.exports as unknown as WasmExports;
+  const exports = instance.exports as unknown as WasmExports;
   if (reserveBytes > 0) reserveMemory(exports.memory, reserveBytes);
   return exports;
 }
 
 /**
- * The first use: compile the inlined module synchronously (`new WebAssembly.Module`; allowed
- * in Node, Deno, Bun, workers and Chrome's main thread below its size limit). Where the
- * runtime refuses (workerd, a CSP without 'wasm-unsafe-eval', an older browser's main-thread
- * limit) the reason is kept, the asynchronous compile is started in the background, and the
- * caller runs the pure-TS twin meanwhile (identical results). Tried once; never throws.
+ * Define (and register) one inlined module: `hex` is its generated constant. Called once
+ * at the top level of its binding, so the module is part of a bundle exactly when the
+ * binding is.
  */
-/** The synchronous load below, ahead of the first call (the Node entry's import). */
-export function loadWasmNow(): WasmExports | null {
-  return loadSync();
-}
+export function wasmModule(name: string, hex: string): WasmModule {
+  let exportsCache: WasmExports | null = null;
+  let loading: Promise<WasmExports | null> | null = null;
+  let loadError: string | null = null;
+  /** The synchronous load ran (once); its error, when the runtime refused it. */
+  let syncTried = false;
+  let syncError: string | null = null;
+  /** The background (asynchronous) compile finished, either way. */
+  let settled = false;
 
-function loadSync(): WasmExports | null {
-  if (exportsCache || syncTried) return exportsCache;
-  syncTried = true;
-  if (typeof WebAssembly === "undefined" || typeof WebAssembly.Module !== "function") {
-    loadError = "WebAssembly is not available in this runtime";
-    return null;
-  }
-  try {
-    exportsCache = instantiate(new WebAssembly.Module(decodeBase64(WASM_BASE64)));
-    loadError = null;
-  } catch (error) {
-    syncError = (error as Error).message;
-    loadError = `WebAssembly module failed to compile synchronously: ${syncError}`;
-    void initWasm();
-  }
-  return exportsCache;
-}
-
-/**
- * Compile and instantiate the inlined module asynchronously, once; later calls return the
- * cached promise. Resolves to the exports, or to null when WebAssembly is unavailable or the
- * module fails to load (the reason is kept for `backendInfo()`). Never rejects. Not needed
- * before a call (the first call loads the module itself); `ready()` awaits it for the pages
- * whose runtime refuses a synchronous compile.
- */
-export function initWasm(): Promise<WasmExports | null> {
-  if (exportsCache) return Promise.resolve(exportsCache);
-  if (loading) return loading;
-  loading = (async () => {
-    if (typeof WebAssembly === "undefined" || typeof WebAssembly.compile !== "function") {
+  /**
+   * The first use: compile the inlined module synchronously (`new WebAssembly.Module`; allowed
+   * in Node, Deno, Bun, workers and Chrome's main thread below its size limit). Where the
+   * runtime refuses (workerd, a CSP without 'wasm-unsafe-eval', an older browser's main-thread
+   * limit) the reason is kept, the asynchronous compile is started in the background, and the
+   * caller runs the pure-TS twin meanwhile (identical results). Tried once; never throws.
+   */
+  function loadSync(): WasmExports | null {
+    if (exportsCache || syncTried) return exportsCache;
+    syncTried = true;
+    if (typeof WebAssembly === "undefined" || typeof WebAssembly.Module !== "function") {
       loadError = "WebAssembly is not available in this runtime";
       return null;
     }
     try {
-      // Compiled here, then instantiated from the Module: the loader's async `instantiate`
-      // tests `source instanceof Response`, and in Node reading the `Response` global loads
-      // undici (≈ 80 ms of every start-up) although the source is plain bytes.
-      const module = await WebAssembly.compile(decodeBase64(WASM_BASE64));
-      // a synchronous load may have won meanwhile: keep its instance (objects hold it)
-      exportsCache ??= instantiate(module);
+      exportsCache = instantiate(new WebAssembly.Module(decodeHex(hex)));
       loadError = null;
-      return exportsCache;
     } catch (error) {
-      const asyncError = (error as Error).message;
-      loadError = syncError !== null && syncError !== asyncError
-        ? `WebAssembly module failed to load: ${asyncError} (synchronously: ${syncError})`
-        : `WebAssembly module failed to load: ${asyncError}`;
-      return null;
-    } finally {
-      settled = true;
+      syncError = (error as Error).message;
+      loadError = `WebAssembly module ${name} failed to compile synchronously: ${syncError}`;
+      void loadAsync();
     }
-  })();
-  return loading;
+    return exportsCache;
+  }
+
+  function loadAsync(): Promise<WasmExports | null> {
+    if (exportsCache) return Promise.resolve(exportsCache);
+    if (loading) return loading;
+    loading = (async () => {
+      if (typeof WebAssembly === "undefined" || typeof WebAssembly.compile !== "function") {
+        loadError = "WebAssembly is not available in this runtime";
+        return null;
+      }
+      try {
+        // Compiled here, then instantiated from the Module (no `Response`: in Node, reading
+        // that global loads undici, ≈ 80 ms of every start-up, although the source is bytes).
+        const module = await WebAssembly.compile(decodeHex(hex));
+        // a synchronous load may have won meanwhile: keep its instance (objects hold it)
+        exportsCache ??= instantiate(module);
+        loadError = null;
+        return exportsCache;
+      } catch (error) {
+        const asyncError = (error as Error).message;
+        loadError = syncError !== null && syncError !== asyncError
+          ? `WebAssembly module ${name} failed to load: ${asyncError} (synchronously: ${syncError})`
+          : `WebAssembly module ${name} failed to load: ${asyncError}`;
+        return null;
+      } finally {
+        settled = true;
+      }
+    })();
+    return loading;
+  }
+
+  /** While the background compile runs: why this call is on TS, and what to await. */
+  function pendingReason(): string | null {
+    if (!loading || settled || syncError === null) return null;
+    return `WebAssembly module ${name} still compiling asynchronously (the synchronous compile was refused: ${syncError}); await ready() for the WASM backend`;
+  }
+
+  const state: ModuleState = {
+    name,
+    loadSync,
+    loadAsync,
+    exports: () => exportsCache,
+    reason: () => (loadSync() ? null : pendingReason() ?? loadError),
+    exportsFor(override) {
+      const want = override === undefined ? requested : checkBackend(override);
+      if (want === "ts") return null;
+      if (loadSync()) return exportsCache;
+      if (want === "wasm") {
+        throw new Error(`the wasm backend was requested but is unavailable: ${pendingReason() ?? loadError}`);
+      }
+      // while the background compile runs the fallback is expected (await ready()): warn once it failed
+      if (!warned && loadError && pendingReason() === null) {
+        warned = true;
+        console.warn(`groundwire: using the pure-TS backend (${loadError}); results are identical, only slower`);
+      }
+      return null;
+    },
+  };
+  modules.push(state);
+  return state;
+}
+
+/** The synchronous load of every module of the bundle, ahead of the first call (the Node entry's import). */
+export function loadWasmNow(): void {
+  for (const m of modules) m.loadSync();
 }
 
 /**
- * Node start-up: WebAssembly memory reserved as soon as the module is instantiated
+ * Compile and instantiate every module of the bundle asynchronously, once; later calls
+ * return the same answer. Resolves to true when all loaded, false when WebAssembly is
+ * unavailable or a module failed to load (the reason is kept for `backendInfo()`). Never
+ * rejects. Not needed before a call (a module's first call loads it); `ready()` awaits it
+ * for the pages whose runtime refuses a synchronous compile.
+ */
+export async function initWasm(): Promise<boolean> {
+  const loaded = await Promise.all(modules.map((m) => m.loadAsync()));
+  return loaded.every((x) => x !== null);
+}
+
+/**
+ * Node start-up: WebAssembly memory reserved in each module as soon as it is instantiated
  * (bindings/init-node.ts says why). Synchronous; 0 reserves nothing.
  */
 export function reserveWasmMemory(bytes: number): void {
   reserveBytes = bytes;
-  if (exportsCache) reserveMemory(exportsCache.memory, bytes);
+  for (const m of modules) {
+    const x = m.exports();
+    if (x) reserveMemory(x.memory, bytes);
+  }
 }
 
 function reserveMemory(memory: WebAssembly.Memory, bytes: number): void {
@@ -165,35 +238,30 @@ function checkBackend(backend: BackendRequest): BackendRequest {
   return backend;
 }
 
-/** While the background compile runs: why this call is on TS, and what to await. */
-function pendingReason(): string | null {
-  if (!loading || settled || syncError === null) return null;
-  return `WebAssembly module still compiling asynchronously (the synchronous compile was refused: ${syncError}); await ready() for the WASM backend`;
-}
-
-/** The backend a hot path would use now, what was asked for, and why they differ (if they do). */
-export function backendInfo(): { requested: BackendRequest; active: Backend; reason: string | null } {
-  if (requested === "ts") return { requested, active: "ts", reason: "forced by setBackend(\"ts\")" };
-  if (loadSync()) return { requested, active: "wasm", reason: null };
-  return { requested, active: "ts", reason: pendingReason() ?? loadError };
-}
+/** The 8 bytes of an empty module: whether this runtime compiles WebAssembly, for a bundle that holds no kernel. */
+const EMPTY_MODULE = [0, 97, 115, 109, 1, 0, 0, 0];
 
 /**
- * The exports when the WASM backend is to be used for this call, else null (run TS).
- * `override` is a per-call request that wins over setBackend. Throws when "wasm" is
- * demanded but the module is not loaded, and a TypeError for an unknown backend name.
+ * The backend the hot paths would use now, what was asked for, and why they differ (if they
+ * do). "wasm" when every module of the bundle is loaded (each is compiled here, synchronously,
+ * if it was not yet); otherwise "ts" with the first module's reason. A bundle that holds no
+ * kernel (a page that calls none) answers whether this runtime compiles WebAssembly.
  */
-export function wasmFor(override?: BackendRequest): WasmExports | null {
-  const want = override === undefined ? requested : checkBackend(override);
-  if (want === "ts") return null;
-  if (loadSync()) return exportsCache;
-  if (want === "wasm") {
-    throw new Error(`the wasm backend was requested but is unavailable: ${pendingReason() ?? loadError}`);
+export function backendInfo(): { requested: BackendRequest; active: Backend; reason: string | null } {
+  if (requested === "ts") return { requested, active: "ts", reason: "forced by setBackend(\"ts\")" };
+  for (const m of modules) {
+    const reason = m.reason();
+    if (reason !== null) return { requested, active: "ts", reason };
   }
-  // while the background compile runs the fallback is expected (await ready()): warn once it failed
-  if (!warned && loadError && pendingReason() === null) {
-    warned = true;
-    console.warn(`groundwire: using the pure-TS backend (${loadError}); results are identical, only slower`);
+  if (!modules.length) {
+    if (typeof WebAssembly === "undefined" || typeof WebAssembly.Module !== "function") {
+      return { requested, active: "ts", reason: "WebAssembly is not available in this runtime" };
+    }
+    try {
+      new WebAssembly.Module(new Uint8Array(EMPTY_MODULE));
+    } catch (error) {
+      return { requested, active: "ts", reason: `WebAssembly modules cannot be compiled here: ${(error as Error).message}` };
+    }
   }
-  return null;
+  return { requested, active: "wasm", reason: null };
 }

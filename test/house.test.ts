@@ -5,23 +5,34 @@ import { join, posix, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { backendInfo, initWasm, setBackend, wasmFor } from "../bindings/wasm.js";
+import { backendInfo, initWasm, setBackend } from "../bindings/wasm.js";
+import { matchWasmFor } from "../bindings/match.js";
+import { closureWasmFor } from "../bindings/closure.js";
+import { listingWasmFor } from "../bindings/listing.js";
 import { sha256Backend, sha256Hex } from "../bindings/sha256.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 describe("the house", () => {
-  it("loads the inlined WASM module and reports the active backend", async () => {
-    const exports = await initWasm();
-    expect(exports).not.toBeNull();
-    expect(exports!.memory).toBeInstanceOf(WebAssembly.Memory);
+  it("loads the inlined WASM modules, one memory each, and reports the active backend", async () => {
+    expect(await initWasm()).toBe(true);
+    const memories = [matchWasmFor(), closureWasmFor(), listingWasmFor()].map((x) => x!.memory);
+    for (const m of memories) expect(m).toBeInstanceOf(WebAssembly.Memory);
+    expect(new Set(memories).size).toBe(3);
+    // each module exports its own kernel only
+    expect(typeof matchWasmFor()!.seqMatch).toBe("function");
+    expect(typeof matchWasmFor()!.qiScan).toBe("function");
+    expect(matchWasmFor()!.closureRun).toBeUndefined();
+    expect(closureWasmFor()!.seqMatch).toBeUndefined();
+    expect(listingWasmFor()!.qiScan).toBeUndefined();
     expect(backendInfo()).toEqual({ requested: "auto", active: "wasm", reason: null });
     setBackend("ts");
     expect(backendInfo().active).toBe("ts");
-    expect(wasmFor()).toBeNull();
+    expect(matchWasmFor()).toBeNull();
+    expect(listingWasmFor()).toBeNull();
     setBackend("auto");
     expect(() => setBackend("gpu" as never)).toThrow(/setBackend: backend must be one of "auto", "wasm", "ts", got "gpu"/);
-    expect(() => wasmFor("gpu" as never)).toThrow(/unknown backend "gpu"/);
+    expect(() => matchWasmFor("gpu" as never)).toThrow(/unknown backend "gpu"/);
   });
 
   it("hashes with node:crypto in Node, the FIPS 180-4 digest of 'abc'", () => {

@@ -1,4 +1,4 @@
-// Every suite runs with the WASM core loaded and SHA-256 on node:crypto, as the Node entry does.
+// Every suite runs as the Node entry does: SHA-256 on node:crypto, each WASM module compiled synchronously (at its first use here) with its memory reserved.
 import { initNodeBackends } from "../bindings/init-node.js";
 
 await initNodeBackends();

@@ -15,5 +15,5 @@ export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 export { loadDocumentFile, defaultArtifactId, type LoadedDocument } from "./evidence/node.js";
 export { InputFileError, OutputFileError, type InputFileFault } from "./files.js";
 
-// synchronous (no top-level await): node:crypto registered, the WASM core compiled (≈ 1.5 ms)
+// synchronous (no top-level await): node:crypto registered, the WASM modules compiled (≈ 3 ms for the three)
 useNodeBackends();

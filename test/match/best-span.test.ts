@@ -5,7 +5,7 @@ import { MAX_QUOTE_WORDS, bestSpan, createQuoteMatcher, sequenceRatio } from "..
 import { matchingBlocks, codePoints } from "../../ts/match/sequence-match.js";
 import * as moot from "../../ts/moot/index.js";
 import { SEQ_EXPORTS } from "../../bindings/sequence-match.js";
-import { wasmFor } from "../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { OracleMatcher, cps, oracleRatio } from "./difflib-oracle.js";
 
 const SHARED = new URL("../../../shared/data", import.meta.url);

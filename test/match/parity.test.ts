@@ -8,7 +8,7 @@ import { bestSpan, createQuoteMatcher, sequenceRatio } from "../../ts/match/best
 import { words } from "../../ts/match/words.js";
 import { markupSafeSpan } from "../../ts/match/markup.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { wasmFor } from "../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { cps, oracleRatio } from "./difflib-oracle.js";
 
 interface Case {

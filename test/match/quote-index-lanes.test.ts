@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { __quoteIndexInternals, createQuoteIndex, rankHits, scanExhaustive, scanTs, type WindowHit } from "../../ts/match/quote-index/index.js";
 import { quoteIndexBindingFor } from "../../bindings/quote-index.js";
-import { wasmFor } from "../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";
 import { scanLanesTs } from "./lanes-twin.js";

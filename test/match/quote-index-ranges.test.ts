@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { QI_EXPORTS, quoteIndexBindingFor } from "../../bindings/quote-index.js";
-import { wasmFor } from "../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { __quoteIndexInternals, scanExhaustive } from "../../ts/match/quote-index/index.js";
 import { words } from "../../ts/match/words.js";
 import { mulberry32 } from "../prng.js";

@@ -5,8 +5,9 @@
  * with code splitting. A page's size is its entry file plus every file it imports
  * statically, each gzipped (level 9) on its own — what a browser downloads before the page
  * runs; chunks behind a dynamic `import()` (rdf-canonize, the @noble/hashes fallback used
- * only without WebAssembly) are not counted. The WASM core is in every page (inlined), and
- * active.
+ * only without WebAssembly) are not counted. The WASM modules are inlined (hex), one per kernel
+ * family (scripts/build-wasm.mjs): a page carries those of the kernels it calls
+ * ({@link WASM_MODULES}), no other.
  *
  * The figures and budgets are the table in docs/package.md (between the size-table
  * markers): each page must stay within its budget, the table must show the measured size
@@ -14,6 +15,7 @@
  * fingerprint must not contain the SPARQL parser, the SHACL stack, oxigraph or the
  * markdown parser (nor, for bestSpan, N3.js; nor, for the store-free fingerprint
  * (`parseQuads` + `fingerprintQuads`), N3.js's Store and the stream polyfills it brings).
+ * The table's last column names the WASM modules each page carries, as measured.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +35,29 @@ export const PAGES: Record<string, string> = {
   "moot (in-browser)": `import { runMoot, createEmbeddedCorpus, createExtractiveSynthesizer, parseBook } from "groundwire"; console.log(runMoot, createEmbeddedCorpus, createExtractiveSynthesizer, parseBook);`,
   "everything": `import * as groundwire from "groundwire"; console.log(groundwire);`,
 };
+
+/**
+ * The WASM modules each page carries (bindings/wasm-<name>.generated.js in its files): bestSpan
+ * calls the match module only, the fingerprint none (its listing is TS there), a graph's
+ * fingerprint and the triple index the listing module, the SPARQL check the closure module,
+ * the moot bestSpan's.
+ */
+export const WASM_MODULES: Record<string, string[]> = {
+  "bestSpan only": ["match"],
+  "fingerprint only": [],
+  "graph + fingerprint": ["listing"],
+  "triple index + critique": ["listing"],
+  "kernel (SPARQL check)": ["closure"],
+  "MemDSL render": [],
+  "evidence (markdown fragments)": [],
+  "moot (in-browser)": ["match"],
+  "everything": ["closure", "listing", "match"],
+};
+
+/** The WASM modules among a page's inputs, sorted by name. */
+export function wasmModulesOf(inputs: readonly string[]): string[] {
+  return inputs.flatMap((i) => /dist\/bindings\/wasm-(\w+)\.generated\.js$/.exec(i)?.[1] ?? []).sort();
+}
 
 /** Packages a page may not carry, by page. */
 export const MUST_NOT_CARRY: Record<string, RegExp[]> = {
@@ -83,17 +108,18 @@ export async function measurePage(code: string): Promise<PageSize> {
   return { minKB: min / 1024, gzipKB: gz / 1024, inputs: [...inputs] };
 }
 
-/** The size table of docs/package.md: page → {minKB, gzipKB, budgetKB}. */
-export function sizeTable(): Map<string, { minKB: number; gzipKB: number; budgetKB: number }> {
+/** The size table of docs/package.md: page → {minKB, gzipKB, budgetKB, wasm (the modules its last column names)}. */
+export function sizeTable(): Map<string, { minKB: number; gzipKB: number; budgetKB: number; wasm: string[] }> {
   const doc = readFileSync(join(ROOT, "docs/package.md"), "utf8");
   const a = doc.indexOf("<!-- size-table -->");
   const b = doc.indexOf("<!-- /size-table -->");
   if (a < 0 || b < a) throw new Error("docs/package.md has no <!-- size-table --> … <!-- /size-table --> block");
-  const rows = new Map<string, { minKB: number; gzipKB: number; budgetKB: number }>();
+  const rows = new Map<string, { minKB: number; gzipKB: number; budgetKB: number; wasm: string[] }>();
   for (const line of doc.slice(a, b).split("\n")) {
     const cells = line.split("|").map((c) => c.trim());
     if (cells.length < 6 || !/^[\d.]+ KB$/.test(cells[3] ?? "")) continue;
-    rows.set(cells[1], { minKB: Number.parseFloat(cells[2]), gzipKB: Number.parseFloat(cells[3]), budgetKB: Number.parseFloat(cells[4]) });
+    const wasm = cells[6] === "none" ? [] : (cells[6] ?? "").split(",").map((c) => c.trim()).sort();
+    rows.set(cells[1], { minKB: Number.parseFloat(cells[2]), gzipKB: Number.parseFloat(cells[3]), budgetKB: Number.parseFloat(cells[4]), wasm });
   }
   return rows;
 }
@@ -116,11 +142,12 @@ export function browserFileClaim(): { mb: number; gzipKB: number } {
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
   // Budgets are the table's own (docs/package.md): edit them there.
   const budgets = sizeTable();
-  console.log("| page | minified | gzip | budget (gzip) | imports |\n|---|---|---|---|---|");
+  console.log("| page | minified | gzip | budget (gzip) | imports | WASM |\n|---|---|---|---|---|---|");
   for (const [name, code] of Object.entries(PAGES)) {
     const m = await measurePage(code);
     const imports = /import (\{[^}]*\}|\* as \w+)/.exec(code)![1].replace(/\s+/g, " ");
-    console.log(`| ${name} | ${m.minKB.toFixed(1)} KB | ${m.gzipKB.toFixed(1)} KB | ${budgets.get(name)?.budgetKB ?? "?"} KB | \`${imports}\` |`);
+    const wasm = wasmModulesOf(m.inputs).join(", ") || "none";
+    console.log(`| ${name} | ${m.minKB.toFixed(1)} KB | ${m.gzipKB.toFixed(1)} KB | ${budgets.get(name)?.budgetKB ?? "?"} KB | \`${imports}\` | ${wasm} |`);
   }
   const file = browserFileSize();
   console.log(`\ndist/browser/groundwire.js (the row above the table): ${file.mb.toFixed(2)} MB, ${file.gzipKB.toFixed(0)} KB gzipped`);

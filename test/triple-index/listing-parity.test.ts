@@ -9,7 +9,7 @@ import { createGraph, GraphStore, parseGraph, toPrefixMap, type Graph } from "..
 import { loadGraphFile } from "../../ts/rdf/load.js";
 import { sortTriples } from "../../ts/triple-index/index.js";
 import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindings/listing.js";
-import { wasmFor } from "../../bindings/wasm.js";
+import { listingWasmFor as wasmFor } from "../../bindings/listing.js";
 import { firstDifference } from "../same.js";
 
 const { namedNode, literal, blankNode, quad, variable } = DataFactory;

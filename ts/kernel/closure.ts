@@ -11,8 +11,8 @@
  * memory O(n + m + S) where S ≤ the closure size (members of one cycle share a
  * list), never n².
  */
-import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
-import { closureWasm } from "../../bindings/closure.js";
+import { type BackendRequest } from "../../bindings/wasm.js";
+import { closureWasm, closureWasmFor as wasmFor } from "../../bindings/closure.js";
 import { checkArgs } from "../args.js";
 import { ArgumentError } from "../errors.js";
 

@@ -21,7 +21,8 @@
  * and ratios are identical, bit for bit (test/match/parity.test.ts).
  */
 import { ArgumentError } from "../errors.js";
-import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
+import { type Backend, type BackendRequest } from "../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";

@@ -23,9 +23,9 @@
 import type * as RDF from "@rdfjs/types";
 import type { Store } from "n3";
 import { n3DataFactory } from "../deps/n3.js";
-import { encodePrefixTable, listingTriplesView, listingWasm } from "../../bindings/listing.js";
+import { encodePrefixTable, listingTriplesView, listingWasm, listingWasmFor as wasmFor } from "../../bindings/listing.js";
 import { sha256Hex } from "../../bindings/sha256.js";
-import { wasmFor, type BackendRequest } from "../../bindings/wasm.js";
+import { type BackendRequest } from "../../bindings/wasm.js";
 import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_NS, RDF_TYPE, walkQuadRows, XSD, type PrefixMap } from "../rdf/index.js";
 import { checkArgs } from "../args.js";
 

@@ -55,7 +55,8 @@
 import { ArgumentError } from "../../errors.js";
 import { checkEdges, markupSafeSpan } from "../markup.js";
 import { QuoteTooLongError } from "../quote-keys.js";
-import { wasmFor, type BackendRequest } from "../../../bindings/wasm.js";
+import { type BackendRequest } from "../../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../../bindings/match.js";
 import { quoteIndexBindingFor } from "../../../bindings/quote-index.js";
 import { chunkScanOf, lanesScanOf, prefixScanOf, rangeScanOf } from "./backend.js";
 import { Budget, NO_BUDGET } from "./budget.js";
