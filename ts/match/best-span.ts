@@ -12,18 +12,23 @@
  * default-ignorables dropped, spans never cut inside a grapheme cluster).
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
- * and pure TS (ts/match/sequence-match.ts, `scanTs` here). Both first take the
- * exact ratio of the few windows with the best `quick_ratio` as a floor, then
- * scan in order skipping windows whose upper bound (difflib's
- * `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS bound)
- * cannot beat the best so far or the floor — a bound never changes the
- * result, only the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
- * and ratios are identical, bit for bit (test/match/parity.test.ts).
+ * and pure TS (ts/match/sequence-match.ts, `scanTs` here). A quote first goes
+ * through the quote index's best-first search at 0.8, then 0.7 (a window found
+ * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
+ * both backends scan the same way (proof at `scanTs`): an LCS bound of every
+ * window, one bit-parallel run per start word shared by its five sizes; the
+ * exact ratio of the few windows with the highest bounds as a floor; then, in
+ * order, passing over every source whose largest bound cannot beat the best so
+ * far or the floor (the passage is rejected before its windows are looked at)
+ * and every window likewise — a bound never changes the result, only the time —
+ * and computing the ratio as `2·M / (la + lb)` in doubles, so spans and ratios
+ * are identical, bit for bit (test/match/parity.test.ts; test/match/
+ * best-span-bounds.test.ts compares the bounded scan with the unbounded one).
  */
 import { ArgumentError } from "../errors.js";
 import { type Backend, type BackendRequest, wasmFor } from "../../bindings/wasm.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
+import { createLcsRun, createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
@@ -163,96 +168,115 @@ interface Found {
 }
 
 /** How many of the most promising windows seed the floor (see `scanTs`). */
-const SEED_WINDOWS = 4;
+const SEED_WINDOWS = 8;
 
 /**
- * Every window in the contract's order (source, size n-2..n+2, start word),
- * with the multiset intersection `inter` = Σ_c min(countA[c], countB[c]) of its
- * characters and the quote's (difflib's `quick_ratio` numerator), kept
- * incrementally as the window slides one word. `visit` returns nothing.
- */
-function eachWindow(
-  pool: PreparedPool, n: number, countB: Int32Array,
-  visit: (s: number, w: number, size: number, start: number, la: number, inter: number) => void,
-): void {
-  const { chars, charStart, charEnd, sourceWords } = pool;
-  const countA = new Int32Array(countB.length);
-  for (let s = 0; s + 1 < sourceWords.length; s++) {
-    const w0 = sourceWords[s];
-    const nw = sourceWords[s + 1] - w0;
-    for (let size = Math.max(1, n - 2); size <= n + 2 && size <= nw; size++) {
-      countA.fill(0);
-      let inter = 0;
-      for (let p = charStart[w0]; p < charEnd[w0 + size - 1]; p++) {
-        if (countA[chars[p]]++ < countB[chars[p]]) inter++;
-      }
-      for (let i = 0; i + size <= nw; i++) {
-        const w = w0 + i;
-        if (i > 0) {
-          // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
-          for (let p = charStart[w - 1]; p < charStart[w]; p++) {
-            if (--countA[chars[p]] < countB[chars[p]]) inter--;
-          }
-          for (let p = charEnd[w + size - 2]; p < charEnd[w + size - 1]; p++) {
-            if (countA[chars[p]]++ < countB[chars[p]]) inter++;
-          }
-        }
-        visit(s, w, size, charStart[w], charEnd[w + size - 1] - charStart[w], inter);
-      }
-    }
-  }
-}
-
-/**
- * The pure-TS scan (the reference the WASM kernel mirrors).
+ * The pure-TS scan (the reference the WASM kernel mirrors, assembly/sequence-match.ts).
  *
- * 1. Seed: the `SEED_WINDOWS` windows with the highest `quick_ratio` get their
- *    exact ratio; the best of them, `floor`, is a lower bound of the winner's ratio.
- * 2. Scan in order. A window is skipped when an upper bound of its ratio —
- *    `real_quick_ratio` (lengths), then `quick_ratio` (multiset) — is ≤ the best
- *    so far (as the seed's Python does) or < `floor` (strictly: a window tying
- *    the floor may come first, and the first wins). Since ratio ≤ bound and only
- *    a strictly higher ratio wins, skipping never changes the result.
- * The WASM kernel adds one more bound (LCS length, bit-parallel on 64-bit lanes).
+ * 1. Bounds: for each source and start word, one LCS run (`createLcsRun`) over the longest
+ *    window starting there, read after each word: L(W), the longest common subsequence of each
+ *    window W of n-2..n+2 words starting there and the quote, kept per window; its bound
+ *    2·L/(la+lb); each source's largest bound.
+ * 2. Seed: the `SEED_WINDOWS` windows with the highest bounds get their exact ratio; the best of
+ *    them, `floor`, is a lower bound of the winner's ratio (it is some window's ratio).
+ * 3. Scan in order. A whole source is passed over when its largest bound is ≤ the best so far or
+ *    < `floor`; a window likewise on its own bound; the others get their exact ratio.
+ * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
+ * and ratio(W) = 2M/(la+lb) ≤ 2L/(la+lb) — the same double expression over a larger integer, so
+ * the inequality holds after rounding too. A window is skipped only when that bound is ≤ the best
+ * ratio found so far (it cannot be strictly higher: the first strictly highest wins) or < `floor`
+ * (strictly: a window tying the floor may come first, and the first wins; and some window reaches
+ * `floor`, so the winner's ratio is ≥ it). So skipping never changes the window chosen.
+ * (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's `quick_ratio` and
+ * `real_quick_ratio`, which the scan therefore no longer takes.)
  */
 function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
   const b = quote.ids;
   const lb = b.length;
   if (lb === 0) return found; // every ratio is 2·0/la = 0: nothing wins
-  const countB = new Int32Array(quote.alphabetSize);
-  for (let j = 0; j < lb; j++) countB[b[j]]++;
+  const n = quote.words;
+  const lo = Math.max(1, n - 2);
+  const { chars, charStart, charEnd, sourceWords } = pool;
   const scratch = createMatchScratch(lb);
-  const chars = pool.chars;
+  const run = createLcsRun(b, quote.alphabetSize);
+  const sources = sourceWords.length - 1;
+  const exact = (start: number, la: number) => ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), la + lb);
 
+  // 1. bounds: lcs[] holds each window's L in the contract's order (source, size, start)
+  const lcs = new Int32Array(5 * Math.max(0, sourceWords[sources] - sourceWords[0]));
+  const sourceBound = new Float64Array(sources);
   const top: { bound: number; start: number; la: number }[] = [];
-  eachWindow(pool, quote.words, countB, (_s, _w, _size, start, la, inter) => {
-    const bound = ratioOf(inter, la + lb);
-    if (top.length === SEED_WINDOWS && bound <= top[SEED_WINDOWS - 1].bound) return;
-    let at = top.length;
-    while (at > 0 && bound > top[at - 1].bound) at--;
-    top.splice(at, 0, { bound, start, la });
-    if (top.length > SEED_WINDOWS) top.pop();
-  });
-  let floor = 0;
-  for (const t of top) floor = Math.max(floor, ratioOf(matchingCharacters(chars, t.start, t.la, b, lb, scratch), t.la + lb));
-
-  let best = 0;
-  eachWindow(pool, quote.words, countB, (s, w, size, start, la, inter) => {
-    const total = la + lb;
-    const realQuick = ratioOf(Math.min(la, lb), total);
-    if (realQuick <= best || realQuick < floor) return; // real_quick_ratio
-    const quick = ratioOf(inter, total);
-    if (quick <= best || quick < floor) return; // quick_ratio
-    const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
-    if (ratio > best) {
-      best = ratio;
-      found.source = s;
-      found.word = w;
-      found.size = size;
-      found.ratio = ratio;
+  let base = 0;
+  for (let s = 0; s < sources; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    const offset: number[] = [];
+    for (let size = lo, off = base; size <= lo + 4; size++) {
+      offset.push(off);
+      off += Math.max(0, nw - size + 1);
     }
-  });
+    for (let i = 0; i + lo <= nw; i++) {
+      const w = w0 + i;
+      const start = charStart[w];
+      run.start();
+      let from = start;
+      for (let size = 1; size <= Math.min(n + 2, nw - i); size++) {
+        const end = charEnd[w + size - 1];
+        run.feed(chars, from, end);
+        from = end;
+        if (size < lo) continue;
+        const l = run.length();
+        lcs[offset[size - lo] + i] = l;
+        const bound = ratioOf(l, end - start + lb);
+        if (bound > sourceBound[s]) sourceBound[s] = bound;
+        if (top.length === SEED_WINDOWS && bound <= top[SEED_WINDOWS - 1].bound) continue;
+        let at = top.length;
+        while (at > 0 && bound > top[at - 1].bound) at--;
+        top.splice(at, 0, { bound, start, la: end - start });
+        if (top.length > SEED_WINDOWS) top.pop();
+      }
+    }
+    for (let size = lo; size <= n + 2 && size <= nw; size++) base += nw - size + 1;
+  }
+
+  // 2. seed
+  let floor = 0;
+  for (const t of top) {
+    if (t.bound <= floor) break; // this one and the rest cannot raise it
+    floor = Math.max(floor, exact(t.start, t.la));
+  }
+
+  // 3. the ordered scan
+  let best = 0;
+  let k = 0;
+  for (let s = 0; s < sources; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    const pass = sourceBound[s] <= best || sourceBound[s] < floor;
+    for (let size = lo; size <= n + 2 && size <= nw; size++) {
+      if (pass) {
+        k += nw - size + 1;
+        continue;
+      }
+      for (let i = 0; i + size <= nw; i++) {
+        const l = lcs[k++];
+        const w = w0 + i;
+        const start = charStart[w];
+        const la = charEnd[w + size - 1] - start;
+        const bound = ratioOf(l, la + lb);
+        if (bound <= best || bound < floor) continue;
+        const ratio = exact(start, la);
+        if (ratio > best) {
+          best = ratio;
+          found.source = s;
+          found.word = w;
+          found.size = size;
+          found.ratio = ratio;
+        }
+      }
+    }
+  }
   return found;
 }
 
