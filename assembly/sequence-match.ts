@@ -13,11 +13,12 @@
 // subsequence with the quote (bit-parallel, Hyyrö 2004, 64 quote characters per
 // u64; one run per start word, read after each word, so the five window sizes
 // at a start share it), which bounds M since difflib's matching blocks form a
-// common subsequence: ratio <= 2L/(la+lb). The K windows with the highest
-// bounds get their exact ratio: the best of them is the floor. The ordered scan
-// then passes over a whole source whose largest bound is <= the best so far or
-// < the floor, and likewise over each window on its own bound; the rest get
-// their exact ratio (never changes the result, only the time).
+// common subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096. Then
+// best first, in batches of buckets from the top: a window gets its exact ratio
+// unless its bucket cannot reach the best so far, a whole source is passed over
+// when its largest bucket is below the batch or cannot reach it, and the scan
+// stops once every window left has a bound below the best (never changes the
+// result, only the time; ties go to the first window in the contract's order).
 //
 // Memory: one arena of buffers, allocated by seqReserve and reused by every
 // call (grown by doubling; the stub runtime never frees, so the old copies
@@ -67,8 +68,8 @@ let POS_START: usize = 0; // i32 x alphabet+1: the quote's positions of id c are
 let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
-let WIN_LCS: usize = 0; // i32 per window: its LCS with the quote, from the bounds pass
-let SRC_BOUND: usize = 0; // f64 per source: the largest LCS bound of its windows
+let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
+let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
 let capWindows: i32 = 0;
 
 function grow(cap: i32, want: i32): i32 {
@@ -113,7 +114,7 @@ export function seqReserve(
   if (sources + 1 > capSources) {
     capSources = grow(capSources, sources + 1);
     SOURCE_WORDS = heap.alloc(<usize>capSources << 2);
-    SRC_BOUND = heap.alloc(<usize>capSources << 3);
+    SRC_BOUND = heap.alloc(<usize>capSources << 2);
     moved = true;
   }
   if (quoteChars > capQuoteChars) {
@@ -166,42 +167,27 @@ function matchingSparse(a: usize, la: i32, lb: i32): i32 {
   return matchingCharactersSparse(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK);
 }
 
-// The seed: before the scan in order, the K windows with the highest LCS bound get
-// their exact ratio; the best of those, FLOOR, is a lower bound of the winning ratio.
-// The ordered scan then also skips windows (and whole sources) whose bound is < FLOOR
-// (strictly: a window tying FLOOR may come first and must still win). Exact.
-const K: i32 = 8;
-const TOP_UB: usize = memory.data(K * 8);
-const TOP_WIN: usize = memory.data(K * 12); // source, word, size
-let FLOOR: f64 = 0;
+// Bounds are kept as buckets of 1/BUCKETS: bucket(ub) = floor(ub * BUCKETS), 0 .. BUCKETS
+// (ub = 1 has a bucket of its own). BUCKETS is a power of two, so ub * BUCKETS is exact and
+// bucket(ub) < k means ub < k / BUCKETS exactly.
+const BUCKETS: i32 = 4096;
+const HIST: usize = memory.data((4096 + 1) * 4); // windows per bucket
+// the first batch of the best-first scan takes about this many windows; each next one 4× more
+const FIRST_BATCH: i32 = 32;
 // offsets of the window sizes n-2 .. n+2 within one source's run of WIN_LCS, and its end
 const SIZE_OFF: usize = memory.data(6 * 4);
 
-function seedOffer(ub: f64, s: i32, w: i32, size: i32): void {
-  // keep the K largest bounds; on ties the earlier window stays ahead
-  let at = K;
-  while (at > 0 && ub > load<f64>(TOP_UB + (<usize>(at - 1) << 3))) at--;
-  if (at == K) return;
-  for (let k = K - 1; k > at; k--) {
-    store<f64>(TOP_UB + (<usize>k << 3), load<f64>(TOP_UB + (<usize>(k - 1) << 3)));
-    memory.copy(TOP_WIN + <usize>k * 12, TOP_WIN + <usize>(k - 1) * 12, 12);
-  }
-  store<f64>(TOP_UB + (<usize>at << 3), ub);
-  store<i32>(TOP_WIN + <usize>at * 12, s);
-  store<i32>(TOP_WIN + <usize>at * 12, w, 4);
-  store<i32>(TOP_WIN + <usize>at * 12, size, 8);
-}
-
 /**
- * SIZE_OFF for a source of nw words: where each size's windows start in its run of WIN_LCS
- * (sizes lo .. lo+4 in the contract's order; size z has nw - z + 1 windows, none when z > nw);
- * SIZE_OFF[5] is the source's window count.
+ * SIZE_OFF for a source of nw words and a quote of n words: where each size's windows start in
+ * its run of WIN_LCS (sizes lo = max(1, n-2) .. n+2 in the contract's order; size z has
+ * nw - z + 1 windows, none when z > nw); SIZE_OFF[5] is the source's window count.
  */
-function sizeOffsets(nw: i32, lo: i32): void {
+function sizeOffsets(nw: i32, n: i32): void {
+  const lo = max(1, n - 2);
   let off = 0;
   for (let k = 0; k < 5; k++) {
     store<i32>(SIZE_OFF + (<usize>k << 2), off);
-    off += max(0, nw - (lo + k) + 1);
+    if (lo + k <= n + 2) off += max(0, nw - (lo + k) + 1);
   }
   store<i32>(SIZE_OFF + 20, off);
 }
@@ -223,8 +209,8 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
-    sizeOffsets(nw, lo);
-    let srcMax: f64 = 0;
+    sizeOffsets(nw, n);
+    let srcMax: i32 = 0;
     for (let i = 0; i + lo <= nw; i++) {
       const w = w0 + i;
       const hi = min(n + 2, nw - i);
@@ -271,50 +257,50 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
         const l = words64 > 3
           ? lcsZeros(lb, words64, VBITS)
           : <i32>(popcnt(~(v0 | mask0)) + (words64 > 1 ? popcnt(~(v1 | mask1)) : 0) + (words64 > 2 ? popcnt(~(v2 | mask2)) : 0));
-        store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2), l);
-        const ub = <f64>(2 * l) / <f64>(end - start + lb);
-        if (ub > srcMax) srcMax = ub;
-        seedOffer(ub, s, w, size);
+        const bucket = <i32>(<f64>(2 * l) / <f64>(end - start + lb) * <f64>BUCKETS);
+        store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2), bucket);
+        const h = HIST + (<usize>bucket << 2);
+        store<i32>(h, load<i32>(h) + 1);
+        if (bucket > srcMax) srcMax = bucket;
       }
     }
-    store<f64>(SRC_BOUND + (<usize>s << 3), srcMax);
+    store<i32>(SRC_BOUND + (<usize>s << 2), srcMax);
     run += <usize>load<i32>(SIZE_OFF + 20) << 2;
   }
 }
 
 /**
- * The ordered scan: every window in the contract's order (source, size n-2..n+2, start) whose
- * LCS bound (from the bounds pass) is > the best so far and ≥ FLOOR gets its exact ratio; a
- * source whose largest bound fails that test is passed over whole. Returns the best ratio and
- * writes the winner to `res`.
+ * One batch of the best-first scan: every window whose bucket is in [lo, hi) and whose bound
+ * could still reach the best so far gets its exact ratio; a source whose largest bucket is below
+ * lo (or cannot reach the best) is passed over whole. The best is the highest ratio, the first in
+ * the contract's order among equal ones (BEST_AT: its index in that order). Returns the best.
  */
-function orderedPass(nSources: i32, lb: i32, n: i32, res: usize): f64 {
-  let best: f64 = 0;
-  const floor = FLOOR;
-  const lo = max(1, n - 2);
-  let win: usize = WIN_LCS;
+let BEST_AT: i32 = -1;
+
+function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
+  const lw = max(1, n - 2);
+  let idx = 0;
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
-    const bound = load<f64>(SRC_BOUND + (<usize>s << 3));
-    if (bound <= best || bound < floor) {
-      sizeOffsets(nw, lo);
-      win += <usize>load<i32>(SIZE_OFF + 20) << 2;
+    const top = load<i32>(SRC_BOUND + (<usize>s << 2));
+    // a bucket k holds bounds < (k + 1) / BUCKETS: below the best when k + 1 <= best * BUCKETS
+    if (top < lo || <f64>(top + 1) <= best * <f64>BUCKETS) {
+      sizeOffsets(nw, n);
+      idx += load<i32>(SIZE_OFF + 20);
       continue;
     }
-    for (let size = lo; size <= n + 2 && size <= nw; size++) {
-      for (let i = 0; i + size <= nw; i++) {
-        const l = load<i32>(win);
-        win += 4;
+    for (let size = lw; size <= n + 2 && size <= nw; size++) {
+      for (let i = 0; i + size <= nw; i++, idx++) {
+        const k = load<i32>(WIN_LCS + (<usize>idx << 2));
+        if (k < lo || k >= hi || <f64>(k + 1) <= best * <f64>BUCKETS) continue;
         const w = w0 + i;
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-        const total = <f64>(la + lb);
-        const ub = <f64>(2 * l) / total;
-        if (ub <= best || ub < floor) continue; // LCS bound (≤ quick_ratio ≤ real_quick_ratio)
-        const ratio = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / total;
-        if (ratio > best) {
+        const ratio = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / <f64>(la + lb);
+        if (ratio > best || (ratio == best && ratio > 0 && idx < BEST_AT)) {
           best = ratio;
+          BEST_AT = idx;
           store<i32>(res, s); store<i32>(res, w, 4); store<i32>(res, size, 8);
         }
       }
@@ -364,26 +350,24 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
   }
   for (let c = alphabet; c > 0; c--) store<i32>(POS_START + (<usize>c << 2), load<i32>(POS_START + (<usize>(c - 1) << 2)));
   store<i32>(POS_START, 0);
-  // bound every window, seed a floor from the K most promising ones, then scan in order
-  for (let k = 0; k < K; k++) {
-    store<f64>(TOP_UB + (<usize>k << 3), -1);
-    store<i32>(TOP_WIN + <usize>k * 12, -1);
-  }
+  // bound every window, then best first: batches of windows by falling bound, until every
+  // window left has a bound below the best ratio found
+  memory.fill(HIST, 0, <usize>(BUCKETS + 1) << 2);
   boundsPass(nSources, lb, n, words64);
-  let floor: f64 = 0;
-  for (let k = 0; k < K; k++) {
-    const win = TOP_WIN + <usize>k * 12;
-    if (load<i32>(win) < 0) break;
-    if (load<f64>(TOP_UB + (<usize>k << 3)) <= floor) break; // this one and the rest cannot raise it
-    const w = load<i32>(win, 4);
-    const size = load<i32>(win, 8);
-    const start = load<i32>(CHAR_START + (<usize>w << 2));
-    const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-    const r = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / <f64>(la + lb);
-    if (r > floor) floor = r;
+  let best: f64 = 0;
+  BEST_AT = -1;
+  let hi = BUCKETS + 1;
+  let want = FIRST_BATCH;
+  while (hi > 0) {
+    let lo = hi;
+    let count = 0;
+    while (lo > 0 && count < want) count += load<i32>(HIST + (<usize>--lo << 2));
+    best = batch(nSources, lb, n, lo, hi, best, res);
+    if (best * <f64>BUCKETS >= <f64>lo) break; // every window not scored has a bound < lo / BUCKETS <= best
+    hi = lo;
+    want <<= 2;
   }
-  FLOOR = floor;
-  store<f64>(RATIOS + (<usize>q << 3), orderedPass(nSources, lb, n, res));
+  store<f64>(RATIOS + (<usize>q << 3), best);
 }
 
 /**

@@ -70,6 +70,8 @@ function caseOf(seed: number): { pool: string[]; quotes: string[] } {
     quoteOf(from(), rand, 5 + Math.floor(rand() * 20), Math.floor(rand() * 4)),
     quoteOf(cut(rand, 800), rand, 5 + Math.floor(rand() * 26), Math.floor(rand() * 4)), // found nowhere
     quoteOf(cut(rand, 800), rand, 1 + Math.floor(rand() * 4), 0), // 1–4 words, found nowhere
+    quoteOf(cut(rand, 800), rand, 1 + Math.floor(rand() * 2), 0), // 1–2 words: fewer than five window sizes
+    quoteOf(from(), rand, 2 + Math.floor(rand() * 2), 1), // 2–3 words from the pool, one edit
     quoteOf(cut(rand, 1200), rand, 40 + Math.floor(rand() * 10), 1), // > 192 characters
   ];
   return { pool, quotes };

@@ -16,11 +16,12 @@
  * through the quote index's best-first search at 0.8, then 0.7 (a window found
  * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
  * both backends scan the same way (proof at `scanTs`): an LCS bound of every
- * window, one bit-parallel run per start word shared by its five sizes; the
- * exact ratio of the few windows with the highest bounds as a floor; then, in
- * order, passing over every source whose largest bound cannot beat the best so
- * far or the floor (the passage is rejected before its windows are looked at)
- * and every window likewise — a bound never changes the result, only the time —
+ * window, one bit-parallel run per start word shared by its five sizes; then
+ * best first, in batches of windows by falling bound, passing over every source
+ * whose largest bound is below the batch or cannot reach the best so far (the
+ * passage is rejected before its windows are looked at) and every window
+ * likewise, until no window left can reach the best — a bound never changes
+ * the result, only the time —
  * and computing the ratio as `2·M / (la + lb)` in doubles, so spans and ratios
  * are identical, bit for bit (test/match/parity.test.ts; test/match/
  * best-span-bounds.test.ts compares the bounded scan with the unbounded one).
@@ -167,28 +168,37 @@ interface Found {
   ratio: number;
 }
 
-/** How many of the most promising windows seed the floor (see `scanTs`). */
-const SEED_WINDOWS = 8;
+/**
+ * Bounds are kept as buckets of 1/`BUCKETS`: bucket(u) = ⌊u·BUCKETS⌋, 0 … BUCKETS (u = 1 has a
+ * bucket of its own). BUCKETS is a power of two, so u·BUCKETS is exact in doubles and
+ * bucket(u) < k means u < k/BUCKETS exactly.
+ */
+const BUCKETS = 4096;
+/** The first batch of the best-first scan takes about this many windows; each next one 4× more. */
+const FIRST_BATCH = 32;
 
 /**
  * The pure-TS scan (the reference the WASM kernel mirrors, assembly/sequence-match.ts).
  *
  * 1. Bounds: for each source and start word, one LCS run (`createLcsRun`) over the longest
  *    window starting there, read after each word: L(W), the longest common subsequence of each
- *    window W of n-2..n+2 words starting there and the quote, kept per window; its bound
- *    2·L/(la+lb); each source's largest bound.
- * 2. Seed: the `SEED_WINDOWS` windows with the highest bounds get their exact ratio; the best of
- *    them, `floor`, is a lower bound of the winner's ratio (it is some window's ratio).
- * 3. Scan in order. A whole source is passed over when its largest bound is ≤ the best so far or
- *    < `floor`; a window likewise on its own bound; the others get their exact ratio.
+ *    window W of n-2..n+2 words starting there and the quote; its bound u(W) = 2·L/(la+lb), kept
+ *    as its bucket; each source's largest bucket; how many windows each bucket holds.
+ * 2. Best first, in batches: the windows of the highest buckets that hold about `FIRST_BATCH`
+ *    windows, then the next buckets holding 4× more, and so on. In a batch, in the contract's
+ *    order, a window gets difflib's exact ratio unless its bucket k has k + 1 ≤ best·BUCKETS
+ *    (best: the highest ratio so far); a whole source is passed over, before its windows are
+ *    looked at, when its largest bucket is below the batch or fails the same test. The best is
+ *    the highest ratio, the first in the contract's order among equal ones. The scan stops after
+ *    the batch whose lowest bucket lo has lo ≤ best·BUCKETS, or after the last.
  * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
- * and ratio(W) = 2M/(la+lb) ≤ 2L/(la+lb) — the same double expression over a larger integer, so
- * the inequality holds after rounding too. A window is skipped only when that bound is ≤ the best
- * ratio found so far (it cannot be strictly higher: the first strictly highest wins) or < `floor`
- * (strictly: a window tying the floor may come first, and the first wins; and some window reaches
- * `floor`, so the winner's ratio is ≥ it). So skipping never changes the window chosen.
- * (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's `quick_ratio` and
- * `real_quick_ratio`, which the scan therefore no longer takes.)
+ * and ratio(W) = 2M/(la+lb) ≤ u(W) — the same double expression over a larger integer, so the
+ * inequality holds after rounding too. A window of bucket k has u < (k+1)/BUCKETS, so one skipped
+ * in a batch has ratio < best: it can neither beat nor tie the best. When the scan stops, every
+ * window not scored has a bucket < lo, so ratio < lo/BUCKETS ≤ best. So every window whose ratio
+ * equals the final best was scored, and the first of them in the contract's order is the
+ * contract's winner. (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's
+ * `quick_ratio` and `real_quick_ratio`, which the scan therefore does not take.)
  */
 function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
@@ -201,18 +211,17 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const scratch = createMatchScratch(lb);
   const run = createLcsRun(b, quote.alphabetSize);
   const sources = sourceWords.length - 1;
-  const exact = (start: number, la: number) => ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), la + lb);
 
-  // 1. bounds: lcs[] holds each window's L in the contract's order (source, size, start)
-  const lcs = new Int32Array(5 * Math.max(0, sourceWords[sources] - sourceWords[0]));
-  const sourceBound = new Float64Array(sources);
-  const top: { bound: number; start: number; la: number }[] = [];
+  // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start)
+  const bucket = new Int32Array(5 * Math.max(0, sourceWords[sources] - sourceWords[0]));
+  const hist = new Int32Array(BUCKETS + 1);
+  const sourceTop = new Int32Array(sources);
   let base = 0;
   for (let s = 0; s < sources; s++) {
     const w0 = sourceWords[s];
     const nw = sourceWords[s + 1] - w0;
     const offset: number[] = [];
-    for (let size = lo, off = base; size <= lo + 4; size++) {
+    for (let size = lo, off = base; size <= n + 2; size++) {
       offset.push(off);
       off += Math.max(0, nw - size + 1);
     }
@@ -226,56 +235,52 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
         run.feed(chars, from, end);
         from = end;
         if (size < lo) continue;
-        const l = run.length();
-        lcs[offset[size - lo] + i] = l;
-        const bound = ratioOf(l, end - start + lb);
-        if (bound > sourceBound[s]) sourceBound[s] = bound;
-        if (top.length === SEED_WINDOWS && bound <= top[SEED_WINDOWS - 1].bound) continue;
-        let at = top.length;
-        while (at > 0 && bound > top[at - 1].bound) at--;
-        top.splice(at, 0, { bound, start, la: end - start });
-        if (top.length > SEED_WINDOWS) top.pop();
+        const k = Math.floor(ratioOf(run.length(), end - start + lb) * BUCKETS);
+        bucket[offset[size - lo] + i] = k;
+        hist[k]++;
+        if (k > sourceTop[s]) sourceTop[s] = k;
       }
     }
     for (let size = lo; size <= n + 2 && size <= nw; size++) base += nw - size + 1;
   }
 
-  // 2. seed
-  let floor = 0;
-  for (const t of top) {
-    if (t.bound <= floor) break; // this one and the rest cannot raise it
-    floor = Math.max(floor, exact(t.start, t.la));
-  }
-
-  // 3. the ordered scan
+  // 2. best first, in batches of falling buckets
   let best = 0;
-  let k = 0;
-  for (let s = 0; s < sources; s++) {
-    const w0 = sourceWords[s];
-    const nw = sourceWords[s + 1] - w0;
-    const pass = sourceBound[s] <= best || sourceBound[s] < floor;
-    for (let size = lo; size <= n + 2 && size <= nw; size++) {
-      if (pass) {
-        k += nw - size + 1;
-        continue;
-      }
-      for (let i = 0; i + size <= nw; i++) {
-        const l = lcs[k++];
-        const w = w0 + i;
-        const start = charStart[w];
-        const la = charEnd[w + size - 1] - start;
-        const bound = ratioOf(l, la + lb);
-        if (bound <= best || bound < floor) continue;
-        const ratio = exact(start, la);
-        if (ratio > best) {
-          best = ratio;
-          found.source = s;
-          found.word = w;
-          found.size = size;
-          found.ratio = ratio;
+  let bestAt = -1;
+  const below = (k: number) => k + 1 <= best * BUCKETS; // every bound in bucket k is < best
+  for (let hi = BUCKETS + 1, want = FIRST_BATCH; hi > 0; want *= 4) {
+    let from = hi;
+    for (let count = 0; from > 0 && count < want; ) count += hist[--from];
+    let idx = 0;
+    for (let s = 0; s < sources; s++) {
+      const w0 = sourceWords[s];
+      const nw = sourceWords[s + 1] - w0;
+      const pass = sourceTop[s] < from || below(sourceTop[s]);
+      for (let size = lo; size <= n + 2 && size <= nw; size++) {
+        if (pass) {
+          idx += nw - size + 1;
+          continue;
+        }
+        for (let i = 0; i + size <= nw; i++, idx++) {
+          const k = bucket[idx];
+          if (k < from || k >= hi || below(k)) continue;
+          const w = w0 + i;
+          const start = charStart[w];
+          const la = charEnd[w + size - 1] - start;
+          const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), la + lb);
+          if (ratio > best || (ratio === best && ratio > 0 && idx < bestAt)) {
+            best = ratio;
+            bestAt = idx;
+            found.source = s;
+            found.word = w;
+            found.size = size;
+            found.ratio = ratio;
+          }
         }
       }
     }
+    if (best * BUCKETS >= from) break; // every window not scored has a bound < from/BUCKETS ≤ best
+    hi = from;
   }
   return found;
 }
