@@ -94,6 +94,19 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
     }, 60_000);
   }
 
+  it("field case: 1- and 2-word quotes found nowhere (fewer than five window sizes) over several passages", () => {
+    // the bounds are laid out per source for the window sizes that exist (1..n+2 here, not five)
+    const pool = [BOOKS[0].slice(20_000, 20_900), BOOKS[1].slice(70_000, 70_900), BOOKS[0].slice(300_000, 300_900), BOOKS[1].slice(9_000, 9_900)];
+    for (const quote of ["quixotic zephyrs", "xylophonic", "jazzy kumquats", "vexing zygote"]) {
+      const want = unbounded(quote, pool);
+      expect(want.ratio, quote).toBeLessThan(0.7);
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).bestSpan(quote);
+        expect({ ratio: got.ratio, source: got.source, start: got.start, end: got.end }, `${backend}: ${quote}`).toEqual(want);
+      }
+    }
+  });
+
   it("field case: a quote found nowhere over the bundled books' passages has its exact best window", () => {
     const pool = [BOOKS[0].slice(100_000, 101_200), BOOKS[1].slice(50_000, 51_200)];
     const quote = "the committee of public safety resolved that the bridge should be rebuilt in stone before winter";
