@@ -108,6 +108,53 @@ export function lcsLength(a: usize, la: i32, lb: i32, blocks: i32, peq: usize, c
   return zeros;
 }
 
+/**
+ * `lcsLength` in steps, for the LCS of every prefix of a run of text: `lcsStart` sets V to all
+ * ones, `lcsFeed` advances it over a[from, to) (ids are read at `chars`), `lcsZeros` reads the LCS
+ * of everything fed since `lcsStart` and the quote (the zero bits of V among the quote's lb).
+ * The same recurrence as `lcsLength`, so fed the same characters it gives the same length.
+ */
+export function lcsStart(blocks: i32, vbits: usize): void {
+  for (let k = 0; k < blocks; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
+}
+
+export function lcsFeed(chars: usize, from: i32, to: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): void {
+  for (let i = from; i < to; i++) {
+    const c = load<i32>(chars + (<usize>i << 2));
+    if (load<i32>(countB + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
+    const row = peq + ((<usize>c * <usize>blocks) << 3);
+    if (blocks == 1) {
+      const v = load<u64>(vbits);
+      const pm = load<u64>(row);
+      store<u64>(vbits, (v + (v & pm)) | (v & ~pm));
+      continue;
+    }
+    let carry: u64 = 0;
+    for (let k = 0; k < blocks; k++) {
+      const vp = vbits + (<usize>k << 3);
+      const v = load<u64>(vp);
+      const pm = load<u64>(row + (<usize>k << 3));
+      const u = v & pm;
+      const t = v + carry;
+      const c1: u64 = <u64>(t < v);
+      const x = t + u;
+      carry = c1 | <u64>(x < t);
+      store<u64>(vp, x | (v & ~pm));
+    }
+  }
+}
+
+export function lcsZeros(lb: i32, blocks: i32, vbits: usize): i32 {
+  let zeros = 0;
+  for (let k = 0; k < blocks; k++) {
+    let v = load<u64>(vbits + (<usize>k << 3));
+    const bits = min(64, lb - (k << 6));
+    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
+    zeros += <i32>popcnt(~v);
+  }
+  return zeros;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The same matching total by difflib's own find_longest_match (its b2j form): for each i, only
 // the quote positions j holding a[i] are visited (`pos[posStart[c] .. posStart[c+1])`, ascending),

@@ -8,12 +8,17 @@
 // smallest j (in the quote, seq2). The ratio is 2*M/(la+lb) in f64, the same
 // expression as the TS backend, so results are bit-identical.
 //
-// Windows are skipped when an upper bound of their ratio is <= the best so far
-// (never changes the result): difflib's real_quick_ratio (lengths) and
-// quick_ratio (multiset intersection, kept incrementally while sliding), then
-// the length of the longest common subsequence (bit-parallel, Hyyrö 2004,
-// 64 quote characters per u64), which bounds M since the matching blocks form
-// a common subsequence.
+// The scan, as the TS twin's (ts/match/best-span.ts `scanTs`, where the proof is):
+// a bounds pass gives every window the length L of its longest common
+// subsequence with the quote (bit-parallel, Hyyrö 2004, 64 quote characters per
+// u64; one run per start word, read after each word, so the five window sizes
+// at a start share it), which bounds M since difflib's matching blocks form a
+// common subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096. Then
+// best first, in batches of buckets from the top: a window gets its exact ratio
+// unless its bucket cannot reach the best so far, a whole source is passed over
+// when its largest bucket is below the batch or cannot reach it, and the scan
+// stops once every window left has a bound below the best (never changes the
+// result, only the time; ties go to the first window in the contract's order).
 //
 // Memory: one arena of buffers, allocated by seqReserve and reused by every
 // call (grown by doubling; the stub runtime never frees, so the old copies
@@ -29,9 +34,9 @@
 //   [6] QUOTE_META   i32 x 3*quotes        per quote: offset, length, words
 //   [7] RESULTS      i32 x 3*quotes        per quote: source, first word, size (-1 = none)
 //   [8] RATIOS       f64 x quotes
-//   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window)
+//   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window, one f64 per source)
 
-import { lcsLength as sharedLcsLength, matchingCharacters as difflibMatching, matchingCharactersSparse } from "./difflib";
+import { lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersSparse } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -53,7 +58,6 @@ let QUOTE_CHARS: usize = 0;
 let QUOTE_META: usize = 0;
 let RESULTS: usize = 0;
 let RATIOS: usize = 0;
-let COUNT_A: usize = 0;
 let COUNT_B: usize = 0;
 let ROW_PREV: usize = 0;
 let ROW_CUR: usize = 0;
@@ -64,7 +68,8 @@ let POS_START: usize = 0; // i32 x alphabet+1: the quote's positions of id c are
 let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
-let WIN_INTER: usize = 0; // i32 per window: quick_ratio numerator, from the seeding pass
+let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
+let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
 let capWindows: i32 = 0;
 
 function grow(cap: i32, want: i32): i32 {
@@ -109,6 +114,7 @@ export function seqReserve(
   if (sources + 1 > capSources) {
     capSources = grow(capSources, sources + 1);
     SOURCE_WORDS = heap.alloc(<usize>capSources << 2);
+    SRC_BOUND = heap.alloc(<usize>capSources << 2);
     moved = true;
   }
   if (quoteChars > capQuoteChars) {
@@ -126,13 +132,12 @@ export function seqReserve(
   // every window of every source, 5 sizes: at most 5 per word
   if (5 * poolWords > capWindows) {
     capWindows = grow(capWindows, 5 * poolWords);
-    WIN_INTER = heap.alloc(<usize>capWindows << 2);
+    WIN_LCS = heap.alloc(<usize>capWindows << 2);
   }
   if (alphabet > capAlphabet || maxQuoteLen > capQuoteLen) {
     if (alphabet > capAlphabet) capAlphabet = grow(capAlphabet, alphabet);
     if (maxQuoteLen > capQuoteLen) capQuoteLen = grow(capQuoteLen, maxQuoteLen);
     const words64 = (capQuoteLen + 63) >> 6;
-    COUNT_A = heap.alloc(<usize>capAlphabet << 2);
     COUNT_B = heap.alloc(<usize>capAlphabet << 2);
     ROW_PREV = heap.alloc(<usize>(capQuoteLen + 1) << 2);
     ROW_CUR = heap.alloc(<usize>(capQuoteLen + 1) << 2);
@@ -162,101 +167,140 @@ function matchingSparse(a: usize, la: i32, lb: i32): i32 {
   return matchingCharactersSparse(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK);
 }
 
-/** Length of the longest common subsequence of window a[0, la) and the quote (PEQ built for it); assembly/difflib.ts. */
-@inline
-function lcsLength(a: usize, la: i32, lb: i32, words64: i32): i32 {
-  return sharedLcsLength(a, la, lb, words64, PEQ, COUNT_B, VBITS);
-}
+// Bounds are kept as buckets of 1/BUCKETS: bucket(ub) = floor(ub * BUCKETS), 0 .. BUCKETS
+// (ub = 1 has a bucket of its own). BUCKETS is a power of two, so ub * BUCKETS is exact and
+// bucket(ub) < k means ub < k / BUCKETS exactly.
+const BUCKETS: i32 = 4096;
+const HIST: usize = memory.data((4096 + 1) * 4); // windows per bucket
+// the first batch of the best-first scan takes about this many windows; each next one 4× more
+const FIRST_BATCH: i32 = 32;
+// offsets of the window sizes n-2 .. n+2 within one source's run of WIN_LCS, and its end
+const SIZE_OFF: usize = memory.data(6 * 4);
 
-// The seed: before the scan in order, the K windows with the highest quick_ratio
-// bound get their exact ratio; the best of those, FLOOR, is a lower bound of the
-// winning ratio. The ordered scan then also skips windows whose bound is < FLOOR
-// (strictly: a window tying FLOOR may come first and must still win). Exact.
-const K: i32 = 4;
-const TOP_UB: usize = memory.data(K * 8);
-const TOP_WIN: usize = memory.data(K * 12); // source, word, size
-let FLOOR: f64 = 0;
-
-function seedOffer(ub: f64, s: i32, w: i32, size: i32): void {
-  // keep the K largest bounds; on ties the earlier window stays ahead
-  let at = K;
-  while (at > 0 && ub > load<f64>(TOP_UB + (<usize>(at - 1) << 3))) at--;
-  if (at == K) return;
-  for (let k = K - 1; k > at; k--) {
-    store<f64>(TOP_UB + (<usize>k << 3), load<f64>(TOP_UB + (<usize>(k - 1) << 3)));
-    memory.copy(TOP_WIN + <usize>k * 12, TOP_WIN + <usize>(k - 1) * 12, 12);
+/**
+ * SIZE_OFF for a source of nw words and a quote of n words: where each size's windows start in
+ * its run of WIN_LCS (sizes lo = max(1, n-2) .. n+2 in the contract's order; size z has
+ * nw - z + 1 windows, none when z > nw); SIZE_OFF[5] is the source's window count.
+ */
+function sizeOffsets(nw: i32, n: i32): void {
+  const lo = max(1, n - 2);
+  let off = 0;
+  for (let k = 0; k < 5; k++) {
+    store<i32>(SIZE_OFF + (<usize>k << 2), off);
+    if (lo + k <= n + 2) off += max(0, nw - (lo + k) + 1);
   }
-  store<f64>(TOP_UB + (<usize>at << 3), ub);
-  store<i32>(TOP_WIN + <usize>at * 12, s);
-  store<i32>(TOP_WIN + <usize>at * 12, w, 4);
-  store<i32>(TOP_WIN + <usize>at * 12, size, 8);
+  store<i32>(SIZE_OFF + 20, off);
 }
 
 /**
- * One pass over every window in the contract's order (source, size n-2..n+2,
- * start), keeping the multiset intersection with the quote incrementally.
- * seeding: offer each window's quick_ratio bound to the top K.
- * else: the ordered scan; returns the best ratio and writes the winner to `res`.
+ * The bounds pass. For each source and start word, one bit-parallel LCS run over the longest
+ * window starting there (n+2 words, or to the source's end), read after each word: the LCS L
+ * of each window of n-2 .. n+2 words starting there, stored per window in the contract's order
+ * (WIN_LCS), its bound 2L/(la+lb) offered to the seed; each source's largest bound goes to
+ * SRC_BOUND. One run per start word, not per window: 5 windows share it.
  */
-function pass(seeding: bool, nSources: i32, alphabet: i32, b: usize, lb: i32, n: i32, words64: i32, res: usize): f64 {
-  let best: f64 = 0;
-  const floor = FLOOR;
-  let win: usize = WIN_INTER; // the seeding pass writes each window's intersection, the ordered scan reads it
+function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
+  const lo = max(1, n - 2);
+  // V lives in locals for quotes of up to 192 characters (three u64 blocks); longer ones use VBITS
+  const mask0: u64 = lb >= 64 ? 0 : ~(<u64>0) << <u64>lb;
+  const mask1: u64 = lb >= 128 ? 0 : lb <= 64 ? ~(<u64>0) : ~(<u64>0) << <u64>(lb - 64);
+  const mask2: u64 = lb >= 192 ? 0 : lb <= 128 ? ~(<u64>0) : ~(<u64>0) << <u64>(lb - 128);
+  let run: usize = WIN_LCS;
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
-    for (let size = max(1, n - 2); size <= n + 2 && size <= nw; size++) {
-      let inter = 0;
-      if (seeding) {
-        memory.fill(COUNT_A, 0, <usize>alphabet << 2);
-        const firstEnd = load<i32>(CHAR_END + (<usize>(w0 + size - 1) << 2));
-        for (let p = load<i32>(CHAR_START + (<usize>w0 << 2)); p < firstEnd; p++) {
-          const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
-          const ca = load<i32>(COUNT_A + c);
-          store<i32>(COUNT_A + c, ca + 1);
-          if (ca < load<i32>(COUNT_B + c)) inter++;
+    sizeOffsets(nw, n);
+    let srcMax: i32 = 0;
+    for (let i = 0; i + lo <= nw; i++) {
+      const w = w0 + i;
+      const hi = min(n + 2, nw - i);
+      const start = load<i32>(CHAR_START + (<usize>w << 2));
+      let v0: u64 = ~(<u64>0), v1: u64 = ~(<u64>0), v2: u64 = ~(<u64>0);
+      if (words64 > 3) lcsStart(words64, VBITS);
+      let from = start;
+      for (let size = 1; size <= hi; size++) {
+        const end = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2));
+        if (words64 == 1) {
+          for (let p = from; p < end; p++) {
+            const pm = load<u64>(PEQ + (<usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 3));
+            v0 = (v0 + (v0 & pm)) | (v0 & ~pm);
+          }
+        } else if (words64 == 2) {
+          for (let p = from; p < end; p++) {
+            const row = PEQ + (<usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 4);
+            const p0 = load<u64>(row), p1 = load<u64>(row, 8);
+            const x0 = v0 + (v0 & p0);
+            const c0: u64 = <u64>(x0 < v0);
+            const x1 = v1 + (v1 & p1) + c0;
+            v0 = x0 | (v0 & ~p0);
+            v1 = x1 | (v1 & ~p1);
+          }
+        } else if (words64 == 3) {
+          for (let p = from; p < end; p++) {
+            const row = PEQ + <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) * 24;
+            const p0 = load<u64>(row), p1 = load<u64>(row, 8), p2 = load<u64>(row, 16);
+            const x0 = v0 + (v0 & p0);
+            const c0: u64 = <u64>(x0 < v0);
+            const t1 = v1 + c0;
+            const x1 = t1 + (v1 & p1);
+            const c1: u64 = <u64>(t1 < v1) | <u64>(x1 < t1);
+            const x2 = v2 + (v2 & p2) + c1;
+            v0 = x0 | (v0 & ~p0);
+            v1 = x1 | (v1 & ~p1);
+            v2 = x2 | (v2 & ~p2);
+          }
+        } else {
+          lcsFeed(POOL_CHARS, from, end, words64, PEQ, COUNT_B, VBITS);
         }
+        from = end;
+        if (size < lo) continue;
+        const l = words64 > 3
+          ? lcsZeros(lb, words64, VBITS)
+          : <i32>(popcnt(~(v0 | mask0)) + (words64 > 1 ? popcnt(~(v1 | mask1)) : 0) + (words64 > 2 ? popcnt(~(v2 | mask2)) : 0));
+        const bucket = <i32>(<f64>(2 * l) / <f64>(end - start + lb) * <f64>BUCKETS);
+        store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2), bucket);
+        const h = HIST + (<usize>bucket << 2);
+        store<i32>(h, load<i32>(h) + 1);
+        if (bucket > srcMax) srcMax = bucket;
       }
-      for (let i = 0; i + size <= nw; i++) {
+    }
+    store<i32>(SRC_BOUND + (<usize>s << 2), srcMax);
+    run += <usize>load<i32>(SIZE_OFF + 20) << 2;
+  }
+}
+
+/**
+ * One batch of the best-first scan: every window whose bucket is in [lo, hi) and whose bound
+ * could still reach the best so far gets its exact ratio; a source whose largest bucket is below
+ * lo (or cannot reach the best) is passed over whole. The best is the highest ratio, the first in
+ * the contract's order among equal ones (BEST_AT: its index in that order). Returns the best.
+ */
+let BEST_AT: i32 = -1;
+
+function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
+  const lw = max(1, n - 2);
+  let idx = 0;
+  for (let s = 0; s < nSources; s++) {
+    const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
+    const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
+    const top = load<i32>(SRC_BOUND + (<usize>s << 2));
+    // a bucket k holds bounds < (k + 1) / BUCKETS: below the best when k + 1 <= best * BUCKETS
+    if (top < lo || <f64>(top + 1) <= best * <f64>BUCKETS) {
+      sizeOffsets(nw, n);
+      idx += load<i32>(SIZE_OFF + 20);
+      continue;
+    }
+    for (let size = lw; size <= n + 2 && size <= nw; size++) {
+      for (let i = 0; i + size <= nw; i++, idx++) {
+        const k = load<i32>(WIN_LCS + (<usize>idx << 2));
+        if (k < lo || k >= hi || <f64>(k + 1) <= best * <f64>BUCKETS) continue;
         const w = w0 + i;
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-        const total = <f64>(la + lb);
-        if (seeding) {
-          if (i > 0) {
-            // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
-            for (let p = load<i32>(CHAR_START + (<usize>(w - 1) << 2)); p < start; p++) {
-              const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
-              const ca = load<i32>(COUNT_A + c) - 1;
-              store<i32>(COUNT_A + c, ca);
-              if (ca < load<i32>(COUNT_B + c)) inter--;
-            }
-            const addEnd = start + la;
-            for (let p = load<i32>(CHAR_END + (<usize>(w + size - 2) << 2)); p < addEnd; p++) {
-              const c = <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 2;
-              const ca = load<i32>(COUNT_A + c);
-              store<i32>(COUNT_A + c, ca + 1);
-              if (ca < load<i32>(COUNT_B + c)) inter++;
-            }
-          }
-          store<i32>(win, inter);
-          win += 4;
-          // quick_ratio (<= real_quick_ratio, as inter <= min(la, lb))
-          seedOffer(<f64>(2 * inter) / total, s, w, size);
-          continue;
-        }
-        inter = load<i32>(win);
-        win += 4;
-        const realQuick = <f64>(2 * min(la, lb)) / total;
-        if (realQuick <= best || realQuick < floor) continue; // real_quick_ratio
-        const quick = <f64>(2 * inter) / total;
-        if (quick <= best || quick < floor) continue; // quick_ratio
-        const a = POOL_CHARS + (<usize>start << 2);
-        const lcs = <f64>(2 * lcsLength(a, la, lb, words64)) / total;
-        if (lcs <= best || lcs < floor) continue; // LCS bound
-        const ratio = <f64>(2 * matchingSparse(a, la, lb)) / total;
-        if (ratio > best) {
+        const ratio = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / <f64>(la + lb);
+        if (ratio > best || (ratio == best && ratio > 0 && idx < BEST_AT)) {
           best = ratio;
+          BEST_AT = idx;
           store<i32>(res, s); store<i32>(res, w, 4); store<i32>(res, size, 8);
         }
       }
@@ -306,26 +350,24 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
   }
   for (let c = alphabet; c > 0; c--) store<i32>(POS_START + (<usize>c << 2), load<i32>(POS_START + (<usize>(c - 1) << 2)));
   store<i32>(POS_START, 0);
-  // seed a floor from the K most promising windows, then scan in order
-  for (let k = 0; k < K; k++) {
-    store<f64>(TOP_UB + (<usize>k << 3), -1);
-    store<i32>(TOP_WIN + <usize>k * 12, -1);
+  // bound every window, then best first: batches of windows by falling bound, until every
+  // window left has a bound below the best ratio found
+  memory.fill(HIST, 0, <usize>(BUCKETS + 1) << 2);
+  boundsPass(nSources, lb, n, words64);
+  let best: f64 = 0;
+  BEST_AT = -1;
+  let hi = BUCKETS + 1;
+  let want = FIRST_BATCH;
+  while (hi > 0) {
+    let lo = hi;
+    let count = 0;
+    while (lo > 0 && count < want) count += load<i32>(HIST + (<usize>--lo << 2));
+    best = batch(nSources, lb, n, lo, hi, best, res);
+    if (best * <f64>BUCKETS >= <f64>lo) break; // every window not scored has a bound < lo / BUCKETS <= best
+    hi = lo;
+    want <<= 2;
   }
-  FLOOR = 0;
-  pass(true, nSources, alphabet, b, lb, n, words64, res);
-  let floor: f64 = 0;
-  for (let k = 0; k < K; k++) {
-    const win = TOP_WIN + <usize>k * 12;
-    if (load<i32>(win) < 0) break;
-    const w = load<i32>(win, 4);
-    const size = load<i32>(win, 8);
-    const start = load<i32>(CHAR_START + (<usize>w << 2));
-    const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-    const r = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / <f64>(la + lb);
-    if (r > floor) floor = r;
-  }
-  FLOOR = floor;
-  store<f64>(RATIOS + (<usize>q << 3), pass(false, nSources, alphabet, b, lb, n, words64, res));
+  store<f64>(RATIOS + (<usize>q << 3), best);
 }
 
 /**

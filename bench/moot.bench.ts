@@ -13,8 +13,8 @@
  * Peers are checked for agreement and the result is put in the note, not asserted:
  * they implement different contracts.
  *
- * First, per case class, the public bestSpan vs RapidFuzz and fuzzball on seeded quotes over all
- * books (bench/best-span-classes.ts).
+ * The public bestSpan per case class, against RapidFuzz and fuzzball on seeded quotes over all
+ * books, is its own suite (bench/best-span-classes.bench.ts, `npm run bench:classes`).
  *
  * Run: npx tsx bench/run.ts moot
  */
@@ -31,7 +31,6 @@ import { prepareHaystack, quoteIn } from "../ts/moot/haystack.js";
 import { words } from "../ts/match/words.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 import { mulberry32 } from "../test/prng.js";
-import { classCases, makeClasses } from "./best-span-classes.js";
 
 const BOOKS = fileURLToPath(new URL("../../shared/data/books/", import.meta.url));
 const PY = fileURLToPath(new URL("./python/moot_bench.py", import.meta.url));
@@ -220,9 +219,7 @@ const suite: BenchSuite = {
     // pathological: a quote from a book not in the pool — no window is close, few bounds prune
     const devil = readFileSync(join(BOOKS, "dictionary__devils-dictionary.txt"), "utf8");
     const unrelated = [makeQuotes([devil.slice(200_000, 201_200)], 1, rand)[0]];
-    const seed = Number(process.env.GROUNDWIRE_BENCH_SEED ?? 36);
     return [
-      ...classCases(makeClasses(BOOKS, seed)),
       {
         name: "bestSpan, one 5–14-word quote, pool of 12 passages of ~1,200 chars",
         size: "small",

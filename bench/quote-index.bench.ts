@@ -167,7 +167,7 @@ function quantile(xs: number[], q: number): number {
 }
 
 const ms = (x: number) => (x >= 100 ? Math.round(x) : x >= 1 ? Math.round(x * 10) / 10 : Math.round(x * 1000) / 1000);
-const stats = (xs: number[]) => `median ${ms(quantile(xs, 0.5))} ms, p90 ${ms(quantile(xs, 0.9))} ms`;
+const stats = (xs: number[]) => `median ${ms(quantile(xs, 0.5))} ms, p90 ${ms(quantile(xs, 0.9))} ms, worst ${ms(Math.max(...xs))} ms`;
 
 /** The best window of the exhaustive scan (bindings/sequence-match.ts `SeqFound`, the fields read here). */
 type ScanBest = { source: number; word: number; size: number; ratio: number };

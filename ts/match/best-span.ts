@@ -12,19 +12,25 @@
  * default-ignorables dropped, spans never cut inside a grapheme cluster).
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
- * and pure TS (ts/match/sequence-match.ts, `scanTs` here). Both first take the
- * exact ratio of the few windows with the best `quick_ratio` as a floor, then
- * scan in order skipping windows whose upper bound (difflib's
- * `real_quick_ratio`, then `quick_ratio`; the WASM one also an LCS bound)
- * cannot beat the best so far or the floor — a bound never changes the
- * result, only the time — and compute the ratio as `2·M / (la + lb)` in doubles, so spans
- * and ratios are identical, bit for bit (test/match/parity.test.ts).
+ * and pure TS (ts/match/sequence-match.ts, `scanTs` here). A quote first goes
+ * through the quote index's best-first search at 0.8, then 0.7 (a window found
+ * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
+ * both backends scan the same way (proof at `scanTs`): an LCS bound of every
+ * window, one bit-parallel run per start word shared by its five sizes; then
+ * best first, in batches of windows by falling bound, passing over every source
+ * whose largest bound is below the batch or cannot reach the best so far (the
+ * passage is rejected before its windows are looked at) and every window
+ * likewise, until no window left can reach the best — a bound never changes
+ * the result, only the time —
+ * and computing the ratio as `2·M / (la + lb)` in doubles, so spans and ratios
+ * are identical, bit for bit (test/match/parity.test.ts; test/match/
+ * best-span-bounds.test.ts compares the bounded scan with the unbounded one).
  */
 import { ArgumentError } from "../errors.js";
 import { type Backend, type BackendRequest } from "../../bindings/wasm.js";
 import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
+import { createLcsRun, createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
@@ -163,97 +169,120 @@ interface Found {
   ratio: number;
 }
 
-/** How many of the most promising windows seed the floor (see `scanTs`). */
-const SEED_WINDOWS = 4;
-
 /**
- * Every window in the contract's order (source, size n-2..n+2, start word),
- * with the multiset intersection `inter` = Σ_c min(countA[c], countB[c]) of its
- * characters and the quote's (difflib's `quick_ratio` numerator), kept
- * incrementally as the window slides one word. `visit` returns nothing.
+ * Bounds are kept as buckets of 1/`BUCKETS`: bucket(u) = ⌊u·BUCKETS⌋, 0 … BUCKETS (u = 1 has a
+ * bucket of its own). BUCKETS is a power of two, so u·BUCKETS is exact in doubles and
+ * bucket(u) < k means u < k/BUCKETS exactly.
  */
-function eachWindow(
-  pool: PreparedPool, n: number, countB: Int32Array,
-  visit: (s: number, w: number, size: number, start: number, la: number, inter: number) => void,
-): void {
-  const { chars, charStart, charEnd, sourceWords } = pool;
-  const countA = new Int32Array(countB.length);
-  for (let s = 0; s + 1 < sourceWords.length; s++) {
-    const w0 = sourceWords[s];
-    const nw = sourceWords[s + 1] - w0;
-    for (let size = Math.max(1, n - 2); size <= n + 2 && size <= nw; size++) {
-      countA.fill(0);
-      let inter = 0;
-      for (let p = charStart[w0]; p < charEnd[w0 + size - 1]; p++) {
-        if (countA[chars[p]]++ < countB[chars[p]]) inter++;
-      }
-      for (let i = 0; i + size <= nw; i++) {
-        const w = w0 + i;
-        if (i > 0) {
-          // slide one word: drop word w-1 and the space after it, add the space and word w+size-1
-          for (let p = charStart[w - 1]; p < charStart[w]; p++) {
-            if (--countA[chars[p]] < countB[chars[p]]) inter--;
-          }
-          for (let p = charEnd[w + size - 2]; p < charEnd[w + size - 1]; p++) {
-            if (countA[chars[p]]++ < countB[chars[p]]) inter++;
-          }
-        }
-        visit(s, w, size, charStart[w], charEnd[w + size - 1] - charStart[w], inter);
-      }
-    }
-  }
-}
+const BUCKETS = 4096;
+/** The first batch of the best-first scan takes about this many windows; each next one 4× more. */
+const FIRST_BATCH = 32;
 
 /**
- * The pure-TS scan (the reference the WASM kernel mirrors).
+ * The pure-TS scan (the reference the WASM kernel mirrors, assembly/sequence-match.ts).
  *
- * 1. Seed: the `SEED_WINDOWS` windows with the highest `quick_ratio` get their
- *    exact ratio; the best of them, `floor`, is a lower bound of the winner's ratio.
- * 2. Scan in order. A window is skipped when an upper bound of its ratio —
- *    `real_quick_ratio` (lengths), then `quick_ratio` (multiset) — is ≤ the best
- *    so far (as the seed's Python does) or < `floor` (strictly: a window tying
- *    the floor may come first, and the first wins). Since ratio ≤ bound and only
- *    a strictly higher ratio wins, skipping never changes the result.
- * The WASM kernel adds one more bound (LCS length, bit-parallel on 64-bit lanes).
+ * 1. Bounds: for each source and start word, one LCS run (`createLcsRun`) over the longest
+ *    window starting there, read after each word: L(W), the longest common subsequence of each
+ *    window W of n-2..n+2 words starting there and the quote; its bound u(W) = 2·L/(la+lb), kept
+ *    as its bucket; each source's largest bucket; how many windows each bucket holds.
+ * 2. Best first, in batches: the windows of the highest buckets that hold about `FIRST_BATCH`
+ *    windows, then the next buckets holding 4× more, and so on. In a batch, in the contract's
+ *    order, a window gets difflib's exact ratio unless its bucket k has k + 1 ≤ best·BUCKETS
+ *    (best: the highest ratio so far); a whole source is passed over, before its windows are
+ *    looked at, when its largest bucket is below the batch or fails the same test. The best is
+ *    the highest ratio, the first in the contract's order among equal ones. The scan stops after
+ *    the batch whose lowest bucket lo has lo ≤ best·BUCKETS, or after the last.
+ * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
+ * and ratio(W) = 2M/(la+lb) ≤ u(W) — the same double expression over a larger integer, so the
+ * inequality holds after rounding too. A window of bucket k has u < (k+1)/BUCKETS, so one skipped
+ * in a batch has ratio < best: it can neither beat nor tie the best. When the scan stops, every
+ * window not scored has a bucket < lo, so ratio < lo/BUCKETS ≤ best. So every window whose ratio
+ * equals the final best was scored, and the first of them in the contract's order is the
+ * contract's winner. (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's
+ * `quick_ratio` and `real_quick_ratio`, which the scan therefore does not take.)
  */
 function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const found: Found = { source: -1, word: -1, size: 0, ratio: 0 };
   const b = quote.ids;
   const lb = b.length;
   if (lb === 0) return found; // every ratio is 2·0/la = 0: nothing wins
-  const countB = new Int32Array(quote.alphabetSize);
-  for (let j = 0; j < lb; j++) countB[b[j]]++;
+  const n = quote.words;
+  const lo = Math.max(1, n - 2);
+  const { chars, charStart, charEnd, sourceWords } = pool;
   const scratch = createMatchScratch(lb);
-  const chars = pool.chars;
+  const run = createLcsRun(b, quote.alphabetSize);
+  const sources = sourceWords.length - 1;
 
-  const top: { bound: number; start: number; la: number }[] = [];
-  eachWindow(pool, quote.words, countB, (_s, _w, _size, start, la, inter) => {
-    const bound = ratioOf(inter, la + lb);
-    if (top.length === SEED_WINDOWS && bound <= top[SEED_WINDOWS - 1].bound) return;
-    let at = top.length;
-    while (at > 0 && bound > top[at - 1].bound) at--;
-    top.splice(at, 0, { bound, start, la });
-    if (top.length > SEED_WINDOWS) top.pop();
-  });
-  let floor = 0;
-  for (const t of top) floor = Math.max(floor, ratioOf(matchingCharacters(chars, t.start, t.la, b, lb, scratch), t.la + lb));
-
-  let best = 0;
-  eachWindow(pool, quote.words, countB, (s, w, size, start, la, inter) => {
-    const total = la + lb;
-    const realQuick = ratioOf(Math.min(la, lb), total);
-    if (realQuick <= best || realQuick < floor) return; // real_quick_ratio
-    const quick = ratioOf(inter, total);
-    if (quick <= best || quick < floor) return; // quick_ratio
-    const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), total);
-    if (ratio > best) {
-      best = ratio;
-      found.source = s;
-      found.word = w;
-      found.size = size;
-      found.ratio = ratio;
+  // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start)
+  const bucket = new Int32Array(5 * Math.max(0, sourceWords[sources] - sourceWords[0]));
+  const hist = new Int32Array(BUCKETS + 1);
+  const sourceTop = new Int32Array(sources);
+  let base = 0;
+  for (let s = 0; s < sources; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    const offset: number[] = [];
+    for (let size = lo, off = base; size <= n + 2; size++) {
+      offset.push(off);
+      off += Math.max(0, nw - size + 1);
     }
-  });
+    for (let i = 0; i + lo <= nw; i++) {
+      const w = w0 + i;
+      const start = charStart[w];
+      run.start();
+      let from = start;
+      for (let size = 1; size <= Math.min(n + 2, nw - i); size++) {
+        const end = charEnd[w + size - 1];
+        run.feed(chars, from, end);
+        from = end;
+        if (size < lo) continue;
+        const k = Math.floor(ratioOf(run.length(), end - start + lb) * BUCKETS);
+        bucket[offset[size - lo] + i] = k;
+        hist[k]++;
+        if (k > sourceTop[s]) sourceTop[s] = k;
+      }
+    }
+    for (let size = lo; size <= n + 2 && size <= nw; size++) base += nw - size + 1;
+  }
+
+  // 2. best first, in batches of falling buckets
+  let best = 0;
+  let bestAt = -1;
+  const below = (k: number) => k + 1 <= best * BUCKETS; // every bound in bucket k is < best
+  for (let hi = BUCKETS + 1, want = FIRST_BATCH; hi > 0; want *= 4) {
+    let from = hi;
+    for (let count = 0; from > 0 && count < want; ) count += hist[--from];
+    let idx = 0;
+    for (let s = 0; s < sources; s++) {
+      const w0 = sourceWords[s];
+      const nw = sourceWords[s + 1] - w0;
+      const pass = sourceTop[s] < from || below(sourceTop[s]);
+      for (let size = lo; size <= n + 2 && size <= nw; size++) {
+        if (pass) {
+          idx += nw - size + 1;
+          continue;
+        }
+        for (let i = 0; i + size <= nw; i++, idx++) {
+          const k = bucket[idx];
+          if (k < from || k >= hi || below(k)) continue;
+          const w = w0 + i;
+          const start = charStart[w];
+          const la = charEnd[w + size - 1] - start;
+          const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), la + lb);
+          if (ratio > best || (ratio === best && ratio > 0 && idx < bestAt)) {
+            best = ratio;
+            bestAt = idx;
+            found.source = s;
+            found.word = w;
+            found.size = size;
+            found.ratio = ratio;
+          }
+        }
+      }
+    }
+    if (best * BUCKETS >= from) break; // every window not scored has a bound < from/BUCKETS ≤ best
+    hi = from;
+  }
   return found;
 }
 

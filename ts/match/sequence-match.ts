@@ -171,3 +171,59 @@ export function sequenceRatio(a: string, b: string): number {
   const cb = codePoints(b);
   return ratioOf(matchingCharacters(ca, 0, ca.length, cb, cb.length), ca.length + cb.length);
 }
+
+/** Set bits of a 32-bit integer. */
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * The length of the longest common subsequence of a run of text and a fixed `b`, read after any
+ * prefix of the run: Hyyrö's bit-parallel algorithm (2004) over 32-bit blocks of b's positions,
+ * the TS twin of assembly/difflib.ts `lcsStart`/`lcsFeed`/`lcsZeros`. `start()` begins a run,
+ * `feed(a, from, to)` reads a[from, to) (ids < `alphabetSize`, b's ids too), `length()` is the LCS
+ * of everything fed since `start()` and b. An upper bound of difflib's matching total (its
+ * blocks form a common subsequence).
+ */
+export interface LcsRun {
+  start(): void;
+  feed(a: ArrayLike<number>, from: number, to: number): void;
+  length(): number;
+}
+
+export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun {
+  const lb = b.length;
+  const blocks = Math.max(1, (lb + 31) >>> 5);
+  const peq = new Uint32Array(alphabetSize * blocks);
+  for (let j = 0; j < lb; j++) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
+  const v = new Uint32Array(blocks);
+  return {
+    start: () => v.fill(0xffffffff),
+    feed(a, from, to) {
+      for (let i = from; i < to; i++) {
+        const row = a[i] * blocks;
+        let carry = 0;
+        for (let k = 0; k < blocks; k++) {
+          const vk = v[k];
+          const pm = peq[row + k];
+          if (pm === 0 && carry === 0) continue; // V unchanged in this block
+          const sum = vk + ((vk & pm) >>> 0) + carry;
+          carry = sum > 0xffffffff ? 1 : 0;
+          v[k] = (sum >>> 0) | (vk & ~pm);
+        }
+      }
+    },
+    length() {
+      let zeros = 0;
+      for (let k = 0; k < blocks; k++) {
+        const bits = Math.min(32, lb - (k << 5));
+        const valid = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
+        zeros += popcount32(~v[k] & valid);
+      }
+      return zeros;
+    },
+  };
+}

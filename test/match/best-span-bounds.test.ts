@@ -1,0 +1,151 @@
+// The bounds of bestSpan's scan never change a result: both backends (WASM and pure TS) against
+// an unbounded scan that takes difflib's ratio of every window (ts/match/best-span.ts `scanTs`
+// has the proof; assembly/sequence-match.ts is its twin). Pools and quotes are drawn from a seed
+// over the bundled books (data/books): quotes from the pool with 0–3 word edits, quotes found
+// nowhere (the scan's case: no window reaches the quote index's 0.7), quotes of 1–4 words, quotes
+// longer than three 64-bit blocks (the WASM scan's generic LCS path), and sources shorter than
+// the quote. `npm test` runs a fixed sample; `npm run test:deep` the whole sweep (test/depth.ts).
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createQuoteMatcher } from "../../ts/match/best-span.js";
+import { createLcsRun, sequenceRatio } from "../../ts/match/sequence-match.js";
+import { words } from "../../ts/match/words.js";
+import { wasmFor } from "../../bindings/wasm.js";
+import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+const BOOKS = ["novel__frankenstein.txt", "diary__pepys-1660.txt"].map((f) => readFileSync(new URL(`../../data/books/${f}`, import.meta.url), "utf8"));
+
+/** A passage of about `chars` characters from a place drawn from the books, cut at spaces. */
+function cut(rand: () => number, chars: number): string {
+  const text = BOOKS[Math.floor(rand() * BOOKS.length)];
+  const at = text.indexOf(" ", Math.floor(rand() * (text.length - chars - 1))) + 1;
+  return text.slice(at, text.lastIndexOf(" ", at + chars)).trim();
+}
+
+/** `n` words of `src` with `edits` word edits (substitute, drop, insert). */
+function quoteOf(src: string, rand: () => number, n: number, edits: number): string {
+  const ws = words(src).map((w) => src.slice(w.start, w.end));
+  const i = Math.floor(rand() * Math.max(1, ws.length - n));
+  const picked = ws.slice(i, i + n);
+  for (let e = 0; e < edits && picked.length > 2; e++) {
+    const j = 1 + Math.floor(rand() * (picked.length - 2));
+    if (e % 3 === 0) picked[j] = ws[Math.floor(rand() * ws.length)];
+    else if (e % 3 === 1) picked.splice(j, 1);
+    else picked.splice(j, 0, "indeed");
+  }
+  return picked.join(" ");
+}
+
+/**
+ * The unbounded scan: every window of every source in the contract's order (source, size n-2..n+2,
+ * start), difflib's ratio of its joined keys and the quote's (TS difflib over code points), the
+ * first strictly highest; span from its first word's start to its last word's end.
+ */
+function unbounded(quote: string, pool: readonly string[]) {
+  const qk = words(quote).map((w) => w.key);
+  const target = qk.join(" ");
+  let best = { ratio: 0, source: -1, start: -1, end: -1 };
+  if (!target) return best;
+  const n = qk.length;
+  pool.forEach((src, s) => {
+    const ws = words(src);
+    for (let size = Math.max(1, n - 2); size <= n + 2 && size <= ws.length; size++) {
+      for (let i = 0; i + size <= ws.length; i++) {
+        const r = sequenceRatio(ws.slice(i, i + size).map((w) => w.key).join(" "), target);
+        if (r > best.ratio) best = { ratio: r, source: s, start: ws[i].start, end: ws[i + size - 1].end };
+      }
+    }
+  });
+  return best;
+}
+
+/** One seeded case: a pool and its quotes of every kind. */
+function caseOf(seed: number): { pool: string[]; quotes: string[] } {
+  const rand = mulberry32(seed);
+  const pool = Array.from({ length: 2 + Math.floor(rand() * 3) }, () => cut(rand, 300 + Math.floor(rand() * 500)));
+  pool.push(cut(rand, 12)); // a source shorter than most quotes
+  const from = () => pool[Math.floor(rand() * (pool.length - 1))];
+  const quotes = [
+    quoteOf(from(), rand, 5 + Math.floor(rand() * 20), Math.floor(rand() * 4)),
+    quoteOf(cut(rand, 800), rand, 5 + Math.floor(rand() * 26), Math.floor(rand() * 4)), // found nowhere
+    quoteOf(cut(rand, 800), rand, 1 + Math.floor(rand() * 4), 0), // 1–4 words, found nowhere
+    quoteOf(cut(rand, 800), rand, 1 + Math.floor(rand() * 2), 0), // 1–2 words: fewer than five window sizes
+    quoteOf(from(), rand, 2 + Math.floor(rand() * 2), 1), // 2–3 words from the pool, one edit
+    quoteOf(cut(rand, 1200), rand, 40 + Math.floor(rand() * 10), 1), // > 192 characters
+  ];
+  return { pool, quotes };
+}
+
+const backends = wasmFor("wasm") ? (["wasm", "ts"] as const) : (["ts"] as const);
+
+describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)", () => {
+  const seeds = Array.from({ length: depth(2, 24) }, (_, k) => 36_000 + k);
+  for (const seed of seeds) {
+    it(`gives the unbounded scan's window, ratio and span on seeded case ${seed}, both backends`, () => {
+      const { pool, quotes } = caseOf(seed);
+      const want = quotes.map((q) => unbounded(q, pool));
+      // the sample has the kinds it is meant to have: at least one quote left to the scan (< 0.7)
+      expect(want.some((w) => w.ratio < 0.7)).toBe(true);
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).match(quotes);
+        expect(got.map(({ ratio, source, start, end }) => ({ ratio, source, start, end })), `${backend}, seed ${seed}`).toEqual(want);
+      }
+    }, 60_000);
+  }
+
+  it("field case: 1- and 2-word quotes found nowhere (fewer than five window sizes) over several passages", () => {
+    // the bounds are laid out per source for the window sizes that exist (1..n+2 here, not five)
+    const pool = [BOOKS[0].slice(20_000, 20_900), BOOKS[1].slice(70_000, 70_900), BOOKS[0].slice(300_000, 300_900), BOOKS[1].slice(9_000, 9_900)];
+    for (const quote of ["quixotic zephyrs", "xylophonic", "jazzy kumquats", "vexing zygote"]) {
+      const want = unbounded(quote, pool);
+      expect(want.ratio, quote).toBeLessThan(0.7);
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).bestSpan(quote);
+        expect({ ratio: got.ratio, source: got.source, start: got.start, end: got.end }, `${backend}: ${quote}`).toEqual(want);
+      }
+    }
+  });
+
+  it("field case: a quote found nowhere over the bundled books' passages has its exact best window", () => {
+    const pool = [BOOKS[0].slice(100_000, 101_200), BOOKS[1].slice(50_000, 51_200)];
+    const quote = "the committee of public safety resolved that the bridge should be rebuilt in stone before winter";
+    const want = unbounded(quote, pool);
+    expect(want.ratio).toBeLessThan(0.7);
+    for (const backend of backends) {
+      const got = createQuoteMatcher(pool, { backend, edges: "words" }).bestSpan(quote);
+      expect({ ratio: got.ratio, source: got.source, start: got.start, end: got.end }).toEqual(want);
+    }
+  });
+});
+
+describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
+  /** LCS by the textbook dynamic programme. */
+  function lcsDp(a: number[], b: number[]): number {
+    let prev = new Array(b.length + 1).fill(0);
+    for (const x of a) {
+      const cur = [0];
+      for (let j = 0; j < b.length; j++) cur.push(x === b[j] ? prev[j] + 1 : Math.max(prev[j + 1], cur[j]));
+      prev = cur;
+    }
+    return prev[b.length];
+  }
+
+  it("gives the LCS of every prefix fed, for quotes across block edges (31–33, 63–65, 95–97 ids)", () => {
+    const rand = mulberry32(7);
+    for (const lb of [1, 31, 32, 33, 63, 64, 65, 95, 96, 97, 200]) {
+      for (let t = 0; t < depth(3, 30); t++) {
+        const sigma = 2 + Math.floor(rand() * 6);
+        const b = Array.from({ length: lb }, () => Math.floor(rand() * sigma));
+        const a = Array.from({ length: 20 + Math.floor(rand() * 200) }, () => Math.floor(rand() * (sigma + 1)));
+        const run = createLcsRun(b, sigma + 1);
+        run.start();
+        for (let cut = 0; cut < a.length; cut += 17) {
+          const to = Math.min(a.length, cut + 17);
+          run.feed(a, cut, to);
+          expect(run.length(), `lb ${lb}, prefix ${to}`).toBe(lcsDp(a.slice(0, to), b));
+        }
+      }
+    }
+  });
+});
