@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createQuoteMatcher } from "../../ts/match/best-span.js";
 import { createLcsRun, sequenceRatio } from "../../ts/match/sequence-match.js";
 import { words } from "../../ts/match/words.js";
-import { wasmFor } from "../../bindings/wasm.js";
+import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { mulberry32 } from "../prng.js";
 import { depth } from "../depth.js";
 
