@@ -38,13 +38,18 @@ class Automaton {
   private next: Int32Array;
   private sym: Int32Array;
   private to: Int32Array;
-  /** (state · sigma + symbol) → edge index. */
-  private edges = new Map<number, number>();
+  /** Open-addressed (state, symbol) → edge index; a slot is live when its stamp is this build's. */
+  private slotState: Int32Array;
+  private slotSym: Int32Array;
+  private slotEdge: Int32Array;
+  private slotStamp: Int32Array;
+  private mask: number;
+  private stamp = 0;
   private states = 0;
   private edgeCount = 0;
   private last = 0;
 
-  constructor(capacity: number, private readonly sigma: number) {
+  constructor(readonly capacity: number) {
     const states = 2 * capacity + 2;
     const edges = 3 * capacity + 8;
     this.len = new Int32Array(states);
@@ -54,6 +59,24 @@ class Automaton {
     this.next = new Int32Array(edges);
     this.sym = new Int32Array(edges);
     this.to = new Int32Array(edges);
+    let size = 16;
+    while (size < 2 * edges) size *= 2;
+    this.mask = size - 1;
+    this.slotState = new Int32Array(size);
+    this.slotSym = new Int32Array(size);
+    this.slotEdge = new Int32Array(size);
+    this.slotStamp = new Int32Array(size);
+  }
+
+  /** The edge of (state, c), or -1. */
+  private edge(state: number, c: number): number {
+    const { slotState, slotSym, slotStamp, mask, stamp } = this;
+    let h = (Math.imul(state, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b)) & mask;
+    while (slotStamp[h] === stamp) {
+      if (slotState[h] === state && slotSym[h] === c) return this.slotEdge[h];
+      h = (h + 1) & mask;
+    }
+    return -1;
   }
 
   private newState(length: number, link: number, first: number): number {
@@ -71,34 +94,44 @@ class Automaton {
     this.to[e] = target;
     this.next[e] = this.head[state];
     this.head[state] = e;
-    this.edges.set(state * this.sigma + c, e);
+    const { slotStamp, mask, stamp } = this;
+    let h = (Math.imul(state, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b)) & mask;
+    while (slotStamp[h] === stamp) h = (h + 1) & mask;
+    slotStamp[h] = stamp;
+    this.slotState[h] = state;
+    this.slotSym[h] = c;
+    this.slotEdge[h] = e;
   }
 
-  /** Build over b[blo, bhi). */
+  /** Build over b[blo, bhi) (at most `capacity` elements). */
   build(b: ArrayLike<number>, blo: number, bhi: number): void {
-    this.edges.clear();
+    if (++this.stamp === 0x7fffffff) {
+      this.slotStamp.fill(0);
+      this.stamp = 1;
+    }
     this.states = 0;
     this.edgeCount = 0;
     this.last = this.newState(0, -1, -1);
-    const { len, link, edges, sigma, to } = this;
+    const { len, link, to } = this;
     for (let pos = 0; pos < bhi - blo; pos++) {
       const c = b[blo + pos];
       const cur = this.newState(len[this.last] + 1, 0, pos);
       let p = this.last;
-      while (p !== -1 && !edges.has(p * sigma + c)) {
+      let e = -1;
+      while (p !== -1 && (e = this.edge(p, c)) === -1) {
         this.addEdge(p, c, cur);
         p = link[p];
       }
       if (p !== -1) {
-        const q = to[edges.get(p * sigma + c)!];
+        const q = to[e];
         if (len[p] + 1 === len[q]) link[cur] = q;
         else {
           const clone = this.newState(len[p] + 1, link[q], this.first[q]);
-          for (let e = this.head[q]; e !== -1; e = this.next[e]) this.addEdge(clone, this.sym[e], to[e]);
+          for (let f = this.head[q]; f !== -1; f = this.next[f]) this.addEdge(clone, this.sym[f], to[f]);
           while (p !== -1) {
-            const e = edges.get(p * sigma + c)!;
-            if (to[e] !== q) break;
-            to[e] = clone;
+            const f = this.edge(p, c);
+            if (to[f] !== q) break;
+            to[f] = clone;
             p = link[p];
           }
           link[q] = clone;
@@ -111,7 +144,7 @@ class Automaton {
 
   /** The reference's longest block of a[alo, ahi) and the built range of b (starting at blo). */
   longest(a: ArrayLike<number>, alo: number, ahi: number, blo: number): MatchBlock {
-    const { len, link, edges, sigma, to, first } = this;
+    const { len, link, to, first } = this;
     let v = 0;
     let l = 0;
     let besti = alo;
@@ -119,13 +152,13 @@ class Automaton {
     let bestsize = 0;
     for (let i = alo; i < ahi; i++) {
       const c = a[i];
-      let e = edges.get(v * sigma + c);
-      while (e === undefined && v !== 0) {
+      let e = this.edge(v, c);
+      while (e === -1 && v !== 0) {
         v = link[v];
         l = len[v];
-        e = edges.get(v * sigma + c);
+        e = this.edge(v, c);
       }
-      if (e === undefined) {
+      if (e === -1) {
         l = 0;
         continue;
       }
@@ -141,6 +174,10 @@ class Automaton {
   }
 }
 
+/** The automaton the calls share (grown to the longest `b` seen, up to SHARED_MAX elements, ~8 MB; one call runs at a time). */
+let shared: Automaton | null = null;
+const SHARED_MAX = 1 << 16;
+
 /**
  * The M of difflib's ratio (total size of the matching blocks) of two code-point arrays, `a`
  * difflib's seq1 and `b` its seq2: `matchingCharacters(a, 0, a.length, b, b.length)`'s value.
@@ -154,9 +191,6 @@ export function matchingCharactersLong(a: ArrayLike<number>, b: ArrayLike<number
   const lb = b.length;
   const scratch: MatchScratch = createMatchScratch(lb, la + lb);
   let automaton: Automaton | null = null;
-  // interned symbols for the automaton (edge keys stay small integers)
-  let ia: Int32Array | null = null;
-  let ib: Int32Array | null = null;
   const stack: number[] = [0, la, 0, lb];
   let total = 0;
   // the sum over `stack` of min(|a-range|, |b-range|)
@@ -170,22 +204,14 @@ export function matchingCharactersLong(a: ArrayLike<number>, b: ArrayLike<number
     if (na * nb <= dpFactor * (na + nb)) block = longestMatch(a, 0, alo, ahi, b, blo, bhi, scratch);
     else {
       if (!automaton) {
-        const ids = new Map<number, number>();
-        const intern = (xs: ArrayLike<number>) => {
-          const out = new Int32Array(xs.length);
-          for (let k = 0; k < xs.length; k++) {
-            let id = ids.get(xs[k]);
-            if (id === undefined) ids.set(xs[k], (id = ids.size));
-            out[k] = id;
-          }
-          return out;
-        };
-        ib = intern(b);
-        ia = intern(a);
-        automaton = new Automaton(lb, ids.size + 1);
+        if (lb > SHARED_MAX) automaton = new Automaton(lb);
+        else {
+          if (!shared || shared.capacity < lb) shared = new Automaton(Math.max(lb, 1024));
+          automaton = shared;
+        }
       }
-      automaton.build(ib!, blo, bhi);
-      block = automaton.longest(ia!, alo, ahi, blo);
+      automaton.build(b, blo, bhi);
+      block = automaton.longest(a, alo, ahi, blo);
     }
     const [i, j, k] = block;
     if (k === 0) continue;
