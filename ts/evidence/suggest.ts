@@ -62,8 +62,8 @@ interface Entry {
 
 /** Texts up to this many code points keep their id sequence in the index (longer ones are re-read when scored). */
 const SEQ_CACHE_MAX = 4096;
-/** The LCS bound is computed when the cited text and the candidate have at most this many code points (≤ 131,072 word steps); longer pairs go to the exact count with its early stop, which measured faster on them. */
-const LCS_TEXT_MAX = 2048;
+/** The LCS bound is computed when the cited text and the candidate have at most this many code points (≤ 8.4 M word steps); longer pairs go straight to the exact count with its early stop. */
+const LCS_TEXT_MAX = 16384;
 
 /** The candidates of one kind (or of every kind: key ""), sorted by length then document order. */
 interface KindList {

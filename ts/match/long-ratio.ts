@@ -38,11 +38,11 @@ class Automaton {
   private next: Int32Array;
   private sym: Int32Array;
   private to: Int32Array;
-  /** Open-addressed (state, symbol) → edge index; a slot is live when its stamp is this build's. */
-  private slotState: Int32Array;
-  private slotSym: Int32Array;
-  private slotEdge: Int32Array;
-  private slotStamp: Int32Array;
+  /**
+   * Open-addressed (state, symbol) → edge index, four numbers a slot (stamp, state, symbol, edge:
+   * one cache line per probe); a slot is live when its stamp is this build's.
+   */
+  private slots: Int32Array;
   private mask: number;
   private stamp = 0;
   private states = 0;
@@ -62,18 +62,15 @@ class Automaton {
     let size = 16;
     while (size < 2 * edges) size *= 2;
     this.mask = size - 1;
-    this.slotState = new Int32Array(size);
-    this.slotSym = new Int32Array(size);
-    this.slotEdge = new Int32Array(size);
-    this.slotStamp = new Int32Array(size);
+    this.slots = new Int32Array(size * 4);
   }
 
   /** The edge of (state, c), or -1. */
   private edge(state: number, c: number): number {
-    const { slotState, slotSym, slotStamp, mask, stamp } = this;
+    const { slots, mask, stamp } = this;
     let h = (Math.imul(state, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b)) & mask;
-    while (slotStamp[h] === stamp) {
-      if (slotState[h] === state && slotSym[h] === c) return this.slotEdge[h];
+    while (slots[h << 2] === stamp) {
+      if (slots[(h << 2) + 1] === state && slots[(h << 2) + 2] === c) return slots[(h << 2) + 3];
       h = (h + 1) & mask;
     }
     return -1;
@@ -94,19 +91,19 @@ class Automaton {
     this.to[e] = target;
     this.next[e] = this.head[state];
     this.head[state] = e;
-    const { slotStamp, mask, stamp } = this;
+    const { slots, mask, stamp } = this;
     let h = (Math.imul(state, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b)) & mask;
-    while (slotStamp[h] === stamp) h = (h + 1) & mask;
-    slotStamp[h] = stamp;
-    this.slotState[h] = state;
-    this.slotSym[h] = c;
-    this.slotEdge[h] = e;
+    while (slots[h << 2] === stamp) h = (h + 1) & mask;
+    slots[h << 2] = stamp;
+    slots[(h << 2) + 1] = state;
+    slots[(h << 2) + 2] = c;
+    slots[(h << 2) + 3] = e;
   }
 
   /** Build over b[blo, bhi) (at most `capacity` elements). */
   build(b: ArrayLike<number>, blo: number, bhi: number): void {
     if (++this.stamp === 0x7fffffff) {
-      this.slotStamp.fill(0);
+      this.slots.fill(0);
       this.stamp = 1;
     }
     this.states = 0;
