@@ -17,6 +17,8 @@
  *   sections × 9 paragraphs of Frankenstein, data/books) after an edit that moves,
  *   rewrites and keeps fragments: indexed `citationStatus` vs a linear scan, the
  *   pathological contender kept on purpose.
+ * - large: citationStatus over a whole markdown history, suggestions off vs default options
+ *   (bench/citation-history.ts; GROUNDWIRE_BENCH_HISTORY picks another history).
  * Every contender's output is checked before it is timed.
  * Run: npx tsx bench/run.ts evidence
  */
@@ -31,6 +33,7 @@ import { frontmatter } from "micromark-extension-frontmatter";
 import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { citationStatus, fragmentMarkdown, indexFragments, type CitationStatus, type Fragment } from "../ts/evidence/index.js";
 import type { BenchCase, BenchSuite } from "./harness.js";
+import { citationHistoryCase, historyDir } from "./citation-history.js";
 
 const SPEC = new URL("../../shared/data/markdown/commonmark/spec.txt", import.meta.url);
 const PRIMER = new URL("../../shared/data/markdown/system-design-primer/v039.md", import.meta.url);
@@ -368,6 +371,9 @@ const suite: BenchSuite = {
         fragmentCase("system-design-primer README v039 (largest version)", "large", readFileSync(PRIMER, "utf8")),
       );
     } else suite.skipped = "../shared/data absent: the spec.txt / system-design-primer throughput and 50 MB memory cases are skipped";
+    const history = historyDir();
+    if (history.present) cases.push(citationHistoryCase());
+    else suite.skipped = `${suite.skipped ? `${suite.skipped}; ` : ""}${history.dir.pathname} absent: the citationStatus whole-history case (suggestions on vs off) is skipped`;
     return cases;
   },
 };

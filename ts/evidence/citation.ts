@@ -162,8 +162,10 @@ export interface CitationOptions {
  *   score is the quote matcher's ratio (`sequenceRatio` from ts/moot: difflib's
  *   `SequenceMatcher(None, a, b, autojunk=False).ratio()` over code points) of the
  *   whitespace-normalized texts. Suggestions go through a candidate index built once per
- *   version and kind (ts/evidence/suggest.ts: fragments by length, character-count bounds,
- *   best first), exact; the resolution itself is two map lookups.
+ *   version and kind (ts/evidence/suggest.ts: fragments by length, character-count and LCS
+ *   bounds, best first, an exact count that stops early), exact; the resolution itself is two map
+ *   lookups, and suggestions cost far more (docs/evidence.md#figures): `{suggestions: 0}` when
+ *   only the status is wanted.
  * @returns a CitationReport; `moved` always points at a fragment with the cited
  *   content hash, i.e. identical kind and whitespace-normalized text
  * @throws CitationFormatError for a malformed versionId; TypeError naming the argument when

@@ -28,13 +28,25 @@
  *    are scored ≥ minRatio, a fragment whose quick_ratio is < the lowest of the best `max` scores
  *    so far scores below all of them and cannot enter the answer (it would sort after them
  *    whatever its document order: its score is strictly lower), so the scan stops.
+ * 4. LCS bound. The matching blocks lie in increasing order in both texts, so they form a common
+ *    subsequence: M ≤ LCS(a, b), and score ≤ 2·LCS/T (same expression, same T). A fragment whose
+ *    LCS bound is < minRatio, or (with `max` scored) < the lowest of the best `max`, is skipped.
+ *    LCS is bit-parallel (ts/match/long-ratio.ts, |a|·⌈|b|/32⌉ word steps), computed when both
+ *    texts are at most LCS_TEXT_MAX code points; longer ones go straight to 5.
+ * 5. Early stop. The exact M is counted by difflib's recursion (`matchingCharactersLong`, the
+ *    same M as `sequenceRatio`'s), told the least M that could still enter the answer (score ≥
+ *    minRatio, and ≥ the lowest of the best `max` once there are `max`); it stops once the blocks
+ *    found plus, per part still to search, the shorter of its ranges fall below that, which bounds
+ *    M from above. A fragment with score equal to the lowest of the best `max` is still scored in
+ *    full (it may enter by document order).
  * Every fragment that can be in the answer is scored exactly, and the answer is sorted by the
  * same key as before, so the result is the linear scan's, fragment for fragment and score for
- * score (test/evidence/citation-suggest.test.ts compares them over a real history).
+ * score (test/evidence/citation-suggest.test.ts compares them over real histories; test/match/long-ratio.test.ts
+ * compares `matchingCharactersLong` and `lcsLength` with the DP and a textbook LCS).
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { sequenceRatio } from "../match/index.js";
+import { lcsLength, lcsPattern, matchingCharactersLong, type LcsPattern } from "../match/index.js";
 
 /** A fragment as the index holds it: normalized text, code-point length, character counts. */
 interface Entry {
@@ -44,7 +56,14 @@ interface Entry {
   /** Distinct code points of `text` (interned ids of the version) and their counts, side by side. */
   ids: Int32Array;
   counts: Int32Array;
+  /** `text` as interned ids, one per code point (kept for texts of at most SEQ_CACHE_MAX code points). */
+  seq: Int32Array | null;
 }
+
+/** Texts up to this many code points keep their id sequence in the index (longer ones are re-read when scored). */
+const SEQ_CACHE_MAX = 4096;
+/** The LCS bound is computed when the cited text and the candidate have at most this many code points (≤ 8.4 M word steps); longer pairs go straight to the exact count with its early stop. */
+const LCS_TEXT_MAX = 16384;
 
 /** The candidates of one kind (or of every kind: key ""), sorted by length then document order. */
 interface KindList {
@@ -83,7 +102,7 @@ function entryOf(ix: SuggestIndex, f: Fragment): Entry {
     ids[k] = id;
     cs[k++] = c;
   }
-  e = { fragment: f, text, length, ids, counts: cs };
+  e = { fragment: f, text, length, ids, counts: cs, seq: null };
   ix.entries.set(f, e);
   return e;
 }
@@ -99,6 +118,31 @@ function listOf(ix: SuggestIndex, fragments: readonly Fragment[], kind: Fragment
   list = { entries, lengths: Float64Array.from(entries, (e) => e.length) };
   ix.byKind.set(key, list);
   return list;
+}
+
+/** The interned ids of `text` (-1 for a code point the version does not hold: it equals no id). */
+function idsOf(ix: SuggestIndex, text: string, length: number): Int32Array {
+  const out = new Int32Array(length);
+  let k = 0;
+  for (const ch of text) out[k++] = ix.alphabet.get(ch.codePointAt(0)!) ?? -1;
+  return out;
+}
+
+function seqOf(ix: SuggestIndex, e: Entry): Int32Array {
+  if (e.seq) return e.seq;
+  const seq = idsOf(ix, e.text, e.length);
+  if (e.length <= SEQ_CACHE_MAX) e.seq = seq;
+  return seq;
+}
+
+/** The least integer M with (2·M)/total ≥ ratio, as the score is computed (total > 0). */
+function leastMatches(ratio: number, total: number): number {
+  if (!(ratio > 0)) return 0;
+  if (ratio > 1) return total + 1; // more than any M: no score reaches it
+  let m = Math.max(0, Math.ceil((ratio * total) / 2));
+  while (m > 0 && (2 * (m - 1)) / total >= ratio) m--;
+  while ((2 * m) / total < ratio) m++;
+  return m;
 }
 
 /** First index of `xs` (ascending) with a value ≥ x. */
@@ -164,9 +208,30 @@ export function suggestFrom(
   const scored: Scored[] = [];
   // the best `max` scores so far, ascending (top[0] = the lowest of them)
   const top: number[] = [];
+  const wantSeq = open.length ? idsOf(ix, want, lb) : null;
+  let pattern: LcsPattern | null = null;
+  let lcsScratch: Uint32Array | null = null;
   for (const { e, bound } of open) {
     if (top.length === max && bound < top[0]) break;
-    const score = sequenceRatio(want, e.text);
+    const seq = seqOf(ix, e);
+    const total = lb + e.length;
+    if (lb <= LCS_TEXT_MAX && e.length <= LCS_TEXT_MAX && total > 0) {
+      if (!pattern) {
+        pattern = lcsPattern(wantSeq!, ix.alphabet.size);
+        lcsScratch = new Uint32Array(pattern.words);
+      }
+      // the LCS bound (4. in the header): below minRatio, or below all of the best `max`, it cannot enter
+      const lcsBound = (2 * lcsLength(seq, pattern, lcsScratch!)) / total;
+      if (lcsBound < minRatio || (top.length === max && lcsBound < top[0])) continue;
+    }
+    let score = 1; // two empty texts: difflib's ratio is 1
+    if (total > 0) {
+      // the least M that could enter the answer (5. in the header): the exact count stops below it
+      const need = leastMatches(top.length === max && top[0] > minRatio ? top[0] : minRatio, total);
+      const matches = matchingCharactersLong(wantSeq!, seq, need);
+      if (matches < need) continue;
+      score = (2 * matches) / total;
+    }
     if (!(score >= minRatio)) continue;
     scored.push({ fragment: e.fragment, score });
     if (top.length < max) {

@@ -10,6 +10,7 @@
 export { words, normalize, wordCount, key, translateQuoteChars, type Word } from "./words.js";
 export { readerText, markupSafeSpan, markupRuns, linkTails, type MarkupRun, type SpanEdges } from "./markup.js";
 export { codePoints, matchingBlocks, type MatchBlock } from "./sequence-match.js";
+export { longSequenceRatio, matchingCharactersLong, lcsLength, lcsPattern, type LcsPattern } from "./long-ratio.js";
 export {
   MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError,
   fitsBestSpan, createQuoteMatcher, bestSpan, sequenceRatio,

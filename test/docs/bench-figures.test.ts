@@ -1,0 +1,62 @@
+// Every bench figure block in README.md and docs/*.md names the run it came from and holds that
+// run's figures: each `<!-- bench:figures … -->` block is exactly what bench/figures.ts makes from
+// bench/results/latest.json (its stamp names the command, date and commit), docs/bench.md's results
+// table is latest.json's, and every hand-written mention of a dated `npm run bench` names a run kept in
+// bench/results/ (<date>.json, with that commit when one is named). `npm run bench:readme` regenerates.
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { figureBlocks, renderFigures, runStamp, FIGURES_CLOSE, FIGURES_OPEN } from "../../bench/figures.js";
+import { figurePages, renderResults } from "../../bench/readme.js";
+import type { BenchReport } from "../../bench/report.js";
+
+const ROOT = new URL("../../", import.meta.url);
+const RESULTS = new URL("bench/results/", ROOT);
+const latest = JSON.parse(readFileSync(new URL("latest.json", RESULTS), "utf8")) as BenchReport;
+const read = (file: string) => readFileSync(new URL(file, ROOT), "utf8");
+
+describe("bench figures name the run they came from", () => {
+  it("every bench:figures block is latest.json's, stamped with its date and commit", () => {
+    let blocks = 0;
+    for (const file of figurePages()) {
+      const page = read(file);
+      for (const b of figureBlocks(page, file)) {
+        blocks++;
+        expect(b.body.startsWith(`${runStamp(latest)}\n`), `${file}: a block's first line names the run`).toBe(true);
+        expect(b.body).toContain(latest.date.slice(0, 10));
+        if (latest.commit) expect(b.body).toContain(latest.commit.slice(0, 10));
+      }
+      expect(renderFigures(page, latest, file), `${file}: figures out of date, run npm run bench:readme`).toBe(page);
+    }
+    expect(blocks).toBeGreaterThanOrEqual(2); // README's citation rates and docs/evidence.md's table at least
+  });
+
+  it("docs/bench.md's results table is latest.json's", () => {
+    const page = read("docs/bench.md");
+    expect(renderResults(page, latest), "docs/bench.md out of date, run npm run bench:readme").toBe(page);
+    expect(page).toContain(`on ${latest.date.slice(0, 10)}`);
+  });
+
+  it("every dated mention of `npm run bench` names a run kept in bench/results/", () => {
+    let mentions = 0;
+    for (const file of figurePages()) {
+      // outside generated text (figure blocks, the results table) and code fences
+      let page = read(file);
+      for (const b of figureBlocks(page, file).reverse()) page = page.slice(0, b.start) + page.slice(b.end);
+      page = page.replace(/<!-- bench:results -->[\s\S]*?<!-- \/bench:results -->/, "").replace(/^```[\s\S]*?^```/gm, "");
+      for (const paragraph of page.split(/\n\s*\n/)) {
+        if (!paragraph.includes("`npm run bench`") || paragraph.includes(FIGURES_OPEN) || paragraph.includes(FIGURES_CLOSE)) continue;
+        const date = /\b(20\d\d-\d\d-\d\d)\b/.exec(paragraph)?.[1];
+        if (!date) continue; // no run named: not a figure claim
+        mentions++;
+        const run = new URL(`${date}.json`, RESULTS);
+        expect(existsSync(run), `${file}: "${paragraph.slice(0, 80)}…" names a bench run of ${date}, not in bench/results/`).toBe(true);
+        const commit = /`([0-9a-f]{7,40})`/.exec(paragraph)?.[1];
+        if (commit) {
+          const kept = (JSON.parse(readFileSync(run, "utf8")) as BenchReport).commit ?? "";
+          expect(kept.startsWith(commit), `${file}: the run of ${date} was at commit ${kept.slice(0, 10)}, the page says ${commit}`).toBe(true);
+        }
+      }
+    }
+    expect(mentions).toBeGreaterThan(0);
+  });
+});
