@@ -27,7 +27,7 @@ describe("bench figures name the run they came from", () => {
       }
       expect(renderFigures(page, latest, file), `${file}: figures out of date, run npm run bench:readme`).toBe(page);
     }
-    expect(blocks).toBeGreaterThanOrEqual(2); // README's citation rates and docs/evidence.md's table at least
+    expect(blocks).toBeGreaterThanOrEqual(1); // docs/evidence.md's citation rates, at least
   });
 
   it("docs/bench.md's results table is latest.json's", () => {
