@@ -80,32 +80,9 @@ export function matchingCharacters(a: usize, la: i32, b: usize, lb: i32, rowPrev
  * subsequence), used to skip windows.
  */
 export function lcsLength(a: usize, la: i32, lb: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
-  for (let k = 0; k < blocks; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
-  for (let i = 0; i < la; i++) {
-    const c = load<i32>(a + (<usize>i << 2));
-    if (load<i32>(countB + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
-    const row = peq + ((<usize>c * <usize>blocks) << 3);
-    let carry: u64 = 0;
-    for (let k = 0; k < blocks; k++) {
-      const vp = vbits + (<usize>k << 3);
-      const v = load<u64>(vp);
-      const pm = load<u64>(row + (<usize>k << 3));
-      const u = v & pm;
-      const t = v + carry;
-      const c1: u64 = <u64>(t < v);
-      const x = t + u;
-      carry = c1 | <u64>(x < t);
-      store<u64>(vp, x | (v & ~pm));
-    }
-  }
-  let zeros = 0;
-  for (let k = 0; k < blocks; k++) {
-    let v = load<u64>(vbits + (<usize>k << 3));
-    const bits = min(64, lb - (k << 6));
-    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
-    zeros += <i32>popcnt(~v);
-  }
-  return zeros;
+  lcsStart(blocks, vbits);
+  lcsFeed(a, 0, la, blocks, peq, countB, vbits);
+  return lcsZeros(lb, blocks, vbits);
 }
 
 /**

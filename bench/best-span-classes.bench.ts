@@ -27,6 +27,7 @@ import { fileURLToPath } from "node:url";
 import * as fuzzball from "fuzzball";
 import { bestSpan, type SpanMatch } from "../ts/match/best-span.js";
 import { normalize, words } from "../ts/match/words.js";
+import { editedQuote } from "./quotes.js";
 import type { BenchCase, BenchSuite, Contender } from "./harness.js";
 import { PYTHON, pythonLacks } from "./python.js";
 import { mulberry32 } from "../test/prng.js";
@@ -49,16 +50,7 @@ function cut(books: string[], rand: () => number, chars: number): string {
 /** A quote of `n` words from `src` with `edits` word edits. */
 function quoteOf(src: string, rand: () => number, n: number, edits: number): string {
   const ws = words(src).map((w) => src.slice(w.start, w.end));
-  const i = Math.floor(rand() * Math.max(1, ws.length - n));
-  const picked = ws.slice(i, i + n);
-  for (let e = 0; e < edits; e++) {
-    const j = 1 + Math.floor(rand() * (picked.length - 2));
-    const op = e % 3;
-    if (op === 0) picked[j] = ws[Math.floor(rand() * ws.length)];
-    else if (op === 1) picked.splice(j, 1);
-    else picked.splice(j, 0, "indeed");
-  }
-  return picked.join(" ");
+  return editedQuote(ws, rand, n, edits);
 }
 
 export interface ClassSet {

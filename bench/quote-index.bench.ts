@@ -30,6 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { __quoteIndexInternals, createQuoteIndex, QuoteSearchTimeoutError, rankHits, type LocatedSpan, type QuoteIndex } from "../ts/match/quote-index/index.js";
+import { editedQuote } from "./quotes.js";
 import { quoteIndexBindingFor } from "../bindings/quote-index.js";
 import { matchWasmFor as wasmFor } from "../bindings/match.js";
 import { seqBindingFor } from "../bindings/sequence-match.js";
@@ -64,17 +65,7 @@ export function makeQuotes(texts: string[], count: number, rand: () => number, l
     const slice = text.slice(Math.max(0, at - 2000), at + 2000);
     const ws = words(slice).map((w) => slice.slice(w.start, w.end));
     const n = lo + Math.floor(rand() * (hi - lo + 1));
-    const i = Math.floor(rand() * Math.max(1, ws.length - n));
-    const picked = ws.slice(i, i + n);
-    const edits = q % (maxEdits + 1);
-    for (let e = 0; e < edits; e++) {
-      const j = 1 + Math.floor(rand() * (picked.length - 2));
-      const op = e % 3;
-      if (op === 0) picked[j] = ws[Math.floor(rand() * ws.length)];
-      else if (op === 1) picked.splice(j, 1);
-      else picked.splice(j, 0, "indeed");
-    }
-    out.push(picked.join(" "));
+    out.push(editedQuote(ws, rand, n, q % (maxEdits + 1)));
   }
   return out;
 }
