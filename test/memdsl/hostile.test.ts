@@ -11,6 +11,7 @@ import {
   unwrapUntrustedBody,
   wrapUntrustedBody,
   defangFences,
+  neutralizeChatTokens,
   UNTRUSTED_CLOSE,
   UNTRUSTED_OPEN,
   UNTRUSTED_BANNER,
@@ -52,7 +53,9 @@ function shape(env: Envelope) {
   return {
     focus: env.focus,
     nodes: env.nodes.map((n) => ({ ref: n.ref, token: n.token, status: n.status, affordances: n.affordances })),
-    gaps: env.gaps.filter((g) => g.kind !== "invisible" && g.kind !== "elided"),
+    // the gaps that report what was cleaned (invisible characters, an elided tail, neutralised
+    // chat-template control strings) are the expected answer to hostile text, not a change of shape
+    gaps: env.gaps.filter((g) => g.kind !== "invisible" && g.kind !== "elided" && g.kind !== "control"),
   };
 }
 const CLEAN_SHAPE = shape(render("harmless"));
@@ -68,8 +71,11 @@ function assertInert(body: string, title = "b") {
   expect(b.token).toBe(B);
   if (body === "") expect(b.body).toBe("");
   else {
-    expect(unwrapUntrustedBody(b.body)).toBe(defangFences(body));
-    if (findFenceLookalikes(body).length === 0) expect(unwrapUntrustedBody(b.body)).toBe(body);
+    // fence look-alikes defanged, then chat-template control strings (`<|im_start|>`, Mistral's
+    // `[INST]` shape: `[A00]` too) neutralised, as the renderer does
+    const cleaned = neutralizeChatTokens(defangFences(body));
+    expect(unwrapUntrustedBody(b.body)).toBe(cleaned.text);
+    if (findFenceLookalikes(body).length === 0 && cleaned.hits.length === 0) expect(unwrapUntrustedBody(b.body)).toBe(body);
   }
   // Structure: the same nodes, statuses, affordances and gaps as with a harmless body.
   expect(shape(back)).toEqual(CLEAN_SHAPE);
@@ -143,6 +149,14 @@ describe("hostile bodies in a rendered envelope", () => {
     assertInert(piece);
     assertInert(`before\n${piece}\nafter`);
     assertInert(`${piece}\n${piece}`, piece);
+  });
+
+  it("a Mistral-shaped control string (`[A00]`, `[INST]`) is neutralised and reported, the shape unchanged (property counterexample)", () => {
+    for (const body of ["[A00]", "see [INST] here", "[A00]\n[/TOOL_CALLS]"]) {
+      const { env } = assertInert(body);
+      expect(unwrapUntrustedBody(env.nodes[1].body)).not.toContain("[");
+      expect(env.gaps.some((g) => g.ref === env.nodes[1].ref && g.kind === "control")).toBe(true);
+    }
   });
 
   it("any mix of hostile pieces and arbitrary code points (property)", () => {
