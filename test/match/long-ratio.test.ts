@@ -2,11 +2,11 @@
 // automaton for large sub-problems, the DP for small ones) gives the DP's M — so `sequenceRatio`'s
 // ratio, bit for bit — on seeded random texts over 1–6 letters (many ties: the tie-breaking of the
 // longest block decides M) and on real markdown sections edited in place; with `atLeast` it either
-// gives the exact M or a number below `atLeast` only when M is below it; `lcsLength` equals a textbook
+// gives the exact M or a number below `atLeast` only when M is below it; `lcsOf` equals a textbook
 // LCS and is never below M.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { codePoints, lcsLength, lcsPattern, longSequenceRatio, matchingCharactersLong, sequenceRatio } from "../../ts/match/index.js";
+import { codePoints, createLcsRun, lcsOf, longSequenceRatio, matchingCharactersLong, sequenceRatio } from "../../ts/match/index.js";
 import { matchingCharacters } from "../../ts/match/sequence-match.js";
 import { depth } from "../depth.js";
 
@@ -54,7 +54,7 @@ describe("long-ratio: difflib's M by suffix automaton, and the LCS bound", () =>
       const got = matchingCharactersLong(a, b, floor, 0);
       if (want >= floor) expect(got, `case ${t} floor ${floor}`).toBe(want);
       else expect(got, `case ${t} floor ${floor}`).toBeLessThan(floor);
-      const l = lcsLength(a, lcsPattern(b, sigma), new Uint32Array(16));
+      const l = lcsOf(createLcsRun(b, sigma), a);
       expect(l, `case ${t}`).toBe(lcsTextbook(a, b));
       expect(l).toBeGreaterThanOrEqual(want);
     }
@@ -75,7 +75,7 @@ describe("long-ratio: difflib's M by suffix automaton, and the LCS bound", () =>
       const ids = new Map<number, number>();
       const intern = (s: string) => codePoints(s).map((c) => ids.get(c) ?? (ids.set(c, ids.size), ids.size - 1));
       const ca = intern(a), cb = intern(b);
-      expect(lcsLength(ca, lcsPattern(cb, ids.size), new Uint32Array(cb.length))).toBeGreaterThanOrEqual(matchingCharacters(ca, 0, ca.length, cb, cb.length));
+      expect(lcsOf(createLcsRun(cb, ids.size), ca)).toBeGreaterThanOrEqual(matchingCharacters(ca, 0, ca.length, cb, cb.length));
     }
   });
 });

@@ -42,11 +42,11 @@
  * Every fragment that can be in the answer is scored exactly, and the answer is sorted by the
  * same key as before, so the result is the linear scan's, fragment for fragment and score for
  * score (test/evidence/citation-suggest.test.ts compares them over real histories; test/match/long-ratio.test.ts
- * compares `matchingCharactersLong` and `lcsLength` with the DP and a textbook LCS).
+ * compares `matchingCharactersLong` with the DP and `lcsOf` with a textbook LCS).
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { lcsLength, lcsPattern, matchingCharactersLong, type LcsPattern } from "../match/index.js";
+import { createLcsRun, lcsOf, matchingCharactersLong, type LcsRun } from "../match/index.js";
 
 /** A fragment as the index holds it: normalized text, code-point length, character counts. */
 interface Entry {
@@ -209,19 +209,15 @@ export function suggestFrom(
   // the best `max` scores so far, ascending (top[0] = the lowest of them)
   const top: number[] = [];
   const wantSeq = open.length ? idsOf(ix, want, lb) : null;
-  let pattern: LcsPattern | null = null;
-  let lcsScratch: Uint32Array | null = null;
+  let lcs: LcsRun | null = null;
   for (const { e, bound } of open) {
     if (top.length === max && bound < top[0]) break;
     const seq = seqOf(ix, e);
     const total = lb + e.length;
     if (lb <= LCS_TEXT_MAX && e.length <= LCS_TEXT_MAX && total > 0) {
-      if (!pattern) {
-        pattern = lcsPattern(wantSeq!, ix.alphabet.size);
-        lcsScratch = new Uint32Array(pattern.words);
-      }
+      lcs ??= createLcsRun(wantSeq!, ix.alphabet.size);
       // the LCS bound (4. in the header): below minRatio, or below all of the best `max`, it cannot enter
-      const lcsBound = (2 * lcsLength(seq, pattern, lcsScratch!)) / total;
+      const lcsBound = (2 * lcsOf(lcs, seq)) / total;
       if (lcsBound < minRatio || (top.length === max && lcsBound < top[0])) continue;
     }
     let score = 1; // two empty texts: difflib's ratio is 1

@@ -185,8 +185,9 @@ function popcount32(x: number): number {
  * prefix of the run: Hyyrö's bit-parallel algorithm (2004) over 32-bit blocks of b's positions,
  * the TS twin of assembly/difflib.ts `lcsStart`/`lcsFeed`/`lcsZeros`. `start()` begins a run,
  * `feed(a, from, to)` reads a[from, to) (ids < `alphabetSize`, b's ids too), `length()` is the LCS
- * of everything fed since `start()` and b. An upper bound of difflib's matching total (its
- * blocks form a common subsequence).
+ * of everything fed since `start()` and b. Ids outside [0, alphabetSize), in a or b, match
+ * nothing. An upper bound of difflib's matching total (its blocks lie in increasing order in
+ * both sequences, so they form a common subsequence). Work: |a|·⌈|b|/32⌉ word steps.
  */
 export interface LcsRun {
   start(): void;
@@ -194,16 +195,24 @@ export interface LcsRun {
   length(): number;
 }
 
+/** The LCS of `a` and the run's b, fed whole: `start`, `feed(a, 0, a.length)`, `length`. */
+export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
+  run.start();
+  run.feed(a, 0, a.length);
+  return run.length();
+}
+
 export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun {
   const lb = b.length;
   const blocks = Math.max(1, (lb + 31) >>> 5);
   const peq = new Uint32Array(alphabetSize * blocks);
-  for (let j = 0; j < lb; j++) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
+  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
   const v = new Uint32Array(blocks);
   return {
     start: () => v.fill(0xffffffff),
     feed(a, from, to) {
       for (let i = from; i < to; i++) {
+        if (!(a[i] >= 0 && a[i] < alphabetSize)) continue; // matches nothing: V unchanged
         const row = a[i] * blocks;
         let carry = 0;
         for (let k = 0; k < blocks; k++) {
