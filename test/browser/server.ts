@@ -49,6 +49,11 @@ export async function serveStatic(mounts: Record<string, string>): Promise<Stati
   if (!address || typeof address === "string") throw new Error("static server has no port");
   return {
     origin: `http://127.0.0.1:${address.port}`,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
+    // Chromium keeps its connections alive; close them too, or close() waits out their idle timeout
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
