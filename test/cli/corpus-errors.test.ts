@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeFsError, loadBooks } from "../../ts/moot/corpus-node.js";
 import { gw } from "../io/run-cli.js";
+import { DEEP } from "../depth.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "gw-corpus-"));
@@ -63,7 +64,13 @@ describe.concurrent("every command that reads the corpus (dist/cli.cjs)", () => 
     ["serve", (f) => ["serve", "--port", "0", "--corpus", f]],
   ];
   const runs: Array<[string, string, string[], string]> = [];
-  for (const [name, argv] of commands) for (const [folder, message] of cases) runs.push([name, folder.slice(dir.length + 1), argv(folder), `groundwire ${name}: ${message}\n`]);
+  // npm test: every case once and every command at least once (case i through command i mod 5);
+  // npm run test:deep (test/depth.ts): every case through every command
+  cases.forEach(([folder, message], i) =>
+    commands.forEach(([name, argv], c) => {
+      if (DEEP || c === i % commands.length) runs.push([name, folder.slice(dir.length + 1), argv(folder), `groundwire ${name}: ${message}\n`]);
+    }),
+  );
   it.each(runs)("%s: %s", async (_name, _folder, args, line) => {
     const r = await gw(args, { limitMs: 20_000 });
     expect(r.stderr).toBe(line);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { integerOption, numberOption, secondsOption } from "../../ts/cli/common.js";
 import { gw } from "../io/run-cli.js";
+import { spread } from "../depth.js";
 
 const KG = "test/fixtures/kernel/olympics.ttl";
 const BOOKS = ["novel/frankenstein", "diary/pepys-1660"];
@@ -93,7 +94,9 @@ const cases: Array<[string[], string]> = [
 ];
 
 describe.concurrent("numeric options through the CLI (dist/cli.cjs)", () => {
-  it.each(cases)("%j", async (args, line) => {
+  // npm test: 12 of the cases spread over every command (the parsers are tested whole above);
+  // npm run test:deep (test/depth.ts): all of them
+  it.each(spread(cases, 12))("%j", async (args, line) => {
     const r = await gw(args);
     expect(r.stderr).toBe(`groundwire ${line}\n`);
     expect(r.code).toBe(2);
