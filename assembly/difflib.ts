@@ -218,3 +218,104 @@ export function matchingCharactersSparse(a: usize, la: i32, lb: i32, posStart: u
   }
   return total;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Giving up early: the matching total of a window, abandoned once its ratio is sure to be below a
+// floor (the TS twin and the proof: ts/match/sequence-match.ts `createRangeLcs`,
+// `matchingCharactersAbove`).
+
+/**
+ * LCS of a[alo, ahi) (ids at `a`) and the quote's b[blo, bhi): Hyyrö's recurrence over only the
+ * blocks of `peq` that meet [blo, bhi), masks cut to the range (below blo V stays ones and carries
+ * nothing up; above bhi nothing reaches down). `vbits`: work space of `blocks` u64.
+ */
+export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
+  if (alo >= ahi || blo >= bhi) return 0;
+  const k0 = blo >> 6;
+  const k1 = (bhi - 1) >> 6;
+  const loMask: u64 = ~(<u64>0) << <u64>(blo & 63);
+  const bits = bhi - (k1 << 6); // 1..64 bits of block k1 in the range
+  const hiMask: u64 = bits >= 64 ? ~(<u64>0) : (<u64>1 << <u64>bits) - 1;
+  if (k0 == k1) {
+    const m = loMask & hiMask;
+    let v: u64 = ~(<u64>0);
+    for (let i = alo; i < ahi; i++) {
+      const c = load<i32>(a + (<usize>i << 2));
+      const pm = load<u64>(peq + ((<usize>c * <usize>blocks + <usize>k0) << 3)) & m;
+      v = (v + (v & pm)) | (v & ~pm);
+    }
+    return <i32>popcnt(~v & m);
+  }
+  for (let k = k0; k <= k1; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
+  for (let i = alo; i < ahi; i++) {
+    const c = load<i32>(a + (<usize>i << 2));
+    if (load<i32>(countB + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
+    const row = peq + ((<usize>c * <usize>blocks) << 3);
+    let carry: u64 = 0;
+    for (let k = k0; k <= k1; k++) {
+      const vp = vbits + (<usize>k << 3);
+      const v = load<u64>(vp);
+      let pm = load<u64>(row + (<usize>k << 3));
+      if (k == k0) pm &= loMask;
+      if (k == k1) pm &= hiMask;
+      const u = v & pm;
+      const t = v + carry;
+      const c1: u64 = <u64>(t < v);
+      const x = t + u;
+      carry = c1 | <u64>(x < t);
+      store<u64>(vp, x | (v & ~pm));
+    }
+  }
+  let zeros = 0;
+  for (let k = k0; k <= k1; k++) {
+    let m: u64 = ~(<u64>0);
+    if (k == k0) m &= loMask;
+    if (k == k1) m &= hiMask;
+    zeros += <i32>popcnt(~load<u64>(vbits + (<usize>k << 3)) & m);
+  }
+  return zeros;
+}
+
+/**
+ * `matchingCharactersSparse`, giving up (-1) once 2·(total + Σ LCS of the ranges still to split)
+ * / (la + lb) < floor; else difflib's M exactly. `stack`: 32 bytes × (quote length + 2) — each
+ * range carries its LCS; `blocks`, `peq`, `countB`, `vbits` as in `lcsRange`.
+ */
+export function matchingCharactersAbove(
+  a: usize, la: i32, lb: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, stack: usize,
+  blocks: i32, peq: usize, countB: usize, vbits: usize, floor: f64,
+): i32 {
+  let top: usize = stack;
+  let total = 0;
+  let pending = 0;
+  const length = <f64>(la + lb);
+  store<i32>(top, 0); store<i32>(top, la, 4); store<i32>(top, 0, 8); store<i32>(top, lb, 12); store<i32>(top, 0, 16);
+  top += 32;
+  while (top > stack) {
+    top -= 32;
+    const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
+    pending -= load<i32>(top, 16);
+    const k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
+    if (k == 0) continue;
+    const i = lmI, j = lmJ;
+    total += k;
+    if (alo < i && blo < j) {
+      const x = lcsRange(a, alo, i, blo, j, blocks, peq, countB, vbits);
+      if (x > 0) {
+        store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12); store<i32>(top, x, 16);
+        top += 32;
+        pending += x;
+      }
+    }
+    if (i + k < ahi && j + k < bhi) {
+      const x = lcsRange(a, i + k, ahi, j + k, bhi, blocks, peq, countB, vbits);
+      if (x > 0) {
+        store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12); store<i32>(top, x, 16);
+        top += 32;
+        pending += x;
+      }
+    }
+    if (<f64>(2 * (total + pending)) / length < floor) return -1;
+  }
+  return total;
+}

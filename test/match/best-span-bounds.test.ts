@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createQuoteMatcher } from "../../ts/match/best-span.js";
-import { createLcsRun, sequenceRatio } from "../../ts/match/sequence-match.js";
+import { createLcsRun, createMatchScratch, createRangeLcs, matchingCharacters, matchingCharactersAbove, ratioOf, sequenceRatio } from "../../ts/match/sequence-match.js";
 import { words } from "../../ts/match/words.js";
 import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { mulberry32 } from "../prng.js";
@@ -119,18 +119,18 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
   });
 });
 
-describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
-  /** LCS by the textbook dynamic programme. */
-  function lcsDp(a: number[], b: number[]): number {
-    let prev = new Array(b.length + 1).fill(0);
-    for (const x of a) {
-      const cur = [0];
-      for (let j = 0; j < b.length; j++) cur.push(x === b[j] ? prev[j] + 1 : Math.max(prev[j + 1], cur[j]));
-      prev = cur;
-    }
-    return prev[b.length];
+/** LCS by the textbook dynamic programme. */
+function lcsDp(a: number[], b: number[]): number {
+  let prev = new Array(b.length + 1).fill(0);
+  for (const x of a) {
+    const cur = [0];
+    for (let j = 0; j < b.length; j++) cur.push(x === b[j] ? prev[j] + 1 : Math.max(prev[j + 1], cur[j]));
+    prev = cur;
   }
+  return prev[b.length];
+}
 
+describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
   it("gives the LCS of every prefix fed, for quotes across block edges (31–33, 63–65, 95–97 ids)", () => {
     const rand = mulberry32(7);
     for (const lb of [1, 31, 32, 33, 63, 64, 65, 95, 96, 97, 200]) {
@@ -147,5 +147,50 @@ describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
         }
       }
     }
+  });
+});
+
+describe("createRangeLcs and matchingCharactersAbove (giving a window up midway)", () => {
+  it("createRangeLcs gives the LCS of any sub-rectangle, ranges across block edges", () => {
+    const rand = mulberry32(11);
+    for (const lb of [1, 31, 32, 33, 64, 65, 97, 200]) {
+      for (let t = 0; t < depth(20, 200); t++) {
+        const sigma = 2 + Math.floor(rand() * 6);
+        const b = Array.from({ length: lb }, () => Math.floor(rand() * sigma));
+        const a = Array.from({ length: 5 + Math.floor(rand() * 150) }, () => Math.floor(rand() * (sigma + 1)));
+        const lcs = createRangeLcs(b, sigma + 1);
+        const blo = Math.floor(rand() * lb);
+        const bhi = blo + 1 + Math.floor(rand() * (lb - blo));
+        const alo = Math.floor(rand() * a.length);
+        const ahi = alo + Math.floor(rand() * (a.length - alo + 1));
+        expect(lcs(a, 0, alo, ahi, blo, bhi), `lb ${lb}, a[${alo}, ${ahi}) b[${blo}, ${bhi})`).toBe(lcsDp(a.slice(alo, ahi), b.slice(blo, bhi)));
+      }
+    }
+  });
+
+  it("matchingCharactersAbove is difflib's total, or -1 only when the ratio is below the floor", () => {
+    const rand = mulberry32(12);
+    let gaveUp = 0;
+    let kept = 0;
+    for (let t = 0; t < depth(300, 3000); t++) {
+      const sigma = 2 + Math.floor(rand() * 12);
+      const lb = 1 + Math.floor(rand() * 150);
+      const b = Array.from({ length: lb }, () => Math.floor(rand() * sigma));
+      const a = Array.from({ length: 1 + Math.floor(rand() * 150) }, () => Math.floor(rand() * (sigma + 1)));
+      const exact = matchingCharacters(a, 0, a.length, b, lb);
+      const ratio = ratioOf(exact, a.length + lb);
+      const floor = Math.max(0, ratio + (rand() - 0.5) * 0.3);
+      const got = matchingCharactersAbove(a, 0, a.length, b, lb, createMatchScratch(lb), createRangeLcs(b, sigma + 1), floor);
+      if (got < 0) {
+        gaveUp++;
+        expect(ratio, `case ${t}`).toBeLessThan(floor);
+      } else {
+        kept++;
+        expect(got, `case ${t}`).toBe(exact);
+      }
+    }
+    // the sample has both outcomes
+    expect(gaveUp).toBeGreaterThan(0);
+    expect(kept).toBeGreaterThan(0);
   });
 });

@@ -236,3 +236,106 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
     },
   };
 }
+
+/**
+ * The LCS of a sub-rectangle, a[aOff + alo, aOff + ahi) against b[blo, bhi), for a fixed `b`:
+ * Hyyrö's recurrence (as `createLcsRun`) over only b's blocks that meet [blo, bhi), with the
+ * position masks cut to the range. Why the cut is exact: below blo, V starts at ones and the
+ * mask is 0, so those bits add 0 with no carry in — they stay ones and carry nothing into the
+ * range; above bhi, bits change but carries run only upward, so nothing reaches the range. The
+ * zeros of V inside the range are then the LCS of b[blo, bhi), as if b were only that.
+ * The TS twin of assembly/difflib.ts `lcsRange`. Work: (ahi-alo)·(blocks met) word steps.
+ */
+export type RangeLcs = (a: ArrayLike<number>, aOff: number, alo: number, ahi: number, blo: number, bhi: number) => number;
+
+export function createRangeLcs(b: ArrayLike<number>, alphabetSize: number): RangeLcs {
+  const lb = b.length;
+  const blocks = Math.max(1, (lb + 31) >>> 5);
+  const peq = new Uint32Array(alphabetSize * blocks);
+  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
+  const v = new Uint32Array(blocks);
+  return (a, aOff, alo, ahi, blo, bhi) => {
+    if (alo >= ahi || blo >= bhi) return 0;
+    const k0 = blo >>> 5;
+    const k1 = (bhi - 1) >>> 5;
+    const loMask = (0xffffffff << (blo & 31)) >>> 0;
+    const top = bhi - (k1 << 5); // 1..32 bits of block k1 in the range
+    const hiMask = top >= 32 ? 0xffffffff : ((1 << top) - 1) >>> 0;
+    v.fill(0xffffffff, k0, k1 + 1);
+    for (let i = aOff + alo; i < aOff + ahi; i++) {
+      const c = a[i];
+      if (!(c >= 0 && c < alphabetSize)) continue;
+      const row = c * blocks;
+      let carry = 0;
+      for (let k = k0; k <= k1; k++) {
+        let pm = peq[row + k];
+        if (k === k0) pm &= loMask;
+        if (k === k1) pm &= hiMask;
+        const vk = v[k];
+        if (pm === 0 && carry === 0) continue;
+        const sum = vk + ((vk & pm) >>> 0) + carry;
+        carry = sum > 0xffffffff ? 1 : 0;
+        v[k] = (sum >>> 0) | (vk & ~pm);
+      }
+    }
+    let zeros = 0;
+    for (let k = k0; k <= k1; k++) {
+      let m = 0xffffffff;
+      if (k === k0) m &= loMask;
+      if (k === k1) m &= hiMask;
+      zeros += popcount32(~v[k] & m);
+    }
+    return zeros;
+  };
+}
+
+/**
+ * `matchingCharacters`, given up as soon as the window's ratio is sure to be below `floor`:
+ * returns -1 then, else difflib's M exactly. The same recursion; after each longest block, an
+ * upper bound of the final M is `total + Σ LCS(r)` over the ranges r still to split (`lcs` gives
+ * each range's LCS once, when it is pushed). Why it bounds M: the recursion's blocks inside a
+ * pending range depend on that range's contents only (no junk), and they lie in increasing order
+ * in both of its sides, so they form a common subsequence of the range: at most its LCS. Once
+ * `ratioOf(bound, la + lb) < floor`, the final ratio — the same double expression over a smaller
+ * or equal integer — is < floor too. Worst case as `matchingCharacters` plus the LCS runs.
+ */
+export function matchingCharactersAbove(
+  a: ArrayLike<number>, aOff: number, la: number,
+  b: ArrayLike<number>, lb: number,
+  scratch: MatchScratch, lcs: RangeLcs, floor: number,
+): number {
+  if (scratch.prev.length < lb + 1) {
+    scratch.prev = new Int32Array(lb + 1);
+    scratch.cur = new Int32Array(lb + 1);
+  }
+  if (scratch.stack.length < 5 * (la + lb + 2)) scratch.stack = new Int32Array(5 * (la + lb + 2));
+  const stack = scratch.stack;
+  const length = la + lb;
+  let top = 0;
+  let total = 0;
+  let pending = 0; // Σ LCS of the ranges on the stack
+  stack[top++] = 0; stack[top++] = la; stack[top++] = 0; stack[top++] = lb; stack[top++] = 0;
+  while (top > 0) {
+    const l = stack[--top], bhi = stack[--top], blo = stack[--top], ahi = stack[--top], alo = stack[--top];
+    pending -= l;
+    const [i, j, k] = longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
+    if (k === 0) continue;
+    total += k;
+    if (alo < i && blo < j) {
+      const x = lcs(a, aOff, alo, i, blo, j);
+      if (x > 0) {
+        stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j; stack[top++] = x;
+        pending += x;
+      }
+    }
+    if (i + k < ahi && j + k < bhi) {
+      const x = lcs(a, aOff, i + k, ahi, j + k, bhi);
+      if (x > 0) {
+        stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi; stack[top++] = x;
+        pending += x;
+      }
+    }
+    if (ratioOf(total + pending, length) < floor) return -1;
+  }
+  return total;
+}
