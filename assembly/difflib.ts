@@ -277,13 +277,41 @@ export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, block
 }
 
 /**
+ * difflib's first (longest) block of the window a[0, la) and the quote (ties: smallest i, then j)
+ * from its source's rows of common runs: `runs` points at the window's first character's pair
+ * (longest run ending there, counted from the source's start; the smallest j reaching it). Rows
+ * before R (the window's largest run) are run afresh; later rows are the source's. Returns the
+ * size; the block's i, j in lmI, lmJ (`firstBlockI`, `firstBlockJ`). The TS twin and the proof:
+ * ts/match/sequence-match.ts `firstBlock`.
+ */
+export function firstBlock(a: usize, la: i32, lb: i32, runs: usize, posStart: usize, pos: usize, rows: usize, rowStride: usize): i32 {
+  let r = 0;
+  for (let p = 0; p < la; p++) r = max(r, load<i32>(runs + (<usize>p << 3)));
+  const head = min(la, r);
+  let k = longestMatchSparse(a, 0, head, 0, lb, posStart, pos, rows, rowStride);
+  for (let p = head; p < la; p++) {
+    const x = load<i32>(runs + (<usize>p << 3));
+    if (x > k) {
+      k = x;
+      lmI = p - x + 1;
+      lmJ = load<i32>(runs + (<usize>p << 3), 4) - x + 1;
+    }
+  }
+  return k;
+}
+
+export function firstBlockI(): i32 { return lmI; }
+export function firstBlockJ(): i32 { return lmJ; }
+
+/**
  * `matchingCharactersSparse`, giving up (-1) once 2·(total + Σ LCS of the ranges still to split)
  * / (la + lb) < floor; else difflib's M exactly. `stack`: 32 bytes × (quote length + 2) — each
- * range carries its LCS; `blocks`, `peq`, `countB`, `vbits` as in `lcsRange`.
+ * range carries its LCS; `blocks`, `peq`, `countB`, `vbits` as in `lcsRange`; (fi, fj, fk): the
+ * root's longest block when fk ≥ 0 (from `firstBlock`), else found here.
  */
 export function matchingCharactersAbove(
   a: usize, la: i32, lb: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, stack: usize,
-  blocks: i32, peq: usize, countB: usize, vbits: usize, floor: f64,
+  blocks: i32, peq: usize, countB: usize, vbits: usize, floor: f64, fi: i32, fj: i32, fk: i32,
 ): i32 {
   let top: usize = stack;
   let total = 0;
@@ -295,9 +323,16 @@ export function matchingCharactersAbove(
     top -= 32;
     const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
     pending -= load<i32>(top, 16);
-    const k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
+    let k: i32, i: i32, j: i32;
+    if (fk >= 0) {
+      // the root's longest block, given
+      k = fk; i = fi; j = fj;
+      fk = -1;
+    } else {
+      k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
+      i = lmI; j = lmJ;
+    }
     if (k == 0) continue;
-    const i = lmI, j = lmJ;
     total += k;
     if (alo < i && blo < j) {
       const x = lcsRange(a, alo, i, blo, j, blocks, peq, countB, vbits);

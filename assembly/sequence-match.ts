@@ -37,7 +37,7 @@
 //   [8] RATIOS       f64 x quotes
 //   [9..] private work space (counts, DP rows, stack of 32-byte ranges, bit masks, one i32 per window, one f64 per source)
 
-import { lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove } from "./difflib";
+import { firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -69,6 +69,8 @@ let POS_START: usize = 0; // i32 x alphabet+1: the quote's positions of id c are
 let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
+let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (runsOf), per source when first needed
+let RAN: usize = 0; // i32 per source: 1 once its RUNS are filled for the quote in hand
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
 let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
 let capWindows: i32 = 0;
@@ -104,6 +106,7 @@ export function seqReserve(
   if (poolChars > capPoolChars) {
     capPoolChars = grow(capPoolChars, poolChars);
     POOL_CHARS = heap.alloc(<usize>capPoolChars << 2);
+    RUNS = heap.alloc(<usize>capPoolChars << 3);
     moved = true;
   }
   if (poolWords > capPoolWords) {
@@ -116,6 +119,7 @@ export function seqReserve(
     capSources = grow(capSources, sources + 1);
     SOURCE_WORDS = heap.alloc(<usize>capSources << 2);
     SRC_BOUND = heap.alloc(<usize>capSources << 2);
+    RAN = heap.alloc(<usize>capSources << 2);
     moved = true;
   }
   if (quoteChars > capQuoteChars) {
@@ -167,8 +171,42 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
  * form, or -1 once its ratio is sure to be below `floor` (difflib.ts `matchingCharactersAbove`).
  */
 @inline
-function matchingSparseAbove(a: usize, la: i32, lb: i32, floor: f64): i32 {
-  return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor);
+function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64): i32 {
+  const a = POOL_CHARS + (<usize>start << 2);
+  const k = firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE);
+  return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k);
+}
+
+/**
+ * The source's rows of common runs with the quote b (QUOTE ids at `b`), for `firstBlock`: for
+ * each pool character p in [from, to), RUNS[2p] = the longest common run ending at a[p] and some
+ * b[j] (counted from `from`), RUNS[2p+1] = the smallest such j (-1 when 0). difflib's dynamic
+ * programme over the whole source, once per source and quote, on the DP rows: O((to-from)·lb).
+ */
+function runsOf(from: i32, to: i32, b: usize, lb: i32): void {
+  let prev = ROW_PREV;
+  let cur = ROW_CUR;
+  memory.fill(prev, 0, <usize>(lb + 1) << 2);
+  store<i32>(cur, 0);
+  for (let p = from; p < to; p++) {
+    const ap = load<i32>(POOL_CHARS + (<usize>p << 2));
+    let top = 0;
+    let at = -1;
+    for (let j = 0; j < lb; j++) {
+      const oj = <usize>j << 2;
+      const k = load<i32>(b + oj) == ap ? load<i32>(prev + oj) + 1 : 0;
+      store<i32>(cur + oj + 4, k);
+      if (k > top) {
+        top = k;
+        at = j;
+      }
+    }
+    store<i32>(RUNS + (<usize>p << 3), top);
+    store<i32>(RUNS + (<usize>p << 3), at, 4);
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
 }
 
 // Bounds are kept as buckets of 1/BUCKETS: bucket(ub) = floor(ub * BUCKETS), 0 .. BUCKETS
@@ -281,7 +319,7 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
  */
 let BEST_AT: i32 = -1;
 
-function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
+function batch(nSources: i32, b: usize, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
   const lw = max(1, n - 2);
   let idx = 0;
   for (let s = 0; s < nSources; s++) {
@@ -302,7 +340,11 @@ function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res:
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
         // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
-        const m = matchingSparseAbove(POOL_CHARS + (<usize>start << 2), la, lb, best);
+        if (load<i32>(RAN + (<usize>s << 2)) == 0) {
+          runsOf(load<i32>(CHAR_START + (<usize>w0 << 2)), load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)), b, lb);
+          store<i32>(RAN + (<usize>s << 2), 1);
+        }
+        const m = matchingSparseAbove(start, la, lb, best);
         if (m < 0) continue;
         const ratio = <f64>(2 * m) / <f64>(la + lb);
         if (ratio > best || (ratio == best && ratio > 0 && idx < BEST_AT)) {
@@ -360,6 +402,7 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
   // bound every window, then best first: batches of windows by falling bound, until every
   // window left has a bound below the best ratio found
   memory.fill(HIST, 0, <usize>(BUCKETS + 1) << 2);
+  memory.fill(RAN, 0, <usize>nSources << 2);
   boundsPass(nSources, lb, n, words64);
   let best: f64 = 0;
   BEST_AT = -1;
@@ -369,7 +412,7 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
     let lo = hi;
     let count = 0;
     while (lo > 0 && count < want) count += load<i32>(HIST + (<usize>--lo << 2));
-    best = batch(nSources, lb, n, lo, hi, best, res);
+    best = batch(nSources, b, lb, n, lo, hi, best, res);
     if (best * <f64>BUCKETS >= <f64>lo) break; // every window not scored has a bound < lo / BUCKETS <= best
     hi = lo;
     want <<= 2;

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createQuoteMatcher } from "../../ts/match/best-span.js";
-import { createLcsRun, createMatchScratch, createRangeLcs, matchingCharacters, matchingCharactersAbove, ratioOf, sequenceRatio } from "../../ts/match/sequence-match.js";
+import { createLcsRun, createMatchScratch, createRangeLcs, firstBlock, longestMatch, matchingCharacters, matchingCharactersAbove, ratioOf, runsOf, sequenceRatio } from "../../ts/match/sequence-match.js";
 import { words } from "../../ts/match/words.js";
 import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { mulberry32 } from "../prng.js";
@@ -150,7 +150,7 @@ describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
   });
 });
 
-describe("createRangeLcs and matchingCharactersAbove (giving a window up midway)", () => {
+describe("createRangeLcs, firstBlock and matchingCharactersAbove (giving a window up midway)", () => {
   it("createRangeLcs gives the LCS of any sub-rectangle, ranges across block edges", () => {
     const rand = mulberry32(11);
     for (const lb of [1, 31, 32, 33, 64, 65, 97, 200]) {
@@ -168,6 +168,32 @@ describe("createRangeLcs and matchingCharactersAbove (giving a window up midway)
     }
   });
 
+  it("firstBlock gives longestMatch's block (difflib's ties) of every window, from the source's rows", () => {
+    const rand = mulberry32(13);
+    for (let t = 0; t < depth(40, 400); t++) {
+      const sigma = 2 + Math.floor(rand() * 8);
+      const b = Array.from({ length: 1 + Math.floor(rand() * 100) }, () => Math.floor(rand() * sigma));
+      // a text with stretches copied from b, so long common runs (and clamped ones) occur
+      const a: number[] = [];
+      while (a.length < 300) {
+        if (rand() < 0.3) {
+          const at = Math.floor(rand() * b.length);
+          a.push(...b.slice(at, at + 1 + Math.floor(rand() * 20)));
+        } else a.push(Math.floor(rand() * (sigma + 1)));
+      }
+      const from = 7;
+      const runs = new Int32Array(2 * a.length);
+      runsOf(a, from, a.length, b, runs);
+      const scratch = createMatchScratch(b.length);
+      for (let w = 0; w < 30; w++) {
+        const start = from + Math.floor(rand() * (a.length - from));
+        const la = Math.floor(rand() * (a.length - start + 1));
+        const want = longestMatch(a, start, 0, la, b, 0, b.length, scratch);
+        expect(firstBlock(a, start, la, b, runs, scratch), `case ${t}, window [${start}, +${la})`).toEqual(want);
+      }
+    }
+  });
+
   it("matchingCharactersAbove is difflib's total, or -1 only when the ratio is below the floor", () => {
     const rand = mulberry32(12);
     let gaveUp = 0;
@@ -180,7 +206,10 @@ describe("createRangeLcs and matchingCharactersAbove (giving a window up midway)
       const exact = matchingCharacters(a, 0, a.length, b, lb);
       const ratio = ratioOf(exact, a.length + lb);
       const floor = Math.max(0, ratio + (rand() - 0.5) * 0.3);
-      const got = matchingCharactersAbove(a, 0, a.length, b, lb, createMatchScratch(lb), createRangeLcs(b, sigma + 1), floor);
+      const scratch = createMatchScratch(lb);
+      // the root's block found inside, or given (as the scan gives it, from firstBlock)
+      const first = rand() < 0.5 ? null : longestMatch(a, 0, 0, a.length, b, 0, lb, scratch);
+      const got = matchingCharactersAbove(a, 0, a.length, b, lb, scratch, createRangeLcs(b, sigma + 1), floor, first);
       if (got < 0) {
         gaveUp++;
         expect(ratio, `case ${t}`).toBeLessThan(floor);

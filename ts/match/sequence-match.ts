@@ -298,11 +298,13 @@ export function createRangeLcs(b: ArrayLike<number>, alphabetSize: number): Rang
  * in both of its sides, so they form a common subsequence of the range: at most its LCS. Once
  * `ratioOf(bound, la + lb) < floor`, the final ratio — the same double expression over a smaller
  * or equal integer — is < floor too. Worst case as `matchingCharacters` plus the LCS runs.
+ * `first`, when given, is the root's longest block `longestMatch(a, aOff, 0, la, b, 0, lb)`
+ * (the caller may find it faster: `firstBlock`).
  */
 export function matchingCharactersAbove(
   a: ArrayLike<number>, aOff: number, la: number,
   b: ArrayLike<number>, lb: number,
-  scratch: MatchScratch, lcs: RangeLcs, floor: number,
+  scratch: MatchScratch, lcs: RangeLcs, floor: number, first: MatchBlock | null = null,
 ): number {
   if (scratch.prev.length < lb + 1) {
     scratch.prev = new Int32Array(lb + 1);
@@ -318,7 +320,9 @@ export function matchingCharactersAbove(
   while (top > 0) {
     const l = stack[--top], bhi = stack[--top], blo = stack[--top], ahi = stack[--top], alo = stack[--top];
     pending -= l;
-    const [i, j, k] = longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
+    // the root's longest block may be given (`first`: found by the caller with difflib's ties)
+    const [i, j, k] = first ?? longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
+    first = null;
     if (k === 0) continue;
     total += k;
     if (alo < i && blo < j) {
@@ -338,4 +342,61 @@ export function matchingCharactersAbove(
     if (ratioOf(total + pending, length) < floor) return -1;
   }
   return total;
+}
+
+/**
+ * The longest common runs of a text and the quote b, row by row: for each p in [from, to),
+ * runs[2p] = max over j of R(p, j), the length of the common run ending at a[p] and b[j] (counted
+ * from `from`), and runs[2p+1] the smallest j that reaches it (R = 0 everywhere: 0, -1).
+ * difflib's dynamic programme over the whole text, once per source and quote: O((to-from)·lb).
+ */
+export function runsOf(a: ArrayLike<number>, from: number, to: number, b: ArrayLike<number>, runs: Int32Array): void {
+  const lb = b.length;
+  let prev = new Int32Array(lb + 1);
+  let cur = new Int32Array(lb + 1);
+  for (let p = from; p < to; p++) {
+    const ap = a[p];
+    let top = 0;
+    let at = -1;
+    for (let j = 0; j < lb; j++) {
+      const k = b[j] === ap ? prev[j] + 1 : 0;
+      cur[j + 1] = k;
+      if (k > top) {
+        top = k;
+        at = j;
+      }
+    }
+    runs[2 * p] = top;
+    runs[2 * p + 1] = at;
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
+}
+
+/**
+ * difflib's first (longest) block of the window a[start, start+la) and b —
+ * `longestMatch(a, start, 0, la, b, 0, lb)`, ties as difflib: the smallest i, then j — from the
+ * source's rows (`runsOf`) in O(la + R·lb), R the window's largest row maximum.
+ * Why exact: the window's own run ending at (p, j) is min(R(p, j), p - start + 1); on a row with
+ * p - start + 1 ≥ R every R(p, j) ≤ R fits, so the row is the source's, its largest run
+ * runs[2p] first reached at runs[2p+1]. The rows before start + R are run afresh by `longestMatch`
+ * (which keeps the first strictly longer block in the order rows, then j). Then each later row,
+ * in order, replaces the block when its largest run is strictly longer, at the first j reaching
+ * it — the block difflib's scan of that row ends with.
+ */
+export function firstBlock(a: ArrayLike<number>, start: number, la: number, b: ArrayLike<number>, runs: Int32Array, scratch: MatchScratch): MatchBlock {
+  let r = 0;
+  for (let p = start; p < start + la; p++) if (runs[2 * p] > r) r = runs[2 * p];
+  const head = Math.min(la, r);
+  const block = longestMatch(a, start, 0, head, b, 0, b.length, scratch);
+  for (let p = start + head; p < start + la; p++) {
+    const k = runs[2 * p];
+    if (k > block[2]) {
+      block[0] = p - start - k + 1;
+      block[1] = runs[2 * p + 1] - k + 1;
+      block[2] = k;
+    }
+  }
+  return block;
 }
