@@ -334,21 +334,21 @@ export function matchingCharactersAbove(
     }
     if (k == 0) continue;
     total += k;
-    if (alo < i && blo < j) {
-      const x = lcsRange(a, alo, i, blo, j, blocks, peq, countB, vbits);
-      if (x > 0) {
-        store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12); store<i32>(top, x, 16);
-        top += 32;
-        pending += x;
-      }
+    const left = alo < i && blo < j ? lcsRange(a, alo, i, blo, j, blocks, peq, countB, vbits) : 0;
+    const right = i + k < ahi && j + k < bhi ? lcsRange(a, i + k, ahi, j + k, bhi, blocks, peq, countB, vbits) : 0;
+    pending += left + right;
+    // the range of smaller LCS is split first (pushed last), as the TS twin does
+    if (left > 0 && left > right) {
+      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12); store<i32>(top, left, 16);
+      top += 32;
     }
-    if (i + k < ahi && j + k < bhi) {
-      const x = lcsRange(a, i + k, ahi, j + k, bhi, blocks, peq, countB, vbits);
-      if (x > 0) {
-        store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12); store<i32>(top, x, 16);
-        top += 32;
-        pending += x;
-      }
+    if (right > 0) {
+      store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12); store<i32>(top, right, 16);
+      top += 32;
+    }
+    if (left > 0 && left <= right) {
+      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12); store<i32>(top, left, 16);
+      top += 32;
     }
     if (<f64>(2 * (total + pending)) / length < floor) return -1;
   }

@@ -325,19 +325,19 @@ export function matchingCharactersAbove(
     first = null;
     if (k === 0) continue;
     total += k;
-    if (alo < i && blo < j) {
-      const x = lcs(a, aOff, alo, i, blo, j);
-      if (x > 0) {
-        stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j; stack[top++] = x;
-        pending += x;
-      }
+    const left = alo < i && blo < j ? lcs(a, aOff, alo, i, blo, j) : 0;
+    const right = i + k < ahi && j + k < bhi ? lcs(a, aOff, i + k, ahi, j + k, bhi) : 0;
+    pending += left + right;
+    // the range of smaller LCS is split first (pushed last): the cheaper split (measured: less
+    // work before giving up than larger first); the order never changes the total
+    if (left > 0 && left > right) {
+      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j; stack[top++] = left;
     }
-    if (i + k < ahi && j + k < bhi) {
-      const x = lcs(a, aOff, i + k, ahi, j + k, bhi);
-      if (x > 0) {
-        stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi; stack[top++] = x;
-        pending += x;
-      }
+    if (right > 0) {
+      stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi; stack[top++] = right;
+    }
+    if (left > 0 && left <= right) {
+      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j; stack[top++] = left;
     }
     if (ratioOf(total + pending, length) < floor) return -1;
   }
