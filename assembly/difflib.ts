@@ -300,6 +300,53 @@ export function firstBlock(a: usize, la: i32, lb: i32, runs: usize, posStart: us
   return k;
 }
 
+/**
+ * The rows of common runs of a[from, to) (ids at `a`, indexed from `a`) and the quote, for
+ * `firstBlock`: for each p, runs[2p] = the longest common run ending at a[p] and some quote
+ * position j (counted from `from`), runs[2p+1] = the smallest such j (-1 when none). difflib's
+ * dynamic programme in the sparse form of `longestMatchSparse` (only the quote's positions of
+ * a[p] are visited; a row's pair is current when its stamp is the row's tick), so the same
+ * lengths as the dense one (ts/match/sequence-match.ts `runsOf`). Positions ascend, so the first
+ * j to reach the row's largest run is kept by a strict comparison.
+ */
+export function commonRuns(a: usize, from: i32, to: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, runs: usize): void {
+  if (tick > 0x3fffffff) {
+    memory.fill(rows, 0, rowStride << 1);
+    tick = 0;
+  }
+  let prevTick = ++tick;
+  let prevRow = rows + rowStride;
+  let curRow = rows;
+  for (let p = from; p < to; p++) {
+    const curTick = ++tick;
+    const c = <usize>load<i32>(a + (<usize>p << 2)) << 2;
+    const end = load<i32>(posStart + c, 4);
+    let top = 0;
+    let at = -1;
+    for (let q = load<i32>(posStart + c); q < end; q++) {
+      const j = load<i32>(pos + (<usize>q << 2));
+      let k = 1;
+      if (j > 0) {
+        const prev = prevRow + (<usize>(j - 1) << 3);
+        if (load<i32>(prev, 4) == prevTick) k = load<i32>(prev) + 1;
+      }
+      const cur = curRow + (<usize>j << 3);
+      store<i32>(cur, k);
+      store<i32>(cur, curTick, 4);
+      if (k > top) {
+        top = k;
+        at = j;
+      }
+    }
+    store<i32>(runs + (<usize>p << 3), top);
+    store<i32>(runs + (<usize>p << 3), at, 4);
+    prevTick = curTick;
+    const t = prevRow;
+    prevRow = curRow;
+    curRow = t;
+  }
+}
+
 export function firstBlockI(): i32 { return lmI; }
 export function firstBlockJ(): i32 { return lmJ; }
 

@@ -37,7 +37,7 @@
 //   [8] RATIOS       f64 x quotes
 //   [9..] private work space (counts, DP rows, stack of 32-byte ranges, bit masks, one i32 per window, one f64 per source)
 
-import { firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove } from "./difflib";
+import { commonRuns, firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -69,7 +69,7 @@ let POS_START: usize = 0; // i32 x alphabet+1: the quote's positions of id c are
 let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
-let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (runsOf), per source when first needed
+let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (difflib.ts commonRuns), per source when first needed
 let RAN: usize = 0; // i32 per source: 1 once its RUNS are filled for the quote in hand
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
 let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
@@ -177,37 +177,6 @@ function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64): i32 {
   return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k);
 }
 
-/**
- * The source's rows of common runs with the quote b (QUOTE ids at `b`), for `firstBlock`: for
- * each pool character p in [from, to), RUNS[2p] = the longest common run ending at a[p] and some
- * b[j] (counted from `from`), RUNS[2p+1] = the smallest such j (-1 when 0). difflib's dynamic
- * programme over the whole source, once per source and quote, on the DP rows: O((to-from)·lb).
- */
-function runsOf(from: i32, to: i32, b: usize, lb: i32): void {
-  let prev = ROW_PREV;
-  let cur = ROW_CUR;
-  memory.fill(prev, 0, <usize>(lb + 1) << 2);
-  store<i32>(cur, 0);
-  for (let p = from; p < to; p++) {
-    const ap = load<i32>(POOL_CHARS + (<usize>p << 2));
-    let top = 0;
-    let at = -1;
-    for (let j = 0; j < lb; j++) {
-      const oj = <usize>j << 2;
-      const k = load<i32>(b + oj) == ap ? load<i32>(prev + oj) + 1 : 0;
-      store<i32>(cur + oj + 4, k);
-      if (k > top) {
-        top = k;
-        at = j;
-      }
-    }
-    store<i32>(RUNS + (<usize>p << 3), top);
-    store<i32>(RUNS + (<usize>p << 3), at, 4);
-    const t = prev;
-    prev = cur;
-    cur = t;
-  }
-}
 
 // Bounds are kept as buckets of 1/BUCKETS: bucket(ub) = floor(ub * BUCKETS), 0 .. BUCKETS
 // (ub = 1 has a bucket of its own). BUCKETS is a power of two, so ub * BUCKETS is exact and
@@ -319,7 +288,7 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
  */
 let BEST_AT: i32 = -1;
 
-function batch(nSources: i32, b: usize, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
+function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
   const lw = max(1, n - 2);
   let idx = 0;
   for (let s = 0; s < nSources; s++) {
@@ -341,7 +310,7 @@ function batch(nSources: i32, b: usize, lb: i32, n: i32, lo: i32, hi: i32, best:
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
         // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
         if (load<i32>(RAN + (<usize>s << 2)) == 0) {
-          runsOf(load<i32>(CHAR_START + (<usize>w0 << 2)), load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)), b, lb);
+          commonRuns(POOL_CHARS, load<i32>(CHAR_START + (<usize>w0 << 2)), load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)), POS_START, POS, ROWS, ROW_STRIDE, RUNS);
           store<i32>(RAN + (<usize>s << 2), 1);
         }
         const m = matchingSparseAbove(start, la, lb, best);
@@ -412,7 +381,7 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
     let lo = hi;
     let count = 0;
     while (lo > 0 && count < want) count += load<i32>(HIST + (<usize>--lo << 2));
-    best = batch(nSources, b, lb, n, lo, hi, best, res);
+    best = batch(nSources, lb, n, lo, hi, best, res);
     if (best * <f64>BUCKETS >= <f64>lo) break; // every window not scored has a bound < lo / BUCKETS <= best
     hi = lo;
     want <<= 2;
