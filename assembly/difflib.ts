@@ -246,6 +246,30 @@ export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, block
     }
     return <i32>popcnt(~v & m);
   }
+  if (k1 - k0 <= 2) {
+    // two or three blocks in locals (most ranges of quotes up to 192 characters)
+    const three = k1 - k0 == 2;
+    let v0: u64 = ~(<u64>0), v1: u64 = ~(<u64>0), v2: u64 = ~(<u64>0);
+    const m1: u64 = three ? ~(<u64>0) : hiMask;
+    for (let i = alo; i < ahi; i++) {
+      const c = load<i32>(a + (<usize>i << 2));
+      const row = peq + ((<usize>c * <usize>blocks + <usize>k0) << 3);
+      const p0 = load<u64>(row) & loMask;
+      const p1 = load<u64>(row, 8) & m1;
+      const x0 = v0 + (v0 & p0);
+      const c0: u64 = <u64>(x0 < v0);
+      const t1 = v1 + c0;
+      const x1 = t1 + (v1 & p1);
+      if (three) {
+        const c1: u64 = <u64>(t1 < v1) | <u64>(x1 < t1);
+        const p2 = load<u64>(row, 16) & hiMask;
+        v2 = (v2 + (v2 & p2) + c1) | (v2 & ~p2);
+      }
+      v0 = x0 | (v0 & ~p0);
+      v1 = x1 | (v1 & ~p1);
+    }
+    return <i32>(popcnt(~v0 & loMask) + popcnt(~v1 & m1) + (three ? popcnt(~v2 & hiMask) : 0));
+  }
   for (let k = k0; k <= k1; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
   for (let i = alo; i < ahi; i++) {
     const c = load<i32>(a + (<usize>i << 2));
