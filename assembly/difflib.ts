@@ -221,8 +221,8 @@ export function matchingCharactersSparse(a: usize, la: i32, lb: i32, posStart: u
 
 // ---------------------------------------------------------------------------------------------
 // Giving up early: the matching total of a window, abandoned once its ratio is sure to be below a
-// floor (the TS twin and the proof: ts/match/sequence-match.ts `createRangeLcs`,
-// `matchingCharactersAbove`).
+// floor (the TS twin and the proof: ts/match/sequence-match.ts `LcsRun.range`,
+// `matchingCharactersAbove`), and the first block of a window from its source's rows of runs.
 
 /**
  * LCS of a[alo, ahi) (ids at `a`) and the quote's b[blo, bhi): Hyyrö's recurrence over only the
@@ -236,40 +236,6 @@ export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, block
   const loMask: u64 = ~(<u64>0) << <u64>(blo & 63);
   const bits = bhi - (k1 << 6); // 1..64 bits of block k1 in the range
   const hiMask: u64 = bits >= 64 ? ~(<u64>0) : (<u64>1 << <u64>bits) - 1;
-  if (k0 == k1) {
-    const m = loMask & hiMask;
-    let v: u64 = ~(<u64>0);
-    for (let i = alo; i < ahi; i++) {
-      const c = load<i32>(a + (<usize>i << 2));
-      const pm = load<u64>(peq + ((<usize>c * <usize>blocks + <usize>k0) << 3)) & m;
-      v = (v + (v & pm)) | (v & ~pm);
-    }
-    return <i32>popcnt(~v & m);
-  }
-  if (k1 - k0 <= 2) {
-    // two or three blocks in locals (most ranges of quotes up to 192 characters)
-    const three = k1 - k0 == 2;
-    let v0: u64 = ~(<u64>0), v1: u64 = ~(<u64>0), v2: u64 = ~(<u64>0);
-    const m1: u64 = three ? ~(<u64>0) : hiMask;
-    for (let i = alo; i < ahi; i++) {
-      const c = load<i32>(a + (<usize>i << 2));
-      const row = peq + ((<usize>c * <usize>blocks + <usize>k0) << 3);
-      const p0 = load<u64>(row) & loMask;
-      const p1 = load<u64>(row, 8) & m1;
-      const x0 = v0 + (v0 & p0);
-      const c0: u64 = <u64>(x0 < v0);
-      const t1 = v1 + c0;
-      const x1 = t1 + (v1 & p1);
-      if (three) {
-        const c1: u64 = <u64>(t1 < v1) | <u64>(x1 < t1);
-        const p2 = load<u64>(row, 16) & hiMask;
-        v2 = (v2 + (v2 & p2) + c1) | (v2 & ~p2);
-      }
-      v0 = x0 | (v0 & ~p0);
-      v1 = x1 | (v1 & ~p1);
-    }
-    return <i32>(popcnt(~v0 & loMask) + popcnt(~v1 & m1) + (three ? popcnt(~v2 & hiMask) : 0));
-  }
   for (let k = k0; k <= k1; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
   for (let i = alo; i < ahi; i++) {
     const c = load<i32>(a + (<usize>i << 2));
@@ -301,12 +267,19 @@ export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, block
 }
 
 /**
- * difflib's first (longest) block of the window a[0, la) and the quote (ties: smallest i, then j)
- * from its source's rows of common runs: `runs` points at the window's first character's pair
- * (longest run ending there, counted from the source's start; the smallest j reaching it). Rows
- * before R (the window's largest run) are run afresh; later rows are the source's. Returns the
- * size; the block's i, j in lmI, lmJ (`firstBlockI`, `firstBlockJ`). The TS twin and the proof:
- * ts/match/sequence-match.ts `firstBlock`.
+ * difflib's first (longest) block of the window a[0, la) and the quote — `longestMatch` over the
+ * whole window, ties as difflib: the smallest i, then j — from its source's rows of common runs
+ * (`commonRuns`): `runs` points at the window's first character's pair. O(la + R·(quote
+ * positions)), R the window's largest run. Returns the size; the block's i, j in lmI, lmJ
+ * (`firstBlockI`, `firstBlockJ`). The TS backend takes the same block by `longestMatch`.
+ * Why exact: write R(p, j) for the source's run ending at a[p] and b[j]; the window's own run
+ * there is min(R(p, j), p + 1) (p from the window's start). On a row with p + 1 ≥ R every
+ * R(p, j) ≤ R fits, so the row is the source's: its largest run runs[2p], first reached at
+ * runs[2p+1]. The rows before R are run afresh by `longestMatchSparse` (which keeps the first
+ * strictly longer block in the order rows, then j). Then each later row, in order, replaces the
+ * block when its largest run is strictly longer, at the first j reaching it — the block
+ * difflib's scan of that row ends with. (test/match/best-span-bounds.test.ts checks this
+ * construction against `longestMatch`, and the scan against the unbounded one.)
  */
 export function firstBlock(a: usize, la: i32, lb: i32, runs: usize, posStart: usize, pos: usize, rows: usize, rowStride: usize): i32 {
   let r = 0;
@@ -330,7 +303,7 @@ export function firstBlock(a: usize, la: i32, lb: i32, runs: usize, posStart: us
  * position j (counted from `from`), runs[2p+1] = the smallest such j (-1 when none). difflib's
  * dynamic programme in the sparse form of `longestMatchSparse` (only the quote's positions of
  * a[p] are visited; a row's pair is current when its stamp is the row's tick), so the same
- * lengths as the dense one (ts/match/sequence-match.ts `runsOf`). Positions ascend, so the first
+ * lengths as the dense one. Positions ascend, so the first
  * j to reach the row's largest run is kept by a strict comparison.
  */
 export function commonRuns(a: usize, from: i32, to: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, runs: usize): void {

@@ -30,7 +30,7 @@ import { ArgumentError } from "../errors.js";
 import { type Backend, type BackendRequest } from "../../bindings/wasm.js";
 import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { createLcsRun, createMatchScratch, createRangeLcs, firstBlock, matchingCharactersAbove, ratioOf, runsOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
+import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
@@ -192,8 +192,9 @@ const FIRST_BATCH = 32;
  *    looked at, when its largest bucket is below the batch or fails the same test. The best is
  *    the highest ratio, the first in the contract's order among equal ones. A window's exact ratio is itself given up as soon as
  *    it is sure to be below the best (`matchingCharactersAbove`: after each longest block, the
- *    blocks found plus the LCS of every range still to split bound difflib's M; proof there); its
- *    first block comes from its source's rows of common runs (`firstBlock`, proof there).
+ *    blocks found plus the LCS of every range still to split bound difflib's M; proof there). The
+ *    WASM twin finds a window's first block from its source's rows of common runs (faster, the
+ *    same block: assembly/difflib.ts `firstBlock`, proof there).
  *    The scan stops after
  *    the batch whose lowest bucket lo has lo ≤ best·BUCKETS, or after the last.
  * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
@@ -216,9 +217,6 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const { chars, charStart, charEnd, sourceWords } = pool;
   const scratch = createMatchScratch(lb);
   const run = createLcsRun(b, quote.alphabetSize);
-  const rangeLcs = createRangeLcs(b, quote.alphabetSize);
-  const runs = new Int32Array(2 * chars.length); // per source, on its first scored window: runsOf
-  const ran = new Uint8Array(sourceWords.length);
   const sources = sourceWords.length - 1;
 
   // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start)
@@ -276,13 +274,8 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
           const w = w0 + i;
           const start = charStart[w];
           const la = charEnd[w + size - 1] - start;
-          if (!ran[s]) {
-            runsOf(chars, charStart[w0], charEnd[w0 + nw - 1], b, runs);
-            ran[s] = 1;
-          }
           // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
-          const first = firstBlock(chars, start, la, b, runs, scratch);
-          const m = matchingCharactersAbove(chars, start, la, b, lb, scratch, rangeLcs, best, first);
+          const m = matchingCharactersAbove(chars, start, la, b, lb, scratch, run.range, best);
           if (m < 0) continue;
           const ratio = ratioOf(m, la + lb);
           if (ratio > best || (ratio === best && ratio > 0 && idx < bestAt)) {

@@ -102,28 +102,7 @@ export function matchingCharacters(
   b: ArrayLike<number>, lb: number,
   scratch: MatchScratch = createMatchScratch(lb, la + lb),
 ): number {
-  if (scratch.prev.length < lb + 1) {
-    scratch.prev = new Int32Array(lb + 1);
-    scratch.cur = new Int32Array(lb + 1);
-  }
-  if (scratch.stack.length < 4 * (la + lb + 2)) scratch.stack = new Int32Array(4 * (la + lb + 2));
-  const stack = scratch.stack;
-  let top = 0;
-  let total = 0;
-  stack[top++] = 0; stack[top++] = la; stack[top++] = 0; stack[top++] = lb;
-  while (top > 0) {
-    const bhi = stack[--top], blo = stack[--top], ahi = stack[--top], alo = stack[--top];
-    const [i, j, k] = longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
-    if (k === 0) continue;
-    total += k;
-    if (alo < i && blo < j) {
-      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j;
-    }
-    if (i + k < ahi && j + k < bhi) {
-      stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi;
-    }
-  }
-  return total;
+  return matchingCharactersAbove(a, aOff, la, b, lb, scratch, null, -1);
 }
 
 /**
@@ -193,7 +172,20 @@ export interface LcsRun {
   start(): void;
   feed(a: ArrayLike<number>, from: number, to: number): void;
   length(): number;
+  /**
+   * The LCS of a sub-rectangle, a[aOff + alo, aOff + ahi) against b[blo, bhi) (it shares the
+   * run's work space: read a fed run's `length` before calling it): Hyyrö's recurrence over only b's
+   * blocks that meet [blo, bhi), with the position masks cut to the range. Why the cut is exact:
+   * below blo, V starts at ones and the mask is 0, so those bits add 0 with no carry in — they
+   * stay ones and carry nothing into the range; above bhi, bits change but carries run only
+   * upward, so nothing reaches the range. The zeros of V inside the range are then the LCS of
+   * b[blo, bhi), as if b were only that. The TS twin of assembly/difflib.ts `lcsRange`.
+   * Work: (ahi-alo)·(blocks met) word steps.
+   */
+  range: RangeLcs;
 }
+
+export type RangeLcs = (a: ArrayLike<number>, aOff: number, alo: number, ahi: number, blo: number, bhi: number) => number;
 
 /** The LCS of `a` and the run's b, fed whole: `start`, `feed(a, 0, a.length)`, `length`. */
 export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
@@ -225,6 +217,31 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
         }
       }
     },
+    range(a, aOff, alo, ahi, blo, bhi) {
+      if (alo >= ahi || blo >= bhi) return 0;
+      const k0 = blo >>> 5;
+      const k1 = (bhi - 1) >>> 5;
+      const loMask = (0xffffffff << (blo & 31)) >>> 0;
+      const top = bhi - (k1 << 5); // 1..32 bits of block k1 in the range
+      const hiMask = top >= 32 ? 0xffffffff : ((1 << top) - 1) >>> 0;
+      const mask = (k: number) => (k === k0 ? loMask : 0xffffffff) & (k === k1 ? hiMask : 0xffffffff);
+      v.fill(0xffffffff, k0, k1 + 1);
+      for (let i = aOff + alo; i < aOff + ahi; i++) {
+        const c = a[i];
+        if (!(c >= 0 && c < alphabetSize)) continue;
+        let carry = 0;
+        for (let k = k0; k <= k1; k++) {
+          const pm = peq[c * blocks + k] & mask(k);
+          const vk = v[k];
+          const sum = vk + ((vk & pm) >>> 0) + carry;
+          carry = sum > 0xffffffff ? 1 : 0;
+          v[k] = (sum >>> 0) | (vk & ~pm);
+        }
+      }
+      let zeros = 0;
+      for (let k = k0; k <= k1; k++) zeros += popcount32(~v[k] & mask(k));
+      return zeros;
+    },
     length() {
       let zeros = 0;
       for (let k = 0; k < blocks; k++) {
@@ -238,58 +255,6 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
 }
 
 /**
- * The LCS of a sub-rectangle, a[aOff + alo, aOff + ahi) against b[blo, bhi), for a fixed `b`:
- * Hyyrö's recurrence (as `createLcsRun`) over only b's blocks that meet [blo, bhi), with the
- * position masks cut to the range. Why the cut is exact: below blo, V starts at ones and the
- * mask is 0, so those bits add 0 with no carry in — they stay ones and carry nothing into the
- * range; above bhi, bits change but carries run only upward, so nothing reaches the range. The
- * zeros of V inside the range are then the LCS of b[blo, bhi), as if b were only that.
- * The TS twin of assembly/difflib.ts `lcsRange`. Work: (ahi-alo)·(blocks met) word steps.
- */
-export type RangeLcs = (a: ArrayLike<number>, aOff: number, alo: number, ahi: number, blo: number, bhi: number) => number;
-
-export function createRangeLcs(b: ArrayLike<number>, alphabetSize: number): RangeLcs {
-  const lb = b.length;
-  const blocks = Math.max(1, (lb + 31) >>> 5);
-  const peq = new Uint32Array(alphabetSize * blocks);
-  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
-  const v = new Uint32Array(blocks);
-  return (a, aOff, alo, ahi, blo, bhi) => {
-    if (alo >= ahi || blo >= bhi) return 0;
-    const k0 = blo >>> 5;
-    const k1 = (bhi - 1) >>> 5;
-    const loMask = (0xffffffff << (blo & 31)) >>> 0;
-    const top = bhi - (k1 << 5); // 1..32 bits of block k1 in the range
-    const hiMask = top >= 32 ? 0xffffffff : ((1 << top) - 1) >>> 0;
-    v.fill(0xffffffff, k0, k1 + 1);
-    for (let i = aOff + alo; i < aOff + ahi; i++) {
-      const c = a[i];
-      if (!(c >= 0 && c < alphabetSize)) continue;
-      const row = c * blocks;
-      let carry = 0;
-      for (let k = k0; k <= k1; k++) {
-        let pm = peq[row + k];
-        if (k === k0) pm &= loMask;
-        if (k === k1) pm &= hiMask;
-        const vk = v[k];
-        if (pm === 0 && carry === 0) continue;
-        const sum = vk + ((vk & pm) >>> 0) + carry;
-        carry = sum > 0xffffffff ? 1 : 0;
-        v[k] = (sum >>> 0) | (vk & ~pm);
-      }
-    }
-    let zeros = 0;
-    for (let k = k0; k <= k1; k++) {
-      let m = 0xffffffff;
-      if (k === k0) m &= loMask;
-      if (k === k1) m &= hiMask;
-      zeros += popcount32(~v[k] & m);
-    }
-    return zeros;
-  };
-}
-
-/**
  * `matchingCharacters`, given up as soon as the window's ratio is sure to be below `floor`:
  * returns -1 then, else difflib's M exactly. The same recursion; after each longest block, an
  * upper bound of the final M is `total + Σ LCS(r)` over the ranges r still to split (`lcs` gives
@@ -298,13 +263,13 @@ export function createRangeLcs(b: ArrayLike<number>, alphabetSize: number): Rang
  * in both of its sides, so they form a common subsequence of the range: at most its LCS. Once
  * `ratioOf(bound, la + lb) < floor`, the final ratio — the same double expression over a smaller
  * or equal integer — is < floor too. Worst case as `matchingCharacters` plus the LCS runs.
- * `first`, when given, is the root's longest block `longestMatch(a, aOff, 0, la, b, 0, lb)`
- * (the caller may find it faster: `firstBlock`).
+ * With `lcs` null it never gives up: `matchingCharacters`. `first`, when given, is the root's longest block `longestMatch(a, aOff, 0, la, b, 0, lb)`
+ * (the WASM scan finds it faster: assembly/difflib.ts `firstBlock`).
  */
 export function matchingCharactersAbove(
   a: ArrayLike<number>, aOff: number, la: number,
   b: ArrayLike<number>, lb: number,
-  scratch: MatchScratch, lcs: RangeLcs, floor: number, first: MatchBlock | null = null,
+  scratch: MatchScratch, lcs: RangeLcs | null, floor: number, first: MatchBlock | null = null,
 ): number {
   if (scratch.prev.length < lb + 1) {
     scratch.prev = new Int32Array(lb + 1);
@@ -325,8 +290,9 @@ export function matchingCharactersAbove(
     first = null;
     if (k === 0) continue;
     total += k;
-    const left = alo < i && blo < j ? lcs(a, aOff, alo, i, blo, j) : 0;
-    const right = i + k < ahi && j + k < bhi ? lcs(a, aOff, i + k, ahi, j + k, bhi) : 0;
+    // without `lcs` (plain `matchingCharacters`): 1 marks a range to split, and nothing is given up
+    const left = alo < i && blo < j ? (lcs ? lcs(a, aOff, alo, i, blo, j) : 1) : 0;
+    const right = i + k < ahi && j + k < bhi ? (lcs ? lcs(a, aOff, i + k, ahi, j + k, bhi) : 1) : 0;
     pending += left + right;
     // the range of smaller LCS is split first (pushed last): the cheaper split (measured: less
     // work before giving up than larger first); the order never changes the total
@@ -342,61 +308,4 @@ export function matchingCharactersAbove(
     if (ratioOf(total + pending, length) < floor) return -1;
   }
   return total;
-}
-
-/**
- * The longest common runs of a text and the quote b, row by row: for each p in [from, to),
- * runs[2p] = max over j of R(p, j), the length of the common run ending at a[p] and b[j] (counted
- * from `from`), and runs[2p+1] the smallest j that reaches it (R = 0 everywhere: 0, -1).
- * difflib's dynamic programme over the whole text, once per source and quote: O((to-from)·lb).
- */
-export function runsOf(a: ArrayLike<number>, from: number, to: number, b: ArrayLike<number>, runs: Int32Array): void {
-  const lb = b.length;
-  let prev = new Int32Array(lb + 1);
-  let cur = new Int32Array(lb + 1);
-  for (let p = from; p < to; p++) {
-    const ap = a[p];
-    let top = 0;
-    let at = -1;
-    for (let j = 0; j < lb; j++) {
-      const k = b[j] === ap ? prev[j] + 1 : 0;
-      cur[j + 1] = k;
-      if (k > top) {
-        top = k;
-        at = j;
-      }
-    }
-    runs[2 * p] = top;
-    runs[2 * p + 1] = at;
-    const t = prev;
-    prev = cur;
-    cur = t;
-  }
-}
-
-/**
- * difflib's first (longest) block of the window a[start, start+la) and b —
- * `longestMatch(a, start, 0, la, b, 0, lb)`, ties as difflib: the smallest i, then j — from the
- * source's rows (`runsOf`) in O(la + R·lb), R the window's largest row maximum.
- * Why exact: the window's own run ending at (p, j) is min(R(p, j), p - start + 1); on a row with
- * p - start + 1 ≥ R every R(p, j) ≤ R fits, so the row is the source's, its largest run
- * runs[2p] first reached at runs[2p+1]. The rows before start + R are run afresh by `longestMatch`
- * (which keeps the first strictly longer block in the order rows, then j). Then each later row,
- * in order, replaces the block when its largest run is strictly longer, at the first j reaching
- * it — the block difflib's scan of that row ends with.
- */
-export function firstBlock(a: ArrayLike<number>, start: number, la: number, b: ArrayLike<number>, runs: Int32Array, scratch: MatchScratch): MatchBlock {
-  let r = 0;
-  for (let p = start; p < start + la; p++) if (runs[2 * p] > r) r = runs[2 * p];
-  const head = Math.min(la, r);
-  const block = longestMatch(a, start, 0, head, b, 0, b.length, scratch);
-  for (let p = start + head; p < start + la; p++) {
-    const k = runs[2 * p];
-    if (k > block[2]) {
-      block[0] = p - start - k + 1;
-      block[1] = runs[2 * p + 1] - k + 1;
-      block[2] = k;
-    }
-  }
-  return block;
 }
