@@ -218,3 +218,183 @@ export function matchingCharactersSparse(a: usize, la: i32, lb: i32, posStart: u
   }
   return total;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Giving up early: the matching total of a window, abandoned once its ratio is sure to be below a
+// floor (the TS twin and the proof: ts/match/sequence-match.ts `LcsRun.range`,
+// `matchingCharactersAbove`), and the first block of a window from its source's rows of runs.
+
+/**
+ * LCS of a[alo, ahi) (ids at `a`) and the quote's b[blo, bhi): Hyyrö's recurrence over only the
+ * blocks of `peq` that meet [blo, bhi), masks cut to the range (below blo V stays ones and carries
+ * nothing up; above bhi nothing reaches down). `vbits`: work space of `blocks` u64.
+ */
+export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
+  if (alo >= ahi || blo >= bhi) return 0;
+  const k0 = blo >> 6;
+  const k1 = (bhi - 1) >> 6;
+  const loMask: u64 = ~(<u64>0) << <u64>(blo & 63);
+  const bits = bhi - (k1 << 6); // 1..64 bits of block k1 in the range
+  const hiMask: u64 = bits >= 64 ? ~(<u64>0) : (<u64>1 << <u64>bits) - 1;
+  for (let k = k0; k <= k1; k++) store<u64>(vbits + (<usize>k << 3), ~(<u64>0));
+  for (let i = alo; i < ahi; i++) {
+    const c = load<i32>(a + (<usize>i << 2));
+    if (load<i32>(countB + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
+    const row = peq + ((<usize>c * <usize>blocks) << 3);
+    let carry: u64 = 0;
+    for (let k = k0; k <= k1; k++) {
+      const vp = vbits + (<usize>k << 3);
+      const v = load<u64>(vp);
+      let pm = load<u64>(row + (<usize>k << 3));
+      if (k == k0) pm &= loMask;
+      if (k == k1) pm &= hiMask;
+      const u = v & pm;
+      const t = v + carry;
+      const c1: u64 = <u64>(t < v);
+      const x = t + u;
+      carry = c1 | <u64>(x < t);
+      store<u64>(vp, x | (v & ~pm));
+    }
+  }
+  let zeros = 0;
+  for (let k = k0; k <= k1; k++) {
+    let m: u64 = ~(<u64>0);
+    if (k == k0) m &= loMask;
+    if (k == k1) m &= hiMask;
+    zeros += <i32>popcnt(~load<u64>(vbits + (<usize>k << 3)) & m);
+  }
+  return zeros;
+}
+
+/**
+ * difflib's first (longest) block of the window a[0, la) and the quote — `longestMatch` over the
+ * whole window, ties as difflib: the smallest i, then j — from its source's rows of common runs
+ * (`commonRuns`): `runs` points at the window's first character's pair. O(la + R·(quote
+ * positions)), R the window's largest run. Returns the size; the block's i, j in lmI, lmJ
+ * (`firstBlockI`, `firstBlockJ`). The TS backend takes the same block by `longestMatch`.
+ * Why exact: write R(p, j) for the source's run ending at a[p] and b[j]; the window's own run
+ * there is min(R(p, j), p + 1) (p from the window's start). On a row with p + 1 ≥ R every
+ * R(p, j) ≤ R fits, so the row is the source's: its largest run runs[2p], first reached at
+ * runs[2p+1]. The rows before R are run afresh by `longestMatchSparse` (which keeps the first
+ * strictly longer block in the order rows, then j). Then each later row, in order, replaces the
+ * block when its largest run is strictly longer, at the first j reaching it — the block
+ * difflib's scan of that row ends with. (test/match/best-span-bounds.test.ts checks this
+ * construction against `longestMatch`, and the scan against the unbounded one.)
+ */
+export function firstBlock(a: usize, la: i32, lb: i32, runs: usize, posStart: usize, pos: usize, rows: usize, rowStride: usize): i32 {
+  let r = 0;
+  for (let p = 0; p < la; p++) r = max(r, load<i32>(runs + (<usize>p << 3)));
+  const head = min(la, r);
+  let k = longestMatchSparse(a, 0, head, 0, lb, posStart, pos, rows, rowStride);
+  for (let p = head; p < la; p++) {
+    const x = load<i32>(runs + (<usize>p << 3));
+    if (x > k) {
+      k = x;
+      lmI = p - x + 1;
+      lmJ = load<i32>(runs + (<usize>p << 3), 4) - x + 1;
+    }
+  }
+  return k;
+}
+
+/**
+ * The rows of common runs of a[from, to) (ids at `a`, indexed from `a`) and the quote, for
+ * `firstBlock`: for each p, runs[2p] = the longest common run ending at a[p] and some quote
+ * position j (counted from `from`), runs[2p+1] = the smallest such j (-1 when none). difflib's
+ * dynamic programme in the sparse form of `longestMatchSparse` (only the quote's positions of
+ * a[p] are visited; a row's pair is current when its stamp is the row's tick), so the same
+ * lengths as the dense one. Positions ascend, so the first
+ * j to reach the row's largest run is kept by a strict comparison.
+ */
+export function commonRuns(a: usize, from: i32, to: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, runs: usize): void {
+  if (tick > 0x3fffffff) {
+    memory.fill(rows, 0, rowStride << 1);
+    tick = 0;
+  }
+  let prevTick = ++tick;
+  let prevRow = rows + rowStride;
+  let curRow = rows;
+  for (let p = from; p < to; p++) {
+    const curTick = ++tick;
+    const c = <usize>load<i32>(a + (<usize>p << 2)) << 2;
+    const end = load<i32>(posStart + c, 4);
+    let top = 0;
+    let at = -1;
+    for (let q = load<i32>(posStart + c); q < end; q++) {
+      const j = load<i32>(pos + (<usize>q << 2));
+      let k = 1;
+      if (j > 0) {
+        const prev = prevRow + (<usize>(j - 1) << 3);
+        if (load<i32>(prev, 4) == prevTick) k = load<i32>(prev) + 1;
+      }
+      const cur = curRow + (<usize>j << 3);
+      store<i32>(cur, k);
+      store<i32>(cur, curTick, 4);
+      if (k > top) {
+        top = k;
+        at = j;
+      }
+    }
+    store<i32>(runs + (<usize>p << 3), top);
+    store<i32>(runs + (<usize>p << 3), at, 4);
+    prevTick = curTick;
+    const t = prevRow;
+    prevRow = curRow;
+    curRow = t;
+  }
+}
+
+export function firstBlockI(): i32 { return lmI; }
+export function firstBlockJ(): i32 { return lmJ; }
+
+/**
+ * `matchingCharactersSparse`, giving up (-1) once 2·(total + Σ LCS of the ranges still to split)
+ * / (la + lb) < floor; else difflib's M exactly. `stack`: 32 bytes × (quote length + 2) — each
+ * range carries its LCS; `blocks`, `peq`, `countB`, `vbits` as in `lcsRange`; (fi, fj, fk): the
+ * root's longest block when fk ≥ 0 (from `firstBlock`), else found here.
+ */
+export function matchingCharactersAbove(
+  a: usize, la: i32, lb: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, stack: usize,
+  blocks: i32, peq: usize, countB: usize, vbits: usize, floor: f64, fi: i32, fj: i32, fk: i32,
+): i32 {
+  let top: usize = stack;
+  let total = 0;
+  let pending = 0;
+  const length = <f64>(la + lb);
+  store<i32>(top, 0); store<i32>(top, la, 4); store<i32>(top, 0, 8); store<i32>(top, lb, 12); store<i32>(top, 0, 16);
+  top += 32;
+  while (top > stack) {
+    top -= 32;
+    const alo = load<i32>(top), ahi = load<i32>(top, 4), blo = load<i32>(top, 8), bhi = load<i32>(top, 12);
+    pending -= load<i32>(top, 16);
+    let k: i32, i: i32, j: i32;
+    if (fk >= 0) {
+      // the root's longest block, given
+      k = fk; i = fi; j = fj;
+      fk = -1;
+    } else {
+      k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
+      i = lmI; j = lmJ;
+    }
+    if (k == 0) continue;
+    total += k;
+    const left = alo < i && blo < j ? lcsRange(a, alo, i, blo, j, blocks, peq, countB, vbits) : 0;
+    const right = i + k < ahi && j + k < bhi ? lcsRange(a, i + k, ahi, j + k, bhi, blocks, peq, countB, vbits) : 0;
+    pending += left + right;
+    // the range of smaller LCS is split first (pushed last), as the TS twin does
+    if (left > 0 && left > right) {
+      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12); store<i32>(top, left, 16);
+      top += 32;
+    }
+    if (right > 0) {
+      store<i32>(top, i + k); store<i32>(top, ahi, 4); store<i32>(top, j + k, 8); store<i32>(top, bhi, 12); store<i32>(top, right, 16);
+      top += 32;
+    }
+    if (left > 0 && left <= right) {
+      store<i32>(top, alo); store<i32>(top, i, 4); store<i32>(top, blo, 8); store<i32>(top, j, 12); store<i32>(top, left, 16);
+      top += 32;
+    }
+    if (<f64>(2 * (total + pending)) / length < floor) return -1;
+  }
+  return total;
+}

@@ -15,7 +15,8 @@
 // at a start share it), which bounds M since difflib's matching blocks form a
 // common subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096. Then
 // best first, in batches of buckets from the top: a window gets its exact ratio
-// unless its bucket cannot reach the best so far, a whole source is passed over
+// unless its bucket cannot reach the best so far (and gives it up midway once the blocks found
+// plus the LCS of every range still to split cannot reach it), a whole source is passed over
 // when its largest bucket is below the batch or cannot reach it, and the scan
 // stops once every window left has a bound below the best (never changes the
 // result, only the time; ties go to the first window in the contract's order).
@@ -34,9 +35,9 @@
 //   [6] QUOTE_META   i32 x 3*quotes        per quote: offset, length, words
 //   [7] RESULTS      i32 x 3*quotes        per quote: source, first word, size (-1 = none)
 //   [8] RATIOS       f64 x quotes
-//   [9..] private work space (counts, DP rows, stack, bit masks, one i32 per window, one f64 per source)
+//   [9..] private work space (counts, DP rows, stack of 32-byte ranges, bit masks, one i32 per window, one f64 per source)
 
-import { lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersSparse } from "./difflib";
+import { commonRuns, firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -68,6 +69,8 @@ let POS_START: usize = 0; // i32 x alphabet+1: the quote's positions of id c are
 let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
+let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (difflib.ts commonRuns), per source when first needed
+let RAN: usize = 0; // i32 per source: 1 once its RUNS are filled for the quote in hand
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
 let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
 let capWindows: i32 = 0;
@@ -103,6 +106,7 @@ export function seqReserve(
   if (poolChars > capPoolChars) {
     capPoolChars = grow(capPoolChars, poolChars);
     POOL_CHARS = heap.alloc(<usize>capPoolChars << 2);
+    RUNS = heap.alloc(<usize>capPoolChars << 3);
     moved = true;
   }
   if (poolWords > capPoolWords) {
@@ -115,6 +119,7 @@ export function seqReserve(
     capSources = grow(capSources, sources + 1);
     SOURCE_WORDS = heap.alloc(<usize>capSources << 2);
     SRC_BOUND = heap.alloc(<usize>capSources << 2);
+    RAN = heap.alloc(<usize>capSources << 2);
     moved = true;
   }
   if (quoteChars > capQuoteChars) {
@@ -141,7 +146,7 @@ export function seqReserve(
     COUNT_B = heap.alloc(<usize>capAlphabet << 2);
     ROW_PREV = heap.alloc(<usize>(capQuoteLen + 1) << 2);
     ROW_CUR = heap.alloc(<usize>(capQuoteLen + 1) << 2);
-    STACK = heap.alloc(<usize>(capQuoteLen + 2) << 4);
+    STACK = heap.alloc(<usize>(capQuoteLen + 2) << 5);
     PEQ = heap.alloc(<usize>capAlphabet * <usize>words64 << 3);
     VBITS = heap.alloc(<usize>words64 << 3);
     POS_START = heap.alloc(<usize>(capAlphabet + 1) << 2);
@@ -161,11 +166,17 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
   return difflibMatching(a, la, b, lb, ROW_PREV, ROW_CUR, STACK);
 }
 
-/** difflib's matching characters of a[0, la) and the quote (POS_START/POS built for it), sparse form. */
+/**
+ * difflib's matching characters of a[0, la) and the quote (POS_START/POS/PEQ built for it), sparse
+ * form, or -1 once its ratio is sure to be below `floor` (difflib.ts `matchingCharactersAbove`).
+ */
 @inline
-function matchingSparse(a: usize, la: i32, lb: i32): i32 {
-  return matchingCharactersSparse(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK);
+function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64): i32 {
+  const a = POOL_CHARS + (<usize>start << 2);
+  const k = firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE);
+  return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k);
 }
+
 
 // Bounds are kept as buckets of 1/BUCKETS: bucket(ub) = floor(ub * BUCKETS), 0 .. BUCKETS
 // (ub = 1 has a bucket of its own). BUCKETS is a power of two, so ub * BUCKETS is exact and
@@ -297,7 +308,14 @@ function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res:
         const w = w0 + i;
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-        const ratio = <f64>(2 * matchingSparse(POOL_CHARS + (<usize>start << 2), la, lb)) / <f64>(la + lb);
+        // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
+        if (load<i32>(RAN + (<usize>s << 2)) == 0) {
+          commonRuns(POOL_CHARS, load<i32>(CHAR_START + (<usize>w0 << 2)), load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)), POS_START, POS, ROWS, ROW_STRIDE, RUNS);
+          store<i32>(RAN + (<usize>s << 2), 1);
+        }
+        const m = matchingSparseAbove(start, la, lb, best);
+        if (m < 0) continue;
+        const ratio = <f64>(2 * m) / <f64>(la + lb);
         if (ratio > best || (ratio == best && ratio > 0 && idx < BEST_AT)) {
           best = ratio;
           BEST_AT = idx;
@@ -353,6 +371,7 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
   // bound every window, then best first: batches of windows by falling bound, until every
   // window left has a bound below the best ratio found
   memory.fill(HIST, 0, <usize>(BUCKETS + 1) << 2);
+  memory.fill(RAN, 0, <usize>nSources << 2);
   boundsPass(nSources, lb, n, words64);
   let best: f64 = 0;
   BEST_AT = -1;

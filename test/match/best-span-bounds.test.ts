@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createQuoteMatcher } from "../../ts/match/best-span.js";
-import { createLcsRun, sequenceRatio } from "../../ts/match/sequence-match.js";
+import { createLcsRun, createMatchScratch, longestMatch, matchingCharacters, matchingCharactersAbove, ratioOf, sequenceRatio, type MatchBlock, type MatchScratch } from "../../ts/match/sequence-match.js";
 import { words } from "../../ts/match/words.js";
 import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { mulberry32 } from "../prng.js";
@@ -119,18 +119,18 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
   });
 });
 
-describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
-  /** LCS by the textbook dynamic programme. */
-  function lcsDp(a: number[], b: number[]): number {
-    let prev = new Array(b.length + 1).fill(0);
-    for (const x of a) {
-      const cur = [0];
-      for (let j = 0; j < b.length; j++) cur.push(x === b[j] ? prev[j] + 1 : Math.max(prev[j + 1], cur[j]));
-      prev = cur;
-    }
-    return prev[b.length];
+/** LCS by the textbook dynamic programme. */
+function lcsDp(a: number[], b: number[]): number {
+  let prev = new Array(b.length + 1).fill(0);
+  for (const x of a) {
+    const cur = [0];
+    for (let j = 0; j < b.length; j++) cur.push(x === b[j] ? prev[j] + 1 : Math.max(prev[j + 1], cur[j]));
+    prev = cur;
   }
+  return prev[b.length];
+}
 
+describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
   it("gives the LCS of every prefix fed, for quotes across block edges (31–33, 63–65, 95–97 ids)", () => {
     const rand = mulberry32(7);
     for (const lb of [1, 31, 32, 33, 63, 64, 65, 95, 96, 97, 200]) {
@@ -147,5 +147,111 @@ describe("createLcsRun (bit-parallel LCS, 32-bit blocks)", () => {
         }
       }
     }
+  });
+});
+
+describe("LcsRun.range, the first block and matchingCharactersAbove (giving a window up midway)", () => {
+  it("an LcsRun's range gives the LCS of any sub-rectangle, ranges across block edges", () => {
+    const rand = mulberry32(11);
+    for (const lb of [1, 31, 32, 33, 64, 65, 97, 200]) {
+      for (let t = 0; t < depth(20, 200); t++) {
+        const sigma = 2 + Math.floor(rand() * 6);
+        const b = Array.from({ length: lb }, () => Math.floor(rand() * sigma));
+        const a = Array.from({ length: 5 + Math.floor(rand() * 150) }, () => Math.floor(rand() * (sigma + 1)));
+        const lcs = createLcsRun(b, sigma + 1).range;
+        const blo = Math.floor(rand() * lb);
+        const bhi = blo + 1 + Math.floor(rand() * (lb - blo));
+        const alo = Math.floor(rand() * a.length);
+        const ahi = alo + Math.floor(rand() * (a.length - alo + 1));
+        expect(lcs(a, 0, alo, ahi, blo, bhi), `lb ${lb}, a[${alo}, ${ahi}) b[${blo}, ${bhi})`).toBe(lcsDp(a.slice(alo, ahi), b.slice(blo, bhi)));
+      }
+    }
+  });
+
+  // The WASM scan's construction of a window's first block (assembly/difflib.ts `commonRuns`,
+  // `firstBlock`), written out here against `longestMatch` (the WASM itself is checked by the
+  // scan comparisons above, where every window scored takes its first block this way).
+  /** runs[2p], runs[2p+1]: the longest common run ending at a[p] (counted from `from`) and the first j reaching it. */
+  function runsOf(a: number[], from: number, b: number[]): Int32Array {
+    const runs = new Int32Array(2 * a.length);
+    let prev = new Int32Array(b.length + 1);
+    for (let p = from; p < a.length; p++) {
+      const cur = new Int32Array(b.length + 1);
+      let top = 0;
+      let at = -1;
+      for (let j = 0; j < b.length; j++) {
+        cur[j + 1] = b[j] === a[p] ? prev[j] + 1 : 0;
+        if (cur[j + 1] > top) [top, at] = [cur[j + 1], j];
+      }
+      runs[2 * p] = top;
+      runs[2 * p + 1] = at;
+      prev = cur;
+    }
+    return runs;
+  }
+  function firstBlock(a: number[], start: number, la: number, b: number[], runs: Int32Array, scratch: MatchScratch): MatchBlock {
+    let r = 0;
+    for (let p = start; p < start + la; p++) r = Math.max(r, runs[2 * p]);
+    const head = Math.min(la, r);
+    const block = longestMatch(a, start, 0, head, b, 0, b.length, scratch);
+    for (let p = start + head; p < start + la; p++) {
+      const k = runs[2 * p];
+      if (k > block[2]) [block[0], block[1], block[2]] = [p - start - k + 1, runs[2 * p + 1] - k + 1, k];
+    }
+    return block;
+  }
+
+  it("the WASM scan's first block of a window (from its source's rows of runs) is longestMatch's, ties included", () => {
+    const rand = mulberry32(13);
+    for (let t = 0; t < depth(40, 400); t++) {
+      const sigma = 2 + Math.floor(rand() * 8);
+      const b = Array.from({ length: 1 + Math.floor(rand() * 100) }, () => Math.floor(rand() * sigma));
+      // a text with stretches copied from b, so long common runs (and clamped ones) occur
+      const a: number[] = [];
+      while (a.length < 300) {
+        if (rand() < 0.3) {
+          const at = Math.floor(rand() * b.length);
+          a.push(...b.slice(at, at + 1 + Math.floor(rand() * 20)));
+        } else a.push(Math.floor(rand() * (sigma + 1)));
+      }
+      const from = 7;
+      const runs = runsOf(a, from, b);
+      const scratch = createMatchScratch(b.length);
+      for (let w = 0; w < 30; w++) {
+        const start = from + Math.floor(rand() * (a.length - from));
+        const la = Math.floor(rand() * (a.length - start + 1));
+        const want = longestMatch(a, start, 0, la, b, 0, b.length, scratch);
+        expect(firstBlock(a, start, la, b, runs, scratch), `case ${t}, window [${start}, +${la})`).toEqual(want);
+      }
+    }
+  });
+
+  it("matchingCharactersAbove is difflib's total, or -1 only when the ratio is below the floor", () => {
+    const rand = mulberry32(12);
+    let gaveUp = 0;
+    let kept = 0;
+    for (let t = 0; t < depth(300, 3000); t++) {
+      const sigma = 2 + Math.floor(rand() * 12);
+      const lb = 1 + Math.floor(rand() * 150);
+      const b = Array.from({ length: lb }, () => Math.floor(rand() * sigma));
+      const a = Array.from({ length: 1 + Math.floor(rand() * 150) }, () => Math.floor(rand() * (sigma + 1)));
+      const exact = matchingCharacters(a, 0, a.length, b, lb);
+      const ratio = ratioOf(exact, a.length + lb);
+      const floor = Math.max(0, ratio + (rand() - 0.5) * 0.3);
+      const scratch = createMatchScratch(lb);
+      // the root's block found inside, or given (as the WASM scan gives it, from firstBlock)
+      const first = rand() < 0.5 ? null : longestMatch(a, 0, 0, a.length, b, 0, lb, scratch);
+      const got = matchingCharactersAbove(a, 0, a.length, b, lb, scratch, createLcsRun(b, sigma + 1).range, floor, first);
+      if (got < 0) {
+        gaveUp++;
+        expect(ratio, `case ${t}`).toBeLessThan(floor);
+      } else {
+        kept++;
+        expect(got, `case ${t}`).toBe(exact);
+      }
+    }
+    // the sample has both outcomes
+    expect(gaveUp).toBeGreaterThan(0);
+    expect(kept).toBeGreaterThan(0);
   });
 });

@@ -30,7 +30,7 @@ import { ArgumentError } from "../errors.js";
 import { type Backend, type BackendRequest } from "../../bindings/wasm.js";
 import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
-import { createLcsRun, createMatchScratch, matchingCharacters, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
+import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
 import { buildWordTable } from "./word-table.js";
@@ -190,12 +190,18 @@ const FIRST_BATCH = 32;
  *    order, a window gets difflib's exact ratio unless its bucket k has k + 1 ≤ best·BUCKETS
  *    (best: the highest ratio so far); a whole source is passed over, before its windows are
  *    looked at, when its largest bucket is below the batch or fails the same test. The best is
- *    the highest ratio, the first in the contract's order among equal ones. The scan stops after
+ *    the highest ratio, the first in the contract's order among equal ones. A window's exact ratio is itself given up as soon as
+ *    it is sure to be below the best (`matchingCharactersAbove`: after each longest block, the
+ *    blocks found plus the LCS of every range still to split bound difflib's M; proof there). The
+ *    WASM twin finds a window's first block from its source's rows of common runs (faster, the
+ *    same block: assembly/difflib.ts `firstBlock`, proof there).
+ *    The scan stops after
  *    the batch whose lowest bucket lo has lo ≤ best·BUCKETS, or after the last.
  * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
  * and ratio(W) = 2M/(la+lb) ≤ u(W) — the same double expression over a larger integer, so the
  * inequality holds after rounding too. A window of bucket k has u < (k+1)/BUCKETS, so one skipped
- * in a batch has ratio < best: it can neither beat nor tie the best. When the scan stops, every
+ * in a batch has ratio < best: it can neither beat nor tie the best; so has one given up while
+ * its ratio is computed. When the scan stops, every
  * window not scored has a bucket < lo, so ratio < lo/BUCKETS ≤ best. So every window whose ratio
  * equals the final best was scored, and the first of them in the contract's order is the
  * contract's winner. (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's
@@ -268,7 +274,10 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
           const w = w0 + i;
           const start = charStart[w];
           const la = charEnd[w + size - 1] - start;
-          const ratio = ratioOf(matchingCharacters(chars, start, la, b, lb, scratch), la + lb);
+          // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
+          const m = matchingCharactersAbove(chars, start, la, b, lb, scratch, run.range, best);
+          if (m < 0) continue;
+          const ratio = ratioOf(m, la + lb);
           if (ratio > best || (ratio === best && ratio > 0 && idx < bestAt)) {
             best = ratio;
             bestAt = idx;

@@ -102,28 +102,7 @@ export function matchingCharacters(
   b: ArrayLike<number>, lb: number,
   scratch: MatchScratch = createMatchScratch(lb, la + lb),
 ): number {
-  if (scratch.prev.length < lb + 1) {
-    scratch.prev = new Int32Array(lb + 1);
-    scratch.cur = new Int32Array(lb + 1);
-  }
-  if (scratch.stack.length < 4 * (la + lb + 2)) scratch.stack = new Int32Array(4 * (la + lb + 2));
-  const stack = scratch.stack;
-  let top = 0;
-  let total = 0;
-  stack[top++] = 0; stack[top++] = la; stack[top++] = 0; stack[top++] = lb;
-  while (top > 0) {
-    const bhi = stack[--top], blo = stack[--top], ahi = stack[--top], alo = stack[--top];
-    const [i, j, k] = longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
-    if (k === 0) continue;
-    total += k;
-    if (alo < i && blo < j) {
-      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j;
-    }
-    if (i + k < ahi && j + k < bhi) {
-      stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi;
-    }
-  }
-  return total;
+  return matchingCharactersAbove(a, aOff, la, b, lb, scratch, null, -1);
 }
 
 /**
@@ -193,7 +172,20 @@ export interface LcsRun {
   start(): void;
   feed(a: ArrayLike<number>, from: number, to: number): void;
   length(): number;
+  /**
+   * The LCS of a sub-rectangle, a[aOff + alo, aOff + ahi) against b[blo, bhi) (it shares the
+   * run's work space: read a fed run's `length` before calling it): Hyyrö's recurrence over only b's
+   * blocks that meet [blo, bhi), with the position masks cut to the range. Why the cut is exact:
+   * below blo, V starts at ones and the mask is 0, so those bits add 0 with no carry in — they
+   * stay ones and carry nothing into the range; above bhi, bits change but carries run only
+   * upward, so nothing reaches the range. The zeros of V inside the range are then the LCS of
+   * b[blo, bhi), as if b were only that. The TS twin of assembly/difflib.ts `lcsRange`.
+   * Work: (ahi-alo)·(blocks met) word steps.
+   */
+  range: RangeLcs;
 }
+
+export type RangeLcs = (a: ArrayLike<number>, aOff: number, alo: number, ahi: number, blo: number, bhi: number) => number;
 
 /** The LCS of `a` and the run's b, fed whole: `start`, `feed(a, 0, a.length)`, `length`. */
 export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
@@ -225,6 +217,31 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
         }
       }
     },
+    range(a, aOff, alo, ahi, blo, bhi) {
+      if (alo >= ahi || blo >= bhi) return 0;
+      const k0 = blo >>> 5;
+      const k1 = (bhi - 1) >>> 5;
+      const loMask = (0xffffffff << (blo & 31)) >>> 0;
+      const top = bhi - (k1 << 5); // 1..32 bits of block k1 in the range
+      const hiMask = top >= 32 ? 0xffffffff : ((1 << top) - 1) >>> 0;
+      const mask = (k: number) => (k === k0 ? loMask : 0xffffffff) & (k === k1 ? hiMask : 0xffffffff);
+      v.fill(0xffffffff, k0, k1 + 1);
+      for (let i = aOff + alo; i < aOff + ahi; i++) {
+        const c = a[i];
+        if (!(c >= 0 && c < alphabetSize)) continue;
+        let carry = 0;
+        for (let k = k0; k <= k1; k++) {
+          const pm = peq[c * blocks + k] & mask(k);
+          const vk = v[k];
+          const sum = vk + ((vk & pm) >>> 0) + carry;
+          carry = sum > 0xffffffff ? 1 : 0;
+          v[k] = (sum >>> 0) | (vk & ~pm);
+        }
+      }
+      let zeros = 0;
+      for (let k = k0; k <= k1; k++) zeros += popcount32(~v[k] & mask(k));
+      return zeros;
+    },
     length() {
       let zeros = 0;
       for (let k = 0; k < blocks; k++) {
@@ -235,4 +252,60 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
       return zeros;
     },
   };
+}
+
+/**
+ * `matchingCharacters`, given up as soon as the window's ratio is sure to be below `floor`:
+ * returns -1 then, else difflib's M exactly. The same recursion; after each longest block, an
+ * upper bound of the final M is `total + Σ LCS(r)` over the ranges r still to split (`lcs` gives
+ * each range's LCS once, when it is pushed). Why it bounds M: the recursion's blocks inside a
+ * pending range depend on that range's contents only (no junk), and they lie in increasing order
+ * in both of its sides, so they form a common subsequence of the range: at most its LCS. Once
+ * `ratioOf(bound, la + lb) < floor`, the final ratio — the same double expression over a smaller
+ * or equal integer — is < floor too. Worst case as `matchingCharacters` plus the LCS runs.
+ * With `lcs` null it never gives up: `matchingCharacters`. `first`, when given, is the root's longest block `longestMatch(a, aOff, 0, la, b, 0, lb)`
+ * (the WASM scan finds it faster: assembly/difflib.ts `firstBlock`).
+ */
+export function matchingCharactersAbove(
+  a: ArrayLike<number>, aOff: number, la: number,
+  b: ArrayLike<number>, lb: number,
+  scratch: MatchScratch, lcs: RangeLcs | null, floor: number, first: MatchBlock | null = null,
+): number {
+  if (scratch.prev.length < lb + 1) {
+    scratch.prev = new Int32Array(lb + 1);
+    scratch.cur = new Int32Array(lb + 1);
+  }
+  if (scratch.stack.length < 5 * (la + lb + 2)) scratch.stack = new Int32Array(5 * (la + lb + 2));
+  const stack = scratch.stack;
+  const length = la + lb;
+  let top = 0;
+  let total = 0;
+  let pending = 0; // Σ LCS of the ranges on the stack
+  stack[top++] = 0; stack[top++] = la; stack[top++] = 0; stack[top++] = lb; stack[top++] = 0;
+  while (top > 0) {
+    const l = stack[--top], bhi = stack[--top], blo = stack[--top], ahi = stack[--top], alo = stack[--top];
+    pending -= l;
+    // the root's longest block may be given (`first`: found by the caller with difflib's ties)
+    const [i, j, k] = first ?? longestMatch(a, aOff, alo, ahi, b, blo, bhi, scratch);
+    first = null;
+    if (k === 0) continue;
+    total += k;
+    // without `lcs` (plain `matchingCharacters`): 1 marks a range to split, and nothing is given up
+    const left = alo < i && blo < j ? (lcs ? lcs(a, aOff, alo, i, blo, j) : 1) : 0;
+    const right = i + k < ahi && j + k < bhi ? (lcs ? lcs(a, aOff, i + k, ahi, j + k, bhi) : 1) : 0;
+    pending += left + right;
+    // the range of smaller LCS is split first (pushed last): the cheaper split (measured: less
+    // work before giving up than larger first); the order never changes the total
+    if (left > 0 && left > right) {
+      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j; stack[top++] = left;
+    }
+    if (right > 0) {
+      stack[top++] = i + k; stack[top++] = ahi; stack[top++] = j + k; stack[top++] = bhi; stack[top++] = right;
+    }
+    if (left > 0 && left <= right) {
+      stack[top++] = alo; stack[top++] = i; stack[top++] = blo; stack[top++] = j; stack[top++] = left;
+    }
+    if (ratioOf(total + pending, length) < floor) return -1;
+  }
+  return total;
 }

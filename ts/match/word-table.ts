@@ -264,6 +264,9 @@ export function buildWordTable(texts: readonly string[]): WordTable {
   // first word holding a code point is the first occurrence of its key).
   const vocabulary = new Map<string, number>();
   const alphabet = new Map<number, number>([[32, 0]]);
+  // the ids of code points below 128 (most of most keys), -1 until met: the same ids as the Map's, one load each
+  const small = new Int32Array(128).fill(-1);
+  small[32] = 0;
   const keyCharStart = new Int32Array(firstKey.length + 1);
   let keyChars = new Int32Array(1 << 14);
   let used = 0;
@@ -284,8 +287,11 @@ export function buildWordTable(texts: readonly string[]): WordTable {
       if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < to && pool[i + 1]! >= 0xdc00 && pool[i + 1]! <= 0xdfff) {
         cp = 0x10000 + ((cp - 0xd800) << 10) + (pool[++i]! - 0xdc00);
       }
-      let a = alphabet.get(cp);
-      if (a === undefined) alphabet.set(cp, (a = alphabet.size));
+      let a = cp < 128 ? small[cp]! : (alphabet.get(cp) ?? -1);
+      if (a < 0) {
+        alphabet.set(cp, (a = alphabet.size));
+        if (cp < 128) small[cp] = a;
+      }
       keyChars[used++] = a;
     }
     keyCharStart[id + 1] = used;
