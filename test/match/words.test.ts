@@ -290,6 +290,11 @@ function expectSameTable(texts: string[]) {
   const t = buildWordTable(texts);
   const m = mapTable(texts);
   expect([...t.alphabet]).toEqual(m.alphabet);
+  // the vocabulary answers `get` from the interner before it has listed a key, and agrees with its listing
+  const got = m.vocabulary.map(([k]) => t.vocabulary.get(k));
+  expect(got).toEqual(m.vocabulary.map(([, id]) => id));
+  expect(t.vocabulary.size).toBe(m.vocabulary.length);
+  for (const absent of ["", "zzqxj-absent", "THE", "don't"]) if (!m.vocabulary.some(([k]) => k === absent)) expect(t.vocabulary.get(absent), absent).toBeUndefined();
   expect([...t.vocabulary]).toEqual(m.vocabulary);
   expect(firstDifference(t.wordIds, m.wordIds)).toBe(-1);
   expect(firstDifference(t.spans, m.spans)).toBe(-1);

@@ -32,8 +32,8 @@ import { wordsInto, type WordSink } from "./words.js";
 export interface WordTable {
   /** Code point → alphabet id; 32 (the space between keys) is 0, others by first occurrence. */
   alphabet: Map<number, number>;
-  /** Key → word id, by first occurrence. */
-  vocabulary: Map<string, number>;
+  /** Key → word id, by first occurrence (read-only; lists its keys only when asked: `Vocabulary`). */
+  vocabulary: ReadonlyMap<string, number>;
   chars: Int32Array;
   charStart: Int32Array;
   charEnd: Int32Array;
@@ -185,6 +185,22 @@ class KeyInterner implements WordSink {
     this.slots = slots;
   }
 
+  /** The key equal to `key`'s UTF-16 units, or -1 (nothing added). */
+  lookup(key: string): number {
+    let h = FNV_OFFSET;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), FNV_PRIME);
+    const mask = this.slots.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const k = this.slots[slot]! - 1;
+      if (k < 0) return -1;
+      if (this.keyHash[k] !== h || this.keyLength[k] !== key.length) continue;
+      const at = this.keyFrom[k]!;
+      let i = 0;
+      for (; i < key.length && this.pool[at + i] === key.charCodeAt(i); i++);
+      if (i === key.length) return k;
+    }
+  }
+
   /** The key string of key k. */
   keyString(k: number): string {
     const from = this.keyFrom[k]!;
@@ -193,6 +209,50 @@ class KeyInterner implements WordSink {
     // fromCharCode takes its units as arguments: a few thousand at a time stays far below any engine's limit
     for (let i = from; i < to; i += 4096) s += String.fromCharCode.apply(null, this.pool.subarray(i, Math.min(to, i + 4096)) as unknown as number[]);
     return s;
+  }
+}
+
+/**
+ * The vocabulary (key → word id) as a read-only map that makes no string until asked to list its
+ * keys: `get`/`has` hash the asked key's units into the interner's table (a call with a pool new
+ * to it looks up a few quote words; making ~1,400 key strings and a `Map` of them cost it more
+ * than its tokenizing did). Listing (`entries`, iteration, `forEach`, `keys`) builds the `Map` once.
+ */
+class Vocabulary implements ReadonlyMap<string, number> {
+  private map: Map<string, number> | null = null;
+  constructor(private readonly interner: KeyInterner, private readonly renumber: Int32Array, private readonly firstKey: readonly number[]) {}
+  get size(): number {
+    return this.firstKey.length;
+  }
+  get(key: string): number | undefined {
+    const k = this.interner.lookup(key);
+    const id = k < 0 ? -1 : this.renumber[k]!;
+    return id < 0 ? undefined : id;
+  }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+  private all(): Map<string, number> {
+    if (!this.map) {
+      this.map = new Map();
+      for (let id = 0; id < this.firstKey.length; id++) this.map.set(this.interner.keyString(this.firstKey[id]!), id);
+    }
+    return this.map;
+  }
+  forEach(fn: (value: number, key: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {
+    this.all().forEach((v, k) => fn.call(thisArg, v, k, this));
+  }
+  entries(): MapIterator<[string, number]> {
+    return this.all().entries();
+  }
+  keys(): MapIterator<string> {
+    return this.all().keys();
+  }
+  values(): MapIterator<number> {
+    return this.all().values();
+  }
+  [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.all()[Symbol.iterator]();
   }
 }
 
@@ -262,7 +322,7 @@ export function buildWordTable(texts: readonly string[]): WordTable {
 
   // Each key once: its string, and its code points as alphabet ids (by first occurrence: the
   // first word holding a code point is the first occurrence of its key).
-  const vocabulary = new Map<string, number>();
+  const vocabulary = new Vocabulary(interner, renumber, firstKey);
   const alphabet = new Map<number, number>([[32, 0]]);
   // the ids of code points below 128 (most of most keys), -1 until met: the same ids as the Map's, one load each
   const small = new Int32Array(128).fill(-1);
@@ -273,7 +333,6 @@ export function buildWordTable(texts: readonly string[]): WordTable {
   const pool = interner.pool;
   for (let id = 0; id < firstKey.length; id++) {
     const k = firstKey[id]!;
-    vocabulary.set(interner.keyString(k), id);
     const from = interner.keyFrom[k]!;
     const to = from + interner.keyLength[k]!;
     if (used + (to - from) > keyChars.length) {
