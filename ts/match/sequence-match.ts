@@ -182,18 +182,26 @@ function popcount32(x: number): number {
 
 /**
  * The length of the longest common subsequence of a run of text and a fixed `b`, read after any
- * prefix of the run: Hyyrö's bit-parallel algorithm (2004) over 32-bit blocks of b's positions,
+ * prefix of the run: Hyyrö's bit-parallel algorithm (2004) over 30-bit blocks of b's positions,
  * the TS twin of assembly/difflib.ts `lcsStart`/`lcsFeed`/`lcsZeros`. `start()` begins a run,
  * `feed(a, from, to)` reads a[from, to) (ids < `alphabetSize`, b's ids too), `length()` is the LCS
  * of everything fed since `start()` and b. Ids outside [0, alphabetSize), in a or b, match
  * nothing. An upper bound of difflib's matching total (its blocks lie in increasing order in
- * both sequences, so they form a common subsequence). Work: |a|·⌈|b|/32⌉ word steps.
+ * both sequences, so they form a common subsequence). Work: |a|·⌈|b|/30⌉ word steps.
  */
 export interface LcsRun {
   start(): void;
   feed(a: ArrayLike<number>, from: number, to: number): void;
   length(): number;
 }
+
+/**
+ * Bits of b a word of the TS run holds: 30, so that V + (V & PM) + carry stays an int32 (the
+ * engine's fast integers; 32-bit words went through doubles at about twice the time). The
+ * recurrence is Hyyrö's whatever the word size, so the LCS is the same.
+ */
+const LCS_WORD = 30;
+const LCS_MASK = (1 << LCS_WORD) - 1;
 
 /** The LCS of `a` and the run's b, fed whole: `start`, `feed(a, 0, a.length)`, `length`. */
 export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
@@ -204,12 +212,12 @@ export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
 
 export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun {
   const lb = b.length;
-  const blocks = Math.max(1, (lb + 31) >>> 5);
-  const peq = new Uint32Array(alphabetSize * blocks);
-  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
-  const v = new Uint32Array(blocks);
+  const blocks = Math.max(1, Math.ceil(lb / LCS_WORD));
+  const peq = new Int32Array(alphabetSize * blocks);
+  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + Math.floor(j / LCS_WORD)] |= 1 << (j % LCS_WORD);
+  const v = new Int32Array(blocks);
   return {
-    start: () => v.fill(0xffffffff),
+    start: () => v.fill(LCS_MASK),
     feed(a, from, to) {
       for (let i = from; i < to; i++) {
         if (!(a[i] >= 0 && a[i] < alphabetSize)) continue; // matches nothing: V unchanged
@@ -219,18 +227,18 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
           const vk = v[k];
           const pm = peq[row + k];
           if (pm === 0 && carry === 0) continue; // V unchanged in this block
-          const sum = vk + ((vk & pm) >>> 0) + carry;
-          carry = sum > 0xffffffff ? 1 : 0;
-          v[k] = (sum >>> 0) | (vk & ~pm);
+          // vk, vk & pm < 2^30 and carry ≤ 1: the sum stays below 2^31, an int32
+          const sum = vk + (vk & pm) + carry;
+          carry = sum >>> LCS_WORD;
+          v[k] = (sum & LCS_MASK) | (vk & ~pm);
         }
       }
     },
     length() {
       let zeros = 0;
       for (let k = 0; k < blocks; k++) {
-        const bits = Math.min(32, lb - (k << 5));
-        const valid = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
-        zeros += popcount32(~v[k] & valid);
+        const bits = Math.min(LCS_WORD, lb - k * LCS_WORD);
+        zeros += popcount32(~v[k] & ((1 << bits) - 1));
       }
       return zeros;
     },
