@@ -31,7 +31,7 @@
  * 4. LCS bound. The matching blocks lie in increasing order in both texts, so they form a common
  *    subsequence: M ≤ LCS(a, b), and score ≤ 2·LCS/T (same expression, same T). A fragment whose
  *    LCS bound is < minRatio, or (with `max` scored) < the lowest of the best `max`, is skipped.
- *    LCS is bit-parallel (ts/match/long-ratio.ts, |a|·⌈|b|/32⌉ word steps), computed when both
+ *    LCS is bit-parallel (ts/match/sequence-match.ts, |a|·⌈|b|/30⌉ word steps), computed when both
  *    texts are at most LCS_TEXT_MAX code points; longer ones go straight to 5.
  * 5. Early stop. The exact M is counted by difflib's recursion (`matchingCharactersLong`, the
  *    same M as `sequenceRatio`'s), told the least M that could still enter the answer (score ≥
@@ -62,8 +62,14 @@ interface Entry {
 
 /** Texts up to this many code points keep their id sequence in the index (longer ones are re-read when scored). */
 const SEQ_CACHE_MAX = 4096;
-/** The LCS bound is computed when the cited text and the candidate have at most this many code points (≤ 8.4 M word steps); longer pairs go straight to the exact count with its early stop. */
-const LCS_TEXT_MAX = 16384;
+/**
+ * The LCS bound is computed when the cited text and the candidate have at most this many code
+ * points (≤ 0.56 M word steps); longer pairs go straight to the exact count with its early stop,
+ * which on the shared histories rejects long unrelated sections for less than the LCS costs
+ * (whole-history CPU at 16384 / 4096 / 2048 / 1024: system-design-primer 16.3 / 10.3 / 12.2 /
+ * 11.1 s, awesome 14.3 / 8.5 / 7.2 / 8.3 s, one noisy run each on a shared machine).
+ */
+const LCS_TEXT_MAX = 4096;
 
 /** The candidates of one kind (or of every kind: key ""), sorted by length then document order. */
 interface KindList {

@@ -21,8 +21,17 @@
  *   first end of the state it splits).
  *
  * A small sub-problem (|a-range|·|b-range| ≤ 128·(|a-range| + |b-range|)) runs the reference's DP
- * (`longestMatch`), which is cheaper there. test/match/long-ratio.test.ts compares both with
- * `sequenceRatio` on random texts over small alphabets (many ties) and on real markdown sections.
+ * (`longestMatch`), which is cheaper there. A large one first looks for a long block by sampled s-grams
+ * (`longestSampled`: every s-th s-gram of the b range in a hash table, every window of the a range
+ * looked up and extended to its maximal run), s halving from half the longest block the
+ * sub-problem can hold (its parent's) down to SAMPLE_MIN: that finds the reference's block whenever
+ * it is at least 2·s − 1 long (the proof is at `longestSampled`) in a few cheap passes, where the
+ * automaton costs ~0.5 µs a character (two 105,000-character versions of one section, most of
+ * whose sub-problems have blocks of thousands: ~3× less CPU); shorter blocks, and ranges full of
+ * repeated s-grams (a budget of comparisons), go to the automaton. test/match/long-ratio.test.ts compares both with
+ * `sequenceRatio` on random texts over small alphabets (many ties) and on real markdown sections,
+ * with the sampled search at any least s down to 1, and compares it with the automaton alone on the
+ * sections of ../shared/data's edit histories.
  */
 import { codePoints, createMatchScratch, longestMatch, ratioOf, type MatchBlock, type MatchScratch } from "./sequence-match.js";
 
@@ -171,6 +180,94 @@ class Automaton {
   }
 }
 
+/** `longestSampled` spent its budget (many equal s-grams): the caller searches another way. */
+const GAVE_UP: MatchBlock = [-1, -1, -1];
+
+/**
+ * The reference's longest block of a[alo, ahi) × b[blo, bhi) when it is at least 2·s − 1 long, by
+ * sampled s-grams of b; null when it is shorter (or the search gave up: `budget` character
+ * comparisons spent), the caller then searches another way.
+ *
+ * Why it is the reference's block: let (i, j, K) be a common block with K ≥ 2s − 1. The positions
+ * p ≡ blo (mod s) with j ≤ p ≤ j + K − s form a range of K − s + 1 ≥ s integers, so one exists:
+ * b[p, p + s) is a sampled s-gram and a[i + p − j, … + s) equals it. The scan below looks every
+ * window of a up in the table of sampled s-grams (by hash, then compared character by character),
+ * and extends each equal pair to its maximal run on its diagonal (left to alo/blo, right to
+ * ahi/bhi). A longest block of the ranges is a maximal run (else a longer one exists), so when the
+ * longest K ≥ 2s − 1 every occurrence (i, j) of length K is met as a run, and the one kept — the
+ * longest, then the smallest i, then the smallest j — is the reference's (difflib's documented
+ * choice, the DP's and the automaton's). When the longest run met is shorter than 2s − 1 nothing is
+ * claimed (a run of that length elsewhere may have no sampled s-gram): null.
+ */
+function longestSampled(
+  a: ArrayLike<number>, alo: number, ahi: number, b: ArrayLike<number>, blo: number, bhi: number,
+  s: number, budget: number,
+): MatchBlock | null {
+  const na = ahi - alo, nb = bhi - blo;
+  if (s < 1 || na < s || nb < s) return null;
+  const count = Math.floor((nb - s) / s) + 1;
+  let size = 16, shift = 28;
+  while (size < 2 * count) {
+    size *= 2;
+    shift--;
+  }
+  const mask = size - 1;
+  const slotPos = new Int32Array(size).fill(-1);
+  const slotHash = new Int32Array(size);
+  // polynomial hash mod 2^32 of an s-gram; BASE^(s−1) to roll it
+  const BASE = 0x01000193;
+  let top = 1;
+  for (let t = 1; t < s; t++) top = Math.imul(top, BASE);
+  const hashAt = (x: ArrayLike<number>, from: number): number => {
+    let h = 0;
+    for (let t = 0; t < s; t++) h = (Math.imul(h, BASE) + x[from + t]) | 0;
+    return h;
+  };
+  const slotOf = (h: number): number => Math.imul(h, 0x9e3779b1) >>> shift; // the product's high bits
+  for (let p = blo; p + s <= bhi; p += s) {
+    const h = hashAt(b, p);
+    let k = slotOf(h);
+    while (slotPos[k] !== -1) k = (k + 1) & mask;
+    slotPos[k] = p;
+    slotHash[k] = h;
+  }
+  let besti = alo, bestj = blo, bestsize = 0;
+  let spent = 0;
+  // the run met last on each diagonal (i − j): its end in a, to skip hits inside it
+  const runEnd = new Map<number, number>();
+  let h = hashAt(a, alo);
+  for (let i = alo; ; i++) {
+    for (let k = slotOf(h); slotPos[k] !== -1; k = (k + 1) & mask) {
+      if (slotHash[k] !== h) continue;
+      const p = slotPos[k];
+      const d = i - p;
+      const end = runEnd.get(d);
+      if (end !== undefined && i < end) continue; // inside a run already extended
+      let x = 0;
+      while (x < s && a[i + x] === b[p + x]) x++;
+      spent += x + 1;
+      if (x < s) continue; // equal hashes, different s-grams
+      let lo = 0;
+      while (i - lo > alo && p - lo > blo && a[i - lo - 1] === b[p - lo - 1]) lo++;
+      let hi = s;
+      while (i + hi < ahi && p + hi < bhi && a[i + hi] === b[p + hi]) hi++;
+      spent += lo + hi;
+      runEnd.set(d, i + hi);
+      const size = lo + hi, ri = i - lo, rj = p - lo;
+      if (size > bestsize || (size === bestsize && (ri < besti || (ri === besti && rj < bestj)))) {
+        besti = ri; bestj = rj; bestsize = size;
+      }
+    }
+    if (spent > budget) return GAVE_UP;
+    if (i + s >= ahi) break;
+    h = (Math.imul(h - Math.imul(a[i], top), BASE) + a[i + s]) | 0;
+  }
+  return bestsize >= 2 * s - 1 ? [besti, bestj, bestsize] : null;
+}
+
+/** Sampled s-grams are tried down to this s (runs of 2·s − 1); shorter blocks go to the automaton. */
+const SAMPLE_MIN = 24;
+
 /** The automaton the calls share (grown to the longest `b` seen, up to SHARED_MAX elements, ~8 MB; one call runs at a time). */
 let shared: Automaton | null = null;
 const SHARED_MAX = 1 << 16;
@@ -183,23 +280,34 @@ const SHARED_MAX = 1 << 16;
  * ranges (no part can match more) is an upper bound of M. `dpFactor` (tests only) moves the line
  * between the DP and the automaton; 0 = the automaton always.
  */
-export function matchingCharactersLong(a: ArrayLike<number>, b: ArrayLike<number>, atLeast = 0, dpFactor = DP_FACTOR): number {
+export function matchingCharactersLong(
+  a: ArrayLike<number>, b: ArrayLike<number>, atLeast = 0, dpFactor = DP_FACTOR, sampleMin = SAMPLE_MIN,
+): number {
   const la = a.length;
   const lb = b.length;
   const scratch: MatchScratch = createMatchScratch(lb, la + lb);
   let automaton: Automaton | null = null;
-  const stack: number[] = [0, la, 0, lb];
+  // sub-problems: alo, ahi, blo, bhi, and a bound of their longest block (the parent's: a
+  // sub-problem's ranges lie inside its parent's, so its blocks are no longer)
+  const stack: number[] = [0, la, 0, lb, Math.min(la, lb)];
   let total = 0;
   // the sum over `stack` of min(|a-range|, |b-range|)
   let pending = Math.min(la, lb);
   while (stack.length) {
     if (total + pending < atLeast) return total + pending;
-    const bhi = stack.pop()!, blo = stack.pop()!, ahi = stack.pop()!, alo = stack.pop()!;
+    const cap = stack.pop()!, bhi = stack.pop()!, blo = stack.pop()!, ahi = stack.pop()!, alo = stack.pop()!;
     const na = ahi - alo, nb = bhi - blo;
     pending -= Math.min(na, nb);
-    let block: MatchBlock;
+    let block: MatchBlock | null = null;
     if (na * nb <= dpFactor * (na + nb)) block = longestMatch(a, 0, alo, ahi, b, blo, bhi, scratch);
     else {
+      // long blocks first by sampled s-grams (s halving from the largest that could fit), then the automaton
+      for (let s = Math.floor((Math.min(cap, na, nb) + 1) / 2); s >= sampleMin && !block; s = Math.floor(s / 2)) {
+        block = longestSampled(a, alo, ahi, b, blo, bhi, s, 4 * (na + nb) + 1024);
+      }
+      if (block === GAVE_UP) block = null; // too many equal s-grams (repeats): the automaton
+    }
+    if (!block) {
       if (!automaton) {
         if (lb > SHARED_MAX) automaton = new Automaton(lb);
         else {
@@ -214,11 +322,11 @@ export function matchingCharactersLong(a: ArrayLike<number>, b: ArrayLike<number
     if (k === 0) continue;
     total += k;
     if (alo < i && blo < j) {
-      stack.push(alo, i, blo, j);
+      stack.push(alo, i, blo, j, k);
       pending += Math.min(i - alo, j - blo);
     }
     if (i + k < ahi && j + k < bhi) {
-      stack.push(i + k, ahi, j + k, bhi);
+      stack.push(i + k, ahi, j + k, bhi, k);
       pending += Math.min(ahi - i - k, bhi - j - k);
     }
   }

@@ -161,12 +161,12 @@ function popcount32(x: number): number {
 
 /**
  * The length of the longest common subsequence of a run of text and a fixed `b`, read after any
- * prefix of the run: Hyyrö's bit-parallel algorithm (2004) over 32-bit blocks of b's positions,
+ * prefix of the run: Hyyrö's bit-parallel algorithm (2004) over 30-bit blocks of b's positions,
  * the TS twin of assembly/difflib.ts `lcsStart`/`lcsFeed`/`lcsZeros`. `start()` begins a run,
  * `feed(a, from, to)` reads a[from, to) (ids < `alphabetSize`, b's ids too), `length()` is the LCS
  * of everything fed since `start()` and b. Ids outside [0, alphabetSize), in a or b, match
  * nothing. An upper bound of difflib's matching total (its blocks lie in increasing order in
- * both sequences, so they form a common subsequence). Work: |a|·⌈|b|/32⌉ word steps.
+ * both sequences, so they form a common subsequence). Work: |a|·⌈|b|/30⌉ word steps.
  */
 export interface LcsRun {
   start(): void;
@@ -186,6 +186,13 @@ export interface LcsRun {
 }
 
 export type RangeLcs = (a: ArrayLike<number>, aOff: number, alo: number, ahi: number, blo: number, bhi: number) => number;
+/**
+ * Bits of b a word of the TS run holds: 30, so that V + (V & PM) + carry stays an int32 (the
+ * engine's fast integers; 32-bit words went through doubles at about twice the time). The
+ * recurrence is Hyyrö's whatever the word size, so the LCS is the same.
+ */
+const LCS_WORD = 30;
+const LCS_MASK = (1 << LCS_WORD) - 1;
 
 /** The LCS of `a` and the run's b, fed whole: `start`, `feed(a, 0, a.length)`, `length`. */
 export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
@@ -196,12 +203,12 @@ export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
 
 export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun {
   const lb = b.length;
-  const blocks = Math.max(1, (lb + 31) >>> 5);
-  const peq = new Uint32Array(alphabetSize * blocks);
-  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + (j >>> 5)] |= 1 << (j & 31);
-  const v = new Uint32Array(blocks);
+  const blocks = Math.max(1, Math.ceil(lb / LCS_WORD));
+  const peq = new Int32Array(alphabetSize * blocks);
+  for (let j = 0; j < lb; j++) if (b[j] >= 0 && b[j] < alphabetSize) peq[b[j] * blocks + Math.floor(j / LCS_WORD)] |= 1 << (j % LCS_WORD);
+  const v = new Int32Array(blocks);
   return {
-    start: () => v.fill(0xffffffff),
+    start: () => v.fill(LCS_MASK),
     feed(a, from, to) {
       for (let i = from; i < to; i++) {
         if (!(a[i] >= 0 && a[i] < alphabetSize)) continue; // matches nothing: V unchanged
@@ -211,21 +218,22 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
           const vk = v[k];
           const pm = peq[row + k];
           if (pm === 0 && carry === 0) continue; // V unchanged in this block
-          const sum = vk + ((vk & pm) >>> 0) + carry;
-          carry = sum > 0xffffffff ? 1 : 0;
-          v[k] = (sum >>> 0) | (vk & ~pm);
+          // vk, vk & pm < 2^30 and carry ≤ 1: the sum stays below 2^31, an int32
+          const sum = vk + (vk & pm) + carry;
+          carry = sum >>> LCS_WORD;
+          v[k] = (sum & LCS_MASK) | (vk & ~pm);
         }
       }
     },
     range(a, aOff, alo, ahi, blo, bhi) {
       if (alo >= ahi || blo >= bhi) return 0;
-      const k0 = blo >>> 5;
-      const k1 = (bhi - 1) >>> 5;
-      const loMask = (0xffffffff << (blo & 31)) >>> 0;
-      const top = bhi - (k1 << 5); // 1..32 bits of block k1 in the range
-      const hiMask = top >= 32 ? 0xffffffff : ((1 << top) - 1) >>> 0;
-      const mask = (k: number) => (k === k0 ? loMask : 0xffffffff) & (k === k1 ? hiMask : 0xffffffff);
-      v.fill(0xffffffff, k0, k1 + 1);
+      const k0 = Math.floor(blo / LCS_WORD);
+      const k1 = Math.floor((bhi - 1) / LCS_WORD);
+      const loMask = (LCS_MASK << (blo - k0 * LCS_WORD)) & LCS_MASK;
+      const top = bhi - k1 * LCS_WORD; // 1..LCS_WORD bits of block k1 in the range
+      const hiMask = top >= LCS_WORD ? LCS_MASK : (1 << top) - 1;
+      const mask = (k: number) => (k === k0 ? loMask : LCS_MASK) & (k === k1 ? hiMask : LCS_MASK);
+      v.fill(LCS_MASK, k0, k1 + 1);
       for (let i = aOff + alo; i < aOff + ahi; i++) {
         const c = a[i];
         if (!(c >= 0 && c < alphabetSize)) continue;
@@ -233,9 +241,9 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
         for (let k = k0; k <= k1; k++) {
           const pm = peq[c * blocks + k] & mask(k);
           const vk = v[k];
-          const sum = vk + ((vk & pm) >>> 0) + carry;
-          carry = sum > 0xffffffff ? 1 : 0;
-          v[k] = (sum >>> 0) | (vk & ~pm);
+          const sum = vk + (vk & pm) + carry; // < 2^31, as in feed
+          carry = sum >>> LCS_WORD;
+          v[k] = (sum & LCS_MASK) | (vk & ~pm);
         }
       }
       let zeros = 0;
@@ -245,9 +253,8 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
     length() {
       let zeros = 0;
       for (let k = 0; k < blocks; k++) {
-        const bits = Math.min(32, lb - (k << 5));
-        const valid = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
-        zeros += popcount32(~v[k] & valid);
+        const bits = Math.min(LCS_WORD, lb - k * LCS_WORD);
+        zeros += popcount32(~v[k] & ((1 << bits) - 1));
       }
       return zeros;
     },

@@ -139,7 +139,6 @@ export interface Prepared extends PostedText {
   sources: QuoteIndexSource[];
   alphabet: Map<number, number>;
   spans: Int32Array;
-  vocabulary: Map<string, number>;
 }
 
 /** A checked quote (grounding.ts `QuoteCheck`, or any `{text, found}`) with where the index finds it. */
