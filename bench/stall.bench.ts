@@ -15,6 +15,7 @@
  * Run: npx tsx bench/run.ts stall (after npm run build)
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { get } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,9 @@ const HOSTILE: Array<[string, unknown]> = [
   ["/fragments", { text: `${"> ".repeat(1001)}x` }],
 ];
 
+/** The bearer token of the servers this bench starts (made per run). */
+const TOKEN = randomBytes(24).toString("base64url");
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
@@ -38,6 +42,7 @@ function percentile(sorted: number[], p: number): number {
 async function start(args: string[]): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const env = { ...process.env };
   for (const k of ["GROUNDWIRE_BASE_URL", "GROUNDWIRE_MODEL", "GROUNDWIRE_API_KEY", "OPENAI_API_KEY", "GROUNDWIRE_TOKEN"]) delete env[k];
+  env.GROUNDWIRE_TOKEN = TOKEN; // serve requires a bearer token
   const child = spawn(process.execPath, [CLI, "serve", "--host", "127.0.0.1", "--port", "0", ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   child.stderr!.resume();
   const url = await new Promise<string>((resolve, reject) => {
@@ -60,7 +65,7 @@ async function start(args: string[]): Promise<{ url: string; child: ChildProcess
   };
 }
 
-const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, text: await r.text() }));
+const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, text: await r.text() }));
 
 /** /health probed while the four hostile requests run; throws if /health answers anything but 200. */
 async function healthUnderLoad(args: string[]) {
