@@ -4,7 +4,7 @@
  */
 import { CHECK_DEFAULTS, defaultCheckWorkers, defaultMaxChecks } from "../server/defaults.js";
 import type { CheckLimits } from "../server/checks.js";
-import type { CheckRunner } from "../server/pool.js";
+import type { CheckRunner, WorkerContextOptions } from "../server/pool.js";
 import type { EndpointSpec, SparqlSettings } from "../server/endpoints.js";
 import { integerOption } from "./common.js";
 import { durationOption, sizeOption } from "./units.js";
@@ -61,15 +61,11 @@ export function readCheckOptions(command: string, values: Partial<Record<keyof t
 }
 
 /** The worker pool for these settings, or undefined with `--check-workers 0` (checks on the main thread). */
-export async function startCheckPool(settings: CheckSettings, corpusDir: string | readonly string[], graphPairs: readonly string[], schemaPairs: readonly string[], log: (m: string) => void, endpoints: readonly EndpointSpec[] = [], sparql?: SparqlSettings): Promise<CheckRunner | undefined> {
+export async function startCheckPool(settings: CheckSettings, context: Omit<WorkerContextOptions, "limits">, log: (m: string) => void): Promise<CheckRunner | undefined> {
   if (settings.workers === 0) return undefined;
   const { createCheckPool } = await import("../server/pool.js");
   return createCheckPool({
-    corpusDir,
-    graphPairs,
-    schemaPairs,
-    endpoints,
-    sparql,
+    ...context,
     limits: settings.limits,
     workers: settings.workers,
     maxInFlight: settings.maxInFlight,

@@ -10,6 +10,7 @@ import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
+import type { Book } from "../moot/index.js";
 import { packageVersion } from "./package-root.js";
 
 const HELP = `usage: groundwire mcp [options]
@@ -55,9 +56,10 @@ const command: Command = {
     // the SDK and the checks load only now, so --help stays fast; the MCP SDK and the pool
     // are optional peers of a library install
     requirePackages("mcp", "groundwire mcp", SERVER_PACKAGES);
-    const [{ LineStdioServerTransport }, { loadCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
+    const [{ LineStdioServerTransport }, { loadBooks }, { createEmbeddedCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
       import("../server/mcp-stdio.js"),
       import("../moot/corpus-node.js"),
+      import("../moot/index.js"),
       import("../server/checks.js"),
       import("../server/mcp.js"),
     ]);
@@ -65,13 +67,16 @@ const command: Command = {
     const stored = !localCorpus(values) ? await openCliCorpus("mcp", values.store) : null;
     let ctx;
     const corpus = corpusDirs("mcp", values.corpus, values.books);
+    // read and cut once: the check workers get these books
+    let books: Book[] | undefined;
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], schemaPairs, endpoints, sparql);
+      if (!stored) books = loadBooks(corpus);
+      ctx = loadServerContext(stored ? stored.corpus : createEmbeddedCorpus(books!), values.graph ?? [], schemaPairs, endpoints, sparql);
     } catch (error) {
       throw new CliError(`mcp: ${(error as Error).message}`);
     }
     const log = (line: string) => process.stderr.write(`groundwire mcp: ${line}\n`);
-    const runner = await startCheckPool(checks, corpus, values.graph ?? [], schemaPairs, (m) => log(escapeMessage(m)), endpoints, sparql);
+    const runner = await startCheckPool(checks, { corpusDir: corpus, books, graphPairs: values.graph ?? [], schemaPairs, endpoints, sparql }, (m) => log(escapeMessage(m)));
     const server = createMcpServer({ ...ctx, limits: checks.limits, runner, libraryInStore: stored?.corpus }, packageVersion());
     const transport = new LineStdioServerTransport(process.stdin, process.stdout, { log });
     await server.connect(transport);

@@ -18,6 +18,7 @@ import { packageRoot, packageVersion } from "./package-root.js";
 import { join } from "node:path";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
+import type { Book } from "../moot/index.js";
 
 const HELP = `usage: groundwire serve [options]
 
@@ -158,7 +159,7 @@ const command: Command = {
     // the server's modules load only now, so --help and usage errors stay fast; the HTTP and
     // MCP packages are optional peers of a library install
     requirePackages("serve", "groundwire serve", SERVER_PACKAGES);
-    const [{ loadHistories, loadPageFiles }, { createHttpServer }, { loadCorpus }, { createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
+    const [{ loadHistories, loadPageFiles }, { createHttpServer }, { loadBooks }, { createEmbeddedCorpus, createExtractiveSynthesizer }, { createServerApp }, { loadServerContext }, { createMootStore }, { createRequestLogger }] = await Promise.all([
       import("../server/page.js"),
       import("../server/listen.js"),
       import("../moot/corpus-node.js"),
@@ -183,14 +184,17 @@ const command: Command = {
     const stored = !localCorpus(values) ? await openCliCorpus("serve", values.store, maxConcurrentTurns + 8) : null;
     let ctx;
     const corpus = corpusDirs("serve", values.corpus, values.books);
+    // read and cut once: the check workers get these books
+    let books: Book[] | undefined;
     try {
-      ctx = loadServerContext(stored ? stored.corpus : loadCorpus(corpus), values.graph ?? [], schemaPairs, endpoints, sparql);
+      if (!stored) books = loadBooks(corpus);
+      ctx = loadServerContext(stored ? stored.corpus : createEmbeddedCorpus(books!), values.graph ?? [], schemaPairs, endpoints, sparql);
     } catch (error) {
       throw new CliError(`serve: ${(error as Error).message}`);
     }
     // the checks' worker pool, each worker loading the same context (the files were read once
     // above, so a bad flag fails here and not in a worker)
-    const runner = await startCheckPool(checks, corpus, values.graph ?? [], schemaPairs, (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`), endpoints, sparql);
+    const runner = await startCheckPool(checks, { corpusDir: corpus, books, graphPairs: values.graph ?? [], schemaPairs, endpoints, sparql }, (m) => process.stderr.write(`groundwire serve: ${escapeMessage(m)}\n`));
 
     const synth = config.baseUrl ? createModelSynthesizer(config) : createExtractiveSynthesizer();
     if (!config.baseUrl) process.stderr.write("groundwire serve: no model configured (--base-url / GROUNDWIRE_BASE_URL); moots use the offline extractive synthesizer\n");

@@ -8,13 +8,14 @@ import { workerData } from "node:worker_threads";
 import { initNodeBackends } from "../../bindings/init-node.js";
 import { GroundwireError } from "../errors.js";
 import { loadCorpus } from "../moot/corpus-node.js";
+import { createEmbeddedCorpus } from "../moot/index.js";
 import { loadServerContext, type CheckContext } from "./checks.js";
 import { errorResponse } from "./errors.js";
 import { answerText, CHECKS, type CheckName, type WorkerAnswer, type WorkerContextOptions } from "./pool.js";
 
 await initNodeBackends();
 const options = workerData as WorkerContextOptions;
-const ctx: CheckContext = { ...loadServerContext(loadCorpus(options.corpusDir), options.graphPairs, options.schemaPairs, options.endpoints, options.sparql), limits: options.limits };
+const ctx: CheckContext = { ...loadServerContext(options.books ? createEmbeddedCorpus(options.books) : loadCorpus(options.corpusDir), options.graphPairs, options.schemaPairs, options.endpoints, options.sparql), limits: options.limits };
 
 /** One check, run here. */
 export default async function runTask(task: { name: CheckName; body: unknown }): Promise<WorkerAnswer> {

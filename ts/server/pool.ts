@@ -28,7 +28,7 @@ import {
   type CheckContext,
   type CheckLimits,
 } from "./checks.js";
-import { UnknownBookError } from "../moot/index.js";
+import { UnknownBookError, type Book } from "../moot/index.js";
 import type { CheckName, CheckRunner } from "./check-runner.js";
 import { endpointOf, fetchRunAnswer, prepareRunSparql, runSparql, shapeRunSparql } from "./run-sparql.js";
 import type { PreparedPlan } from "../kernel/index.js";
@@ -129,6 +129,13 @@ const endpointsBusy = () => new GroundwireError(`${MAX_ENDPOINT_WAITS} requests 
 export interface WorkerContextOptions {
   /** The corpus folders (`--corpus`, or the bundled data/books, then each `--books DIR`). */
   corpusDir: string | readonly string[];
+  /**
+   * The books as the server read them from `corpusDir`: each worker builds its corpus from
+   * these (copied to it at start) instead of reading the folders again, so a book is read and
+   * cut once, and every worker holds the books the server holds, even if a file changes after
+   * the server read it.
+   */
+  books?: readonly Book[];
   /** `--graph NAME=FILE` pairs. */
   graphPairs: readonly string[];
   /** `--schema NAME=FILE` pairs. */
@@ -179,7 +186,7 @@ export async function createCheckPool(options: CheckPoolOptions): Promise<CheckR
     minThreads: options.workers,
     maxThreads: options.workers,
     idleTimeout: Number.MAX_SAFE_INTEGER,
-    workerData: { corpusDir: options.corpusDir, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits, endpoints: options.endpoints, sparql: options.sparql } satisfies WorkerContextOptions,
+    workerData: { corpusDir: options.corpusDir, books: options.books, graphPairs: options.graphPairs, schemaPairs: options.schemaPairs, limits: options.limits, endpoints: options.endpoints, sparql: options.sparql } satisfies WorkerContextOptions,
     resourceLimits: { maxOldGenerationSizeMb: options.memoryMb },
   });
   let inFlight = 0;
