@@ -2,7 +2,7 @@
 // temp folder added beside the bundled ones. It lists the new book with them, a moot between the
 // new book and a bundled one runs through HTTP with each side quoting its own book, /locate finds
 // quotes in both, and a reply quoting the new book is verified against it (POST /quotes/verify {book}).
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,5 +68,17 @@ describe.skipIf(!existsSync(CLI))("groundwire serve --books DIR (dist/cli.js)", 
     const unknown = await call(server.url, "POST", "/quotes/verify", { reply, book: "letters/the-gull-rock-letter" });
     expect(unknown.status).toBe(404);
     expect(JSON.stringify(unknown.json)).toContain(NEW);
+  });
+
+  // last: it rewrites the book's file
+  it("checks the books it read at start: a book's file rewritten while it runs changes no answer (the check workers hold the server's copy)", async () => {
+    const file = join(books, "letters__the-gull-rock-letters.txt");
+    writeFileSync(file, readFileSync(file, "utf8").replaceAll("built to bend", "made to sway"));
+    const reply = 'She wrote that "a tower like ours is built to bend".';
+    const r = await call(server.url, "POST", "/quotes/verify", { reply, book: NEW });
+    expect(r.status, JSON.stringify(r.json)).toBe(200);
+    expect(r.json.grounding.quotes.map((q: { found: boolean }) => q.found)).toEqual([true]);
+    const again = await call(server.url, "POST", "/quotes/verify", { reply: 'She wrote that "a tower like ours is made to sway".', book: NEW });
+    expect(again.json.grounding.quotes.map((q: { found: boolean }) => q.found)).toEqual([false]);
   });
 });
