@@ -51,7 +51,10 @@ export function startServer(args: string[], env: Record<string, string | undefin
   const file = args.indexOf("--token-file");
   if (file >= 0) token = readFileSync(args[file + 1]!, "utf8").split(/\r?\n/, 1)[0]!.trim();
   if (args.includes("--no-auth")) token = null;
-  const child = spawn(process.execPath, [CLI, "serve", ...(options.bare ? [] : ["--host", "127.0.0.1", "--port", "0"]), ...args], { cwd: ROOT, env: fullEnv });
+  // one check worker unless the test names its count: the pool is still what answers the checks,
+  // at half the start-up of the default two (each worker loads the library and the context)
+  const workers = args.includes("--check-workers") ? [] : ["--check-workers", "1"];
+  const child = spawn(process.execPath, [CLI, "serve", ...(options.bare ? [] : ["--host", "127.0.0.1", "--port", "0"]), ...workers, ...args], { cwd: ROOT, env: fullEnv });
   let out = "";
   let err = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
