@@ -55,8 +55,15 @@ async function main(argv: string[]): Promise<number> {
     [name, ...rest] = [rest[0], "--help"];
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
-  const { CliError } = await import("./common.js");
-  if (!load) throw new CliError(`unknown command ${JSON.stringify(name.slice(0, 80))}; commands: ${Object.keys(COMMAND_SUMMARIES).join(", ")}`, 2);
+  const { CliError, closestNames, echo } = await import("./common.js");
+  if (!load) {
+    const commands = Object.keys(COMMAND_SUMMARIES);
+    // an option before any command (`groundwire --jsno`) is not a misspelt command
+    if (name.startsWith("-")) throw new CliError(`unknown option ${echo(name)}; options come after the command (groundwire <command> [options]); commands: ${commands.join(", ")}`, 2);
+    const close = closestNames(name, commands);
+    const list = commands.join(", ");
+    throw new CliError(`unknown command ${echo(name)}${close.length ? `; did you mean ${close.join(" or ")}? (commands: ${list})` : `; commands: ${list}`}`, 2);
+  }
   current = name;
   // loaded only for a command, so `groundwire --help` does not compile the WASM core
   const { initNodeBackends } = await import("../../bindings/init-node.js");
