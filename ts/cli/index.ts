@@ -84,7 +84,8 @@ function errorLine(command: string | null, message: string, escape: (text: strin
   let text = message;
   if (command !== null && text.startsWith(`${command}: `)) text = text.slice(command.length + 2);
   // input in a message is cut by echo() with its own length; this only guards the line itself
-  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}… (message cut at ${MAX_MESSAGE} of its ${text.length} characters)`;
+  // cut before a surrogate pair's second half, not through it (ts/errors.ts cutText, not imported: this module loads nothing before a command runs)
+  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE - (/[\uD800-\uDBFF]/.test(text[MAX_MESSAGE - 1]!) ? 1 : 0))}… (message cut at ${MAX_MESSAGE} of its ${text.length} characters)`;
   return `groundwire${command !== null ? ` ${command}` : ""}: ${escape(text)}`;
 }
 
