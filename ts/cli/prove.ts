@@ -18,6 +18,7 @@ import {
 import { createOxigraphStore } from "../kernel/node.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
 import { CliError, echo, integerOption, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { cutText } from "../errors.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
@@ -171,7 +172,7 @@ const command: Command = {
     const prefixes = Object.fromEntries(Object.entries(kg.prefixes).filter(([p]) => p !== ""));
     const out: string[] = [`question: ${question}`, `planner: ${synth.name ?? "model"}   store: ${store.name}`, ""];
     for (const t of result.turns) {
-      out.push(`turn ${t.turn} ${t.status}: ${t.op ? JSON.stringify(t.op) : t.reply.slice(0, 120)}`);
+      out.push(`turn ${t.turn} ${t.status}: ${t.op ? JSON.stringify(t.op) : cutText(t.reply, 120)}`);
       if (t.status !== "accepted") out.push(...t.feedback.trimEnd().split("\n").map((l) => `  ${l}`));
     }
     out.push("", `kernel rejections: ${result.kernelRejections}`);
