@@ -1,6 +1,6 @@
 /**
- * canonicalHash's time budget measured (not a timed test): `npx tsx bench/canonical-budget.ts
- * [--n 10000] [--budgets 1000,3000,10000]`.
+ * canonicalHash's time budget measured (not a timed test): `npm run bench:canonical -- [--n 10000]
+ * [--budgets 1000,3000,10000]`.
  *
  * A ring of n indistinguishable blank nodes (each `_:bI :p _:bI+1`) has no canonical form within
  * any practical budget; for each budget it prints the whole call's wall time, how far past the

@@ -83,3 +83,16 @@ export class ArgumentError extends GroundwireError {
     this.name = "ArgumentError";
   }
 }
+
+/**
+ * The first `max` UTF-16 code units of `text`, one fewer when the cut would fall between the
+ * two halves of a surrogate pair (an emoji, a CJK extension character): a message or a
+ * listing cut for length must not end in half a character, which JSON writes as a lone
+ * `\ud83d` (refused by strict UTF-8 readers) and a terminal shows as an escape. Internal (not
+ * exported by the package).
+ */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}

@@ -242,6 +242,7 @@ export function checkWritable(path: string): string {
   }
   if (st?.isDirectory()) throw new OutputFileError(path, "it is a directory");
   if (st && !st.isFile()) throw new OutputFileError(path, "it is not a regular file (use - for standard output)");
+  refuseFolderSyntax(path);
   const folder = dirname(target);
   let folderStat;
   try {
@@ -253,6 +254,15 @@ export function checkWritable(path: string): string {
   if (!canWrite(folder)) throw new OutputFileError(path, `folder ${folder} is not writable`);
   if (st && !canWrite(target)) throw new OutputFileError(path, "it is read-only");
   return target;
+}
+
+/**
+ * A path written as a folder (`out.ttl/`, `out/.`, `out/..`) names no file to write: the
+ * system refuses it (ENOTDIR or EISDIR), but `resolve` drops the ending and would write
+ * `out.ttl` all the same. Refused before anything is resolved.
+ */
+function refuseFolderSyntax(path: string): void {
+  if (/[\\/]\.{0,2}$/.test(path) || path === "." || path === "..") throw new OutputFileError(path, "a path ending in / (or /. or /..) names a folder, not a file");
 }
 
 /** access(2) with W_OK: whether this process's user may write `path`. */
@@ -292,6 +302,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, options
   } catch (error) {
     if (error instanceof OutputFileError) throw error;
   }
+  refuseFolderSyntax(path);
   if (options.mode !== undefined) mode = options.mode;
   const folder = dirname(target);
   removeStaleTemporaries(folder);
@@ -409,11 +420,33 @@ function outputError(path: string, error: unknown): OutputFileError {
   return out;
 }
 
+/** What a write's errno means, for the ones a write can meet (ENOSPC, EACCES … have their own words above). */
+const ERRNO_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or folder",
+  ENOTDIR: "a part of the path is not a folder",
+  EISDIR: "it is a directory",
+  ELOOP: "too many levels of symbolic links",
+  ENAMETOOLONG: "the name is too long",
+  EMFILE: "too many open files in this process",
+  ENFILE: "too many open files in the system",
+  EBUSY: "the file or device is busy",
+  ETXTBSY: "the file is a running program",
+  EEXIST: "a file of the temporary's name already exists",
+  EINVAL: "the file system refuses this name or operation",
+  EIO: "input/output error on the device",
+  EFBIG: "the file is too large for the file system",
+  EXDEV: "the temporary and the target are on different file systems",
+  EMLINK: "too many links",
+};
+
 function reasonOf(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   if (e.code === "ENOSPC") return "no space left on the device";
   if (e.code === "EACCES" || e.code === "EPERM") return "permission denied";
   if (e.code === "EROFS") return "read-only file system";
   if (e.code === "EDQUOT") return "disk quota exceeded";
-  return e.code ? `${e.code}` : e.message;
+  // the system's reason in words, its code after it for a search (never the bare code)
+  const words = e.code ? ERRNO_WORDS[e.code] : undefined;
+  if (words) return `${words} (${e.code})`;
+  return e.code ? `${e.message.replace(/^[A-Z]+: /, "").replace(/, open '.*'$|, rename '.*'$/, "")} (${e.code})` : e.message;
 }

@@ -66,6 +66,6 @@ describe("the CLI escapes what it echoes (dist/cli.cjs)", () => {
     expect(format.stderr).toBe('groundwire slice: --format must be nquads or turtle (nq, ttl), not "tur\\u200Dtle"\n');
     const command = await gw(["frag\u202Ements"]);
     expect(command.code).toBe(2);
-    expect(command.stderr).toMatch(/^groundwire: unknown command "frag\\u202Ements"; commands: /);
+    expect(command.stderr).toMatch(/^groundwire: unknown command "frag\\u202Ements"; did you mean fragments\? \(commands: /);
   });
 });

@@ -14,6 +14,9 @@
  *   (GROUNDWIRE_* and OPENAI_API_KEY unset, empty standard input). It must exit 0, or the code a
  *   following `# exit N` line names; a following `# → RESULT` line must occur in its
  *   stdout + stderr (as above).
+ * - A transcript (a text, console or bare block whose first line is `$ groundwire …`) runs each
+ *   `$ ` command the same way; the lines after it, up to the next `$ `, must occur in its
+ *   stdout + stderr in that order (a line `…` stands for lines left out), and it must exit 0.
  * - Other blocks (text, console, json, sparql, bare fences) show output or file contents and are
  *   not run.
  * A ts/js/sh block that cannot run says why in an HTML comment on the line before its fence,
@@ -36,13 +39,12 @@ const DIST_BROWSER = join(ROOT, "dist/browser/groundwire.js");
 const CLI = join(ROOT, "dist/cli.cjs");
 
 /**
- * Pages whose blocks are run by another suite. docs/serving.md is a session against a running
- * server (start it, then curl and jq in another terminal): test/server/docs-session.test.ts runs
- * that session as the page writes it.
+ * A block run by another suite says so in its own not-run marker (`<!-- not-run:
+ * test/server/docs-session.test.ts runs it with a server -->`): no page is exempt as a whole,
+ * so an example added beside such a session is run here. A marker that names a test file must
+ * name one that exists and reads that page.
  */
-const RUN_ELSEWHERE: Record<string, string> = {
-  "docs/serving.md": "a session with a running server; test/server/docs-session.test.ts runs it",
-};
+const NAMED_TEST = /\btest\/[\w./-]+\.test\.ts\b/g;
 
 interface Block {
   page: string;
@@ -53,11 +55,27 @@ interface Block {
 }
 
 const RUNNABLE = new Set(["ts", "typescript", "js", "javascript", "mjs", "sh", "bash", "shell"]);
+const TRANSCRIPT_LANGS = new Set(["text", "console", ""]);
+
+/** Whether a block is a transcript: a text, console or bare block that starts with `$ groundwire `. */
+function isTranscript(block: Block): boolean {
+  return TRANSCRIPT_LANGS.has(block.lang) && /^\s*\$ groundwire /.test(block.code);
+}
 
 /** The fenced code blocks of a markdown text, with the `not-run` reason written before each. */
 function blocksOf(page: string, markdown: string): Block[] {
+  return fencesOf(markdown).blocks.map((b) => ({ ...b, page }));
+}
+
+/**
+ * The fenced blocks of a markdown text, and the lines inside a block that look like an opening
+ * fence with an info string (```ts): CommonMark does not close a block there, so such a line
+ * means the block above was left unclosed, and it swallowed the prose and examples below it.
+ */
+function fencesOf(markdown: string): { blocks: Omit<Block, "page">[]; strayOpenings: number[] } {
   const lines = markdown.split("\n");
-  const out: Block[] = [];
+  const out: Omit<Block, "page">[] = [];
+  const strayOpenings: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const open = /^( {0,3}|\s*)(`{3,}|~{3,})\s*([\w+-]*)/.exec(lines[i]);
     if (!open) continue;
@@ -67,15 +85,17 @@ function blocksOf(page: string, markdown: string): Block[] {
     for (; j < lines.length; j++) {
       const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[j]);
       if (close && close[1][0] === fence[0] && close[1].length >= fence.length) break;
+      const opening = /^\s*(`{3,}|~{3,})\s*[\w+-]+\s*$/.exec(lines[j]);
+      if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length) strayOpenings.push(j + 1);
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart());
     }
     let k = i - 1;
     while (k >= 0 && lines[k].trim() === "") k--;
     const marker = k >= 0 ? /^\s*<!--\s*not-run:\s*(.*?)\s*-->\s*$/.exec(lines[k]) : null;
-    out.push({ page, line: i + 1, lang: lang.toLowerCase(), code: body.join("\n"), notRun: marker ? marker[1] : null });
+    out.push({ line: i + 1, lang: lang.toLowerCase(), code: body.join("\n"), notRun: marker ? marker[1] : null });
     i = j;
   }
-  return out;
+  return { blocks: out, strayOpenings };
 }
 
 /** Quotes and white space aside, does `actual` hold `expected` (with `…` as any text)? */
@@ -104,7 +124,8 @@ function scriptOf(code: string, lang: string): { source: string; expects: Expect
   const wrapped = new Map<number, number>(); // line index → show id
   let lastCode = -1;
   const wrap = (index: number, shown: string): number => {
-    const m = /^(\s*)(.*?);?\s*$/.exec(lines[index])!;
+    // the statement without its `;` and a trailing `// comment` (an explanation beside the code)
+    const m = /^(\s*)(.*?);\s*(?:\/\/.*)?$/.exec(lines[index]) ?? /^(\s*)(.*?);?\s*$/.exec(lines[index])!;
     if (/^(const|let|var|import|export|if|for|while|function|class|return)\b/.test(m[2])) {
       throw new Error(`a "→" result must follow an expression statement, not: ${shown}`);
     }
@@ -229,19 +250,50 @@ function runCommands(block: Block): void {
   }
 }
 
+/** The commands of a transcript, each with the output lines shown after it (`…` lines dropped). */
+function transcriptOf(code: string): { command: string; shown: string[] }[] {
+  const out: { command: string; shown: string[] }[] = [];
+  for (const line of code.split("\n")) {
+    const command = /^\s*\$ (.*)$/.exec(line);
+    if (command) {
+      if (!command[1]!.startsWith("groundwire ")) throw new Error(`a transcript command that is not "groundwire …": ${command[1]}`);
+      out.push({ command: command[1]!, shown: [] });
+    } else if (line.trim() !== "" && line.trim() !== "…") out.at(-1)!.shown.push(line);
+  }
+  return out;
+}
+
+function runTranscript(block: Block): void {
+  const where = `${block.page}:${block.line}`;
+  for (const { command, shown } of transcriptOf(block.code)) {
+    const argv = `node ${JSON.stringify(CLI)} ${command.slice("groundwire ".length)}`;
+    const r = spawnSync("bash", ["-c", argv], { cwd: ROOT, encoding: "utf8", env: offlineEnv(), input: "", timeout: 120_000, maxBuffer: 64 << 20 });
+    const output = `${r.stdout}\n${r.stderr}`;
+    expect(r.status, `${where}: $ ${command}\nexited ${r.status}:\n${r.stderr.slice(0, 2000)}`).toBe(0);
+    // each shown line in order; a line the page cut with … matches its beginning
+    expect(holds(output, shown.map((l) => l.replace(/\s*…\s*$/, "")).join("…")), `${where}: $ ${command}\n  expected, in order:\n${shown.join("\n")}\n  got: ${output.slice(0, 3000)}`).toBe(true);
+  }
+}
+
 describe("examples in README.md and docs/*.md run as written", () => {
   it("the build is there (npm run build; npm test's pretest does it)", () => {
     expect(built, "dist/node.js and dist/cli.cjs: run npm run build first").toBe(true);
   });
 
+  it("no page leaves a block unclosed (an opening fence inside a block swallows what follows)", () => {
+    const stray = pages.flatMap((page) => fencesOf(readFileSync(join(ROOT, page), "utf8")).strayOpenings.map((line) => `${page}:${line}`));
+    expect(stray, "a fence with an info string inside a block: close the block above it").toEqual([]);
+  });
+
   for (const page of pages) {
-    const blocks = blocksOf(page, readFileSync(join(ROOT, page), "utf8")).filter((b) => RUNNABLE.has(b.lang));
+    const blocks = blocksOf(page, readFileSync(join(ROOT, page), "utf8")).filter((b) => RUNNABLE.has(b.lang) || isTranscript(b));
     for (const block of blocks) {
-      const name = `${page}:${block.line} (${block.lang})`;
-      const elsewhere = RUN_ELSEWHERE[page];
-      if (elsewhere) {
-        it.skip(`${name} — not run here: ${elsewhere}`, () => {});
-        continue;
+      const name = `${page}:${block.line} (${isTranscript(block) ? "transcript" : block.lang})`;
+      for (const test of block.notRun?.match(NAMED_TEST) ?? []) {
+        it(`${name}: the test its marker names (${test}) exists and reads ${page}`, () => {
+          expect(existsSync(join(ROOT, test)), `${test} does not exist`).toBe(true);
+          expect(readFileSync(join(ROOT, test), "utf8"), `${test} does not read ${page}`).toContain(page);
+        });
       }
       if (block.notRun === "") {
         it(`${name}: a not-run marker says why`, () => expect.fail(`${name}: <!-- not-run: --> needs a reason`));
@@ -252,7 +304,7 @@ describe("examples in README.md and docs/*.md run as written", () => {
         continue;
       }
       const sh = block.lang === "sh" || block.lang === "bash" || block.lang === "shell";
-      it(name, { timeout: 240_000, skip: !built }, () => (sh ? runCommands(block) : runScript(block)));
+      it(name, { timeout: 240_000, skip: !built }, () => (isTranscript(block) ? runTranscript(block) : sh ? runCommands(block) : runScript(block)));
     }
   }
 });
@@ -261,14 +313,22 @@ describe("the example runner itself", () => {
   it("reads fences, markers and results", () => {
     const md = "a\n<!-- not-run: needs a model endpoint -->\n```sh\ngroundwire moot a b\n```\n\n```ts\nf(1);\n// → 2\n```\n";
     const blocks = blocksOf("x.md", md);
+    expect(fencesOf("```text\n$ groundwire books\n\nprose\n```ts\nf();\n```\n").strayOpenings).toEqual([5]);
     expect(blocks.map((b) => [b.line, b.lang, b.notRun])).toEqual([[3, "sh", "needs a model endpoint"], [7, "ts", null]]);
     const { source, expects } = scriptOf("const f = (x: number) => x + 1;\nf(1);\n// → 2\nconsole.log(f(2)); // → 3", "ts");
     expect(source).toMatch(/__show\(0, \(?f\(1\)\)?\);/);
     expect(expects.map((e) => [e.id, e.text])).toEqual([[0, "2"], [-1, "3"]]);
+    expect(scriptOf('f("a;b");   // why\n// → 1', "js").source).toContain('__show(0, (f("a;b")));');
     expect(commandsOf('groundwire check q.rq \\\n  --schema s.ttl\n# → unknown property\n# exit 1').map((c) => [c.command, c.exit, c.expects])).toEqual([
       ["groundwire check q.rq --schema s.ttl", 1, ["unknown property"]],
     ]);
     expect(() => commandsOf("npm run demo")).toThrow(/not-run/);
+    expect(isTranscript({ page: "x.md", line: 1, lang: "text", code: "$ groundwire books\nout", notRun: null })).toBe(true);
+    expect(isTranscript({ page: "x.md", line: 1, lang: "json", code: "$ groundwire books", notRun: null })).toBe(false);
+    expect(transcriptOf("$ groundwire books\na\n…\nb\n\n$ groundwire books --json\n{")).toEqual([
+      { command: "groundwire books", shown: ["a", "b"] },
+      { command: "groundwire books --json", shown: ["{"] },
+    ]);
     expect(holds(`{ text: 'old mill', ratio: 0.8 }`, '{ text: "old mill", … 0.8 }')).toBe(true);
     expect(holds("abc", "c … a")).toBe(false);
   });
@@ -279,5 +339,7 @@ describe("the example runner itself", () => {
     expect(() => runScript(block("js", "undefinedName;"))).toThrow(/ReferenceError/);
     expect(() => runCommands(block("sh", "groundwire books --passages novel/nope"))).toThrow(/exited 2/);
     expect(() => runCommands(block("sh", "groundwire books\n# → no such title"))).toThrow(/no such title/);
+    expect(() => runTranscript(block("text", "$ groundwire books\nnovel/frankenstein\n…\ndiary/pepys-1660"))).toThrow(/expected, in order/);
+    expect(() => runTranscript(block("text", "$ groundwire books\ndiary/pepys-1660  The Diary …\n…\nnovel/frankenstein"))).not.toThrow();
   });
 });

@@ -75,7 +75,7 @@ describe("item 2: writeFileAtomic", () => {
     expect(() => writeFileAtomic(target, huge)).toThrow(OutputFileError);
     expect(readFileSync(target, "utf8")).toBe("old\n");
     expect(readdirSync(dir)).toEqual(["out.ttl"]);
-    expect(() => writeFileAtomic(join(dir, "missing", "x.ttl"), "x")).toThrow(/^cannot write .*x\.ttl: ENOENT$/);
+    expect(() => writeFileAtomic(join(dir, "missing", "x.ttl"), "x")).toThrow(/^cannot write .*x\.ttl: no such file or folder \(ENOENT\)$/);
   });
 
   it("reads refuse folders and devices, and cap the size", () => {

@@ -76,7 +76,7 @@ describe("groundwire prove (scripted planner, embedded Oxigraph)", () => {
   });
 
   it("bad usage: the fault and the usage line (not the whole help), exit 2", async () => {
-    const usage = 'usage: groundwire prove "<question>" --kg <graph.ttl|-> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json|-] [--endpoint URL] [--max-turns N] [--format ttl|nt|nq|trig|json] [--json] [--quiet]';
+    const usage = 'usage: groundwire prove "<question>" --kg <graph.ttl|-> [--base-url URL [--model M] [--api-key-file FILE] [--timeout T]] [--script plan.json|-] [--endpoint URL] [--max-turns N] [--format ttl|nt|nq|trig|json] [--json] [--quiet]';
     const cases: Array<[string[], string]> = [
       [["--kg", KG], `prove: expected one question (quote it)\n${usage}`],
       [["q"], `prove: --kg is required\n${usage}`],

@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     const r = await run(["moot", ...BOOKS, "--base-url", slow.baseUrl, "--timeout", "0.5"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `groundwire moot: timed out: the model endpoint ${slow.baseUrl}/chat/completions did not answer within 0.5 s (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)\n`,
+      `groundwire moot: timed out: the model endpoint ${slow.baseUrl}/chat/completions did not answer within 0.5 s (wait longer with --timeout, e.g. 300s, or GROUNDWIRE_TIMEOUT)\n`,
     );
   });
 

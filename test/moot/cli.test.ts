@@ -116,16 +116,32 @@ describe.skipIf(!existsSync(CLI))("groundwire moot / books (dist/cli.js; run `np
     // The stub quotes ten words of its first passage with the fifth word dropped.
     const stub = await startStub((req) => {
       const prompt = req.body.messages[1]!.content;
-      const passage = /^\[s1\] \([^)]*\)\n(.*)$/m.exec(prompt)![1]!;
+      // its text: the `  | ` lines of the untrusted-data region under `[s1] (label)`, not the region's banner
+      const region = /^\[s1\] \([^)]*\)\n<untrusted-data> [^\n]*\n((?: {2}\|[^\n]*\n)+)<\/untrusted-data>/m.exec(prompt)![1]!;
+      const passage = region.replace(/^ {2}\| ?/gm, "");
       const ws = passage.split(/\s+/).filter((w) => /^[A-Za-z]+$/.test(w)).slice(0, 10);
       return { content: `I remember "${[...ws.slice(0, 4), ...ws.slice(5)].join(" ")}" [s1].` };
     });
     try {
       const json = join(out, "snapped.json");
-      const r = await run(["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire", "--turns", "2", "--base-url", stub.baseUrl, "--model", "stub", "--json", json]);
+      const args = ["moot", "novel/frankenstein", "diary/pepys-1660", "--topic", "fire", "--turns", "2", "--base-url", stub.baseUrl, "--model", "stub"];
+      const r = await run([...args, "--json", json]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`moot: model stub at ${stub.baseUrl}`);
+      // docs/moot.md shows this run as a transcript (its address aside): the command is this
+      // one, and each line it shows is in the output, in order (… marks lines left out)
+      const page = readFileSync(join(ROOT, "docs/moot.md"), "utf8");
+      const block = /```text\n(\$ groundwire moot [^\n]*--model stub\n[\s\S]*?)```/.exec(page)![1]!;
+      const [command, ...shown] = block.split("\n").filter((l) => l.trim() !== "" && l.trim() !== "…");
+      const pageUrl = /--base-url (\S+)/.exec(command!)![1]!;
+      expect(command!.replace(pageUrl, stub.baseUrl)).toBe(`$ groundwire ${args.join(" ")}`);
+      let from = 0;
+      for (const line of shown) {
+        const at = r.stdout.indexOf(line.replaceAll(pageUrl, stub.baseUrl), from);
+        expect(at, `docs/moot.md shows ${JSON.stringify(line)}; not found (in order) in:\n${r.stdout}`).toBeGreaterThanOrEqual(0);
+        from = at + line.length;
+      }
       const d = JSON.parse(readFileSync(json, "utf8"));
       expect(d.model).toBe("stub");
       for (const u of d.utterances) {

@@ -168,7 +168,7 @@ describe("npm pack → install in a fresh project → import from Node", () => {
     const gwBin = join(pkg.app, "node_modules/.bin/groundwire");
     const serve = spawnSync(gwBin, ["serve", "--port", "0"], { cwd: pkg.app, encoding: "utf8" });
     expect(serve.status).toBe(1);
-    expect(serve.stderr).toBe("groundwire serve: groundwire serve needs hono, @hono/node-server, @modelcontextprotocol/sdk, pino, piscina, not installed with the library: npm install hono @hono/node-server @modelcontextprotocol/sdk pino piscina\n");
+    expect(serve.stderr).toBe("groundwire serve: needs hono, @hono/node-server, @modelcontextprotocol/sdk, pino, piscina, not installed with the library: npm install hono @hono/node-server @modelcontextprotocol/sdk pino piscina\n");
     const store = spawnSync(gwBin, ["books", "--store", "postgres://127.0.0.1:1/none"], { cwd: pkg.app, encoding: "utf8" });
     expect(store.status).toBe(1);
     expect(store.stderr).toBe("groundwire books: --store needs pg, not installed with the library: npm install pg\n");

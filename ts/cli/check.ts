@@ -87,7 +87,25 @@ const command: Command = {
     if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${echo(goalFormat)}`, 2);
     const progress = createProgress("check", { quiet: values.quiet });
     const plan = readText(file, "plan file");
-    if (planFormat === "json" || plan.trimStart().startsWith("[") || plan.trimStart().startsWith("{")) checkJsonDepth(plan, file);
+    // The plan's kind is read from its text (JSON starts with [ or {, SPARQL cannot); a --format
+    // given for it must agree, not be passed over.
+    const looksJson = /^\s*[[{]/.test(plan);
+    if (planFormat === "json" && !looksJson) {
+      let reason = "it is JSON but neither a list of ops nor an object with ops";
+      try {
+        JSON.parse(plan);
+      } catch (error) {
+        reason = (error as Error).message.replace(/\s+/g, " ");
+      }
+      throw new CliError(`${file}: --format json, but the plan is not a JSON plan: ${reason}`);
+    }
+    if (planFormat === "rq" && looksJson) {
+      const at = plan.length - plan.trimStart().length;
+      const line = plan.slice(0, at).split("\n").length;
+      const column = at - plan.lastIndexOf("\n", at - 1);
+      throw new CliError(`${file}:${line}:${column}: --format rq, but a SPARQL query cannot start with ${echo(plan[at]!)}: this is a JSON plan (--format json)`);
+    }
+    if (looksJson) checkJsonDepth(plan, file);
     progress.phase(`reading the schema ${values.schema}`);
     const kernel = createKernel(fromEndpoint ? loadSchemaForCli(await endpointSchemaFile("check", values.schema)) : loadSchemaForCli(values.schema, formatFor(values.schema, values.format, inputs)));
     progress.phase("checking");

@@ -5,6 +5,7 @@
  * progress bar on a terminal, a summary at the end.
  */
 import { CliError, echo, escapeMessage, parseCommandArgs, printLine, type Command } from "./common.js";
+import { cutText } from "../errors.js";
 import { openCliStore } from "./store-option.js";
 
 const HELP = `usage: groundwire corpus load DIR --store URL
@@ -56,7 +57,7 @@ const command: Command = {
         if (!tty) return;
         const width = 30;
         const filled = Math.round((done / total) * width);
-        process.stderr.write(`\r\x1b[K[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${escapeMessage(key).slice(0, 60)}`);
+        process.stderr.write(`\r\x1b[K[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} ${cutText(escapeMessage(key), 60)}`);
       });
       if (tty) process.stderr.write("\r\x1b[K");
       const line =

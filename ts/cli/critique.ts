@@ -51,7 +51,9 @@ const command: Command = {
     try {
       if (outPath !== undefined && outPath !== "-") outFormat = formatFromPath(outPath);
     } catch (error) {
-      throw new CliError((error as Error).message);
+      // a usage error naming the path as typed (the message's own is the resolved one)
+      const typed = values["in-place"] ? graphPath : values.output!;
+      throw new CliError(`critique: ${values["in-place"] ? "--in-place" : "-o"} ${(error as Error).message.replace(outPath!, typed)}`, 2);
     }
     const guards: CritiqueGuards = {};
     if (values["max-delete-share"] !== undefined) {

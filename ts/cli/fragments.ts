@@ -43,7 +43,7 @@ function formatBytes(n: number): string {
 /** The `--max-bytes` help line of fragments, cite or slice. */
 export function maxBytesHelp(command: string): string {
   const { fallback, max } = DOCUMENT_LIMITS[command]!;
-  return `  --max-bytes N   the largest document read, in bytes or with a unit (32MiB; default ${fallback}, ${formatBytes(fallback)}; at most ${max}, ${formatBytes(max)}:
+  return `  --max-bytes SIZE the largest document read, in bytes or with a unit (32MiB; default ${fallback}, ${formatBytes(fallback)}; at most ${max}, ${formatBytes(max)}:
                   fragmenting takes about 20 bytes of memory per byte of markdown)`;
 }
 

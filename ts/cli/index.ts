@@ -55,8 +55,15 @@ async function main(argv: string[]): Promise<number> {
     [name, ...rest] = [rest[0], "--help"];
   }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
-  const { CliError } = await import("./common.js");
-  if (!load) throw new CliError(`unknown command ${JSON.stringify(name.slice(0, 80))}; commands: ${Object.keys(COMMAND_SUMMARIES).join(", ")}`, 2);
+  const { CliError, closestNames, echo } = await import("./common.js");
+  if (!load) {
+    const commands = Object.keys(COMMAND_SUMMARIES);
+    // an option before any command (`groundwire --jsno`) is not a misspelt command
+    if (name.startsWith("-")) throw new CliError(`unknown option ${echo(name)}; options come after the command (groundwire <command> [options]); commands: ${commands.join(", ")}`, 2);
+    const close = closestNames(name, commands);
+    const list = commands.join(", ");
+    throw new CliError(`unknown command ${echo(name)}${close.length ? `; did you mean ${close.join(" or ")}? (commands: ${list})` : `; commands: ${list}`}`, 2);
+  }
   current = name;
   // loaded only for a command, so `groundwire --help` does not compile the WASM core
   const { initNodeBackends } = await import("../../bindings/init-node.js");
@@ -77,7 +84,8 @@ function errorLine(command: string | null, message: string, escape: (text: strin
   let text = message;
   if (command !== null && text.startsWith(`${command}: `)) text = text.slice(command.length + 2);
   // input in a message is cut by echo() with its own length; this only guards the line itself
-  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE)}… (message cut at ${MAX_MESSAGE} of its ${text.length} characters)`;
+  // cut before a surrogate pair's second half, not through it (ts/errors.ts cutText, not imported: this module loads nothing before a command runs)
+  if (text.length > MAX_MESSAGE) text = `${text.slice(0, MAX_MESSAGE - (/[\uD800-\uDBFF]/.test(text[MAX_MESSAGE - 1]!) ? 1 : 0))}… (message cut at ${MAX_MESSAGE} of its ${text.length} characters)`;
   return `groundwire${command !== null ? ` ${command}` : ""}: ${escape(text)}`;
 }
 

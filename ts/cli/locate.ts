@@ -1,5 +1,5 @@
 /**
- * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--json]`:
+ * `groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout T] [--corpus DIR] [--json]`:
  * where a quote is from across the corpus — book, passage label(s), the span,
  * its ratio (difflib, as the grounding check computes it) and a word diff of
  * quote vs span. Built on createQuoteIndex (ts/match/quote-index/).
@@ -21,7 +21,7 @@ export const LOCATE_TIMEOUT_SECONDS = 10;
 /** Longest accepted `--timeout`, seconds (one hour). */
 const MAX_LOCATE_TIMEOUT_SECONDS = 3600;
 
-const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout S] [--corpus DIR] [--books DIR]… [--cache-dir DIR | --no-cache] [--json | --jsonl]
+const HELP = `usage: groundwire locate "<quote>" [--book KEY] [--min-ratio R] [--limit N] [--timeout T] [--corpus DIR] [--books DIR]… [--cache-dir DIR | --no-cache] [--json | --jsonl]
 
 Finds every span of the corpus whose words match the quote with a difflib ratio ≥ R
 (the grounding check's measure), best first, overlapping spans left out. A quote has at

@@ -5,7 +5,7 @@
  *   --base-url URL        or GROUNDWIRE_BASE_URL   OpenAI-compatible endpoint incl. /v1
  *   --model M             or GROUNDWIRE_MODEL      model id (else the endpoint's default)
  *   --api-key-file FILE   or GROUNDWIRE_API_KEY, OPENAI_API_KEY (keys never on the command line)
- *   --timeout SECONDS     or GROUNDWIRE_TIMEOUT    per-request timeout (default 120)
+ *   --timeout T           or GROUNDWIRE_TIMEOUT    per-request timeout: seconds, or with a unit (90s, 2m; default 120)
  */
 import { InputFileError, readRegularFile } from "../files.js";
 import { createOpenAICompatibleSynthesizer, DEFAULT_MODEL_TIMEOUT_MS, type OpenAICompatibleSynthesizer, type TextSynthesizer } from "../moot/index.js";

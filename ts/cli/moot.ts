@@ -212,7 +212,7 @@ const command: Command = {
       progress.done();
       if (error instanceof SynthesizerError || error instanceof MootError || error instanceof WorkerError) {
         const where = error instanceof EmptyReplyError && config.baseUrl ? ` (endpoint ${redactUrl(config.baseUrl)})` : "";
-        const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";
+        const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout, e.g. 300s, or GROUNDWIRE_TIMEOUT)" : "";
         const message = `${error.message}${where}${hint}`;
         // The turns already spoken are kept: written marked incomplete, with the error.
         const spoken = moot.transcript?.utterances.length ?? 0;

@@ -39,5 +39,7 @@ export function requirePackages(command: string, what: string, packages: Readonl
     .filter(([, specifier]) => !resolves(specifier))
     .map(([name]) => name);
   if (!missing.length) return;
-  throw new CliError(`${command}: ${what} needs ${missing.join(", ")}, not installed with the library: npm install ${missing.join(" ")}`);
+  // `serve: needs …` for the command itself, `books: --store needs …` for an option of it
+  const subject = what === `groundwire ${command}` ? "" : `${what} `;
+  throw new CliError(`${command}: ${subject}needs ${missing.join(", ")}, not installed with the library: npm install ${missing.join(" ")}`);
 }

@@ -1,5 +1,5 @@
 /**
- * `groundwire prove "<question>" --kg <ttl> [--base-url URL [--model M] [--api-key-file F] [--timeout S]]
+ * `groundwire prove "<question>" --kg <ttl> [--base-url URL [--model M] [--api-key-file F] [--timeout T]]
  * [--script <file.json>] [--endpoint URL] [--max-turns N] [--json]`: plan a SPARQL query
  * for a question, verified by the kernel op by op, then run it. Without --base-url the
  * planner is scripted: --script, or the bundled demo scripts (data/kernel/*.prove.json)
@@ -18,13 +18,14 @@ import {
 import { createOxigraphStore } from "../kernel/node.js";
 import { SynthesizerError, type TextSynthesizer } from "../moot/index.js";
 import { CliError, echo, integerOption, type Command, escapeTerminal, parseCommandArgs } from "./common.js";
+import { cutText } from "../errors.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 
 /** Most planner turns a proof may take. */
 export const MAX_PROVE_TURNS = 1000;
 
-const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl|-> [--base-url URL [--model M] [--api-key-file FILE] [--timeout S]] [--script plan.json|-] [--endpoint URL] [--max-turns N] [--format ttl|nt|nq|trig|json] [--json] [--quiet]
+const USAGE = `usage: groundwire prove "<question>" --kg <graph.ttl|-> [--base-url URL [--model M] [--api-key-file FILE] [--timeout T]] [--script plan.json|-] [--endpoint URL] [--max-turns N] [--format ttl|nt|nq|trig|json] [--json] [--quiet]
   --format names the format of the input given as - (standard input; only one input can be -)
 
 The model is configured as for moot:
@@ -159,7 +160,7 @@ const command: Command = {
     } catch (error) {
       progress.done();
       if (error instanceof SynthesizerError || error instanceof SparqlStoreError) {
-        const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout SECONDS or GROUNDWIRE_TIMEOUT)" : "";
+        const hint = error instanceof SynthesizerError && error.failure === "timeout" ? " (wait longer with --timeout, e.g. 300s, or GROUNDWIRE_TIMEOUT)" : "";
         throw new CliError(`prove: ${error.message}${hint}`);
       }
       throw error;
@@ -171,7 +172,7 @@ const command: Command = {
     const prefixes = Object.fromEntries(Object.entries(kg.prefixes).filter(([p]) => p !== ""));
     const out: string[] = [`question: ${question}`, `planner: ${synth.name ?? "model"}   store: ${store.name}`, ""];
     for (const t of result.turns) {
-      out.push(`turn ${t.turn} ${t.status}: ${t.op ? JSON.stringify(t.op) : t.reply.slice(0, 120)}`);
+      out.push(`turn ${t.turn} ${t.status}: ${t.op ? JSON.stringify(t.op) : cutText(t.reply, 120)}`);
       if (t.status !== "accepted") out.push(...t.feedback.trimEnd().split("\n").map((l) => `  ${l}`));
     }
     out.push("", `kernel rejections: ${result.kernelRejections}`);

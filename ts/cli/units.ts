@@ -18,10 +18,21 @@ const SIZE_BYTES: Readonly<Record<string, number>> = { b: 1, kb: 1e3, mb: 1e6, g
 /** A decimal number (no sign, no exponent) and a unit of letters: `120s`, `1.5 h`, `64MiB`. */
 const WITH_UNIT = /^(\d+(?:\.\d*)?|\.\d+) ?([a-z]+)$/i;
 
+/**
+ * A value meant to carry a unit but not written as one: a number, then letters at the end
+ * (`-5s`, `1e400s`, `1,000ms`, `120µs`, ` 120s`). It is refused with the message that names
+ * the units, not the bare number's ("must be a positive integer" would hide that units are
+ * taken at all).
+ */
+const UNIT_LIKE = /\d\s*\p{L}+\s*$/u;
+
 /** The number and unit of a value written with a unit, or undefined for anything else (a bare number included). */
 function split(raw: string, units: Readonly<Record<string, number>>, command: string, label: string, what: string): number | undefined {
   const m = WITH_UNIT.exec(raw);
-  if (m === null) return undefined;
+  if (m === null) {
+    if (UNIT_LIKE.test(raw)) throw new CliError(`${command}: ${label} must be ${what}, got ${echo(raw)}`, 2);
+    return undefined;
+  }
   const factor = units[m[2]!.toLowerCase()];
   if (factor === undefined) throw new CliError(`${command}: ${label} must be ${what}, got ${echo(raw)}: unknown unit ${echo(m[2]!)} (${Object.keys(units).join(", ")})`, 2);
   return Number(m[1]) * factor;

@@ -11,13 +11,14 @@ import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
 import { checkArgs } from "../args.js";
+import { cutText } from "../errors.js";
 
 /** The first words of a text: whitespace normalized, cut at a word boundary to at most `max` UTF-16 units, `…` when cut. */
 export function firstWords(text: string, max = 60): string {
   checkArgs("firstWords", arguments, "text:string max?:int");
   const flat = normalizeWhitespace(text);
   if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max);
+  const cut = cutText(flat, max);
   const space = cut.lastIndexOf(" ");
   return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }

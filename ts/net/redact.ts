@@ -6,6 +6,8 @@
  * Browser-safe (WHATWG `URL` only).
  */
 
+import { cutText } from "../errors.js";
+
 /** What a redacted value is replaced by. */
 export const REDACTED = "***";
 
@@ -153,5 +155,5 @@ function redactTail(text: string, spellings: readonly string[]): string {
  */
 export function redactAndCut(text: string, secrets: readonly (string | undefined)[] = [], max = 200): string {
   const said = redact(redact(text, secrets).replace(/\s+/g, " ").trim(), secrets);
-  return said.length > max ? `${said.slice(0, max)}…` : said;
+  return said.length > max ? `${cutText(said, max)}…` : said;
 }

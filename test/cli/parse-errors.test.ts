@@ -1,0 +1,204 @@
+// What a user who mistypes gets, from every command of the built CLI (dist/cli.cjs): the
+// command's own one-line message (exit 2), never node:util's parseArgs wording ("Option
+// '--limit <value>' argument missing", "argument is ambiguous … '--limit=-XYZ'", "does not
+// take an argument"); a did-you-mean that ignores case, for options and for commands; a value
+// meant to carry a unit named as a duration or size; a --format that disagrees with the plan
+// refused; an output path written as a folder refused before any work.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseCommandArgs } from "../../ts/cli/common.js";
+import { OutputFileError, writeFileAtomic } from "../../ts/files.js";
+import { gw } from "../io/run-cli.js";
+
+const COMMANDS = ["moot", "books", "locate", "corpus", "index", "critique", "check", "prove", "render", "fragments", "cite", "slice", "serve", "mcp", "bench"];
+/** node:util's own wording, which must never reach a user. */
+const NODE_WORDING = /Option '|argument missing|argument is ambiguous|-XYZ|does not take an argument|ERR_PARSE_ARGS/;
+
+const work = mkdtempSync(join(tmpdir(), "gw-parse-errors-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The first option of a command's help that takes a value (`--topic T`, `--scope <graph>`), or undefined. */
+async function valueOption(command: string): Promise<string | undefined> {
+  const help = await gw(["help", command]);
+  return /(--[a-z][a-z-]*)[ =](?:[A-Z][A-Z_]*\b|<[a-z])/.exec(help.stdout)?.[1];
+}
+
+function usageLine(r: { code: number; stdout: string; stderr: string }, command: string): void {
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toBe("");
+  expect(r.stderr).not.toMatch(NODE_WORDING);
+  expect(r.stderr.split("\n")).toHaveLength(2); // one line and its newline
+  expect(r.stderr).toMatch(new RegExp(`^groundwire ${command}: .*\\(groundwire help ${command} lists its options\\)\\n$`));
+}
+
+describe("a known option given a wrong shape of value, on every command", () => {
+  it.each(COMMANDS)("%s: a flag given a value, an option missing its value, an option followed by another", { timeout: 60_000 }, async (command) => {
+    const flag = await gw([command, "--quiet=yes"]);
+    usageLine(flag, command);
+    expect(flag.stderr).toContain('--quiet takes no value, got "yes"');
+    const option = await valueOption(command);
+    if (option === undefined) {
+      // bench takes no option with a value: its help names none
+      expect((await gw(["help", command])).stdout).not.toMatch(/--[a-z-]+ [A-Z]{2,}/);
+      return;
+    }
+    const last = await gw([command, option]);
+    usageLine(last, command);
+    expect(last.stderr).toContain(`${option} needs a value (`);
+    const followed = await gw([command, option, "--quiet"]);
+    usageLine(followed, command);
+    expect(followed.stderr).toContain(`${option} needs a value, got the option "--quiet" after it (if "--quiet" is the value, write ${option}=--quiet)`);
+  });
+
+  it("every shape node:util refuses is named in the command's words (short flags, repeated options, = values)", () => {
+    const options = { limit: { type: "string" }, out: { type: "string", short: "o" }, books: { type: "string", multiple: true }, json: { type: "boolean" } } as const;
+    const cases: Array<[string[], string]> = [
+      [["--json=1"], 'c: --json takes no value, got "1" (write --json alone) (groundwire help c lists its options)'],
+      [["--json="], 'c: --json takes no value, got "" (write --json alone) (groundwire help c lists its options)'],
+      [["--limit"], "c: --limit needs a value (groundwire help c lists its options)"],
+      [["-o"], "c: -o needs a value (groundwire help c lists its options)"],
+      [["-o", "--json"], 'c: -o needs a value, got the option "--json" after it (if "--json" is the value, write --out=--json) (groundwire help c lists its options)'],
+      [["--books", "a", "--books", "-q"], 'c: --books needs a value, got the option "-q" after it (if "-q" is the value, write --books=-q) (groundwire help c lists its options)'],
+      [["--help=please"], 'c: --help takes no value, got "please" (write --help alone) (groundwire help c lists its options)'],
+    ];
+    for (const [args, message] of cases) {
+      let error: unknown;
+      try {
+        parseCommandArgs("c", args, options, "usage");
+      } catch (e) {
+        error = e;
+      }
+      expect((error as Error)?.message, args.join(" ")).toBe(message);
+      expect((error as { exitCode: number }).exitCode).toBe(2);
+    }
+    // what stays a value: a negative number, `-` (standard input), anything after `=`
+    expect(parseCommandArgs("c", ["--limit", "-3"], options, "usage").values.limit).toBe("-3");
+    expect(parseCommandArgs("c", ["-o", "-"], options, "usage").values.out).toBe("-");
+    expect(parseCommandArgs("c", ["--limit=--json"], options, "usage").values.limit).toBe("--json");
+  });
+});
+
+describe("did-you-mean", () => {
+  it("ignores case for an option", async () => {
+    const r = await gw(["index", "test/fixtures/triple-index/field-cases.input.ttl", "--JSON"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('groundwire index: unknown option "--JSON"; did you mean --json or --jsonl? (groundwire help index lists its options)\n');
+    const upper = await gw(["locate", "x", "--MIN-RATIO", "0.9"]);
+    expect(upper.stderr).toBe('groundwire locate: unknown option "--MIN-RATIO"; did you mean --min-ratio? (groundwire help locate lists its options)\n');
+  });
+
+  it("names the nearest command for a misspelt one, and says where an option before any command goes", async () => {
+    const list = COMMANDS.join(", ");
+    const typo = await gw(["lcoate", "harbour"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(`groundwire: unknown command "lcoate"; did you mean locate? (commands: ${list})\n`);
+    expect((await gw(["FRAGMENTS"])).stderr).toBe(`groundwire: unknown command "FRAGMENTS"; did you mean fragments? (commands: ${list})\n`);
+    expect((await gw(["help", "crtique"])).stderr).toBe(`groundwire: unknown command "crtique"; did you mean critique? (commands: ${list})\n`);
+    expect((await gw(["zzzzzz"])).stderr).toBe(`groundwire: unknown command "zzzzzz"; commands: ${list}\n`);
+    const option = await gw(["--jsno", "books"]);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe(`groundwire: unknown option "--jsno"; options come after the command (groundwire <command> [options]); commands: ${list}\n`);
+  });
+});
+
+describe("a value meant to carry a unit", () => {
+  // every duration and size option: written with a unit but not as one (a sign, an exponent,
+  // a thousands separator, a unit it does not know, blanks), it is named as a duration or a
+  // size, not as the bare number ("must be a positive integer" hid that units are taken)
+  const DURATION = "(120s, 2m, 500ms)";
+  const SIZE = "(8MiB, 500kB, 1GiB)";
+  const options: Array<[string[], string, string]> = [
+    [["locate", "harbour"], "--timeout", DURATION],
+    [["moot", "novel/frankenstein", "diary/pepys-1660"], "--timeout", DURATION],
+    [["serve"], "--turn-timeout", DURATION],
+    [["serve"], "--moot-idle", DURATION],
+    [["serve"], "--check-timeout", DURATION],
+    [["serve"], "--max-body", SIZE],
+    [["serve"], "--check-memory", SIZE],
+    [["fragments", "doc.md"], "--max-bytes", SIZE],
+  ];
+  it.each(options)("%s %s", { timeout: 60_000 }, async (args, option, examples) => {
+    const unit = examples === DURATION ? "s" : "MiB";
+    for (const value of [`-5${unit}`, `1e3${unit}`, `1,000${unit}`, ` 5${unit}`, `5${unit} `, `+5${unit}`, "5µs"]) {
+      const r = await gw([...args, option, value]);
+      expect(r.code, `${option} ${value}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(new RegExp(`^groundwire ${args[0]}: ${option} must be a (duration|size) from .* \\(.*\\), got ${JSON.stringify(JSON.stringify(value)).slice(1, -1).replace(/[+.()]/g, "\\$&")}`));
+      expect(r.stderr).toContain(examples);
+    }
+  });
+});
+
+describe("check: --format for the plan is the plan's format", () => {
+  const schema = "data/kernel/olympics.ttl";
+  it("--format json on a SPARQL query, --format rq on a JSON plan: refused with where", async () => {
+    const sparql = "PREFIX ex: <http://example.org/olympics/>\nSELECT ?c WHERE { ?c a ex:City }\n";
+    const asJson = await gw(["check", "-", "--format", "json", "--schema", schema], { input: sparql });
+    expect(asJson.code).toBe(1);
+    expect(asJson.stdout).toBe("");
+    expect(asJson.stderr).toMatch(/^groundwire check: -: --format json, but the plan is not a JSON plan: .*not valid JSON\n$/);
+    const scalar = await gw(["check", "-", "--format", "json", "--schema", schema], { input: "42" });
+    expect(scalar.stderr).toBe("groundwire check: -: --format json, but the plan is not a JSON plan: it is JSON but neither a list of ops nor an object with ops\n");
+    const plan = '\n  {"ops": []}';
+    const asRq = await gw(["check", "-", "--format", "rq", "--schema", schema], { input: plan });
+    expect(asRq.code).toBe(1);
+    expect(asRq.stderr).toBe('groundwire check: -:2:3: --format rq, but a SPARQL query cannot start with "{": this is a JSON plan (--format json)\n');
+    // a file named for one format and read as the other by --format, too
+    const file = join(work, "plan.txt");
+    writeFileSync(file, sparql);
+    const named = await gw(["check", file, "--format", "json", "--schema", schema]);
+    expect(named.stderr).toMatch(new RegExp(`^groundwire check: ${file}: --format json, but the plan is not a JSON plan: `));
+    // agreeing formats still check as before
+    const ok = await gw(["check", "-", "--format", "rq", "--schema", schema], { input: sparql });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});
+
+describe("an output path", () => {
+  const graph = "test/fixtures/triple-index/field-cases.input.ttl";
+  const critique = join(work, "c.json");
+  writeFileSync(critique, JSON.stringify([{ op: "remove", tripleIds: [1] }]));
+
+  async function fingerprint(): Promise<string> {
+    return JSON.parse((await gw(["index", graph, "--json"])).stdout).fingerprint;
+  }
+
+  it("written as a folder (out.ttl/, out/.) is refused before any work, the file left as it was", async () => {
+    const fp = await fingerprint();
+    const existing = join(work, "kept.ttl");
+    writeFileSync(existing, "kept\n");
+    for (const out of [`${existing}/`, join(work, "new.ttl/"), `${existing}/.`]) {
+      const r = await gw(["critique", graph, critique, "--fingerprint", fp, "-o", out]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toBe(`groundwire critique: -o cannot write ${out}: a path ending in / (or /. or /..) names a folder, not a file\n`);
+    }
+    expect(readFileSync(existing, "utf8")).toBe("kept\n");
+    expect(readdirSync(work).filter((f) => f.startsWith("new") || f.endsWith(".tmp"))).toEqual([]);
+    const moot = await gw(["moot", "novel/frankenstein", "diary/pepys-1660", "--json", join(work, "t.json/")]);
+    expect(moot.code).toBe(2);
+    expect(moot.stderr).toContain("a path ending in / (or /. or /..) names a folder, not a file");
+  });
+
+  it("with an extension no RDF format has is a usage error naming the path as typed", async () => {
+    const fp = await fingerprint();
+    const r = await gw(["critique", graph, critique, "--fingerprint", fp, "-o", "out.json"], { cwd: process.cwd() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("groundwire critique: -o unknown RDF format for out.json: extension .json (expected .ttl, .nt, .nq or .trig)\n");
+  });
+
+  it("a write the system refuses is named in words with its code (the library's writer too)", () => {
+    const long = join(work, `${"n".repeat(300)}.ttl`);
+    let error: unknown;
+    try {
+      writeFileAtomic(long, "x");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OutputFileError);
+    expect((error as Error).message).toBe(`cannot write ${long}: the name is too long (ENAMETOOLONG)`);
+    expect(() => writeFileAtomic(join(work, "folder.ttl/"), "x")).toThrow(/names a folder, not a file/);
+    expect(readdirSync(work).filter((f) => f.startsWith("folder") || f.endsWith(".tmp"))).toEqual([]);
+  });
+});
