@@ -33,7 +33,8 @@ import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
-import { buildWordTable } from "./word-table.js";
+import { buildKeyLayout, buildWordTable, type WordTable } from "./word-table.js";
+import { tuning } from "./quote-index/tuning.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
 import { checkEdges, markupSafeSpan, type SpanEdges } from "./markup.js";
 import { checkArgs } from "../args.js";
@@ -123,10 +124,48 @@ function checkSources(sources: readonly string[], fn: string, what: string): voi
   }
 }
 
-/** Tokenize and intern a pool (DESIGN §5 words and keys) with its word-id postings. O(total characters). */
+/**
+ * Tokenize and intern a pool (DESIGN §5 words and keys). O(total characters).
+ *
+ * What the scans read (the keys laid out as alphabet ids, word spans) is built here; the word ids,
+ * vocabulary and postings only when first read (`postingsOnDemand`): the quote-index pre-pass reads
+ * them only from `tuning.smallWords` words on (below, its exact path reads the characters and its
+ * linear pass nothing else), and building them costs about as much as tokenizing the pool, which
+ * is most of a one-shot call's preparation. A pool of fewer UTF-16 units than `tuning.smallWords`
+ * has fewer words than that (a word spans at least one unit of its text), so it never needs them
+ * unless `tuning` changes; a larger one may, and gets the whole word table at once, as a second
+ * tokenizing pass would cost more. Either way the arrays are the word table's (ts/match/word-table.ts).
+ */
 function preparePool(sources: readonly string[]): PreparedPool {
   checkSources(sources, "createQuoteMatcher", "pool");
-  const t = buildWordTable(sources);
+  let units = 0;
+  for (const s of sources) units += s.length;
+  if (units >= tuning.smallWords) return posted(sources, buildWordTable(sources));
+  const t = buildKeyLayout(sources);
+  let table: WordTable | null = null;
+  const full = () => (table ??= buildWordTable(sources));
+  const pool = {
+    sources,
+    alphabet: t.alphabet,
+    alphabetSize: t.alphabet.size,
+    chars: t.chars,
+    charStart: t.charStart,
+    charEnd: t.charEnd,
+    spans: t.spans,
+    sourceWords: t.textWords,
+    postingsOnDemand: true,
+  };
+  return Object.defineProperties(pool, {
+    wordIds: { get: () => full().wordIds },
+    vocabulary: { get: () => full().vocabulary },
+    postingStart: { get: () => full().postingStart },
+    postings: { get: () => full().postings },
+    postingChars: { get: () => full().postingChars },
+    wordSource: { get: () => full().wordText },
+  }) as typeof pool & Pick<PreparedPool, "wordIds" | "vocabulary" | "postingStart" | "postings" | "postingChars" | "wordSource">;
+}
+
+function posted(sources: readonly string[], t: WordTable): PreparedPool {
   return {
     sources,
     alphabet: t.alphabet,
@@ -143,6 +182,18 @@ function preparePool(sources: readonly string[]): PreparedPool {
     postingChars: t.postingChars,
     wordSource: t.wordText,
   };
+}
+
+/** The source holding global word w (binary search of `sourceWords`). */
+function sourceOf(pool: PreparedPool, w: number): number {
+  const sw = pool.sourceWords;
+  let lo = 0, hi = sw.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sw[mid] <= w) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
@@ -332,7 +383,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
       if (!q.ids.length) return null;
       let top = null;
       for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
-      return top ? toSpan(prepared, { source: prepared.wordSource[top.word], word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
+      return top ? toSpan(prepared, { source: sourceOf(prepared, top.word), word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
     if (!rest.length) return out as SpanMatch[];

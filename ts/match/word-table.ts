@@ -283,6 +283,159 @@ function layOutKeys(
 }
 
 /**
+ * The part of a {@link WordTable} that the window scans read (bestSpan's and the quote index's
+ * linear passes): the same `alphabet`, `chars`, `charStart`, `charEnd`, `textWords` and `spans`,
+ * array for array, without word ids, vocabulary or postings.
+ */
+export type KeyLayout = Pick<WordTable, "alphabet" | "chars" | "charStart" | "charEnd" | "textWords" | "spans">;
+
+/**
+ * A `WordSink` that writes each key's code points, as alphabet ids, straight into the layout:
+ * no key is hashed or kept. Alphabet ids are numbered by first occurrence in text order, which is
+ * the word table's numbering (it numbers them key by key in order of each key's first word, and a
+ * code point's first occurrence is in the first word of the key holding it). A code point first
+ * met in a word that `truncate` takes back loses its id again (the table never saw it).
+ */
+class LayoutSink implements WordSink {
+  count = 0;
+  chars: Int32Array;
+  used = 0;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  spans: Int32Array;
+  readonly alphabet = new Map<number, number>([[32, 0]]);
+  /** The ids of code points below 128 (most of most keys), -1 until met. */
+  private readonly small = new Int32Array(128).fill(-1);
+  /** Code points given an id, in id order (from id 1), and the word that gave it. */
+  private readonly added: number[] = [];
+  private readonly addedBy: number[] = [];
+  /** First word of the text being read, and `used` when it began. */
+  private textFirst = 0;
+  private textUsed = 0;
+
+  constructor(units: number, words: number) {
+    this.chars = new Int32Array(Math.max(64, units));
+    this.charStart = new Int32Array(Math.max(64, words));
+    this.charEnd = new Int32Array(this.charStart.length);
+    this.spans = new Int32Array(2 * this.charStart.length);
+    this.small[32] = 0;
+  }
+
+  beginText(): void {
+    this.textFirst = this.count;
+    this.textUsed = this.used;
+  }
+
+  plain(flat: string, start: number, end: number, upper: boolean): void {
+    this.put(flat, start, end, upper, start, end);
+  }
+
+  keyed(key: string, start: number, end: number): void {
+    this.put(key, 0, key.length, false, start, end);
+  }
+
+  truncate(n: number): void {
+    this.count = n;
+    this.used = n > this.textFirst ? this.charEnd[n - 1]! : this.textUsed;
+    while (this.added.length && this.addedBy[this.added.length - 1]! >= n) {
+      const cp = this.added.pop()!;
+      this.addedBy.pop();
+      this.alphabet.delete(cp);
+      if (cp < 128) this.small[cp] = -1;
+    }
+  }
+
+  /** Word `count`: its key, units s[from, to) (A-Z lowered when `upper`), spanning [start, end) of its text. */
+  private put(s: string, from: number, to: number, upper: boolean, start: number, end: number): void {
+    const w = this.count;
+    if (w === this.charStart.length) {
+      this.charStart = grow(this.charStart);
+      this.charEnd = grow(this.charEnd);
+      this.spans = grow(this.spans);
+    }
+    // a key has at most as many code points as UTF-16 units, plus the space before it
+    if (this.used + (to - from) + 1 > this.chars.length) this.chars = grow(this.chars, this.used + (to - from) + 1);
+    const chars = this.chars;
+    let at = this.used;
+    if (w > this.textFirst) chars[at++] = 0;
+    this.charStart[w] = at;
+    for (let i = from; i < to; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 128) {
+        if (upper && c >= 0x41 && c <= 0x5a) c += 0x20;
+        const a = this.small[c]!;
+        chars[at++] = a >= 0 ? a : this.add(c, w);
+        continue;
+      }
+      // code points as `for (const ch of key)` reads them: a surrogate pair is one, a lone surrogate is itself
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+        }
+      }
+      chars[at++] = this.alphabet.get(c) ?? this.add(c, w);
+    }
+    this.charEnd[w] = at;
+    this.used = at;
+    this.spans[2 * w] = start;
+    this.spans[2 * w + 1] = end;
+    this.count = w + 1;
+  }
+
+  private add(cp: number, w: number): number {
+    const a = this.alphabet.size;
+    this.alphabet.set(cp, a);
+    if (cp < 128) this.small[cp] = a;
+    this.added.push(cp);
+    this.addedBy.push(w);
+    return a;
+  }
+}
+
+function grow(a: Int32Array, atLeast = 0): Int32Array {
+  const b = new Int32Array(Math.max(2 * a.length, atLeast));
+  b.set(a);
+  return b;
+}
+
+/**
+ * The key layout of `texts`: what {@link buildWordTable} gives for them in `alphabet`, `chars`,
+ * `charStart`, `charEnd`, `textWords` and `spans` (the same values; test/match/words.test.ts
+ * compares the two on every book), in one pass of the tokenizer that writes each key's alphabet
+ * ids where the scan reads them. For a caller that scans its texts once or a few times (bestSpan
+ * on a pool it has not seen): the word ids and postings that only the best-first search's seeds
+ * and filter read cost as much again to build (hashing every key, laying the keys out a second
+ * time, counting and sorting the postings).
+ *
+ * @param texts the texts, in order; offsets in `spans` are UTF-16 units into each as given
+ * Complexity: O(total length): the tokenizer's, and one table read (a `Map` look-up past ASCII) a
+ * key code point. The arrays are views of buffers at most about twice their length.
+ */
+export function buildKeyLayout(texts: readonly string[]): KeyLayout {
+  let units = 0;
+  for (const t of texts) units += t.length;
+  // ~5.3 UTF-16 units a word in English prose (see buildWordTable): one allocation for most texts
+  const sink = new LayoutSink(units + texts.length, Math.ceil(units / 4));
+  const textWords = new Int32Array(texts.length + 1);
+  for (let t = 0; t < texts.length; t++) {
+    textWords[t] = sink.count;
+    sink.beginText();
+    wordsInto(texts[t]!, sink);
+  }
+  const n = (textWords[texts.length] = sink.count);
+  return {
+    alphabet: sink.alphabet,
+    chars: sink.chars.subarray(0, sink.used),
+    charStart: sink.charStart.subarray(0, n),
+    charEnd: sink.charEnd.subarray(0, n),
+    textWords,
+    spans: sink.spans.subarray(0, 2 * n),
+  };
+}
+
+/**
  * Every word of `texts` (the words of ts/match/words.ts, `wordsInto`), interned for the quote index.
  *
  * @param texts the texts, in order; offsets in `spans` are UTF-16 units into each as given

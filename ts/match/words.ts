@@ -379,10 +379,17 @@ export function wordsInto(text: string, sink: WordSink): void {
   const base = sink.count;
   // a link's `(destination "title")` is not read (ts/match/markup.ts): blanked, same offsets
   text = readerText(text);
+  // ASCII: its own matching text (no quote character to translate, nothing NFC changes or folds),
+  // scanned whole (no chunks; the scanner's classes hold every ASCII unit, and this path never
+  // cut ASCII text into chunks)
+  if (ASCII_RE.test(text)) {
+    scan(text, 0, text.length, sink);
+    return;
+  }
   // Fast path: the text is its own matching text (NFC, nothing to fold), so segments index it directly.
   if (!FOLD_RE.test(text)) {
     const flat = translateQuoteChars(text);
-    // ASCII: scanned whole (no chunks; this path never cut ASCII text into chunks)
+    // ASCII once its quote characters are translated: scanned whole too
     if (ASCII_RE.test(flat)) {
       scan(flat, 0, flat.length, sink);
       return;

@@ -1,5 +1,5 @@
 /** The order of an answer (ratio, then bestSpan's order; overlaps of a better span left out) and the exact path: verbatim occurrences from the word-id postings. */
-import { type IndexedText, type PostedText, type WindowHit } from "./types.js";
+import { type IndexedQuote, type IndexedText, type PostedText, type WindowHit } from "./types.js";
 
 /**
  * Order hits best first — ratio descending, then bestSpan's order (source,
@@ -58,6 +58,40 @@ export function verbatim(ix: PostedText, keys: readonly string[], onlySource: nu
     let same = true;
     for (let i = 0; i < ids.length && same; i++) same = ix.wordIds[start + i] === ids[i];
     if (same) out.push({ word: start, size: ids.length, ratio: 1 });
+  }
+  return out;
+}
+
+/**
+ * The hits of {@link verbatim} (every window of the quote's n words whose keys are the quote's
+ * keys, ascending), found from the texts' characters instead of the word-id postings, for texts
+ * whose postings are not built (`PostedText.postingsOnDemand`). A window of words w..w+n−1 is laid
+ * out as its keys one 0 apart, and the quote's ids are its keys one 0 apart over the same alphabet
+ * (a code point the texts lack has an id no text character has): so when each word's key has as
+ * many code points as the quote's word and the n−1 + Σ lengths characters from charStart[w] equal
+ * the quote's ids, every key equals its quote word's (the lengths put the separators at the same
+ * places), and conversely. O(words searched) when no window matches; lb per candidate.
+ * @param keyLengths code points of each quote key (`keys[i]`)
+ */
+export function verbatimByChars(ix: IndexedText, quote: IndexedQuote, keyLengths: readonly number[], onlySource: number): WindowHit[] {
+  const n = keyLengths.length;
+  const b = quote.ids;
+  const lb = b.length;
+  const out: WindowHit[] = [];
+  if (n === 0) return out;
+  const { chars, charStart, charEnd, sourceWords } = ix;
+  const first = keyLengths[0];
+  const b0 = b[0];
+  for (let s = 0; s + 1 < sourceWords.length; s++) {
+    if (onlySource >= 0 && s !== onlySource) continue;
+    for (let w = sourceWords[s], last = sourceWords[s + 1] - n; w <= last; w++) {
+      const at = charStart[w];
+      if (charEnd[w] - at !== first || charEnd[w + n - 1] - at !== lb || (lb > 0 && chars[at] !== b0)) continue;
+      let same = true;
+      for (let i = 1; i < n && same; i++) same = charEnd[w + i] - charStart[w + i] === keyLengths[i];
+      for (let j = 0; j < lb && same; j++) same = chars[at + j] === b[j];
+      if (same) out.push({ word: w, size: n, ratio: 1 });
+    }
   }
   return out;
 }
