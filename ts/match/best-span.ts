@@ -125,47 +125,73 @@ function checkSources(sources: readonly string[], fn: string, what: string): voi
 }
 
 /**
+ * A pool laid out for the scans (`buildKeyLayout`: keys as alphabet ids, word spans), whose word
+ * ids, vocabulary and postings are built on first read, or by `complete()`. Until then
+ * `postingsOnDemand` is true: the quote-index pre-pass reads them only from `tuning.smallWords`
+ * words on (below, its exact path reads the characters, `verbatimByChars`, and its linear pass
+ * nothing else). Why: building them costs about as much as tokenizing the pool, which is most of
+ * a call's work on a pool it has not seen. The arrays are the word table's either way.
+ */
+class LazyPool implements PreparedPool {
+  readonly alphabet: Map<number, number>;
+  readonly alphabetSize: number;
+  readonly chars: Int32Array;
+  readonly charStart: Int32Array;
+  readonly charEnd: Int32Array;
+  readonly spans: Int32Array;
+  readonly sourceWords: Int32Array;
+  private table: WordTable | null = null;
+  constructor(readonly sources: readonly string[]) {
+    const t = buildKeyLayout(sources);
+    this.alphabet = t.alphabet;
+    this.alphabetSize = t.alphabet.size;
+    this.chars = t.chars;
+    this.charStart = t.charStart;
+    this.charEnd = t.charEnd;
+    this.spans = t.spans;
+    this.sourceWords = t.textWords;
+  }
+  get postingsOnDemand(): boolean {
+    return this.table === null;
+  }
+  /** The whole word table (built once; the same layout as this pool's). */
+  complete(): WordTable {
+    return (this.table ??= buildWordTable(this.sources));
+  }
+  get wordIds(): Int32Array {
+    return this.complete().wordIds;
+  }
+  get vocabulary(): ReadonlyMap<string, number> {
+    return this.complete().vocabulary;
+  }
+  get postingStart(): Int32Array {
+    return this.complete().postingStart;
+  }
+  get postings(): Int32Array {
+    return this.complete().postings;
+  }
+  get postingChars(): Int32Array {
+    return this.complete().postingChars;
+  }
+  get wordSource(): Int32Array {
+    return this.complete().wordText;
+  }
+}
+
+/**
  * Tokenize and intern a pool (DESIGN §5 words and keys). O(total characters).
  *
- * What the scans read (the keys laid out as alphabet ids, word spans) is built here; the word ids,
- * vocabulary and postings only when first read (`postingsOnDemand`): the quote-index pre-pass reads
- * them only from `tuning.smallWords` words on (below, its exact path reads the characters and its
- * linear pass nothing else), and building them costs about as much as tokenizing the pool, which
- * is most of a one-shot call's preparation. A pool of fewer UTF-16 units than `tuning.smallWords`
- * has fewer words than that (a word spans at least one unit of its text), so it never needs them
- * unless `tuning` changes; a larger one may, and gets the whole word table at once, as a second
- * tokenizing pass would cost more. Either way the arrays are the word table's (ts/match/word-table.ts).
+ * A pool of fewer UTF-16 units than `tuning.smallWords` has fewer words than that (a word spans at
+ * least one unit of its text), so its search never reads the postings (unless `tuning` changes):
+ * it is a `LazyPool`. A larger one may, and gets the whole word table at once (a second
+ * tokenizing pass would cost more).
  */
 function preparePool(sources: readonly string[]): PreparedPool {
   checkSources(sources, "createQuoteMatcher", "pool");
   let units = 0;
   for (const s of sources) units += s.length;
-  if (units >= tuning.smallWords) return posted(sources, buildWordTable(sources));
-  const t = buildKeyLayout(sources);
-  let table: WordTable | null = null;
-  const full = () => (table ??= buildWordTable(sources));
-  const pool = {
-    sources,
-    alphabet: t.alphabet,
-    alphabetSize: t.alphabet.size,
-    chars: t.chars,
-    charStart: t.charStart,
-    charEnd: t.charEnd,
-    spans: t.spans,
-    sourceWords: t.textWords,
-    postingsOnDemand: true,
-  };
-  return Object.defineProperties(pool, {
-    wordIds: { get: () => full().wordIds },
-    vocabulary: { get: () => full().vocabulary },
-    postingStart: { get: () => full().postingStart },
-    postings: { get: () => full().postings },
-    postingChars: { get: () => full().postingChars },
-    wordSource: { get: () => full().wordText },
-  }) as typeof pool & Pick<PreparedPool, "wordIds" | "vocabulary" | "postingStart" | "postings" | "postingChars" | "wordSource">;
-}
-
-function posted(sources: readonly string[], t: WordTable): PreparedPool {
+  if (units < tuning.smallWords) return new LazyPool(sources);
+  const t = buildWordTable(sources);
   return {
     sources,
     alphabet: t.alphabet,
@@ -370,8 +396,14 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
   const exports = wasmFor(options.backend);
   const binding = exports ? seqBindingFor(exports) : null;
   const token = {};
+  let served = 0;
   const run = (quotes: readonly string[]): SpanMatch[] => {
     if (!Array.isArray(quotes)) throw new ArgumentError("QuoteMatcher.match", "quotes", "an array of strings", quotes);
+    // A pool that serves more than one quote gets its postings: the exact path then reads a word's
+    // occurrences instead of every word of the pool (`verbatimByChars`), which pays for them
+    // over a few quotes. One quote on a pool never seen (a one-shot bestSpan) is spared them.
+    if (prepared instanceof LazyPool && (served > 0 || quotes.length > 1)) prepared.complete();
+    served += quotes.length;
     const prepped = quotes.map((q, i) => {
       if (typeof q !== "string") throw new ArgumentError("QuoteMatcher.match", `quotes[${i}]`, "a string", q);
       return prepareQuote(prepared, q);

@@ -304,8 +304,9 @@ class LayoutSink implements WordSink {
   charEnd: Int32Array;
   spans: Int32Array;
   readonly alphabet = new Map<number, number>([[32, 0]]);
-  /** The ids of code points below 128 (most of most keys), -1 until met. */
+  /** The ids of code points below 128 (most of most keys), -1 until met; and of each unit's lowercase (A-Z lowered). */
   private readonly small = new Int32Array(128).fill(-1);
+  private readonly lowered = new Int32Array(128).fill(-1);
   /** Code points given an id, in id order (from id 1), and the word that gave it. */
   private readonly added: number[] = [];
   private readonly addedBy: number[] = [];
@@ -318,7 +319,7 @@ class LayoutSink implements WordSink {
     this.charStart = new Int32Array(Math.max(64, words));
     this.charEnd = new Int32Array(this.charStart.length);
     this.spans = new Int32Array(2 * this.charStart.length);
-    this.small[32] = 0;
+    this.small[32] = this.lowered[32] = 0;
   }
 
   beginText(): void {
@@ -341,7 +342,7 @@ class LayoutSink implements WordSink {
       const cp = this.added.pop()!;
       this.addedBy.pop();
       this.alphabet.delete(cp);
-      if (cp < 128) this.small[cp] = -1;
+      if (cp < 128) this.setSmall(cp, -1);
     }
   }
 
@@ -356,15 +357,15 @@ class LayoutSink implements WordSink {
     // a key has at most as many code points as UTF-16 units, plus the space before it
     if (this.used + (to - from) + 1 > this.chars.length) this.chars = grow(this.chars, this.used + (to - from) + 1);
     const chars = this.chars;
+    const small = upper ? this.lowered : this.small;
     let at = this.used;
     if (w > this.textFirst) chars[at++] = 0;
     this.charStart[w] = at;
     for (let i = from; i < to; i++) {
       let c = s.charCodeAt(i);
       if (c < 128) {
-        if (upper && c >= 0x41 && c <= 0x5a) c += 0x20;
-        const a = this.small[c]!;
-        chars[at++] = a >= 0 ? a : this.add(c, w);
+        const a = small[c]!;
+        chars[at++] = a >= 0 ? a : this.add(upper && c >= 0x41 && c <= 0x5a ? c + 0x20 : c, w);
         continue;
       }
       // code points as `for (const ch of key)` reads them: a surrogate pair is one, a lone surrogate is itself
@@ -384,10 +385,17 @@ class LayoutSink implements WordSink {
     this.count = w + 1;
   }
 
+  /** Code point cp (< 128) now has id a (-1: none): in `small`, and in `lowered` for the units that lower to it. */
+  private setSmall(cp: number, a: number): void {
+    this.small[cp] = a;
+    if (cp >= 0x61 && cp <= 0x7a) this.lowered[cp] = this.lowered[cp - 0x20] = a;
+    else if (cp < 0x41 || cp > 0x5a) this.lowered[cp] = a;
+  }
+
   private add(cp: number, w: number): number {
     const a = this.alphabet.size;
     this.alphabet.set(cp, a);
-    if (cp < 128) this.small[cp] = a;
+    if (cp < 128) this.setSmall(cp, a);
     this.added.push(cp);
     this.addedBy.push(w);
     return a;
