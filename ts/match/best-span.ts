@@ -33,7 +33,8 @@ import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
-import { buildKeyLayout, buildWordTable, type WordTable } from "./word-table.js";
+import { sourceOfWord } from "./quote-index/rank.js";
+import { buildKeyLayout, buildWordTable, type KeyLayout, type WordTable } from "./word-table.js";
 import { tuning } from "./quote-index/tuning.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
 import { checkEdges, markupSafeSpan, type SpanEdges } from "./markup.js";
@@ -100,7 +101,8 @@ const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, star
  * and the keys of one source are laid out one space apart, so the window of
  * words w..v is the contiguous run chars[charStart[w], charEnd[v]). Built by the
  * quote index's word table (ts/match/word-table.ts: the words and keys of words.ts),
- * whose word-id postings the best-first pre-pass reads.
+ * whose word-id postings the best-first pre-pass reads — or, for a pool that has served at most
+ * one quote, by its key layout alone (`LazyPool`: the postings are built when first read).
  */
 interface PreparedPool extends PostedText {
   sources: readonly string[];
@@ -125,12 +127,13 @@ function checkSources(sources: readonly string[], fn: string, what: string): voi
 }
 
 /**
- * A pool laid out for the scans (`buildKeyLayout`: keys as alphabet ids, word spans), whose word
- * ids, vocabulary and postings are built on first read, or by `complete()`. Until then
- * `postingsOnDemand` is true: the quote-index pre-pass reads them only from `tuning.smallWords`
- * words on (below, its exact path reads the characters, `verbatimByChars`, and its linear pass
- * nothing else). Why: building them costs about as much as tokenizing the pool, which is most of
- * a call's work on a pool it has not seen. The arrays are the word table's either way.
+ * A pool laid out for the scans (keys as alphabet ids, word spans: the word table's, or
+ * `buildKeyLayout`'s when built without it), whose word ids, vocabulary and postings are built on
+ * first read, or by `complete()`. Until then `postingsOnDemand` is true: the quote-index pre-pass
+ * reads them only from `tuning.smallWords` words on (below, its exact path reads the characters,
+ * `verbatimByChars`, and its linear pass nothing else). Why: building them costs about as much as
+ * tokenizing the pool, which is most of a call's work on a pool it has not seen. The arrays are
+ * the word table's either way.
  */
 class LazyPool implements PreparedPool {
   readonly alphabet: Map<number, number>;
@@ -140,9 +143,9 @@ class LazyPool implements PreparedPool {
   readonly charEnd: Int32Array;
   readonly spans: Int32Array;
   readonly sourceWords: Int32Array;
-  private table: WordTable | null = null;
-  constructor(readonly sources: readonly string[]) {
-    const t = buildKeyLayout(sources);
+  postingsOnDemand: boolean;
+  constructor(readonly sources: readonly string[], private table: WordTable | null) {
+    const t: KeyLayout = table ?? buildKeyLayout(sources);
     this.alphabet = t.alphabet;
     this.alphabetSize = t.alphabet.size;
     this.chars = t.chars;
@@ -150,12 +153,11 @@ class LazyPool implements PreparedPool {
     this.charEnd = t.charEnd;
     this.spans = t.spans;
     this.sourceWords = t.textWords;
-  }
-  get postingsOnDemand(): boolean {
-    return this.table === null;
+    this.postingsOnDemand = !table;
   }
   /** The whole word table (built once; the same layout as this pool's). */
   complete(): WordTable {
+    this.postingsOnDemand = false;
     return (this.table ??= buildWordTable(this.sources));
   }
   get wordIds(): Int32Array {
@@ -183,44 +185,16 @@ class LazyPool implements PreparedPool {
  *
  * A pool of fewer UTF-16 units than `tuning.smallWords` has fewer words than that (a word spans at
  * least one unit of its text), so its search never reads the postings (unless `tuning` changes):
- * it is a `LazyPool`. A larger one may, and gets the whole word table at once (a second
+ * it is laid out without them. A larger one may, and gets the whole word table at once (a second
  * tokenizing pass would cost more).
  */
-function preparePool(sources: readonly string[]): PreparedPool {
+function preparePool(sources: readonly string[]): LazyPool {
   checkSources(sources, "createQuoteMatcher", "pool");
   let units = 0;
   for (const s of sources) units += s.length;
-  if (units < tuning.smallWords) return new LazyPool(sources);
-  const t = buildWordTable(sources);
-  return {
-    sources,
-    alphabet: t.alphabet,
-    alphabetSize: t.alphabet.size,
-    chars: t.chars,
-    charStart: t.charStart,
-    charEnd: t.charEnd,
-    spans: t.spans,
-    sourceWords: t.textWords,
-    wordIds: t.wordIds,
-    vocabulary: t.vocabulary,
-    postingStart: t.postingStart,
-    postings: t.postings,
-    postingChars: t.postingChars,
-    wordSource: t.wordText,
-  };
+  return new LazyPool(sources, units < tuning.smallWords ? null : buildWordTable(sources));
 }
 
-/** The source holding global word w (binary search of `sourceWords`). */
-function sourceOf(pool: PreparedPool, w: number): number {
-  const sw = pool.sourceWords;
-  let lo = 0, hi = sw.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (sw[mid] <= w) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
   if (typeof quote !== "string") throw new ArgumentError("bestSpan", "quote", "a string", quote);
@@ -402,7 +376,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
     // A pool that serves more than one quote gets its postings: the exact path then reads a word's
     // occurrences instead of every word of the pool (`verbatimByChars`), which pays for them
     // over a few quotes. One quote on a pool never seen (a one-shot bestSpan) is spared them.
-    if (prepared instanceof LazyPool && (served > 0 || quotes.length > 1)) prepared.complete();
+    if (served > 0 || quotes.length > 1) prepared.complete();
     served += quotes.length;
     const prepped = quotes.map((q, i) => {
       if (typeof q !== "string") throw new ArgumentError("QuoteMatcher.match", `quotes[${i}]`, "a string", q);
@@ -415,7 +389,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
       if (!q.ids.length) return null;
       let top = null;
       for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
-      return top ? toSpan(prepared, { source: sourceOf(prepared, top.word), word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
+      return top ? toSpan(prepared, { source: sourceOfWord(prepared.sourceWords, top.word), word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
     if (!rest.length) return out as SpanMatch[];

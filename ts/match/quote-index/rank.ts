@@ -8,18 +8,8 @@ import { type IndexedQuote, type IndexedText, type PostedText, type WindowHit } 
  * `limit` caps the result. A pure function of the hit set.
  */
 export function rankHits(ix: IndexedText, hits: WindowHit[], overlapping: boolean, limit: number): WindowHit[] {
-  const src = (w: number) => {
-    // binary search of the source holding global word w
-    let lo = 0, hi = ix.sourceWords.length - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ix.sourceWords[mid] <= w) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
   const sorted = hits
-    .map((h) => ({ h, s: src(h.word) }))
+    .map((h) => ({ h, s: sourceOfWord(ix.sourceWords, h.word) }))
     .sort((x, y) => y.h.ratio - x.h.ratio || x.s - y.s || x.h.size - y.h.size || x.h.word - y.h.word);
   const out: WindowHit[] = [];
   const taken = new Set<number>();
@@ -34,6 +24,17 @@ export function rankHits(ix: IndexedText, hits: WindowHit[], overlapping: boolea
     out.push(h);
   }
   return out;
+}
+
+/** The source holding global word w (a binary search of `sourceWords`: the last s with sourceWords[s] ≤ w). */
+export function sourceOfWord(sourceWords: Int32Array, w: number): number {
+  let lo = 0, hi = sourceWords.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sourceWords[mid] <= w) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** Verbatim occurrences (ratio 1, size n) of the quote's keys, in order, from the word-id postings. */

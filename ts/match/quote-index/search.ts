@@ -180,7 +180,7 @@ export function searchBest(
   // Seeds: verbatim hits (the exact path: ratio 1 is the maximum, so `limit` of them after the
   // overlap rule are the answer), then ranges around occurrences of the quote's rarest words (any
   // word; a seed only has to be a real window with its exact ratio, it proves nothing about others)
-  const exact = ix.postingsOnDemand && small ? verbatimByChars(ix, quote, keys.map(codePoints), onlySource) : verbatim(ix, keys, onlySource);
+  const exact = ix.postingsOnDemand && small ? verbatimByChars(ix, quote, keys.map((k) => [...k].length), onlySource) : verbatim(ix, keys, onlySource);
   const exactRanked = rankHits(ix, exact, overlapping, limit);
   if (exactRanked.length >= limit) {
     searchPaths.exact++;
@@ -547,9 +547,3 @@ export function searchBest(
   return linearBest(ix, quote, found, wholeSegments(ix, onlySource, threshold), -1, minRatio, limit, overlapping, chunkScan, timeBudget);
 }
 
-/** Code points of a string (a key's length as the ids count it). */
-function codePoints(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
