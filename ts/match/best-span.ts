@@ -157,8 +157,11 @@ class LazyPool implements PreparedPool {
   }
   /** The whole word table (built once; the same layout as this pool's). */
   complete(): WordTable {
-    this.postingsOnDemand = false;
-    return (this.table ??= buildWordTable(this.sources));
+    if (!this.table) {
+      this.table = buildWordTable(this.sources);
+      this.postingsOnDemand = false;
+    }
+    return this.table;
   }
   get wordIds(): Int32Array {
     return this.complete().wordIds;

@@ -45,19 +45,21 @@ export function verbatim(ix: PostedText, keys: readonly string[], onlySource: nu
     if (id === undefined) return [];
     ids.push(id);
   }
+  // read once: bestSpan's pool serves them through getters
+  const { postingStart, postings, wordIds, wordSource } = ix;
   let rare = 0;
   for (let i = 1; i < ids.length; i++) {
-    const c = ix.postingStart[ids[i] + 1] - ix.postingStart[ids[i]];
-    if (c < ix.postingStart[ids[rare] + 1] - ix.postingStart[ids[rare]]) rare = i;
+    const c = postingStart[ids[i] + 1] - postingStart[ids[i]];
+    if (c < postingStart[ids[rare] + 1] - postingStart[ids[rare]]) rare = i;
   }
   const out: WindowHit[] = [];
-  for (let p = ix.postingStart[ids[rare]]; p < ix.postingStart[ids[rare] + 1]; p++) {
-    const start = ix.postings[p] - rare;
-    if (start < 0 || start + ids.length > ix.wordIds.length) continue;
-    const s = ix.wordSource[start];
-    if (ix.wordSource[start + ids.length - 1] !== s || (onlySource >= 0 && s !== onlySource)) continue;
+  for (let p = postingStart[ids[rare]]; p < postingStart[ids[rare] + 1]; p++) {
+    const start = postings[p] - rare;
+    if (start < 0 || start + ids.length > wordIds.length) continue;
+    const s = wordSource[start];
+    if (wordSource[start + ids.length - 1] !== s || (onlySource >= 0 && s !== onlySource)) continue;
     let same = true;
-    for (let i = 0; i < ids.length && same; i++) same = ix.wordIds[start + i] === ids[i];
+    for (let i = 0; i < ids.length && same; i++) same = wordIds[start + i] === ids[i];
     if (same) out.push({ word: start, size: ids.length, ratio: 1 });
   }
   return out;
