@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadBooks } from "../../ts/moot/corpus-node.js";
-import { buildWordTable } from "../../ts/match/word-table.js";
+import { buildKeyLayout, buildWordTable } from "../../ts/match/word-table.js";
 import { WORD_CLASS_RUNS } from "../../ts/match/word-classes.generated.js";
 import { __wordsInternals, translateQuoteChars, words, wordsInto, type Word, type WordSink } from "../../ts/match/words.js";
 import { referenceWords as segmenterWords } from "./words-reference.js";
@@ -312,9 +312,17 @@ function expectSameTable(texts: string[]) {
     expect(t.textWords[x + 1]! - t.textWords[x]!).toBe(referenceWords(texts[x]!).length);
     for (let w = t.textWords[x]!; w < t.textWords[x + 1]!; w++) if (t.wordText[w] !== x) expect.fail(`text of word ${w}`);
   }
+  // the key layout (bestSpan's pool, built without word ids) is the table's, array for array
+  const k = buildKeyLayout(texts);
+  expect([...k.alphabet]).toEqual(m.alphabet);
+  expect(firstDifference(k.chars, t.chars)).toBe(-1);
+  expect(firstDifference(k.charStart, t.charStart)).toBe(-1);
+  expect(firstDifference(k.charEnd, t.charEnd)).toBe(-1);
+  expect(firstDifference(k.spans, t.spans)).toBe(-1);
+  expect(firstDifference(k.textWords, t.textWords)).toBe(-1);
 }
 
-describe("the quote index's word table equals the Map-based build over words()", () => {
+describe("the quote index's word table (and bestSpan's key layout) equals the Map-based build over words()", () => {
   it("on random texts (keys hashed from the text, made, and taken back)", () => {
     const piece = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...SCANNED_PIECES) }, { weight: 1, arbitrary: fc.constantFrom(...UNSAFE_PIECES) });
     fc.assert(fc.property(fc.array(fc.array(piece, { maxLength: 60 }).map((ps) => ps.join("")), { maxLength: 5 }), (texts) => {

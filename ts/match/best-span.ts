@@ -33,7 +33,9 @@ import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
-import { buildWordTable } from "./word-table.js";
+import { sourceOfWord } from "./quote-index/rank.js";
+import { buildKeyLayout, buildWordTable, type KeyLayout, type WordTable } from "./word-table.js";
+import { tuning } from "./quote-index/tuning.js";
 import { internQuote, quoteSize, quoteTooLong } from "./quote-keys.js";
 import { checkEdges, markupSafeSpan, type SpanEdges } from "./markup.js";
 import { checkArgs } from "../args.js";
@@ -99,7 +101,8 @@ const NO_MATCH: SpanMatch = Object.freeze({ text: "", ratio: 0, source: -1, star
  * and the keys of one source are laid out one space apart, so the window of
  * words w..v is the contiguous run chars[charStart[w], charEnd[v]). Built by the
  * quote index's word table (ts/match/word-table.ts: the words and keys of words.ts),
- * whose word-id postings the best-first pre-pass reads.
+ * whose word-id postings the best-first pre-pass reads — or, for a pool that has served at most
+ * one quote, by its key layout alone (`LazyPool`: the postings are built when first read).
  */
 interface PreparedPool extends PostedText {
   sources: readonly string[];
@@ -123,27 +126,78 @@ function checkSources(sources: readonly string[], fn: string, what: string): voi
   }
 }
 
-/** Tokenize and intern a pool (DESIGN §5 words and keys) with its word-id postings. O(total characters). */
-function preparePool(sources: readonly string[]): PreparedPool {
-  checkSources(sources, "createQuoteMatcher", "pool");
-  const t = buildWordTable(sources);
-  return {
-    sources,
-    alphabet: t.alphabet,
-    alphabetSize: t.alphabet.size,
-    chars: t.chars,
-    charStart: t.charStart,
-    charEnd: t.charEnd,
-    spans: t.spans,
-    sourceWords: t.textWords,
-    wordIds: t.wordIds,
-    vocabulary: t.vocabulary,
-    postingStart: t.postingStart,
-    postings: t.postings,
-    postingChars: t.postingChars,
-    wordSource: t.wordText,
-  };
+/**
+ * A pool laid out for the scans (keys as alphabet ids, word spans: the word table's, or
+ * `buildKeyLayout`'s when built without it), whose word ids, vocabulary and postings are built on
+ * first read, or by `complete()`. Until then `postingsOnDemand` is true: the quote-index pre-pass
+ * reads them only from `tuning.smallWords` words on (below, its exact path reads the characters,
+ * `verbatimByChars`, and its linear pass nothing else). Why: building them costs about as much as
+ * tokenizing the pool, which is most of a call's work on a pool it has not seen. The arrays are
+ * the word table's either way.
+ */
+class LazyPool implements PreparedPool {
+  readonly alphabet: Map<number, number>;
+  readonly alphabetSize: number;
+  readonly chars: Int32Array;
+  readonly charStart: Int32Array;
+  readonly charEnd: Int32Array;
+  readonly spans: Int32Array;
+  readonly sourceWords: Int32Array;
+  postingsOnDemand: boolean;
+  constructor(readonly sources: readonly string[], private table: WordTable | null) {
+    const t: KeyLayout = table ?? buildKeyLayout(sources);
+    this.alphabet = t.alphabet;
+    this.alphabetSize = t.alphabet.size;
+    this.chars = t.chars;
+    this.charStart = t.charStart;
+    this.charEnd = t.charEnd;
+    this.spans = t.spans;
+    this.sourceWords = t.textWords;
+    this.postingsOnDemand = !table;
+  }
+  /** The whole word table (built once; the same layout as this pool's). */
+  complete(): WordTable {
+    if (!this.table) {
+      this.table = buildWordTable(this.sources);
+      this.postingsOnDemand = false;
+    }
+    return this.table;
+  }
+  get wordIds(): Int32Array {
+    return this.complete().wordIds;
+  }
+  get vocabulary(): ReadonlyMap<string, number> {
+    return this.complete().vocabulary;
+  }
+  get postingStart(): Int32Array {
+    return this.complete().postingStart;
+  }
+  get postings(): Int32Array {
+    return this.complete().postings;
+  }
+  get postingChars(): Int32Array {
+    return this.complete().postingChars;
+  }
+  get wordSource(): Int32Array {
+    return this.complete().wordText;
+  }
 }
+
+/**
+ * Tokenize and intern a pool (DESIGN §5 words and keys). O(total characters).
+ *
+ * A pool of fewer UTF-16 units than `tuning.smallWords` has fewer words than that (a word spans at
+ * least one unit of its text), so its search never reads the postings (unless `tuning` changes):
+ * it is laid out without them. A larger one may, and gets the whole word table at once (a second
+ * tokenizing pass would cost more).
+ */
+function preparePool(sources: readonly string[]): LazyPool {
+  checkSources(sources, "createQuoteMatcher", "pool");
+  let units = 0;
+  for (const s of sources) units += s.length;
+  return new LazyPool(sources, units < tuning.smallWords ? null : buildWordTable(sources));
+}
+
 
 function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
   if (typeof quote !== "string") throw new ArgumentError("bestSpan", "quote", "a string", quote);
@@ -319,8 +373,14 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
   const exports = wasmFor(options.backend);
   const binding = exports ? seqBindingFor(exports) : null;
   const token = {};
+  let served = 0;
   const run = (quotes: readonly string[]): SpanMatch[] => {
     if (!Array.isArray(quotes)) throw new ArgumentError("QuoteMatcher.match", "quotes", "an array of strings", quotes);
+    // A pool that serves more than one quote gets its postings: the exact path then reads a word's
+    // occurrences instead of every word of the pool (`verbatimByChars`), which pays for them
+    // over a few quotes. One quote on a pool never seen (a one-shot bestSpan) is spared them.
+    if (served > 0 || quotes.length > 1) prepared.complete();
+    served += quotes.length;
     const prepped = quotes.map((q, i) => {
       if (typeof q !== "string") throw new ArgumentError("QuoteMatcher.match", `quotes[${i}]`, "a string", q);
       return prepareQuote(prepared, q);
@@ -332,7 +392,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
       if (!q.ids.length) return null;
       let top = null;
       for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
-      return top ? toSpan(prepared, { source: prepared.wordSource[top.word], word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
+      return top ? toSpan(prepared, { source: sourceOfWord(prepared.sourceWords, top.word), word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
     if (!rest.length) return out as SpanMatch[];

@@ -55,29 +55,26 @@ const FNV_PRIME = 16777619;
 
 /**
  * A `WordSink` that interns each key as it comes: an open-addressing hash table over the keys'
- * UTF-16 units (kept in one pool), and growing columns of word id and span per word. Keys
+ * UTF-16 units (kept in one pool), and a growing column of word ids. Keys
  * taken back by `truncate` stay in the table but no word keeps their id; {@link buildWordTable}
  * numbers only the keys words keep.
  */
 class KeyInterner implements WordSink {
   count = 0;
   ids: Int32Array;
-  /** UTF-16 start and end of each word, interleaved (the layout's `spans`). */
-  spans: Int32Array;
   /** Keys: their units pool[keyFrom[k] .. keyFrom[k] + keyLength[k]), and hash. */
   keys = 0;
   pool = new Uint16Array(1 << 14);
   poolUsed = 0;
-  keyFrom = new Int32Array(1 << 10);
-  keyLength = new Int32Array(1 << 10);
-  keyHash = new Int32Array(1 << 10);
+  keyFrom: Int32Array = new Int32Array(1 << 10);
+  keyLength: Int32Array = new Int32Array(1 << 10);
+  keyHash: Int32Array = new Int32Array(1 << 10);
   /** Hash slots: key + 1, 0 when empty; size a power of two, at most half full. */
   slots = new Int32Array(1 << 11);
 
   /** @param words the words expected (columns grow past it by doubling; allocating once spares the collector) */
   constructor(words: number) {
     this.ids = new Int32Array(Math.max(1 << 10, words));
-    this.spans = new Int32Array(2 * this.ids.length);
   }
 
   plain(flat: string, start: number, end: number, upper: boolean): void {
@@ -91,32 +88,22 @@ class KeyInterner implements WordSink {
     } else {
       for (let i = start; i < end; i++) h = Math.imul(h ^ flat.charCodeAt(i), FNV_PRIME);
     }
-    this.put(this.find(flat, start, end, upper, h), start, end);
+    this.put(this.find(flat, start, end, upper, h));
   }
 
   keyed(key: string, start: number, end: number): void {
     let h = FNV_OFFSET;
     for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), FNV_PRIME);
-    this.put(this.find(key, 0, key.length, false, h), start, end);
+    this.put(this.find(key, 0, key.length, false, h));
   }
 
   truncate(n: number): void {
     this.count = n;
   }
 
-  private put(id: number, start: number, end: number): void {
-    if (this.count === this.ids.length) {
-      const ids = new Int32Array(this.ids.length * 2);
-      ids.set(this.ids);
-      this.ids = ids;
-      const spans = new Int32Array(this.spans.length * 2);
-      spans.set(this.spans);
-      this.spans = spans;
-    }
-    this.ids[this.count] = id;
-    this.spans[2 * this.count] = start;
-    this.spans[2 * this.count + 1] = end;
-    this.count++;
+  private put(id: number): void {
+    if (this.count === this.ids.length) this.ids = grow(this.ids);
+    this.ids[this.count++] = id;
   }
 
   /** The key of units s[from, to) (A-Z lowered when `upper`), hash `h`: its id, added if new. */
@@ -145,11 +132,6 @@ class KeyInterner implements WordSink {
   private add(s: string, from: number, to: number, upper: boolean, h: number, slot: number): number {
     const k = this.keys++;
     if (k === this.keyFrom.length) {
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
       this.keyFrom = grow(this.keyFrom);
       this.keyLength = grow(this.keyLength);
       this.keyHash = grow(this.keyHash);
@@ -256,30 +238,157 @@ class Vocabulary implements ReadonlyMap<string, number> {
   }
 }
 
-/** `chars`, `charStart`, `charEnd` of the layout: each word's key code points (ids), the keys of a text one 0 apart. */
-function layOutKeys(
-  wordIds: Int32Array, textWords: Int32Array, keyChars: Int32Array, keyCharStart: Int32Array,
-): { chars: Int32Array; charStart: Int32Array; charEnd: Int32Array } {
-  const n = wordIds.length;
-  let total = 0;
-  for (let w = 0; w < n; w++) total += keyCharStart[wordIds[w]! + 1]! - keyCharStart[wordIds[w]!]!;
-  for (let t = 0; t + 1 < textWords.length; t++) total += Math.max(0, textWords[t + 1]! - textWords[t]! - 1);
-  const chars = new Int32Array(total);
-  const charStart = new Int32Array(n);
-  const charEnd = new Int32Array(n);
-  let at = 0;
-  for (let t = 0; t + 1 < textWords.length; t++) {
-    const first = textWords[t]!;
-    const last = textWords[t + 1]!;
-    for (let w = first; w < last; w++) {
-      if (w > first) chars[at++] = 0;
-      charStart[w] = at;
-      const id = wordIds[w]!;
-      for (let i = keyCharStart[id]!, end = keyCharStart[id + 1]!; i < end; i++) chars[at++] = keyChars[i]!;
-      charEnd[w] = at;
+/**
+ * The part of a {@link WordTable} that the window scans read (bestSpan's and the quote index's
+ * linear passes): the same `alphabet`, `chars`, `charStart`, `charEnd`, `textWords` and `spans`,
+ * array for array, without word ids, vocabulary or postings.
+ */
+export type KeyLayout = Pick<WordTable, "alphabet" | "chars" | "charStart" | "charEnd" | "textWords" | "spans">;
+
+/**
+ * A `WordSink` that writes each key's code points, as alphabet ids, straight into the layout:
+ * no key is hashed or kept. Alphabet ids are numbered by first occurrence in text order, which is
+ * the word table's numbering (it numbers them key by key in order of each key's first word, and a
+ * code point's first occurrence is in the first word of the key holding it). A code point first
+ * met in a word that `truncate` takes back loses its id again (the table never saw it).
+ */
+class LayoutSink implements WordSink {
+  count = 0;
+  chars: Int32Array;
+  used = 0;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  spans: Int32Array;
+  readonly alphabet = new Map<number, number>([[32, 0]]);
+  /** The ids of code points below 128 (most of most keys), -1 until met. */
+  private readonly small = new Int32Array(128).fill(-1);
+  /** Each code point given an id, in id order (from id 1), then the word that gave it. */
+  private readonly added: number[] = [];
+  /** First word of the text being read, and `used` when it began (set as each text begins). */
+  textFirst = 0;
+  textUsed = 0;
+
+  /** @param also a sink that gets every word too (the table's key interner) */
+  constructor(units: number, words: number, private readonly also: WordSink | null = null) {
+    this.chars = new Int32Array(Math.max(64, units));
+    this.charStart = new Int32Array(Math.max(64, words));
+    this.charEnd = new Int32Array(this.charStart.length);
+    this.spans = new Int32Array(2 * this.charStart.length);
+    this.small[32] = 0;
+  }
+
+  plain(flat: string, start: number, end: number, upper: boolean): void {
+    this.put(flat, start, end, upper, start, end);
+    this.also?.plain(flat, start, end, upper);
+  }
+
+  keyed(key: string, start: number, end: number): void {
+    this.put(key, 0, key.length, false, start, end);
+    this.also?.keyed(key, start, end);
+  }
+
+  truncate(n: number): void {
+    this.also?.truncate(n);
+    this.count = n;
+    this.used = n > this.textFirst ? this.charEnd[n - 1]! : this.textUsed;
+    const added = this.added;
+    while (added.length && added[added.length - 1]! >= n) {
+      added.pop();
+      const cp = added.pop()!;
+      this.alphabet.delete(cp);
+      if (cp < 128) this.small[cp] = -1;
     }
   }
-  return { chars, charStart, charEnd };
+
+  /** Word `count`: its key, units s[from, to) (A-Z lowered when `upper`), spanning [start, end) of its text. */
+  private put(s: string, from: number, to: number, upper: boolean, start: number, end: number): void {
+    const w = this.count;
+    if (w === this.charStart.length) {
+      this.charStart = grow(this.charStart);
+      this.charEnd = grow(this.charEnd);
+      this.spans = grow(this.spans);
+    }
+    // a key has at most as many code points as UTF-16 units, plus the space before it
+    if (this.used + (to - from) + 1 > this.chars.length) this.chars = grow(this.chars, this.used + (to - from) + 1);
+    const chars = this.chars;
+    const small = this.small;
+    let at = this.used;
+    if (w > this.textFirst) chars[at++] = 0;
+    this.charStart[w] = at;
+    for (let i = from; i < to; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 128) {
+        if (upper && c >= 0x41 && c <= 0x5a) c += 0x20;
+        const a = small[c]!;
+        chars[at++] = a >= 0 ? a : this.add(c, w);
+        continue;
+      }
+      // code points as `for (const ch of key)` reads them: a surrogate pair is one, a lone surrogate is itself
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+        }
+      }
+      chars[at++] = this.alphabet.get(c) ?? this.add(c, w);
+    }
+    this.charEnd[w] = at;
+    this.used = at;
+    this.spans[2 * w] = start;
+    this.spans[2 * w + 1] = end;
+    this.count = w + 1;
+  }
+
+  private add(cp: number, w: number): number {
+    const a = this.alphabet.size;
+    this.alphabet.set(cp, a);
+    if (cp < 128) this.small[cp] = a;
+    this.added.push(cp, w);
+    return a;
+  }
+}
+
+function grow(a: Int32Array, atLeast = 0): Int32Array {
+  const b = new Int32Array(Math.max(2 * a.length, atLeast));
+  b.set(a);
+  return b;
+}
+
+/**
+ * The key layout of `texts`: what {@link buildWordTable} gives for them in `alphabet`, `chars`,
+ * `charStart`, `charEnd`, `textWords` and `spans` (the same values: the table is laid out by this
+ * very pass), in one pass of the tokenizer that writes each key's alphabet ids where the scan
+ * reads them. For a caller that scans its texts once or a few times (bestSpan on a pool it has
+ * not seen): the word ids and postings, which only the best-first search's seeds and filter read,
+ * cost about as much again (hashing every key, counting and sorting the postings).
+ *
+ * @param texts the texts, in order; offsets in `spans` are UTF-16 units into each as given
+ * @param also a sink that gets every word too (the word table's key interner)
+ * Complexity: O(total length): the tokenizer's, and one table read (a `Map` look-up past ASCII) a
+ * key code point. The arrays are views of buffers at most about twice their length.
+ */
+export function buildKeyLayout(texts: readonly string[], also: WordSink | null = null): KeyLayout {
+  let units = 0;
+  for (const t of texts) units += t.length;
+  // ~5.3 UTF-16 units a word in English prose (4.64 M units, 870 K words in the books): one
+  // allocation for most texts, doublings for the others
+  const sink = new LayoutSink(units + texts.length, Math.ceil(units / 5), also);
+  const textWords = new Int32Array(texts.length + 1);
+  for (let t = 0; t < texts.length; t++) {
+    textWords[t] = sink.textFirst = sink.count;
+    sink.textUsed = sink.used;
+    wordsInto(texts[t]!, sink);
+  }
+  const n = (textWords[texts.length] = sink.count);
+  return {
+    alphabet: sink.alphabet,
+    chars: sink.chars.subarray(0, sink.used),
+    charStart: sink.charStart.subarray(0, n),
+    charEnd: sink.charEnd.subarray(0, n),
+    textWords,
+    spans: sink.spans.subarray(0, 2 * n),
+  };
 }
 
 /**
@@ -290,21 +399,20 @@ function layOutKeys(
  *   table is a pure function of the texts' words
  * Complexity: O(total length) time: the tokenizer's, one hash step and one compare a UTF-16
  * unit of each word, and a few passes over the words. Memory kept: 4 bytes × (key code points +
- * 8 a word + 1 a distinct key), plus the distinct keys once (`vocabulary`); while building,
- * the distinct keys' UTF-16 units and a hash table of twice their number.
+ * 8 a word + 1 a distinct key), plus the distinct keys once (`vocabulary`); the layout's columns
+ * are views of buffers sized from the texts' length (3–5 % over their use on the books); while
+ * building, the distinct keys' UTF-16 units and a hash table of twice their number.
  */
 export function buildWordTable(texts: readonly string[]): WordTable {
-  // ~5.3 UTF-16 units a word in English prose (4.64 M units, 870 K words in the books): one
-  // allocation for most texts, doublings for the others; the guess is capped at 4 M words
   let units = 0;
   for (const t of texts) units += t.length;
+  // the guess of words (as buildKeyLayout's) is capped at 4 M words
   const interner = new KeyInterner(Math.min(1 << 22, Math.ceil(units / 5)));
-  const textWords = new Int32Array(texts.length + 1);
-  for (let t = 0; t < texts.length; t++) {
-    textWords[t] = interner.count;
-    wordsInto(texts[t]!, interner);
-  }
-  const n = (textWords[texts.length] = interner.count);
+  const layout = buildKeyLayout(texts, interner);
+  const { alphabet, textWords } = layout;
+  const n = textWords[texts.length]!;
+  // views of the layout's buffers (copying them to their own length cost ~10–20 % of the build)
+  const { chars, charStart, charEnd, spans } = layout;
 
   // Word ids by first occurrence (keys a taken-back chunk left behind get none).
   const renumber = new Int32Array(interner.keys).fill(-1);
@@ -319,46 +427,7 @@ export function buildWordTable(texts: readonly string[]): WordTable {
     }
     wordIds[w] = id;
   }
-
-  // Each key once: its string, and its code points as alphabet ids (by first occurrence: the
-  // first word holding a code point is the first occurrence of its key).
   const vocabulary = new Vocabulary(interner, renumber, firstKey);
-  const alphabet = new Map<number, number>([[32, 0]]);
-  // the ids of code points below 128 (most of most keys), -1 until met: the same ids as the Map's, one load each
-  const small = new Int32Array(128).fill(-1);
-  small[32] = 0;
-  const keyCharStart = new Int32Array(firstKey.length + 1);
-  let keyChars = new Int32Array(1 << 14);
-  let used = 0;
-  const pool = interner.pool;
-  for (let id = 0; id < firstKey.length; id++) {
-    const k = firstKey[id]!;
-    const from = interner.keyFrom[k]!;
-    const to = from + interner.keyLength[k]!;
-    if (used + (to - from) > keyChars.length) {
-      const bigger = new Int32Array(Math.max(keyChars.length * 2, used + (to - from)));
-      bigger.set(keyChars.subarray(0, used));
-      keyChars = bigger;
-    }
-    for (let i = from; i < to; i++) {
-      // code points as `for (const ch of key)` reads them: a surrogate pair is one, a lone surrogate is itself
-      let cp = pool[i]!;
-      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < to && pool[i + 1]! >= 0xdc00 && pool[i + 1]! <= 0xdfff) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (pool[++i]! - 0xdc00);
-      }
-      let a = cp < 128 ? small[cp]! : (alphabet.get(cp) ?? -1);
-      if (a < 0) {
-        alphabet.set(cp, (a = alphabet.size));
-        if (cp < 128) small[cp] = a;
-      }
-      keyChars[used++] = a;
-    }
-    keyCharStart[id + 1] = used;
-  }
-
-  // The keys of each text's words, one 0 apart.
-  const { chars, charStart, charEnd } = layOutKeys(wordIds, textWords, keyChars, keyCharStart);
-  const spans = interner.spans.slice(0, 2 * n);
   const wordText = new Int32Array(n);
   for (let t = 0; t < texts.length; t++) wordText.fill(t, textWords[t], textWords[t + 1]);
 

@@ -379,11 +379,15 @@ export function wordsInto(text: string, sink: WordSink): void {
   const base = sink.count;
   // a link's `(destination "title")` is not read (ts/match/markup.ts): blanked, same offsets
   text = readerText(text);
+  // ASCII text is its own matching text (no quote character, nothing NFC changes or folds): the
+  // tests below, which cannot change it, are skipped
+  const ascii = ASCII_RE.test(text);
   // Fast path: the text is its own matching text (NFC, nothing to fold), so segments index it directly.
-  if (!FOLD_RE.test(text)) {
-    const flat = translateQuoteChars(text);
-    // ASCII: scanned whole (no chunks; this path never cut ASCII text into chunks)
-    if (ASCII_RE.test(flat)) {
+  if (ascii || !FOLD_RE.test(text)) {
+    const flat = ascii ? text : translateQuoteChars(text);
+    // ASCII: scanned whole (no chunks; the scanner's classes hold every ASCII unit, and this path
+    // never cut ASCII text into chunks)
+    if (ascii || ASCII_RE.test(flat)) {
       scan(flat, 0, flat.length, sink);
       return;
     }

@@ -4,7 +4,7 @@ import { Budget, NO_BUDGET, Pacer } from "./budget.js";
 import { gramRanges } from "./grams.js";
 import { linearBest, wholeSegments } from "./linear.js";
 import { choosePieces, type Piece, spaceFreeKeys, SUFFIX, type SuffixIndex, suffixIndexOf } from "./pieces.js";
-import { aboveOf, rankHits, verbatim } from "./rank.js";
+import { aboveOf, rankHits, verbatim, verbatimByChars } from "./rank.js";
 import { WindowScanner } from "./scan.js";
 import { CHECK_COST, EXTRA_PIECES, FILTER_SHARE, firstAtLeast, LINEAR_COST_TS, LIST_COST, LIST_COST_SORTED, LIST_SHARE, PHRASE_WALK, REGION_SHARE_TS, REGION_SHARE_WASM, searchPaths, SEED_OCCURRENCES, tuning } from "./tuning.js";
 import { type IndexedQuote, type PostedText, type WindowHit } from "./types.js";
@@ -96,20 +96,16 @@ export function searchBest(
   const n = quote.words;
   const lb = quote.ids.length;
   if (lb === 0) return [];
-  const { postingStart, postings, postingChars, wordIds, wordSource, sourceWords } = ix;
-  const searched = onlySource >= 0 ? sourceWords[onlySource + 1] - sourceWords[onlySource] : wordIds.length;
+  const { sourceWords } = ix;
+  const searched = onlySource >= 0 ? sourceWords[onlySource + 1] - sourceWords[onlySource] : ix.charStart.length;
+  // a small text (a moot's pool) takes the exact path and then the linear pass, which read only the
+  // characters: texts whose postings are built on demand keep them unbuilt
+  const small = searched < tuning.smallWords;
   const scanner = new WindowScanner(ix, quote);
   const regionShare = rangeScan ? REGION_SHARE_WASM : REGION_SHARE_TS;
   // what the linear pass costs a word, in units of a sweep's check over a text word: its blocks (64
   // bits in WASM, 32 in TS) × the backend's cost per block
   const linearCost = rangeScan ? Math.ceil(lb / 64) : LINEAR_COST_TS * Math.ceil(lb / 32);
-  const ids = keys.map((k) => ix.vocabulary.get(k) ?? -1);
-  const count = (i: number) => (ids[i] < 0 ? 0 : postingStart[ids[i] + 1] - postingStart[ids[i]]);
-  // whether text words [w, w + len) are the quote's words [i, i + len)
-  const phraseAt = (w: number, i: number, len: number): boolean => {
-    for (let t = 0; t < len; t++) if (wordIds[w + t] !== ids[i + t]) return false;
-    return true;
-  };
   const found = new Map<number, WindowHit>();
   const add = (hits: WindowHit[]) => {
     for (const h of hits) found.set(h.word * 256 + h.size, h); // size ≤ MAX_QUOTE_WORDS + 2 < 256
@@ -180,6 +176,23 @@ export function searchBest(
     }
     return out;
   };
+
+  // Seeds: verbatim hits (the exact path: ratio 1 is the maximum, so `limit` of them after the
+  // overlap rule are the answer), then ranges around occurrences of the quote's rarest words (any
+  // word; a seed only has to be a real window with its exact ratio, it proves nothing about others)
+  const exact = ix.postingsOnDemand && small ? verbatimByChars(ix, quote, keys.map((k) => [...k].length), onlySource) : verbatim(ix, keys, onlySource);
+  const exactRanked = rankHits(ix, exact, overlapping, limit);
+  if (exactRanked.length >= limit) {
+    searchPaths.exact++;
+    return exactRanked;
+  }
+  add(exact);
+  if (small) {
+    // a small text (a moot's pool): the linear pass costs less than the seeds and the filter
+    searchPaths.linear++;
+    return linearBest(ix, quote, found, wholeSegments(ix, onlySource, Infinity), minRatio, minRatio, limit, overlapping, chunkScan, timeBudget);
+  }
+  const { postingStart, postings, postingChars, wordIds, wordSource } = ix;
   // the range of words around text words [p, p + len) of source s, wide enough for any window holding them
   const around = (ranges: number[], p: number, len: number, before: number, after: number) => {
     const s = wordSource[p];
@@ -188,22 +201,13 @@ export function searchBest(
     const to = Math.min(sourceWords[s + 1], p + after + 1);
     if (from < to) ranges.push(from, to);
   };
-
-  // Seeds: verbatim hits (the exact path: ratio 1 is the maximum, so `limit` of them after the
-  // overlap rule are the answer), then ranges around occurrences of the quote's rarest words (any
-  // word; a seed only has to be a real window with its exact ratio, it proves nothing about others)
-  const exact = verbatim(ix, keys, onlySource);
-  const exactRanked = rankHits(ix, exact, overlapping, limit);
-  if (exactRanked.length >= limit) {
-    searchPaths.exact++;
-    return exactRanked;
-  }
-  add(exact);
-  if (searched < tuning.smallWords) {
-    // a small text (a moot's pool): the linear pass costs less than the seeds and the filter
-    searchPaths.linear++;
-    return linearBest(ix, quote, found, wholeSegments(ix, onlySource, Infinity), minRatio, minRatio, limit, overlapping, chunkScan, timeBudget);
-  }
+  const ids = keys.map((k) => ix.vocabulary.get(k) ?? -1);
+  const count = (i: number) => (ids[i] < 0 ? 0 : postingStart[ids[i] + 1] - postingStart[ids[i]]);
+  // whether text words [w, w + len) are the quote's words [i, i + len)
+  const phraseAt = (w: number, i: number, len: number): boolean => {
+    for (let t = 0; t < len; t++) if (wordIds[w + t] !== ids[i + t]) return false;
+    return true;
+  };
   // occurrences of the phrase ids[i..j] (first words, each inside one source), found from its
   // rarest word's postings; when that word is too common to walk, null and its count stands in
   const memo = new Map<number, Int32Array | null>();
@@ -542,3 +546,4 @@ export function searchBest(
   searchPaths.fallback++;
   return linearBest(ix, quote, found, wholeSegments(ix, onlySource, threshold), -1, minRatio, limit, overlapping, chunkScan, timeBudget);
 }
+

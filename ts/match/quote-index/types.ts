@@ -133,6 +133,12 @@ export interface PostedText extends IndexedText {
   postingChars: Int32Array;
   /** Source of each global word. */
   wordSource: Int32Array;
+  /**
+   * true when the word ids, vocabulary, postings and `wordSource` are built on first read (bestSpan's
+   * pool): the search then takes its exact path from the characters (`verbatimByChars`) where it
+   * would read nothing else of them (fewer than `tuning.smallWords` words searched).
+   */
+  postingsOnDemand?: boolean;
 }
 
 export interface Prepared extends PostedText {
