@@ -40,7 +40,8 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
 
   beforeAll(async () => {
     [server, tight] = await Promise.all([
-      startServer([]),
+      // two workers (the default on 2 cores), so the four hostile checks are under --max-checks (2 × workers)
+      startServer(["--check-workers", "2"]),
       startServer(["--check-workers", "1", "--max-checks", "1", "--check-timeout", "1500", "--max-triples", "10000000", "--max-output-chars", "100000"]),
     ]);
   }, 60_000);
