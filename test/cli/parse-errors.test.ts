@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCommandArgs } from "../../ts/cli/common.js";
 import { OutputFileError, writeFileAtomic } from "../../ts/files.js";
 import { gw } from "../io/run-cli.js";
+import { spread } from "../depth.js";
 
 const COMMANDS = ["moot", "books", "locate", "corpus", "index", "critique", "check", "prove", "render", "fragments", "cite", "slice", "serve", "mcp", "bench"];
 /** node:util's own wording, which must never reach a user. */
@@ -34,7 +35,8 @@ function usageLine(r: { code: number; stdout: string; stderr: string }, command:
 }
 
 describe("a known option given a wrong shape of value, on every command", () => {
-  it.each(COMMANDS)("%s: a flag given a value, an option missing its value, an option followed by another", { timeout: 60_000 }, async (command) => {
+  // npm test: 5 commands spread over the list; test:deep (test/depth.ts): every command
+  it.each(spread(COMMANDS, 5))("%s: a flag given a value, an option missing its value, an option followed by another", { timeout: 60_000 }, async (command) => {
     const flag = await gw([command, "--quiet=yes"]);
     usageLine(flag, command);
     expect(flag.stderr).toContain('--quiet takes no value, got "yes"');
@@ -119,7 +121,8 @@ describe("a value meant to carry a unit", () => {
     [["serve"], "--check-memory", SIZE],
     [["fragments", "doc.md"], "--max-bytes", SIZE],
   ];
-  it.each(options)("%s %s", { timeout: 60_000 }, async (args, option, examples) => {
+  // npm test: both kinds (the first duration, a serve duration, the last size); test:deep: every option
+  it.each(spread(options, 3))("%s %s", { timeout: 60_000 }, async (args, option, examples) => {
     const unit = examples === DURATION ? "s" : "MiB";
     for (const value of [`-5${unit}`, `1e3${unit}`, `1,000${unit}`, ` 5${unit}`, `5${unit} `, `+5${unit}`, "5µs"]) {
       const r = await gw([...args, option, value]);
