@@ -448,5 +448,12 @@ function reasonOf(error: unknown): string {
   // the system's reason in words, its code after it for a search (never the bare code)
   const words = e.code ? ERRNO_WORDS[e.code] : undefined;
   if (words) return `${words} (${e.code})`;
-  return e.code ? `${e.message.replace(/^[A-Z]+: /, "").replace(/, open '.*'$|, rename '.*'$/, "")} (${e.code})` : e.message;
+  return e.code ? `${withoutPathTail(e.message.replace(/^[A-Z]+: /, ""))} (${e.code})` : e.message;
+}
+
+/** A system message without Node's `, open '<path>'` or `, rename '<path>'` tail (by index: linear in any message). */
+function withoutPathTail(message: string): string {
+  if (!message.endsWith("'")) return message;
+  const cuts = [message.indexOf(", open '"), message.indexOf(", rename '")].filter((i) => i >= 0);
+  return cuts.length ? message.slice(0, Math.min(...cuts)) : message;
 }
