@@ -29,7 +29,6 @@ import { GroundwireError } from "../errors.js";
 import { escapeMessage } from "../cli/common.js";
 import { badRequest, errorLogLine, errorResponse, HttpError, TurnTimeoutError } from "./errors.js";
 import { json } from "./json-body.js";
-import { handleMcpRequest } from "./mcp-http.js";
 import { bearerTokenAuth, corsFor, hostOriginGuard, type GuardOptions } from "./guard.js";
 import { allowedHostsFor } from "./hosts.js";
 import { requestLog } from "./log.js";
@@ -188,7 +187,14 @@ export function createServerApp(options: ServerAppOptions): Hono {
   registerPageApi(app, ctx, options.page?.histories ?? [], options.moots);
   events.register(app);
 
-  // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts)
-  app.all("/mcp", (c) => handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log }));
+  // MCP over Streamable HTTP, stateless: one server and transport per request (mcp-http.ts). The
+  // MCP SDK (and the JSON Schema validator it brings) loads at the first request to /mcp, not at
+  // every start of a server that may never be asked.
+  let mcpHttp: Promise<typeof import("./mcp-http.js")> | undefined;
+  app.all("/mcp", async (c) => {
+    mcpHttp ??= import("./mcp-http.js");
+    const { handleMcpRequest } = await mcpHttp;
+    return handleMcpRequest(c.req.raw, { ctx, version: options.version, log: options.log });
+  });
   return app;
 }
