@@ -9,7 +9,9 @@
  *    has no WebAssembly at all (--js-flags=--jitless). The slow runs (pure TS) use a
  *    sample of the parity cases (probeInput), compared with Node on the same sample.
  * 2. The packed tarball installed in a fresh project and bundled by Vite, unchanged
- *    `import … from "groundwire"`, runs the same probe in Chromium: same bytes.
+ *    `import … from "groundwire"`, runs the same probe in Chromium: same bytes. A release
+ *    check (npm pack, npm install, a Vite build), as the packaging suites are: it runs in
+ *    `npm run test:deep` (which .ci/run runs) and `npm run test:package`, not in `npm test`.
  * 3. The demo page (a grounded moot transcript, quotes highlighted, citations linked to
  *    their passages) is rendered and screenshotted to test/browser/screenshots/.
  */
@@ -23,6 +25,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROBE, ROOT, packAndInstall, probeInput, requireBuild, runProbeInNode, sameProbeBytes, type Installed, type ProbeResult } from "../package/support.js";
 import { hasChromium, launchChromium, CHROMIUM } from "./chromium.js";
 import { serveStatic, type StaticServer } from "./server.js";
+import { DEEP } from "../depth.js";
+
+const RELEASE = DEEP || process.env.GROUNDWIRE_TEST_PACKAGE === "1";
 
 
 /** Open `url`, wait for the page's module script to finish, fail on any page error. */
@@ -156,7 +161,7 @@ describe.skipIf(!hasChromium)(`groundwire in Chromium (${CHROMIUM})`, () => {
     });
   });
 
-  describe("the packed tarball, installed and bundled by Vite, unchanged import from \"groundwire\"", () => {
+  describe.skipIf(!RELEASE)(`the packed tarball, installed and bundled by Vite, unchanged import from "groundwire"${RELEASE ? "" : ": a release check, in npm run test:deep and test:package"}`, () => {
     let pkg: Installed;
     let appServer: StaticServer;
     beforeAll(async () => {
