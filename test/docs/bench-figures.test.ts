@@ -7,7 +7,7 @@
 // regenerates.
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { figureBlocks, renderFigures, runStamp, FIGURES_CLOSE, FIGURES_OPEN } from "../../bench/figures.js";
+import { figureBlocks, renderFigures, renderTemplate, runStamp, FIGURES_CLOSE, FIGURES_OPEN } from "../../bench/figures.js";
 import { figurePages, renderResults, resultsBlock, resultsPlan } from "../../bench/readme.js";
 import type { BenchReport } from "../../bench/report.js";
 
@@ -41,7 +41,7 @@ describe("bench figures name the run they came from", () => {
       const page = pages.get(file)!;
       expect(renderResults(page, latest, parts, file), `${file} out of date, run npm run bench:readme`).toBe(page);
       expect(page).toContain(`on ${latest.date.slice(0, 10)}`);
-      for (const part of parts) expect(page, `${file}: part ${part}'s table`).toContain(`\n#### ${part} (`);
+      for (const part of parts) expect(page, `${file}: part ${part}'s section, its anchor #${part}`).toContain(`\n#### ${part}\n`);
     }
   });
 
@@ -55,15 +55,23 @@ describe("bench figures name the run they came from", () => {
     const plan = resultsPlan(pages, run);
     expect(Object.fromEntries(plan)).toEqual({ "x.md": ["a", "c"], "y.md": ["b"] });
     const x = renderResults(pages.get("x.md")!, run, plan.get("x.md")!, "x.md");
-    expect(x).toContain("#### a (");
-    expect(x).toContain("#### c (");
-    expect(x).not.toContain("#### b (");
+    expect(x).toContain("#### a\n");
+    expect(x).toContain("#### c\n");
+    expect(x).not.toContain("#### b\n");
     expect(x).not.toContain("old");
     expect(resultsBlock(x)!.parts).toEqual(["c", "a"]);
     expect(() => resultsPlan(new Map([...pages, ["w.md", "<!-- bench:results a -->\n<!-- /bench:results -->"]]), run)).toThrow(/part a is named by/);
     expect(() => resultsPlan(new Map([["x.md", "<!-- bench:results d -->\n<!-- /bench:results -->"]]), run)).toThrow(/names part d, which the run/);
     expect(() => resultsPlan(new Map([["x.md", pages.get("x.md")!]]), run)).toThrow(/bench parts b are in no bench:results block/);
     expect(() => resultsBlock("<!-- bench:results a -->\nno end")).toThrow(/without its/);
+  });
+
+  it("a figure's `note` field is the contender's note as the run wrote it", () => {
+    const contender = (name: string, note?: string) => ({ name, medianMs: 1, perSecond: null, ratio: null, samples: 5, ...(note ? { note } : {}) });
+    const run = { ...latest, suites: [{ part: "p", seconds: 1, cases: [{ name: "load of 20", size: "large", seconds: 1, contenders: [contender("in process", "160 requests, p99 214 ms"), contender("served")] }] }] } as unknown as BenchReport;
+    expect(renderTemplate("{{p :: load :: in process :: note}} / {{p :: load :: served :: note}} / {{p :: load :: absent :: note}}", run)).toBe(
+      `${runStamp(run)}\n\n160 requests, p99 214 ms / — (not in this run) / — (not in this run)`,
+    );
   });
 
   it("every dated mention of `npm run bench` names a run kept in bench/results/", () => {
