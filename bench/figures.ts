@@ -14,7 +14,8 @@
  *
  * A placeholder is `{{part :: case :: contender :: field}}`: the case and contender are the first
  * whose name starts with the given text; field is `median` (1.23 ms), `rate` (345k citations/s),
- * `ratio` (278× slower, against the case's baseline), `x` (the ratio as 278×) or `extra:<key>`
+ * `ratio` (278× slower, against the case's baseline), `x` (the ratio as 278×), `note` (the
+ * contender's note as the run wrote it: a load's req/s and p99, say) or `extra:<key>`
  * (`{{part :: case :: extra:<key>}}`, three parts). A figure the run does not have is written
  * `— (not in this run)`. The stamp names the run: command, date, commit, machine.
  */
@@ -41,6 +42,7 @@ function figure(report: BenchReport, spec: string): string {
     return v === undefined ? MISSING : typeof v === "number" ? v.toLocaleString("en") : String(v);
   }
   const r = c.contenders.find((k) => k.name.startsWith(contender ?? ""));
+  if (r && field === "note") return r.note ?? MISSING;
   if (!r || r.medianMs === null) return MISSING;
   switch (field) {
     case "median":
@@ -52,7 +54,7 @@ function figure(report: BenchReport, spec: string): string {
     case "x":
       return r.ratio === null ? MISSING : `${sig3(r.ratio)}×`;
     default:
-      throw new Error(`bench figure {{${spec}}}: unknown field ${JSON.stringify(field)} (median, rate, ratio, x, or extra:<key> as the third part)`);
+      throw new Error(`bench figure {{${spec}}}: unknown field ${JSON.stringify(field)} (median, rate, ratio, x, note, or extra:<key> as the third part)`);
   }
 }
 

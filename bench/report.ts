@@ -1,6 +1,7 @@
 /**
- * Benchmark reports: the JSON kept in bench/results/<date>.json and the markdown table
- * (bench/results/latest.md) docs/bench.md embeds. Shared by bench/run.ts and bench/readme.ts.
+ * Benchmark reports: the JSON kept in bench/results/<date>.json and the markdown tables
+ * (bench/results/latest.md, all parts) the docs/bench-results*.md pages embed (some parts each).
+ * Shared by bench/run.ts and bench/readme.ts.
  */
 import { formatMs, formatRate, formatRatio, type CaseResult } from "./timing.js";
 
@@ -30,8 +31,11 @@ export interface BenchReport {
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-/** The markdown of a report: one table per part (cases × contenders side by side), notes under it. */
-export function reportMarkdown(report: BenchReport): string {
+/**
+ * The markdown of a report: the run's stamp, then one table per part (cases × contenders side by
+ * side), notes under it. `parts`: only those parts, in the report's order (default: all).
+ */
+export function reportMarkdown(report: BenchReport, parts?: readonly string[]): string {
   const m = report.machine;
   const out: string[] = [];
   out.push(
@@ -41,8 +45,10 @@ export function reportMarkdown(report: BenchReport): string {
       `Medians per run; every contender's output was checked before it was timed; ratios are against the case's baseline (first row).`,
   );
   for (const suite of report.suites) {
+    if (parts && !parts.includes(suite.part)) continue;
     const inCases = suite.cases.reduce((t, c) => t + c.seconds, 0);
-    out.push("", `#### ${suite.part} (${Math.round(suite.seconds)} s: ${Math.round(inCases)} s timing its cases, ${Math.round(suite.seconds - inCases)} s preparing them)`);
+    // the heading is the part's name alone, so a page links to it (bench-results.md#stall) across runs
+    out.push("", `#### ${suite.part}`, "", `${Math.round(suite.seconds)} s: ${Math.round(inCases)} s timing its cases, ${Math.round(suite.seconds - inCases)} s preparing them.`);
     if (suite.error) out.push("", `Failed: ${suite.error}`);
     if (suite.skipped) out.push("", `Skipped in part: ${suite.skipped}`);
     if (!suite.cases.length) continue;

@@ -8,7 +8,7 @@
  * reported and the run goes on.
  *
  * A full run (no part named) writes bench/results/<YYYY-MM-DD>.json, bench/results/latest.json
- * and bench/results/latest.md (the table `npm run bench:readme` puts into docs/bench.md).
+ * and bench/results/latest.md (the tables `npm run bench:readme` puts into docs/bench-results*.md).
  * A run of some parts writes nothing unless `--write`.
  *
  * Options:
@@ -127,6 +127,6 @@ if (write) {
   writeFileSync(dated, json);
   writeFileSync(new URL("latest.json", RESULTS), json);
   writeFileSync(new URL("latest.md", RESULTS), reportMarkdown(report));
-  console.log(`bench: wrote bench/results/${report.date.slice(0, 10)}.json, latest.json and latest.md (npm run bench:readme puts the table into docs/bench.md)`);
+  console.log(`bench: wrote bench/results/${report.date.slice(0, 10)}.json, latest.json and latest.md (npm run bench:readme puts the tables into docs/bench-results*.md)`);
 }
 process.exitCode = suites.some((s) => s.error) || failedChecks.length ? 1 : 0;

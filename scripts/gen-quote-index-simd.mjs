@@ -5,7 +5,7 @@
 //   node scripts/gen-quote-index-simd.mjs 1x2 2x2 3x1 1x2d 2x2d 3x1d
 // (a trailing d: the dense form, storing E after every character, for low minRatio).
 // pasted in place of the functions it replaces. `BxVxU` also unrolls U steps per iteration
-// (measured: no faster; see docs/moot.md "Quote index: the pass").
+// (measured: no faster; docs/moot.md as of commit a7407109ac, "The edit-distance pass, faster").
 export function gen(B, V, opts = {}) {
   const o = [];
   const rowAddr = (a) => B === 1 ? `(<usize>load<i32>(chars + (${a} << 2)) << 3)` : B === 2 ? `(<usize>load<i32>(chars + (${a} << 2)) << 4)` : `<usize>load<i32>(chars + (${a} << 2)) * 24`;
@@ -120,7 +120,7 @@ if (process.argv[2] && !process.argv[2].startsWith("lanes")) {
 // the lane's top bits, so its last row is bit 15 and a score step is one arithmetic shift; the 16
 // scores, less (limit + 1), are one i8x16, so the rare-path test is one i8x16.bitmask.
 //   node scripts/gen-quote-index-simd.mjs lanes16i
-// Measured, not kept (docs/moot.md): the Levenshtein form (Myers' Ph = Mv | ~(Xh | Pv),
+// Measured, not kept (docs/moot.md as of commit a7407109ac): the Levenshtein form (Myers' Ph = Mv | ~(Xh | Pv),
 // Pv' = Mh_in | ~(Xv | Ph_in)) marks 10–20× as often at m = 16; two steps an iteration gained < 10 %.
 // 32-bit lanes (lanes32i, below) were dropped in session 7 and brought back in session 10.
 export function genLanes16() {
@@ -168,7 +168,7 @@ export function genLanes16() {
 // by signed saturating narrows (i32 -> i16 -> i8 keep the sign), and a compare with zero makes it
 // -1, so the score step costs 10 instructions for the four vectors where per-vector i32 scores
 // (session 7) cost 16 plus three ORs for the rare-path test; Pr & ((G + (G | Pr)) ^ Pr) is
-// Pr & ~(G + (G | Pr)), one andnot. Measured, not kept (docs/moot.md): two passes of 8 lanes with
+// Pr & ~(G + (G | Pr)), one andnot. Measured, not kept (docs/moot.md as of commit a7407109ac): two passes of 8 lanes with
 // two steps an iteration (fewer live vectors, V8 still spilled) and one swizzle a plane on classes
 // min(code, 15) (4.6x the marks of quote 11): neither faster beyond noise.
 //   node scripts/gen-quote-index-simd.mjs lanes32i

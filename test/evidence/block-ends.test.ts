@@ -3,7 +3,7 @@
 // (GFM autolink literals), and top-level fences and HTML blocks of kinds 1–5 that never close
 // (read natively, to the end of the document, as micromark reads them), with the size bound on
 // what is still handed to micromark. The oracle is the micromark → mdast fragmenter
-// (test/evidence/reference-fragmenter.ts); docs/evidence.md, "Block ends and the micromark size bound".
+// (test/evidence/reference-fragmenter.ts); docs/evidence.md, "Limits" (what micromark reads).
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -3,7 +3,7 @@
 // top-level table), so a large table with a tab in a cell or a row without a pipe is fragmented
 // as the reference fragmenter (one micromark parse of the whole document) fragments it, where
 // it was refused with MarkdownSizeError; one top-level block over the bound that is not a table is
-// still refused, naming its line. docs/evidence.md, "Large regions read in pieces".
+// still refused, naming its line. docs/evidence.md, "Limits" (what micromark reads).
 import { describe, expect, it, vi } from "vitest";
 import { fragmentMarkdown, MarkdownSizeError, MAX_MICROMARK_LENGTH, type Fragment } from "../../ts/evidence/index.js";
 import { micromarkLoad } from "../../ts/evidence/fragment/index.js";

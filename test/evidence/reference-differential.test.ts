@@ -9,7 +9,8 @@
 //   - a lone CR (an intended difference, source-offsets.test.ts): compared with the reference on LF;
 //   - two micromark bugs where fragmentMarkdown reads as CommonMark (commonmark.js 0.31.2) does, listed in
 //     `MICROMARK_BUGS` (skipped, counted, and the count bounded so a broken predicate cannot hide all).
-// Failures shrink (fast-check) to the atoms that cause them. docs/evidence.md, "A random differential".
+// Failures shrink (fast-check) to the atoms that cause them. docs/evidence.md, "The addresses are the
+// reference fragmenter's".
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";

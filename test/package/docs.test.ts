@@ -5,10 +5,11 @@
  *   and a `#fragment` names a heading of the target (GitHub's anchor rule);
  * - every command in the README's "Two commands" block is an npm script (or npm's own
  *   `ci`/`test`) of package.json;
- * - every `groundwire <command>` the README shows is a command the CLI lists in its help.
+ * - every `groundwire <command>` the README shows is a command the CLI lists in its help;
+ * - every page is short enough to read in one sitting: at most 30,000 bytes (issue 37).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./support.js";
@@ -16,6 +17,8 @@ import { ROOT } from "./support.js";
 const README = join(ROOT, "README.md");
 const DOCS = join(ROOT, "docs");
 const pages = [README, ...readdirSync(DOCS).filter((f) => f.endsWith(".md")).map((f) => join(DOCS, f))];
+/** The most bytes a page may hold. */
+const PAGE_BYTES = 30_000;
 
 /** The text of a markdown file with fenced code blocks blanked out (links there are not links). */
 function prose(markdown: string): string {
@@ -52,6 +55,13 @@ describe("README and docs: links", () => {
       expect(existsSync(join(DOCS, `${part}.md`)), `docs/${part}.md`).toBe(true);
       expect(links(readme), `README links docs/${part}.md`).toContain(`docs/${part}.md`);
     }
+  });
+
+  it("every page of README.md and docs/ is at most 30,000 bytes", () => {
+    // a reference is read in one sitting: a page over the limit is split (a part's results, a
+    // long section that belongs to another page), not trimmed of contract
+    const over = pages.map((page) => ({ page: relative(ROOT, page), bytes: statSync(page).size })).filter((p) => p.bytes > PAGE_BYTES);
+    expect(over.map((p) => `${p.page}: ${p.bytes.toLocaleString("en")} bytes`), `pages over ${PAGE_BYTES.toLocaleString("en")} bytes`).toEqual([]);
   });
 
   for (const page of pages) {

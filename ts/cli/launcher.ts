@@ -2,8 +2,8 @@
 /**
  * The `groundwire` bin, built to dist/cli.cjs as CommonJS: `groundwire`, `groundwire --help`,
  * `groundwire help` and `groundwire --version` are answered here without starting Node's ES
- * module loader (≈ 25 ms of CPU per start on the 2-core machine, docs/package.md "Node
- * start-up, third pass"); every other invocation imports the ES module CLI (dist/cli.js,
+ * module loader (≈ 25 ms of CPU per start on the 2-core machine: docs/package.md as of commit
+ * ff12b806a3, "Node start-up, third pass"; today's figures: docs/package.md, "Import time in Node"); every other invocation imports the ES module CLI (dist/cli.js,
  * ts/cli/index.ts), which reads the same process.argv and does the rest. Output and exit
  * codes are the ES module CLI's: the usage text is the one in ./usage.ts.
  */

@@ -21,7 +21,8 @@ function checkInputs(fn: string, artifactId: unknown, text: unknown): void {
  * strikethrough, autolinks; YAML `---` / TOML `+++` front matter) into its Fragment
  * tree, parsed from the verbatim source: markdown-it's block pass for the structure, micromark
  * (mdast-util-from-markdown) where the two may read differently; the addresses are those of
- * the micromark → mdast fragmenter it replaced (docs/evidence.md, "Fragmenting at corpus scale").
+ * the micromark → mdast fragmenter it replaced (docs/evidence.md, "How `fragmentMarkdown` reads a
+ * document").
  * Time and memory are linear in the text: one normalized copy of it while hashing.
  *
  * @param artifactId the artifact the fragments belong to (part of every fragmentId)

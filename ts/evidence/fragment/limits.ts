@@ -23,7 +23,8 @@ export const MAX_MICROMARK_NESTING = 128;
  * (peak RSS of one parse of 200,000 code units, 2026-12-02: an unclosed fence's lines in a list
  * item 249 MB, prose 106 MB, `*a* ` 384 MB, `[a](b) ` 487 MB, a table in a list item 456 MB); at
  * 2^18 code units, the worst measured (a list item holding a table of links) peaks at 733 MB
- * through the CLI (docs/evidence.md, "Block ends and the micromark size bound"). Nothing in `../shared/data/markdown`
+ * through the CLI (docs/evidence.md as of commit 2498501969, "Block ends and the micromark size
+ * bound"; the bound today: docs/evidence.md, "Limits"). Nothing in `../shared/data/markdown`
  * comes close: its largest such piece is 800 code units (a top-level unclosed fence or HTML block,
  * which once went to micromark whole, is read natively: `runsToEnd`).
  */

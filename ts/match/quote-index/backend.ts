@@ -90,8 +90,9 @@ export function lanesScanOf(
 const LANES_MAX_D = 8;
 /**
  * 32-bit lanes: ~2× the 16-bit pass's DP a character, and at m = 32 the indel marks
- * stay rare up to D = 20 (docs/moot.md, the lanes section's table: quotes with D = 14–20 left
- * 0–378 marks per million characters).
+ * stay rare up to D = 20 (measured in docs/moot.md as of commit a7407109ac, "The lanes pass: 16
+ * lanes of the indel distance", its marks table: quotes with D = 14–20 left 0–378 marks per
+ * million characters).
  */
 const LANES32_MAX_D = 20;
 const LANES_MARKS = 6e-4;

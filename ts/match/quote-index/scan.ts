@@ -15,9 +15,9 @@
  *    This one pass (O(text·⌈lb/w⌉) word operations) is what makes the index
  *    fast: on English text at minRatio 0.8 it leaves almost no window alive
  *    away from a true near-match (character multiset and q-gram counts do not:
- *    see docs/moot.md "Quote index"). The WASM pass cuts a text into 4 lanes
- *    run as two i64x2 vectors; each lane restarts the DP at t0, the start of
- *    the earliest window ending in its share, and computes
+ *    docs/moot.md as of commit a7407109ac, "Quote index (locate)"). The WASM
+ *    pass cuts a text into 4 lanes run as two i64x2 vectors; each lane restarts
+ *    the DP at t0, the start of the earliest window ending in its share, and computes
  *    E_t0(e) = min over X = text[s, e], s ≥ t0, of Levenshtein(X, b); every
  *    window W it bounds starts at s ≥ t0, so E_t0(e) ≤ Levenshtein(W, b) and
  *    the inequality above holds with E_t0 (assembly/quote-index/, phase A).
