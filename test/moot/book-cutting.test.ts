@@ -153,6 +153,12 @@ describe("Project Gutenberg's header and footer, matched as files write them", (
     "THIS, a wrapped title": "\n\n*** END OF THIS PROJECT GUTENBERG EBOOK A LONG ACCOUNT OF THE HARBOUR AND\nTHE SHIPS THAT SAILED FROM IT ***\n",
     "End of the Project Gutenberg EBook line": "\n\nEnd of the Project Gutenberg EBook of X, by Y\n\n*** END OF THIS PROJECT GUTENBERG EBOOK X ***",
     "the licence's heading only": "\n\nTHE FULL PROJECT GUTENBERG LICENSE\nPLEASE READ THIS",
+
+    "*** START: FULL LICENSE ***": "\n\n*** START: FULL LICENSE ***\n\nTHE FULL PROJECT GUTENBERG LICENSE",
+    "START: FULL LICENCE, no stars": "\n\n  START: FULL LICENCE\n\nterms",
+    "the licence's Section 1 only": "\n\nSection 1. General Terms of Use and Redistributing Project Gutenberg-tm\nelectronic works",
+    // the first footer line wins whichever form it has: a later END marker does not move the end
+    "a licence heading before an END marker": "\n\nTHE FULL PROJECT GUTENBERG LICENCE\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***",
   };
   it.each(Object.entries(header))("header: %s", (_, h) => {
     expect(body(h + BODY)).toBe(BODY);

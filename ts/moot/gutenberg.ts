@@ -15,15 +15,13 @@ import { checkArgs } from "../args.js";/**
 const START_LINE = /^[ \t]*\*{3}[ \t]*START OF (?:THE |THIS )?PROJECT GUTENBERG\b.*$/gim;
 /** The old header's closing line: `*END*THE SMALL PRINT! FOR PUBLIC DOMAIN ETEXTS*Ver.04.29.93*END*`. */
 const SMALL_PRINT_END = /^[ \t]*\*END\*[ \t]*THE SMALL PRINT\b.*$/gim;
-/** Lines where the footer starts: the END marker, the `End of the Project Gutenberg EBook…` line, the licence's own heading. */
-const END_LINES = [
-  /^[ \t]*\*{3}[ \t]*END OF (?:THE |THIS )?PROJECT GUTENBERG\b/im,
-  /^[ \t]*End of (?:the |this )?Project Gutenberg\b/im,
-  /^[ \t]*\*{3}[ \t]*START:? FULL LICEN[CS]E\b/im,
-  /^[ \t]*THE FULL PROJECT GUTENBERG LICEN[CS]E\b/im,
-  /^[ \t]*START: FULL LICEN[CS]E\b/im,
-  /^[ \t]*Section 1\. General Terms of Use and Redistributing Project Gutenberg/im,
-];
+/**
+ * A line where the footer starts: the END marker, the `End of the Project Gutenberg EBook…` line,
+ * the licence's own heading. One alternation, so the text is scanned once: its first match is the
+ * first line any of them would match (a regex's match is the leftmost, whichever branch gives it).
+ */
+const END_LINE =
+  /^[ \t]*(?:\*{3}[ \t]*END OF (?:THE |THIS )?PROJECT GUTENBERG\b|End of (?:the |this )?Project Gutenberg\b|\*{3}[ \t]*START:? FULL LICEN[CS]E\b|THE FULL PROJECT GUTENBERG LICEN[CS]E\b|START: FULL LICEN[CS]E\b|Section 1\. General Terms of Use and Redistributing Project Gutenberg)/im;
 /** A paragraph right after the START marker that is about the file, not the book: it belongs to the header. */
 export const PRODUCER_NOTE = /^(?:produced by|e-?text prepared by|this e-?text was prepared by|updated editions will replace|this ebook is for the use of anyone)/i;
 
@@ -72,10 +70,8 @@ export function bookBody(text: string): { start: number; end: number } {
   let start = headerEnd(text);
   let end = text.length;
   const tail = text.slice(start);
-  for (const re of END_LINES) {
-    const m = re.exec(tail);
-    if (m) end = Math.min(end, start + m.index);
-  }
+  const footer = END_LINE.exec(tail);
+  if (footer) end = start + footer.index;
   // producer paragraphs right after the marker are the header's
   if (start > 0) {
     for (;;) {
