@@ -1,12 +1,17 @@
 // `npm run build:wasm`: compiles each WebAssembly module of groundwire (one per kernel family,
 // so a page carries only the kernels it calls) with the options of asconfig.json's "release"
-// target, to build/<name>.wasm (and .wat), and writes bindings/wasm-<name>.generated.ts: the
-// module as a hex string, so the package needs no fs, fetch or import.meta.url to find a .wasm
-// (see STYLE.md). Hex, not base64: each byte is two characters, so the module's repeats stay
-// repeats and gzip/brotli take the string to ~1.1x the compressed .wasm, where base64 (which
-// shifts every byte sequence across 3 alignments) compresses to ~1.4x; a page downloads 2.4 KB
-// less of the match module (gzip), for 14 KB more before compression. bindings/<name>.ts imports its own generated file, so a bundler drops the
-// modules a page does not reach.
+// target (-O3, shrinkLevel 1: the match module 1.5 KB smaller than at shrinkLevel 0, bestSpan's
+// CPU time the same in paired runs, docs/package.md), to build/<name>.wasm (and .wat), and
+// writes bindings/wasm-<name>.generated.ts: the module as a hex string, so the package needs no
+// fs, fetch or import.meta.url to find a .wasm (see STYLE.md). Hex, not base64: each byte is two
+// characters, so the module's repeats stay repeats and gzip/brotli take the string to ~1.1x the
+// compressed .wasm, where base64 (which shifts every byte sequence across 3 alignments)
+// compresses to ~1.4x; a page downloads 2.4 KB less of the match module (gzip), for 14 KB more
+// before compression. Nor a denser code of printable ASCII (each byte one character by its
+// frequency rank, or an escape and one): 1.2 KB smaller in the bestSpan page (gzip), but it needs
+// a JavaScript loop to decode, ≈ 20 ms of CPU at Node's import (cold, optimizing compile
+// included), where Node's Buffer decodes hex natively in ≈ 0.3 ms. bindings/<name>.ts imports
+// its own generated file, so a bundler drops the modules a page does not reach.
 import { writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import asc from "assemblyscript/asc";
 

@@ -11,6 +11,8 @@ import { closureWasmFor } from "../bindings/closure.js";
 import { listingWasmFor } from "../bindings/listing.js";
 import { sha256Backend, sha256Hex } from "../bindings/sha256.js";
 import { spread } from "./depth.js";
+import { KINDS } from "../ts/args.js";
+import { OBJECT_KINDS } from "../ts/arg-kinds.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -99,13 +101,13 @@ describe("a reader that stops early", () => {
  *   This holds for the other parts and for the consumers above them (ts/cli/, ts/server/ and the
  *   package entries ts/*.ts); bench/ and test/ are outside the rule (they time and test internals).
  * - Foundations any file may import file by file, which import no part and no consumer: bindings/,
- *   ts/rdf/, ts/net/, ts/deps/ and ts/errors.ts, ts/args.ts, ts/work-limits.ts, ts/files.ts, ts/json-depth.ts.
+ *   ts/rdf/, ts/net/, ts/deps/ and ts/errors.ts, ts/args.ts, ts/arg-kinds.ts, ts/work-limits.ts, ts/files.ts, ts/json-depth.ts.
  * - No import cycle among the files of ts/, bindings/ and assembly/.
  * - No file over MAX_LINES lines under ts/ and assembly/, but generated tables (`*.generated.ts`)
  *   and the files of LONG_FILES, each with its reason.
  */
 const PARTS = ["evidence", "kernel", "match", "memdsl", "moot", "triple-index"];
-const FOUNDATIONS = ["bindings/", "ts/rdf/", "ts/net/", "ts/deps/", "ts/errors.ts", "ts/args.ts", "ts/files.ts", "ts/json-depth.ts", "ts/work-limits.ts"];
+const FOUNDATIONS = ["bindings/", "ts/rdf/", "ts/net/", "ts/deps/", "ts/errors.ts", "ts/args.ts", "ts/arg-kinds.ts", "ts/files.ts", "ts/json-depth.ts", "ts/work-limits.ts"];
 const MAX_LINES = 800;
 /**
  * Consumer imports of a part's internals, each with why it cannot go through the part's entry. None
@@ -192,6 +194,30 @@ describe("the import graph", () => {
     };
     for (const f of files) if (!index.has(f)) visit(f);
     expect(cycles).toEqual([]);
+  });
+
+  it("checks arguments with a checkArgs that knows every kind its specs name (ts/args.ts, ts/arg-kinds.ts)", () => {
+    const known: Record<string, Set<string>> = {
+      "ts/args.ts": new Set(Object.keys(KINDS)),
+      "ts/arg-kinds.ts": new Set([...Object.keys(KINDS), ...Object.keys(OBJECT_KINDS)]),
+    };
+    expect(Object.keys(OBJECT_KINDS).filter((k) => k in KINDS)).toEqual([]);
+    const unknown: string[] = [];
+    let specs = 0;
+    for (const file of files.filter((f) => !(f in known))) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      const checker = (graph.get(file) ?? []).find((d) => d in known);
+      for (const [, spec] of text.matchAll(/\bcheckArgs\("[^"]*", arguments, "([^"]*)"\)/g)) {
+        specs++;
+        for (const item of spec.split(" ").filter(Boolean)) {
+          for (const kind of item.slice(item.indexOf(":") + 1).split("|")) {
+            if (!kind.startsWith("=") && !(checker && known[checker].has(kind))) unknown.push(`${file}: ${kind} (checkArgs from ${checker ?? "nowhere"})`);
+          }
+        }
+      }
+    }
+    expect(specs).toBeGreaterThan(150);
+    expect(unknown).toEqual([]);
   });
 
   it(`has no file over ${MAX_LINES} lines under ts/ and assembly/ but generated tables and the listed ones`, () => {

@@ -6,22 +6,29 @@
  *
  * A spec is a space-separated list of `name:kinds`, one per parameter in order: `name?` when the
  * parameter may be left out (`undefined`), kinds joined by `|` when several are allowed, and
- * `=a/b/c` for a string that must be one of those words. The kinds are in {@link KINDS}. A spec is
- * parsed once (cached by its text), so the check costs a few `typeof` tests per call.
+ * `=a/b/c` for a string that must be one of those words. The kinds are those of plain values here
+ * ({@link KINDS}); the kinds of groundwire's own objects (a Graph, a Schema, a Kernel, …) are in
+ * ts/arg-kinds.ts, whose `checkArgs` knows both: a file whose specs name one imports that one. So a
+ * page that calls no such function does not carry their tests and messages (≈ 0.9 KB gzip of the
+ * bestSpan page; test/house.test.ts checks each file imports a `checkArgs` that knows its kinds).
+ * A spec is parsed once (cached by its text), so the check costs a few `typeof` tests per call.
  */
 import { ArgumentError } from "./errors.js";
 
-type Test = (value: unknown) => boolean;
+/** A kind's test of a value. */
+export type Test = (value: unknown) => boolean;
+/** Kinds by name: how a value is tested and how the expected value is named in the message. */
+export type Kinds = Record<string, [Test, string]>;
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
-const isRecord = (v: unknown): boolean => isObject(v) && !Array.isArray(v);
-const isIterable = (v: unknown): boolean => (isObject(v) || typeof v === "string") && typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
+export const isRecord = (v: unknown): boolean => isObject(v) && !Array.isArray(v);
+export const isIterable = (v: unknown): boolean => (isObject(v) || typeof v === "string") && typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
 /** Well-formed UTF-16 (no lone surrogate): `String.prototype.isWellFormed` where it exists (Node 20). */
-const wellFormed = (s: string): boolean =>
+export const wellFormed = (s: string): boolean =>
   typeof (s as { isWellFormed?: () => boolean }).isWellFormed === "function" ? (s as unknown as { isWellFormed: () => boolean }).isWellFormed() : !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
-/** Each kind: how a value is tested and how the expected value is named in the message. */
-const KINDS: Record<string, [Test, string]> = {
+/** The kinds of plain values. */
+export const KINDS: Kinds = {
   any: [(v) => v !== undefined && v !== null, "a value"],
   string: [(v) => typeof v === "string", "a string"],
   /** A non-empty string of well-formed Unicode (an id, a path, a URL): a lone surrogate cannot be encoded. */
@@ -39,34 +46,6 @@ const KINDS: Record<string, [Test, string]> = {
   u32: [(v) => v instanceof Uint32Array, "a Uint32Array"],
   bytes: [(v) => v instanceof Uint8Array, "a Uint8Array"],
   url: [(v) => (typeof v === "string" && v !== "" && wellFormed(v)) || (typeof URL !== "undefined" && v instanceof URL), "a URL or a non-empty string"],
-  graph: [(v) => isObject(v) && isObject(v.store) && typeof (v.store as { getQuads?: unknown }).getQuads === "function", "a Graph (from parseGraph, createGraph or loadGraphFile)"],
-  store: [(v) => isObject(v) && typeof v.getQuads === "function", "an N3 Store (a Graph's store)"],
-  quads: [(v) => isObject(v) && isIterable(v.quads) && isObject(v.prefixes), "{quads, prefixes} (from parseQuads)"],
-  term: [(v) => isObject(v) && typeof v.termType === "string", "an RDF/JS term"],
-  quad: [(v) => isObject(v) && isObject(v.subject) && isObject(v.predicate) && isObject(v.object), "an RDF/JS quad"],
-  prefixes: [isRecord, "a prefixes record or a PrefixMap"],
-  query: [(v) => isObject(v) && typeof v.form === "string" && isObject(v.where) && isObject(v.prefixes), "a Query (from parseSparql or compileOps)"],
-  schema: [(v) => isObject(v) && v.classes instanceof Set && v.properties instanceof Map, "a Schema (Schema.fromGraph(graph))"],
-  kernel: [(v) => isObject(v) && isObject(v.schema) && typeof v.check === "function", "a Kernel (createKernel(schema))"],
-  closure: [(v) => isObject(v) && v.sccOf instanceof Uint32Array && v.offsets instanceof Uint32Array && v.ancestors instanceof Uint32Array, "a Closure (from computeClosure)"],
-  tripleIndex: [(v) => isObject(v) && isObject(v.byId) && typeof v.fingerprint === "string" && typeof v.numbering === "string", "a TripleIndex (from buildTripleIndex)"],
-  fragments: [(v) => Array.isArray(v) || (isObject(v) && v.byId instanceof Map), "an array of Fragments or a FragmentIndex"],
-  quoteIndex: [(v) => isObject(v) && typeof v.locate === "function", "a QuoteIndex (from createQuoteIndex)"],
-  checkResult: [(v) => isObject(v) && Array.isArray(v.context) && Array.isArray(v.openGoals) && Array.isArray(v.errors) && Array.isArray(v.warnings), "a check result (from kernel.check)"],
-  sparqlResult: [(v) => isObject(v) && (v.kind === "boolean" || (v.kind === "bindings" && Array.isArray(v.rows))), "a SparqlResult (from a store's query)"],
-  sparqlStore: [(v) => isObject(v) && typeof v.query === "function", "a SparqlStore (createOxigraphStore or createSparqlEndpointStore)"],
-  synth: [(v) => isObject(v) && typeof v.complete === "function", "a TextSynthesizer ({name, complete})"],
-  worker: [(v) => isObject(v) && typeof v.query === "function", "a WorkerClient ({query})"],
-  tree: [(v) => isObject(v) && typeof v.key === "string", "a Tree (from treeFromHits)"],
-  passage: [(v) => isObject(v) && typeof v.label === "string" && typeof v.content === "string", "a Passage ({tag, label, content})"],
-  slice: [(v) => isObject(v) && Array.isArray(v.quads), "a GraphSlice (from toGraphSlice)"],
-  artifact: [(v) => isObject(v) && typeof v.artifactId === "string", "an Artifact (from createArtifact)"],
-  fragment: [(v) => isObject(v) && typeof v.fragmentId === "string" && typeof v.text === "string", "a Fragment"],
-  indexParts: [(v) => isObject(v) && isObject(v.byId) && typeof v.order === "function", "the parts buildTripleIndex makes (use buildTripleIndex)"],
-  endpoint: [(v) => isObject(v) && ((typeof v.baseUrl === "string" && v.baseUrl !== "") || (typeof URL !== "undefined" && v.baseUrl instanceof URL)), "options with a baseUrl"],
-  resultTerm: [(v) => isObject(v) && typeof v.type === "string" && typeof v.value === "string", "a result term ({type, value})"],
-  citation: [(v) => typeof v === "string" || isRecord(v), "a version id string or a Citation"],
-  neighborhood: [(v) => isObject(v) && Array.isArray(v.nodes) && Array.isArray(v.edges), "{nodes, edges} (from assembleNeighborhood)"],
 };
 
 interface Param {
@@ -77,52 +56,60 @@ interface Param {
   expected: string;
 }
 
-const parsed = new Map<string, Param[]>();
+/**
+ * A `checkArgs` over `kinds` (each spec parsed once, cached by its text).
+ * @param kinds the kinds its specs may name
+ */
+export function argumentChecker(kinds: Kinds): (fn: string, args: ArrayLike<unknown>, spec: string) => void {
+  const parsed = new Map<string, Param[]>();
 
-function parseSpec(spec: string): Param[] {
-  const params = spec.split(" ").filter(Boolean).map((item) => {
-    const colon = item.indexOf(":");
-    const rawName = item.slice(0, colon);
-    const optional = rawName.endsWith("?");
-    const tests: Test[] = [];
-    const names: string[] = [];
-    for (const kind of item.slice(colon + 1).split("|")) {
-      if (kind.startsWith("=")) {
-        const words = kind.slice(1).split("/");
-        tests.push((v) => typeof v === "string" && words.includes(v));
-        names.push(`one of ${words.map((w) => JSON.stringify(w)).join(", ")}`);
-        continue;
+  function parseSpec(spec: string): Param[] {
+    const params = spec.split(" ").filter(Boolean).map((item) => {
+      const colon = item.indexOf(":");
+      const rawName = item.slice(0, colon);
+      const optional = rawName.endsWith("?");
+      const tests: Test[] = [];
+      const names: string[] = [];
+      for (const kind of item.slice(colon + 1).split("|")) {
+        if (kind.startsWith("=")) {
+          const words = kind.slice(1).split("/");
+          tests.push((v) => typeof v === "string" && words.includes(v));
+          names.push(`one of ${words.map((w) => JSON.stringify(w)).join(", ")}`);
+          continue;
+        }
+        const known = kinds[kind];
+        if (!known) throw new Error(`checkArgs: unknown kind ${JSON.stringify(kind)} in ${JSON.stringify(spec)}`);
+        tests.push(known[0]);
+        names.push(known[1]);
       }
-      const known = KINDS[kind];
-      if (!known) throw new Error(`checkArgs: unknown kind ${JSON.stringify(kind)} in ${JSON.stringify(spec)}`);
-      tests.push(known[0]);
-      names.push(known[1]);
+      const test: Test = tests.length === 1 ? tests[0]! : (v) => tests.some((t) => t(v));
+      return { name: optional ? rawName.slice(0, -1) : rawName, optional, test, expected: names.join(" or ") };
+    });
+    parsed.set(spec, params);
+    return params;
+  }
+
+  return (fn, args, spec) => {
+    const params = parsed.get(spec) ?? parseSpec(spec);
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i]!;
+      const value = args[i];
+      if ((value === undefined && p.optional) || p.test(value)) continue;
+      // an array with one wrong item: name the item
+      if (Array.isArray(value) && p.expected === KINDS.strings![1]) {
+        const at = value.findIndex((x) => typeof x !== "string");
+        throw new ArgumentError(fn, `${p.name}[${at}]`, "a string", value[at]);
+      }
+      throw new ArgumentError(fn, p.name, p.expected, value);
     }
-    const test: Test = tests.length === 1 ? tests[0]! : (v) => tests.some((t) => t(v));
-    return { name: optional ? rawName.slice(0, -1) : rawName, optional, test, expected: names.join(" or ") };
-  });
-  parsed.set(spec, params);
-  return params;
+  };
 }
 
 /**
  * Refuse a missing or wrong-typed argument of `fn`, naming it.
  * @param fn the function as a caller writes it (`createOxigraphStore`, `Schema.fromGraph`)
  * @param args the call's `arguments`
- * @param spec the parameters (see the module comment)
+ * @param spec the parameters (see the module comment; the kinds of {@link KINDS} only)
  * @throws ArgumentError naming `fn`, the parameter and what it must be
  */
-export function checkArgs(fn: string, args: ArrayLike<unknown>, spec: string): void {
-  const params = parsed.get(spec) ?? parseSpec(spec);
-  for (let i = 0; i < params.length; i++) {
-    const p = params[i]!;
-    const value = args[i];
-    if ((value === undefined && p.optional) || p.test(value)) continue;
-    // an array with one wrong item: name the item
-    if (Array.isArray(value) && p.expected === KINDS.strings![1]) {
-      const at = value.findIndex((x) => typeof x !== "string");
-      throw new ArgumentError(fn, `${p.name}[${at}]`, "a string", value[at]);
-    }
-    throw new ArgumentError(fn, p.name, p.expected, value);
-  }
-}
+export const checkArgs = /* @__PURE__ */ argumentChecker(KINDS);

@@ -15,7 +15,7 @@
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { createSuggestIndex, suggestFrom, type SuggestIndex } from "./suggest.js";
 import { GroundwireError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** The four outcomes of resolving a citation. */
 export type CitationStatus = "current" | "moved" | "stale" | "lost";

@@ -16,7 +16,7 @@ import { parseGraph, RDF_TYPE as RDF_TYPE_IRI, XSD } from "../rdf/index.js";
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment/index.js";
 import { EVIDENCE_SHAPES_TURTLE } from "./vocabulary.generated.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 // N3.js's term constructors, called through: the Node build loads N3.js at first use (ts/deps/n3).
 const namedNode = (iri: string) => n3DataFactory().namedNode(iri);

@@ -10,7 +10,7 @@
 import type { Artifact } from "./artifact.js";
 import type { Fragment } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 import { cutText } from "../errors.js";
 
 /** The first words of a text: whitespace normalized, cut at a word boundary to at most `max` UTF-16 units, `…` when cut. */

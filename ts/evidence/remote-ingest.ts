@@ -11,7 +11,7 @@ import type * as RDF from "@rdfjs/types";
 import { n3Writer } from "../deps/n3.js";
 import { EndpointError, parseEndpointUrl, postToEndpoint } from "../net/http.js";
 import { GroundwireError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 import { sliceArtifact, validateSlice, type GraphSlice, type IngestReport } from "./graph-slice.js";
 
 /** Where and how {@link ingestToGraphStore} writes. */

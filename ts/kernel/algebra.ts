@@ -8,7 +8,7 @@
 import { RDF_TYPE, XSD } from "./schema.js";
 import { toPrefixMap } from "../rdf/format-term.js";
 import { GroundwireError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {

@@ -13,7 +13,7 @@
  */
 import { type BackendRequest } from "../../bindings/wasm.js";
 import { closureWasm, closureWasmFor as wasmFor } from "../../bindings/closure.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 import { ArgumentError } from "../errors.js";
 
 /**

@@ -17,7 +17,7 @@ import { RDF_TYPE } from "./schema.js";
 import type { SparqlStore } from "./store.js";
 import { formatResultTerm } from "./run.js";
 import { GroundwireError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** Most hits a search returns, and most entries of each list of a term's description. */
 export const MAX_EXPLORE_ITEMS = 50;

@@ -17,7 +17,7 @@ export interface Goal {
 
 import { goalSchema, GOAL_KINDS, type GoalInput } from "./plan-schema.js";
 import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 export type { GoalInput };
 

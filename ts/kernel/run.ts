@@ -16,7 +16,7 @@ import type { Op, Plan } from "./ops.js";
 import type { SparqlDialect } from "./dialect.js";
 import { solutionCount, type ResultTerm, type SparqlResult, type SparqlStore } from "./store.js";
 import { GroundwireError, ArgumentError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** Entries of each list (context, open goals, errors, warnings) a refusal's message shows; `check` keeps them all. */
 export const MAX_REFUSAL_ITEMS = 50;

@@ -11,7 +11,7 @@ import type { BackendRequest } from "../../bindings/wasm.js";
 import { closureHas, computeClosure, type Closure } from "./closure.js";
 
 import { RDF_NS as RDF, RDF_TYPE, XSD } from "../rdf/format-term.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 export { RDF, RDF_TYPE, XSD };
 export const RDFS = "http://www.w3.org/2000/01/rdf-schema#";

@@ -7,7 +7,7 @@
 import { EndpointError, parseEndpointUrl, postToEndpoint, upstreamFault } from "../net/http.js";
 import { ArgumentError, GroundwireError } from "../errors.js";
 import { redactUrl } from "../net/redact.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** One RDF term of a result row, as SPARQL 1.1 Query Results JSON writes it. */
 export interface ResultTerm {

@@ -8,7 +8,7 @@ import type { EpistemicStatus } from "./schema.js";
 import type { Neighborhood } from "./substrate.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_PROPERTIES, MEMDSL_STATUS, MEMDSL_TAINT, WELL_KNOWN } from "./vocab.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 import { ArgumentError } from "../errors.js";
 
 /** A reason the node's content may not hold now; each becomes a gap of the same kind. */

@@ -9,7 +9,7 @@ import { compactIri, STANDARD_PREFIXES } from "./address.js";
 import { compareCodePoints } from "./text.js";
 import { MEMDSL_NS, WELL_KNOWN } from "./vocab.js";
 import { GroundwireError, ArgumentError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** One node: its address token (an absolute IRI, or `_:label` for a blank node, which is unaddressable), what it is, and its text. */
 export interface Node {

@@ -8,7 +8,7 @@ import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault, type En
 import { GroundwireError, ArgumentError } from "../errors.js";
 import { redactAndCut, redactUrl } from "../net/redact.js";
 import type { TextSynthesizer } from "./text-synthesizer.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** Default model request timeout, in milliseconds (per attempt). */
 export const DEFAULT_MODEL_TIMEOUT_MS = 120_000;

@@ -21,7 +21,7 @@ import { GroundwireError, type GroundwireErrorOptions, ArgumentError } from "../
 import { Transcript, TranscriptFormatError, transcriptFromDict, type Passage, type Tree, type TranscriptDict, type Utterance } from "./transcript.js";
 import { INTENTS, turnIntent, type Intent } from "./intents.js";
 import { BODY_LINE_PREFIX, defangFences, neutralizeChatTokens, UNTRUSTED_BANNER, UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from "../memdsl/index.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** The rolling summary is rebuilt before every turn whose 0-based index is a positive multiple of this. */
 export const SUMMARY_EVERY = 4;

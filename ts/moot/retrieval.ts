@@ -13,7 +13,7 @@ import { readBookMetadata } from "./book-metadata.js";
 import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault } from "../net/http.js";
 import { redactUrl } from "../net/redact.js";
 import { GroundwireError, ArgumentError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian } from "./book-structure.js";
 export { readBookMetadata } from "./book-metadata.js";

@@ -14,7 +14,7 @@
  */
 import type * as RDF from "@rdfjs/types";
 import { PrefixMap } from "./prefixes.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 import { ArgumentError } from "../errors.js";
 
 export const XSD = "http://www.w3.org/2001/XMLSchema#";

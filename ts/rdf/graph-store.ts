@@ -22,7 +22,7 @@
  */
 import type { Store } from "n3";
 import { n3Store, StoreBase } from "../deps/n3.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** The N3.js 2.x internals this module relies on (pinned `n3` version). */
 interface StoreInternals {

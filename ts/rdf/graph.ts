@@ -9,7 +9,7 @@ import { GraphStore } from "./graph-store.js";
 import type * as RDF from "@rdfjs/types";
 import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkBound, WorkLimitError, workLimitError } from "../work-limits.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** Serializations `parseGraph` reads. */
 export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";

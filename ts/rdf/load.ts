@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { serializeGraph } from "./serialize.js";
 import { formatFromPath, parseGraph, type Graph, type RdfFormat } from "./graph.js";
 import { OutputFileError, readTextFile, refuseNonRegular, writeFileAtomic } from "../files.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /**
  * The largest graph file read by default: 64 MiB. Parsed graphs take about 15 bytes of memory

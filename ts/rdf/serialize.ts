@@ -8,7 +8,7 @@ import { ArgumentError } from "../errors.js";
 import { n3Writer } from "../deps/n3.js";
 import type * as RDF from "@rdfjs/types";
 import type { Graph, RdfFormat } from "./graph.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** An absolute IRI starts with a scheme (RFC 3987 §2.2). */
 const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:/;

@@ -14,7 +14,7 @@ import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import type { Graph } from "../rdf/index.js";
 import { ArgumentError, GroundwireError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** A message digest as rdf-canonize calls it (update strings, then a hex digest). */
 interface MessageDigest {

@@ -12,7 +12,7 @@ import { fingerprintGraph, listingPrefixRecord, type TripleIndex } from "./tripl
 
 import { critiqueItemSchema, type Critique, type CritiqueItem } from "./critique-schema.js";
 import { GroundwireError } from "../errors.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 export type { Critique, CritiqueItem };
 

@@ -3,7 +3,7 @@
  * the id the critic cites, read-only lines visibly marked and unnumbered.
  */
 import type { TripleIndex } from "./triple-index.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 /** The marker that replaces the id on a read-only (out-of-scope) line. */
 export const READ_ONLY_MARKER = "[read-only]";

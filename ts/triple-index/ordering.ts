@@ -27,7 +27,7 @@ import { encodePrefixTable, listingTriplesView, listingWasm, listingWasmFor as w
 import { sha256Hex } from "../../bindings/sha256.js";
 import { type BackendRequest } from "../../bindings/wasm.js";
 import { codePointSortKey, escapeLiteral, formatTerm, GraphStore, RDF_NS, RDF_TYPE, walkQuadRows, XSD, type PrefixMap } from "../rdf/index.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 
 const encoder = new TextEncoder();
 // eslint-disable-next-line no-control-regex

@@ -12,7 +12,7 @@ import type * as RDF from "@rdfjs/types";
 import { sha256Hex } from "../../bindings/sha256.js";
 import { formatTerm, toPrefixMap, PrefixMap, type Graph } from "../rdf/index.js";
 import { sortQuads, sortTriples, SortedTriples } from "./ordering.js";
-import { checkArgs } from "../args.js";
+import { checkArgs } from "../arg-kinds.js";
 import { ArgumentError } from "../errors.js";
 
 /** One line of the listing: a triple and its id, or null when it is read-only (outside the scope). */

@@ -4,7 +4,7 @@
  */
 import type { Origin, Query, Span } from "../algebra.js";
 import type { Goal } from "../goal.js";
-import { checkArgs } from "../../args.js";
+import { checkArgs } from "../../arg-kinds.js";
 
 /** One finding, structured for a repair loop. `message` is the seed's wording. */
 export interface Diagnostic {

@@ -8,7 +8,7 @@ import { compileOps, type Op, type Plan } from "../ops.js";
 import { parseSparqlDialect, type SparqlDialect } from "../dialect.js";
 import type { CheckResult } from "./diagnostics.js";
 import { Checker } from "./checker.js";
-import { checkArgs } from "../../args.js";
+import { checkArgs } from "../../arg-kinds.js";
 import { ArgumentError } from "../../errors.js";
 
 /** A kernel bound to one schema. Create with `createKernel(schema)` or `new Kernel(schema)`. */

@@ -70,7 +70,7 @@ import { searchBest } from "./search.js";
 import { preparedFromBytes, preparedToBytes } from "./snapshot.js";
 import { firstAtLeast, searchPaths, tuning } from "./tuning.js";
 import { type IndexedQuote, LOCATE_MIN_RATIO, type LocatedQuote, type LocateOptions, type PostedText, type Prepared, type QuoteIndex, type QuoteIndexInput, type QuoteIndexOptions, type WindowHit } from "./types.js";
-import { checkArgs } from "../../args.js";
+import { checkArgs } from "../../arg-kinds.js";
 
 /** The longest quote `locate` accepts, in words and in characters: bestSpan's bounds (quote-keys.ts). */
 export { MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError } from "../quote-keys.js";
