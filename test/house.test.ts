@@ -5,6 +5,7 @@ import { join, posix, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { DEEP, spread } from "./depth.js";
 import { backendInfo, initWasm, setBackend } from "../bindings/wasm.js";
 import { matchWasmFor } from "../bindings/match.js";
 import { closureWasmFor } from "../bindings/closure.js";
@@ -65,11 +66,10 @@ describe("CLI argument errors", () => {
 describe("--help", () => {
   it("every command prints its usage on stdout and exits 0 with nothing on stderr", () => {
     const cli = new URL("../dist/cli.js", import.meta.url).pathname;
-    const commands = ["moot", "books", "index", "critique", "check", "prove", "render", "fragments", "cite", "bench", "serve", "mcp"];
-    // every command's --help; its short form on a spread of them in npm test, on all in test:deep
-    const short = new Set(spread(commands, 3));
-    for (const command of commands) {
-      for (const flag of short.has(command) ? ["--help", "-h"] : ["--help"]) {
+    // npm test: six of the twelve commands, --help and -h in turn; npm run test:deep (test/depth.ts): every command with both
+    const commands = spread(["moot", "books", "index", "critique", "check", "prove", "render", "fragments", "cite", "bench", "serve", "mcp"], 6);
+    for (const [i, command] of commands.entries()) {
+      for (const flag of DEEP ? ["--help", "-h"] : [["--help", "-h"][i % 2]!]) {
         const r = spawnSync(process.execPath, [cli, command, flag], { encoding: "utf8" });
         expect(r.status, `${command} ${flag}: ${r.stderr}`).toBe(0);
         expect(r.stderr).toBe("");

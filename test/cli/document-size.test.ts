@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { DocumentTooLargeError, EVIDENCE_NS, firstWords, formatFragmentListing, fragmentDocument, fragmentMarkdown, fragmentPlainText, MAX_DOCUMENT_LENGTH, toGraphSlice } from "../../ts/evidence/index.js";
 import { loadDocumentFile } from "../../ts/evidence/node.js";
 import { gw } from "../io/run-cli.js";
-import { spread } from "../depth.js";
+import { DEEP, spread } from "../depth.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gw-docsize-"));
 /** A sparse file of `size` bytes (no disk used): the size check comes before any read. */
@@ -37,21 +37,31 @@ describe("the document size bound through the CLI (dist/cli.cjs)", () => {
     ["cite", (f) => ["cite", f, VERSION_ID], "64 MiB", 2 ** 27],
     ["slice", (f) => ["slice", f], "16 MiB", 2 ** 26],
   ];
-  it.each(commands)("%s: over the default, over a given --max-bytes, over the ceiling", async (name, argv, cap, ceiling) => {
+  // every command is run over its own default cap; npm test deals the other three cases out
+  // one to a command (fragments: a given --max-bytes, cite: at the ceiling, slice: over it),
+  // npm run test:deep (test/depth.ts) runs all three on every command
+  it.each(commands.map((c, i) => [...c, i] as const))("%s: over the default, over a given --max-bytes, over the ceiling", async (name, argv, cap, ceiling, i) => {
     const most = `${ceiling / 2 ** 20} MiB`;
+    const dealt = (j: number) => DEEP || j === i;
     const r = await gw(argv(big));
     expect(r.stderr).toBe(`groundwire ${name}: ${big}: 68,157,440 bytes, over the ${cap} a document may hold (--max-bytes raises it, up to ${most})\n`);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    const given = await gw([...argv(small), "--max-bytes", "1000"]);
-    expect(given.stderr).toBe(`groundwire ${name}: ${small}: ${SMALL_SIZE.toLocaleString("en-US")} bytes, over the 1,000 bytes a document may hold (--max-bytes raises it, up to ${most})\n`);
-    expect(given.code).toBe(1);
-    const atCeiling = await gw([...argv(huge), "--max-bytes", String(ceiling)]);
-    expect(atCeiling.stderr).toBe(`groundwire ${name}: ${huge}: 135,266,304 bytes, over the ${most} a document may hold\n`);
-    expect(atCeiling.code).toBe(1);
-    const over = await gw([...argv(small), "--max-bytes", String(ceiling + 1)]);
-    expect(over.stderr).toBe(`groundwire ${name}: --max-bytes must be at most ${ceiling}, got "${ceiling + 1}"\n`);
-    expect(over.code).toBe(2);
+    if (dealt(0)) {
+      const given = await gw([...argv(small), "--max-bytes", "1000"]);
+      expect(given.stderr).toBe(`groundwire ${name}: ${small}: ${SMALL_SIZE.toLocaleString("en-US")} bytes, over the 1,000 bytes a document may hold (--max-bytes raises it, up to ${most})\n`);
+      expect(given.code).toBe(1);
+    }
+    if (dealt(1)) {
+      const atCeiling = await gw([...argv(huge), "--max-bytes", String(ceiling)]);
+      expect(atCeiling.stderr).toBe(`groundwire ${name}: ${huge}: 135,266,304 bytes, over the ${most} a document may hold\n`);
+      expect(atCeiling.code).toBe(1);
+    }
+    if (dealt(2)) {
+      const over = await gw([...argv(small), "--max-bytes", String(ceiling + 1)]);
+      expect(over.stderr).toBe(`groundwire ${name}: --max-bytes must be at most ${ceiling}, got "${ceiling + 1}"\n`);
+      expect(over.code).toBe(2);
+    }
   });
 
   it("standard input is cut at the bound too (its size is not known before)", async () => {
@@ -61,10 +71,13 @@ describe("the document size bound through the CLI (dist/cli.cjs)", () => {
   });
 
   it("--max-bytes is checked: digits, 1 to 128 MiB; a document under it is read", async () => {
+    // npm test: one of the three values that are not a positive integer; npm run test:deep: all three
     for (const [raw, line] of [
-      ["-1", 'fragments: --max-bytes must be a positive integer, got "-1"'],
-      ["0", 'fragments: --max-bytes must be a positive integer, got "0"'],
-      ["1e3", 'fragments: --max-bytes must be a positive integer, got "1e3"'],
+      ...spread([
+        ["-1", 'fragments: --max-bytes must be a positive integer, got "-1"'],
+        ["0", 'fragments: --max-bytes must be a positive integer, got "0"'],
+        ["1e3", 'fragments: --max-bytes must be a positive integer, got "1e3"'],
+      ], 1),
       ["64 apples", 'fragments: --max-bytes must be a size from 1 B to 128 MiB (8MiB, 500kB, 1GiB), got "64 apples": unknown unit "apples" (b, kb, mb, gb, kib, mib, gib)'],
       ["129MiB", 'fragments: --max-bytes must be a size from 1 B to 128 MiB (8MiB, 500kB, 1GiB), got "129MiB"'],
       ["134217729", "fragments: --max-bytes must be at most 134217728, got \"134217729\""],

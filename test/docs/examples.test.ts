@@ -22,6 +22,8 @@
  * A ts/js/sh block that cannot run says why in an HTML comment on the line before its fence,
  * `<!-- not-run: REASON -->`; it is reported as a skipped test with that reason, never dropped
  * silently. A block that can neither run nor says why fails.
+ * `npm test` runs the first and the last runnable example of each page (the others are reported
+ * as skipped, saying so); `npm run test:deep` (test/depth.ts), which CI runs, runs every one.
  *
  * Needs `npm run build` (npm test's pretest does it).
  */
@@ -32,6 +34,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { transformSync } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+import { spread } from "../depth.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DIST_NODE = join(ROOT, "dist/node.js");
@@ -287,6 +290,9 @@ describe("examples in README.md and docs/*.md run as written", () => {
 
   for (const page of pages) {
     const blocks = blocksOf(page, readFileSync(join(ROOT, page), "utf8")).filter((b) => RUNNABLE.has(b.lang) || isTranscript(b));
+    // npm test runs a sample of each page's examples (the first and the last it runs); npm run
+    // test:deep (test/depth.ts), which CI runs, runs every one. Markers are checked on every block.
+    const sampled = new Set(spread(blocks.filter((b) => b.notRun === null), 2));
     for (const block of blocks) {
       const name = `${page}:${block.line} (${isTranscript(block) ? "transcript" : block.lang})`;
       for (const test of block.notRun?.match(NAMED_TEST) ?? []) {
@@ -301,6 +307,10 @@ describe("examples in README.md and docs/*.md run as written", () => {
       }
       if (block.notRun !== null) {
         it.skip(`${name} — not run: ${block.notRun}`, () => {});
+        continue;
+      }
+      if (!sampled.has(block)) {
+        it.skip(`${name} — npm test runs a sample of the page's examples; npm run test:deep runs this one`, () => {});
         continue;
       }
       const sh = block.lang === "sh" || block.lang === "bash" || block.lang === "shell";

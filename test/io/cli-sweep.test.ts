@@ -70,9 +70,26 @@ for (const [kind, f] of badFiles("md")) {
   cases.push(["fragments", kind, ["fragments", f]]);
   cases.push(["cite", kind, ["cite", f, VERSION_ID]]);
 }
-// npm test: every third case of the command × bad-file matrix (each command and each kind of file
-// keeps cases) and every case after it; npm run test:deep (test/depth.ts): the whole matrix.
+// npm test: a cover of the command × bad-file matrix (every command and every kind of bad file
+// keeps a case: first the cases whose command and kind are both new, then a case for each one
+// still missing) and every case after the matrix; npm run test:deep (test/depth.ts): all of it.
 const MATRIX = cases.length;
+function cover(matrix: typeof cases): typeof cases {
+  const commands = new Set<string>();
+  const kinds = new Set<string>();
+  const picked = new Set<number>();
+  for (const pass of ["both new", "either new"]) {
+    matrix.forEach(([command, kind], j) => {
+      const fresh = [!commands.has(command), !kinds.has(kind)];
+      if (pass === "both new" ? fresh[0] && fresh[1] : fresh[0] || fresh[1]) {
+        picked.add(j);
+        commands.add(command);
+        kinds.add(kind);
+      }
+    });
+  }
+  return matrix.filter((_, j) => picked.has(j));
+}
 cases.push(
   ["critique file", "deep JSON", ["critique", GRAPH, deepJson, "--fingerprint", "0".repeat(64)]],
   ["check", "deep JSON plan", ["check", deepJson, "--schema", KG]],
@@ -104,7 +121,7 @@ cases.push(
 );
 
 describe.concurrent("bad-input sweep over every CLI command", () => {
-  it.each(DEEP ? cases : cases.filter((_, j) => j >= MATRIX || j % 3 === 0))("%s: %s", async (_command, _kind, args) => {
+  it.each(DEEP ? cases : [...cover(cases.slice(0, MATRIX)), ...cases.slice(MATRIX)])("%s: %s", async (_command, _kind, args) => {
     const r = await gw(args, { limitMs: BOUND_MS });
     const command = args[0].startsWith("\u001b") ? null : args[0];
     expect(r.code === 1 || r.code === 2, `exit ${r.code}: ${r.stderr.slice(0, 300)}`).toBe(true);

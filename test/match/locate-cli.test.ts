@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { wordDiff } from "../../ts/cli/locate.js";
+import { spread } from "../depth.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -60,7 +61,8 @@ describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run 
     const exp = await run(["locate", "colourless green ideas sleep furiously", "--book", "diary/pepys-1660", "--min-ratio", "8e-1"]);
     expect(exp.code).toBe(1);
     expect(exp.stdout).toContain("no span with ratio ≥ 0.8 in diary/pepys-1660");
-    for (const raw of ["0x1", "Infinity", "1e", ""]) {
+    // npm test: two of the malformed values; npm run test:deep (test/depth.ts): all four
+    for (const raw of spread(["0x1", "Infinity", "1e", ""], 2)) {
       const r = await run(["locate", "some words here", "--min-ratio", raw]);
       expect(r.code, raw).toBe(2);
     }
@@ -77,7 +79,8 @@ describe.skipIf(!existsSync(CLI))("groundwire locate (dist/cli.js; run `npm run 
     expect(lines[0]).toMatch(
       /^groundwire locate: gave up after \d+\.\d s \(--timeout 0\.05\), .* at ratio ≥ 0\.\d+; no spans printed\. Try a higher --min-ratio \(now 0\.3\), a lower --limit \(now 3\) or a longer --timeout$/,
     );
-    for (const raw of ["0", "-1", "abc", "3601", "1e4"]) {
+    // npm test: zero, not a number, over the bound, an exponent; npm run test:deep (test/depth.ts): -1 too
+    for (const raw of spread(["0", "abc", "-1", "3601", "1e4"], 4)) {
       const bad = await run(["locate", quote, `--timeout=${raw}`]);
       expect(bad.code, raw).toBe(2);
       expect(bad.stderr, raw).toContain("--timeout must be a number of seconds above 0 and at most 3600");

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { spread } from "../depth.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = `${ROOT}dist/cli.js`;
@@ -58,7 +59,8 @@ describe.skipIf(!existsSync(CLI))("--books DIR adds to the corpus, --corpus DIR 
   });
 
   it("--help of every command reading the corpus says --corpus replaces and --books adds", () => {
-    for (const command of ["moot", "books", "locate", "serve", "mcp"]) {
+    // npm test: the first and the last of them; npm run test:deep (test/depth.ts): all five
+    for (const command of spread(["moot", "books", "locate", "serve", "mcp"], 2)) {
       const r = run([command, "--help"]);
       expect(r.stdout + r.stderr, command).toMatch(/--corpus DIR +use the <genre>__<book>\.txt files of DIR instead of the bundled data\/books \(replaces them\)/);
       expect(r.stdout + r.stderr, command).toMatch(/--books DIR +add the <genre>__<book>\.txt files of DIR to the corpus/);

@@ -84,96 +84,91 @@ const toolsList = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "
 const batch = '[{"jsonrpc":"2.0","id":1,"method":"tools/list"},{"jsonrpc":"2.0","id":2,"method":"ping"}]';
 
 describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: malformed input gets its JSON-RPC error and the server goes on", () => {
+  // one process for the three tests below: each checks that it goes on after what it refused
+  let mcp: RawMcp;
+  beforeAll(() => {
+    mcp = new RawMcp();
+  });
+  afterAll(() => mcp.stop());
+
   it("unparsable lines: -32700 with id null, one stderr line each", async () => {
-    const mcp = new RawMcp();
-    try {
-      for (const line of ["{", "not json", '{"jsonrpc":"2.0","id":4,"method":"tools/list"'])
-        {
-          await mcp.send(line);
-          expect(await mcp.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the message is not valid JSON" } });
-        }
-      await mcp.send(toolsList(5));
-      expect((await mcp.next()).result.tools).toHaveLength(10);
-      const refusals = mcp.refusals();
-      expect(refusals).toHaveLength(3);
-      expect(refusals[1]).toBe('groundwire mcp: refused a message (-32700, id null): parse error: the message is not valid JSON; 8 bytes, beginning "not json"');
-    } finally {
-      mcp.stop();
-    }
+    const seen = mcp.refusals().length; // the refusals of the tests before this one
+    for (const line of ["{", "not json", '{"jsonrpc":"2.0","id":4,"method":"tools/list"'])
+      {
+        await mcp.send(line);
+        expect(await mcp.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error: the message is not valid JSON" } });
+      }
+    await mcp.send(toolsList(5));
+    expect((await mcp.next()).result.tools).toHaveLength(10);
+    const refusals = mcp.refusals().slice(seen);
+    expect(refusals).toHaveLength(3);
+    expect(refusals[1]).toBe('groundwire mcp: refused a message (-32700, id null): parse error: the message is not valid JSON; 8 bytes, beginning "not json"');
   }, 60_000);
 
   it("valid JSON that is not a JSON-RPC message: -32600, with the id when one can be read", async () => {
-    const mcp = new RawMcp();
-    try {
-      const cases: Array<[string, string | number | null]> = [
-        ['{"hello":1}', null],
-        ['{"jsonrpc":"1.0","id":3,"method":"x"}', 3],
-        ['{"jsonrpc":"2.0","id":"a","method":5}', "a"],
-        ["42", null],
-      ];
-      for (const [line, id] of cases) {
-        await mcp.send(line);
-        const reply = await mcp.next();
-        expect(reply.id).toBe(id);
-        expect(reply.error.code).toBe(-32600);
-        expect(reply.error.message).toMatch(/^invalid request: not a JSON-RPC 2\.0 message/);
-      }
-      await mcp.send(toolsList(6));
-      expect((await mcp.next()).id).toBe(6);
-      expect(mcp.refusals()).toHaveLength(4);
-      expect(mcp.refusals()[1]).toContain("(-32600, id 3)");
-    } finally {
-      mcp.stop();
+    const seen = mcp.refusals().length; // the refusals of the tests before this one
+    const cases: Array<[string, string | number | null]> = [
+      ['{"hello":1}', null],
+      ['{"jsonrpc":"1.0","id":3,"method":"x"}', 3],
+      ['{"jsonrpc":"2.0","id":"a","method":5}', "a"],
+      ["42", null],
+    ];
+    for (const [line, id] of cases) {
+      await mcp.send(line);
+      const reply = await mcp.next();
+      expect(reply.id).toBe(id);
+      expect(reply.error.code).toBe(-32600);
+      expect(reply.error.message).toMatch(/^invalid request: not a JSON-RPC 2\.0 message/);
     }
+    await mcp.send(toolsList(6));
+    expect((await mcp.next()).id).toBe(6);
+    expect(mcp.refusals().slice(seen)).toHaveLength(4);
+    expect(mcp.refusals().slice(seen)[1]).toContain("(-32600, id 3)");
   }, 60_000);
 
   // npm test sends the 11 MB message and the one a byte over the limit; test:deep also the 40 MB
   // document (fragmented whole: most of the case's time) and the 100 MB line
   it(`messages of 11 MB${DEEP ? " and 40 MB" : ""} are read (the limit is 64 MiB); 65 MiB${DEEP ? " and 100 MB" : ""} lines get -32600 naming the limit and their bytes; then tools/list is answered`, async () => {
-    const mcp = new RawMcp();
-    try {
-      await mcp.initialize("2025-11-25");
-      // 11 MB: a fragment_markdown call whose text (11,000,000 characters) is over the schema's 8,000,000
-      const call = (id: number, text: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"fragment_markdown","arguments":{"text":"${text}"}}}`;
-      await mcp.send(call(11, "a".repeat(11_000_000)));
-      const eleven = await mcp.next();
-      expect(eleven.id).toBe(11);
-      expect(eleven.result.isError).toBe(true);
-      expect(eleven.result.content[0].text).toContain("8000000");
-      // 40 MB: 6,600,000 characters each written \u0041 (6 bytes): a valid document, fragmented
-      if (DEEP) {
-        const forty = call(12, "\\u0041".repeat(6_600_000));
-        expect(forty.length).toBeGreaterThan(39_600_000);
-        await mcp.send(forty);
-        const fragmented = await mcp.next();
-        expect(fragmented.id).toBe(12);
-        expect(fragmented.result.isError).toBeUndefined();
-        expect(fragmented.result.structuredContent.fragments[0].text).toHaveLength(6_600_000);
-      }
-      // over the limit: one byte over, and 100 MB of a request's text
-      const over = LIMIT + 1;
-      await mcp.send(Buffer.alloc(over, 0x61));
-      expect(await mcp.next()).toEqual({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: `the message is ${over} bytes, over the ${LIMIT}-byte limit of groundwire mcp over stdio; nothing of it was read` },
-      });
-      if (DEEP) {
-        const head = Buffer.from(call(13, "").slice(0, -5));
-        const hundred = Buffer.concat([head, Buffer.alloc(100_000_000 - head.length, 0x62)]);
-        await mcp.send(hundred);
-        const refused = await mcp.next();
-        expect(refused.id).toBeNull();
-        expect(refused.error.code).toBe(-32600);
-        expect(refused.error.message).toBe(`the message is 100000000 bytes, over the ${LIMIT}-byte limit of groundwire mcp over stdio; nothing of it was read`);
-      }
-      await mcp.send(toolsList(14));
-      expect((await mcp.next()).result.tools).toHaveLength(10);
-      expect(mcp.exited).toBeNull();
-      expect(mcp.refusals()).toHaveLength(DEEP ? 2 : 1);
-    } finally {
-      mcp.stop();
+    const seen = mcp.refusals().length; // the refusals of the tests before this one
+    await mcp.initialize("2025-11-25");
+    // 11 MB: a fragment_markdown call whose text (11,000,000 characters) is over the schema's 8,000,000
+    const call = (id: number, text: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"fragment_markdown","arguments":{"text":"${text}"}}}`;
+    await mcp.send(call(11, "a".repeat(11_000_000)));
+    const eleven = await mcp.next();
+    expect(eleven.id).toBe(11);
+    expect(eleven.result.isError).toBe(true);
+    expect(eleven.result.content[0].text).toContain("8000000");
+    // 40 MB: 6,600,000 characters each written \u0041 (6 bytes): a valid document, fragmented
+    if (DEEP) {
+      const forty = call(12, "\\u0041".repeat(6_600_000));
+      expect(forty.length).toBeGreaterThan(39_600_000);
+      await mcp.send(forty);
+      const fragmented = await mcp.next();
+      expect(fragmented.id).toBe(12);
+      expect(fragmented.result.isError).toBeUndefined();
+      expect(fragmented.result.structuredContent.fragments[0].text).toHaveLength(6_600_000);
     }
+    // over the limit: one byte over, and 100 MB of a request's text
+    const over = LIMIT + 1;
+    await mcp.send(Buffer.alloc(over, 0x61));
+    expect(await mcp.next()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: `the message is ${over} bytes, over the ${LIMIT}-byte limit of groundwire mcp over stdio; nothing of it was read` },
+    });
+    if (DEEP) {
+      const head = Buffer.from(call(13, "").slice(0, -5));
+      const hundred = Buffer.concat([head, Buffer.alloc(100_000_000 - head.length, 0x62)]);
+      await mcp.send(hundred);
+      const refused = await mcp.next();
+      expect(refused.id).toBeNull();
+      expect(refused.error.code).toBe(-32600);
+      expect(refused.error.message).toBe(`the message is 100000000 bytes, over the ${LIMIT}-byte limit of groundwire mcp over stdio; nothing of it was read`);
+    }
+    await mcp.send(toolsList(14));
+    expect((await mcp.next()).result.tools).toHaveLength(10);
+    expect(mcp.exited).toBeNull();
+    expect(mcp.refusals().slice(seen)).toHaveLength(DEEP ? 2 : 1);
   }, 180_000);
 
   it("a batch is refused before initialization and under 2025-06-18 and 2025-11-25; answered as one array under 2025-03-26", async () => {

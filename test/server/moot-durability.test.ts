@@ -1,6 +1,7 @@
 // Issue 30 items 3 and 6 through a real `groundwire serve` process (dist/cli.js): a turn is
 // shown only once saved (a full tmpfs at three moments, a read-only one), a deleted moot
-// stays deleted whatever turn was running, SIGKILL during saves, --max-moots and --moot-idle.
+// stays deleted whatever turn was running, SIGKILL during saves, --max-moots and --moot-idle,
+// the start-up cleanup of temporaries.
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -256,9 +257,29 @@ describe.skipIf(!existsSync(CLI))("a deleted moot stays deleted whatever turn wa
 });
 
 describe.skipIf(!existsSync(CLI))("bounded state: --max-moots and --moot-idle", () => {
+  // the start-up cleanup is checked on the start of the --max-moots server, which the next test goes on with
+  const data = mkdtempSync(join(tmpdir(), "gw-cap-"));
+  let capped: RunningServer | undefined;
+  afterAll(async () => capped?.stop());
+
+  it("the store's start-up cleanup removes the temporaries of dead writers (pid-named, and the older unnamed kind) and keeps a live writer's", async () => {
+    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    const id = "0a1b2c3d-0000-4000-8000-000000000000";
+    const names = {
+      dead: `.${id}.json.${dead}.0123456789abcdef.tmp`,
+      old: `.${id}.json.0123456789abcdef.tmp`,
+      live: `.${id}.json.${process.pid}.0123456789abcdef.tmp`,
+      other: "notes.txt",
+    };
+    for (const name of Object.values(names)) writeFileSync(join(data, name), "{");
+    capped = await startServer(["--data", data, "--max-moots", "3"]);
+    expect(readdirSync(data).sort()).toEqual([names.live, names.other].sort());
+    expect(capped.stderr()).not.toContain("skipped");
+  }, 60_000);
+
   it("past --max-moots POST /moots answers 429 naming the cap and the flag; saved moots count after a restart; concurrent creations never pass it", async () => {
-    const data = mkdtempSync(join(tmpdir(), "gw-cap-"));
-    let server = await startServer(["--data", data, "--max-moots", "3"]);
+    let server = capped ?? (await startServer(["--data", data, "--max-moots", "3"]));
+    capped = undefined;
     try {
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await call(server.url, "POST", "/moots", BODY)).json.id);
@@ -315,28 +336,6 @@ describe.skipIf(!existsSync(CLI))("bounded state: --max-moots and --moot-idle", 
       expect(gone.status).toBe(404);
       expect((await call(server.url, "POST", `/moots/${id}/turns`)).status).toBe(404);
       expect((await call(server.url, "POST", "/moots", BODY)).status).toBe(201);
-    } finally {
-      await server.stop();
-    }
-  }, 60_000);
-});
-
-describe.skipIf(!existsSync(CLI))("the store's start-up cleanup", () => {
-  it("removes the temporaries of dead writers (pid-named, and the older unnamed kind) and keeps a live writer's", async () => {
-    const data = mkdtempSync(join(tmpdir(), "gw-leftover-"));
-    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
-    const id = "0a1b2c3d-0000-4000-8000-000000000000";
-    const names = {
-      dead: `.${id}.json.${dead}.0123456789abcdef.tmp`,
-      old: `.${id}.json.0123456789abcdef.tmp`,
-      live: `.${id}.json.${process.pid}.0123456789abcdef.tmp`,
-      other: "notes.txt",
-    };
-    for (const name of Object.values(names)) writeFileSync(join(data, name), "{");
-    const server = await startServer(["--data", data]);
-    try {
-      expect(readdirSync(data).sort()).toEqual([names.live, names.other].sort());
-      expect(server.stderr()).not.toContain("skipped");
     } finally {
       await server.stop();
     }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, serveRefuses, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 import { freePort } from "../free-port.js";
+import { spread } from "../depth.js";
 
 /** One request with exactly these headers (Host included) over node:http: status, headers, JSON body. */
 function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }> {
@@ -268,12 +269,14 @@ describe.skipIf(!existsSync(CLI))("serve: other token sources, --no-auth, --allo
   }, 60_000);
 
   it("refuses an empty, blank or malformed GROUNDWIRE_TOKEN or token file at start (exit 2, the variable named, never the value)", async () => {
-    for (const value of ["", "   ", "\t"]) {
+    // npm test: empty and tab; npm run test:deep (test/depth.ts): spaces too
+    for (const value of spread(["", "   ", "\t"], 2)) {
       const r = await serveRefuses(["--port", "0"], { GROUNDWIRE_TOKEN: value });
       expect(r.code).toBe(2);
       expect(r.stderr).toBe("groundwire serve: GROUNDWIRE_TOKEN is empty or blank; unset it to have a token made, or set it to a token\n");
     }
-    for (const value of ["has space", "semi;colon", "tok\u00e9n", "=abc"]) {
+    // npm test: a space and a non-ASCII letter; npm run test:deep (test/depth.ts): ; and a leading = too
+    for (const value of spread(["has space", "semi;colon", "=abc", "tok\u00e9n"], 2)) {
       const r = await serveRefuses(["--port", "0"], { GROUNDWIRE_TOKEN: value });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("GROUNDWIRE_TOKEN holds characters a bearer token cannot (RFC 6750");

@@ -294,8 +294,13 @@ describe.skipIf(!existsSync(CLI))("groundwire serve limits on moot turns", () =>
 });
 
 describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
+  // one --data folder for both tests: the second goes on with the server the first leaves
+  // running (the first test's finished moot is one more saved file it checks whole)
+  const data = mkdtempSync(join(tmpdir(), "gw-kill-"));
+  let running: RunningServer | undefined;
+  afterAll(async () => running?.stop());
+
   it("a server killed between two turns resumes the moot at the next turn, saying what an uninterrupted one says", async () => {
-    const data = mkdtempSync(join(tmpdir(), "gw-kill-"));
     // 5 turns: the rolling summary is rebuilt before turn 5, from the resumed state
     const body = { keys: KEYS, topic: "fire and ruin", turns: 5, k: 4 };
     // the same moot uninterrupted, as the server holds one (its corpus, the extractive synthesizer)
@@ -306,28 +311,27 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
     // npm test: killed after turns 1 and 4; npm run test:deep (test/depth.ts): after each of turns 1 to 4
     const killedAfter = new Set(spread([1, 2, 3, 4], 2));
     let server = await startServer(["--data", data]);
+    running = server;
     const id = (await call(server.url, "POST", "/moots", body)).json.id;
     for (let t = 1; t <= 4; t++) {
       expect((await call(server.url, "POST", `/moots/${id}/turns`)).json.turn).toBe(t);
       if (!killedAfter.has(t)) continue;
       await server.kill();
+      running = undefined;
       server = await startServer(["--data", data]);
+      running = server;
     }
-    try {
-      const last = await call(server.url, "POST", `/moots/${id}/turns`);
-      expect(last.json.turn).toBe(5);
-      const transcript = (await call(server.url, "GET", `/moots/${id}`)).json;
-      expect(transcript.done).toBe(true);
-      expect(transcript.utterances.map((u: { text: string }) => u.text)).toEqual(expected);
-      expect(transcript.summaries.length).toBeGreaterThan(0);
-    } finally {
-      await server.stop();
-    }
+    const last = await call(server.url, "POST", `/moots/${id}/turns`);
+    expect(last.json.turn).toBe(5);
+    const transcript = (await call(server.url, "GET", `/moots/${id}`)).json;
+    expect(transcript.done).toBe(true);
+    expect(transcript.utterances.map((u: { text: string }) => u.text)).toEqual(expected);
+    expect(transcript.summaries.length).toBeGreaterThan(0);
   }, 180_000);
 
   it("a server killed while saving leaves every saved moot whole (the previous turn or the new one)", async () => {
-    const data = mkdtempSync(join(tmpdir(), "gw-killsave-"));
-    let server = await startServer(["--data", data]);
+    let server = running ?? (await startServer(["--data", data]));
+    running = server;
     const ids: string[] = [];
     for (let m = 0; m < 3; m++) ids.push((await call(server.url, "POST", "/moots", { keys: KEYS, topic: "the sea", turns: 40, k: 6 })).json.id);
     // npm test: the first and the last of the three kill moments; npm run test:deep (test/depth.ts): all three
@@ -344,6 +348,7 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
       }));
       await new Promise((r) => setTimeout(r, 150 + 170 * round));
       await server.kill();
+      running = undefined;
       await loop;
       for (const file of readdirSync(data)) {
         if (!file.endsWith(".json")) continue;
@@ -352,6 +357,7 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
         expect(saved.transcript.utterances.every((u: { turn: number }, i: number) => u.turn === i + 1)).toBe(true);
       }
       server = await startServer(["--data", data]);
+      running = server;
       expect(server.stderr()).not.toContain("skipped");
       for (const id of ids) {
         const before = (await call(server.url, "GET", `/moots/${id}`)).json.utterances.length;
@@ -359,7 +365,6 @@ describe.skipIf(!existsSync(CLI))("moots survive SIGKILL", () => {
         expect(next.json.turn).toBe(before + 1);
       }
     }
-    await server.stop();
   }, 180_000);
 });
 

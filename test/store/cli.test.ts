@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, ROOT } from "../server/serve-process.js";
 import { freshDatabase, pgAvailable } from "./pg-env.js";
+import { spread } from "../depth.js";
 
 const PG = pgAvailable();
 
@@ -35,7 +36,8 @@ describe.skipIf(!PG)("the CLI with --store", () => {
   });
 
   it("locate --store finds the spans the exhaustive locate finds, with the same offsets, ratios and diffs", () => {
-    for (const quote of ["It was on a drery night of November that I beheld", "and so to bed", "I do not like the look of the fire"]) {
+    // npm test: the first and the last quote; npm run test:deep (test/depth.ts): all three
+    for (const quote of spread(["It was on a drery night of November that I beheld", "and so to bed", "I do not like the look of the fire"], 2)) {
       const embedded = run(["locate", quote, "--json", "--limit", "3"]);
       const stored = run(["locate", quote, "--json", "--limit", "3", "--store", url]);
       expect(stored).toEqual(embedded);
