@@ -11,7 +11,6 @@ import { matchWasmFor } from "../bindings/match.js";
 import { closureWasmFor } from "../bindings/closure.js";
 import { listingWasmFor } from "../bindings/listing.js";
 import { sha256Backend, sha256Hex } from "../bindings/sha256.js";
-import { spread } from "./depth.js";
 import { KINDS } from "../ts/args.js";
 import { OBJECT_KINDS } from "../ts/arg-kinds.js";
 
