@@ -27,3 +27,20 @@ export function spread<T>(items: readonly T[], quick: number): T[] {
   const step = (items.length - 1) / (quick - 1);
   return Array.from({ length: quick }, (_, i) => items[Math.round(i * step)]);
 }
+
+/**
+ * spread() within each kind: all of `items` in the deep run, else `quick` of each kind's items
+ * (`kindOf` names an item's kind: a section, a folder, a book), spread from its first to its last
+ * and kept in the order of `items`. For lists whose kinds are not contiguous or not of one size,
+ * where one spread over the whole list could pass over a small kind.
+ */
+export function spreadEach<T>(items: readonly T[], kindOf: (item: T) => string, quick: number): T[] {
+  if (DEEP) return [...items];
+  const kinds = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const kind = kindOf(item);
+    kinds.set(kind, [...(kinds.get(kind) ?? []), i]);
+  });
+  const kept = new Set([...kinds.values()].flatMap((indices) => spread(indices, quick)));
+  return items.filter((_, i) => kept.has(i));
+}

@@ -3,16 +3,21 @@
 // real file: fragmentId, contentHash, path, kind, start, end and line byte for byte, and the cells of every
 // table row whose cell count matches its header (other rows now get GFM's cells, see source-offsets.test.ts).
 // Each document is also fragmented in 3-line chunks (the cuts a 50 MB document gets every ~20,000 lines).
+//
+// npm test: of the 652 CommonMark spec examples, 4 of each of the spec's 26 sections (spread over
+// the section, so every section keeps its first and last); of the 40 versions of each markdown
+// history, 3 (the first, the middle one and the last: consecutive versions differ by a few lines);
+// every other case in full (the fixtures, spec.txt, the minimized and divergence cases).
+// npm run test:deep (test/depth.ts): every example and every version.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fragmentMarkdown, type Fragment } from "../../ts/evidence/index.js";
 import { setMarkdownChunkLines } from "../../ts/evidence/fragment/index.js";
 import { fragmentMarkdown as referenceFragmentMarkdown } from "./reference-fragmenter.js";
-import { spread } from "../depth.js";
+import { DEEP, spread, spreadEach } from "../depth.js";
 
-// npm test: 8 of the 40 versions of each history (the first, the last and six spread between:
-// consecutive versions differ by a few lines); npm run test:deep (test/depth.ts): all 40.
-const VERSIONS = 8;
+/** npm test: how many versions of each history, and how many spec examples of each section (see above). */
+const VERSIONS = 3, EXAMPLES_PER_SECTION = 4;
 
 const FIXTURES = new URL("../fixtures/evidence/", import.meta.url);
 const MARKDOWN = new URL("../../../shared/data/markdown/", import.meta.url);
@@ -209,10 +214,10 @@ describe("fragmentMarkdown keeps every address of the micromark fragmenter", () 
   });
 
   describe.skipIf(!existsSync(MARKDOWN))("real files in ../shared/data/markdown (skipped: ../shared/data is absent)", () => {
-    it("every CommonMark 0.31.2 example (spec.json)", () => {
-      const examples = JSON.parse(readFileSync(new URL("commonmark/spec.json", MARKDOWN), "utf8")) as { markdown: string; example: number }[];
+    it(`every CommonMark 0.31.2 example (spec.json)${DEEP ? "" : ": a fixed sample of each section in npm test"}`, () => {
+      const examples = JSON.parse(readFileSync(new URL("commonmark/spec.json", MARKDOWN), "utf8")) as { markdown: string; example: number; section: string }[];
       expect(examples.length).toBe(652);
-      for (const e of examples) expectSameAddresses(`spec-example-${e.example}`, e.markdown);
+      for (const e of spreadEach(examples, (x) => x.section, EXAMPLES_PER_SECTION)) expectSameAddresses(`spec-example-${e.example}`, e.markdown);
     });
 
     it("the CommonMark spec source (spec.txt)", () => {

@@ -208,8 +208,9 @@ describe("the time budget: QuoteSearchTimeoutError", () => {
   }, 120_000);
 
   it("a generous budget gives the same answer as none", () => {
-    // npm test: 3 of the 5 (both backends, with and without a limit); npm run test:deep (test/depth.ts): all
-    for (const [index, options] of spread([[wasm, {}], [wasm, { limit: 3 }], [wasm, { minRatio: 0.55, limit: 2 }], [ts, {}], [ts, { limit: 3 }]] as const, 3)) {
+    // npm test: 2 of the 5, the first and the last (both backends, without a limit and with one); npm
+    // run test:deep (test/depth.ts): all
+    for (const [index, options] of spread([[wasm, {}], [wasm, { limit: 3 }], [wasm, { minRatio: 0.55, limit: 2 }], [ts, {}], [ts, { limit: 3 }]] as const, 2)) {
       expect(index.locate(quote, { ...options, timeoutMs: 600_000 }), index.backend).toEqual(index.locate(quote, options));
     }
     const got = wasm.locate(quote, { minRatio: 0.3, limit: 3, timeoutMs: 600_000 });

@@ -3,10 +3,15 @@
 // plain Array.prototype.sort, and the sliding window of `gramRanges` (re-written here) gives the same
 // character intervals on them as on all entries: on real text, on a crowded run ("zzzz " × 300, many
 // grams sharing keys), for many gram choices, budgets D and needs.
+//
+// npm test: the first 10 seeded trials of each case; npm run test:deep (test/depth.ts): all 40.
 import { readFileSync } from "node:fs";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { __quoteIndexInternals } from "../../ts/match/quote-index/index.js";
 import { mulberry32 } from "../prng.js";
+import { depth } from "../depth.js";
+
+const TRIALS = depth(10, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const { prepare, prepareQuote, gramEntriesNear, gramIndexOf, gramHash, tuning } = __quoteIndexInternals;
@@ -55,7 +60,7 @@ describe("quote index, the q-gram filter's pre-pass (gramEntriesNear)", () => {
       const gi = gramIndexOf(ix);
       const rand = mulberry32(name.length * 7919 + 18);
       let dropped = 0, kept = 0, passing = 0;
-      for (let trial = 0; trial < 40; trial++) {
+      for (let trial = 0; trial < TRIALS; trial++) {
         const q = prepareQuote(ix, quoteOf(rand, text)).q;
         const lb = q.ids.length;
         const Pmax = Math.min(31, Math.floor(lb / 4));

@@ -26,7 +26,7 @@ function exhaustive(texts: string[], ix: ReturnType<typeof __quoteIndexInternals
   );
   return rows.map(([word, size, ratio]) => ({ word, size, ratio }));
 }
-const PARITY = depth(72, 1000), SMALL = depth(30, 300), BOUNDARY = depth(10, 30), LONG = depth(16, 80), SHORT = depth(8, 40);
+const PARITY = depth(72, 1000), SMALL = depth(30, 300), BOUNDARY = depth(10, 30), LONG = depth(8, 80), SHORT = depth(4, 40);
 
 const fixture = JSON.parse(readFileSync(new URL("../fixtures/moot/parity.json", import.meta.url), "utf8")) as { passages: string[] };
 const KJV = new URL("../../../shared/data/books/scripture__kjv.txt", import.meta.url);

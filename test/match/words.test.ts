@@ -2,6 +2,12 @@
 // (test/match/words-reference.ts, kept verbatim) on every input: the class of every scanned code
 // point is checked against the segmenter itself, then mixed random text, long text crossing the
 // chunk edges, every test fixture and every book of ../shared/data/books.
+//
+// npm test: a tenth of each random sweep's runs (10 of the 40 long texts; fast-check draws its own
+// seed, as in the deep run), and every book of ../shared/data/books on 40 of its passages spread from its first to its
+// last, each alone and all of them joined as one long text (crossing the 16 KB chunk edges as a
+// whole book does); the class table, the fixtures and the fixed cases in full. npm run test:deep
+// (test/depth.ts): the sweeps in full, and every book whole and its first 200 passages.
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +22,18 @@ import { readerText } from "../../ts/match/markup.js";
 
 /** The reference words of a text as a reader reads it: a link's `(destination)` blanked first (ts/match/markup.ts; same offsets). */
 const referenceWords = (text: string) => segmenterWords(readerText(text));
-import { fcRuns, spread } from "../depth.js";
+import { DEEP, fcRuns, spread } from "../depth.js";
+
+/** npm test: the passages of each book it reads (see above). */
+const BOOK_PASSAGES = 40;
+/**
+ * What of a book the book tests read: the whole text and its first 200 passages in the deep run;
+ * in npm test BOOK_PASSAGES of its passages, spread over the book, joined as its "whole" text too.
+ */
+function bookSample(b: { passages: readonly { content: string }[] }): { whole: string; passages: string[] } {
+  const passages = DEEP ? b.passages.map((p) => p.content) : spread(b.passages, BOOK_PASSAGES).map((p) => p.content);
+  return { whole: passages.join("\n\n"), passages: DEEP ? passages.slice(0, 200) : passages };
+}
 
 const { classes, CLASS } = __wordsInternals;
 const BOOKS = fileURLToPath(new URL("../../../shared/data/books/", import.meta.url));
@@ -136,7 +153,7 @@ describe("the scanner's classes are UAX #29's, as Intl.Segmenter applies them", 
         expect(t.normalize("NFC")).toBe(t);
         expect([...graphemeSeg.segment(t)].length).toBe(t.length - (t.match(/\r\n/g)?.length ?? 0));
       }),
-      { numRuns: 2000 },
+      { numRuns: fcRuns(200, 2000) },
     );
   });
 });
@@ -159,7 +176,7 @@ describe("words() equals the segmenter-based words() it replaced", () => {
       fc.property(fc.array(fc.constantFrom(...SCANNED_PIECES), { maxLength: 40 }), (ps) => {
         sameAsReference(ps.join(""));
       }),
-      { numRuns: 4000 },
+      { numRuns: fcRuns(400, 4000) },
     );
   });
 
@@ -167,7 +184,7 @@ describe("words() equals the segmenter-based words() it replaced", () => {
     const piece = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...SCANNED_PIECES) }, { weight: 1, arbitrary: fc.constantFrom(...UNSAFE_PIECES) });
     fc.assert(fc.property(fc.array(piece, { maxLength: 40 }), (ps) => {
         sameAsReference(ps.join(""));
-      }), { numRuns: 3000 });
+      }), { numRuns: fcRuns(300, 3000) });
   });
 
   it("on long text whose chunks are scanned, segmented, or cut hard (no place to cut in 16 KB)", () => {
@@ -240,13 +257,15 @@ describe("on real text", () => {
     for (const t of [...parity.passages, ...parity.cases.map((c) => c.quote)]) sameAsReference(t);
   });
 
-  it.skipIf(!existsSync(BOOKS))("every book of ../shared/data/books, whole and passage by passage", () => {
+  it.skipIf(!existsSync(BOOKS))(`every book of ../shared/data/books, whole and passage by passage${DEEP ? "" : ": a spread of its passages in npm test"}`, () => {
     const books = loadBooks(BOOKS);
     expect(books.length).toBeGreaterThanOrEqual(5);
-    // npm test: 3 of the books (the first, a middle one, the last); npm run test:deep: every one
-    for (const b of spread(books, 3)) {
-      sameAsReference(b.passages.map((p) => p.content).join("\n\n"));
-      for (const p of b.passages.slice(0, 200)) sameAsReference(p.content);
+    // npm test: a spread of each book's passages (bookSample); npm run test:deep: every book whole
+    for (const b of books) {
+      const { whole, passages } = bookSample(b);
+      expect(whole.length).toBeGreaterThan(16_384 * 2);
+      sameAsReference(whole);
+      for (const p of passages) sameAsReference(p);
     }
   });
 });
@@ -328,14 +347,14 @@ describe("the quote index's word table (and bestSpan's key layout) equals the Ma
     fc.assert(fc.property(fc.array(fc.array(piece, { maxLength: 60 }).map((ps) => ps.join("")), { maxLength: 5 }), (texts) => {
         expectSameTable(texts);
       }), {
-      numRuns: 500,
+      numRuns: fcRuns(50, 500),
     });
     // words scanned, taken back when a later chunk proves the text is not NFC, then handed again by the matching-text path
     expectSameTable([`${"Zebra zebu ".repeat(200)} cafe\u0301 Zebra`, "zebu Ω", ""]);
   });
 
   it.skipIf(!existsSync(BOOKS))("on every book of ../shared/data/books", () => {
-    // npm test: 3 of the books, as above; npm run test:deep: every one
-    expectSameTable(spread(loadBooks(BOOKS), 3).map((b) => b.passages.map((p) => p.content).join("\n\n")));
+    // npm test: a spread of each book's passages, as above; npm run test:deep: every book whole
+    expectSameTable(loadBooks(BOOKS).map((b) => bookSample(b).whole));
   });
 });
