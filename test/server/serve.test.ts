@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpWorkerClient } from "../../ts/moot/retrieval.js";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
@@ -114,6 +115,26 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
     const big = await call(server.url, "POST", "/quotes/verify", { reply: "x".repeat(250_000), passages: ["x"] });
     expect(big.status).toBe(413);
     expect(big.json.error.code).toBe("too_large");
+  });
+
+  it("a client still writing a body over --max-body reads the 413, never a reset (the rest is read and dropped before the close)", async () => {
+    const { hostname, port } = new URL(server.url);
+    const body = JSON.stringify({ reply: "x ".repeat(1_000_000), passages: ["x"] }); // 10× --max-body
+    const outcomes: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      outcomes.push(
+        await new Promise<string>((resolve) => {
+          const r = request({ host: hostname, port, path: "/quotes/verify", method: "POST", agent: false, headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json" } }, (res) => {
+            let text = "";
+            res.on("data", (c) => (text += c));
+            res.on("end", () => resolve(`${res.statusCode} ${res.headers.connection} ${JSON.parse(text).error.code}`));
+          });
+          r.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+          r.end(body);
+        }),
+      );
+    }
+    expect(outcomes).toEqual(Array(12).fill("413 close too_large"));
   });
 
   it("holds a live moot: create, turns, transcript, unknown ids, delete; saved after every turn", async () => {

@@ -17,6 +17,48 @@ import type { Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { SERVE_DEFAULTS } from "./defaults.js";
 
+/** How much of an unread request body is read and dropped after its answer, at most (see {@link lingerUntilRead}). */
+const LINGER_BYTES = 64 * 1024 * 1024;
+/** How long the rest of an unread request body may take to arrive after its answer, at most. */
+const LINGER_MS = 5_000;
+
+/**
+ * An answer sent before its request's body was read whole (413 over --max-body, with
+ * `Connection: close`): Node closes the socket as soon as the answer is written, and the kernel,
+ * holding body bytes nobody read, resets the connection, so a client still writing the body gets
+ * EPIPE or ECONNRESET instead of the answer. Here the close waits until the rest of the body has
+ * been read and dropped (a lingering close, as nginx and Apache do), bounded by
+ * {@link LINGER_BYTES} and {@link LINGER_MS}, after which the socket closes as before.
+ */
+function lingerUntilRead(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  const socket = req.socket;
+  const destroySoon = socket.destroySoon.bind(socket);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closeAsked = false;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroySoon = destroySoon;
+    destroySoon();
+  };
+  // Node asks for the close once the answer is written (`Connection: close`)
+  socket.destroySoon = () => {
+    closeAsked = true;
+    if (req.complete) close();
+    else {
+      timer = setTimeout(close, LINGER_MS);
+      timer.unref();
+    }
+  };
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES) socket.destroy();
+  });
+  req.once("end", () => (closeAsked ? close() : (socket.destroySoon = destroySoon)));
+  req.resume();
+}
+
 /** The adapter's reasons (RequestError), as an answer says them. */
 function requestErrorMessage(reason: string): string {
   if (/missing host/i.test(reason)) return "the request has no Host header (HTTP/1.1 requires one)";
@@ -46,7 +88,10 @@ export function createHttpServer(fetch: (request: Request) => Response | Promise
   });
   const server = createServer(
     { keepAliveTimeout: timeouts.keepAliveTimeout, headersTimeout: timeouts.headersTimeout, requestTimeout: timeouts.requestTimeout, connectionsCheckingInterval: Math.min(5_000, timeouts.headersTimeout) } as Parameters<typeof createServer>[0],
-    listener as (req: IncomingMessage, res: ServerResponse) => void,
+    (req: IncomingMessage, res: ServerResponse) => {
+      res.once("prefinish", () => lingerUntilRead(req));
+      (listener as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
+    },
   );
   // Node 20's typings lack keepAliveTimeout among the options: set it on the server as well
   server.keepAliveTimeout = timeouts.keepAliveTimeout;
