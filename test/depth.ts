@@ -39,7 +39,9 @@ export function spreadEach<T>(items: readonly T[], kindOf: (item: T) => string, 
   const kinds = new Map<string, number[]>();
   items.forEach((item, i) => {
     const kind = kindOf(item);
-    kinds.set(kind, [...(kinds.get(kind) ?? []), i]);
+    const indices = kinds.get(kind);
+    if (indices) indices.push(i);
+    else kinds.set(kind, [i]);
   });
   const kept = new Set([...kinds.values()].flatMap((indices) => spread(indices, quick)));
   return items.filter((_, i) => kept.has(i));

@@ -7,25 +7,10 @@
 // request log; two --history folders of one name are refused at start.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, CLI, ROOT, serveRefuses, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
-
-/** A request with exactly these headers (fetch would not let a test set Host). */
-function raw(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const r = request({ host: hostname, port, path, method, headers }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-    });
-    r.on("error", reject);
-    r.end(body);
-  });
-}
+import { call, CLI, rawRequest, ROOT, serveRefuses, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 
 let server: RunningServer;
 let scratch: string;
@@ -50,28 +35,28 @@ describe.skipIf(!existsSync(CLI))("the page's routes against a hostile client (d
     for (const route of ROUTES) {
       const sep = route.includes("?") ? "&" : "?";
       const statuses = [
-        (await raw(server.url, "GET", route)).status,
-        (await raw(server.url, "GET", route, { authorization: "Bearer wrong-token" })).status,
-        (await raw(server.url, "GET", `${route}${sep}token=${TEST_TOKEN}`)).status,
-        (await raw(server.url, "GET", `${route}${sep}access_token=${TEST_TOKEN}`)).status,
+        (await rawRequest(server.url, "GET", route)).status,
+        (await rawRequest(server.url, "GET", route, { authorization: "Bearer wrong-token" })).status,
+        (await rawRequest(server.url, "GET", `${route}${sep}token=${TEST_TOKEN}`)).status,
+        (await rawRequest(server.url, "GET", `${route}${sep}access_token=${TEST_TOKEN}`)).status,
       ];
       expect(statuses, route).toEqual([401, 401, 401, 401]);
     }
     for (const [path, body] of [["/passages/show", { node: "novel/frankenstein#chapter-5-1" }], ["/locate", { quote: "a dreary night", book: "novel/frankenstein" }]] as const) {
-      expect((await raw(server.url, "POST", `${path}?access_token=${TEST_TOKEN}`, { "content-type": "application/json" }, JSON.stringify(body))).status).toBe(401);
+      expect((await rawRequest(server.url, "POST", `${path}?access_token=${TEST_TOKEN}`, { "content-type": "application/json" }, JSON.stringify(body))).status).toBe(401);
     }
   });
 
   it("answer 403 to a foreign Origin or Host (DNS rebinding), the page's files included", async () => {
     for (const route of [...ROUTES, "/"]) {
-      expect((await raw(server.url, "GET", route, { ...AUTH, origin: "http://evil.example" })).status, route).toBe(403);
-      expect((await raw(server.url, "GET", route, { ...AUTH, host: "evil.example" })).status, route).toBe(403);
-      expect((await raw(server.url, "GET", route, { ...AUTH, host: `evil.example:${new URL(server.url).port}` })).status, route).toBe(403);
+      expect((await rawRequest(server.url, "GET", route, { ...AUTH, origin: "http://evil.example" })).status, route).toBe(403);
+      expect((await rawRequest(server.url, "GET", route, { ...AUTH, host: "evil.example" })).status, route).toBe(403);
+      expect((await rawRequest(server.url, "GET", route, { ...AUTH, host: `evil.example:${new URL(server.url).port}` })).status, route).toBe(403);
     }
   });
 
   it("serve only the listed history versions: traversal, absolute paths and NUL are 404s", async () => {
-    expect((await raw(server.url, "GET", "/histories/awesome/v000.md", AUTH)).status).toBe(200);
+    expect((await rawRequest(server.url, "GET", "/histories/awesome/v000.md", AUTH)).status).toBe(200);
     const asked: Array<[string, string | null]> = [
       ["%2e%2e%2fawesome/v000.md", "../awesome/v000.md"],
       ["awesome/..%2f..%2f..%2fetc%2fpasswd", "awesome/../../../etc/passwd"],
@@ -82,7 +67,7 @@ describe.skipIf(!existsSync(CLI))("the page's routes against a hostile client (d
       ["awesome/../../../etc/passwd", null],
     ];
     for (const [path, named] of asked) {
-      const r = await raw(server.url, "GET", `/histories/${path}`, AUTH);
+      const r = await rawRequest(server.url, "GET", `/histories/${path}`, AUTH);
       expect(r.status, path).toBe(404);
       const message = JSON.parse(r.body).error.message as string;
       if (named !== null) expect(message).toBe(`no history version ${JSON.stringify(named)} (GET /histories lists them)`);
@@ -91,7 +76,7 @@ describe.skipIf(!existsSync(CLI))("the page's routes against a hostile client (d
   });
 
   it("answer bad JSON, huge and deep bodies, and unknown or traversing book names in words", async () => {
-    const post = (path: string, body: string) => raw(server.url, "POST", path, { ...AUTH, "content-type": "application/json" }, body);
+    const post = (path: string, body: string) => rawRequest(server.url, "POST", path, { ...AUTH, "content-type": "application/json" }, body);
     for (const path of ["/passages/show", "/locate"]) {
       expect(JSON.parse((await post(path, "{")).body).error).toMatchObject({ code: "bad_request", message: "Malformed JSON in request body" });
       const huge = await post(path, JSON.stringify({ text: "a ".repeat(1_100_000) }));
@@ -102,8 +87,8 @@ describe.skipIf(!existsSync(CLI))("the page's routes against a hostile client (d
     const holds = "the corpus holds diary/pepys-1660, novel/frankenstein";
     expect(JSON.parse((await post("/passages/show", JSON.stringify({ node: "../../etc/passwd#x" }))).body).error.message).toBe(`unknown book "../../etc/passwd"; ${holds}`);
     expect(JSON.parse((await post("/locate", JSON.stringify({ quote: "a dreary night", book: "/etc/passwd" }))).body).error.message).toBe(`unknown book "/etc/passwd"; ${holds}`);
-    expect(JSON.parse((await raw(server.url, "GET", "/books/passages?book=..%2F..%2Fetc%2Fpasswd", AUTH)).body).error.message).toBe(`unknown book "../../etc/passwd"; ${holds}`);
-    expect(JSON.parse((await raw(server.url, "GET", "/moots/..%2F..%2Fetc/events", AUTH)).body).error.message).toBe('no moot "../../etc"');
+    expect(JSON.parse((await rawRequest(server.url, "GET", "/books/passages?book=..%2F..%2Fetc%2Fpasswd", AUTH)).body).error.message).toBe(`unknown book "../../etc/passwd"; ${holds}`);
+    expect(JSON.parse((await rawRequest(server.url, "GET", "/moots/..%2F..%2Fetc/events", AUTH)).body).error.message).toBe('no moot "../../etc"');
   });
 
   it("64 event streams opened and dropped at once leave none open: 64 open again, and /health answers throughout", async () => {
@@ -117,7 +102,7 @@ describe.skipIf(!existsSync(CLI))("the page's routes against a hostile client (d
     const first = await openAll(66);
     expect(first.statuses.filter((s) => s === 200)).toHaveLength(64);
     expect(first.statuses.filter((s) => s === 503)).toHaveLength(2);
-    expect((await raw(server.url, "GET", "/health")).status).toBe(200);
+    expect((await rawRequest(server.url, "GET", "/health")).status).toBe(200);
     first.drop();
     // dropped by closing the socket mid-stream, as a closed tab does
     const { port } = new URL(server.url);
@@ -139,12 +124,12 @@ describe.skipIf(!existsSync(CLI))("the page's routes against a hostile client (d
     }
     expect(again!.statuses.filter((s) => s === 200)).toHaveLength(64);
     again!.drop();
-    expect(JSON.parse((await raw(server.url, "GET", "/health")).body).ok).toBe(true);
+    expect(JSON.parse((await rawRequest(server.url, "GET", "/health")).body).ok).toBe(true);
   });
 
   it("never writes the token to the request log, even when sent in the query string", async () => {
-    await raw(server.url, "GET", `/histories?token=${TEST_TOKEN}`, AUTH);
-    await raw(server.url, "GET", `/books/passages?book=novel/frankenstein&access_token=${TEST_TOKEN}`, AUTH);
+    await rawRequest(server.url, "GET", `/histories?token=${TEST_TOKEN}`, AUTH);
+    await rawRequest(server.url, "GET", `/books/passages?book=novel/frankenstein&access_token=${TEST_TOKEN}`, AUTH);
     expect(server.stderr()).toContain('"route":"/histories"');
     expect(server.stderr()).not.toContain(TEST_TOKEN);
   });

@@ -4,7 +4,7 @@
 // --no-auth, the server is started with GROUNDWIRE_TOKEN=TEST_TOKEN, and `call` sends the
 // token of the server it calls (unless the test sets `authorization` itself, "" for none).
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -147,4 +147,22 @@ export async function startSlowModel(): Promise<{ baseUrl: string; release: () =
       server.close(() => resolve());
     }),
   };
+}
+
+/**
+ * A request with exactly these headers, on a connection of its own (fetch would not let a test
+ * set Host, nor show a write that failed). Resolves with the status and the body as text; rejects
+ * with the socket's error (EPIPE, ECONNRESET, …) when no answer could be read.
+ */
+export function rawRequest(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<{ status: number; connection: string | undefined; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const r = request({ host: hostname, port, path, method, headers, agent: false }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
+    });
+    r.on("error", reject);
+    r.end(body);
+  });
 }

@@ -5,11 +5,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpWorkerClient } from "../../ts/moot/retrieval.js";
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
-import { call, CLI, ROOT, startServer, startSlowModel, TEST_TOKEN, type RunningServer } from "./serve-process.js";
+import { call, CLI, rawRequest, ROOT, startServer, startSlowModel, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 import { Moot } from "../../ts/moot/moot.js";
 import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
 import { createMootStore } from "../../ts/server/moot-store.js";
@@ -118,21 +117,12 @@ describe.skipIf(!existsSync(CLI))("groundwire serve (dist/cli.js; run `npm run b
   });
 
   it("a client still writing a body over --max-body reads the 413, never a reset (the rest is read and dropped before the close)", async () => {
-    const { hostname, port } = new URL(server.url);
     const body = JSON.stringify({ reply: "x ".repeat(1_000_000), passages: ["x"] }); // 10× --max-body
+    const headers = { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json" };
     const outcomes: string[] = [];
     for (let i = 0; i < 12; i++) {
-      outcomes.push(
-        await new Promise<string>((resolve) => {
-          const r = request({ host: hostname, port, path: "/quotes/verify", method: "POST", agent: false, headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json" } }, (res) => {
-            let text = "";
-            res.on("data", (c) => (text += c));
-            res.on("end", () => resolve(`${res.statusCode} ${res.headers.connection} ${JSON.parse(text).error.code}`));
-          });
-          r.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-          r.end(body);
-        }),
-      );
+      const r = await rawRequest(server.url, "POST", "/quotes/verify", headers, body).catch((error: NodeJS.ErrnoException) => error.code ?? error.message);
+      outcomes.push(typeof r === "string" ? r : `${r.status} ${r.connection} ${JSON.parse(r.body).error.code}`);
     }
     expect(outcomes).toEqual(Array(12).fill("413 close too_large"));
   });
