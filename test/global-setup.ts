@@ -19,6 +19,27 @@ function runsStoreSuites(argv: readonly string[]): boolean {
   return filters.length === 0 || filters.some((f) => /store|pg|postgres|test\/?$/i.test(f));
 }
 
+/** The throwaway PostgreSQL cluster, or undefined when this run has no store suite or cannot start one (said why). */
+async function startPostgres(): Promise<{ url: string; stop(): void } | undefined> {
+  if (process.env.GROUNDWIRE_TEST_PG_URL || !runsStoreSuites(process.argv)) return undefined;
+  const bin = postgresBin();
+  if (!bin) {
+    console.log(
+      "\nnote: PostgreSQL is not installed (no /usr/lib/postgresql/N/bin/initdb, nor $GROUNDWIRE_PG_BIN): the store suites " +
+        "(test/store/) are skipped; install postgresql and postgresql-contrib to run them (GROUNDWIRE_REQUIRE_POSTGRES=1 makes them fail instead).\n",
+    );
+    return undefined;
+  }
+  try {
+    return await startTestCluster(bin);
+  } catch (error) {
+    // a cluster that cannot start (no postgres user, no runuser…) skips the store suites, unless CI requires them
+    if (process.env.GROUNDWIRE_REQUIRE_POSTGRES === "1") throw error;
+    console.log(`\nnote: the PostgreSQL test cluster did not start (${(error as Error).message.split("\n", 1)[0]}): the store suites are skipped.\n`);
+    return undefined;
+  }
+}
+
 export default async function setup(): Promise<(() => void) | void> {
   // the CLI's caches (locate's quote index) go to a throwaway folder, not the user's ~/.cache
   process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), "gw-test-cache-"));
@@ -29,28 +50,16 @@ export default async function setup(): Promise<(() => void) | void> {
         "everything else runs on the fixtures in test/fixtures/.\n",
     );
   }
-  const stopVirtuoso = await startVirtuosoForSuites(process.argv);
-  if (process.env.GROUNDWIRE_TEST_PG_URL || !runsStoreSuites(process.argv)) return stopVirtuoso;
-  const bin = postgresBin();
-  if (!bin) {
-    console.log(
-      "\nnote: PostgreSQL is not installed (no /usr/lib/postgresql/N/bin/initdb, nor $GROUNDWIRE_PG_BIN): the store suites " +
-        "(test/store/) are skipped; install postgresql and postgresql-contrib to run them (GROUNDWIRE_REQUIRE_POSTGRES=1 makes them fail instead).\n",
-    );
-    return stopVirtuoso;
+  // the two engines start side by side (each takes seconds); a failure of either stops the other
+  const [virtuoso, postgres] = await Promise.allSettled([startVirtuosoForSuites(process.argv), startPostgres()]);
+  const stopVirtuoso = virtuoso.status === "fulfilled" ? virtuoso.value : undefined;
+  if (virtuoso.status === "rejected" || postgres.status === "rejected") {
+    if (postgres.status === "fulfilled") postgres.value?.stop();
+    stopVirtuoso?.();
+    throw virtuoso.status === "rejected" ? virtuoso.reason : (postgres as PromiseRejectedResult).reason;
   }
-  let cluster;
-  try {
-    cluster = await startTestCluster(bin);
-  } catch (error) {
-    // a cluster that cannot start (no postgres user, no runuser…) skips the store suites, unless CI requires them
-    if (process.env.GROUNDWIRE_REQUIRE_POSTGRES === "1") {
-      stopVirtuoso?.();
-      throw error;
-    }
-    console.log(`\nnote: the PostgreSQL test cluster did not start (${(error as Error).message.split("\n", 1)[0]}): the store suites are skipped.\n`);
-    return stopVirtuoso;
-  }
+  const cluster = postgres.value;
+  if (!cluster) return stopVirtuoso;
   process.env.GROUNDWIRE_TEST_PG_URL = cluster.url;
   return () => {
     cluster.stop();
