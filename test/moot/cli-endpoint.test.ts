@@ -1,6 +1,9 @@
 // moot and prove against a model endpoint, run as the built CLI (node dist/cli.js) against
 // real servers on 127.0.0.1: option checks, timeouts, 200-with-error, the partial transcript,
 // `--json -`, the model id from the reply, and a 429 in the middle of a moot.
+// npm test runs one bad --base-url of moot (not http), one variable of the environment checked
+// and prove's own refusals; npm run test:deep (test/depth.ts) also a --base-url without a scheme,
+// GROUNDWIRE_TIMEOUT, and prove's --base-url check (the one moot's shares).
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
@@ -12,6 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createExtractiveSynthesizer, type ChatMessage } from "../../ts/moot/index.js";
 import { readModelConfig, withWaitNotice } from "../../ts/cli/model-config.js";
 import { createOpenAICompatibleSynthesizer } from "../../ts/moot/index.js";
+import { DEEP, spread } from "../depth.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -70,12 +74,13 @@ const speak = (messages: ChatMessage[]) => extractive.complete(messages);
 describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist/cli.js; run `npm run build` first)", () => {
   const out = mkdtempSync(join(tmpdir(), "gw-endpoint-"));
 
-  it.each([
+  // npm test: three of the four (every flag keeps one); npm run test:deep (test/depth.ts): all four
+  it.each(spread<[string, string[], RegExp]>([
     ["--base-url that is not http(s)", ["--base-url", "ftp://models.example/v1"], /^groundwire moot: --base-url must be an http\(s\) URL, got "ftp:\/\/models\.example\/v1"\n$/],
     ["--base-url without a scheme", ["--base-url", "localhost:8080/v1"], /^groundwire moot: --base-url must be an http\(s\) URL, got "localhost:8080\/v1"\n$/],
     ["--turns -3", ["--turns", "-3"], /^groundwire moot: --turns must be a positive integer, got "-3"\n$/],
     ["--timeout 0", ["--timeout", "0"], /^groundwire moot: --timeout must be a number of seconds above 0 and at most 3600, got "0"\n$/],
-  ])("%s: a usage error naming the flag, exit 2", async (_, extra, message) => {
+  ], 3))("%s: a usage error naming the flag, exit 2", async (_, extra, message) => {
     const r = await run(["moot", ...BOOKS, ...extra]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
@@ -86,8 +91,11 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     const r1 = await run(["moot", ...BOOKS], { GROUNDWIRE_BASE_URL: "file:///etc/passwd" });
     expect(r1.code).toBe(2);
     expect(r1.stderr).toBe('groundwire moot: GROUNDWIRE_BASE_URL must be an http(s) URL, got "file:///etc/passwd"\n');
-    const r2 = await run(["moot", ...BOOKS], { GROUNDWIRE_TIMEOUT: "soon" });
-    expect(r2.stderr).toBe('groundwire moot: GROUNDWIRE_TIMEOUT must be a number of seconds above 0 and at most 3600, got "soon"\n');
+    // npm run test:deep (test/depth.ts): a second variable
+    if (DEEP) {
+      const r2 = await run(["moot", ...BOOKS], { GROUNDWIRE_TIMEOUT: "soon" });
+      expect(r2.stderr).toBe('groundwire moot: GROUNDWIRE_TIMEOUT must be a number of seconds above 0 and at most 3600, got "soon"\n');
+    }
     const r3 = await run(["moot", ...BOOKS, "--base-url", "gopher://me:hunter2@h/v1?key=sk-abcdefgh123"]);
     expect(r3.stderr).toBe('groundwire moot: --base-url must be an http(s) URL, got "gopher://h/v1?key=***"\n');
   });
@@ -180,8 +188,11 @@ describe.skipIf(!existsSync(CLI))("moot and prove against a model endpoint (dist
     const r2 = await run(["prove", "q", "--kg", KG, "--api-key", "sk-shown-to-ps"]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toBe("groundwire prove: --api-key is gone (ps shows it to every user): set GROUNDWIRE_API_KEY or give --api-key-file FILE\n");
-    const r3 = await run(["prove", "q", "--kg", KG, "--base-url", "ftp://x/v1"]);
-    expect(r3.stderr).toBe('groundwire prove: --base-url must be an http(s) URL, got "ftp://x/v1"\n');
+    // npm run test:deep (test/depth.ts): prove's --base-url check, the one moot's above shares
+    if (DEEP) {
+      const r3 = await run(["prove", "q", "--kg", KG, "--base-url", "ftp://x/v1"]);
+      expect(r3.stderr).toBe('groundwire prove: --base-url must be an http(s) URL, got "ftp://x/v1"\n');
+    }
   });
 });
 

@@ -2,6 +2,8 @@
 // server's own, is a GroundwireError with a stable snake_case code and an HTTP status, every
 // code is in the docs' table; the server, the MCP tools and the CLI map errors by it. Real
 // server (dist/cli.js serve) and real MCP client over stdio for the answers.
+// npm test sends the block over MAX_MICROMARK_LENGTH as one long line; npm run test:deep
+// (test/depth.ts) also as 250,000 short lines (the same size, and seconds of the check's time).
 import { readFileSync, existsSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -17,6 +19,7 @@ import * as pgStore from "../../ts/store/pg.js";
 import * as cliCommon from "../../ts/cli/common.js";
 import { errorLogLine, errorResponse, toolErrorText } from "../../ts/server/errors.js";
 import { call, CLI, ROOT, startServer, type RunningServer } from "./serve-process.js";
+import { spread } from "../depth.js";
 
 const DOCS = readFileSync(new URL("../../docs/serving.md", import.meta.url), "utf8");
 
@@ -183,10 +186,14 @@ describe.skipIf(!existsSync(CLI))("the server answers bad input by class (dist/c
   });
 
   it("a block only micromark reads, over its limit, is a 413 naming MAX_MICROMARK_LENGTH; an unparsable graph a 400", async () => {
-    const r = await call(server.url, "POST", "/fragments", { text: "- ```\n" + "  x\n".repeat(250_000) });
-    expect(r.status).toBe(413);
-    expect(r.json.error.code).toBe("too_large");
-    expect(r.json.error.message).toMatch(/^a block of 1,000,006 UTF-16 code units at line 1 .*MAX_MICROMARK_LENGTH/);
+    // an unclosed fence in a list item, 1,000,006 code units: one long line, and 250,000 short ones
+    // (npm test: the line; npm run test:deep (test/depth.ts): both)
+    for (const text of spread(["- ```\n  " + "x".repeat(999_997) + "\n", "- ```\n" + "  x\n".repeat(250_000)], 1)) {
+      const r = await call(server.url, "POST", "/fragments", { text });
+      expect(r.status).toBe(413);
+      expect(r.json.error.code).toBe("too_large");
+      expect(r.json.error.message).toMatch(/^a block of 1,000,006 UTF-16 code units at line 1 .*MAX_MICROMARK_LENGTH/);
+    }
     const graph = await call(server.url, "POST", "/graph/index", { graph: { text: "<urn:s> <urn:p> ." } });
     expect(graph.status).toBe(400);
     expect(graph.json.error.code).toBe("bad_request");

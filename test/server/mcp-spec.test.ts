@@ -2,6 +2,9 @@
 // stdio (raw lines written to its stdin, and the SDK's Client) and /mcp of `groundwire serve`
 // (raw fetch, and the SDK's Client over Streamable HTTP). Each malformed case gets its
 // JSON-RPC error with the exact code and id, one line on stderr, and the server goes on.
+// npm test refuses a batch over stdio under 2025-06-18 (one process for it; /mcp refuses it under
+// both versions) and sends the 11 MB and the 64 MiB + 1 byte messages; npm run test:deep
+// (test/depth.ts) also refuses it under 2025-11-25 over stdio, and sends the 40 MB and 100 MB ones.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -11,7 +14,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, ROOT, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
-import { DEEP } from "../depth.js";
+import { DEEP, spread } from "../depth.js";
 
 const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
 
@@ -171,8 +174,9 @@ describe.skipIf(!existsSync(CLI))("groundwire mcp over stdio: malformed input ge
     expect(mcp.refusals().slice(seen)).toHaveLength(DEEP ? 2 : 1);
   }, 180_000);
 
-  it("a batch is refused before initialization and under 2025-06-18 and 2025-11-25; answered as one array under 2025-03-26", async () => {
-    for (const version of ["2025-06-18", "2025-11-25"]) {
+  it(`a batch is refused before initialization and under 2025-06-18${DEEP ? " and 2025-11-25" : ""}; answered as one array under 2025-03-26`, async () => {
+    // npm test: one process for one refusing version; npm run test:deep (test/depth.ts): one for each
+    for (const version of spread(["2025-06-18", "2025-11-25"], 1)) {
       const mcp = new RawMcp();
       try {
         await mcp.send(batch);

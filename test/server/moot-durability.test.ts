@@ -2,6 +2,10 @@
 // shown only once saved (a full tmpfs at three moments, a read-only one), a deleted moot
 // stays deleted whatever turn was running, SIGKILL during saves, --max-moots and --moot-idle,
 // the start-up cleanup of temporaries.
+// npm test kills the server on the nearly full disk at one moment, and runs the two --moot-idle
+// tests (their own servers; most of their time is waiting for the moot to idle) at the same time;
+// npm run test:deep (test/depth.ts) kills it at two moments and runs them one after the other.
+// Every other case runs in both.
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +15,7 @@ import { call, CLI, ROOT, startServer, startSlowModel, type RunningServer } from
 import { loadCorpus } from "../../ts/moot/corpus-node.js";
 import { Moot } from "../../ts/moot/moot.js";
 import { createExtractiveSynthesizer } from "../../ts/moot/synth.js";
-import { spread } from "../depth.js";
+import { DEEP, spread } from "../depth.js";
 
 const KEYS = ["novel/frankenstein", "diary/pepys-1660"];
 const BODY = { keys: KEYS, topic: "fire and ruin", turns: 6, k: 2 };
@@ -206,10 +210,19 @@ describe.skipIf(!existsSync(CLI) || !canMount)("a full disk under --data (a 256 
 });
 
 describe.skipIf(!existsSync(CLI))("a deleted moot stays deleted whatever turn was running", () => {
+  // the first test restarts its server with --turn-timeout 200 and a new slow model: the second
+  // goes on with that server and its --data folder, empty again (one start fewer)
+  let late: { server: RunningServer; model: Awaited<ReturnType<typeof startSlowModel>>; data: string } | undefined;
+  afterAll(async () => {
+    await late?.server.stop();
+    await late?.model.close();
+  });
+
   it("DELETE during a turn answers 200 at once; the turn lands as 404, is never saved, and a restart does not bring the moot back", async () => {
     const model = await startSlowModel();
     const data = mkdtempSync(join(tmpdir(), "gw-delete-"));
     let server = await startServer(["--data", data, "--base-url", model.baseUrl]);
+    let lateModel: Awaited<ReturnType<typeof startSlowModel>> | undefined;
     try {
       const id = (await call(server.url, "POST", "/moots", BODY)).json.id;
       const turn = call(server.url, "POST", `/moots/${id}/turns`);
@@ -226,19 +239,25 @@ describe.skipIf(!existsSync(CLI))("a deleted moot stays deleted whatever turn wa
       expect(readdirSync(data)).toEqual([]);
       expect((await call(server.url, "POST", `/moots/${id}/turns`)).status).toBe(404);
       await server.kill();
-      server = await startServer(["--data", data, "--base-url", model.baseUrl]);
+      lateModel = await startSlowModel();
+      server = await startServer(["--data", data, "--base-url", lateModel.baseUrl, "--turn-timeout", "200"]);
       expect((await call(server.url, "GET", `/moots/${id}`)).status).toBe(404);
       expect((await call(server.url, "GET", "/health")).json.moots).toBe(0);
+      late = { server, model: lateModel, data };
     } finally {
-      await server.stop();
+      if (!late) {
+        await server.stop();
+        await lateModel?.close();
+      }
       await model.close();
     }
   }, 60_000);
 
   it("a turn past --turn-timeout (504, going on) and then DELETE: the late turn does not recreate the file", async () => {
-    const model = await startSlowModel();
-    const data = mkdtempSync(join(tmpdir(), "gw-delete-late-"));
-    const server = await startServer(["--data", data, "--base-url", model.baseUrl, "--turn-timeout", "200"]);
+    const model = late?.model ?? (await startSlowModel());
+    const data = late?.data ?? mkdtempSync(join(tmpdir(), "gw-delete-late-"));
+    const server = late?.server ?? (await startServer(["--data", data, "--base-url", model.baseUrl, "--turn-timeout", "200"]));
+    late = undefined;
     try {
       const keep = (await call(server.url, "POST", "/moots", BODY)).json.id;
       const id = (await call(server.url, "POST", "/moots", BODY)).json.id;
@@ -305,7 +324,10 @@ describe.skipIf(!existsSync(CLI))("bounded state: --max-moots and --moot-idle", 
     }
   }, 60_000);
 
-  it("with --data an idle moot leaves memory and reloads from its file on the next GET or turn", async () => {
+  // npm test: the two tests below at once; npm run test:deep (test/depth.ts): one after the other
+  const idleIt = DEEP ? it : it.concurrent;
+
+  idleIt("with --data an idle moot leaves memory and reloads from its file on the next GET or turn", async ({ expect }) => {
     const data = mkdtempSync(join(tmpdir(), "gw-idle-"));
     const server = await startServer(["--data", data, "--moot-idle", "1000"]);
     try {
@@ -326,7 +348,7 @@ describe.skipIf(!existsSync(CLI))("bounded state: --max-moots and --moot-idle", 
     }
   }, 60_000);
 
-  it("without --data an idle moot is gone (404) and no longer counts against --max-moots", async () => {
+  idleIt("without --data an idle moot is gone (404) and no longer counts against --max-moots", async ({ expect }) => {
     const server = await startServer(["--moot-idle", "1000", "--max-moots", "1"]);
     try {
       const id = (await call(server.url, "POST", "/moots", BODY)).json.id;

@@ -3,6 +3,9 @@
 // server (while three of them wait, /health, a check_sparql over HTTP and one over /mcp all
 // answer before any of the three ends), and an endpoint that echoes the server's bearer token
 // (read from --endpoint-token-file) in its 401 body never puts it in an answer or the log.
+// npm test runs the two silent-endpoint tests at the same time (their seconds are waits on the
+// endpoint's timeouts, and neither holds a check place or a worker); npm run test:deep
+// (test/depth.ts) one after the other.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 import { HOSTILE_SECRET, startHostileEndpoint, type HostileEndpoint } from "../kernel/hostile-endpoint.js";
+import { DEEP } from "../depth.js";
 
 const OLYMPICS = fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url));
 const PREFIX = "PREFIX ex: <http://example.org/olympics/>\n";
@@ -37,13 +41,17 @@ describe.skipIf(!existsSync(CLI))("run_sparql against hostile endpoints (dist/cl
     await hostile?.close();
   });
   const run = (body: Record<string, unknown>) => call(server.url, "POST", "/sparql/run", { schema: { name: "olympics" }, query: CITIES, ...body });
+  /** Requests sent to the silent endpoint so far, by every test: all have arrived when it holds as many. */
+  let silentSent = 0;
+  const silentIt = DEEP ? it : it.concurrent;
 
-  it("three run_sparql waiting on a silent endpoint (more than the 2 workers) stall neither /health, nor check_sparql over HTTP, nor an MCP call", async () => {
-    const before = hostile.requests.filter((r) => r.path === "silent").length;
+  silentIt("three run_sparql waiting on a silent endpoint (more than the 2 workers) stall neither /health, nor check_sparql over HTTP, nor an MCP call", async ({ expect }) => {
     let ended = 0;
+    silentSent += 3;
     const slow = [1, 2, 3].map(() => run({ endpoint: "silent", timeoutMs: 4_000 }).finally(() => ended++));
-    // all three are at the endpoint (so every worker would be waiting if they waited in workers)
-    while (hostile.requests.filter((r) => r.path === "silent").length < before + 3) await new Promise((r) => setTimeout(r, 20));
+    // all three are at the endpoint (so every worker would be waiting if they waited in workers);
+    // in npm test the next test's three may be on their way too: wait for every one sent
+    while (hostile.requests.filter((r) => r.path === "silent").length < silentSent) await new Promise((r) => setTimeout(r, 20));
     const health = await call(server.url, "GET", "/health");
     expect(health.status).toBe(200);
     const check = await call(server.url, "POST", "/sparql/check", { schema: { name: "olympics" }, query: CITIES });
@@ -67,8 +75,9 @@ describe.skipIf(!existsSync(CLI))("run_sparql against hostile endpoints (dist/cl
     }
   }, 60_000);
 
-  it("explore_schema's examples from a silent endpoint hold no worker either: a 504 after 5 s, while a check answers", async () => {
+  silentIt("explore_schema's examples from a silent endpoint hold no worker either: a 504 after 5 s, while a check answers", async ({ expect }) => {
     let ended = false;
+    silentSent += 3;
     const slow = [1, 2, 3].map(() => call(server.url, "GET", "/schema/olympics?term=ex:hosted&endpoint=silent").finally(() => (ended = true)));
     await new Promise((r) => setTimeout(r, 500));
     const check = await call(server.url, "POST", "/sparql/check", { schema: { name: "olympics" }, query: CITIES });

@@ -3,6 +3,9 @@
 // on every route (/health and /mcp included), --allowed-host, --cors, --no-auth, the refusals
 // at start (blank GROUNDWIRE_TOKEN, --no-auth off loopback, bad PORT/HOST), PORT/HOST from
 // the environment with the flags winning, the request id and the request log.
+// npm test runs each refusal at start on a sample of its values (every flag and variable keeps
+// one: --no-auth off loopback by flag and by HOST, a bad PORT and a bad HOST, a bad --allowed-host
+// and a bad --cors, two blank and two malformed tokens); npm run test:deep (test/depth.ts) all of them.
 import { request } from "node:http";
 import { connect, createServer, type AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
@@ -11,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, serveRefuses, startServer, TEST_TOKEN, type RunningServer } from "./serve-process.js";
 import { freePort } from "../free-port.js";
-import { spread } from "../depth.js";
+import { spread, spreadEach } from "../depth.js";
 
 /** One request with exactly these headers (Host included) over node:http: status, headers, JSON body. */
 function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }> {
@@ -254,11 +257,12 @@ describe.skipIf(!existsSync(CLI))("serve: other token sources, --no-auth, --allo
     } finally {
       await server.stop();
     }
-    for (const [args, env] of [
+    // npm test: 0.0.0.0 by flag and an address by HOST; npm run test:deep (test/depth.ts): :: too
+    for (const [args, env] of spread([
       [["--no-auth", "--host", "0.0.0.0", "--port", "0"], {}],
       [["--no-auth", "--host", "::", "--port", "0"], {}],
       [["--no-auth", "--port", "0"], { HOST: "192.0.2.2" }],
-    ] as const) {
+    ] as const, 2)) {
       const r = await serveRefuses([...args], env);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--no-auth serves loopback addresses only \(127\.0\.0\.1, ::1, localhost\), got host "(0\.0\.0\.0|::|192\.0\.2\.2)"; drop --no-auth/);
@@ -306,22 +310,26 @@ describe.skipIf(!existsSync(CLI))("serve: other token sources, --no-auth, --allo
     } finally {
       await byFlags.stop();
     }
-    for (const [env, message] of [
+    // npm test: one bad PORT and one bad HOST; npm run test:deep (test/depth.ts): all five
+    const badEnv = [
       [{ PORT: "80a" }, 'the environment variable PORT must be a port number 0-65535, got "80a"'],
       [{ PORT: "70000" }, 'the environment variable PORT must be a port number 0-65535, got "70000"'],
       [{ PORT: "" }, 'the environment variable PORT must be a port number 0-65535, got ""'],
       [{ HOST: "bad host" }, 'the environment variable HOST must be an IP address or a host name, got "bad host"'],
       [{ HOST: "http://x" }, 'the environment variable HOST must be an IP address or a host name, got "http://x"'],
-    ] as const) {
+    ] as const;
+    for (const [env, message] of spreadEach(badEnv, ([env]) => Object.keys(env)[0]!, 1)) {
       const r = await serveRefuses([], env);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`groundwire serve: ${message}\n`);
     }
-    for (const [args, message] of [
+    // npm test: one bad --allowed-host and one bad --cors; npm run test:deep (test/depth.ts): all three
+    const badFlags = [
       [["--allowed-host", "http://x.example"], '--allowed-host must be a host name or an IP address (no scheme, port or path), got "http://x.example"'],
       [["--cors", "http://app.example/path"], '--cors must be an origin scheme://host[:port] (http or https, no path), got "http://app.example/path"'],
       [["--cors", "*"], '--cors must be an origin scheme://host[:port] (http or https, no path), got "*"'],
-    ] as const) {
+    ] as const;
+    for (const [args, message] of spreadEach(badFlags, ([args]) => args[0], 1)) {
       const r = await serveRefuses([...args, "--port", "0"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`groundwire serve: ${message}\n`);

@@ -2,9 +2,14 @@
 // payloads that are cheap to send and were costly to handle, each answered with its bound
 // (413/422 `limit` naming the flag, 503 `busy` past the cap), and /health answering within a
 // stated bound while four of them run at once.
+// npm test runs every bound and guarantee on a sample of its inputs (the RDF list and the scope
+// graph for --max-triples, one answer over --max-output-chars, paragraphs and plain text for
+// --max-fragments, one document over --check-timeout, one hostile check again while a moot turn
+// is answered); npm run test:deep (test/depth.ts) runs every input.
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, startServer, type RunningServer } from "./serve-process.js";
+import { spread } from "../depth.js";
 
 /** /health must answer within this while hostile requests run (the bound the issue asks to state). */
 const HEALTH_BOUND_MS = 2_000;
@@ -51,11 +56,12 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
 
   it("a graph of too many triples answers 422 limit naming --max-triples, stopped inside the parse", async () => {
     // an RDF list (2 triples an item), an object list (1 a value), a list in the scope graph
-    for (const body of [
+    // (npm test: the RDF list and the scope graph; npm run test:deep (test/depth.ts): all three)
+    for (const body of spread([
       listGraph(1_040_000),
       { graph: { text: `<urn:s> <urn:p> 1${", 1".repeat(600_000)} .` } },
       { graph: { text: "<urn:s> <urn:p> <urn:o> ." }, scope: listGraph(200_000).graph },
-    ]) {
+    ], 2)) {
       const { status, json } = await call(server.url, "POST", "/graph/index", body);
       expect(status).toBe(422);
       expect(json.error.code).toBe("limit");
@@ -73,8 +79,9 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
     expect(ok.status).toBe(200);
     expect(ok.json.tripleCount).toBe(1);
     // over 100,000 characters of answer, and quick to index (the tight server's 1.5 s budget is not this test's bound)
+    // (npm test: the long literal; npm run test:deep (test/depth.ts): 5,000 triples too)
     const overOutput = { graph: { text: `<urn:s> <urn:p> "${"a".repeat(150_000)}" .` } };
-    for (const body of [overOutput, { graph: { text: Array.from({ length: 5000 }, (_, i) => `<urn:s> <urn:p> <urn:o${i}> .`).join("\n") } }]) {
+    for (const body of spread([overOutput, { graph: { text: Array.from({ length: 5000 }, (_, i) => `<urn:s> <urn:p> <urn:o${i}> .`).join("\n") } }], 1)) {
       const { status, json } = await call(tight.url, "POST", "/graph/index", body);
       expect(status).toBe(422);
       expect(json.error).toMatchObject({ code: "limit" });
@@ -83,7 +90,8 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
   });
 
   it("a document of too many fragments answers 422 limit naming --max-fragments", async () => {
-    for (const body of [{ text: "a\n\n".repeat(30_000) }, { text: "a\n\n".repeat(30_000), mediaType: "text/plain" }, { text: "# h\n".repeat(25_000) }]) {
+    // npm test: markdown paragraphs and plain text; npm run test:deep (test/depth.ts): headings too
+    for (const body of spread([{ text: "a\n\n".repeat(30_000) }, { text: "# h\n".repeat(25_000) }, { text: "a\n\n".repeat(30_000), mediaType: "text/plain" }], 2)) {
       const { status, json } = await call(server.url, "POST", "/fragments", body);
       expect(status).toBe(422);
       expect(json.error.message).toMatch(/over the limit of 20,000 fragments .*--max-fragments/);
@@ -111,7 +119,8 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
   });
 
   it("a check over its time budget answers 422 limit naming --check-timeout, and the next check is answered", async () => {
-    for (const body of [{ text: "- a\n".repeat(400_000) }, { text: "* b\n".repeat(350_000) }]) {
+    // npm test: the "-" list; npm run test:deep (test/depth.ts): the "*" list too
+    for (const body of spread([{ text: "- a\n".repeat(400_000) }, { text: "* b\n".repeat(350_000) }], 1)) {
       const { status, json } = await call(tight.url, "POST", "/fragments", body);
       expect(status).toBe(422);
       expect(json.error.message).toMatch(/fragmentDocumentBody: the check ran over its time budget: over the limit of 1,500 ms .*--check-timeout/);
@@ -169,7 +178,8 @@ describe.skipIf(!existsSync(CLI))("serve under hostile checks (dist/cli.js)", ()
     expect(answers[0]!.json.error.message).toMatch(/--max-triples/);
     expect(answers[2]!.json.error.message).toMatch(/--check-timeout|--max-fragments/);
     // a moot turn is answered meanwhile too (the moots stay on the main loop)
-    const again = Promise.all(HOSTILE.slice(0, 1).concat(HOSTILE.slice(2, 3)).map(([path, body]) => call(server.url, "POST", path, body)));
+    // (npm test: while the list graph runs again; npm run test:deep (test/depth.ts): and the 400,000-item list)
+    const again = Promise.all(spread(HOSTILE.slice(0, 1).concat(HOSTILE.slice(2, 3)), 1).map(([path, body]) => call(server.url, "POST", path, body)));
     const created = await call(server.url, "POST", "/moots", { keys: ["novel/frankenstein", "diary/pepys-1660"], topic: "fire", turns: 2 });
     expect(created.status).toBe(201);
     const turn = await call(server.url, "POST", `/moots/${created.json.id}/turns`);
