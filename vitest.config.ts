@@ -6,21 +6,26 @@ import { defineConfig } from "vitest/config";
 // check a release, and take most of the quick run's time.
 const PACKAGING = ["test/package/types.test.ts", "test/package/pack.test.ts", "test/package/cli-habits.test.ts"];
 const everything = process.env.GROUNDWIRE_TEST_DEEP === "1" || process.env.GROUNDWIRE_TEST_PACKAGE === "1";
-// Failure injection against the real engines, run in `npm run test:deep` (and so in .ci/run), not
-// in the quick `npm test`: they spend their time on killed processes, dropped connections and
-// hostile pages in Chromium. The quick run keeps one case of each engine failing
-// (test/store/store-down.test.ts: the database gone; test/kernel/hostile-store.test.ts: a hostile
-// SPARQL endpoint; test/server/page-hostile.test.ts: the server's routes under attack).
-const FAILURE_INJECTION = [
+// Suites that run in `npm run test:deep` (and so in .ci/run) but not in the quick `npm test`: failure
+// injection against the real engines, and the real engines driven through the built CLI where an
+// in-process suite already proves the same contract on the same engine. They spend their time on
+// killed processes, dropped connections, Chromium and process starts. The quick run keeps a suite of
+// each engine failing (test/store/store-down.test.ts: the database gone; test/kernel/hostile-store.test.ts:
+// a hostile SPARQL endpoint; test/server/page-hostile.test.ts: the server's routes under attack) and
+// each engine's contract (test/store/library.test.ts, serve-store, serve-page, moot-store;
+// test/kernel/endpoint-run.test.ts, endpoint-schema, dialect-virtuoso; test/browser/).
+const DEEP_ONLY = [
   "test/store/hostile-load.test.ts", // corpus load: special files, bad encodings, SIGKILL and a dropped connection mid-load
   "test/store/replicas.test.ts", // two serve --store replicas, one SIGKILLed mid-moot
   "test/store/serve-drop.test.ts", // the database dropping a connection a turn holds
   "test/browser/page-hostile.test.ts", // the page in Chromium with hostile books, replies and names
+  "test/store/cli.test.ts", // books, locate, moot, mcp and corpus with --store through the CLI (library.test.ts in process)
+  "test/kernel/endpoint-dialect.test.ts", // --dialect virtuoso through check, serve and mcp (dialect-virtuoso.test.ts in process)
 ];
 const deep = process.env.GROUNDWIRE_TEST_DEEP === "1";
 // a file or folder named on the command line (`npx vitest run test/store`) runs whatever the list says
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && !/^\d+$/.test(a));
-const quickOnly = FAILURE_INJECTION.filter((f) => !filters.some((a) => f.includes(a.replace(/^\.\//, ""))));
+const quickOnly = DEEP_ONLY.filter((f) => !filters.some((a) => f.includes(a.replace(/^\.\//, ""))));
 
 export default defineConfig({
   test: {

@@ -6,6 +6,8 @@
 // redirects to another host, 401/403/500 bodies echoing the token, a connection cut mid-answer).
 // Every case must end within its bound (the test's own timeout) with a GroundwireError that has
 // a code, never a crash, and the token in no message. Real sockets throughout.
+// npm test: every case in process; npm run test:deep also the same endpoints through the built CLI
+// (check --schema, slice --graph-store-token-file) and two processes refreshing one schema cache.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +21,7 @@ import { createArtifact, EVIDENCE_NS, fragmentMarkdown, GraphStoreError, ingestT
 import { GroundwireError } from "../../ts/errors.js";
 import { loadGraphFile } from "../../ts/rdf/load.js";
 import { freePort } from "../free-port.js";
+import { DEEP } from "../depth.js";
 import { HOSTILE_SECRET, startHostileEndpoint, type HostileEndpoint } from "./hostile-endpoint.js";
 
 const DIST = fileURLToPath(new URL("../../dist/node.js", import.meta.url));
@@ -262,8 +265,9 @@ describe("ingestToGraphStore against a hostile graph store", () => {
   });
 });
 
-// the suites that start processes of the built package, run side by side (each waits on its children)
-describe.skipIf(!existsSync(CLI) || !existsSync(DIST)).concurrent("through the built package: the CLI and two processes at once", () => {
+// the suites that start processes of the built package, run side by side (each waits on its children);
+// in npm run test:deep only (test/depth.ts): the cases above prove the same bounds in process
+describe.skipIf(!DEEP || !existsSync(CLI) || !existsSync(DIST)).concurrent("through the built package: the CLI and two processes at once", () => {
   it("groundwire check --schema sparql:URL against a hostile endpoint: exit 1 with the endpoint's fault, credentials in the URL redacted; a bad #graph= is a usage error", async () => {
     const dir = mkdtempSync(join(tmpdir(), "groundwire-hostile-check-"));
     const query = join(dir, "q.rq");
