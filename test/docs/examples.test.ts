@@ -22,8 +22,9 @@
  * A ts/js/sh block that cannot run says why in an HTML comment on the line before its fence,
  * `<!-- not-run: REASON -->`; it is reported as a skipped test with that reason, never dropped
  * silently. A block that can neither run nor says why fails.
- * `npm test` runs the first and the last runnable example of each page (the others are reported
- * as skipped, saying so); `npm run test:deep` (test/depth.ts), which CI runs, runs every one.
+ * `npm test` runs the last runnable example of each page (the others are reported as skipped,
+ * saying so): every page, and every kind of block (ts, js, sh and a transcript), keeps one (a
+ * test below checks so); `npm run test:deep` (test/depth.ts), which CI runs, runs every one.
  *
  * Needs `npm run build` (npm test's pretest does it).
  */
@@ -34,7 +35,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { transformSync } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
-import { spread } from "../depth.js";
+import { DEEP } from "../depth.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DIST_NODE = join(ROOT, "dist/node.js");
@@ -199,6 +200,18 @@ function commandsOf(code: string): { command: string; exit: number; expects: str
   return out;
 }
 
+/** The blocks npm test runs of a page's blocks: the last that runs (all of them in test:deep). */
+function sampleOf(blocks: Block[]): Set<Block> {
+  const runs = blocks.filter((b) => b.notRun === null);
+  return new Set(DEEP ? runs : runs.slice(-1));
+}
+
+/** The kind of runner a block goes through. */
+function runnerOf(block: Block): string {
+  if (isTranscript(block)) return "transcript";
+  return { typescript: "ts", javascript: "js", mjs: "js", bash: "sh", shell: "sh" }[block.lang] ?? block.lang;
+}
+
 const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
 const built = existsSync(DIST_NODE) && existsSync(CLI);
 const work = mkdtempSync(join(tmpdir(), "groundwire-doc-examples-"));
@@ -283,6 +296,14 @@ describe("examples in README.md and docs/*.md run as written", () => {
     expect(built, "dist/node.js and dist/cli.cjs: run npm run build first").toBe(true);
   });
 
+  it("npm test's sample runs an example of every page that has one, and of every kind of block", () => {
+    const all = pages.flatMap((page) => blocksOf(page, readFileSync(join(ROOT, page), "utf8")).filter((b) => RUNNABLE.has(b.lang) || isTranscript(b)));
+    const sampled = pages.flatMap((page) => [...sampleOf(all.filter((b) => b.page === page))]);
+    const runs = all.filter((b) => b.notRun === null);
+    expect(new Set(sampled.map((b) => b.page))).toEqual(new Set(runs.map((b) => b.page)));
+    expect(new Set(sampled.map(runnerOf))).toEqual(new Set(runs.map(runnerOf)));
+  });
+
   it("no page leaves a block unclosed (an opening fence inside a block swallows what follows)", () => {
     const stray = pages.flatMap((page) => fencesOf(readFileSync(join(ROOT, page), "utf8")).strayOpenings.map((line) => `${page}:${line}`));
     expect(stray, "a fence with an info string inside a block: close the block above it").toEqual([]);
@@ -290,9 +311,9 @@ describe("examples in README.md and docs/*.md run as written", () => {
 
   for (const page of pages) {
     const blocks = blocksOf(page, readFileSync(join(ROOT, page), "utf8")).filter((b) => RUNNABLE.has(b.lang) || isTranscript(b));
-    // npm test runs a sample of each page's examples (the first and the last it runs); npm run
-    // test:deep (test/depth.ts), which CI runs, runs every one. Markers are checked on every block.
-    const sampled = new Set(spread(blocks.filter((b) => b.notRun === null), 2));
+    // npm test runs a sample of each page's examples (the last it runs); npm run test:deep
+    // (test/depth.ts), which CI runs, runs every one. Markers are checked on every block.
+    const sampled = sampleOf(blocks);
     for (const block of blocks) {
       const name = `${page}:${block.line} (${isTranscript(block) ? "transcript" : block.lang})`;
       for (const test of block.notRun?.match(NAMED_TEST) ?? []) {

@@ -1,5 +1,8 @@
 // Issue 12 items 1, 2, 3, 7, 10 (JSON depth), 11, 12, 13 (CLI bounds) and issue 16 item 7
 // (CLI habits), through the built CLI (dist/cli.js, as a user runs it).
+// npm test runs every item with a fixed sample of its repeats (each command, each kind of input and
+// each output format keeps a case in the file); npm run test:deep (test/depth.ts) runs all of them.
+// What each test leaves to the deep run is said beside it.
 import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseGraph } from "../../ts/rdf/index.js";
 import { buildTripleIndex } from "../../ts/triple-index/index.js";
-import { gw } from "./run-cli.js";
+import { gw, type Run } from "./run-cli.js";
 import { spread } from "../depth.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -19,9 +22,18 @@ function workdir(): string {
 }
 
 async function fingerprint(path: string): Promise<string> {
-  const r = await gw(["index", path]);
+  return fingerprintIn(await gw(["index", path]));
+}
+
+function fingerprintIn(r: Run): string {
   expect(r.code).toBe(0);
   return /\nfingerprint: ([0-9a-f]{64})/.exec(r.stdout)![1];
+}
+
+let mountains: Promise<Run> | undefined;
+/** `index` of the mountains graph, run once for the tests that read it (its fingerprint, standard input's counterpart). */
+function indexMountains(): Promise<Run> {
+  return (mountains ??= gw(["index", MOUNTAINS]));
 }
 
 /** The fingerprint `critique` printed for the graph it wrote. */
@@ -67,7 +79,7 @@ describe("item 2: every write is atomic and every output path is checked first",
     // the names the old code used (`<path>.<pid>.tmp`) for every pid near ours
     for (let pid = 1; pid < 200; pid++) symlinkSync(victim, `${graph}.${process.pid + pid}.tmp`);
     writeFileSync(join(dir, "c.json"), '[{"op":"remove","tripleIds":[1]}]');
-    const r = await gw(["critique", graph, join(dir, "c.json"), "--fingerprint", await fingerprint(graph), "--in-place"]);
+    const r = await gw(["critique", graph, join(dir, "c.json"), "--fingerprint", fingerprintIn(await indexMountains()), "--in-place"]); // graph is a copy of MOUNTAINS
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(readFileSync(victim, "utf8")).toBe("precious\n");
@@ -159,10 +171,12 @@ describe("item 3: a dataset keeps its graph names, and every written file re-par
   it("a plain Turtle graph written as .ttl, .nt, .nq, .trig re-parses to the fingerprint printed", async () => {
     const dir = workdir();
     writeFileSync(join(dir, "c.json"), '[{"op":"remove","tripleIds":[3]}]');
-    const fp = await fingerprint(MOUNTAINS);
-    // every format is written and re-parsed here; `index` re-reads npm test's sample of them (.ttl, .trig), npm run test:deep all
-    const reindexed = spread(["ttl", "nt", "nq", "trig"], 2);
-    for (const ext of ["ttl", "nt", "nq", "trig"]) {
+    const fp = fingerprintIn(await indexMountains());
+    // npm test: .ttl and .trig written and re-parsed (.nq and .nt are written by the dataset tests
+    // above), `index` re-reading the .ttl; npm run test:deep (test/depth.ts): all four written,
+    // re-parsed and re-read by `index`
+    const reindexed = spread(["ttl", "nt", "nq", "trig"], 1);
+    for (const ext of spread(["ttl", "nt", "nq", "trig"], 2)) {
       const out = join(dir, `m.${ext}`);
       const r = await gw(["critique", MOUNTAINS, join(dir, "c.json"), "--fingerprint", fp, "-o", out]);
       expect(r.code).toBe(0);
@@ -207,8 +221,9 @@ describe("item 10: JSON nested 100,000 deep is a typed error, never a stack over
 });
 
 describe("item 11: devices, FIFOs and links to them are refused in one line, before a byte is read", () => {
-  // npm test: /dev/zero and a link to it; npm run test:deep (test/depth.ts): /dev/urandom too
-  it.each(spread([["/dev/zero"], ["/dev/urandom"], ["link"]], 2))("index %s", async (which) => {
+  // npm test: /dev/zero (test/io/cli-sweep.test.ts and test/cli/non-regular-files.test.ts run a
+  // link to it); npm run test:deep (test/depth.ts): /dev/urandom and the link too
+  it.each(spread([["/dev/zero"], ["/dev/urandom"], ["link"]], 1))("index %s", async (which) => {
     const dir = workdir();
     let path = which;
     if (which === "link") {
@@ -244,11 +259,13 @@ describe("item 12: messages that echo input are short", () => {
 });
 
 describe("item 13: --k, --turns and --max-turns have upper bounds", () => {
-  it.each([
+  // npm test: --turns and --max-turns (an upper bound on moot's and on prove's options); npm run
+  // test:deep (test/depth.ts): --k too
+  it.each(spread([
     [["moot", "novel/frankenstein", "diary/pepys-1660", "--turns", "1000000"], "groundwire moot: --turns must be at most 1000, got \"1000000\"\n"],
     [["moot", "novel/frankenstein", "diary/pepys-1660", "--k", "100000"], "groundwire moot: --k must be at most 100, got \"100000\"\n"],
     [["prove", "q?", "--kg", "test/fixtures/kernel/olympics.ttl", "--max-turns", "1000000"], "groundwire prove: --max-turns must be at most 1000, got \"1000000\"\n"],
-  ])("%j", async (args, message) => {
+  ] as Array<[string[], string]>, 2))("%j", async (args, message) => {
     const r = await gw(args);
     expect(r.stderr).toBe(message);
     expect(r.code).toBe(2);
@@ -269,7 +286,7 @@ describe("issue 16 item 7: CLI habits", () => {
 
   it("- reads stdin with --format for index, render, fragments, check; /dev/stdin works; - without --format says so", async () => {
     const ttl = readFileSync(MOUNTAINS, "utf8");
-    const fromFile = await gw(["index", MOUNTAINS]);
+    const fromFile = await indexMountains();
     const fromStdin = await gw(["index", "-", "--format", "ttl"], { input: ttl });
     expect(fromStdin.stdout).toBe(fromFile.stdout);
     const devStdin = await gw(["index", "/dev/stdin", "--format", "ttl"], { input: ttl });
@@ -287,8 +304,10 @@ describe("issue 16 item 7: CLI habits", () => {
   });
 
   it("one error prefix everywhere: groundwire <command>: …", async () => {
-    // npm test: a sample of the commands (index, cite, prove); npm run test:deep (test/depth.ts): all seven
-    for (const cmd of spread(["index", "render", "fragments", "cite", "check", "critique", "prove"], 3)) {
+    // npm test: the first and last commands (index, prove; test/io/cli-sweep.test.ts and
+    // test/cli/parse-errors.test.ts check the prefix on every command); npm run test:deep
+    // (test/depth.ts): all seven
+    for (const cmd of spread(["index", "render", "fragments", "cite", "check", "critique", "prove"], 2)) {
       const r = await gw([cmd, "--no-such-option"]);
       expect(r.stderr).toMatch(new RegExp(`^groundwire ${cmd}: [^\\n]+\\n$`));
       expect(r.code).toBe(2);
