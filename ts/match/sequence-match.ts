@@ -172,6 +172,10 @@ export interface LcsRun {
   start(): void;
   feed(a: ArrayLike<number>, from: number, to: number): void;
   length(): number;
+  /** The LCS of everything fed since `start()` and b[0, j) (0 ≤ j ≤ |b|). */
+  zerosBelow(j: number): number;
+  /** |b|. */
+  readonly lb: number;
   /**
    * The LCS of a sub-rectangle, a[aOff + alo, aOff + ahi) against b[blo, bhi) (it shares the
    * run's work space: read a fed run's `length` before calling it): Hyyrö's recurrence over only b's
@@ -198,6 +202,39 @@ const LCS_MASK = (1 << LCS_WORD) - 1;
 export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
   run.start();
   run.feed(a, 0, a.length);
+  return run.length();
+}
+
+/** Characters fed between two checks of `lcsAtLeast`'s early stop (assembly/lcs-bound.ts CHECK: the same). */
+export const LCS_CHECK = 256;
+
+/**
+ * LCS(a, b) of the run's b, or, once it cannot reach `need`, a number below `need` that bounds it,
+ * checked every LCS_CHECK characters of a: after a[0, i) is fed, with r = |a| − i < |b| and
+ * j* = |b| − r,
+ *
+ *   LCS(a, b) ≤ LCS(a[0, i), b[0, j*)) + r.
+ *
+ * Why: a common subsequence splits at a's position i into one of a[0, i) and b[0, j) and one of
+ * a[i, |a|) and b[j, |b|), for some j, so LCS(a, b) ≤ max_j L(j) + min(r, |b| − j) with
+ * L(j) = LCS(a[0, i), b[0, j)). For j ≤ j*: L(j) ≤ L(j*) (L grows with j) and min ≤ r. For j > j*:
+ * L(j) ≤ L(j*) + (j − j*) (each character of b adds at most 1) and |b| − j = r − (j − j*). Both
+ * are ≤ L(j*) + r. L(j) is the number of zero bits among V's first j (Hyyrö's invariant), read by
+ * `zerosBelow`. The TS twin of assembly/lcs-bound.ts `lcsBounded` (the same checks, so the same
+ * numbers).
+ */
+export function lcsAtLeast(run: LcsRun, a: ArrayLike<number>, need: number): number {
+  const la = a.length;
+  run.start();
+  for (let from = 0; from < la; from += LCS_CHECK) {
+    const to = Math.min(la, from + LCS_CHECK);
+    run.feed(a, from, to);
+    const left = la - to;
+    if (left > 0 && left < run.lb) {
+      const bound = run.zerosBelow(run.lb - left) + left;
+      if (bound < need) return bound;
+    }
+  }
   return run.length();
 }
 
@@ -251,13 +288,17 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
       return zeros;
     },
     length() {
+      return this.zerosBelow(lb);
+    },
+    zerosBelow(j) {
       let zeros = 0;
-      for (let k = 0; k < blocks; k++) {
-        const bits = Math.min(LCS_WORD, lb - k * LCS_WORD);
+      for (let k = 0; k * LCS_WORD < j; k++) {
+        const bits = Math.min(LCS_WORD, j - k * LCS_WORD);
         zeros += popcount32(~v[k] & ((1 << bits) - 1));
       }
       return zeros;
     },
+    lb,
   };
 }
 
