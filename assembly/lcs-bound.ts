@@ -1,7 +1,7 @@
 // The LCS bound of citationStatus's suggestions (ts/evidence/suggest.ts, rule 4 of its header):
 // the length of the longest common subsequence of a candidate text and the cited text, by
-// Hyyrö's bit-parallel recurrence (difflib.ts `lcsFeed`, 64 positions of b per u64), or an
-// upper bound of it below `need` once the LCS cannot reach `need`. The TS twin is
+// Hyyrö's bit-parallel recurrence (difflib.ts `lcsFeed`, 64 positions of b per u64) when it is
+// ≥ `need`, else a number below `need`. The TS twin is
 // ts/match/sequence-match.ts `lcsAtLeast`; the same numbers (test/match/lcs-bound.test.ts).
 //
 // Memory: buffers reserved by lcsReserve (grown by doubling; the stub runtime never frees).
@@ -104,13 +104,18 @@ function zerosBelow(j: i32, vbits: usize): i32 {
 const CHECK: i32 = 256;
 
 /**
- * The LCS of A[0, la) and the prepared b, or, once it cannot reach `need`, a number below `need`
- * that bounds it: after a[0, i) is fed, with r = la − i < lb, LCS(a, b) ≤ LCS(a[0, i), b[0, lb − r))
- * + r, checked every CHECK characters (the proof is at the TS twin, `lcsAtLeast`; the zeros of V
- * among its first j bits are LCS(a[0, i), b[0, j)), so `zerosBelow(lb − r)` reads it).
+ * LCS(a, b) of a = A[0, la) and the prepared b when it is ≥ `need`, else a number below `need`:
+ * a[i] matches only b's positions j in [i − (la − need), i + (lb − need)] (the band every pair of
+ * a common subsequence of length ≥ need lies in), and once the banded LCS of a[0, i) and
+ * b[0, lb − r), plus r = la − i < lb, is below `need` (checked every CHECK characters) that bound
+ * is returned; min(la, lb) when need exceeds la or lb. Blocks of b outside the band are not
+ * visited (below it V is unchanged with no carry; above it V is still all ones and stays so).
+ * The proofs are at the TS twin, ts/match/sequence-match.ts `lcsAtLeast`.
  */
 export function lcsBounded(la: i32, need: i32): i32 {
   const blocks = preparedBlocks, lb = preparedLb, alphabet = preparedAlphabet;
+  if (need > la || need > lb) return min(la, lb);
+  const down = la - need, up = lb - need;
   lcsStart(blocks, VBITS);
   for (let from = 0; from < la; from += CHECK) {
     const to = min(la, from + CHECK);
@@ -118,18 +123,27 @@ export function lcsBounded(la: i32, need: i32): i32 {
       const c = load<i32>(A + (<usize>i << 2));
       if (<u32>c >= <u32>alphabet) continue; // matches nothing: V unchanged
       if (load<i32>(COUNT_B + (<usize>c << 2)) == 0) continue;
+      const jlo = max(0, i - down);
+      const jhi = min(lb - 1, i + up);
+      if (jlo > jhi) continue;
+      const k0 = jlo >> 6, k1 = jhi >> 6;
+      const loMask: u64 = ~(<u64>0) << <u64>(jlo & 63);
+      const hiMask: u64 = (jhi & 63) == 63 ? ~(<u64>0) : (<u64>1 << <u64>((jhi & 63) + 1)) - 1;
       const row = PEQ + ((<usize>c * <usize>blocks) << 3);
-      if (blocks == 1) {
-        const v = load<u64>(VBITS);
-        const pm = load<u64>(row);
-        store<u64>(VBITS, (v + (v & pm)) | (v & ~pm));
+      if (k0 == k1) {
+        const vp = VBITS + (<usize>k0 << 3);
+        const v = load<u64>(vp);
+        const pm = load<u64>(row + (<usize>k0 << 3)) & loMask & hiMask;
+        store<u64>(vp, (v + (v & pm)) | (v & ~pm));
         continue;
       }
       let carry: u64 = 0;
-      for (let k = 0; k < blocks; k++) {
+      for (let k = k0; k <= k1; k++) {
         const vp = VBITS + (<usize>k << 3);
         const v = load<u64>(vp);
-        const pm = load<u64>(row + (<usize>k << 3));
+        let pm = load<u64>(row + (<usize>k << 3));
+        if (k == k0) pm &= loMask;
+        if (k == k1) pm &= hiMask;
         const u = v & pm;
         const t = v + carry;
         const c1: u64 = <u64>(t < v);

@@ -20,9 +20,8 @@ export const LCS_BOUND_EXPORTS = ["lcsReserve", "lcsPrepare", "lcsBounded"] as c
 /** The LCS of candidates against a b, prepared once and kept while the same b is asked for. */
 export interface LcsBoundBinding {
   /**
-   * LCS(a, b) (ids; outside [0, alphabetSize) they match nothing), or a number below `need` that
-   * bounds it from above once it cannot reach `need` (ts/match/sequence-match.ts `lcsAtLeast`, the
-   * twin). b's masks are built when `b` (by identity) or `alphabetSize` differs from the last call's.
+   * LCS(a, b) (ids; outside [0, alphabetSize) they match nothing) when it is ≥ `need`, else a
+   * number below `need` (ts/match/sequence-match.ts `lcsAtLeast`, the twin). b's masks are built when `b` (by identity) or `alphabetSize` differs from the last call's.
    */
   atLeast(b: Int32Array, alphabetSize: number, a: Int32Array, need: number): number;
 }

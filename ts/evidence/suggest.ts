@@ -33,9 +33,10 @@
  *    least M whose score is ≥ minRatio (and ≥ the lowest of the best `max` once there are `max`;
  *    `leastMatches`), a fragment whose LCS is < `need` is skipped: its score is below that bar
  *    (equivalently 2·LCS/T < bar: `need` is the least integer with 2·need/T ≥ bar). The LCS
- *    is bit-parallel (ts/match/lcs-bound.ts: WASM, 64 positions a word, or the TS twin, 30), and
- *    stops once a bound of it is below `need` (`lcsAtLeast`, where the bound is proved), returning
- *    that bound: still < `need`, so the same skip. It is computed when both texts are at most
+ *    is bit-parallel (ts/match/lcs-bound.ts: WASM, 64 positions a word, or the TS twin, 30) and
+ *    answers only that question: the LCS when it is ≥ `need`, else a number below `need` (over the
+ *    diagonal band every common subsequence of length ≥ `need` lies in, stopped once a bound of it
+ *    is below `need`: `lcsAtLeast`, where both are proved), so the same skip. It is computed when both texts are at most
  *    LCS_TEXT_MAX code points (LCS_TEXT_MAX_WASM on WASM); longer ones go straight to 5.
  * 5. Early stop. The exact M is counted by difflib's recursion (`matchingCharactersLong`, the
  *    same M as `sequenceRatio`'s), told the least M that could still enter the answer (score ≥

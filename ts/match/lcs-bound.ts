@@ -1,8 +1,8 @@
 /**
  * The LCS bound of one text b against many candidates a, on the backend of the call: WASM
  * (assembly/lcs-bound.ts, 64 positions of b a word) or the TS reference (`lcsAtLeast` over
- * `createLcsRun`, 30 a word). Both return LCS(a, b), or the same number below `need` bounding it
- * once it cannot reach `need` (test/match/lcs-bound.test.ts runs both on the same inputs).
+ * `createLcsRun`, 30 a word). Both return LCS(a, b) when it is ≥ `need`, else the same number below
+ * `need` (test/match/lcs-bound.test.ts runs both on the same inputs).
  */
 import { lcsBoundBindingFor } from "../../bindings/lcs-bound.js";
 import { matchWasmFor } from "../../bindings/match.js";
@@ -12,7 +12,7 @@ import { createLcsRun, lcsAtLeast } from "./sequence-match.js";
 export interface LcsBound {
   /** Which implementation runs it. */
   readonly backend: "wasm" | "ts";
-  /** LCS(a, b), or a number below `need` that is ≥ it (once LCS(a, b) < `need` is sure). */
+  /** LCS(a, b) when it is ≥ `need`, else a number below `need` (`lcsAtLeast`). */
   atLeast(a: Int32Array, need: number): number;
 }
 
