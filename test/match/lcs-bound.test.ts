@@ -1,12 +1,14 @@
 // The LCS bound of citationStatus's suggestions (ts/match/lcs-bound.ts): the WASM kernel
 // (assembly/lcs-bound.ts) and the TS twin (`lcsAtLeast`) return the same number on the same inputs,
-// and that number is the textbook LCS when it is ≥ `need`, else an upper bound of it below `need` —
+// and that number is ≥ `need` exactly when the textbook LCS is, and then equals it —
 // on seeded random texts over small alphabets (edits of each other and unrelated), with b longer
 // than 64 (several words, carries), ids outside the alphabet in a and b, one b against many a
-// (its masks kept), b's changing between calls, and on real markdown sections.
+// (its masks kept), b's changing between calls, and on real markdown sections; and `matching`
+// (difflib's M, the kernel's DP on small pairs) against the TS DP.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createLcsBound, createLcsRun, lcsAtLeast } from "../../ts/match/index.js";
+import { matchingCharacters } from "../../ts/match/sequence-match.js";
 import { fragmentMarkdown, normalizeWhitespace } from "../../ts/evidence/index.js";
 import { depth } from "../depth.js";
 
@@ -69,6 +71,28 @@ describe("lcs-bound: the WASM kernel and the TS twin", () => {
       }
     }
     expect(early).toBeGreaterThan(0); // the band or the early stop answered below the LCS
+  });
+
+  it("`matching` gives difflib's M (b as seq1) on both backends: the kernel's DP on small pairs, matchingCharactersLong on the others", () => {
+    const rnd = random(11);
+    let small = 0;
+    for (let t = 0; t < depth(150, 1000); t++) {
+      const sigma = 1 + Math.floor(rnd() * 6);
+      const b = Int32Array.from(text(rnd, sigma, Math.floor(rnd() * (t % 4 === 0 ? 900 : 200))));
+      const a = Int32Array.from(t % 2 === 0 ? text(rnd, sigma, 0, [...b]) : text(rnd, sigma, Math.floor(rnd() * 300)));
+      const m = matchingCharacters(b, 0, b.length, a, a.length);
+      const wasm = createLcsBound(b, sigma, "wasm");
+      const ts = createLcsBound(b, sigma, "ts");
+      expect(wasm.matching(a, 0), `case ${t}`).toBe(m);
+      expect(ts.matching(a, 0), `case ${t}`).toBe(m);
+      // at need = M the count is exact; above it, a number below need (the contract of matchingCharactersLong)
+      expect(wasm.matching(a, m), `case ${t}`).toBe(m);
+      expect(ts.matching(a, m), `case ${t}`).toBe(m);
+      expect(wasm.matching(a, m + 1)).toBeLessThan(m + 1);
+      expect(ts.matching(a, m + 1)).toBeLessThan(m + 1);
+      if (a.length * b.length <= 128 * (a.length + b.length)) small++;
+    }
+    expect(small).toBeGreaterThan(0);
   });
 
   it("keeps each b's masks apart when calls for two b's interleave", () => {

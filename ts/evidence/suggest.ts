@@ -39,7 +39,8 @@
  *    is below `need`: `lcsAtLeast`, where both are proved), so the same skip. It is computed when both texts are at most
  *    LCS_TEXT_MAX code points (LCS_TEXT_MAX_WASM on WASM); longer ones go straight to 5.
  * 5. Early stop. The exact M is counted by difflib's recursion (`matchingCharactersLong`, the
- *    same M as `sequenceRatio`'s), told the least M that could still enter the answer (score ≥
+ *    same M as `sequenceRatio`'s; on WASM a small pair goes whole to the kernel's difflib DP, the
+ *    same M: ts/match/lcs-bound.ts `matching`), told the least M that could still enter the answer (score ≥
  *    minRatio, and ≥ the lowest of the best `max` once there are `max`); it stops once the blocks
  *    found plus, per part still to search, the shorter of its ranges fall below that, which bounds
  *    M from above. A fragment with score equal to the lowest of the best `max` is still scored in
@@ -56,7 +57,7 @@
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { createLcsBound, matchingCharactersLong, type LcsBound } from "../match/index.js";
+import { createLcsBound, type LcsBound } from "../match/index.js";
 
 /** A fragment as the index holds it: normalized text, code-point length, character counts. */
 interface Entry {
@@ -314,7 +315,7 @@ export function suggestFrom(
         if (lcs.atLeast(seq, need) < need) continue;
       }
       // the exact count (5. in the header) stops below `need`
-      const matches = matchingCharactersLong(wantSeq, seq, need);
+      const matches = lcs.matching(seq, need);
       if (matches < need) continue;
       score = (2 * matches) / total;
     }

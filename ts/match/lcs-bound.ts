@@ -7,13 +7,27 @@
 import { lcsBoundBindingFor } from "../../bindings/lcs-bound.js";
 import { matchWasmFor } from "../../bindings/match.js";
 import type { BackendRequest } from "../../bindings/wasm.js";
+import { seqBindingFor } from "../../bindings/sequence-match.js";
+import { matchingCharactersLong } from "./long-ratio.js";
 import { createLcsRun, lcsAtLeast } from "./sequence-match.js";
+
+/**
+ * Pairs with |a|·|b| ≤ this times |a| + |b| go to the WASM kernel's difflib (its dense DP, the one
+ * `matchingCharactersLong` runs on such pairs in TS: long-ratio.ts DP_FACTOR).
+ */
+const WASM_DP_FACTOR = 128;
 
 export interface LcsBound {
   /** Which implementation runs it. */
   readonly backend: "wasm" | "ts";
   /** LCS(a, b) when it is ≥ `need`, else a number below `need` (`lcsAtLeast`). */
   atLeast(a: Int32Array, need: number): number;
+  /**
+   * difflib's M of b (seq1) and `a` (seq2), `matchingCharactersLong(b, a, need)`'s contract: M, or a
+   * number below `need` once M cannot reach it. On WASM a small pair (|a|·|b| ≤ 128·(|a| + |b|)) is
+   * counted by the kernel's difflib (assembly/difflib.ts `matchingCharacters`, the same M in full).
+   */
+  matching(a: Int32Array, need: number): number;
 }
 
 /**
@@ -24,7 +38,17 @@ export function createLcsBound(b: Int32Array, alphabetSize: number, backend?: Ba
   const exports = matchWasmFor(backend);
   if (exports) {
     const binding = lcsBoundBindingFor(exports);
-    return { backend: "wasm", atLeast: (a, need) => binding.atLeast(b, alphabetSize, a, need) };
+    const seq = seqBindingFor(exports);
+    return {
+      backend: "wasm",
+      atLeast: (a, need) => binding.atLeast(b, alphabetSize, a, need),
+      matching(a, need) {
+        const total = b.length + a.length;
+        if (total === 0 || b.length * a.length > WASM_DP_FACTOR * total) return matchingCharactersLong(b, a, need);
+        // the kernel gives the ratio 2·M/total as a double: M is the integer nearest total·ratio/2
+        return Math.round((seq.ratio(b, a) * total) / 2);
+      },
+    };
   }
   let run: ReturnType<typeof createLcsRun> | null = null;
   return {
@@ -33,5 +57,6 @@ export function createLcsBound(b: Int32Array, alphabetSize: number, backend?: Ba
       run ??= createLcsRun(b, alphabetSize);
       return lcsAtLeast(run, a, need);
     },
+    matching: (a, need) => matchingCharactersLong(b, a, need),
   };
 }
