@@ -10,9 +10,10 @@
  *
  * The history: GROUNDWIRE_BENCH_HISTORY (a folder of vNNN.md versions, e.g. a held-out one), else
  * ../shared/data/markdown/system-design-primer (40 versions, 55,914 citations). The suggestion
- * code was tuned on the awesome history, and one threshold (LCS_TEXT_MAX in ts/evidence/suggest.ts)
- * was compared on both; for a history nothing was tuned on, point GROUNDWIRE_BENCH_HISTORY at one
- * (the shared data's held-back markdown history is outside ../shared).
+ * code was tuned on the awesome history, one threshold (LCS_TEXT_MAX in ts/evidence/suggest.ts)
+ * was compared on both, and LCS_TEXT_MAX_WASM on system-design-primer only; for a history nothing
+ * was tuned on, point GROUNDWIRE_BENCH_HISTORY at one (the shared data's held-back markdown history
+ * is outside ../shared).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { citationStatus, citeFragment, fragmentMarkdown, indexFragments, normalizeWhitespace, type Citation, type Fragment } from "../../ts/evidence/index.js";
 import { sequenceRatio } from "../../ts/match/index.js";
+import { setBackend } from "../../ts/index.js";
 import { depth, spread } from "../depth.js";
 
 const MARKDOWN = new URL("../../../shared/data/markdown/", import.meta.url);
@@ -78,6 +79,35 @@ describe("citation suggestions: the candidate index equals the linear scan", () 
         checked += compare(older, newer, {}, false, depth(8, 10), 2_000);
       }
       expect(checked, doc).toBeGreaterThan(0);
+    }
+  });
+
+  it.skipIf(!existsSync(MARKDOWN))("the same on the WASM and TS backends over whole version pairs, long sections included (on WASM the LCS bound also covers texts of 4,097–32,768 code points)", { timeout: 600_000 }, () => {
+    for (const doc of ["system-design-primer", "awesome"]) {
+      const dir = new URL(`${doc}/`, MARKDOWN);
+      const files = readdirSync(dir).filter((f) => /^v\d+\.md$/.test(f)).sort();
+      const pairs = spread(files.slice(1).map((f, i) => [files[i], f] as const), depth(2, 39));
+      let long = 0;
+      for (const [a, b] of pairs) {
+        const older = [...fragmentMarkdown(doc, readFileSync(new URL(a, dir), "utf8"))];
+        const newer = [...fragmentMarkdown(doc, readFileSync(new URL(b, dir), "utf8"))];
+        const run = (backend: "wasm" | "ts") => {
+          setBackend(backend);
+          try {
+            const ix = indexFragments(newer);
+            return older.map((f) => {
+              const r = citationStatus(citeFragment(f), ix);
+              return `${r.status} ${brief(r.candidates).join(" ")}`;
+            });
+          } finally {
+            setBackend("auto");
+          }
+        };
+        const wasm = run("wasm");
+        expect(run("ts"), `${doc} ${a} → ${b}`).toEqual(wasm);
+        long += older.filter((f, i) => f.text.length > 4096 && !wasm[i].startsWith("current") && !wasm[i].startsWith("moved")).length;
+      }
+      expect(long, doc).toBeGreaterThan(0);
     }
   });
 });

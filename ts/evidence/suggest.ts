@@ -29,33 +29,47 @@
  *    so far scores below all of them and cannot enter the answer (it would sort after them
  *    whatever its document order: its score is strictly lower), so the scan stops.
  * 4. LCS bound. The matching blocks lie in increasing order in both texts, so they form a common
- *    subsequence: M ≤ LCS(a, b), and score ≤ 2·LCS/T (same expression, same T). A fragment whose
- *    LCS bound is < minRatio, or (with `max` scored) < the lowest of the best `max`, is skipped.
- *    LCS is bit-parallel (ts/match/sequence-match.ts, |a|·⌈|b|/30⌉ word steps), computed when both
- *    texts are at most LCS_TEXT_MAX code points; longer ones go straight to 5.
+ *    subsequence: M ≤ LCS(a, b), and score ≤ 2·LCS/T (same expression, same T). With `need` the
+ *    least M whose score is ≥ minRatio (and ≥ the lowest of the best `max` once there are `max`;
+ *    `leastMatches`), a fragment whose LCS is < `need` is skipped: its score is below that bar
+ *    (equivalently 2·LCS/T < bar: `need` is the least integer with 2·need/T ≥ bar). The LCS
+ *    is bit-parallel (ts/match/lcs-bound.ts: WASM, 64 positions a word, or the TS twin, 30) and
+ *    answers only that question: the LCS when it is ≥ `need`, else a number below `need` (over the
+ *    diagonal band every common subsequence of length ≥ `need` lies in, stopped once a bound of it
+ *    is below `need`: `lcsAtLeast`, where both are proved), so the same skip. It is computed when both texts are at most
+ *    LCS_TEXT_MAX code points (LCS_TEXT_MAX_WASM on WASM); longer ones go straight to 5.
  * 5. Early stop. The exact M is counted by difflib's recursion (`matchingCharactersLong`, the
- *    same M as `sequenceRatio`'s), told the least M that could still enter the answer (score ≥
+ *    same M as `sequenceRatio`'s; on WASM a small pair goes whole to the kernel's difflib DP, the
+ *    same M: ts/match/lcs-bound.ts `matching`), told the least M that could still enter the answer (score ≥
  *    minRatio, and ≥ the lowest of the best `max` once there are `max`); it stops once the blocks
  *    found plus, per part still to search, the shorter of its ranges fall below that, which bounds
  *    M from above. A fragment with score equal to the lowest of the best `max` is still scored in
  *    full (it may enter by document order).
+ * Character counts are taken when an entry is first within a cited text's length range (the cited
+ * text's code points are interned first, so an id means one code point for every text of the
+ * version); that changes no number above.
  * Every fragment that can be in the answer is scored exactly, and the answer is sorted by the
  * same key as before, so the result is the linear scan's, fragment for fragment and score for
- * score (test/evidence/citation-suggest.test.ts compares them over real histories; test/match/long-ratio.test.ts
- * compares `matchingCharactersLong` with the DP and `lcsOf` with a textbook LCS).
+ * score (test/evidence/citation-suggest.test.ts compares them over real histories, and the WASM
+ * and TS backends, which differ in LCS_TEXT_MAX, over whole version pairs; test/match/long-ratio.test.ts
+ * compares `matchingCharactersLong` with the DP and `lcsOf` with a textbook LCS;
+ * test/match/lcs-bound.test.ts the LCS bound's two backends with each other and a textbook LCS).
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
 import { normalizeWhitespace } from "./text.js";
-import { createLcsRun, lcsOf, matchingCharactersLong, type LcsRun } from "../match/index.js";
+import { createLcsBound, type LcsBound } from "../match/index.js";
 
 /** A fragment as the index holds it: normalized text, code-point length, character counts. */
 interface Entry {
   fragment: Fragment;
   text: string;
   length: number;
-  /** Distinct code points of `text` (interned ids of the version) and their counts, side by side. */
-  ids: Int32Array;
-  counts: Int32Array;
+  /**
+   * Distinct code points of `text` (interned ids of the version) and their counts, side by side;
+   * null until the entry is first within a cited text's length range (most never are).
+   */
+  ids: Int32Array | null;
+  counts: Int32Array | null;
   /** `text` as interned ids, one per code point (kept for texts of at most SEQ_CACHE_MAX code points). */
   seq: Int32Array | null;
 }
@@ -63,13 +77,26 @@ interface Entry {
 /** Texts up to this many code points keep their id sequence in the index (longer ones are re-read when scored). */
 const SEQ_CACHE_MAX = 4096;
 /**
- * The LCS bound is computed when the cited text and the candidate have at most this many code
- * points (≤ 0.56 M word steps); longer pairs go straight to the exact count with its early stop,
- * which on the shared histories rejects long unrelated sections for less than the LCS costs
- * (whole-history CPU at 16384 / 4096 / 2048 / 1024: system-design-primer 16.3 / 10.3 / 12.2 /
- * 11.1 s, awesome 14.3 / 8.5 / 7.2 / 8.3 s, one noisy run each on a shared machine).
+ * The LCS bound is computed on the TS backend when the cited text and the candidate have at most
+ * this many code points (≤ 0.56 M word steps); longer pairs go straight to the exact count with
+ * its early stop, which on the shared histories rejects long unrelated sections for less than the
+ * LCS costs (whole-history CPU at 16384 / 4096 / 2048 / 1024: system-design-primer 16.3 / 10.3 /
+ * 12.2 / 11.1 s, awesome 14.3 / 8.5 / 7.2 / 8.3 s, one noisy run each on a shared machine).
  */
 const LCS_TEXT_MAX = 4096;
+/**
+ * The same limit on the WASM backend (≤ 16.8 M word steps of 64 positions): there the LCS rejects
+ * the long sections of the shared histories whose score is just below minRatio (11,000–20,000 code
+ * points, M within a few % of the bar) for less than the exact count spends to find M; past it, the
+ * long texts left are mostly versions of one section (the score near 1: the LCS rejects nothing)
+ * — system-design-primer, whole-history CPU at 16384 / 32768 / unlimited: 6.1 / 5.9 / 17.7 s,
+ * one noisy run each, before the lazy counts.
+ */
+const LCS_TEXT_MAX_WASM = 32768;
+
+function lcsTextMax(lcs: LcsBound): number {
+  return lcs.backend === "wasm" ? LCS_TEXT_MAX_WASM : LCS_TEXT_MAX;
+}
 
 /** The candidates of one kind (or of every kind: key ""), sorted by length then document order. */
 interface KindList {
@@ -79,38 +106,97 @@ interface KindList {
 
 /** The suggestion index of one version: entries per kind, built on first use. */
 export interface SuggestIndex {
+  /** Code point → interned id (ids 0, 1, 2, … in order of first use). */
   readonly alphabet: Map<number, number>;
+  /** The ids of code points below 128, -1 for none yet (the alphabet's fast path). */
+  readonly ascii: Int32Array;
   readonly byKind: Map<string, KindList>;
   readonly entries: Map<Fragment, Entry>;
+  /** Counts by id while one text is counted (zero between uses), grown with the alphabet. */
+  scratch: Int32Array;
 }
 
 export function createSuggestIndex(): SuggestIndex {
-  return { alphabet: new Map(), byKind: new Map(), entries: new Map() };
+  return { alphabet: new Map(), ascii: new Int32Array(128).fill(-1), byKind: new Map(), entries: new Map(), scratch: new Int32Array(256) };
+}
+
+/** The interned id of code point `cp` (a new one when the version has not met it). */
+function intern(ix: SuggestIndex, cp: number): number {
+  if (cp < 128) {
+    const id = ix.ascii[cp];
+    if (id >= 0) return id;
+  }
+  let id = ix.alphabet.get(cp);
+  if (id === undefined) {
+    ix.alphabet.set(cp, (id = ix.alphabet.size));
+    if (cp < 128) ix.ascii[cp] = id;
+  }
+  return id;
+}
+
+/** Code points of a string (a surrogate pair is one). */
+function codePointLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (u >= 0xd800 && u <= 0xdbff && i + 1 < text.length) {
+      const v = text.charCodeAt(i + 1);
+      if (v >= 0xdc00 && v <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 function entryOf(ix: SuggestIndex, f: Fragment): Entry {
   let e = ix.entries.get(f);
   if (e) return e;
   const text = normalizeWhitespace(f.text);
-  const counts = new Map<number, number>();
-  let length = 0;
-  for (const ch of text) {
-    length++;
-    const cp = ch.codePointAt(0)!;
-    let id = ix.alphabet.get(cp);
-    if (id === undefined) ix.alphabet.set(cp, (id = ix.alphabet.size));
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  const ids = new Int32Array(counts.size);
-  const cs = new Int32Array(counts.size);
-  let k = 0;
-  for (const [id, c] of counts) {
-    ids[k] = id;
-    cs[k++] = c;
-  }
-  e = { fragment: f, text, length, ids, counts: cs, seq: null };
+  e = { fragment: f, text, length: codePointLength(text), ids: null, counts: null, seq: null };
   ix.entries.set(f, e);
   return e;
+}
+
+/**
+ * Fill `e`'s interned ids and counts (and its id sequence when it is kept): one pass over the
+ * text. Returns the id sequence.
+ */
+function countEntry(ix: SuggestIndex, e: Entry): Int32Array {
+  const seq = new Int32Array(e.length);
+  const touched: number[] = [];
+  let scratch = ix.scratch;
+  let k = 0;
+  const text = e.text;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+      const v = text.charCodeAt(i + 1);
+      if (v >= 0xdc00 && v <= 0xdfff) {
+        cp = ((cp - 0xd800) << 10) + (v - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    const id = intern(ix, cp);
+    if (id >= scratch.length) {
+      const grown = new Int32Array(Math.max(2 * scratch.length, id + 1));
+      grown.set(scratch);
+      ix.scratch = scratch = grown;
+    }
+    if (scratch[id]++ === 0) touched.push(id);
+    seq[k++] = id;
+  }
+  const ids = Int32Array.from(touched);
+  const counts = new Int32Array(ids.length);
+  for (let j = 0; j < ids.length; j++) {
+    counts[j] = scratch[ids[j]];
+    scratch[ids[j]] = 0;
+  }
+  e.ids = ids;
+  e.counts = counts;
+  if (e.length <= SEQ_CACHE_MAX) e.seq = seq;
+  return seq;
 }
 
 function listOf(ix: SuggestIndex, fragments: readonly Fragment[], kind: FragmentKind | undefined): KindList {
@@ -126,19 +212,17 @@ function listOf(ix: SuggestIndex, fragments: readonly Fragment[], kind: Fragment
   return list;
 }
 
-/** The interned ids of `text` (-1 for a code point the version does not hold: it equals no id). */
+/** The interned ids of `text` (every code point interned: the cited text's own are ids of the version from then on). */
 function idsOf(ix: SuggestIndex, text: string, length: number): Int32Array {
   const out = new Int32Array(length);
   let k = 0;
-  for (const ch of text) out[k++] = ix.alphabet.get(ch.codePointAt(0)!) ?? -1;
+  for (const ch of text) out[k++] = intern(ix, ch.codePointAt(0)!);
   return out;
 }
 
 function seqOf(ix: SuggestIndex, e: Entry): Int32Array {
   if (e.seq) return e.seq;
-  const seq = idsOf(ix, e.text, e.length);
-  if (e.length <= SEQ_CACHE_MAX) e.seq = seq;
-  return seq;
+  return idsOf(ix, e.text, e.length);
 }
 
 /** The least integer M with (2·M)/total ≥ ratio, as the score is computed (total > 0). */
@@ -178,13 +262,13 @@ export function suggestFrom(
 ): Scored[] {
   const list = listOf(ix, fragments, kind);
   const want = normalizeWhitespace(citedText);
-  const wantCounts = new Int32Array(ix.alphabet.size + 1);
-  let lb = 0;
-  for (const ch of want) {
-    lb++;
-    const id = ix.alphabet.get(ch.codePointAt(0)!);
-    if (id !== undefined) wantCounts[id]++;
-  }
+  const lb = codePointLength(want);
+  // the cited text's code points are interned (ids of the version from then on): an entry counted
+  // later that holds one of them shares its id
+  const wantSeq = idsOf(ix, want, lb);
+  const wantCounts = new Int32Array(ix.alphabet.size);
+  for (let j = 0; j < lb; j++) wantCounts[wantSeq[j]]++;
+  const alphabetSize = ix.alphabet.size; // ids ≥ this are not in the cited text
   // the length range, rounded outwards (the exact bound is applied to each entry below)
   let from = 0, to = list.entries.length;
   if (minRatio > 0 && minRatio < 2) {
@@ -200,9 +284,11 @@ export function suggestFrom(
       continue;
     }
     if ((2 * Math.min(e.length, lb)) / total < minRatio) continue; // real_quick_ratio
+    if (!e.ids) countEntry(ix, e);
     let inter = 0;
-    const { ids, counts } = e;
+    const ids = e.ids!, counts = e.counts!;
     for (let j = 0; j < ids.length; j++) {
+      if (ids[j] >= alphabetSize) continue; // not in the cited text
       const w = wantCounts[ids[j]];
       inter += w < counts[j] ? w : counts[j];
     }
@@ -214,23 +300,22 @@ export function suggestFrom(
   const scored: Scored[] = [];
   // the best `max` scores so far, ascending (top[0] = the lowest of them)
   const top: number[] = [];
-  const wantSeq = open.length ? idsOf(ix, want, lb) : null;
-  let lcs: LcsRun | null = null;
+  let lcs: LcsBound | null = null;
   for (const { e, bound } of open) {
     if (top.length === max && bound < top[0]) break;
     const seq = seqOf(ix, e);
     const total = lb + e.length;
-    if (lb <= LCS_TEXT_MAX && e.length <= LCS_TEXT_MAX && total > 0) {
-      lcs ??= createLcsRun(wantSeq!, ix.alphabet.size);
-      // the LCS bound (4. in the header): below minRatio, or below all of the best `max`, it cannot enter
-      const lcsBound = (2 * lcsOf(lcs, seq)) / total;
-      if (lcsBound < minRatio || (top.length === max && lcsBound < top[0])) continue;
-    }
     let score = 1; // two empty texts: difflib's ratio is 1
     if (total > 0) {
-      // the least M that could enter the answer (5. in the header): the exact count stops below it
+      // the least M that could enter the answer: score ≥ minRatio, and ≥ the lowest of the best `max` once there are `max`
       const need = leastMatches(top.length === max && top[0] > minRatio ? top[0] : minRatio, total);
-      const matches = matchingCharactersLong(wantSeq!, seq, need);
+      lcs ??= createLcsBound(wantSeq, alphabetSize);
+      if (lb <= lcsTextMax(lcs) && e.length <= lcsTextMax(lcs)) {
+        // the LCS bound (4. in the header): below `need`, it cannot enter
+        if (lcs.atLeast(seq, need) < need) continue;
+      }
+      // the exact count (5. in the header) stops below `need`
+      const matches = lcs.matching(seq, need);
       if (matches < need) continue;
       score = (2 * matches) / total;
     }

@@ -9,8 +9,9 @@
  */
 export { words, normalize, wordCount, key, translateQuoteChars, type Word } from "./words.js";
 export { readerText, markupSafeSpan, markupRuns, linkTails, type MarkupRun, type SpanEdges } from "./markup.js";
-export { codePoints, matchingBlocks, createLcsRun, lcsOf, type MatchBlock, type LcsRun } from "./sequence-match.js";
+export { codePoints, matchingBlocks, createLcsRun, lcsOf, lcsAtLeast, type MatchBlock, type LcsRun } from "./sequence-match.js";
 export { longSequenceRatio, matchingCharactersLong } from "./long-ratio.js";
+export { createLcsBound, type LcsBound } from "./lcs-bound.js";
 export {
   MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError,
   fitsBestSpan, createQuoteMatcher, bestSpan, sequenceRatio,

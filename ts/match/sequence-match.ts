@@ -173,6 +173,19 @@ export interface LcsRun {
   feed(a: ArrayLike<number>, from: number, to: number): void;
   length(): number;
   /**
+   * `feed`, with a[i] matching only b's positions j in [i − down, i + up] (the band of
+   * `lcsAtLeast`); blocks of b outside the band are not visited. Why that is the recurrence over
+   * the banded matches: below the band's blocks the masks are 0 and the carry in is 0, so V is
+   * unchanged and carries nothing; above them no row has had a match yet (the band's upper edge
+   * only grows with i), so V is all ones there, and all ones plus a carry with a 0 mask stays all
+   * ones and passes the carry on, out of the top: nothing to do.
+   */
+  feedBand(a: ArrayLike<number>, from: number, to: number, down: number, up: number): void;
+  /** The LCS of everything fed since `start()` and b[0, j) (0 ≤ j ≤ |b|). */
+  zerosBelow(j: number): number;
+  /** |b|. */
+  readonly lb: number;
+  /**
    * The LCS of a sub-rectangle, a[aOff + alo, aOff + ahi) against b[blo, bhi) (it shares the
    * run's work space: read a fed run's `length` before calling it): Hyyrö's recurrence over only b's
    * blocks that meet [blo, bhi), with the position masks cut to the range. Why the cut is exact:
@@ -201,6 +214,49 @@ export function lcsOf(run: LcsRun, a: ArrayLike<number>): number {
   return run.length();
 }
 
+/** Characters fed between two checks of `lcsAtLeast`'s early stop (assembly/lcs-bound.ts CHECK: the same). */
+export const LCS_CHECK = 256;
+
+/**
+ * Whether LCS(a, b) of the run's b reaches `need`, and if so its value: the result is LCS(a, b)
+ * when that is ≥ `need`, else a number below `need`. Two savings, each exact for that contract:
+ *
+ * - The band. Every pair (i, j) of a common subsequence of length L ≥ need (the k-th of L pairs
+ *   has k − 1 pairs before it and L − k after it, in a and in b) satisfies
+ *   i − j ≤ (|a| − L) ≤ |a| − need and j − i ≤ |b| − L ≤ |b| − need. So the LCS over only the
+ *   matches with j in [i − (|a| − need), i + (|b| − need)] (`feedBand`) equals LCS(a, b) when that
+ *   is ≥ need, and is ≤ LCS(a, b) < need otherwise (fewer matches). When need exceeds |a| or |b|
+ *   no common subsequence reaches it: min(|a|, |b|) is returned.
+ * - The early stop, checked every LCS_CHECK characters of a: after a[0, i) is fed, with
+ *   r = |a| − i < |b| and j* = |b| − r, the (banded) LCS is ≤ L(j*) + r, L(j) the LCS of a[0, i)
+ *   and b[0, j). Why: a common subsequence splits at a's position i into one of a[0, i) and
+ *   b[0, j) and one of a[i, |a|) and b[j, |b|), for some j, so the LCS ≤ max_j L(j) + min(r, |b| − j).
+ *   For j ≤ j*: L(j) ≤ L(j*) (L grows with j) and min ≤ r. For j > j*: L(j) ≤ L(j*) + (j − j*)
+ *   (each character of b adds at most 1) and |b| − j = r − (j − j*). Both are ≤ L(j*) + r (the
+ *   argument holds for any set of allowed matches, the band's too). L(j) is the number of zero
+ *   bits among V's first j (Hyyrö's invariant), read by `zerosBelow`. Once that bound is below
+ *   `need`, it is returned.
+ *
+ * The TS twin of assembly/lcs-bound.ts `lcsBounded` (the same band and checks, so the same numbers).
+ */
+export function lcsAtLeast(run: LcsRun, a: ArrayLike<number>, need: number): number {
+  const la = a.length;
+  const lb = run.lb;
+  if (need > la || need > lb) return Math.min(la, lb);
+  const down = la - need, up = lb - need;
+  run.start();
+  for (let from = 0; from < la; from += LCS_CHECK) {
+    const to = Math.min(la, from + LCS_CHECK);
+    run.feedBand(a, from, to, down, up);
+    const left = la - to;
+    if (left > 0 && left < lb) {
+      const bound = run.zerosBelow(lb - left) + left;
+      if (bound < need) return bound;
+    }
+  }
+  return run.length();
+}
+
 export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun {
   const lb = b.length;
   const blocks = Math.max(1, Math.ceil(lb / LCS_WORD));
@@ -220,6 +276,31 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
           if (pm === 0 && carry === 0) continue; // V unchanged in this block
           // vk, vk & pm < 2^30 and carry ≤ 1: the sum stays below 2^31, an int32
           const sum = vk + (vk & pm) + carry;
+          carry = sum >>> LCS_WORD;
+          v[k] = (sum & LCS_MASK) | (vk & ~pm);
+        }
+      }
+    },
+    feedBand(a, from, to, down, up) {
+      for (let i = from; i < to; i++) {
+        if (!(a[i] >= 0 && a[i] < alphabetSize)) continue; // matches nothing: V unchanged
+        const jlo = Math.max(0, i - down);
+        const jhi = Math.min(lb - 1, i + up);
+        if (jlo > jhi) continue;
+        const k0 = Math.floor(jlo / LCS_WORD);
+        const k1 = Math.floor(jhi / LCS_WORD);
+        const loMask = (LCS_MASK << (jlo - k0 * LCS_WORD)) & LCS_MASK;
+        const top = jhi - k1 * LCS_WORD + 1; // 1..LCS_WORD bits of block k1 in the band
+        const hiMask = top >= LCS_WORD ? LCS_MASK : (1 << top) - 1;
+        const row = a[i] * blocks;
+        let carry = 0;
+        for (let k = k0; k <= k1; k++) {
+          const vk = v[k];
+          let pm = peq[row + k];
+          if (k === k0) pm &= loMask;
+          if (k === k1) pm &= hiMask;
+          if (pm === 0 && carry === 0) continue; // V unchanged in this block
+          const sum = vk + (vk & pm) + carry; // < 2^31, as in feed
           carry = sum >>> LCS_WORD;
           v[k] = (sum & LCS_MASK) | (vk & ~pm);
         }
@@ -251,13 +332,17 @@ export function createLcsRun(b: ArrayLike<number>, alphabetSize: number): LcsRun
       return zeros;
     },
     length() {
+      return this.zerosBelow(lb);
+    },
+    zerosBelow(j) {
       let zeros = 0;
-      for (let k = 0; k < blocks; k++) {
-        const bits = Math.min(LCS_WORD, lb - k * LCS_WORD);
+      for (let k = 0; k * LCS_WORD < j; k++) {
+        const bits = Math.min(LCS_WORD, j - k * LCS_WORD);
         zeros += popcount32(~v[k] & ((1 << bits) - 1));
       }
       return zeros;
     },
+    lb,
   };
 }
 
