@@ -4,4 +4,3 @@
 // memory). Each kernel lives in its own file; bindings/ types the exports it uses.
 export * from "./sequence-match";
 export * from "./quote-index/index";
-export * from "./lcs-bound";

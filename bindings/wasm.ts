@@ -1,8 +1,8 @@
 /**
  * Loads groundwire's WebAssembly modules, the same way in Node and in a browser. There is one
  * module per kernel family (scripts/build-wasm.mjs: match = bestSpan + the quote index,
- * closure, listing), each inlined as a hex string in its own generated file and defined by its
- * binding (bindings/match.ts, closure.ts, listing.ts) with {@link wasmModule}, so a bundler
+ * closure, listing, suggest = citationStatus's LCS bound), each inlined as a hex string in its own
+ * generated file and defined by its binding (bindings/match.ts, closure.ts, listing.ts, suggest.ts) with {@link wasmModule}, so a bundler
  * keeps only the modules a page calls. No fs, no fetch, no import.meta.url: bundlers need no
  * plugin (hash-wasm does the same). Nothing runs at import (no top-level await: workerd
  * refuses it): a module's first call compiles it synchronously, or, where the runtime
@@ -26,7 +26,7 @@ export type WasmExports = Record<string, unknown> & { memory: WebAssembly.Memory
 
 /** One inlined module, compiled at its first use (see the file comment). */
 export interface WasmModule {
-  /** The name scripts/build-wasm.mjs gave it (match, closure, listing). */
+  /** The name scripts/build-wasm.mjs gave it (match, closure, listing, suggest). */
   readonly name: string;
   /**
    * The exports when the WASM backend is to be used for this call, else null (run TS).

@@ -15,11 +15,12 @@
 import { writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import asc from "assemblyscript/asc";
 
-/** name → entry file. Keep in step with bindings/match.ts, closure.ts, listing.ts and docs/package.md. */
+/** name → entry file. Keep in step with bindings/match.ts, closure.ts, listing.ts, suggest.ts and docs/package.md. */
 export const MODULES = {
   match: "assembly/match.ts", // sequence-match (bestSpan) + quote-index (the index, locate, bestSpan's pre-pass)
   closure: "assembly/closure.ts",
   listing: "assembly/listing.ts",
+  suggest: "assembly/suggest.ts", // the LCS bound + difflib's ratio of citationStatus's suggestions
 };
 
 const root = new URL("../", import.meta.url);

@@ -183,10 +183,10 @@ describe.skipIf(unavailable("workerd"))("workerd (npm workerd): WebAssembly comp
       // ready() settles (both compiles refused) and the reason becomes final
       const ready = await ask(name, "?ready");
       expect(ready.values).toEqual(node.values);
-      // the reason of the bundle's first module (match, closure or listing: all are refused alike)
+      // the reason of the bundle's first module (match, closure, listing or suggest: all are refused alike)
       const reasonOf = (m: string) => `WebAssembly module ${m} failed to load: WebAssembly.compile(): ${REFUSED} (synchronously: WebAssembly.Module(): ${REFUSED})`;
       expect({ ...ready.env.backend, reason: null }).toEqual({ requested: "auto", active: "ts", reason: null });
-      expect(["match", "closure", "listing"].map(reasonOf)).toContain(ready.env.backend.reason);
+      expect(["match", "closure", "listing", "suggest"].map(reasonOf)).toContain(ready.env.backend.reason);
       expect(ready.env.sha256).toBe("@noble/hashes");
     });
   }

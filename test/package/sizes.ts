@@ -40,7 +40,7 @@ export const PAGES: Record<string, string> = {
  * The WASM modules each page carries (bindings/wasm-<name>.generated.js in its files): bestSpan
  * calls the match module only, the fingerprint none (its listing is TS there), a graph's
  * fingerprint and the triple index the listing module, the SPARQL check the closure module,
- * the moot bestSpan's.
+ * citationStatus the suggest module (its suggestions' LCS bound), the moot bestSpan's.
  */
 export const WASM_MODULES: Record<string, string[]> = {
   "bestSpan only": ["match"],
@@ -49,9 +49,9 @@ export const WASM_MODULES: Record<string, string[]> = {
   "triple index + critique": ["listing"],
   "kernel (SPARQL check)": ["closure"],
   "MemDSL render": [],
-  "evidence (markdown fragments)": [],
+  "evidence (markdown fragments)": ["suggest"],
   "moot (in-browser)": ["match"],
-  "everything": ["closure", "listing", "match"],
+  "everything": ["closure", "listing", "match", "suggest"],
 };
 
 /** The WASM modules among a page's inputs, sorted by name. */

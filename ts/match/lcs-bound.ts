@@ -1,11 +1,11 @@
 /**
  * The LCS bound of one text b against many candidates a, on the backend of the call: WASM
- * (assembly/lcs-bound.ts, 64 positions of b a word) or the TS reference (`lcsAtLeast` over
+ * (assembly/lcs-bound.ts in the suggest module, 64 positions of b a word) or the TS reference (`lcsAtLeast` over
  * `createLcsRun`, 30 a word). Both return LCS(a, b) when it is ≥ `need`, else the same number below
  * `need` (test/match/lcs-bound.test.ts runs both on the same inputs).
  */
 import { lcsBoundBindingFor } from "../../bindings/lcs-bound.js";
-import { matchWasmFor } from "../../bindings/match.js";
+import { suggestWasmFor } from "../../bindings/suggest.js";
 import type { BackendRequest } from "../../bindings/wasm.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { matchingCharactersLong } from "./long-ratio.js";
@@ -35,7 +35,7 @@ export interface LcsBound {
  * holds one b's masks at a time, rebuilt when a call brings another b.
  */
 export function createLcsBound(b: Int32Array, alphabetSize: number, backend?: BackendRequest): LcsBound {
-  const exports = matchWasmFor(backend);
+  const exports = suggestWasmFor(backend);
   if (exports) {
     const binding = lcsBoundBindingFor(exports);
     const seq = seqBindingFor(exports);
