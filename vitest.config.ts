@@ -40,7 +40,7 @@ export default defineConfig({
     pool: "forks",
     // The quick run's files mostly wait on processes they start (the CLI, servers, Chromium, the
     // engines), so three workers keep two cores busy; the deep run's sweeps compute, so two
-    // (npm test on an idle 2-core machine: 3 workers 279 s, 2 workers 348 s, same tests).
+    // (npm test on an idle 2-core machine, same tests: 3 workers 279 s and 299 s, 2 workers 323 s).
     maxWorkers: deep ? 2 : 3,
     // Files share a worker's loaded modules (the ts/ sources, the WASM core, the parsers) instead of
     // loading them afresh in a new process each: a third less CPU over the suite. No suite changes
