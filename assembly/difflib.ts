@@ -225,6 +225,30 @@ export function matchingCharactersSparse(a: usize, la: i32, lb: i32, posStart: u
 // `matchingCharactersAbove`), and the first block of a window from its source's rows of runs.
 
 /**
+ * One character's step of Hyyrö's recurrence over blocks k0..k1 of V (u64 words at `vbits`):
+ * `row` holds the character's match masks, `loMask` cuts block k0 below and `hiMask` block k1
+ * above (V keeps its bits outside them, and no carry crosses in). Used by `lcsRange` and by
+ * lcs-bound.ts `lcsBounded`.
+ */
+@inline
+export function lcsStepBlocks(row: usize, vbits: usize, k0: i32, k1: i32, loMask: u64, hiMask: u64): void {
+  let carry: u64 = 0;
+  for (let k = k0; k <= k1; k++) {
+    const vp = vbits + (<usize>k << 3);
+    const v = load<u64>(vp);
+    let pm = load<u64>(row + (<usize>k << 3));
+    if (k == k0) pm &= loMask;
+    if (k == k1) pm &= hiMask;
+    const u = v & pm;
+    const t = v + carry;
+    const c1: u64 = <u64>(t < v);
+    const x = t + u;
+    carry = c1 | <u64>(x < t);
+    store<u64>(vp, x | (v & ~pm));
+  }
+}
+
+/**
  * LCS of a[alo, ahi) (ids at `a`) and the quote's b[blo, bhi): Hyyrö's recurrence over only the
  * blocks of `peq` that meet [blo, bhi), masks cut to the range (below blo V stays ones and carries
  * nothing up; above bhi nothing reaches down). `vbits`: work space of `blocks` u64.
@@ -241,20 +265,7 @@ export function lcsRange(a: usize, alo: i32, ahi: i32, blo: i32, bhi: i32, block
     const c = load<i32>(a + (<usize>i << 2));
     if (load<i32>(countB + (<usize>c << 2)) == 0) continue; // not in the quote: V unchanged
     const row = peq + ((<usize>c * <usize>blocks) << 3);
-    let carry: u64 = 0;
-    for (let k = k0; k <= k1; k++) {
-      const vp = vbits + (<usize>k << 3);
-      const v = load<u64>(vp);
-      let pm = load<u64>(row + (<usize>k << 3));
-      if (k == k0) pm &= loMask;
-      if (k == k1) pm &= hiMask;
-      const u = v & pm;
-      const t = v + carry;
-      const c1: u64 = <u64>(t < v);
-      const x = t + u;
-      carry = c1 | <u64>(x < t);
-      store<u64>(vp, x | (v & ~pm));
-    }
+    lcsStepBlocks(row, vbits, k0, k1, loMask, hiMask);
   }
   let zeros = 0;
   for (let k = k0; k <= k1; k++) {

@@ -9,7 +9,7 @@
 //   text's ids), [2] A: i32 x capA (a candidate's ids); private: COUNT_B (i32 per id), PEQ (u64 x
 //   alphabet x blocks), VBITS (u64 x blocks).
 
-import { lcsStart } from "./difflib";
+import { lcsStart, lcsStepBlocks } from "./difflib";
 
 const TABLE: usize = memory.data(4 * 4);
 
@@ -137,20 +137,7 @@ export function lcsBounded(la: i32, need: i32): i32 {
         store<u64>(vp, (v + (v & pm)) | (v & ~pm));
         continue;
       }
-      let carry: u64 = 0;
-      for (let k = k0; k <= k1; k++) {
-        const vp = VBITS + (<usize>k << 3);
-        const v = load<u64>(vp);
-        let pm = load<u64>(row + (<usize>k << 3));
-        if (k == k0) pm &= loMask;
-        if (k == k1) pm &= hiMask;
-        const u = v & pm;
-        const t = v + carry;
-        const c1: u64 = <u64>(t < v);
-        const x = t + u;
-        carry = c1 | <u64>(x < t);
-        store<u64>(vp, x | (v & ~pm));
-      }
+      lcsStepBlocks(row, VBITS, k0, k1, loMask, hiMask);
     }
     const left = la - to;
     if (left > 0 && left < lb) {
