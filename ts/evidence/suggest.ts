@@ -70,12 +70,25 @@ interface Entry {
    */
   ids: Int32Array | null;
   counts: Int32Array | null;
-  /** `text` as interned ids, one per code point (kept for texts of at most SEQ_CACHE_MAX code points). */
+  /** `text` as interned ids, one per code point (kept while the index holds at most SEQ_CACHE_BUDGET of them). */
   seq: Int32Array | null;
 }
 
-/** Texts up to this many code points keep their id sequence in the index (longer ones are re-read when scored). */
-const SEQ_CACHE_MAX = 4096;
+/**
+ * The id sequences the index keeps, in code points (4 bytes each: 16 MiB): an entry counted while
+ * the index holds fewer keeps its sequence; later ones are decoded again each time they are scored.
+ */
+const SEQ_CACHE_BUDGET = 1 << 22;
+/**
+ * A candidate whose multiset bound (quick_ratio) is at least this goes straight to the exact count
+ * (5. in the header), without the LCS bound (4.): the LCS bound only saves work when it rejects,
+ * and pairs whose characters agree this closely are nearly always near-copies, where it rejects
+ * nothing and costs more than the exact count (difflib's blocks are long). Which path runs changes
+ * no result: both skip only what cannot enter the answer. On both shared histories no pair with a
+ * quick_ratio ≥ 0.91 was rejected by the LCS bound (system-design-primer: 308 pairs ≥ 0.95, all
+ * scored ≥ 0.6, their LCS bounds 0.39 s of the 2.7 s whole-history run).
+ */
+const LCS_SKIP_QUICK_RATIO = 0.95;
 /**
  * The LCS bound is computed on the TS backend when the cited text and the candidate have at most
  * this many code points (≤ 0.56 M word steps); longer pairs go straight to the exact count with
@@ -114,10 +127,12 @@ export interface SuggestIndex {
   readonly entries: Map<Fragment, Entry>;
   /** Counts by id while one text is counted (zero between uses), grown with the alphabet. */
   scratch: Int32Array;
+  /** Code points of the id sequences kept in entries (at most SEQ_CACHE_BUDGET). */
+  seqKept: number;
 }
 
 export function createSuggestIndex(): SuggestIndex {
-  return { alphabet: new Map(), ascii: new Int32Array(128).fill(-1), byKind: new Map(), entries: new Map(), scratch: new Int32Array(256) };
+  return { alphabet: new Map(), ascii: new Int32Array(128).fill(-1), byKind: new Map(), entries: new Map(), scratch: new Int32Array(256), seqKept: 0 };
 }
 
 /** The interned id of code point `cp` (a new one when the version has not met it). */
@@ -195,7 +210,10 @@ function countEntry(ix: SuggestIndex, e: Entry): Int32Array {
   }
   e.ids = ids;
   e.counts = counts;
-  if (e.length <= SEQ_CACHE_MAX) e.seq = seq;
+  if (ix.seqKept + e.length <= SEQ_CACHE_BUDGET) {
+    e.seq = seq;
+    ix.seqKept += e.length;
+  }
   return seq;
 }
 
@@ -310,7 +328,7 @@ export function suggestFrom(
       // the least M that could enter the answer: score ≥ minRatio, and ≥ the lowest of the best `max` once there are `max`
       const need = leastMatches(top.length === max && top[0] > minRatio ? top[0] : minRatio, total);
       lcs ??= createLcsBound(wantSeq, alphabetSize);
-      if (lb <= lcsTextMax(lcs) && e.length <= lcsTextMax(lcs)) {
+      if (bound < LCS_SKIP_QUICK_RATIO && lb <= lcsTextMax(lcs) && e.length <= lcsTextMax(lcs)) {
         // the LCS bound (4. in the header): below `need`, it cannot enter
         if (lcs.atLeast(seq, need) < need) continue;
       }

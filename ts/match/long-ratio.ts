@@ -268,6 +268,17 @@ function longestSampled(
 /** Sampled s-grams are tried down to this s (runs of 2·s − 1); shorter blocks go to the automaton. */
 const SAMPLE_MIN = 24;
 
+/**
+ * The DP rows the calls share (`longestMatch` clears what it reads first), grown to the longest `b`
+ * seen: a call allocates nothing for them (a 100,000-character pair had spent ~1 MB a call).
+ */
+let sharedScratch: MatchScratch | null = null;
+
+function dpScratch(lb: number): MatchScratch {
+  if (!sharedScratch || sharedScratch.prev.length < lb + 1) sharedScratch = createMatchScratch(Math.max(lb, 1024), 0);
+  return sharedScratch;
+}
+
 /** The automaton the calls share (grown to the longest `b` seen, up to SHARED_MAX elements, ~8 MB; one call runs at a time). */
 let shared: Automaton | null = null;
 const SHARED_MAX = 1 << 16;
@@ -285,7 +296,6 @@ export function matchingCharactersLong(
 ): number {
   const la = a.length;
   const lb = b.length;
-  const scratch: MatchScratch = createMatchScratch(lb, la + lb);
   let automaton: Automaton | null = null;
   // sub-problems: alo, ahi, blo, bhi, and a bound of their longest block (the parent's: a
   // sub-problem's ranges lie inside its parent's, so its blocks are no longer)
@@ -299,7 +309,7 @@ export function matchingCharactersLong(
     const na = ahi - alo, nb = bhi - blo;
     pending -= Math.min(na, nb);
     let block: MatchBlock | null = null;
-    if (na * nb <= dpFactor * (na + nb)) block = longestMatch(a, 0, alo, ahi, b, blo, bhi, scratch);
+    if (na * nb <= dpFactor * (na + nb)) block = longestMatch(a, 0, alo, ahi, b, blo, bhi, dpScratch(lb));
     else {
       // long blocks first by sampled s-grams (s halving from the largest that could fit), then the automaton
       for (let s = Math.floor((Math.min(cap, na, nb) + 1) / 2); s >= sampleMin && !block; s = Math.floor(s / 2)) {
