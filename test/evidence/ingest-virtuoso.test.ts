@@ -102,9 +102,8 @@ describe.skipIf(!GSP)("ingestToGraphStore into Virtuoso (Graph Store Protocol PU
     expect(await readBack(s1.artifactIri)).toEqual(before);
   });
 
-  it("groundwire slice FILE --graph-store URL: the same write from the command line; violations or a refusing store exit 1", async () => {
-    const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
-    if (!existsSync(cli)) return;
+  const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+  it.skipIf(!existsSync(cli))("groundwire slice FILE --graph-store URL (dist/cli.js; run `npm run build` first): the same write from the command line; violations or a refusing store exit 1", async () => {
     const artifact = `remote-ingest/cli-${process.pid}-${Date.now()}.md`;
     const run = (...args: string[]) => spawnSync(process.execPath, [cli, "slice", fileURLToPath(new URL("awesome-v001.md", FIXTURES)), "--artifact", artifact, ...args], { encoding: "utf8" });
     const ok = run("--graph-store", GSP!);
