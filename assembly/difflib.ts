@@ -82,13 +82,14 @@ export function matchingCharacters(a: usize, la: i32, b: usize, lb: i32, rowPrev
 export function lcsLength(a: usize, la: i32, lb: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
   lcsStart(blocks, vbits);
   lcsFeed(a, 0, la, blocks, peq, countB, vbits);
-  return lcsZeros(lb, blocks, vbits);
+  return lcsZeros(lb, vbits);
 }
 
 /**
  * `lcsLength` in steps, for the LCS of every prefix of a run of text: `lcsStart` sets V to all
- * ones, `lcsFeed` advances it over a[from, to) (ids are read at `chars`), `lcsZeros` reads the LCS
- * of everything fed since `lcsStart` and the quote (the zero bits of V among the quote's lb).
+ * ones, `lcsFeed` advances it over a[from, to) (ids are read at `chars`), `lcsZeros(j)` reads the
+ * LCS of everything fed since `lcsStart` and the quote's first j positions (the zero bits among V's
+ * first j; j = lb: the whole quote). The suggest module's LCS bound reads it at other j too.
  * The same recurrence as `lcsLength`, so fed the same characters it gives the same length.
  */
 export function lcsStart(blocks: i32, vbits: usize): void {
@@ -121,11 +122,11 @@ export function lcsFeed(chars: usize, from: i32, to: i32, blocks: i32, peq: usiz
   }
 }
 
-export function lcsZeros(lb: i32, blocks: i32, vbits: usize): i32 {
+export function lcsZeros(j: i32, vbits: usize): i32 {
   let zeros = 0;
-  for (let k = 0; k < blocks; k++) {
+  for (let k = 0; k << 6 < j; k++) {
     let v = load<u64>(vbits + (<usize>k << 3));
-    const bits = min(64, lb - (k << 6));
+    const bits = j - (k << 6);
     if (bits < 64) v |= ~(<u64>0) << <u64>bits;
     zeros += <i32>popcnt(~v);
   }

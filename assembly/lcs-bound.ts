@@ -9,7 +9,7 @@
 //   text's ids), [2] A: i32 x capA (a candidate's ids); private: COUNT_B (i32 per id), PEQ (u64 x
 //   alphabet x blocks), VBITS (u64 x blocks).
 
-import { lcsStart, lcsStepBlocks } from "./difflib";
+import { lcsStart, lcsStepBlocks, lcsZeros } from "./difflib";
 
 const TABLE: usize = memory.data(4 * 4);
 
@@ -88,18 +88,6 @@ export function lcsPrepare(lb: i32, alphabet: i32): void {
   preparedAlphabet = alphabet;
 }
 
-/** LCS(a[0, i), b[0, j)) after a[0, i) was fed: the zero bits among V's first j (0 ≤ j ≤ lb). */
-function zerosBelow(j: i32, vbits: usize): i32 {
-  let zeros = 0;
-  for (let k = 0; k << 6 < j; k++) {
-    let v = load<u64>(vbits + (<usize>k << 3));
-    const bits = j - (k << 6);
-    if (bits < 64) v |= ~(<u64>0) << <u64>bits;
-    zeros += <i32>popcnt(~v);
-  }
-  return zeros;
-}
-
 /** Characters of a fed between two checks of the early stop. */
 const CHECK: i32 = 256;
 
@@ -141,9 +129,9 @@ export function lcsBounded(la: i32, need: i32): i32 {
     }
     const left = la - to;
     if (left > 0 && left < lb) {
-      const bound = zerosBelow(lb - left, VBITS) + left;
+      const bound = lcsZeros(lb - left, VBITS) + left;
       if (bound < need) return bound;
     }
   }
-  return zerosBelow(lb, VBITS);
+  return lcsZeros(lb, VBITS);
 }

@@ -266,7 +266,7 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
         from = end;
         if (size < lo) continue;
         const l = words64 > 3
-          ? lcsZeros(lb, words64, VBITS)
+          ? lcsZeros(lb, VBITS)
           : <i32>(popcnt(~(v0 | mask0)) + (words64 > 1 ? popcnt(~(v1 | mask1)) : 0) + (words64 > 2 ? popcnt(~(v2 | mask2)) : 0));
         const bucket = <i32>(<f64>(2 * l) / <f64>(end - start + lb) * <f64>BUCKETS);
         store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2), bucket);
