@@ -279,7 +279,7 @@ function dpScratch(lb: number): MatchScratch {
   return sharedScratch;
 }
 
-/** The automaton the calls share (grown to the longest `b` seen, up to SHARED_MAX elements, ~8 MB; one call runs at a time). */
+/** The automaton the calls share (grown to the longest range of `b` built over, up to SHARED_MAX elements, ~8 MB; one call runs at a time). */
 let shared: Automaton | null = null;
 const SHARED_MAX = 1 << 16;
 
@@ -318,10 +318,12 @@ export function matchingCharactersLong(
       if (block === GAVE_UP) block = null; // too many equal s-grams (repeats): the automaton
     }
     if (!block) {
-      if (!automaton) {
-        if (lb > SHARED_MAX) automaton = new Automaton(lb);
+      // sized to this sub-problem's range of b, which is all it builds over (a long b's first
+      // sub-problems usually find their block by sampling; the automaton's are far shorter)
+      if (!automaton || automaton.capacity < nb) {
+        if (nb > SHARED_MAX) automaton = new Automaton(nb);
         else {
-          if (!shared || shared.capacity < lb) shared = new Automaton(Math.max(lb, 1024));
+          if (!shared || shared.capacity < nb) shared = new Automaton(Math.max(nb, 1024));
           automaton = shared;
         }
       }
