@@ -36,8 +36,9 @@
  *    is bit-parallel (ts/match/lcs-bound.ts: WASM, 64 positions a word, or the TS twin, 30) and
  *    answers only that question: the LCS when it is ≥ `need`, else a number below `need` (over the
  *    diagonal band every common subsequence of length ≥ `need` lies in, stopped once a bound of it
- *    is below `need`: `lcsAtLeast`, where both are proved), so the same skip. It is computed when both texts are at most
- *    LCS_TEXT_MAX code points (LCS_TEXT_MAX_WASM on WASM); longer ones go straight to 5.
+ *    is below `need`: `lcsAtLeast`, where both are proved), so the same skip. It is computed when both texts are at
+ *    most LCS_TEXT_MAX code points (LCS_TEXT_MAX_WASM on WASM) and the quick_ratio is below
+ *    LCS_SKIP_QUICK_RATIO (near-copies, which it does not reject); the others go straight to 5.
  * 5. Early stop. The exact M is counted by difflib's recursion (`matchingCharactersLong`, the
  *    same M as `sequenceRatio`'s; on WASM a small pair goes whole to the kernel's difflib DP, the
  *    same M: ts/match/lcs-bound.ts `matching`), told the least M that could still enter the answer (score ≥
