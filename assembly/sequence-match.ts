@@ -9,14 +9,17 @@
 // expression as the TS backend, so results are bit-identical.
 //
 // The scan, as the TS twin's (ts/match/best-span.ts `scanTs`, where the proof is):
-// a bounds pass gives every window the length L of its longest common
-// subsequence with the quote (bit-parallel, Hyyrö 2004, 64 quote characters per
-// u64; one run per start word, read after each word, so the five window sizes
-// at a start share it), which bounds M since difflib's matching blocks form a
-// common subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096. Then
+// a bounds pass gives every window an upper bound L of the length of its longest
+// common subsequence with the quote (bit-parallel, Hyyrö 2004, 64 quote characters
+// per u64): one run per group of ANCHOR start words, over the group's longest text,
+// read after each word (every window of the group lies inside that text); a window's
+// own L comes from one run per start word, its five sizes sharing it, when a batch
+// first reaches it. L bounds M since difflib's matching blocks form a common
+// subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096. Then
 // best first, in batches of buckets from the top: a window gets its exact ratio
 // unless its bucket cannot reach the best so far (and gives it up midway once the blocks found
-// plus the LCS of every range still to split cannot reach it), a whole source is passed over
+// plus the LCS of every range still to split cannot reach it: each range's LCS and longest
+// block kept in a memo per quote, difflib.ts `memoEntry`), a whole source is passed over
 // when its largest bucket is below the batch or cannot reach it, and the scan
 // stops once every window left has a bound below the best (never changes the
 // result, only the time; ties go to the first window in the contract's order).
@@ -35,9 +38,10 @@
 //   [6] QUOTE_META   i32 x 3*quotes        per quote: offset, length, words
 //   [7] RESULTS      i32 x 3*quotes        per quote: source, first word, size (-1 = none)
 //   [8] RATIOS       f64 x quotes
-//   [9..] private work space (counts, DP rows, stack of 32-byte ranges, bit masks, one i32 per window, one f64 per source)
+//   [9..] private work space (counts, DP rows, stack of 32-byte ranges, bit masks, one i32 per window,
+//         one i32 per source, one u8 per pool word, the memo of ranges: 8,192 x 40 bytes)
 
-import { commonRuns, firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove } from "./difflib";
+import { commonRuns, firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove, MEMO_ENTRY, MEMO_SLOTS, memoNext } from "./difflib";
 
 const SLOTS: i32 = 24;
 const TABLE: usize = memory.data(SLOTS * 4);
@@ -73,6 +77,9 @@ let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (diffl
 let RAN: usize = 0; // i32 per source: 1 once its RUNS are filled for the quote in hand
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
 let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
+// the memo of ranges of matchingCharactersAbove (difflib.ts), allocated once
+const MEMO: usize = heap.alloc(<usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
+let OWN: usize = 0; // u8 per pool word: 1 once the windows starting there have their own LCS bounds
 let capWindows: i32 = 0;
 
 function grow(cap: i32, want: i32): i32 {
@@ -113,6 +120,7 @@ export function seqReserve(
     capPoolWords = grow(capPoolWords, poolWords);
     CHAR_START = heap.alloc(<usize>capPoolWords << 2);
     CHAR_END = heap.alloc(<usize>capPoolWords << 2);
+    OWN = heap.alloc(<usize>capPoolWords);
     moved = true;
   }
   if (sources + 1 > capSources) {
@@ -174,7 +182,7 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
 function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64): i32 {
   const a = POOL_CHARS + (<usize>start << 2);
   const k = firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE);
-  return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k);
+  return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k, MEMO);
 }
 
 
@@ -185,6 +193,8 @@ const BUCKETS: i32 = 4096;
 const HIST: usize = memory.data((4096 + 1) * 4); // windows per bucket
 // the first batch of the best-first scan takes about this many windows; each next one 4× more
 const FIRST_BATCH: i32 = 32;
+// start words a group's bounds run begins at: every ANCHOR-th of a source (ts/match/best-span.ts ANCHOR, why 4)
+const ANCHOR: i32 = 4;
 // offsets of the window sizes n-2 .. n+2 within one source's run of WIN_LCS, and its end
 const SIZE_OFF: usize = memory.data(6 * 4);
 
@@ -203,81 +213,151 @@ function sizeOffsets(nw: i32, n: i32): void {
   store<i32>(SIZE_OFF + 20, off);
 }
 
+// V of the bit-parallel LCS run in progress (boundsPass, ownBounds): blocks 0..2 here for quotes
+// of up to 192 characters, VBITS for longer ones; MASK0..2 cut each block to the quote's lb bits.
+let V0: u64 = 0, V1: u64 = 0, V2: u64 = 0;
+let MASK0: u64 = 0, MASK1: u64 = 0, MASK2: u64 = 0;
+
+/** Set MASK0..2 for a quote of lb characters. */
+function lcsMasks(lb: i32): void {
+  MASK0 = lb >= 64 ? 0 : ~(<u64>0) << <u64>lb;
+  MASK1 = lb >= 128 ? 0 : lb <= 64 ? ~(<u64>0) : ~(<u64>0) << <u64>(lb - 64);
+  MASK2 = lb >= 192 ? 0 : lb <= 128 ? ~(<u64>0) : ~(<u64>0) << <u64>(lb - 128);
+}
+
+/** Begin a run: V all ones. */
+@inline
+function runStart(words64: i32): void {
+  V0 = ~(<u64>0); V1 = ~(<u64>0); V2 = ~(<u64>0);
+  if (words64 > 3) lcsStart(words64, VBITS);
+}
+
+/** Feed pool characters [from, end) to the run (Hyyrö's step; V in locals for 1..3 blocks). */
+@inline
+function runFeed(from: i32, end: i32, words64: i32): void {
+  let v0 = V0, v1 = V1, v2 = V2;
+  if (words64 == 1) {
+    for (let p = from; p < end; p++) {
+      const pm = load<u64>(PEQ + (<usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 3));
+      v0 = (v0 + (v0 & pm)) | (v0 & ~pm);
+    }
+  } else if (words64 == 2) {
+    for (let p = from; p < end; p++) {
+      const row = PEQ + (<usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 4);
+      const p0 = load<u64>(row), p1 = load<u64>(row, 8);
+      const x0 = v0 + (v0 & p0);
+      const c0: u64 = <u64>(x0 < v0);
+      const x1 = v1 + (v1 & p1) + c0;
+      v0 = x0 | (v0 & ~p0);
+      v1 = x1 | (v1 & ~p1);
+    }
+  } else if (words64 == 3) {
+    for (let p = from; p < end; p++) {
+      const row = PEQ + <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) * 24;
+      const p0 = load<u64>(row), p1 = load<u64>(row, 8), p2 = load<u64>(row, 16);
+      const x0 = v0 + (v0 & p0);
+      const c0: u64 = <u64>(x0 < v0);
+      const t1 = v1 + c0;
+      const x1 = t1 + (v1 & p1);
+      const c1: u64 = <u64>(t1 < v1) | <u64>(x1 < t1);
+      const x2 = v2 + (v2 & p2) + c1;
+      v0 = x0 | (v0 & ~p0);
+      v1 = x1 | (v1 & ~p1);
+      v2 = x2 | (v2 & ~p2);
+    }
+  } else {
+    lcsFeed(POOL_CHARS, from, end, words64, PEQ, COUNT_B, VBITS);
+  }
+  V0 = v0; V1 = v1; V2 = v2;
+}
+
+/** The LCS of everything fed since runStart and the quote of lb characters. */
+@inline
+function runLength(lb: i32, words64: i32): i32 {
+  return words64 > 3
+    ? lcsZeros(lb, words64, VBITS)
+    : <i32>(popcnt(~(V0 | MASK0)) + (words64 > 1 ? popcnt(~(V1 | MASK1)) : 0) + (words64 > 2 ? popcnt(~(V2 | MASK2)) : 0));
+}
+
+/** The bucket of the bound 2l / length. */
+@inline
+function bucketOf(l: i32, length: i32): i32 {
+  return <i32>(<f64>(2 * l) / <f64>length * <f64>BUCKETS);
+}
+
 /**
- * The bounds pass. For each source and start word, one bit-parallel LCS run over the longest
- * window starting there (n+2 words, or to the source's end), read after each word: the LCS L
- * of each window of n-2 .. n+2 words starting there, stored per window in the contract's order
- * (WIN_LCS), its bound 2L/(la+lb) offered to the seed; each source's largest bound goes to
- * SRC_BOUND. One run per start word, not per window: 5 windows share it.
+ * The bounds pass (the TS twin and the proof: ts/match/best-span.ts `scanTs`, step 1). For each
+ * source, one bit-parallel LCS run per anchor (start words 0, ANCHOR, 2·ANCHOR, …), over the
+ * anchor's group's longest window (from the anchor to the last end word of a window of n-2 .. n+2
+ * words starting in the group), read after each word: the LCS of the anchor's text up to word e
+ * bounds that of every window of the group ending at e (a window's text is inside it). Each
+ * window's bucket of that bound (its own la in the denominator) goes to WIN_LCS in the contract's
+ * order, and to HIST; each source's largest to SRC_BOUND. An anchor's own windows have their exact
+ * LCS (OWN set); the other starts get theirs from `ownBounds` when a batch first reaches one.
  */
 function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
   const lo = max(1, n - 2);
-  // V lives in locals for quotes of up to 192 characters (three u64 blocks); longer ones use VBITS
-  const mask0: u64 = lb >= 64 ? 0 : ~(<u64>0) << <u64>lb;
-  const mask1: u64 = lb >= 128 ? 0 : lb <= 64 ? ~(<u64>0) : ~(<u64>0) << <u64>(lb - 64);
-  const mask2: u64 = lb >= 192 ? 0 : lb <= 128 ? ~(<u64>0) : ~(<u64>0) << <u64>(lb - 128);
+  lcsMasks(lb);
   let run: usize = WIN_LCS;
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
     sizeOffsets(nw, n);
     let srcMax: i32 = 0;
-    for (let i = 0; i + lo <= nw; i++) {
-      const w = w0 + i;
-      const hi = min(n + 2, nw - i);
-      const start = load<i32>(CHAR_START + (<usize>w << 2));
-      let v0: u64 = ~(<u64>0), v1: u64 = ~(<u64>0), v2: u64 = ~(<u64>0);
-      if (words64 > 3) lcsStart(words64, VBITS);
-      let from = start;
-      for (let size = 1; size <= hi; size++) {
-        const end = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2));
-        if (words64 == 1) {
-          for (let p = from; p < end; p++) {
-            const pm = load<u64>(PEQ + (<usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 3));
-            v0 = (v0 + (v0 & pm)) | (v0 & ~pm);
-          }
-        } else if (words64 == 2) {
-          for (let p = from; p < end; p++) {
-            const row = PEQ + (<usize>load<i32>(POOL_CHARS + (<usize>p << 2)) << 4);
-            const p0 = load<u64>(row), p1 = load<u64>(row, 8);
-            const x0 = v0 + (v0 & p0);
-            const c0: u64 = <u64>(x0 < v0);
-            const x1 = v1 + (v1 & p1) + c0;
-            v0 = x0 | (v0 & ~p0);
-            v1 = x1 | (v1 & ~p1);
-          }
-        } else if (words64 == 3) {
-          for (let p = from; p < end; p++) {
-            const row = PEQ + <usize>load<i32>(POOL_CHARS + (<usize>p << 2)) * 24;
-            const p0 = load<u64>(row), p1 = load<u64>(row, 8), p2 = load<u64>(row, 16);
-            const x0 = v0 + (v0 & p0);
-            const c0: u64 = <u64>(x0 < v0);
-            const t1 = v1 + c0;
-            const x1 = t1 + (v1 & p1);
-            const c1: u64 = <u64>(t1 < v1) | <u64>(x1 < t1);
-            const x2 = v2 + (v2 & p2) + c1;
-            v0 = x0 | (v0 & ~p0);
-            v1 = x1 | (v1 & ~p1);
-            v2 = x2 | (v2 & ~p2);
-          }
-        } else {
-          lcsFeed(POOL_CHARS, from, end, words64, PEQ, COUNT_B, VBITS);
-        }
+    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) {
+      const last = min(a0 + ANCHOR - 1 + n + 2, nw); // one past the group's last end word
+      runStart(words64);
+      let from = load<i32>(CHAR_START + (<usize>(w0 + a0) << 2));
+      for (let e = a0; e < last; e++) {
+        const end = load<i32>(CHAR_END + (<usize>(w0 + e) << 2));
+        runFeed(from, end, words64);
         from = end;
-        if (size < lo) continue;
-        const l = words64 > 3
-          ? lcsZeros(lb, words64, VBITS)
-          : <i32>(popcnt(~(v0 | mask0)) + (words64 > 1 ? popcnt(~(v1 | mask1)) : 0) + (words64 > 2 ? popcnt(~(v2 | mask2)) : 0));
-        const bucket = <i32>(<f64>(2 * l) / <f64>(end - start + lb) * <f64>BUCKETS);
-        store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2), bucket);
-        const h = HIST + (<usize>bucket << 2);
-        store<i32>(h, load<i32>(h) + 1);
-        if (bucket > srcMax) srcMax = bucket;
+        const ilo = max(a0, e - n - 1), ihi = min(a0 + ANCHOR - 1, e - lo + 1);
+        if (ilo > ihi) continue;
+        const l = runLength(lb, words64);
+        // the group's windows ending at word e: starts i in [a0, a0 + ANCHOR), sizes lo .. n+2
+        for (let i = ilo; i <= ihi; i++) {
+          const bucket = bucketOf(l, end - load<i32>(CHAR_START + (<usize>(w0 + i) << 2)) + lb);
+          store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(e - i + 1 - lo) << 2)) + i)) << 2), bucket);
+          const h = HIST + (<usize>bucket << 2);
+          store<i32>(h, load<i32>(h) + 1);
+          if (bucket > srcMax) srcMax = bucket;
+        }
       }
+      store<u8>(OWN + <usize>(w0 + a0), 1);
     }
     store<i32>(SRC_BOUND + (<usize>s << 2), srcMax);
     run += <usize>load<i32>(SIZE_OFF + 20) << 2;
   }
+}
+
+/**
+ * The exact LCS bounds of the windows starting at word i of source s (w0 its first word, nw its
+ * words, `run` its part of WIN_LCS, SIZE_OFF set for it): one run over the longest, read after
+ * each word; each window's bucket replaces its group's in WIN_LCS (never higher: its text is
+ * inside the anchor's), and HIST follows.
+ */
+function ownBounds(w0: i32, nw: i32, i: i32, run: usize, lb: i32, n: i32, words64: i32): void {
+  const lo = max(1, n - 2);
+  const w = w0 + i;
+  const hi = min(n + 2, nw - i);
+  const start = load<i32>(CHAR_START + (<usize>w << 2));
+  runStart(words64);
+  let from = start;
+  for (let size = 1; size <= hi; size++) {
+    const end = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2));
+    runFeed(from, end, words64);
+    from = end;
+    if (size < lo) continue;
+    const at = run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2);
+    const bucket = bucketOf(runLength(lb, words64), end - start + lb);
+    const old = HIST + (<usize>load<i32>(at) << 2);
+    store<i32>(old, load<i32>(old) - 1);
+    const h = HIST + (<usize>bucket << 2);
+    store<i32>(h, load<i32>(h) + 1);
+    store<i32>(at, bucket);
+  }
+  store<u8>(OWN + <usize>w, 1);
 }
 
 /**
@@ -301,11 +381,20 @@ function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res:
       idx += load<i32>(SIZE_OFF + 20);
       continue;
     }
+    sizeOffsets(nw, n);
+    const run = WIN_LCS + (<usize>idx << 2);
     for (let size = lw; size <= n + 2 && size <= nw; size++) {
       for (let i = 0; i + size <= nw; i++, idx++) {
         const k = load<i32>(WIN_LCS + (<usize>idx << 2));
         if (k < lo || k >= hi || <f64>(k + 1) <= best * <f64>BUCKETS) continue;
         const w = w0 + i;
+        if (load<u8>(OWN + <usize>w) == 0) {
+          // the start's own bounds replace its group's; a window whose own bucket falls below
+          // this batch waits for the batch of that bucket
+          ownBounds(w0, nw, i, run, lb, n, (lb + 63) >> 6);
+          const f = load<i32>(WIN_LCS + (<usize>idx << 2));
+          if (f < lo || <f64>(f + 1) <= best * <f64>BUCKETS) continue;
+        }
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
         // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
@@ -372,6 +461,8 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
   // window left has a bound below the best ratio found
   memory.fill(HIST, 0, <usize>(BUCKETS + 1) << 2);
   memory.fill(RAN, 0, <usize>nSources << 2);
+  memoNext(MEMO);
+  memory.fill(OWN, 0, <usize>load<i32>(SOURCE_WORDS + (<usize>nSources << 2)));
   boundsPass(nSources, lb, n, words64);
   let best: f64 = 0;
   BEST_AT = -1;

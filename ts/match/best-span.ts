@@ -16,7 +16,9 @@
  * through the quote index's best-first search at 0.8, then 0.7 (a window found
  * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
  * both backends scan the same way (proof at `scanTs`): an LCS bound of every
- * window, one bit-parallel run per start word shared by its five sizes; then
+ * window, one bit-parallel run per group of ANCHOR start words (the LCS of the group's longest
+ * text bounds each of its windows), a window's own from one run per start word shared by its
+ * five sizes when a batch first reaches it; then
  * best first, in batches of windows by falling bound, passing over every source
  * whose largest bound is below the batch or cannot reach the best so far (the
  * passage is rejected before its windows are looked at) and every window
@@ -231,18 +233,34 @@ interface Found {
 const BUCKETS = 4096;
 /** The first batch of the best-first scan takes about this many windows; each next one 4× more. */
 const FIRST_BATCH = 32;
+/**
+ * The bounds pass runs from every ANCHOR-th start word of a source (an anchor) over its group's
+ * longest window, and from the other starts only when a batch first needs them. 4: on the
+ * found-nowhere quotes of the classes bench (seeds 100–103) it took the runs from 125.8 K to 31.7 K
+ * anchor runs (each 3 words longer) plus 17.6 K of a start's own, about 2.3× fewer word steps;
+ * 2, 3 and 6 did fewer for one kind and more for the other, 8 more in all.
+ */
+const ANCHOR = 4;
 
 /**
  * The pure-TS scan (the reference the WASM kernel mirrors, assembly/sequence-match.ts).
  *
- * 1. Bounds: for each source and start word, one LCS run (`createLcsRun`) over the longest
- *    window starting there, read after each word: L(W), the longest common subsequence of each
- *    window W of n-2..n+2 words starting there and the quote; its bound u(W) = 2·L/(la+lb), kept
- *    as its bucket; each source's largest bucket; how many windows each bucket holds.
+ * 1. Bounds: for each source, the start words 0, ANCHOR, 2·ANCHOR, … are anchors; the group of
+ *    anchor a is the starts a .. a+ANCHOR-1. One LCS run (`createLcsRun`) from a over the group's
+ *    longest window (to the last word a window of n-2..n+2 words starting in the group ends at),
+ *    read after each word e: L(a..e), the longest common subsequence of the words a..e and the
+ *    quote. A window W of the group ending at e gets the bound u(W) = 2·L(a..e)/(la+lb), la its
+ *    own length, kept as its bucket (its group's bucket); each source's largest bucket; how many
+ *    windows each bucket holds. An anchor's own windows thereby have their own L(W); the windows
+ *    of another start get theirs (one run from that start, read after each word, the five sizes
+ *    sharing it) when the scan first reaches one of them in a batch: their own buckets replace
+ *    the group's (and move in the counts).
  * 2. Best first, in batches: the windows of the highest buckets that hold about `FIRST_BATCH`
  *    windows, then the next buckets holding 4× more, and so on. In a batch, in the contract's
  *    order, a window gets difflib's exact ratio unless its bucket k has k + 1 ≤ best·BUCKETS
- *    (best: the highest ratio so far); a whole source is passed over, before its windows are
+ *    (best: the highest ratio so far) — when its start has no run of its own yet, the run is
+ *    made first, and the window waits for a later batch if its own bucket is below this one's,
+ *    or is skipped by the same test on its own bucket; a whole source is passed over, before its windows are
  *    looked at, when its largest bucket is below the batch or fails the same test. The best is
  *    the highest ratio, the first in the contract's order among equal ones. A window's exact ratio is itself given up as soon as
  *    it is sure to be below the best (`matchingCharactersAbove`: after each longest block, the
@@ -252,10 +270,14 @@ const FIRST_BATCH = 32;
  *    The scan stops after
  *    the batch whose lowest bucket lo has lo ≤ best·BUCKETS, or after the last.
  * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
- * and ratio(W) = 2M/(la+lb) ≤ u(W) — the same double expression over a larger integer, so the
- * inequality holds after rounding too. A window of bucket k has u < (k+1)/BUCKETS, so one skipped
+ * and ratio(W) = 2M/(la+lb) ≤ 2·L(W)/(la+lb) — the same double expression over a larger integer,
+ * so the inequality holds after rounding too; and W's words lie inside a..e, so a common
+ * subsequence of W and the quote is one of a..e and the quote: L(W) ≤ L(a..e), and the group's
+ * bound (the same la) is ≥ W's own. Whichever of the two a window holds when it is looked at
+ * (and when the scan stops) is ≥ its ratio; call it u(W). A window of bucket k has u < (k+1)/BUCKETS, so one skipped
  * in a batch has ratio < best: it can neither beat nor tie the best; so has one given up while
- * its ratio is computed. When the scan stops, every
+ * its ratio is computed; one that waits has its own bucket below this batch, so a later batch
+ * (which takes the buckets below) or the stop covers it. When the scan stops, every
  * window not scored has a bucket < lo, so ratio < lo/BUCKETS ≤ best. So every window whose ratio
  * equals the final best was scored, and the first of them in the contract's order is the
  * contract's winner. (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's
@@ -273,37 +295,75 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const run = createLcsRun(b, quote.alphabetSize);
   const sources = sourceWords.length - 1;
 
-  // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start)
-  const bucket = new Int32Array(5 * Math.max(0, sourceWords[sources] - sourceWords[0]));
+  // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start),
+  // its group's until its start has a run of its own (own[] = 1: anchors at once, the other
+  // starts by `ownBounds` when a batch first reaches one of their windows)
+  const poolWords = Math.max(0, sourceWords[sources] - sourceWords[0]);
+  const bucket = new Int32Array(5 * poolWords);
+  const own = new Uint8Array(poolWords);
   const hist = new Int32Array(BUCKETS + 1);
   const sourceTop = new Int32Array(sources);
-  let base = 0;
-  for (let s = 0; s < sources; s++) {
-    const w0 = sourceWords[s];
-    const nw = sourceWords[s + 1] - w0;
+  const sourceBase = new Int32Array(sources + 1); // where each source's windows start in bucket[]
+  /** Where each size's windows start in bucket[], for a source of nw words whose windows start at base. */
+  const offsets = (nw: number, base: number): number[] => {
     const offset: number[] = [];
     for (let size = lo, off = base; size <= n + 2; size++) {
       offset.push(off);
       off += Math.max(0, nw - size + 1);
     }
-    for (let i = 0; i + lo <= nw; i++) {
-      const w = w0 + i;
-      const start = charStart[w];
+    return offset;
+  };
+  const bucketOf = (l: number, length: number) => Math.floor(ratioOf(l, length) * BUCKETS);
+  for (let s = 0; s < sources; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    const base = sourceBase[s];
+    const offset = offsets(nw, base);
+    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) {
+      const last = Math.min(a0 + ANCHOR - 1 + n + 2, nw); // one past the group's last end word
       run.start();
-      let from = start;
-      for (let size = 1; size <= Math.min(n + 2, nw - i); size++) {
-        const end = charEnd[w + size - 1];
+      let from = charStart[w0 + a0];
+      for (let e = a0; e < last; e++) {
+        const end = charEnd[w0 + e];
         run.feed(chars, from, end);
         from = end;
-        if (size < lo) continue;
-        const k = Math.floor(ratioOf(run.length(), end - start + lb) * BUCKETS);
-        bucket[offset[size - lo] + i] = k;
-        hist[k]++;
-        if (k > sourceTop[s]) sourceTop[s] = k;
+        const l = run.length();
+        // the windows of the group ending at word e: starts i in [a0, a0 + ANCHOR), sizes lo..n+2
+        for (let i = Math.max(a0, e - n - 1); i <= Math.min(a0 + ANCHOR - 1, e - lo + 1); i++) {
+          const at = offset[e - i + 1 - lo] + i;
+          const k = bucketOf(l, end - charStart[w0 + i] + lb);
+          bucket[at] = k;
+          hist[k]++;
+          if (k > sourceTop[s]) sourceTop[s] = k;
+        }
       }
+      own[w0 - sourceWords[0] + a0] = 1;
     }
-    for (let size = lo; size <= n + 2 && size <= nw; size++) base += nw - size + 1;
+    let next = base;
+    for (let size = lo; size <= n + 2 && size <= nw; size++) next += nw - size + 1;
+    sourceBase[s + 1] = next;
   }
+  /** The own buckets of the windows starting at word i of source s: one run over the longest, read after each word. */
+  const ownBounds = (s: number, i: number, offset: number[]) => {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    const w = w0 + i;
+    const start = charStart[w];
+    run.start();
+    let from = start;
+    for (let size = 1; size <= Math.min(n + 2, nw - i); size++) {
+      const end = charEnd[w + size - 1];
+      run.feed(chars, from, end);
+      from = end;
+      if (size < lo) continue;
+      const at = offset[size - lo] + i;
+      const k = bucketOf(run.length(), end - start + lb);
+      hist[bucket[at]]--;
+      hist[k]++;
+      bucket[at] = k;
+    }
+    own[w - sourceWords[0]] = 1;
+  };
 
   // 2. best first, in batches of falling buckets
   let best = 0;
@@ -317,6 +377,7 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
       const w0 = sourceWords[s];
       const nw = sourceWords[s + 1] - w0;
       const pass = sourceTop[s] < from || below(sourceTop[s]);
+      const offset = pass ? [] : offsets(nw, sourceBase[s]);
       for (let size = lo; size <= n + 2 && size <= nw; size++) {
         if (pass) {
           idx += nw - size + 1;
@@ -326,6 +387,11 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
           const k = bucket[idx];
           if (k < from || k >= hi || below(k)) continue;
           const w = w0 + i;
+          if (!own[w - sourceWords[0]]) {
+            ownBounds(s, i, offset);
+            const f = bucket[idx];
+            if (f < from || below(f)) continue; // waits for the batch of its own bucket, or skipped
+          }
           const start = charStart[w];
           const la = charEnd[w + size - 1] - start;
           // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
