@@ -74,7 +74,7 @@ let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
 let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (difflib.ts commonRuns), per source when first needed
-let RAN: usize = 0; // i32 per source: 1 once its RUNS are filled for the quote in hand
+let RAN: usize = 0; // i32 per source: -1 once its RUNS are filled for the quote in hand, else the characters of its windows scored without them
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
 let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
 // the memo of ranges of matchingCharactersAbove (difflib.ts), allocated once
@@ -179,9 +179,10 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
  * form, or -1 once its ratio is sure to be below `floor` (difflib.ts `matchingCharactersAbove`).
  */
 @inline
-function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64): i32 {
+function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64, runs: bool): i32 {
   const a = POOL_CHARS + (<usize>start << 2);
-  const k = firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE);
+  // without the rows of runs, the root's longest block is found by matchingCharactersAbove itself
+  const k = runs ? firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE) : -1;
   return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k, MEMO);
 }
 
@@ -398,11 +399,18 @@ function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res:
         const start = load<i32>(CHAR_START + (<usize>w << 2));
         const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
         // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
-        if (load<i32>(RAN + (<usize>s << 2)) == 0) {
-          commonRuns(POOL_CHARS, load<i32>(CHAR_START + (<usize>w0 << 2)), load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)), POS_START, POS, ROWS, ROW_STRIDE, RUNS);
-          store<i32>(RAN + (<usize>s << 2), 1);
-        }
-        const m = matchingSparseAbove(start, la, lb, best);
+        // The rows of runs cost about one longest match over the whole source; a window's first
+        // block without them about one over the window. So a source's windows are scored without
+        // them until their characters would pass the source's, then the rows are made (at most
+        // twice the cheaper of the two ways, whatever number of its windows the scan scores).
+        const ran = load<i32>(RAN + (<usize>s << 2));
+        const first = load<i32>(CHAR_START + (<usize>w0 << 2));
+        const sourceChars = load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)) - first;
+        if (ran >= 0 && ran + la > sourceChars) {
+          commonRuns(POOL_CHARS, first, first + sourceChars, POS_START, POS, ROWS, ROW_STRIDE, RUNS);
+          store<i32>(RAN + (<usize>s << 2), -1);
+        } else if (ran >= 0) store<i32>(RAN + (<usize>s << 2), ran + la);
+        const m = matchingSparseAbove(start, la, lb, best, ran < 0 || ran + la > sourceChars);
         if (m < 0) continue;
         const ratio = <f64>(2 * m) / <f64>(la + lb);
         if (ratio > best || (ratio == best && ratio > 0 && idx < BEST_AT)) {
