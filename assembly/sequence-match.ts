@@ -13,16 +13,16 @@
 // common subsequence with the quote (bit-parallel, Hyyrö 2004, 64 quote characters
 // per u64): one run per group of ANCHOR start words, over the group's longest text,
 // read after each word (every window of the group lies inside that text); a window's
-// own L comes from one run per start word, its five sizes sharing it, when a batch
+// own L comes from one run per start word, its five sizes sharing it, when the scan
 // first reaches it. L bounds M since difflib's matching blocks form a common
-// subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096. Then
-// best first, in batches of buckets from the top: a window gets its exact ratio
-// unless its bucket cannot reach the best so far (and gives it up midway once the blocks found
-// plus the LCS of every range still to split cannot reach it: each range's LCS and longest
-// block kept in a memo per quote, difflib.ts `memoEntry`), a whole source is passed over
-// when its largest bucket is below the batch or cannot reach it, and the scan
-// stops once every window left has a bound below the best (never changes the
-// result, only the time; ties go to the first window in the contract's order).
+// subsequence: ratio <= 2L/(la+lb), kept as a bucket of 1/4096, with a list of
+// windows per bucket. Then best first, bucket by bucket from the top: a window gets
+// its exact ratio (given up midway once the blocks found plus the LCS of every range
+// still to split cannot reach the best so far: each range's LCS and longest block
+// kept in a memo per quote, difflib.ts `memoEntry`), or waits in a lower bucket's
+// list when its own bound is lower than its group's, and the scan stops at the first
+// bucket whose bounds are all below the best (never changes the result, only the
+// time; ties go to the first window in the contract's order).
 //
 // Memory: one arena of buffers, allocated by seqReserve and reused by every
 // call (grown by doubling; the stub runtime never frees, so the old copies
@@ -39,7 +39,8 @@
 //   [7] RESULTS      i32 x 3*quotes        per quote: source, first word, size (-1 = none)
 //   [8] RATIOS       f64 x quotes
 //   [9..] private work space (counts, DP rows, stack of 32-byte ranges, bit masks, one i32 per window,
-//         one i32 per source, one u8 per pool word, the memo of ranges: 8,192 x 40 bytes)
+//         one i32 per source, an i32 and a u8 per pool word, two 16-byte list entries per window,
+//         the memo of ranges: 8,192 x 40 bytes)
 
 import { commonRuns, firstBlock, firstBlockI, firstBlockJ, lcsFeed, lcsStart, lcsZeros, matchingCharacters as difflibMatching, matchingCharactersAbove, MEMO_ENTRY, MEMO_SLOTS, memoNext } from "./difflib";
 
@@ -76,7 +77,9 @@ let ROW_STRIDE: usize = 0;
 let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (difflib.ts commonRuns), per source when first needed
 let RAN: usize = 0; // i32 per source: -1 once its RUNS are filled for the quote in hand, else the characters of its windows scored without them
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
-let SRC_BOUND: usize = 0; // i32 per source: the largest bucket of its windows
+let SRC_BASE: usize = 0; // i32 per source: where its windows start in WIN_LCS (in windows)
+let WORD_SOURCE: usize = 0; // i32 per pool word: its source
+let ENTRIES: usize = 0; // 16 bytes x 2 per window: the bucket lists' entries (window, start word, size, next)
 // the memo of ranges of matchingCharactersAbove (difflib.ts), allocated once
 const MEMO: usize = heap.alloc(<usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
 let OWN: usize = 0; // u8 per pool word: 1 once the windows starting there have their own LCS bounds
@@ -121,12 +124,13 @@ export function seqReserve(
     CHAR_START = heap.alloc(<usize>capPoolWords << 2);
     CHAR_END = heap.alloc(<usize>capPoolWords << 2);
     OWN = heap.alloc(<usize>capPoolWords);
+    WORD_SOURCE = heap.alloc(<usize>capPoolWords << 2);
     moved = true;
   }
   if (sources + 1 > capSources) {
     capSources = grow(capSources, sources + 1);
     SOURCE_WORDS = heap.alloc(<usize>capSources << 2);
-    SRC_BOUND = heap.alloc(<usize>capSources << 2);
+    SRC_BASE = heap.alloc(<usize>capSources << 2);
     RAN = heap.alloc(<usize>capSources << 2);
     moved = true;
   }
@@ -146,6 +150,7 @@ export function seqReserve(
   if (5 * poolWords > capWindows) {
     capWindows = grow(capWindows, 5 * poolWords);
     WIN_LCS = heap.alloc(<usize>capWindows << 2);
+    ENTRIES = heap.alloc(<usize>capWindows << 5);
   }
   if (alphabet > capAlphabet || maxQuoteLen > capQuoteLen) {
     if (alphabet > capAlphabet) capAlphabet = grow(capAlphabet, alphabet);
@@ -191,9 +196,22 @@ function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64, runs: boo
 // (ub = 1 has a bucket of its own). BUCKETS is a power of two, so ub * BUCKETS is exact and
 // bucket(ub) < k means ub < k / BUCKETS exactly.
 const BUCKETS: i32 = 4096;
-const HIST: usize = memory.data((4096 + 1) * 4); // windows per bucket
-// the first batch of the best-first scan takes about this many windows; each next one 4× more
-const FIRST_BATCH: i32 = 32;
+// each bucket's list of windows: the first entry's index (-1: none); entries link on through `next`
+const HEAD: usize = memory.data((4096 + 1) * 4);
+let entryCount: i32 = 0;
+
+/**
+ * A window's entry in bucket k's list: its index in WIN_LCS, its start word (global), its size.
+ * A window whose bucket falls gets an entry in the new bucket's list; the old entry is stale
+ * (WIN_LCS no longer holds its bucket) and passed over: at most two entries a window.
+ */
+@inline
+function pushEntry(at: i32, w: i32, size: i32, k: i32): void {
+  const e = ENTRIES + (<usize>entryCount << 4);
+  store<i32>(e, at); store<i32>(e, w, 4); store<i32>(e, size, 8);
+  store<i32>(e, load<i32>(HEAD + (<usize>k << 2)), 12);
+  store<i32>(HEAD + (<usize>k << 2), entryCount++);
+}
 // start words a group's bounds run begins at: every ANCHOR-th of a source (ts/match/best-span.ts ANCHOR, why 4)
 const ANCHOR: i32 = 4;
 // offsets of the window sizes n-2 .. n+2 within one source's run of WIN_LCS, and its end
@@ -293,18 +311,19 @@ function bucketOf(l: i32, length: i32): i32 {
  * words starting in the group), read after each word: the LCS of the anchor's text up to word e
  * bounds that of every window of the group ending at e (a window's text is inside it). Each
  * window's bucket of that bound (its own la in the denominator) goes to WIN_LCS in the contract's
- * order, and to HIST; each source's largest to SRC_BOUND. An anchor's own windows have their exact
- * LCS (OWN set); the other starts get theirs from `ownBounds` when a batch first reaches one.
+ * order, and the window to its bucket's list. An anchor's own windows have their exact
+ * LCS (OWN set); the other starts get theirs from `ownBounds` when the scan first reaches one.
  */
 function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
   const lo = max(1, n - 2);
   lcsMasks(lb);
-  let run: usize = WIN_LCS;
+  let base: i32 = 0;
   for (let s = 0; s < nSources; s++) {
     const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
     const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
     sizeOffsets(nw, n);
-    let srcMax: i32 = 0;
+    store<i32>(SRC_BASE + (<usize>s << 2), base);
+    for (let w = w0; w < w0 + nw; w++) store<i32>(WORD_SOURCE + (<usize>w << 2), s);
     for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) {
       const last = min(a0 + ANCHOR - 1 + n + 2, nw); // one past the group's last end word
       runStart(words64);
@@ -319,26 +338,24 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
         // the group's windows ending at word e: starts i in [a0, a0 + ANCHOR), sizes lo .. n+2
         for (let i = ilo; i <= ihi; i++) {
           const bucket = bucketOf(l, end - load<i32>(CHAR_START + (<usize>(w0 + i) << 2)) + lb);
-          store<i32>(run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(e - i + 1 - lo) << 2)) + i)) << 2), bucket);
-          const h = HIST + (<usize>bucket << 2);
-          store<i32>(h, load<i32>(h) + 1);
-          if (bucket > srcMax) srcMax = bucket;
+          const at = base + load<i32>(SIZE_OFF + (<usize>(e - i + 1 - lo) << 2)) + i;
+          store<i32>(WIN_LCS + (<usize>at << 2), bucket);
+          pushEntry(at, w0 + i, e - i + 1, bucket);
         }
       }
       store<u8>(OWN + <usize>(w0 + a0), 1);
     }
-    store<i32>(SRC_BOUND + (<usize>s << 2), srcMax);
-    run += <usize>load<i32>(SIZE_OFF + 20) << 2;
+    base += load<i32>(SIZE_OFF + 20);
   }
 }
 
 /**
  * The exact LCS bounds of the windows starting at word i of source s (w0 its first word, nw its
- * words, `run` its part of WIN_LCS, SIZE_OFF set for it): one run over the longest, read after
- * each word; each window's bucket replaces its group's in WIN_LCS (never higher: its text is
- * inside the anchor's), and HIST follows.
+ * words, `base` where its windows start in WIN_LCS, SIZE_OFF set for it): one run over the longest,
+ * read after each word; each window's bucket replaces its group's in WIN_LCS (never higher: its
+ * text is inside the anchor's), and a window whose bucket fell gets an entry in its new list.
  */
-function ownBounds(w0: i32, nw: i32, i: i32, run: usize, lb: i32, n: i32, words64: i32): void {
+function ownBounds(w0: i32, nw: i32, i: i32, base: i32, lb: i32, n: i32, words64: i32): void {
   const lo = max(1, n - 2);
   const w = w0 + i;
   const hi = min(n + 2, nw - i);
@@ -350,74 +367,64 @@ function ownBounds(w0: i32, nw: i32, i: i32, run: usize, lb: i32, n: i32, words6
     runFeed(from, end, words64);
     from = end;
     if (size < lo) continue;
-    const at = run + ((<usize>(load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i)) << 2);
+    const at = base + load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i;
     const bucket = bucketOf(runLength(lb, words64), end - start + lb);
-    const old = HIST + (<usize>load<i32>(at) << 2);
-    store<i32>(old, load<i32>(old) - 1);
-    const h = HIST + (<usize>bucket << 2);
-    store<i32>(h, load<i32>(h) + 1);
-    store<i32>(at, bucket);
+    if (bucket == load<i32>(WIN_LCS + (<usize>at << 2))) continue; // its entry stands
+    store<i32>(WIN_LCS + (<usize>at << 2), bucket);
+    pushEntry(at, w, size, bucket);
   }
   store<u8>(OWN + <usize>w, 1);
 }
 
 /**
- * One batch of the best-first scan: every window whose bucket is in [lo, hi) and whose bound
- * could still reach the best so far gets its exact ratio; a source whose largest bucket is below
- * lo (or cannot reach the best) is passed over whole. The best is the highest ratio, the first in
- * the contract's order among equal ones (BEST_AT: its index in that order). Returns the best.
+ * The best-first scan: the buckets from the top, each one's list of windows, until a bucket whose
+ * every bound is below the best (bucket k holds bounds < (k + 1) / BUCKETS: below the best when
+ * k + 1 <= best * BUCKETS). A window whose start has no run of its own gets one first, and waits
+ * in its own bucket's list when that is lower. Every window looked at gets its exact ratio, given
+ * up midway once it cannot reach the best. The best is the highest ratio, the first in the
+ * contract's order among equal ones (bestAt: its index in that order). Returns the best; the
+ * winner goes to res (source, first word, size).
  */
-let BEST_AT: i32 = -1;
-
-function batch(nSources: i32, lb: i32, n: i32, lo: i32, hi: i32, best: f64, res: usize): f64 {
-  const lw = max(1, n - 2);
-  let idx = 0;
-  for (let s = 0; s < nSources; s++) {
-    const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
-    const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
-    const top = load<i32>(SRC_BOUND + (<usize>s << 2));
-    // a bucket k holds bounds < (k + 1) / BUCKETS: below the best when k + 1 <= best * BUCKETS
-    if (top < lo || <f64>(top + 1) <= best * <f64>BUCKETS) {
-      sizeOffsets(nw, n);
-      idx += load<i32>(SIZE_OFF + 20);
-      continue;
-    }
-    sizeOffsets(nw, n);
-    const run = WIN_LCS + (<usize>idx << 2);
-    for (let size = lw; size <= n + 2 && size <= nw; size++) {
-      for (let i = 0; i + size <= nw; i++, idx++) {
-        const k = load<i32>(WIN_LCS + (<usize>idx << 2));
-        if (k < lo || k >= hi || <f64>(k + 1) <= best * <f64>BUCKETS) continue;
-        const w = w0 + i;
-        if (load<u8>(OWN + <usize>w) == 0) {
-          // the start's own bounds replace its group's; a window whose own bucket falls below
-          // this batch waits for the batch of that bucket
-          ownBounds(w0, nw, i, run, lb, n, (lb + 63) >> 6);
-          const f = load<i32>(WIN_LCS + (<usize>idx << 2));
-          if (f < lo || <f64>(f + 1) <= best * <f64>BUCKETS) continue;
-        }
-        const start = load<i32>(CHAR_START + (<usize>w << 2));
-        const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-        // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
-        // The rows of runs cost about one longest match over the whole source; a window's first
-        // block without them about one over the window. So a source's windows are scored without
-        // them until their characters would pass the source's, then the rows are made (at most
-        // twice the cheaper of the two ways, whatever number of its windows the scan scores).
-        const ran = load<i32>(RAN + (<usize>s << 2));
-        const first = load<i32>(CHAR_START + (<usize>w0 << 2));
-        const sourceChars = load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)) - first;
-        if (ran >= 0 && ran + la > sourceChars) {
-          commonRuns(POOL_CHARS, first, first + sourceChars, POS_START, POS, ROWS, ROW_STRIDE, RUNS);
-          store<i32>(RAN + (<usize>s << 2), -1);
-        } else if (ran >= 0) store<i32>(RAN + (<usize>s << 2), ran + la);
-        const m = matchingSparseAbove(start, la, lb, best, ran < 0 || ran + la > sourceChars);
-        if (m < 0) continue;
-        const ratio = <f64>(2 * m) / <f64>(la + lb);
-        if (ratio > best || (ratio == best && ratio > 0 && idx < BEST_AT)) {
-          best = ratio;
-          BEST_AT = idx;
-          store<i32>(res, s); store<i32>(res, w, 4); store<i32>(res, size, 8);
-        }
+function bestFirst(lb: i32, n: i32, words64: i32, res: usize): f64 {
+  let best: f64 = 0;
+  let bestAt: i32 = -1;
+  for (let k = BUCKETS; k >= 0 && <f64>(k + 1) > best * <f64>BUCKETS; k--) {
+    for (let e = load<i32>(HEAD + (<usize>k << 2)); e >= 0 && <f64>(k + 1) > best * <f64>BUCKETS; ) {
+      const entry = ENTRIES + (<usize>e << 4);
+      e = load<i32>(entry, 12);
+      const idx = load<i32>(entry);
+      if (load<i32>(WIN_LCS + (<usize>idx << 2)) != k) continue; // stale: it has an entry in its lower bucket
+      const w = load<i32>(entry, 4);
+      const size = load<i32>(entry, 8);
+      const s = load<i32>(WORD_SOURCE + (<usize>w << 2));
+      const w0 = load<i32>(SOURCE_WORDS + (<usize>s << 2));
+      const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
+      if (load<u8>(OWN + <usize>w) == 0) {
+        sizeOffsets(nw, n);
+        ownBounds(w0, nw, w - w0, load<i32>(SRC_BASE + (<usize>s << 2)), lb, n, words64);
+        if (load<i32>(WIN_LCS + (<usize>idx << 2)) != k) continue; // waits in its own bucket's list
+      }
+      const start = load<i32>(CHAR_START + (<usize>w << 2));
+      const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
+      // The rows of runs cost about one longest match over the whole source; a window's first
+      // block without them about one over the window. So a source's windows are scored without
+      // them until their characters would pass the source's, then the rows are made (at most
+      // twice the cheaper of the two ways, whatever number of its windows the scan scores).
+      const ran = load<i32>(RAN + (<usize>s << 2));
+      const first = load<i32>(CHAR_START + (<usize>w0 << 2));
+      const sourceChars = load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)) - first;
+      if (ran >= 0 && ran + la > sourceChars) {
+        commonRuns(POOL_CHARS, first, first + sourceChars, POS_START, POS, ROWS, ROW_STRIDE, RUNS);
+        store<i32>(RAN + (<usize>s << 2), -1);
+      } else if (ran >= 0) store<i32>(RAN + (<usize>s << 2), ran + la);
+      // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
+      const m = matchingSparseAbove(start, la, lb, best, ran < 0 || ran + la > sourceChars);
+      if (m < 0) continue;
+      const ratio = <f64>(2 * m) / <f64>(la + lb);
+      if (ratio > best || (ratio == best && ratio > 0 && idx < bestAt)) {
+        best = ratio;
+        bestAt = idx;
+        store<i32>(res, s); store<i32>(res, w, 4); store<i32>(res, size, 8);
       }
     }
   }
@@ -465,26 +472,15 @@ function scanOne(q: i32, nSources: i32, alphabet: i32): void {
   }
   for (let c = alphabet; c > 0; c--) store<i32>(POS_START + (<usize>c << 2), load<i32>(POS_START + (<usize>(c - 1) << 2)));
   store<i32>(POS_START, 0);
-  // bound every window, then best first: batches of windows by falling bound, until every
+  // bound every window, then best first, bucket by bucket of falling bound, until every
   // window left has a bound below the best ratio found
-  memory.fill(HIST, 0, <usize>(BUCKETS + 1) << 2);
+  memory.fill(HEAD, 0xff, <usize>(BUCKETS + 1) << 2); // every list empty (-1)
+  entryCount = 0;
   memory.fill(RAN, 0, <usize>nSources << 2);
   memoNext(MEMO);
   memory.fill(OWN, 0, <usize>load<i32>(SOURCE_WORDS + (<usize>nSources << 2)));
   boundsPass(nSources, lb, n, words64);
-  let best: f64 = 0;
-  BEST_AT = -1;
-  let hi = BUCKETS + 1;
-  let want = FIRST_BATCH;
-  while (hi > 0) {
-    let lo = hi;
-    let count = 0;
-    while (lo > 0 && count < want) count += load<i32>(HIST + (<usize>--lo << 2));
-    best = batch(nSources, lb, n, lo, hi, best, res);
-    if (best * <f64>BUCKETS >= <f64>lo) break; // every window not scored has a bound < lo / BUCKETS <= best
-    hi = lo;
-    want <<= 2;
-  }
+  const best = bestFirst(lb, n, words64, res);
   store<f64>(RATIOS + (<usize>q << 3), best);
 }
 

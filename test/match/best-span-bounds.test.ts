@@ -126,6 +126,23 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
     }
   }, 60_000);
 
+  it("ties: the same passage three times, and twice within one source, give the first window in the contract's order", () => {
+    // the scan looks at a bucket's windows in no particular order; equal ratios must still go to
+    // the first window (source, then size, then start)
+    const rand = mulberry32(4_444);
+    for (let t = 0; t < depth(3, 12); t++) {
+      const p = cut(rand, 600);
+      const pool = [cut(rand, 300), `${p} ${p}`, p, p];
+      const quotes = [quoteOf(cut(rand, 800), rand, 6 + Math.floor(rand() * 15), t % 3), quoteOf(cut(rand, 800), rand, 2, 0)];
+      const want = quotes.map((q) => unbounded(q, pool));
+      expect(want[0].ratio).toBeLessThan(0.7); // left to the scan
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).match(quotes);
+        expect(got.map(({ ratio, source, start, end }) => ({ ratio, source, start, end })), `${backend}, case ${t}`).toEqual(want);
+      }
+    }
+  }, 60_000);
+
   it("a pool of 24 passages and long quotes found nowhere: more ranges than the WASM memo's slots", () => {
     // the WASM scan keeps each range's LCS and longest block in a memo of 8,192 slots, 4 probes
     // each, per quote (assembly/difflib.ts `memoEntry`); the first quote here asks the LCS of
