@@ -80,8 +80,8 @@ let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the
 let SRC_BASE: usize = 0; // i32 per source: where its windows start in WIN_LCS (in windows)
 let WORD_SOURCE: usize = 0; // i32 per pool word: its source
 let ENTRIES: usize = 0; // 16 bytes x 2 per window: the bucket lists' entries (window, start word, size, next)
-// the memo of ranges of matchingCharactersAbove (difflib.ts), allocated once
-const MEMO: usize = heap.alloc(<usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
+// the memo of ranges of matchingCharactersAbove (difflib.ts), allocated by the first seqReserve
+let MEMO: usize = 0;
 let OWN: usize = 0; // u8 per pool word: 1 once the windows starting there have their own LCS bounds
 let capWindows: i32 = 0;
 
@@ -168,6 +168,10 @@ export function seqReserve(
     ROWS = heap.alloc(ROW_STRIDE << 1);
     memory.fill(ROWS, 0, ROW_STRIDE << 1);
     moved = true;
+  }
+  if (MEMO == 0) {
+    MEMO = heap.alloc(<usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
+    memory.fill(MEMO, 0, <usize>MEMO_SLOTS * <usize>MEMO_ENTRY); // generation 0: empty
   }
   if (moved || load<i32>(TABLE) == 0) publish();
   return TABLE;
