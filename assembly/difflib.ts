@@ -464,7 +464,6 @@ function memoEntry(memo: usize, alo: i32, ahi: i32, blo: i32, bhi: i32): usize {
 }
 
 /** `lcsRange` of a[alo, ahi) and the quote's [blo, bhi), through the memo when there is one (memo ≠ 0). */
-@inline
 function memoLcs(memo: usize, a: usize, base: i32, alo: i32, ahi: i32, blo: i32, bhi: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
   if (memo == 0) return lcsRange(a, alo, ahi, blo, bhi, blocks, peq, countB, vbits);
   const e = memoEntry(memo, base + alo, base + ahi, blo, bhi);

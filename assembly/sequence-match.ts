@@ -75,7 +75,7 @@ let POS: usize = 0; // i32 x quote length
 let ROWS: usize = 0; // 2 rows of (len, stamp) i32 pairs, ROW_STRIDE bytes each (the sparse longest match)
 let ROW_STRIDE: usize = 0;
 let RUNS: usize = 0; // 2 i32 per pool character: the rows of common runs (difflib.ts commonRuns), per source when first needed
-let RAN: usize = 0; // i32 per source: -1 once its RUNS are filled for the quote in hand, else the characters of its windows scored without them
+let RAN: usize = 0; // i32 per source: 1 once its RUNS are filled for the quote in hand
 let WIN_LCS: usize = 0; // i32 per window: the bucket of its LCS bound, from the bounds pass
 let SRC_BASE: usize = 0; // i32 per source: where its windows start in WIN_LCS (in windows)
 let WORD_SOURCE: usize = 0; // i32 per pool word: its source
@@ -171,7 +171,8 @@ export function seqReserve(
   }
   if (MEMO == 0) {
     MEMO = heap.alloc(<usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
-    memory.fill(MEMO, 0, <usize>MEMO_SLOTS * <usize>MEMO_ENTRY); // generation 0: empty
+    // generation 0 in every entry: empty (the stub runtime may hand back memory another kernel freed)
+    memory.fill(MEMO, 0, <usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
   }
   if (moved || load<i32>(TABLE) == 0) publish();
   return TABLE;
@@ -188,10 +189,9 @@ function matchingCharacters(a: usize, la: i32, b: usize, lb: i32): i32 {
  * form, or -1 once its ratio is sure to be below `floor` (difflib.ts `matchingCharactersAbove`).
  */
 @inline
-function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64, runs: bool): i32 {
+function matchingSparseAbove(start: i32, la: i32, lb: i32, floor: f64): i32 {
   const a = POOL_CHARS + (<usize>start << 2);
-  // without the rows of runs, the root's longest block is found by matchingCharactersAbove itself
-  const k = runs ? firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE) : -1;
+  const k = firstBlock(a, la, lb, RUNS + (<usize>start << 3), POS_START, POS, ROWS, ROW_STRIDE);
   return matchingCharactersAbove(a, la, lb, POS_START, POS, ROWS, ROW_STRIDE, STACK, (lb + 63) >> 6, PEQ, COUNT_B, VBITS, floor, firstBlockI(), firstBlockJ(), k, MEMO);
 }
 
@@ -236,7 +236,7 @@ function sizeOffsets(nw: i32, n: i32): void {
   store<i32>(SIZE_OFF + 20, off);
 }
 
-// V of the bit-parallel LCS run in progress (boundsPass, ownBounds): blocks 0..2 here for quotes
+// V of the bit-parallel LCS run in progress (groupBounds): blocks 0..2 here for quotes
 // of up to 192 characters, VBITS for longer ones; MASK0..2 cut each block to the quote's lb bits.
 let V0: u64 = 0, V1: u64 = 0, V2: u64 = 0;
 let MASK0: u64 = 0, MASK1: u64 = 0, MASK2: u64 = 0;
@@ -256,7 +256,6 @@ function runStart(words64: i32): void {
 }
 
 /** Feed pool characters [from, end) to the run (Hyyrö's step; V in locals for 1..3 blocks). */
-@inline
 function runFeed(from: i32, end: i32, words64: i32): void {
   let v0 = V0, v1 = V1, v2 = V2;
   if (words64 == 1) {
@@ -309,14 +308,44 @@ function bucketOf(l: i32, length: i32): i32 {
 }
 
 /**
- * The bounds pass (the TS twin and the proof: ts/match/best-span.ts `scanTs`, step 1). For each
- * source, one bit-parallel LCS run per anchor (start words 0, ANCHOR, 2·ANCHOR, …), over the
- * anchor's group's longest window (from the anchor to the last end word of a window of n-2 .. n+2
- * words starting in the group), read after each word: the LCS of the anchor's text up to word e
- * bounds that of every window of the group ending at e (a window's text is inside it). Each
- * window's bucket of that bound (its own la in the denominator) goes to WIN_LCS in the contract's
- * order, and the window to its bucket's list. An anchor's own windows have their exact
- * LCS (OWN set); the other starts get theirs from `ownBounds` when the scan first reaches one.
+ * One bounds run (the TS twin and the proof: ts/match/best-span.ts `scanTs`, step 1): from start
+ * word a0 of a source (w0 its first word, nw its words, `base` where its windows start in WIN_LCS,
+ * SIZE_OFF set for it) over the longest window starting in [a0, a0 + g), read after each word e:
+ * the LCS of words a0..e bounds that of every window starting in the group and ending at e (a
+ * window's text is inside it). Each such window's bucket of that bound (its own la in the
+ * denominator) goes to WIN_LCS, and the window to that bucket's list — all of them on a fresh
+ * pass (`fresh`), else (a start's own run, g = 1, after its group's) only a window whose bucket
+ * fell (never rose: its text is inside the group's). Word a0's windows then have their own L.
+ */
+function groupBounds(w0: i32, nw: i32, a0: i32, g: i32, base: i32, lb: i32, n: i32, words64: i32, fresh: bool): void {
+  const lo = max(1, n - 2);
+  const last = min(a0 + g - 1 + n + 2, nw); // one past the group's last end word
+  runStart(words64);
+  let from = load<i32>(CHAR_START + (<usize>(w0 + a0) << 2));
+  for (let e = a0; e < last; e++) {
+    const end = load<i32>(CHAR_END + (<usize>(w0 + e) << 2));
+    runFeed(from, end, words64);
+    from = end;
+    const ilo = max(a0, e - n - 1), ihi = min(a0 + g - 1, e - lo + 1);
+    if (ilo > ihi) continue;
+    const l = runLength(lb, words64);
+    // the group's windows ending at word e: starts i in [a0, a0 + g), sizes lo .. n+2
+    for (let i = ilo; i <= ihi; i++) {
+      const bucket = bucketOf(l, end - load<i32>(CHAR_START + (<usize>(w0 + i) << 2)) + lb);
+      const at = base + load<i32>(SIZE_OFF + (<usize>(e - i + 1 - lo) << 2)) + i;
+      if (!fresh && bucket == load<i32>(WIN_LCS + (<usize>at << 2))) continue; // its entry stands
+      store<i32>(WIN_LCS + (<usize>at << 2), bucket);
+      pushEntry(at, w0 + i, e - i + 1, bucket);
+    }
+  }
+  store<u8>(OWN + <usize>(w0 + a0), 1);
+}
+
+/**
+ * The bounds pass: for each source, one `groupBounds` run per anchor (start words 0, ANCHOR,
+ * 2·ANCHOR, …) over its group of ANCHOR starts; every window gets its group's bucket in WIN_LCS,
+ * in the contract's order, and an entry in that bucket's list. The other starts get their own
+ * bounds (a run of a group of one) when the scan first reaches one of their windows.
  */
 function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
   const lo = max(1, n - 2);
@@ -328,56 +357,9 @@ function boundsPass(nSources: i32, lb: i32, n: i32, words64: i32): void {
     sizeOffsets(nw, n);
     store<i32>(SRC_BASE + (<usize>s << 2), base);
     for (let w = w0; w < w0 + nw; w++) store<i32>(WORD_SOURCE + (<usize>w << 2), s);
-    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) {
-      const last = min(a0 + ANCHOR - 1 + n + 2, nw); // one past the group's last end word
-      runStart(words64);
-      let from = load<i32>(CHAR_START + (<usize>(w0 + a0) << 2));
-      for (let e = a0; e < last; e++) {
-        const end = load<i32>(CHAR_END + (<usize>(w0 + e) << 2));
-        runFeed(from, end, words64);
-        from = end;
-        const ilo = max(a0, e - n - 1), ihi = min(a0 + ANCHOR - 1, e - lo + 1);
-        if (ilo > ihi) continue;
-        const l = runLength(lb, words64);
-        // the group's windows ending at word e: starts i in [a0, a0 + ANCHOR), sizes lo .. n+2
-        for (let i = ilo; i <= ihi; i++) {
-          const bucket = bucketOf(l, end - load<i32>(CHAR_START + (<usize>(w0 + i) << 2)) + lb);
-          const at = base + load<i32>(SIZE_OFF + (<usize>(e - i + 1 - lo) << 2)) + i;
-          store<i32>(WIN_LCS + (<usize>at << 2), bucket);
-          pushEntry(at, w0 + i, e - i + 1, bucket);
-        }
-      }
-      store<u8>(OWN + <usize>(w0 + a0), 1);
-    }
+    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) groupBounds(w0, nw, a0, ANCHOR, base, lb, n, words64, true);
     base += load<i32>(SIZE_OFF + 20);
   }
-}
-
-/**
- * The exact LCS bounds of the windows starting at word i of source s (w0 its first word, nw its
- * words, `base` where its windows start in WIN_LCS, SIZE_OFF set for it): one run over the longest,
- * read after each word; each window's bucket replaces its group's in WIN_LCS (never higher: its
- * text is inside the anchor's), and a window whose bucket fell gets an entry in its new list.
- */
-function ownBounds(w0: i32, nw: i32, i: i32, base: i32, lb: i32, n: i32, words64: i32): void {
-  const lo = max(1, n - 2);
-  const w = w0 + i;
-  const hi = min(n + 2, nw - i);
-  const start = load<i32>(CHAR_START + (<usize>w << 2));
-  runStart(words64);
-  let from = start;
-  for (let size = 1; size <= hi; size++) {
-    const end = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2));
-    runFeed(from, end, words64);
-    from = end;
-    if (size < lo) continue;
-    const at = base + load<i32>(SIZE_OFF + (<usize>(size - lo) << 2)) + i;
-    const bucket = bucketOf(runLength(lb, words64), end - start + lb);
-    if (bucket == load<i32>(WIN_LCS + (<usize>at << 2))) continue; // its entry stands
-    store<i32>(WIN_LCS + (<usize>at << 2), bucket);
-    pushEntry(at, w, size, bucket);
-  }
-  store<u8>(OWN + <usize>w, 1);
 }
 
 /**
@@ -405,24 +387,17 @@ function bestFirst(lb: i32, n: i32, words64: i32, res: usize): f64 {
       const nw = load<i32>(SOURCE_WORDS + (<usize>(s + 1) << 2)) - w0;
       if (load<u8>(OWN + <usize>w) == 0) {
         sizeOffsets(nw, n);
-        ownBounds(w0, nw, w - w0, load<i32>(SRC_BASE + (<usize>s << 2)), lb, n, words64);
+        groupBounds(w0, nw, w - w0, 1, load<i32>(SRC_BASE + (<usize>s << 2)), lb, n, words64, false);
         if (load<i32>(WIN_LCS + (<usize>idx << 2)) != k) continue; // waits in its own bucket's list
       }
       const start = load<i32>(CHAR_START + (<usize>w << 2));
       const la = load<i32>(CHAR_END + (<usize>(w + size - 1) << 2)) - start;
-      // The rows of runs cost about one longest match over the whole source; a window's first
-      // block without them about one over the window. So a source's windows are scored without
-      // them until their characters would pass the source's, then the rows are made (at most
-      // twice the cheaper of the two ways, whatever number of its windows the scan scores).
-      const ran = load<i32>(RAN + (<usize>s << 2));
-      const first = load<i32>(CHAR_START + (<usize>w0 << 2));
-      const sourceChars = load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)) - first;
-      if (ran >= 0 && ran + la > sourceChars) {
-        commonRuns(POOL_CHARS, first, first + sourceChars, POS_START, POS, ROWS, ROW_STRIDE, RUNS);
-        store<i32>(RAN + (<usize>s << 2), -1);
-      } else if (ran >= 0) store<i32>(RAN + (<usize>s << 2), ran + la);
+      if (load<i32>(RAN + (<usize>s << 2)) == 0) {
+        commonRuns(POOL_CHARS, load<i32>(CHAR_START + (<usize>w0 << 2)), load<i32>(CHAR_END + (<usize>(w0 + nw - 1) << 2)), POS_START, POS, ROWS, ROW_STRIDE, RUNS);
+        store<i32>(RAN + (<usize>s << 2), 1);
+      }
       // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
-      const m = matchingSparseAbove(start, la, lb, best, ran < 0 || ran + la > sourceChars);
+      const m = matchingSparseAbove(start, la, lb, best);
       if (m < 0) continue;
       const ratio = <f64>(2 * m) / <f64>(la + lb);
       if (ratio > best || (ratio == best && ratio > 0 && idx < bestAt)) {

@@ -255,8 +255,8 @@ const ANCHOR = 4;
  *    (`matchingCharactersAbove`: after each longest block, the blocks found plus the LCS of every
  *    range still to split bound difflib's M; proof there). The best is the highest ratio, the
  *    first in the contract's order among equal ones. The WASM twin finds a window's first block
- *    from its source's rows of common runs once it has scored a source's worth of characters
- *    there (faster, the same block: assembly/difflib.ts `firstBlock`, proof there), and keeps
+ *    from its source's rows of common runs (faster, the same block: assembly/difflib.ts
+ *    `firstBlock`, proof there), and keeps
  *    each range's LCS and longest block per quote (the same values: difflib.ts `memoEntry`).
  *    The scan stops at the first bucket k (from the top, or between two of its windows) with
  *    k + 1 ≤ best·BUCKETS.
@@ -289,88 +289,60 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
 
   // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start),
   // its group's until its start has a run of its own (own[] = 1: anchors at once, the other
-  // starts by `ownBounds` when the scan first reaches one of their windows)
-  const poolWords = Math.max(0, sourceWords[sources] - sourceWords[0]);
+  // starts by a run of a group of one when the scan first reaches one of their windows). The
+  // windows of each bucket: a list of entries (window, start word, size) from head[k] on through
+  // next[]; a window whose bucket falls gets an entry in its new bucket's list and its old one
+  // goes stale (bucket[window] no longer says that bucket): at most two entries a window.
+  const w00 = sourceWords[0];
+  const poolWords = Math.max(0, sourceWords[sources] - w00);
   const bucket = new Int32Array(5 * poolWords);
   const own = new Uint8Array(poolWords);
-  // the windows of each bucket: a list of entries (window, start word, size) from head[k] on
-  // through next[]; a window whose bucket falls gets a new entry in its new bucket's list and its
-  // old one goes stale (bucket[window] no longer says that bucket): at most two entries a window
   const head = new Int32Array(BUCKETS + 1).fill(-1);
-  const entWindow = new Int32Array(10 * poolWords);
-  const entWord = new Int32Array(10 * poolWords);
-  const entSize = new Int32Array(10 * poolWords);
-  const next = new Int32Array(10 * poolWords);
-  let entries = 0;
-  const push = (at: number, w: number, size: number, k: number) => {
-    entWindow[entries] = at;
-    entWord[entries] = w;
-    entSize[entries] = size;
-    next[entries] = head[k];
-    head[k] = entries++;
-  };
+  const entries = new Int32Array(40 * poolWords); // 4 per entry: window, start word, size, next
+  let used = 0;
   const wordSource = new Int32Array(poolWords);
   const sourceBase = new Int32Array(sources + 1); // where each source's windows start in bucket[]
-  /** Where each size's windows start in bucket[], for a source of nw words whose windows start at base. */
-  const offsets = (nw: number, base: number): number[] => {
+  /**
+   * One run from word a0 of source s over the longest window starting in [a0, a0 + g), read after
+   * each word e: L(a0..e) bounds every window of the group ending at e; each gets that bucket and
+   * an entry in its list — all on a fresh pass, else (g = 1, a start's own run) those that fell.
+   */
+  const groupRun = (s: number, a0: number, g: number, fresh: boolean) => {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
     const offset: number[] = [];
-    for (let size = lo, off = base; size <= n + 2; size++) {
-      offset.push(off);
-      off += Math.max(0, nw - size + 1);
+    for (let size = lo, off = sourceBase[s]; size <= n + 2; off += Math.max(0, nw - size + 1), size++) offset.push(off);
+    run.start();
+    let from = charStart[w0 + a0];
+    for (let e = a0; e < Math.min(a0 + g - 1 + n + 2, nw); e++) {
+      const end = charEnd[w0 + e];
+      run.feed(chars, from, end);
+      from = end;
+      const l = run.length();
+      for (let i = Math.max(a0, e - n - 1); i <= Math.min(a0 + g - 1, e - lo + 1); i++) {
+        const at = offset[e - i + 1 - lo] + i;
+        const k = Math.floor(ratioOf(l, end - charStart[w0 + i] + lb) * BUCKETS);
+        if (!fresh && k === bucket[at]) continue; // its entry stands
+        bucket[at] = k;
+        const x = 4 * used;
+        entries[x] = at;
+        entries[x + 1] = w0 + i;
+        entries[x + 2] = e - i + 1;
+        entries[x + 3] = head[k];
+        head[k] = used++;
+      }
     }
-    return offset;
+    own[w0 + a0 - w00] = 1;
   };
-  const bucketOf = (l: number, length: number) => Math.floor(ratioOf(l, length) * BUCKETS);
   for (let s = 0; s < sources; s++) {
     const w0 = sourceWords[s];
     const nw = sourceWords[s + 1] - w0;
-    const base = sourceBase[s];
-    const offset = offsets(nw, base);
-    wordSource.fill(s, w0 - sourceWords[0], w0 + nw - sourceWords[0]);
-    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) {
-      const last = Math.min(a0 + ANCHOR - 1 + n + 2, nw); // one past the group's last end word
-      run.start();
-      let from = charStart[w0 + a0];
-      for (let e = a0; e < last; e++) {
-        const end = charEnd[w0 + e];
-        run.feed(chars, from, end);
-        from = end;
-        const l = run.length();
-        // the windows of the group ending at word e: starts i in [a0, a0 + ANCHOR), sizes lo..n+2
-        for (let i = Math.max(a0, e - n - 1); i <= Math.min(a0 + ANCHOR - 1, e - lo + 1); i++) {
-          const at = offset[e - i + 1 - lo] + i;
-          const k = bucketOf(l, end - charStart[w0 + i] + lb);
-          bucket[at] = k;
-          push(at, w0 + i, e - i + 1, k);
-        }
-      }
-      own[w0 - sourceWords[0] + a0] = 1;
-    }
-    let end = base;
+    wordSource.fill(s, w0 - w00, w0 + nw - w00);
+    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) groupRun(s, a0, ANCHOR, true);
+    let end = sourceBase[s];
     for (let size = lo; size <= n + 2 && size <= nw; size++) end += nw - size + 1;
     sourceBase[s + 1] = end;
   }
-  /** The own buckets of the windows starting at word i of source s: one run over the longest, read after each word. */
-  const ownBounds = (s: number, i: number, offset: number[]) => {
-    const w0 = sourceWords[s];
-    const nw = sourceWords[s + 1] - w0;
-    const w = w0 + i;
-    const start = charStart[w];
-    run.start();
-    let from = start;
-    for (let size = 1; size <= Math.min(n + 2, nw - i); size++) {
-      const end = charEnd[w + size - 1];
-      run.feed(chars, from, end);
-      from = end;
-      if (size < lo) continue;
-      const at = offset[size - lo] + i;
-      const k = bucketOf(run.length(), end - start + lb);
-      if (k === bucket[at]) continue; // its entry stands
-      bucket[at] = k;
-      push(at, w, size, k);
-    }
-    own[w - sourceWords[0]] = 1;
-  };
 
   // 2. best first: the buckets from the top, each one's windows (in no particular order), until
   // a bucket whose every bound is below the best
@@ -378,14 +350,14 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   let bestAt = -1;
   const below = (k: number) => k + 1 <= best * BUCKETS; // every bound in bucket k is < best
   for (let k = BUCKETS; k >= 0 && !below(k); k--) {
-    for (let e = head[k]; e >= 0 && !below(k); e = next[e]) {
-      const idx = entWindow[e];
+    for (let e = head[k]; e >= 0 && !below(k); e = entries[4 * e + 3]) {
+      const idx = entries[4 * e];
       if (bucket[idx] !== k) continue; // stale: the window's own bucket is lower, it has an entry there
-      const w = entWord[e];
-      const size = entSize[e];
-      const s = wordSource[w - sourceWords[0]];
-      if (!own[w - sourceWords[0]]) {
-        ownBounds(s, w - sourceWords[s], offsets(sourceWords[s + 1] - sourceWords[s], sourceBase[s]));
+      const w = entries[4 * e + 1];
+      const size = entries[4 * e + 2];
+      const s = wordSource[w - w00];
+      if (!own[w - w00]) {
+        groupRun(s, w - sourceWords[s], 1, false);
         if (bucket[idx] !== k) continue; // waits in its own bucket's list
       }
       const start = charStart[w];
