@@ -230,9 +230,10 @@ const BUCKETS = 4096;
 /**
  * The bounds pass runs from every ANCHOR-th start word of a source (an anchor) over its group's
  * longest window, and from the other starts only when the scan first reaches them. 4: on the
- * found-nowhere quotes of the classes bench (seeds 100–103) it took the runs from 125.8 K to 31.7 K
- * anchor runs (each 3 words longer) plus 17.6 K of a start's own, about 2.3× fewer word steps;
- * 2, 3 and 6 did fewer for one kind and more for the other, 8 more in all.
+ * found-nowhere quotes of the classes bench (seeds 100–103, counted when the scan still went in
+ * batches) it took the runs from 125.8 K to 31.7 K anchor runs (each 3 words longer) plus 17.6 K
+ * of a start's own, about 2.3× fewer word steps; 2, 3 and 6 did fewer for one kind and more for
+ * the other, 8 more in all; with the scan strictly best first, 3, 4 and 6 time the same (WASM).
  */
 const ANCHOR = 4;
 
