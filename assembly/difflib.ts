@@ -367,8 +367,9 @@ export function firstBlockJ(): i32 { return lmJ; }
  */
 export function matchingCharactersAbove(
   a: usize, la: i32, lb: i32, posStart: usize, pos: usize, rows: usize, rowStride: usize, stack: usize,
-  blocks: i32, peq: usize, countB: usize, vbits: usize, floor: f64, fi: i32, fj: i32, fk: i32,
+  blocks: i32, peq: usize, countB: usize, vbits: usize, floor: f64, fi: i32, fj: i32, fk: i32, memo: usize,
 ): i32 {
+  const base = <i32>(a >> 2); // a[p] is the i32 at address 4·(base + p): ranges keyed by base + p are the same text
   let top: usize = stack;
   let total = 0;
   let pending = 0;
@@ -385,13 +386,19 @@ export function matchingCharactersAbove(
       k = fk; i = fi; j = fj;
       fk = -1;
     } else {
-      k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
-      i = lmI; j = lmJ;
+      const e = memo != 0 ? memoEntry(memo, base + alo, base + ahi, blo, bhi) : 0;
+      if (e != 0 && load<i32>(e, 32) >= 0) {
+        k = load<i32>(e, 32); i = load<i32>(e, 24) - base; j = load<i32>(e, 28);
+      } else {
+        k = longestMatchSparse(a, alo, ahi, blo, bhi, posStart, pos, rows, rowStride);
+        i = lmI; j = lmJ;
+        if (e != 0) { store<i32>(e, base + i, 24); store<i32>(e, j, 28); store<i32>(e, k, 32); }
+      }
     }
     if (k == 0) continue;
     total += k;
-    const left = alo < i && blo < j ? lcsRange(a, alo, i, blo, j, blocks, peq, countB, vbits) : 0;
-    const right = i + k < ahi && j + k < bhi ? lcsRange(a, i + k, ahi, j + k, bhi, blocks, peq, countB, vbits) : 0;
+    const left = alo < i && blo < j ? memoLcs(memo, a, base, alo, i, blo, j, blocks, peq, countB, vbits) : 0;
+    const right = i + k < ahi && j + k < bhi ? memoLcs(memo, a, base, i + k, ahi, j + k, bhi, blocks, peq, countB, vbits) : 0;
     pending += left + right;
     // the range of smaller LCS is split first (pushed last), as the TS twin does
     if (left > 0 && left > right) {
@@ -409,4 +416,62 @@ export function matchingCharactersAbove(
     if (<f64>(2 * (total + pending)) / length < floor) return -1;
   }
   return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A memo of ranges for `matchingCharactersAbove`, per quote: a range (pool text [alo, ahi),
+// quote [blo, bhi)) has one LCS and one longest block (difflib's, ties included), whatever
+// window it comes from — windows at one start share their left ranges, windows ending at one
+// word their right ones, and the ranges split from those. So a value found once is reused, and
+// a slot overwritten by another range only costs its recomputation: the results are the same with
+// or without the memo. Layout: MEMO_SLOTS entries of 40 bytes — generation (the quote's: an
+// entry of another generation is empty), alo, ahi, blo, bhi (absolute alo/ahi: `base` + index),
+// LCS (-1: not known), block i (absolute), j, k (-1: not known), one spare i32.
+
+export const MEMO_SLOTS: i32 = 8192;
+export const MEMO_ENTRY: i32 = 40;
+let memoGen: i32 = 0;
+
+/** A new generation for the next quote (every entry empty); clears the memo when the count wraps. */
+export function memoNext(memo: usize): void {
+  if (memoGen >= 0x3fffffff) {
+    memory.fill(memo, 0, <usize>MEMO_SLOTS * <usize>MEMO_ENTRY);
+    memoGen = 0;
+  }
+  memoGen++;
+}
+
+/**
+ * The entry of the range (alo, ahi, blo, bhi), or a fresh one for it (LCS and block unknown) in
+ * one of its 4 slots: the first empty one, else the hash's own slot (its old range forgotten).
+ */
+function memoEntry(memo: usize, alo: i32, ahi: i32, blo: i32, bhi: i32): usize {
+  let h = <u32>alo * 0x9e3779b1 ^ <u32>ahi * 0x85ebca77 ^ <u32>blo * 0xc2b2ae3d ^ <u32>bhi * 0x27d4eb2f;
+  h ^= h >> 15;
+  const first = h & <u32>(MEMO_SLOTS - 1);
+  let free: usize = 0;
+  for (let probe: u32 = 0; probe < 4; probe++) {
+    const e = memo + <usize>((first + probe) & <u32>(MEMO_SLOTS - 1)) * <usize>MEMO_ENTRY;
+    if (load<i32>(e) != memoGen) {
+      if (free == 0) free = e;
+      continue;
+    }
+    if (load<i32>(e, 4) == alo && load<i32>(e, 8) == ahi && load<i32>(e, 12) == blo && load<i32>(e, 16) == bhi) return e;
+  }
+  const e = free != 0 ? free : memo + <usize>first * <usize>MEMO_ENTRY;
+  store<i32>(e, memoGen); store<i32>(e, alo, 4); store<i32>(e, ahi, 8); store<i32>(e, blo, 12); store<i32>(e, bhi, 16);
+  store<i32>(e, -1, 20); store<i32>(e, -1, 32);
+  return e;
+}
+
+/** `lcsRange` of a[alo, ahi) and the quote's [blo, bhi), through the memo when there is one (memo ≠ 0). */
+function memoLcs(memo: usize, a: usize, base: i32, alo: i32, ahi: i32, blo: i32, bhi: i32, blocks: i32, peq: usize, countB: usize, vbits: usize): i32 {
+  if (memo == 0) return lcsRange(a, alo, ahi, blo, bhi, blocks, peq, countB, vbits);
+  const e = memoEntry(memo, base + alo, base + ahi, blo, bhi);
+  let l = load<i32>(e, 20);
+  if (l < 0) {
+    l = lcsRange(a, alo, ahi, blo, bhi, blocks, peq, countB, vbits);
+    store<i32>(e, l, 20);
+  }
+  return l;
 }

@@ -42,8 +42,10 @@ export interface SeqFound {
   ratio: number;
 }
 
-/** The names every groundwire .wasm must export for this kernel (tested in test/match/best-span.test.ts). */
+/** The names the match module exports for this kernel (tested in test/match/best-span.test.ts). */
 export const SEQ_EXPORTS = ["seqReserve", "seqMatch", "seqRatio"] as const;
+/** The names a module serving only `ratio` must export (the suggest module has no `seqMatch`). */
+const RATIO_EXPORTS = ["seqReserve", "seqRatio"] as const;
 
 /** A live binding to one instance's kernel. */
 export interface SeqBinding {
@@ -55,11 +57,11 @@ export interface SeqBinding {
 
 const bindings = new WeakMap<object, SeqBinding>();
 
-/** The binding for `exports` (created once per instance). Throws when the kernel's exports are missing. */
+/** The binding for `exports` (created once per instance). Throws when `seqReserve` or `seqRatio` is missing; its `match` throws on a module without `seqMatch`. */
 export function seqBindingFor(exports: WasmExports): SeqBinding {
   let b = bindings.get(exports);
   if (!b) {
-    for (const name of SEQ_EXPORTS) {
+    for (const name of RATIO_EXPORTS) {
       if (typeof exports[name] !== "function") throw new Error(`groundwire wasm: export ${name} is missing (rebuild with npm run build:wasm)`);
     }
     b = createBinding(exports as unknown as SeqExports);
@@ -97,6 +99,7 @@ function createBinding(x: SeqExports): SeqBinding {
 
   return {
     match(owner, pool, quotes) {
+      if (typeof x.seqMatch !== "function") throw new Error("groundwire wasm: this module has no seqMatch (bestSpan's scan is in the match module)");
       let total = 0;
       let maxLen = 1;
       let alphabet = 1;

@@ -107,6 +107,59 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
     }
   });
 
+  it("sources of 1 to 14 words (every place an anchor group of the bounds pass can end), quotes found nowhere", () => {
+    // the bounds pass runs from every 4th start word over its group's longest window; a source
+    // may end inside a group, before its first window, or right at a group's edge
+    const rand = mulberry32(4_242);
+    for (let t = 0; t < depth(3, 12); t++) {
+      const text = words(cut(rand, 2_000)).map((w) => w.key);
+      const pool = Array.from({ length: 14 }, (_, k) => {
+        const at = Math.floor(rand() * (text.length - 15));
+        return text.slice(at, at + k + 1).join(" ");
+      });
+      const quotes = [1, 2, 3, 5, 8, 12].map((n) => quoteOf(cut(rand, 800), rand, n, Math.floor(rand() * 3)));
+      const want = quotes.map((q) => unbounded(q, pool));
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).match(quotes);
+        expect(got.map(({ ratio, source, start, end }) => ({ ratio, source, start, end })), `${backend}, case ${t}`).toEqual(want);
+      }
+    }
+  }, 60_000);
+
+  it("ties: the same passage three times, and twice within one source, give the first window in the contract's order", () => {
+    // the scan looks at a bucket's windows in no particular order; equal ratios must still go to
+    // the first window (source, then size, then start)
+    const rand = mulberry32(4_444);
+    for (let t = 0; t < depth(3, 12); t++) {
+      const p = cut(rand, 600);
+      const pool = [cut(rand, 300), `${p} ${p}`, p, p];
+      const quotes = [quoteOf(cut(rand, 800), rand, 6 + Math.floor(rand() * 15), t % 3), quoteOf(cut(rand, 800), rand, 2, 0)];
+      const want = quotes.map((q) => unbounded(q, pool));
+      expect(want[0].ratio).toBeLessThan(0.7); // left to the scan
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).match(quotes);
+        expect(got.map(({ ratio, source, start, end }) => ({ ratio, source, start, end })), `${backend}, case ${t}`).toEqual(want);
+      }
+    }
+  }, 60_000);
+
+  it("a pool of 24 passages and long quotes found nowhere: more ranges than the WASM memo's slots", () => {
+    // the WASM scan keeps each range's LCS and longest block in a memo of 8,192 slots, 4 probes
+    // each, per quote (assembly/difflib.ts `memoEntry`); the first quote here asks the LCS of
+    // 7,430 distinct ranges (counted with the final best as the floor; the scan asks more while
+    // its best rises), so slots are taken over and recomputed, and the results must not change
+    const rand = mulberry32(4_343);
+    const pool = Array.from({ length: 24 }, () => cut(rand, 1_200));
+    const quotes = [quoteOf(cut(rand, 1_200), rand, 30, 2), quoteOf(cut(rand, 1_200), rand, 26, 0), quoteOf(cut(rand, 1_200), rand, 28, 1)];
+    const want = quotes.map((q) => unbounded(q, pool));
+    expect(want[0].ratio).toBeLessThan(0.7); // left to the scan
+    expect(want[2].ratio).toBeLessThan(0.7);
+    for (const backend of backends) {
+      const got = createQuoteMatcher(pool, { backend, edges: "words" }).match(quotes);
+      expect(got.map(({ ratio, source, start, end }) => ({ ratio, source, start, end })), backend).toEqual(want);
+    }
+  }, 120_000);
+
   it("field case: a quote found nowhere over the bundled books' passages has its exact best window", () => {
     const pool = [BOOKS[0].slice(100_000, 101_200), BOOKS[1].slice(50_000, 51_200)];
     const quote = "the committee of public safety resolved that the bridge should be rebuilt in stone before winter";

@@ -17,8 +17,9 @@ describe("page sizes against the budgets in docs/package.md", () => {
     const table = sizeTable();
     expect([...table.keys()].sort()).toEqual(Object.keys(PAGES).sort());
     expect(Object.keys(WASM_MODULES).sort()).toEqual(Object.keys(PAGES).sort());
-    // issue 36 asks 20 KB; why the rest stays: docs/package.md, "Page sizes"
-    expect(table.get("bestSpan only")!.budgetKB).toBeLessThanOrEqual(33);
+    // issue 36 asks 20 KB; why the rest stays: docs/package.md, "Page sizes" (34: the scan's
+    // group bounds and range memo, 0.6 KB, make quotes found nowhere ~25% faster)
+    expect(table.get("bestSpan only")!.budgetKB).toBeLessThanOrEqual(34);
     expect(table.get("fingerprint only")!.budgetKB).toBeLessThanOrEqual(80);
   });
 

@@ -16,13 +16,11 @@
  * through the quote index's best-first search at 0.8, then 0.7 (a window found
  * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
  * both backends scan the same way (proof at `scanTs`): an LCS bound of every
- * window, one bit-parallel run per start word shared by its five sizes; then
- * best first, in batches of windows by falling bound, passing over every source
- * whose largest bound is below the batch or cannot reach the best so far (the
- * passage is rejected before its windows are looked at) and every window
- * likewise, until no window left can reach the best — a bound never changes
- * the result, only the time —
- * and computing the ratio as `2·M / (la + lb)` in doubles, so spans and ratios
+ * window, one bit-parallel run per group of ANCHOR start words (the LCS of the group's longest
+ * text bounds each of its windows), a window's own from one run per start word shared by its
+ * five sizes when the scan first reaches it; then best first, bucket by bucket
+ * of falling bound, until no window left can reach the best — a bound never
+ * changes the result, only the time — and computing the ratio as `2·M / (la + lb)` in doubles, so spans and ratios
  * are identical, bit for bit (test/match/parity.test.ts; test/match/
  * best-span-bounds.test.ts compares the bounded scan with the unbounded one).
  */
@@ -229,35 +227,52 @@ interface Found {
  * bucket(u) < k means u < k/BUCKETS exactly.
  */
 const BUCKETS = 4096;
-/** The first batch of the best-first scan takes about this many windows; each next one 4× more. */
-const FIRST_BATCH = 32;
+/**
+ * The bounds pass runs from every ANCHOR-th start word of a source (an anchor) over its group's
+ * longest window, and from the other starts only when the scan first reaches them. 4: on the
+ * found-nowhere quotes of the classes bench (seeds 100–103, counted when the scan still went in
+ * batches) it took the runs from 125.8 K to 31.7 K anchor runs (each 3 words longer) plus 17.6 K
+ * of a start's own, about 2.3× fewer word steps; 2, 3 and 6 did fewer for one kind and more for
+ * the other, 8 more in all; with the scan strictly best first, 3, 4 and 6 time the same (WASM).
+ */
+const ANCHOR = 4;
 
 /**
  * The pure-TS scan (the reference the WASM kernel mirrors, assembly/sequence-match.ts).
  *
- * 1. Bounds: for each source and start word, one LCS run (`createLcsRun`) over the longest
- *    window starting there, read after each word: L(W), the longest common subsequence of each
- *    window W of n-2..n+2 words starting there and the quote; its bound u(W) = 2·L/(la+lb), kept
- *    as its bucket; each source's largest bucket; how many windows each bucket holds.
- * 2. Best first, in batches: the windows of the highest buckets that hold about `FIRST_BATCH`
- *    windows, then the next buckets holding 4× more, and so on. In a batch, in the contract's
- *    order, a window gets difflib's exact ratio unless its bucket k has k + 1 ≤ best·BUCKETS
- *    (best: the highest ratio so far); a whole source is passed over, before its windows are
- *    looked at, when its largest bucket is below the batch or fails the same test. The best is
- *    the highest ratio, the first in the contract's order among equal ones. A window's exact ratio is itself given up as soon as
- *    it is sure to be below the best (`matchingCharactersAbove`: after each longest block, the
- *    blocks found plus the LCS of every range still to split bound difflib's M; proof there). The
- *    WASM twin finds a window's first block from its source's rows of common runs (faster, the
- *    same block: assembly/difflib.ts `firstBlock`, proof there).
- *    The scan stops after
- *    the batch whose lowest bucket lo has lo ≤ best·BUCKETS, or after the last.
+ * 1. Bounds: for each source, the start words 0, ANCHOR, 2·ANCHOR, … are anchors; the group of
+ *    anchor a is the starts a .. a+ANCHOR-1. One LCS run (`createLcsRun`) from a over the group's
+ *    longest window (to the last word a window of n-2..n+2 words starting in the group ends at),
+ *    read after each word e: L(a..e), the longest common subsequence of the words a..e and the
+ *    quote. A window W of the group ending at e gets the bound u(W) = 2·L(a..e)/(la+lb), la its
+ *    own length, kept as its bucket (its group's bucket), and the window goes to that bucket's
+ *    list. An anchor's own windows thereby have their own L(W); the windows
+ *    of another start get theirs (one run from that start, read after each word, the five sizes
+ *    sharing it) when the scan first reaches one of them: their own buckets replace the group's.
+ * 2. Best first: the buckets from the top, each one's windows (in no particular order; a list
+ *    per bucket). A window whose start has no run of its own yet gets one first; if its own
+ *    bucket is lower it waits in that bucket's list. Every other window looked at gets difflib's
+ *    exact ratio, given up as soon as it is sure to be below the best so far
+ *    (`matchingCharactersAbove`: after each longest block, the blocks found plus the LCS of every
+ *    range still to split bound difflib's M; proof there). The best is the highest ratio, the
+ *    first in the contract's order among equal ones. The WASM twin finds a window's first block
+ *    from its source's rows of common runs (faster, the same block: assembly/difflib.ts
+ *    `firstBlock`, proof there), and keeps
+ *    each range's LCS and longest block per quote (the same values: difflib.ts `memoEntry`).
+ *    The scan stops at the first bucket k (from the top, or between two of its windows) with
+ *    k + 1 ≤ best·BUCKETS.
  * Why exact: difflib's matching blocks are a common subsequence of W and the quote, so M ≤ L(W)
- * and ratio(W) = 2M/(la+lb) ≤ u(W) — the same double expression over a larger integer, so the
- * inequality holds after rounding too. A window of bucket k has u < (k+1)/BUCKETS, so one skipped
- * in a batch has ratio < best: it can neither beat nor tie the best; so has one given up while
- * its ratio is computed. When the scan stops, every
- * window not scored has a bucket < lo, so ratio < lo/BUCKETS ≤ best. So every window whose ratio
- * equals the final best was scored, and the first of them in the contract's order is the
+ * and ratio(W) = 2M/(la+lb) ≤ 2·L(W)/(la+lb) — the same double expression over a larger integer,
+ * so the inequality holds after rounding too; and W's words lie inside a..e, so a common
+ * subsequence of W and the quote is one of a..e and the quote: L(W) ≤ L(a..e), and the group's
+ * bound (the same la) is ≥ W's own. Whichever of the two a window holds when it is looked at
+ * (and when the scan stops) is ≥ its ratio; call it u(W). A window of bucket k has
+ * u < (k+1)/BUCKETS. One that waits is in the list of its own, lower bucket, which the scan reaches
+ * later (or it stops before: see below). One given up while its ratio is computed has ratio < best:
+ * it can neither beat nor tie the best. When the scan stops at bucket k, every window not scored
+ * is in the list of a bucket ≤ k (buckets only fall, and a window is in its current bucket's
+ * list), so its ratio < (k+1)/BUCKETS ≤ best. So every window whose ratio equals the final best
+ * was scored, and the first of them in the contract's order is the
  * contract's winner. (L ≤ the multiset intersection ≤ min(la, lb): this bound implies difflib's
  * `quick_ratio` and `real_quick_ratio`, which the scan therefore does not take.)
  */
@@ -273,78 +288,94 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
   const run = createLcsRun(b, quote.alphabetSize);
   const sources = sourceWords.length - 1;
 
-  // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start)
-  const bucket = new Int32Array(5 * Math.max(0, sourceWords[sources] - sourceWords[0]));
-  const hist = new Int32Array(BUCKETS + 1);
-  const sourceTop = new Int32Array(sources);
-  let base = 0;
-  for (let s = 0; s < sources; s++) {
+  // 1. bounds: bucket[] holds each window's bucket in the contract's order (source, size, start),
+  // its group's until its start has a run of its own (own[] = 1: anchors at once, the other
+  // starts by a run of a group of one when the scan first reaches one of their windows). The
+  // windows of each bucket: a list of entries (window, start word, size) from head[k] on through
+  // next[]; a window whose bucket falls gets an entry in its new bucket's list and its old one
+  // goes stale (bucket[window] no longer says that bucket): at most two entries a window.
+  const w00 = sourceWords[0];
+  const poolWords = Math.max(0, sourceWords[sources] - w00);
+  const bucket = new Int32Array(5 * poolWords);
+  const own = new Uint8Array(poolWords);
+  const head = new Int32Array(BUCKETS + 1).fill(-1);
+  const entries = new Int32Array(40 * poolWords); // 4 per entry: window, start word, size, next
+  let used = 0;
+  const wordSource = new Int32Array(poolWords);
+  const sourceBase = new Int32Array(sources + 1); // where each source's windows start in bucket[]
+  /**
+   * One run from word a0 of source s over the longest window starting in [a0, a0 + g), read after
+   * each word e: L(a0..e) bounds every window of the group ending at e; each gets that bucket and
+   * an entry in its list — all on a fresh pass, else (g = 1, a start's own run) those that fell.
+   */
+  const groupRun = (s: number, a0: number, g: number, fresh: boolean) => {
     const w0 = sourceWords[s];
     const nw = sourceWords[s + 1] - w0;
     const offset: number[] = [];
-    for (let size = lo, off = base; size <= n + 2; size++) {
-      offset.push(off);
-      off += Math.max(0, nw - size + 1);
-    }
-    for (let i = 0; i + lo <= nw; i++) {
-      const w = w0 + i;
-      const start = charStart[w];
-      run.start();
-      let from = start;
-      for (let size = 1; size <= Math.min(n + 2, nw - i); size++) {
-        const end = charEnd[w + size - 1];
-        run.feed(chars, from, end);
-        from = end;
-        if (size < lo) continue;
-        const k = Math.floor(ratioOf(run.length(), end - start + lb) * BUCKETS);
-        bucket[offset[size - lo] + i] = k;
-        hist[k]++;
-        if (k > sourceTop[s]) sourceTop[s] = k;
+    for (let size = lo, off = sourceBase[s]; size <= n + 2; off += Math.max(0, nw - size + 1), size++) offset.push(off);
+    run.start();
+    let from = charStart[w0 + a0];
+    for (let e = a0; e < Math.min(a0 + g - 1 + n + 2, nw); e++) {
+      const end = charEnd[w0 + e];
+      run.feed(chars, from, end);
+      from = end;
+      const l = run.length();
+      for (let i = Math.max(a0, e - n - 1); i <= Math.min(a0 + g - 1, e - lo + 1); i++) {
+        const at = offset[e - i + 1 - lo] + i;
+        const k = Math.floor(ratioOf(l, end - charStart[w0 + i] + lb) * BUCKETS);
+        if (!fresh && k === bucket[at]) continue; // its entry stands
+        bucket[at] = k;
+        const x = 4 * used;
+        entries[x] = at;
+        entries[x + 1] = w0 + i;
+        entries[x + 2] = e - i + 1;
+        entries[x + 3] = head[k];
+        head[k] = used++;
       }
     }
-    for (let size = lo; size <= n + 2 && size <= nw; size++) base += nw - size + 1;
+    own[w0 + a0 - w00] = 1;
+  };
+  for (let s = 0; s < sources; s++) {
+    const w0 = sourceWords[s];
+    const nw = sourceWords[s + 1] - w0;
+    wordSource.fill(s, w0 - w00, w0 + nw - w00);
+    for (let a0 = 0; a0 + lo <= nw; a0 += ANCHOR) groupRun(s, a0, ANCHOR, true);
+    let end = sourceBase[s];
+    for (let size = lo; size <= n + 2 && size <= nw; size++) end += nw - size + 1;
+    sourceBase[s + 1] = end;
   }
 
-  // 2. best first, in batches of falling buckets
+  // 2. best first: the buckets from the top, each one's windows (in no particular order), until
+  // a bucket whose every bound is below the best
   let best = 0;
   let bestAt = -1;
   const below = (k: number) => k + 1 <= best * BUCKETS; // every bound in bucket k is < best
-  for (let hi = BUCKETS + 1, want = FIRST_BATCH; hi > 0; want *= 4) {
-    let from = hi;
-    for (let count = 0; from > 0 && count < want; ) count += hist[--from];
-    let idx = 0;
-    for (let s = 0; s < sources; s++) {
-      const w0 = sourceWords[s];
-      const nw = sourceWords[s + 1] - w0;
-      const pass = sourceTop[s] < from || below(sourceTop[s]);
-      for (let size = lo; size <= n + 2 && size <= nw; size++) {
-        if (pass) {
-          idx += nw - size + 1;
-          continue;
-        }
-        for (let i = 0; i + size <= nw; i++, idx++) {
-          const k = bucket[idx];
-          if (k < from || k >= hi || below(k)) continue;
-          const w = w0 + i;
-          const start = charStart[w];
-          const la = charEnd[w + size - 1] - start;
-          // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
-          const m = matchingCharactersAbove(chars, start, la, b, lb, scratch, run.range, best);
-          if (m < 0) continue;
-          const ratio = ratioOf(m, la + lb);
-          if (ratio > best || (ratio === best && ratio > 0 && idx < bestAt)) {
-            best = ratio;
-            bestAt = idx;
-            found.source = s;
-            found.word = w;
-            found.size = size;
-            found.ratio = ratio;
-          }
-        }
+  for (let k = BUCKETS; k >= 0 && !below(k); k--) {
+    for (let e = head[k]; e >= 0 && !below(k); e = entries[4 * e + 3]) {
+      const idx = entries[4 * e];
+      if (bucket[idx] !== k) continue; // stale: the window's own bucket is lower, it has an entry there
+      const w = entries[4 * e + 1];
+      const size = entries[4 * e + 2];
+      const s = wordSource[w - w00];
+      if (!own[w - w00]) {
+        groupRun(s, w - sourceWords[s], 1, false);
+        if (bucket[idx] !== k) continue; // waits in its own bucket's list
+      }
+      const start = charStart[w];
+      const la = charEnd[w + size - 1] - start;
+      // given up (-1) once its ratio is sure to be below the best: it could neither beat nor tie it
+      const m = matchingCharactersAbove(chars, start, la, b, lb, scratch, run.range, best);
+      if (m < 0) continue;
+      const ratio = ratioOf(m, la + lb);
+      if (ratio > best || (ratio === best && ratio > 0 && idx < bestAt)) {
+        best = ratio;
+        bestAt = idx;
+        found.source = s;
+        found.word = w;
+        found.size = size;
+        found.ratio = ratio;
       }
     }
-    if (best * BUCKETS >= from) break; // every window not scored has a bound < from/BUCKETS ≤ best
-    hi = from;
   }
   return found;
 }
