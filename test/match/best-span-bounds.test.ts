@@ -150,10 +150,10 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
     // its best rises), so slots are taken over and recomputed, and the results must not change
     const rand = mulberry32(4_343);
     const pool = Array.from({ length: 24 }, () => cut(rand, 1_200));
-    const quotes = [quoteOf(cut(rand, 1_200), rand, 30, 2), quoteOf(cut(rand, 1_200), rand, 26, 0), quoteOf(cut(rand, 1_200), rand, 28, 1)];
+    // the exhaustive reference costs ~10 s a quote: npm test checks the first, the deep run all three
+    const quotes = [quoteOf(cut(rand, 1_200), rand, 30, 2), quoteOf(cut(rand, 1_200), rand, 26, 0), quoteOf(cut(rand, 1_200), rand, 28, 1)].slice(0, depth(1, 3));
     const want = quotes.map((q) => unbounded(q, pool));
-    expect(want[0].ratio).toBeLessThan(0.7); // left to the scan
-    expect(want[2].ratio).toBeLessThan(0.7);
+    for (const w of [want[0], want[2]]) if (w) expect(w.ratio).toBeLessThan(0.7); // left to the scan
     for (const backend of backends) {
       const got = createQuoteMatcher(pool, { backend, edges: "words" }).match(quotes);
       expect(got.map(({ ratio, source, start, end }) => ({ ratio, source, start, end })), backend).toEqual(want);
