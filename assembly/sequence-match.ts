@@ -302,10 +302,14 @@ function runLength(lb: i32, words64: i32): i32 {
     : <i32>(popcnt(~(V0 | MASK0)) + (words64 > 1 ? popcnt(~(V1 | MASK1)) : 0) + (words64 > 2 ? popcnt(~(V2 | MASK2)) : 0));
 }
 
-/** The bucket of the bound 2l / length. */
+/**
+ * The bucket of the bound 2l / length, at most BUCKETS: a group's LCS can exceed what a short window
+ * of it shares with the quote, so the bound can pass 1; every ratio is ≤ 1 < (BUCKETS + 1) / BUCKETS,
+ * so bucket BUCKETS bounds it still (and HEAD has no row past it).
+ */
 @inline
 function bucketOf(l: i32, length: i32): i32 {
-  return <i32>(<f64>(2 * l) / <f64>length * <f64>BUCKETS);
+  return min(BUCKETS, <i32>(<f64>(2 * l) / <f64>length * <f64>BUCKETS));
 }
 
 /**

@@ -126,6 +126,34 @@ describe("bestSpan's scan bounds (LCS per window, per source, the seeded floor)"
     }
   }, 60_000);
 
+  it("a group's bound past 1: a short quote whose letters are spread over short words of one group (its LCS exceeds what a one-word window shares)", () => {
+    // the group's LCS bounds each of its windows with that window's own length, so a short
+    // window's bound can exceed 1; its bucket is capped at the top one (a window was lost, and the
+    // WASM kernel wrote past its list heads, before the cap)
+    const cases: [string, string[]][] = [["ehjxpjmtliq", ["eh jxp s jmt li q zq zq zq zq zq zq"]], ["abcdefgh ijklmnop qrstuvwx", ["abcd zz efgh ijkl zz mnop qrst zz uvwx zz zz zz"]]];
+    const rand = mulberry32(7);
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    for (let t = 0; t < depth(150, 3_000); t++) {
+      const q = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => Array.from({ length: 4 + Math.floor(rand() * 8) }, () => letters[Math.floor(rand() * 26)]).join("")).join(" ");
+      const chars = q.replace(/ /g, "");
+      const parts: string[] = [];
+      for (let i = 0; i < chars.length; ) {
+        const k = 1 + Math.floor(rand() * 3);
+        parts.push(chars.slice(i, i + k));
+        i += k;
+        if (rand() < 0.5) parts.push(letters[Math.floor(rand() * 26)]);
+      }
+      cases.push([q, [[...parts, "zq", "zq", "zq", "zq", "zq", "zq"].join(" ")]]);
+    }
+    for (const [q, pool] of cases) {
+      const want = unbounded(q, pool);
+      for (const backend of backends) {
+        const got = createQuoteMatcher(pool, { backend, edges: "words" }).bestSpan(q);
+        expect({ ratio: got.ratio, source: got.source, start: got.start, end: got.end }, `${backend}: ${q} in ${pool[0]}`).toEqual(want);
+      }
+    }
+  });
+
   it("ties: the same passage three times, and twice within one source, give the first window in the contract's order", () => {
     // the scan looks at a bucket's windows in no particular order; equal ratios must still go to
     // the first window (source, then size, then start)

@@ -222,8 +222,9 @@ interface Found {
 }
 
 /**
- * Bounds are kept as buckets of 1/`BUCKETS`: bucket(u) = ⌊u·BUCKETS⌋, 0 … BUCKETS (u = 1 has a
- * bucket of its own). BUCKETS is a power of two, so u·BUCKETS is exact in doubles and
+ * Bounds are kept as buckets of 1/`BUCKETS`: bucket(u) = min(BUCKETS, ⌊u·BUCKETS⌋), 0 … BUCKETS
+ * (u ≥ 1 has a bucket of its own; a group's bound can pass 1, and every ratio is ≤ 1, below what
+ * bucket BUCKETS holds). BUCKETS is a power of two, so u·BUCKETS is exact in doubles and
  * bucket(u) < k means u < k/BUCKETS exactly.
  */
 const BUCKETS = 4096;
@@ -322,7 +323,9 @@ function scanTs(pool: PreparedPool, quote: PreparedQuote): Found {
       const l = run.length();
       for (let i = Math.max(a0, e - n - 1); i <= Math.min(a0 + g - 1, e - lo + 1); i++) {
         const at = offset[e - i + 1 - lo] + i;
-        const k = Math.floor(ratioOf(l, end - charStart[w0 + i] + lb) * BUCKETS);
+        // at most BUCKETS: the group's L can pass what a short window shares with the quote, and
+        // the bound 1 (every ratio is ≤ 1 < (BUCKETS + 1) / BUCKETS, so bucket BUCKETS bounds it still)
+        const k = Math.min(BUCKETS, Math.floor(ratioOf(l, end - charStart[w0 + i] + lb) * BUCKETS));
         if (!fresh && k === bucket[at]) continue; // its entry stands
         bucket[at] = k;
         const x = 4 * used;
