@@ -13,7 +13,7 @@
  *
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
  * and pure TS (ts/match/sequence-match.ts, `scanTs` here). A quote first goes
- * through the quote index's best-first search at 0.8, then 0.7 (a window found
+ * through the quote index's best-first search at 0.8 (a window found
  * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
  * both backends scan the same way (proof at `scanTs`): an LCS bound of every
  * window, one bit-parallel run per group of ANCHOR start words (the LCS of the group's longest
@@ -206,12 +206,17 @@ function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
 }
 
 /**
- * Thresholds of the quote-index pre-passes, tried in turn: grounding's SNAP_MIN_RATIO (0.8),
- * then 0.7. A pass that finds a window ≥ its threshold holds the winner (the winner's ratio is
- * at least that window's). Lower thresholds prune too little to pay (measured: 0.6 was ~8×
- * slower than the full scan on the pool bench).
+ * The threshold of the quote-index pre-pass: grounding's SNAP_MIN_RATIO (0.8). A pass that finds a
+ * window ≥ it holds the winner (the winner's ratio is at least that window's). A second pass at 0.7
+ * (run until 2026-12) cost a quote found nowhere ~0.7 ms of its ~0.9 ms of pre-pass and saved a
+ * quote whose best is in [0.7, 0.8) about what the full scan then spends: dropping it, in-process
+ * A/B, 15 interleaved rounds over the classes bench's quotes of seeds 200–205 and 400–405 (not tuned
+ * on; WASM): found nowhere 0.89× and 0.90× the time, 1–3 word edits 1.01× and 0.98×, verbatim and
+ * the matching quotes 0.96–1.02×; on the TS backend (seeds 200–202) found nowhere 0.92×, edits 1.26×
+ * (0.7 ms more a quote, against 10 ms less a quote found nowhere). 0.75 alone: edits 1.25×.
+ * Lower thresholds prune too little to pay (0.6 was ~8× slower than the full scan on the pool bench).
  */
-const ABOVE = [0.8, 0.7];
+const ABOVE = 0.8;
 
 /** The winning window of a scan: source index, first word (global index), word count, ratio. */
 interface Found {
@@ -424,8 +429,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
     // exactly. Only quotes with no such window take the full scan below.
     const out: (SpanMatch | null)[] = prepped.map((q) => {
       if (!q.ids.length) return null;
-      let top = null;
-      for (let t = 0; t < ABOVE.length && !top; t++) top = bestWindowAtLeast(prepared, q, q.keys, ABOVE[t], binding ? "wasm" : "ts", token);
+      const top = bestWindowAtLeast(prepared, q, q.keys, ABOVE, binding ? "wasm" : "ts", token);
       return top ? toSpan(prepared, { source: sourceOfWord(prepared.sourceWords, top.word), word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
