@@ -46,9 +46,10 @@
  *    found plus, per part still to search, the shorter of its ranges fall below that, which bounds
  *    M from above. A fragment with score equal to the lowest of the best `max` is still scored in
  *    full (it may enter by document order).
- * Character counts are taken when an entry is first within a cited text's length range (the cited
- * text's code points are interned first, so an id means one code point for every text of the
- * version); that changes no number above.
+ * An entry's length is counted from the fragment's text without normalizing it (`normalizedLength`);
+ * its normalized text and character counts are made when it is first within a cited text's length
+ * range (the cited text's code points are interned first, so an id means one code point for every
+ * text of the version); that changes no number above.
  * Every fragment that can be in the answer is scored exactly, and the answer is sorted by the
  * same key as before, so the result is the linear scan's, fragment for fragment and score for
  * score (test/evidence/citation-suggest.test.ts compares them over real histories, and the WASM
@@ -57,13 +58,18 @@
  * test/match/lcs-bound.test.ts the LCS bound's two backends with each other and a textbook LCS).
  */
 import type { Fragment, FragmentKind } from "./fragment/index.js";
-import { normalizeWhitespace } from "./text.js";
+import { normalizedLength, normalizeWhitespace } from "./text.js";
 import { createLcsBound, type LcsBound } from "../match/index.js";
 
 /** A fragment as the index holds it: normalized text, code-point length, character counts. */
 interface Entry {
   fragment: Fragment;
-  text: string;
+  /**
+   * `normalizeWhitespace(fragment.text)`: null until the entry is first counted (the length range
+   * and the order read only `length`, and most entries are never counted).
+   */
+  text: string | null;
+  /** Code points of the normalized text (`normalizedLength`: counted without building it). */
   length: number;
   /**
    * Distinct code points of `text` (interned ids of the version) and their counts, side by side;
@@ -166,11 +172,15 @@ function codePointLength(text: string): number {
   return n;
 }
 
+/** The entry's normalized text, made (and kept) on first use. */
+function textOf(e: Entry): string {
+  return (e.text ??= normalizeWhitespace(e.fragment.text));
+}
+
 function entryOf(ix: SuggestIndex, f: Fragment): Entry {
   let e = ix.entries.get(f);
   if (e) return e;
-  const text = normalizeWhitespace(f.text);
-  e = { fragment: f, text, length: codePointLength(text), ids: null, counts: null, seq: null };
+  e = { fragment: f, text: null, length: normalizedLength(f.text), ids: null, counts: null, seq: null };
   ix.entries.set(f, e);
   return e;
 }
@@ -184,7 +194,7 @@ function countEntry(ix: SuggestIndex, e: Entry): Int32Array {
   const touched: number[] = [];
   let scratch = ix.scratch;
   let k = 0;
-  const text = e.text;
+  const text = textOf(e);
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
     if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
@@ -241,7 +251,7 @@ function idsOf(ix: SuggestIndex, text: string, length: number): Int32Array {
 
 function seqOf(ix: SuggestIndex, e: Entry): Int32Array {
   if (e.seq) return e.seq;
-  return idsOf(ix, e.text, e.length);
+  return idsOf(ix, textOf(e), e.length);
 }
 
 /** The least integer M with (2·M)/total ≥ ratio, as the score is computed (total > 0). */

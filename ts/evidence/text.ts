@@ -25,6 +25,32 @@ export function normalizeWhitespace(text: string): string {
 }
 
 /**
+ * The length in code points of `normalizeWhitespace(text)` (a surrogate pair counts once, a lone
+ * surrogate once), without building it: a run of whitespace inside the text counts one, runs at
+ * either end none. One pass, no copy.
+ */
+export function normalizedLength(text: string): number {
+  const ws = whitespaceTable();
+  let n = 0;
+  let gap = false; // whitespace since the last kept unit, and something kept before it
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    if (ws[u] === 1) {
+      gap = n > 0;
+      continue;
+    }
+    if (gap) n++;
+    gap = false;
+    n++;
+    if (u >= 0xd800 && u <= 0xdbff && i + 1 < text.length) {
+      const v = text.charCodeAt(i + 1);
+      if (v >= 0xdc00 && v <= 0xdfff) i++;
+    }
+  }
+  return n;
+}
+
+/**
  * Characters a slug keeps: letters, combining marks, numbers, connector punctuation
  * (`_`) and `-`. Everything else (punctuation, symbols, `~`, `/`, `:`, `#`) is dropped,
  * as GitHub's heading slugger drops it.
