@@ -8,14 +8,14 @@ import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
 import { CliError, echo, parseCommandArgs, printText, type Command } from "./common.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
-import { DIALECT_HELP, DIALECT_OPTIONS, readDialectOptions } from "./endpoint-options.js";
+import { dialectHelp, DIALECT_OPTIONS, readDialectOptions } from "./endpoint-options.js";
 import { endpointSchemaFile, isEndpointSchema } from "./schema-sources.js";
 
 const USAGE =
   "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt|-|sparql:URL> [--goal <json or file|->] [--dialect sparql11|virtuoso] [--prefixes PRESET] [--format rq|json|ttl|nt|nq|trig] [--json] [--quiet]\n" +
   "  --format names the format of the input given as - (standard input; only one input can be -)\n" +
   "  --schema sparql:URL reads the schema from a live SPARQL endpoint (cached 24 h)\n" +
-  DIALECT_HELP;
+  dialectHelp(23);
 
 /** Plans and goals are small; a larger file is a mistake (the cap keeps it from being read whole). */
 const MAX_PLAN_BYTES = 16 * 1024 * 1024;
