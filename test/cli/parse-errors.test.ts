@@ -176,6 +176,21 @@ describe("check: --format for the plan is the plan's format", () => {
     const ok = await gw(["check", "-", "--format", "rq", "--schema", schema], { input: sparql });
     expect(ok.code, ok.stderr).toBe(0);
   });
+
+  it("a graph format for the plan is refused with the value as typed (turtle, not its short name ttl)", async () => {
+    const sparql = "PREFIX ex: <http://example.org/olympics/>\nSELECT ?c WHERE { ?c a ex:City }\n";
+    const r = await gw(["check", "-", "--format", "turtle", "--schema", schema], { input: sparql });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, "", 'groundwire check: --format for the plan must be rq or json, got "turtle"\n']);
+    // a JSON input on standard input given a graph format: the goal, the critique, the script
+    const query = join(work, "cities.rq");
+    writeFileSync(query, sparql);
+    const goal = await gw(["check", query, "--goal", "-", "--format", "turtle", "--schema", schema], { input: "{}" });
+    expect(goal.stderr).toBe('groundwire check: a goal is JSON: --format for the goal on standard input must be json, got "turtle"\n');
+    const critique = await gw(["critique", schema, "-", "--fingerprint", "0".repeat(64), "--format", "turtle"], { input: "[]" });
+    expect(critique.stderr).toBe('groundwire critique: a critique is JSON: --format for the critique on standard input must be json, got "turtle"\n');
+    const script = await gw(["prove", "Which cities?", "--kg", schema, "--script", "-", "--format", "ntriples"], { input: "[]" });
+    expect(script.stderr).toBe('groundwire prove: a script is JSON: --format for the script on standard input must be json, got "ntriples"\n');
+  });
 });
 
 describe("an output path", () => {

@@ -82,9 +82,9 @@ const command: Command = {
     const fromEndpoint = isEndpointSchema(values.schema);
     const inputs = [file, fromEndpoint ? undefined : values.schema, goalFile];
     const planFormat = formatFor(file, values.format, inputs);
-    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${echo(planFormat)}`, 2);
+    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${echo(values.format!)}`, 2);
     const goalFormat = goalFile !== undefined ? formatFor(goalFile, values.format, inputs) : undefined;
-    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${echo(goalFormat)}`, 2);
+    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${echo(values.format!)}`, 2);
     const progress = createProgress("check", { quiet: values.quiet });
     const plan = readText(file, "plan file");
     // The plan's kind is read from its text (JSON starts with [ or {, SPARQL cannot); a --format
