@@ -115,6 +115,17 @@ describe("did-you-mean", () => {
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(`groundwire: unknown option "--jsno"; options come after the command (groundwire <command> [options]); commands: ${list}\n`);
   });
+
+  it("names the options and commands a short form begins (--min, --check, loc)", async () => {
+    const min = await gw(["locate", "x", "--min", "0.9"]);
+    expect([min.code, min.stderr]).toEqual([2, 'groundwire locate: unknown option "--min"; did you mean --min-ratio? (groundwire help locate lists its options)\n']);
+    const check = await gw(["serve", "--check", "5"]);
+    expect(check.stderr).toBe('groundwire serve: unknown option "--check"; did you mean --check-memory or --check-timeout or --check-workers? (groundwire help serve lists its options)\n');
+    const list = COMMANDS.join(", ");
+    expect((await gw(["loc", "harbour"])).stderr).toBe(`groundwire: unknown command "loc"; did you mean locate? (commands: ${list})\n`);
+    // two letters begin too many names to guess from
+    expect((await gw(["locate", "x", "--mi", "0.9"])).stderr).toBe('groundwire locate: unknown option "--mi" (groundwire help locate lists its options)\n');
+  });
 });
 
 describe("a value meant to carry a unit", () => {
