@@ -6,7 +6,7 @@
 import { resolveSchemaPairs } from "./schema-sources.js";
 import { endpointHelp, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
-import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
+import { MCP_PACKAGES, requirePackages } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { corpusHelp, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
@@ -55,7 +55,7 @@ const command: Command = {
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast; the MCP SDK and the pool
     // are optional peers of a library install
-    requirePackages("mcp", "groundwire mcp", SERVER_PACKAGES);
+    requirePackages("mcp", "groundwire mcp", MCP_PACKAGES);
     const [{ LineStdioServerTransport }, { loadBooks }, { createEmbeddedCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
       import("../server/mcp-stdio.js"),
       import("../moot/corpus-node.js"),
