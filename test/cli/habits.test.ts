@@ -5,6 +5,7 @@
 // npm test runs a fixed sample of each test's repeats (each kind of message, each record shape of
 // --jsonl); npm run test:deep (test/depth.ts) runs all of them. What a test leaves to the deep run
 // is said beside it.
+import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,6 +19,17 @@ const DOC = join(ROOT, "test/fixtures/evidence/awesome-v001.md");
 describe("CLI habits (dist/cli.cjs)", () => {
   it("the bin is executable after the build", () => {
     expect(statSync(join(ROOT, "dist/cli.cjs")).mode & 0o111).toBe(0o111);
+  });
+
+  it("help about help (help help, help --help, help -h) prints the usage, exit 0, from the bin and from dist/cli.js", async () => {
+    const usage = (await gw(["--help"])).stdout;
+    expect(usage).toMatch(/^usage: groundwire <command> \[options\]\n/);
+    for (const args of [["help", "help"], ["help", "--help"], ["help", "-h"]]) {
+      const bin = await gw(args);
+      expect([bin.code, bin.stdout, bin.stderr], args.join(" ")).toEqual([0, usage, ""]);
+      const esm = spawnSync(process.execPath, [join(ROOT, "dist/cli.js"), ...args], { encoding: "utf8" });
+      expect([esm.status, esm.stdout, esm.stderr], args.join(" ")).toEqual([0, usage, ""]);
+    }
   });
 
   it("an unknown option names the nearest options of that command and where to look, exit 2", async () => {

@@ -115,6 +115,17 @@ describe("did-you-mean", () => {
     expect(option.code).toBe(2);
     expect(option.stderr).toBe(`groundwire: unknown option "--jsno"; options come after the command (groundwire <command> [options]); commands: ${list}\n`);
   });
+
+  it("names the options and commands a short form begins (--min, --check, loc)", async () => {
+    const min = await gw(["locate", "x", "--min", "0.9"]);
+    expect([min.code, min.stderr]).toEqual([2, 'groundwire locate: unknown option "--min"; did you mean --min-ratio? (groundwire help locate lists its options)\n']);
+    const check = await gw(["serve", "--check", "5"]);
+    expect(check.stderr).toBe('groundwire serve: unknown option "--check"; did you mean --check-memory or --check-timeout or --check-workers? (groundwire help serve lists its options)\n');
+    const list = COMMANDS.join(", ");
+    expect((await gw(["loc", "harbour"])).stderr).toBe(`groundwire: unknown command "loc"; did you mean locate? (commands: ${list})\n`);
+    // two letters begin too many names to guess from
+    expect((await gw(["locate", "x", "--mi", "0.9"])).stderr).toBe('groundwire locate: unknown option "--mi" (groundwire help locate lists its options)\n');
+  });
 });
 
 describe("a value meant to carry a unit", () => {
@@ -175,6 +186,21 @@ describe("check: --format for the plan is the plan's format", () => {
     // agreeing formats still check as before
     const ok = await gw(["check", "-", "--format", "rq", "--schema", schema], { input: sparql });
     expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it("a graph format for the plan is refused with the value as typed (turtle, not its short name ttl)", async () => {
+    const sparql = "PREFIX ex: <http://example.org/olympics/>\nSELECT ?c WHERE { ?c a ex:City }\n";
+    const r = await gw(["check", "-", "--format", "turtle", "--schema", schema], { input: sparql });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, "", 'groundwire check: --format for the plan must be rq or json, got "turtle"\n']);
+    // a JSON input on standard input given a graph format: the goal, the critique, the script
+    const query = join(work, "cities.rq");
+    writeFileSync(query, sparql);
+    const goal = await gw(["check", query, "--goal", "-", "--format", "turtle", "--schema", schema], { input: "{}" });
+    expect(goal.stderr).toBe('groundwire check: a goal is JSON: --format for the goal on standard input must be json, got "turtle"\n');
+    const critique = await gw(["critique", schema, "-", "--fingerprint", "0".repeat(64), "--format", "turtle"], { input: "[]" });
+    expect(critique.stderr).toBe('groundwire critique: a critique is JSON: --format for the critique on standard input must be json, got "turtle"\n');
+    const script = await gw(["prove", "Which cities?", "--kg", schema, "--script", "-", "--format", "ntriples"], { input: "[]" });
+    expect(script.stderr).toBe('groundwire prove: a script is JSON: --format for the script on standard input must be json, got "ntriples"\n');
   });
 });
 

@@ -169,6 +169,9 @@ describe("npm pack → install in a fresh project → import from Node", () => {
     const serve = spawnSync(gwBin, ["serve", "--port", "0"], { cwd: pkg.app, encoding: "utf8" });
     expect(serve.status).toBe(1);
     expect(serve.stderr).toBe("groundwire serve: needs hono, @hono/node-server, @modelcontextprotocol/sdk, pino, piscina, not installed with the library: npm install hono @hono/node-server @modelcontextprotocol/sdk pino piscina\n");
+    // mcp over stdio loads no HTTP server and no request log
+    const mcp = spawnSync(gwBin, ["mcp"], { cwd: pkg.app, encoding: "utf8", input: "" });
+    expect([mcp.status, mcp.stderr]).toEqual([1, "groundwire mcp: needs hono, @modelcontextprotocol/sdk, piscina, not installed with the library: npm install hono @modelcontextprotocol/sdk piscina\n"]);
     const store = spawnSync(gwBin, ["books", "--store", "postgres://127.0.0.1:1/none"], { cwd: pkg.app, encoding: "utf8" });
     expect(store.status).toBe(1);
     expect(store.stderr).toBe("groundwire books: --store needs pg, not installed with the library: npm install pg\n");
@@ -177,6 +180,24 @@ describe("npm pack → install in a fresh project → import from Node", () => {
     expect(books.status, books.stderr).toBe(0);
     expect(JSON.parse(books.stdout).map((b: { key: string }) => b.key)).toEqual(["diary/pepys-1660", "novel/frankenstein"]);
     expect(spawnSync(gwBin, ["serve", "--help"], { cwd: pkg.app, encoding: "utf8" }).status).toBe(0);
+  });
+
+  it("installing the three peers mcp names (pino left out) makes mcp answer a tool call over stdio", () => {
+    const flags = ["install", "--no-audit", "--no-fund", "--ignore-scripts", "hono", "@modelcontextprotocol/sdk", "piscina"];
+    let r = spawnSync("npm", [...flags, "--offline"], { cwd: pkg.app, encoding: "utf8" });
+    if (r.status !== 0) r = spawnSync("npm", [...flags, "--prefer-offline"], { cwd: pkg.app, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(join(pkg.app, "node_modules/pino"))).toBe(false);
+    const messages = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pack-test", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "verify_quotes", arguments: { reply: 'He wrote "It was on a dreary night of November" once.', book: "novel/frankenstein" } } },
+    ];
+    const mcp = spawnSync(join(pkg.app, "node_modules/.bin/groundwire"), ["mcp", "--check-workers", "0"], { cwd: pkg.app, encoding: "utf8", input: messages.map((m) => JSON.stringify(m)).join("\n") + "\n", timeout: 60_000 });
+    const answers = mcp.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: number; result: { content?: { text: string }[] } });
+    expect(answers.map((a) => a.id), mcp.stderr).toEqual([1, 2]);
+    const verdict = JSON.parse(answers[1]!.result.content![0]!.text) as { grounding: { quotesFound: number; quotesTotal: number } };
+    expect([verdict.grounding.quotesFound, verdict.grounding.quotesTotal]).toEqual([1, 1]);
   });
 
   it("installing the peers serve names makes serve start and answer /health", async () => {

@@ -6,22 +6,22 @@
 import { loadCorpus } from "../moot/corpus-node.js";
 import { UnknownBookError } from "../moot/index.js";
 import { CliError, echo, printLine, parseCommandArgs, type Command } from "./common.js";
-import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
+import { corpusHelp, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
-import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
+import { progressHelp, PROGRESS_OPTION, progressLine } from "./progress.js";
 
 const HELP = `usage: groundwire books [--corpus DIR] [--books DIR]… [--passages KEY] [--json | --jsonl]
 
 Lists the books a moot can use: key (<genre>/<book>), title, author, how the
 book was cut (diary entries, verses, dictionary headwords, chapters, or plain
 paragraph chunks) and its passage count.
-${CORPUS_HELP}
+${corpusHelp(18)}
   --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
   --json          print JSON instead of text
   --jsonl         one JSON object per line: each book (as --json's items); with --passages,
                   {"type":"book",key,title,structure} then {"type":"passage",...} each
-${PROGRESS_HELP}`;
+${progressHelp(18)}`;
 
 /** The first `n` words of a passage, with an ellipsis when there are more. */
 function firstWords(text: string, n = 10): string {

@@ -8,14 +8,14 @@ import { existsSync } from "node:fs";
 import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, GoalError, type CheckResult, type Diagnostic } from "../kernel/index.js";
 import { CliError, echo, parseCommandArgs, printText, type Command } from "./common.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
-import { DIALECT_HELP, DIALECT_OPTIONS, readDialectOptions } from "./endpoint-options.js";
+import { dialectHelp, DIALECT_OPTIONS, readDialectOptions } from "./endpoint-options.js";
 import { endpointSchemaFile, isEndpointSchema } from "./schema-sources.js";
 
 const USAGE =
   "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt|-|sparql:URL> [--goal <json or file|->] [--dialect sparql11|virtuoso] [--prefixes PRESET] [--format rq|json|ttl|nt|nq|trig] [--json] [--quiet]\n" +
   "  --format names the format of the input given as - (standard input; only one input can be -)\n" +
   "  --schema sparql:URL reads the schema from a live SPARQL endpoint (cached 24 h)\n" +
-  DIALECT_HELP;
+  dialectHelp(23);
 
 /** Plans and goals are small; a larger file is a mistake (the cap keeps it from being read whole). */
 const MAX_PLAN_BYTES = 16 * 1024 * 1024;
@@ -82,9 +82,9 @@ const command: Command = {
     const fromEndpoint = isEndpointSchema(values.schema);
     const inputs = [file, fromEndpoint ? undefined : values.schema, goalFile];
     const planFormat = formatFor(file, values.format, inputs);
-    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${echo(planFormat)}`, 2);
+    if (planFormat !== undefined && planFormat !== "rq" && planFormat !== "json") throw new CliError(`check: --format for the plan must be rq or json, got ${echo(values.format!)}`, 2);
     const goalFormat = goalFile !== undefined ? formatFor(goalFile, values.format, inputs) : undefined;
-    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${echo(goalFormat)}`, 2);
+    if (goalFormat !== undefined && goalFormat !== "json") throw new CliError(`check: a goal is JSON: --format for the goal on standard input must be json, got ${echo(values.format!)}`, 2);
     const progress = createProgress("check", { quiet: values.quiet });
     const plan = readText(file, "plan file");
     // The plan's kind is read from its text (JSON starts with [ or {, SPARQL cannot); a --format

@@ -24,7 +24,7 @@ Exit code 0 when all are current or moved, 1 when any is stale or lost.
                   a warning on stderr says when no citation's address exists under the id in use
   --json          machine output: [{versionId, status, reason, fragment, candidates}]
   --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
-${maxBytesHelp("cite")}`;
+${maxBytesHelp("cite", 18)}`;
 
 function describe(r: CitationReport, versionId: string): string {
   const lines = [`${r.status.padEnd(7)}  ${versionId}`];

@@ -81,18 +81,20 @@ function closestOptions(written: string, options: NonNullable<ParseArgsConfig["o
 
 /**
  * The names among `spelled` nearest to `typed`, case aside: within an edit distance of
- * max(2, a third of its length), nearest first, at most three (the did-you-mean of an
- * unknown option or command).
+ * max(2, a third of its length), nearest first, then the names it begins when it has three
+ * letters or more (`--min` for `--min-ratio`, `loc` for `locate`), in order; at most three
+ * (the did-you-mean of an unknown option or command).
  */
 export function closestNames(typed: string, spelled: readonly string[]): string[] {
   const name = typed.toLowerCase();
   const limit = Math.max(2, Math.floor(name.length / 3));
-  return spelled
+  const near = spelled
     .map((candidate) => ({ candidate, d: levenshtein()(name, candidate.toLowerCase()) }))
     .filter((x) => x.d <= limit)
     .sort((a, b) => a.d - b.d || a.candidate.localeCompare(b.candidate))
-    .slice(0, 3)
     .map((x) => x.candidate);
+  const begun = name.length >= 3 ? spelled.filter((candidate) => candidate.toLowerCase().startsWith(name)).sort((a, b) => a.localeCompare(b)) : [];
+  return [...new Set([...near, ...begun])].slice(0, 3);
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { join, resolve } from "node:path";
 import { CliError, echo } from "./common.js";
+import { optionLines } from "./help-rows.js";
 import { packageRoot } from "./package-root.js";
 
 /** The `--corpus` and `--books` options of every command that reads the corpus (moot, books, locate, serve, mcp). */
@@ -12,10 +13,13 @@ export const CORPUS_OPTIONS = {
   books: { type: "string", multiple: true },
 } as const;
 
-/** Their help lines (padded to the commands' usual column). */
-export const CORPUS_HELP = `  --corpus DIR    use the <genre>__<book>.txt files of DIR instead of the bundled data/books (replaces them)
-  --books DIR     add the <genre>__<book>.txt files of DIR to the corpus (the bundled books, or --corpus);
-                  repeatable; a key already in the corpus is an error`;
+/** Their help lines, descriptions from `column` on (the column of the command's own options). */
+export function corpusHelp(column: number): string {
+  return optionLines(column, [
+    ["--corpus DIR", "use the <genre>__<book>.txt files of DIR instead of the bundled data/books (replaces them)"],
+    ["--books DIR", "add the <genre>__<book>.txt files of DIR to the corpus (the bundled books, or --corpus);\nrepeatable; a key already in the corpus is an error"],
+  ]);
+}
 
 /**
  * The corpus folder: `dir` when given (resolved against the working directory),

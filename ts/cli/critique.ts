@@ -66,7 +66,7 @@ const command: Command = {
     // --format names the input given as - (see formatFor); a critique is always JSON
     const inputPaths = [graphPath, critiquePath, values.scope];
     const critiqueFormat = formatFor(critiquePath, values.format, inputPaths);
-    if (critiqueFormat !== undefined && critiqueFormat !== "json") throw new CliError(`critique: a critique is JSON: --format for the critique on standard input must be json, got ${echo(critiqueFormat)}`, 2);
+    if (critiqueFormat !== undefined && critiqueFormat !== "json") throw new CliError(`critique: a critique is JSON: --format for the critique on standard input must be json, got ${echo(values.format!)}`, 2);
     const graph = loadForCli(graphPath, formatFor(graphPath, values.format, inputPaths));
     const critiqueText = readTextInput(critiquePath, { maxBytes: 64 * 1024 * 1024 });
     checkJsonDepth(critiqueText, critiquePath);

@@ -5,6 +5,7 @@
 import { parseEndpointSpecs, type EndpointSpec, type SparqlSettings } from "../server/endpoints.js";
 import { PREFIX_PRESETS, PREFIX_PRESET_NAMES, SPARQL_DIALECTS, type SparqlDialect } from "../kernel/index.js";
 import { CliError, echo } from "./common.js";
+import { optionLines } from "./help-rows.js";
 
 export const ENDPOINT_OPTIONS = {
   endpoint: { type: "string", multiple: true },
@@ -16,14 +17,21 @@ export const ENDPOINT_OPTIONS = {
 /** The flags of the SPARQL a query is written in, for check, serve and mcp. */
 export const DIALECT_OPTIONS = { dialect: { type: "string" }, prefixes: { type: "string" } } as const;
 
-export const DIALECT_HELP = `  --dialect NAME       the SPARQL queries are written in: sparql11 (default) or virtuoso (its bare SELECT
-                       aggregates and expressions, e.g. SELECT DISTINCT COUNT(?uri), read as the standard
-                       form with a warning and the fix, and its predeclared prefixes)
-  --prefixes PRESET    prefixes the endpoint predeclares, assumed in every query: ${PREFIX_PRESET_NAMES.join(", ")}`;
+/** The help lines of {@link DIALECT_OPTIONS}, descriptions from `column` on (the column of the command's own options). */
+export function dialectHelp(column: number): string {
+  return optionLines(column, [
+    ["--dialect NAME", "the SPARQL queries are written in: sparql11 (default) or virtuoso (its bare SELECT\naggregates and expressions, e.g. SELECT DISTINCT COUNT(?uri), read as the standard\nform with a warning and the fix, and its predeclared prefixes)"],
+    ["--prefixes PRESET", `prefixes the endpoint predeclares, assumed in every query: ${PREFIX_PRESET_NAMES.join(", ")}`],
+  ]);
+}
 
-export const ENDPOINT_HELP = `  --endpoint NAME=URL  a SPARQL endpoint run_sparql (POST /sparql/run) may run checked queries on (repeatable)
-  --endpoint-token-file [NAME=]FILE  its bearer token is the file's first line (bare FILE: every endpoint's)
-${DIALECT_HELP}`;
+/** The help lines of {@link ENDPOINT_OPTIONS}, descriptions from `column` on. */
+export function endpointHelp(column: number): string {
+  return `${optionLines(column, [
+    ["--endpoint NAME=URL", "a SPARQL endpoint run_sparql (POST /sparql/run) may run checked queries on (repeatable)"],
+    ["--endpoint-token-file [NAME=]FILE", "its bearer token is the file's first line (bare FILE: every endpoint's)"],
+  ])}\n${dialectHelp(column)}`;
+}
 
 /** `--dialect` and `--prefixes` as settings. @throws CliError (exit 2) naming an unknown dialect or preset */
 export function readDialectOptions(command: string, values: { dialect?: string; prefixes?: string }): SparqlSettings {

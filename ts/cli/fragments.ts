@@ -9,6 +9,7 @@ import { DocumentTooLargeError, firstWords, listingLines, MAX_DOCUMENT_LENGTH, M
 import { loadDocumentFile } from "../evidence/node.js";
 import { CliError, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
 import { sizeOption } from "./units.js";
+import { optionLines } from "./help-rows.js";
 import { InputFileError } from "../files.js";
 import { ChunkedOutput, inputFormat, isStdin, readBytesInput } from "./io.js";
 
@@ -40,11 +41,12 @@ function formatBytes(n: number): string {
   return n % 2 ** 20 === 0 ? `${n / 2 ** 20} MiB` : `${n.toLocaleString("en-US")} bytes`;
 }
 
-/** The `--max-bytes` help line of fragments, cite or slice. */
-export function maxBytesHelp(command: string): string {
+/** The `--max-bytes` help line of fragments, cite or slice, the description from `column` on (the column of the command's own options). */
+export function maxBytesHelp(command: string, column: number): string {
   const { fallback, max } = DOCUMENT_LIMITS[command]!;
-  return `  --max-bytes SIZE the largest document read, in bytes or with a unit (32MiB; default ${fallback}, ${formatBytes(fallback)}; at most ${max}, ${formatBytes(max)}:
-                  fragmenting takes about 20 bytes of memory per byte of markdown)`;
+  return optionLines(column, [
+    ["--max-bytes SIZE", `the largest document read, in bytes or with a unit (32MiB; default ${fallback}, ${formatBytes(fallback)}; at most ${max}, ${formatBytes(max)}:\nfragmenting takes about 20 bytes of memory per byte of markdown)`],
+  ]);
 }
 
 /** `--max-bytes` checked (digits, 1 to the command's ceiling), or the command's default. */
@@ -73,7 +75,7 @@ Store a versionId to cite a fragment; check it later with: groundwire cite <file
   --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
   --jsonl         one JSON object per line: {"type":"artifact",...}, then {"type":"fragment",...} each
   --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
-${maxBytesHelp("fragments")}
+${maxBytesHelp("fragments", 18)}
   -q, --quiet     no progress line on stderr (shown only on a terminal, for files over 4 MB)`;
 
 /** Files above this size get a progress line on stderr (when it is a terminal). */

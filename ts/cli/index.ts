@@ -12,7 +12,7 @@
 // itself and imports this module for everything else.
 import type { Command } from "./common.js";
 
-import { COMMAND_SUMMARIES, type CommandName, usage } from "./usage.js";
+import { asksForUsage, COMMAND_SUMMARIES, type CommandName, usage } from "./usage.js";
 
 /** How each command's module is loaded (the names and summaries are in ./usage.ts). */
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {
@@ -38,7 +38,7 @@ let current: string | null = null;
 
 async function main(argv: string[]): Promise<number> {
   let [name, ...rest] = argv;
-  if (!name || name === "--help" || name === "-h") {
+  if (!name || asksForUsage(argv)) {
     console.log(usage());
     return name ? 0 : 2;
   }
@@ -47,13 +47,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(packageVersion());
     return 0;
   }
-  if (name === "help") {
-    if (rest.length === 0) {
-      console.log(usage());
-      return 0;
-    }
-    [name, ...rest] = [rest[0], "--help"];
-  }
+  // `help` alone and help about help are answered above
+  if (name === "help") [name, ...rest] = [rest[0]!, "--help"];
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
   const { CliError, closestNames, echo } = await import("./common.js");
   if (!load) {

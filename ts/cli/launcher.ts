@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findGroundwirePackage } from "./package-json.js";
-import { usage } from "./usage.js";
+import { asksForUsage, usage } from "./usage.js";
 
 /** The version of the groundwire package this file is in, or null (then the ES module CLI reports why). */
 function versionHere(): string | null {
@@ -19,9 +19,9 @@ function versionHere(): string | null {
 
 /** What this launcher prints for `argv` (with the exit code), or null when the ES module CLI must run. */
 function answer(argv: string[]): { text: string; code: number } | null {
-  const [name, ...rest] = argv;
+  const [name] = argv;
   if (name === undefined || name === "") return { text: usage(), code: 2 };
-  if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) return { text: usage(), code: 0 };
+  if (asksForUsage(argv)) return { text: usage(), code: 0 };
   if (name === "--version" || name === "-V") {
     const version = versionHere();
     return version === null ? null : { text: version, code: 0 };

@@ -6,13 +6,13 @@
  */
 import { loadBooks } from "../moot/corpus-node.js";
 import { cacheDir, cachedQuoteIndex } from "./quote-index-cache.js";
-import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
+import { progressHelp, PROGRESS_OPTION, progressLine } from "./progress.js";
 import { closeKeys } from "../moot/index.js";
 import { ArgumentError } from "../errors.js";
 import { createQuoteIndex, LOCATE_MIN_RATIO, matchingBlocks, MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteSearchTimeoutError, QuoteTooLongError, words, type LocatedSpan } from "../match/index.js";
 import { CliError, echo, printLine, integerOption, numberOption, parseCommandArgs, type Command } from "./common.js";
 import { durationOption } from "./units.js";
-import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
+import { corpusHelp, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliStore } from "./store-option.js";
 import type { Store } from "../store/pg.js";
 
@@ -30,12 +30,12 @@ most ${MAX_QUOTE_WORDS} words and ${MAX_QUOTE_CHARS} characters.
   --min-ratio R    threshold in (0, 1] (default ${LOCATE_MIN_RATIO}); low ones cost much more
   --limit N        at most N spans (default 10)
   --timeout T      give up after T seconds (or 500ms, 2m) of searching, exit 1 (default ${LOCATE_TIMEOUT_SECONDS}; at most ${MAX_LOCATE_TIMEOUT_SECONDS})
-${CORPUS_HELP}
+${corpusHelp(19)}
   --cache-dir DIR  keep the corpus's quote index in DIR (default: $XDG_CACHE_HOME/groundwire, else
                    ~/.cache/groundwire), named by a hash of the books' bytes and the code: an unchanged
                    corpus answers without rebuilding it, a changed book builds and keeps a new one
   --no-cache       build the index in memory only, read and write no cache
-${PROGRESS_HELP}
+${progressHelp(19)}
   --store URL      search the library of a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE): candidate
                    passages from its trigram index, then this exact search on those only (not provably
                    complete: see docs/store.md, PostgreSQL store)

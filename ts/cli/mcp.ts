@@ -4,11 +4,11 @@
  * notices go to stderr.
  */
 import { resolveSchemaPairs } from "./schema-sources.js";
-import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
+import { endpointHelp, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, parseCommandArgs, type Command } from "./common.js";
-import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
+import { MCP_PACKAGES, requirePackages } from "./optional-packages.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
-import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
+import { corpusHelp, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import type { Book } from "../moot/index.js";
 import { packageVersion } from "./package-root.js";
@@ -27,12 +27,12 @@ characters). A longer line, a line that is not JSON or not a JSON-RPC message, a
 batch under protocol 2025-06-18 or later get a JSON-RPC error (-32600 or -32700) and one
 line on stderr; the server goes on.
 
-${CORPUS_HELP}
+${corpusHelp(22)}
   --store URL         the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --graph NAME=FILE   a graph tools may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema check_sparql may name (repeatable); NAME=sparql:URL reads it from a live
                       SPARQL endpoint (classes, properties, domains, ranges, labels; cached 24 h)
-${ENDPOINT_HELP}
+${endpointHelp(22)}
 
 The tools run in a pool of worker threads, each bounded (past a bound: the tool's error, limit):
 ${CHECK_HELP}`;
@@ -55,7 +55,7 @@ const command: Command = {
     if (positionals.length) throw new CliError(`mcp: takes no positional arguments, got ${echo(positionals[0])}`, 2);
     // the SDK and the checks load only now, so --help stays fast; the MCP SDK and the pool
     // are optional peers of a library install
-    requirePackages("mcp", "groundwire mcp", SERVER_PACKAGES);
+    requirePackages("mcp", "groundwire mcp", MCP_PACKAGES);
     const [{ LineStdioServerTransport }, { loadBooks }, { createEmbeddedCorpus }, { loadServerContext }, { createMcpServer, guardMessages }] = await Promise.all([
       import("../server/mcp-stdio.js"),
       import("../moot/corpus-node.js"),

@@ -20,11 +20,11 @@ import {
 } from "../moot/index.js";
 import { redactUrl } from "../net/redact.js";
 import { CliError, echo, integerOption, numberOption, type Command, escapeMessage, escapeTerminal, parseCommandArgs } from "./common.js";
-import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
+import { corpusHelp, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { oneLibrary, openCliCorpus } from "./store-option.js";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig, withWaitNotice } from "./model-config.js";
 import { checkOutputPath, jsonFlagArgs, writeOutput } from "./io.js";
-import { PROGRESS_HELP, PROGRESS_OPTION, progressLine } from "./progress.js";
+import { progressHelp, PROGRESS_OPTION, progressLine } from "./progress.js";
 
 /** Upper bounds: a moot of more turns, or more passages a turn, is a typo, not a plan. */
 const MAX_TURNS = 1000;
@@ -41,7 +41,7 @@ Keys are <genre>/<book> (see: groundwire books).
   --k K           passages retrieved per turn (default 6)
 ${MODEL_HELP}
   --temperature X sampling temperature, 0 to 2 (default 0.6)
-${CORPUS_HELP}
+${corpusHelp(18)}
   --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --store URL     retrieve from a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE; groundwire corpus load)
   --json [FILE]   write the transcript (with stats) as JSON to FILE, or to stdout
@@ -50,7 +50,7 @@ ${CORPUS_HELP}
                   marked "incomplete", exit 1.
   --strict-citations  also fail (and retry) a turn whose quote is tagged with a
                   passage that does not hold it (misattributed)
-${PROGRESS_HELP}
+${progressHelp(18)}
 
 With no base URL the embedded extractive synthesizer speaks (offline).
 Model requests are retried on HTTP 429, 500, 502, 503 and 504 (after Retry-After), 3 attempts in all;

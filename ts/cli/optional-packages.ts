@@ -16,6 +16,17 @@ export const SERVER_PACKAGES = {
   piscina: "piscina",
 } as const;
 
+/**
+ * What `mcp` (stdio) loads: MCP, the worker pool, and hono for the error mapping the tools share
+ * with the HTTP routes; no HTTP server and no request log (`test/cli/optional-packages.test.ts`
+ * compares both lists with the packages the built commands import).
+ */
+export const MCP_PACKAGES = {
+  hono: "hono",
+  "@modelcontextprotocol/sdk": "@modelcontextprotocol/sdk/types.js",
+  piscina: "piscina",
+} as const;
+
 /** What `--store` (and `corpus`) load: the PostgreSQL client. */
 export const STORE_PACKAGES = { pg: "pg" } as const;
 

@@ -5,6 +5,7 @@
  * elsewhere (`--progress` into a file or pipe) each step is a line of its own.
  */
 import { escapeMessage } from "./common.js";
+import { optionLines } from "./help-rows.js";
 
 export interface Progress {
   /** Show what is under way now. */
@@ -15,8 +16,10 @@ export interface Progress {
 
 /** The `--progress` option, for commands' option tables. */
 export const PROGRESS_OPTION = { progress: { type: "boolean" } } as const;
-/** Its help line. */
-export const PROGRESS_HELP = "  --progress      show progress on stderr even when it is not a terminal (it is shown on one)";
+/** Its help line, the description from `column` on (the column of the command's own options). */
+export function progressHelp(column: number): string {
+  return optionLines(column, [["--progress", "show progress on stderr even when it is not a terminal (it is shown on one)"]]);
+}
 
 /**
  * A progress line for `command`.

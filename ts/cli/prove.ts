@@ -139,7 +139,7 @@ const command: Command = {
     // --format names the input given as - (formatFor): the graph (ttl, nt, nq, trig) or the script (json)
     const inputs = [values.kg, values.script];
     const scriptFormat = values.script !== undefined ? formatFor(values.script, values.format, inputs) : undefined;
-    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${echo(scriptFormat)}`, 2);
+    if (scriptFormat !== undefined && scriptFormat !== "json") throw new CliError(`prove: a script is JSON: --format for the script on standard input must be json, got ${echo(values.format!)}`, 2);
     const progress = createProgress("prove", { quiet: values.quiet });
     const kg = loadKg(values.kg, formatFor(values.kg, values.format, inputs));
     progress.phase("loading the graph into the store");

@@ -9,11 +9,11 @@ import { allowedHostsFor, isLoopbackHost, normalizeAllowedHost, normalizeCorsOri
 import { settleToken, TokenConfigError } from "../server/token.js";
 import { CHECK_HELP, CHECK_OPTIONS, readCheckOptions, startCheckPool } from "./check-options.js";
 import { resolveSchemaPairs } from "./schema-sources.js";
-import { ENDPOINT_HELP, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
+import { endpointHelp, ENDPOINT_OPTIONS, readDialectOptions, readEndpointOptions } from "./endpoint-options.js";
 import { CliError, echo, escapeMessage, integerOption, parseCommandArgs, type Command } from "./common.js";
 import { requirePackages, SERVER_PACKAGES } from "./optional-packages.js";
 import { durationOption, sizeOption } from "./units.js";
-import { CORPUS_HELP, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
+import { corpusHelp, CORPUS_OPTIONS, corpusDirs, localCorpus } from "./corpus-dir.js";
 import { packageRoot, packageVersion } from "./package-root.js";
 import { join } from "node:path";
 import { createModelSynthesizer, MODEL_HELP, MODEL_OPTIONS, readModelConfig } from "./model-config.js";
@@ -38,14 +38,14 @@ server's own, --cors); others answer 403.
   --host H            interface to bind (default ${SERVE_DEFAULTS.host}; env HOST)
   --port P            port, 0 for any free one (default ${SERVE_DEFAULTS.port}; env PORT)
   --data DIR          save live moots here, resume them on start (default: memory only)
-${CORPUS_HELP}
+${corpusHelp(22)}
   --store URL         a PostgreSQL database (postgres://…, or GROUNDWIRE_STORE): the library (groundwire corpus load)
                       and the live moots, shared by every replica on it; replaces --corpus and --data
   --graph NAME=FILE   a graph requests may name (repeatable; NAME defaults to the file's base name)
   --schema NAME=FILE  a schema requests may name (repeatable); NAME=sparql:URL reads it from a live
                       SPARQL endpoint (classes, properties, domains, ranges, labels; cached 24 h)
   --history DIR       a document's versions (the folder's .md/.txt files by name) the page at / shows (repeatable)
-${ENDPOINT_HELP}
+${endpointHelp(22)}
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
   --no-auth           no token at all: loopback addresses only, with a warning
   --allowed-host NAME a host name (or address) Host may name besides the bound address

@@ -24,7 +24,7 @@ anchor, label, content hash, offsets).
                      writes it) or turtle (the same triples, default graph)
   --input-format F   md or txt: how to read the input given as - (or a name without .md/.txt);
                      --format names the output here, so the input's format has its own flag
-${maxBytesHelp("slice")}
+${maxBytesHelp("slice", 21)}
   -q, --quiet        no progress line on stderr (shown only on a terminal, for files over 4 MB)
   --validate         also validate the slice against the evidence SHACL shapes: the report
                      goes to stderr, exit code 1 when it has violations (at most 25,000 fragments)

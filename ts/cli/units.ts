@@ -1,9 +1,9 @@
 /**
  * Numbers with units on the command line: a duration (`--turn-timeout 120s`, `--timeout 2m`)
  * or a size (`--max-body 8MiB`, `--check-memory 1GiB`). A bare number keeps the unit the
- * option's help names (milliseconds for `--turn-timeout MS`, seconds for `--timeout S`, bytes
- * for `--max-body BYTES`, MB for `--check-memory MB`), so every value that worked before
- * means what it meant.
+ * option's help names (milliseconds for `--turn-timeout`, seconds for `--timeout`, bytes for
+ * `--max-body`, MiB for `--check-memory`), so every value that worked before means what it
+ * meant.
  *
  * Units, case-insensitive, written right after the number or after one space:
  * - durations: `ms`, `s`, `m` (minutes), `h`;

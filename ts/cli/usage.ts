@@ -28,6 +28,16 @@ export const COMMAND_SUMMARIES = {
 /** A command's name. */
 export type CommandName = keyof typeof COMMAND_SUMMARIES;
 
+/**
+ * Whether `argv` asks for the general usage (exit 0): `--help` or `-h` first, `help` alone, or
+ * help about help (`help help`, `help --help`, `help -h`, as `git help --help` answers).
+ */
+export function asksForUsage(argv: readonly string[]): boolean {
+  const [name, next] = argv;
+  if (name === "--help" || name === "-h") return true;
+  return name === "help" && (argv.length === 1 || next === "help" || next === "--help" || next === "-h");
+}
+
 /** The text `groundwire --help` prints (no trailing newline). */
 export function usage(): string {
   const names = Object.keys(COMMAND_SUMMARIES) as CommandName[];

@@ -1,0 +1,24 @@
+/**
+ * Help lines several commands share (`--corpus`/`--books`, `--progress`, `--endpoint`/`--dialect`,
+ * `--max-bytes`), written once as rows and laid out in the column of the command that prints
+ * them, so a command's options read as one table. No imports.
+ */
+
+/** One option: its flag as the help shows it (`--corpus DIR`) and its description, `\n` between its lines. */
+export type OptionRow = readonly [flag: string, description: string];
+
+/**
+ * The rows as help lines: two spaces, the flag, the description from `column` on (two spaces
+ * after the flag when the flag reaches past it), each further line of a description indented
+ * to `column`.
+ */
+export function optionLines(column: number, rows: readonly OptionRow[]): string {
+  const indent = " ".repeat(column);
+  return rows
+    .map(([flag, description]) => {
+      const head = `  ${flag}`;
+      const [first, ...rest] = description.split("\n");
+      return [`${head.length + 2 <= column ? head.padEnd(column) : `${head}  `}${first}`, ...rest.map((line) => indent + line)].join("\n");
+    })
+    .join("\n");
+}
