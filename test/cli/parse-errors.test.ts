@@ -253,3 +253,27 @@ describe("an output path", () => {
     expect(readdirSync(work).filter((f) => f.startsWith("folder") || f.endsWith(".tmp"))).toEqual([]);
   });
 });
+
+describe("a short option written with =", () => {
+  const options = { output: { type: "string", short: "o" }, json: { type: "boolean" } } as const;
+  const refused = (args: string[]) => {
+    try {
+      parseCommandArgs("critique", args, options, "usage");
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return "accepted";
+  };
+
+  it("is refused by name, not read as -q -= -1 nor as the value \"=out.ttl\"", () => {
+    expect(refused(["-q=1"])).toBe('critique: -q takes no value, got "1" in "-q=1" (write -q alone) (groundwire help critique lists its options)');
+    expect(refused(["g.ttl", "-o=out.ttl"])).toBe('critique: -o takes its value after a space: -o out.ttl or --output=out.ttl, not "-o=out.ttl" (groundwire help critique lists its options)');
+    expect(refused(["-x=3"])).toBe('critique: unknown option "-x" in "-x=3" (groundwire help critique lists its options)');
+  });
+
+  it("leaves the written forms that mean what they say alone", () => {
+    expect(parseCommandArgs("critique", ["-o", "out.ttl", "-q"], options, "usage").values).toMatchObject({ output: "out.ttl", quiet: true });
+    expect(parseCommandArgs("critique", ["--output==x.ttl"], options, "usage").values).toMatchObject({ output: "=x.ttl" });
+    expect(parseCommandArgs("critique", ["--", "-q=1"], options, "usage").positionals).toEqual(["-q=1"]);
+  });
+});

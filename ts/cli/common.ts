@@ -68,6 +68,26 @@ function unknownOption(args: string[], options: NonNullable<ParseArgsConfig["opt
 }
 
 /**
+ * A short option written with `=` (`-q=1`, `-o=out.ttl`), named as written, or undefined.
+ * node:util reads `-q=1` as the flags -q, -= and -1 (so "unknown option -=") and `-o=out.ttl`
+ * as -o with the value "=out.ttl" (a file named so); neither is what was meant. Arguments after
+ * `--` are positionals and are not read.
+ */
+function shortWithEquals(args: string[], options: NonNullable<ParseArgsConfig["options"]>): string | undefined {
+  for (const arg of args) {
+    if (arg === "--") return undefined;
+    if (arg.length < 3 || arg[0] !== "-" || arg[1] === "-" || arg[2] !== "=") continue;
+    const letter = arg[1]!;
+    const name = Object.keys(options).find((n) => options[n]!.short === letter);
+    if (name === undefined) return `unknown option ${echo(`-${letter}`)} in ${echo(arg)}`;
+    const value = arg.slice(3);
+    if (options[name]!.type === "boolean") return `-${letter} takes no value, got ${echo(value)} in ${echo(arg)} (write -${letter} alone)`;
+    return `-${letter} takes its value after a space: -${letter} ${value} or --${name}=${value}, not ${echo(arg)}`;
+  }
+  return undefined;
+}
+
+/**
  * The declared options nearest to an unknown one, as they are written (`--min-ratio`):
  * every option within an edit distance of max(2, a third of its length) of the name, nearest
  * first, at most three. Case is ignored (`--JSON` is nearest to `--json`: options are lower
@@ -149,6 +169,8 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig["options"
 ) {
   const all = { ...options, ...COMMON_OPTIONS } as T & typeof COMMON_OPTIONS;
   const joined = joinNegativeNumbers(args, all);
+  const equals = shortWithEquals(joined, all);
+  if (equals !== undefined) throw new CliError(`${command}: ${equals} (groundwire help ${command} lists its options)`, 2);
   const unknown = unknownOption(joined, all);
   if (unknown !== undefined) {
     const close = closestOptions(unknown, all);
