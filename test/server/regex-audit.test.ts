@@ -47,7 +47,7 @@ const DYNAMIC: Record<string, string> = {
   "ts/evidence/fragment/hashing.ts": "^(?:[ \\t]*>){1,depth}: anchored, a blank class then '>' (no overlap); tested below",
   "ts/kernel/algebra.ts": "one class char, then the prefix name with - and . escaped (PN_PREFIX has no other metacharacter), then ':'",
   "ts/kernel/check/scope.ts": "'AS ?name)' at the end: a SPARQL variable name holds no metacharacter",
-  "ts/kernel/prefixed-name-lexing.ts": "Traqula's own PNameNs/PNameLn patterns made sticky (the lexer ran them unchanged before), and one class of the SPARQL grammar's PN_CHARS, starred or tested on one character",
+  "ts/deps/traqula-lexing.ts": "Traqula's own PNameNs/PNameLn patterns made sticky (the lexer ran them unchanged before), and one class of the SPARQL grammar's PN_CHARS, starred or tested on one character",
   "ts/kernel/plan-schema.ts": "anchored '^[?$]' then VARNAME_SOURCE (algebra.ts, audited there as VARNAME) then '$'",
   "ts/kernel/syntax-hints.ts": "(^|\\s) then a variable as written: literal",
   "ts/memdsl/untrusted.ts": "built from constant tables (fence letters, invisible characters, '<' look-alikes): '<', a class run, then letters",

@@ -9,7 +9,6 @@
  */
 import type { Parser } from "@traqula/parser-sparql-1-1";
 import type { lex as Lex } from "@traqula/rules-sparql-1-1";
-import { linearPrefixedNames } from "./prefixed-name-lexing.js";
 import { traqula } from "../deps/traqula.js";
 import type { Expr, Group, Iri, Origin, Path, Pattern, Projection, Query, Span, Term, TriplePattern, Values, Variable } from "./algebra.js";
 import { RDF, XSD } from "./schema.js";
@@ -59,8 +58,8 @@ let parser: Parser | null = null;
 function getParser(): Parser {
   // building a Traqula parser computes the grammar: do it once
   if (parser) return parser;
-  const { Parser, AstFactory, lex } = traqula();
-  linearPrefixedNames(lex);
+  // traqula() gives the tokens their linear prefixed-name matchers (ts/deps/traqula-lexing.ts)
+  const { Parser, AstFactory } = traqula();
   return (parser = new Parser({
     defaultContext: { astFactory: new AstFactory(), skipValidation: true },
     lexerConfig: { positionTracking: "full" },

@@ -11,6 +11,11 @@
  * character after the run. When that character is not `:`, no position of the run starts a
  * prefixed name: the matchers below remember the run and fail at once at every later position of
  * it. Matches are the original regexes' matches, so the tokens are unchanged.
+ *
+ * The tokens are Traqula's shared objects, and a lexer copies their patterns when it is built:
+ * `traqula()` (./traqula.ts, ./traqula.node.ts) patches them as it loads the package, so every
+ * lexer and parser built from what it returns — the kernel's parser, the lexers of syntax hints,
+ * op fields and prefix checks — lexes in linear work, whichever is built first.
  */
 import type { lex as Lex } from "@traqula/rules-sparql-1-1";
 
@@ -61,8 +66,8 @@ function memoMatcher(pattern: RegExp): { exec: (text: string, offset: number) =>
 const patched = new WeakSet<object>();
 
 /**
- * Give Traqula's prefixed-name tokens the linear matchers. Call before building a parser; the
- * tokens are Traqula's shared objects, and a second call is a no-op.
+ * Give Traqula's prefixed-name tokens the linear matchers. Call before building a lexer or a
+ * parser (`traqula()` does, as it loads Traqula); a second call is a no-op.
  */
 export function linearPrefixedNames(lex: typeof Lex): void {
   const { pNameNs, pNameLn } = lex.terminals as unknown as { pNameNs: Token; pNameLn: Token };
