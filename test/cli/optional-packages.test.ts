@@ -3,9 +3,9 @@
 // library's own dependencies and the --store driver (pg, asked for by --store itself).
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { importSpecifiers, requireBuild, ROOT } from "../package/support.js";
+import { importGraph, requireBuild, ROOT } from "../package/support.js";
 import { MCP_PACKAGES, SERVER_PACKAGES, STORE_PACKAGES } from "../../ts/cli/optional-packages.js";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
@@ -18,17 +18,10 @@ function peersReached(command: string): string[] {
   const cli = readFileSync(join(ROOT, "dist/cli.js"), "utf8");
   const chunk = new RegExp(`\\b${command}: async \\(\\) => \\(await import\\('(\\./chunks/${command}-[\\w-]+\\.js)'\\)`).exec(cli);
   expect(chunk, `dist/cli.js loads ${command} from a chunk of its own`).not.toBeNull();
-  const seen = new Set<string>();
   const bare = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const spec of importSpecifiers(readFileSync(file, "utf8"))) {
-      if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
-      else if (!spec.startsWith("node:") && !builtinModules.includes(spec)) bare.add(packageOf(spec));
-    }
-  };
-  visit(join(ROOT, "dist", chunk![1]!));
+  for (const spec of importGraph(join(ROOT, "dist", chunk![1]!)).specifiers) {
+    if (!spec.startsWith("node:") && !builtinModules.includes(spec)) bare.add(packageOf(spec));
+  }
   return [...bare].filter((p) => Object.hasOwn(pkg.peerDependencies, p) && !Object.hasOwn(STORE_PACKAGES, p)).sort();
 }
 

@@ -10,10 +10,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, importSpecifiers, packAndInstall, requireBuild, runProbeInNode, sameProbeBytes, type Installed, type ProbeResult } from "./support.js";
+import { ROOT, importGraph, importSpecifiers, packAndInstall, requireBuild, runProbeInNode, sameProbeBytes, type Installed, type ProbeResult } from "./support.js";
 
 const bin = (name: string) => join(ROOT, "node_modules/.bin", name);
 
@@ -21,17 +21,7 @@ describe("the browser entry's import graph", () => {
   beforeAll(requireBuild);
 
   it("dist/index.js and every chunk it reaches import no node: or builtin module", () => {
-    const seen = new Set<string>();
-    const bare = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const spec of importSpecifiers(readFileSync(file, "utf8"))) {
-        if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
-        else bare.add(spec);
-      }
-    };
-    visit(join(ROOT, "dist/index.js"));
+    const { files: seen, specifiers: bare } = importGraph(join(ROOT, "dist/index.js"));
     const builtins = [...bare].filter((s) => s.startsWith("node:") || builtinModules.includes(s.split("/")[0]));
     expect(builtins, `node builtins reachable from dist/index.js: ${builtins.join(", ")}`).toEqual([]);
     expect(seen.size).toBeGreaterThan(1); // the graph was walked, not just the entry

@@ -5,7 +5,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAst } from "rollup/parseAst";
 
@@ -120,6 +120,25 @@ export function runProbeInNode(
   const r = spawnSync(process.execPath, [...flags, script], { cwd, encoding: "utf8", maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new ProbeFailed(specifier, r.status, r.stderr);
   return { result: JSON.parse(r.stdout) as ProbeResult, stderr: r.stderr };
+}
+
+/**
+ * The files reached from the ES module `entry` by its imports (static and dynamic, relative
+ * specifiers followed), and every other specifier they import, as written (bare or builtin).
+ */
+export function importGraph(entry: string): { files: Set<string>; specifiers: Set<string> } {
+  const files = new Set<string>();
+  const specifiers = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of importSpecifiers(readFileSync(file, "utf8"))) {
+      if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      else specifiers.add(spec);
+    }
+  };
+  visit(entry);
+  return { files, specifiers };
 }
 
 /**
