@@ -11,10 +11,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it, beforeAll } from "vitest";
 import { parseAst } from "rollup/parseAst";
-import { ROOT, requireBuild } from "./support.js";
+import { importGraph, ROOT, requireBuild } from "./support.js";
 import { spread } from "../depth.js";
 
 /** The static import and re-export specifiers of one ES module (not `import()`: those load later). */
@@ -25,19 +25,10 @@ function staticSpecifiers(code: string): string[] {
     .map((n) => n.source!.value as string);
 }
 
-/** Files reached from `entry` by static imports, and the bare specifiers they import. */
+/** Files reached from `entry` by static imports, and the packages they import. */
 function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const spec of staticSpecifiers(readFileSync(file, "utf8"))) {
-      if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
-      else packages.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
-    }
-  };
-  visit(join(ROOT, entry));
+  const { files, specifiers } = importGraph(join(ROOT, entry), staticSpecifiers);
+  const packages = new Set([...specifiers].map((spec) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0])));
   return { files, packages };
 }
 

@@ -123,16 +123,17 @@ export function runProbeInNode(
 }
 
 /**
- * The files reached from the ES module `entry` by its imports (static and dynamic, relative
- * specifiers followed), and every other specifier they import, as written (bare or builtin).
+ * The files reached from the ES module `entry` by its imports (static and dynamic, or those
+ * `specifiersOf` reads; relative specifiers followed), and every other specifier they import,
+ * as written (bare or builtin).
  */
-export function importGraph(entry: string): { files: Set<string>; specifiers: Set<string> } {
+export function importGraph(entry: string, specifiersOf: (code: string) => string[] = importSpecifiers): { files: Set<string>; specifiers: Set<string> } {
   const files = new Set<string>();
   const specifiers = new Set<string>();
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    for (const spec of importSpecifiers(readFileSync(file, "utf8"))) {
+    for (const spec of specifiersOf(readFileSync(file, "utf8"))) {
       if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
       else specifiers.add(spec);
     }
