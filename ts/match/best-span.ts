@@ -207,14 +207,14 @@ function prepareQuote(pool: PreparedPool, quote: string): PreparedQuote {
 
 /**
  * The threshold of the quote-index pre-pass: grounding's SNAP_MIN_RATIO (0.8). A pass that finds a
- * window ≥ it holds the winner (the winner's ratio is at least that window's). A second pass at 0.7
- * (run until 2026-12) cost a quote found nowhere ~0.7 ms of its ~0.9 ms of pre-pass and saved a
- * quote whose best is in [0.7, 0.8) about what the full scan then spends: dropping it, in-process
- * A/B, 15 interleaved rounds over the classes bench's quotes of seeds 200–205 and 400–405 (not tuned
- * on; WASM): found nowhere 0.89× and 0.90× the time, 1–3 word edits 1.01× and 0.98×, verbatim and
- * the matching quotes 0.96–1.02×; on the TS backend (seeds 200–202) found nowhere 0.92×, edits 1.26×
- * (0.7 ms more a quote, against 10 ms less a quote found nowhere). 0.75 alone: edits 1.25×.
- * Lower thresholds prune too little to pay (0.6 was ~8× slower than the full scan on the pool bench).
+ * window ≥ it holds the winner (the winner's ratio is at least that window's). No second pass at
+ * 0.7: it cost a quote found nowhere ~0.7 ms of its ~0.9 ms of pre-pass and saved a quote whose best
+ * is in [0.7, 0.8) about what the full scan then spends (in-process A/B, 15 interleaved rounds over
+ * the classes bench's quotes of seeds 200–205 and 400–405, not tuned on; WASM: found nowhere 0.89×
+ * and 0.90× the time with one pass, 1–3 word edits 1.01× and 0.98×, verbatim and the matching
+ * quotes 0.96–1.02×; on the TS backend, seeds 200–202, found nowhere 0.92×, edits 1.26×, ≈ 0.7 ms
+ * more a quote against ≈ 10 ms less a quote found nowhere). 0.75 alone: edits 1.25×. Lower
+ * thresholds prune too little to pay (0.6 was ~8× slower than the full scan on the pool bench).
  */
 const ABOVE = 0.8;
 
