@@ -156,22 +156,6 @@ function intern(ix: SuggestIndex, cp: number): number {
   return id;
 }
 
-/** Code points of a string (a surrogate pair is one). */
-function codePointLength(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const u = text.charCodeAt(i);
-    if (u >= 0xd800 && u <= 0xdbff && i + 1 < text.length) {
-      const v = text.charCodeAt(i + 1);
-      if (v >= 0xdc00 && v <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
-
 /** The entry's normalized text, made (and kept) on first use. */
 function textOf(e: Entry): string {
   return (e.text ??= normalizeWhitespace(e.fragment.text));
@@ -291,7 +275,7 @@ export function suggestFrom(
 ): Scored[] {
   const list = listOf(ix, fragments, kind);
   const want = normalizeWhitespace(citedText);
-  const lb = codePointLength(want);
+  const lb = normalizedLength(citedText); // as the entries' lengths are counted
   // the cited text's code points are interned (ids of the version from then on): an entry counted
   // later that holds one of them shares its id
   const wantSeq = idsOf(ix, want, lb);
