@@ -106,6 +106,9 @@ describe("long runs of name characters lex in linear work", () => {
     expect(() => parseSparql(`SELECT * WHERE { ?s ${"a".repeat(50_000)} ?o }`)).toThrow(/^SPARQL syntax error at line 1, column 22: /);
     expect(() => parseSparql("ASK".repeat(20_000))).toThrow(/^SPARQL syntax error at line 1, column 4: /);
     expect(() => parseSparql("a1".repeat(25_000))).toThrow(/^SPARQL syntax error at line 1, column 1: /);
+    // a run ending in "." before a ":" starts no prefixed name either (a prefix never ends in ".")
+    expect(() => parseSparql(`${"a.".repeat(25_000)}:`)).toThrow(/^SPARQL syntax error at line 1, column 1: /);
+    expect(() => parseSparql(`SELECT * WHERE { ?s ${"a".repeat(50_000)}.:b ?o }`)).toThrow(/^SPARQL syntax error at line 1, column 22: /);
     // a long prefix, a long local name, and a prefix of non-ASCII letters still lex as one name
     const long = "p".repeat(20_000);
     const q = parseSparql(`PREFIX ${long}: <http://example.org/> SELECT ?s WHERE { ?s a ${long}:${"x".repeat(20_000)} . ?s é·ü:b ?o }`, { prefixes: { "é·ü": "http://example.org/u#" } });

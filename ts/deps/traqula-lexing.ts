@@ -8,8 +8,8 @@
  * 8,000 characters took 5 s, 50,000 (the server's query cap) minutes.
  *
  * A prefixed name's prefix holds only name characters and `.`, so its `:` can only be the first
- * character after the run. When that character is not `:`, no position of the run starts a
- * prefixed name: the matchers below remember the run and fail at once at every later position of
+ * character after the run, and it never ends in `.` (PN_PREFIX). When that character is not `:`,
+ * or the run ends in `.`, no position of the run starts a prefixed name: the matchers below remember the run and fail at once at every later position of
  * it. Matches are the original regexes' matches, so the tokens are unchanged.
  *
  * The tokens are Traqula's shared objects, and a lexer copies their patterns when it is built:
@@ -53,7 +53,8 @@ function memoMatcher(pattern: RegExp): { exec: (text: string, offset: number) =>
       if (found) return found;
       RUN.lastIndex = offset;
       RUN.exec(text);
-      if (RUN.lastIndex > offset && text[RUN.lastIndex] !== ":") {
+      // no prefix ends at a "." (PN_PREFIX), so a run ending in "." cannot be one even before a ":"
+      if (RUN.lastIndex > offset && (text[RUN.lastIndex] !== ":" || text[RUN.lastIndex - 1] === ".")) {
         seenText = text;
         runStart = offset;
         runEnd = RUN.lastIndex;
