@@ -23,7 +23,10 @@
 //                     included (rollup-plugin-dts), for every resolution mode
 //   dist/browser/groundwire.js        ONE self-contained ES module with every dependency
 //                     bundled (browser conditions), for a plain <script type="module"> with no
-//                     bundler and no import map; test/browser/ loads exactly this file
+//                     bundler and no import map; test/browser/ loads exactly this file. Built
+//                     from ts/browser.ts: the browser-safe entry, giving at import the parts
+//                     that entry defers (the WASM bytes, bestSpan's pre-pass), which one file
+//                     carries anyway
 //   build/modules.json  which source modules each output file holds (not packed): the
 //                     no-inlined-node_modules check (test/package/dist.test.ts) reads it
 //
@@ -292,7 +295,7 @@ export default [
     plugins: [dts({ tsconfig: "tsconfig.json" })],
   },
   {
-    input: "ts/index.ts",
+    input: "ts/browser.ts",
     output: { file: "dist/browser/groundwire.js", format: "es", inlineDynamicImports: true },
     // Nothing external: a node: import here is a bug (the browser entry must stay browser-safe),
     // and rollup fails the build on an unresolvable import rather than shipping it.

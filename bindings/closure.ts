@@ -1,13 +1,12 @@
 /**
  * Binding of assembly/closure.ts: copies the edge list into WASM memory in one
  * batch (one set() for child+parent), calls closureRun once, copies the CSR out
- * in one slice. The module (assembly/closure.ts alone) is inlined (hex) and compiled at its
+ * in one slice. The module (assembly/closure.ts alone) is inlined (hex) in a chunk of its own and compiled at its
  * first use (bindings/wasm.ts).
  */
-import { CLOSURE_WASM_HEX } from "./wasm-closure.generated.js";
 import { wasmModule, type BackendRequest, type WasmExports } from "./wasm.js";
 
-const closure = wasmModule("closure", CLOSURE_WASM_HEX);
+const closure = /* @__PURE__ */ wasmModule("closure", () => import("./wasm-closure.generated.js").then((m) => m.CLOSURE_WASM_HEX));
 
 /** The closure module's exports when this call runs on WASM, else null (see `WasmModule.exportsFor`). */
 export function closureWasmFor(override?: BackendRequest): WasmExports | null {

@@ -1,29 +1,39 @@
 /**
  * Node start-up, one place for the Node entry, the CLI, the test setup and the bench
- * runner: SHA-256 on node:crypto and the inlined WASM modules of the bundle compiled
+ * runner: SHA-256 on node:crypto and the WASM modules of the bundle compiled
  * synchronously (≈ 3 ms for the three, median of fresh processes; Node allows it) with their memory reserved, at import,
  * without a top-level await (a module whose binding is imported later compiles at its first
  * use, its memory reserved then). Where the compile fails the reason is kept (bindings/wasm.ts). hash-wasm is
  * not compiled here (Node never hashes with it; `initSha256()` prepares it for the bench).
  */
-import { initWasm, loadWasmNow, reserveWasmMemory } from "./wasm.js";
+import { initWasm, loadWasmNow, provideWasmHex, reserveWasmMemory } from "./wasm.js";
+import { loadDeferred } from "./deferred.js";
 import { setSha256Backend } from "./sha256.js";
 import { nodeCryptoBackend } from "./sha256-node.js";
+import { CLOSURE_WASM_HEX } from "./wasm-closure.generated.js";
+import { LISTING_WASM_HEX } from "./wasm-listing.generated.js";
+import { MATCH_WASM_HEX } from "./wasm-match.generated.js";
+import { SUGGEST_WASM_HEX } from "./wasm-suggest.generated.js";
 
 /**
- * Synchronous, for the Node entry's import: node:crypto becomes the active SHA-256, and each
- * WASM module is compiled and gets its memory reservation. Idempotent; never throws.
+ * Synchronous, for the Node entry's import: node:crypto becomes the active SHA-256, every WASM
+ * module's bytes are given at once (no dynamic import: Node loads them from disk with the rest),
+ * and each module of the bundle is compiled and gets its memory reservation. Idempotent; never throws.
  */
 export function useNodeBackends(): void {
   setSha256Backend(nodeCryptoBackend);
+  provideWasmHex({ closure: CLOSURE_WASM_HEX, listing: LISTING_WASM_HEX, match: MATCH_WASM_HEX, suggest: SUGGEST_WASM_HEX });
   reserveWasmMemory(NODE_RESERVED_BYTES);
   loadWasmNow();
 }
 
-/** `useNodeBackends()`, then the background compile awaited where the synchronous one was refused. Never rejects. */
+/**
+ * `useNodeBackends()`, then the background compile awaited where the synchronous one was refused,
+ * and every other deferred part of the bundle (bestSpan's pre-pass) imported. Never rejects.
+ */
 export async function initNodeBackends(): Promise<void> {
   useNodeBackends();
-  await initWasm();
+  await Promise.all([initWasm(), loadDeferred()]);
 }
 
 /**

@@ -3,13 +3,12 @@
  * ({@link listingTriplesView}), then {@link listingWasm} writes the terms' keys (one
  * encodeInto of their concatenation) and the prefix table, runs the kernel once, hashes the
  * listing bytes where they lie (no copy), and copies out the sorted triples and the block
- * starts. The module (assembly/listing.ts alone) is inlined (hex) and compiled at its first
+ * starts. The module (assembly/listing.ts alone) is inlined (hex) in a chunk of its own and compiled at its first
  * use (bindings/wasm.ts).
  */
-import { LISTING_WASM_HEX } from "./wasm-listing.generated.js";
 import { wasmModule, type BackendRequest, type WasmExports } from "./wasm.js";
 
-const listing = wasmModule("listing", LISTING_WASM_HEX);
+const listing = /* @__PURE__ */ wasmModule("listing", () => import("./wasm-listing.generated.js").then((m) => m.LISTING_WASM_HEX));
 
 /** The listing module's exports when this call runs on WASM, else null (see `WasmModule.exportsFor`). */
 export function listingWasmFor(override?: BackendRequest): WasmExports | null {

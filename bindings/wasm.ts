@@ -15,6 +15,7 @@
  * console.warn) — it never falls back silently.
  */
 import { checkArgs } from "../ts/args.js";
+import { deferred, type Deferred } from "./deferred.js";
 
 /** Which implementation a hot path runs on. */
 export type Backend = "wasm" | "ts";
@@ -48,6 +49,10 @@ interface ModuleState extends WasmModule {
 
 /** The modules of this bundle: each binding that a bundle keeps defines (registers) its own. */
 const modules: ModuleState[] = [];
+/** Each module's bytes (hex), by name: arriving behind its dynamic import, or provided. */
+const hexByName = new Map<string, Deferred<string>>();
+/** Hex given by `provideWasmHex` before its binding defined the module. */
+const hexEarly = new Map<string, string>();
 let requested: BackendRequest = "auto";
 let warned = false;
 let reserveBytes = 0;
@@ -84,11 +89,15 @@ function instantiate(module: WebAssembly.Module): WasmExports {
 }
 
 /**
- * Define (and register) one inlined module: `hex` is its generated constant. Called once
- * at the top level of its binding, so the module is part of a bundle exactly when the
- * binding is.
+ * Define (and register) one module: `load` is the dynamic import of its generated hex constant
+ * (bindings/wasm-<name>.generated.ts), so a bundler puts the bytes in a chunk of their own that a
+ * page downloads at the module's first use (bindings/deferred.ts); an entry that bundles them
+ * anyway gives them at once with `provideWasmHex`. Called once at the top level of its binding,
+ * marked `/* @__PURE__ *\/` (its registration matters only when the binding's exports are used), so
+ * the module is part of a bundle exactly when the binding is used: rollup then emits no bare
+ * import of an unused binding, which esbuild's code splitting would keep in a shared chunk.
  */
-export function wasmModule(name: string, hex: string): WasmModule {
+export function wasmModule(name: string, load: () => Promise<string>): WasmModule {
   let exportsCache: WasmExports | null = null;
   let loading: Promise<WasmExports | null> | null = null;
   let loadError: string | null = null;
@@ -97,9 +106,15 @@ export function wasmModule(name: string, hex: string): WasmModule {
   let syncError: string | null = null;
   /** The background (asynchronous) compile finished, either way. */
   let settled = false;
+  const bytes = deferred(`WebAssembly module ${name}'s bytes`, load);
+  hexByName.set(name, bytes);
+  const early = hexEarly.get(name);
+  if (early !== undefined) bytes.provide(early);
 
   /**
-   * The first use: compile the inlined module synchronously (`new WebAssembly.Module`; allowed
+   * The first use once the bytes are here (until then each call starts or awaits nothing and runs
+   * the pure-TS twin: `bytes.now()` starts their import): compile the module synchronously
+   * (`new WebAssembly.Module`; allowed
    * in Node, Deno, Bun, workers and Chrome's main thread below its size limit). Where the
    * runtime refuses (workerd, a CSP without 'wasm-unsafe-eval', an older browser's main-thread
    * limit) the reason is kept, the asynchronous compile is started in the background, and the
@@ -107,11 +122,19 @@ export function wasmModule(name: string, hex: string): WasmModule {
    */
   function loadSync(): WasmExports | null {
     if (exportsCache || syncTried) return exportsCache;
-    syncTried = true;
     if (typeof WebAssembly === "undefined" || typeof WebAssembly.Module !== "function") {
+      syncTried = true;
       loadError = "WebAssembly is not available in this runtime";
       return null;
     }
+    const hex = bytes.now();
+    if (hex === null) {
+      if (bytes.failed()) loadError = bytes.reason();
+      return null;
+    }
+    syncTried = true;
+    // the asynchronous compile (ready()) already failed: its reason stands, the runtime refuses both
+    if (settled) return exportsCache;
     try {
       exportsCache = instantiate(new WebAssembly.Module(decodeHex(hex)));
       loadError = null;
@@ -129,6 +152,13 @@ export function wasmModule(name: string, hex: string): WasmModule {
     loading = (async () => {
       if (typeof WebAssembly === "undefined" || typeof WebAssembly.compile !== "function") {
         loadError = "WebAssembly is not available in this runtime";
+        settled = true;
+        return null;
+      }
+      const hex = await bytes.load();
+      if (hex === null) {
+        loadError = bytes.reason();
+        settled = true;
         return null;
       }
       try {
@@ -152,8 +182,9 @@ export function wasmModule(name: string, hex: string): WasmModule {
     return loading;
   }
 
-  /** While the background compile runs: why this call is on TS, and what to await. */
+  /** While the bytes arrive or the background compile runs: why this call is on TS, and what to await. */
   function pendingReason(): string | null {
+    if (!exportsCache && !syncTried && !bytes.failed()) return bytes.reason();
     if (!loading || settled || syncError === null) return null;
     return `WebAssembly module ${name} still compiling asynchronously (the synchronous compile was refused: ${syncError}); await ready() for the WASM backend`;
   }
@@ -171,7 +202,7 @@ export function wasmModule(name: string, hex: string): WasmModule {
       if (want === "wasm") {
         throw new Error(`the wasm backend was requested but is unavailable: ${pendingReason() ?? loadError}`);
       }
-      // while the background compile runs the fallback is expected (await ready()): warn once it failed
+      // while the bytes arrive or the background compile runs the fallback is expected (await ready()): warn once it failed
       if (!warned && loadError && pendingReason() === null) {
         warned = true;
         console.warn(`groundwire: using the pure-TS backend (${loadError}); results are identical, only slower`);
@@ -181,6 +212,18 @@ export function wasmModule(name: string, hex: string): WasmModule {
   };
   modules.push(state);
   return state;
+}
+
+/**
+ * Give modules' bytes synchronously (name → its generated hex constant): for an entry that carries
+ * them anyway (bindings/init-node.ts, ts/browser.ts), so their first call compiles at once with
+ * nothing to import. A module defined later takes its bytes from here.
+ */
+export function provideWasmHex(hex: Readonly<Record<string, string>>): void {
+  for (const [name, text] of Object.entries(hex)) {
+    hexEarly.set(name, text);
+    hexByName.get(name)?.provide(text);
+  }
 }
 
 /** The synchronous load of every module of the bundle, ahead of the first call (the Node entry's import). */

@@ -7,6 +7,7 @@
  * it as Node does.
  */
 import { useNodeBackends } from "../bindings/init-node.js";
+import { providePrePass } from "./match/index.js";
 
 export * from "./api.js";
 export { loadGraphFile, writeGraphFile, DEFAULT_MAX_GRAPH_BYTES } from "./rdf/load.js";
@@ -15,5 +16,7 @@ export { loadBooks, loadCorpus, CorpusError } from "./moot/corpus-node.js";
 export { loadDocumentFile, defaultArtifactId, type LoadedDocument } from "./evidence/node.js";
 export { InputFileError, OutputFileError, type InputFileFault } from "./files.js";
 
-// synchronous (no top-level await): node:crypto registered, the WASM modules compiled (≈ 3 ms for the three)
+// synchronous (no top-level await): node:crypto registered, the WASM modules compiled (≈ 3 ms for the three),
+// bestSpan's pre-pass given (a bundled page imports it at the first call: ts/match/pre-pass.ts)
 useNodeBackends();
+providePrePass();

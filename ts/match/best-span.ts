@@ -14,7 +14,9 @@
  * Two backends, one contract: WASM (assembly/sequence-match.ts, the default)
  * and pure TS (ts/match/sequence-match.ts, `scanTs` here). A quote first goes
  * through the quote index's best-first search at 0.8 (a window found
- * there is the answer, exactly: see ts/match/quote-index/search.ts). Otherwise
+ * there is the answer, exactly: see ts/match/quote-index/search.ts; in a bundled page this
+ * pre-pass arrives behind a dynamic import, ts/match/pre-pass.ts, and until then the scan
+ * alone gives the same answer). Otherwise
  * both backends scan the same way (proof at `scanTs`): an LCS bound of every
  * window, one bit-parallel run per group of ANCHOR start words (the LCS of the group's longest
  * text bounds each of its windows), a window's own from one run per start word shared by its
@@ -30,7 +32,8 @@ import { matchWasmFor as wasmFor } from "../../bindings/match.js";
 import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
-import { bestWindowAtLeast, type PostedText } from "./quote-index/index.js";
+import type { PostedText } from "./quote-index/types.js";
+import { prePass } from "./pre-pass.js";
 import { sourceOfWord } from "./quote-index/rank.js";
 import { buildKeyLayout, buildWordTable, type KeyLayout, type WordTable } from "./word-table.js";
 import { tuning } from "./quote-index/tuning.js";
@@ -402,7 +405,8 @@ function toSpan(pool: PreparedPool, f: Found, edges: SpanEdges = "markup"): Span
  *
  * @param pool passages as written (not normalized); indices in results refer to it.
  * @param options `backend`: "wasm" (throws if the module is not loaded), "ts", or "auto" (default: WASM when loaded).
- * @returns a `QuoteMatcher`; the backend is chosen here and shown in `.backend`.
+ * @returns a `QuoteMatcher`; the backend is chosen here and shown in `.backend` (in a bundled page a
+ *   matcher made before the WASM module arrived runs on TS: make it after `await ready()`).
  * @throws ArgumentError when `pool` is not an array of strings.
  */
 export function createQuoteMatcher(pool: readonly string[], options: BestSpanOptions = {}): QuoteMatcher {
@@ -427,9 +431,11 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
     // First the quote index's best-first search at SNAP_MIN_RATIO (its bounds and filter skip
     // nearly every window): when some window reaches it, the best of those is bestSpan's answer,
     // exactly. Only quotes with no such window take the full scan below.
+    // (In a bundled page the pre-pass arrives behind a dynamic import: until then, the scan alone.)
+    const bestWindowAtLeast = prePass.now();
     const out: (SpanMatch | null)[] = prepped.map((q) => {
-      if (!q.ids.length) return null;
-      const top = bestWindowAtLeast(prepared, q, q.keys, ABOVE, binding ? "wasm" : "ts", token);
+      if (!q.ids.length || !bestWindowAtLeast) return null;
+      const top = bestWindowAtLeast(prepared, q, q.keys, ABOVE, binding ? exports : null, token);
       return top ? toSpan(prepared, { source: sourceOfWord(prepared.sourceWords, top.word), word: top.word, size: top.size, ratio: top.ratio }, edges) : null;
     });
     const rest = prepped.filter((_, i) => !out[i]);
@@ -488,9 +494,12 @@ function samePool(a: readonly string[], b: readonly string[]): boolean {
 
 function cachedMatcher(sources: readonly string[], options: BestSpanOptions): QuoteMatcher {
   const backend = options.backend;
+  // the backend this call would get: a pool prepared on TS while the WASM module was still
+  // arriving (a bundled page: bindings/deferred.ts) is prepared again once it is here
+  const active: Backend = wasmFor(backend) ? "wasm" : "ts";
   for (let k = 0; k < poolCache.length; k++) {
     const e = poolCache[k];
-    if (e.backend === backend && e.edges === options.edges && samePool(e.sources, sources)) {
+    if (e.backend === backend && e.matcher.backend === active && e.edges === options.edges && samePool(e.sources, sources)) {
       if (k > 0) poolCache.unshift(...poolCache.splice(k, 1));
       return e.matcher;
     }

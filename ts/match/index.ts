@@ -12,6 +12,7 @@ export { readerText, markupSafeSpan, markupRuns, linkTails, type MarkupRun, type
 export { codePoints, matchingBlocks, createLcsRun, lcsOf, lcsAtLeast, type MatchBlock, type LcsRun } from "./sequence-match.js";
 export { longSequenceRatio, matchingCharactersLong } from "./long-ratio.js";
 export { createLcsBound, type LcsBound } from "./lcs-bound.js";
+export { providePrePass } from "./pre-pass-now.js";
 export {
   MAX_QUOTE_CHARS, MAX_QUOTE_WORDS, QuoteTooLongError,
   fitsBestSpan, createQuoteMatcher, bestSpan, sequenceRatio,

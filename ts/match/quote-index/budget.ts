@@ -46,7 +46,7 @@ export class Budget {
     if (elapsed > this.timeoutMs) throw new QuoteSearchTimeoutError(this.timeoutMs, elapsed, done, total, what, threshold, this.minRatio, this.limit);
   }
 }
-export const NO_BUDGET = new Budget(Infinity, 0, Infinity);
+export const NO_BUDGET = /* @__PURE__ */ new Budget(Infinity, 0, Infinity);
 
 /**
  * Thrown by `locate` when its `timeoutMs` ran out before the answer was complete; nothing of the

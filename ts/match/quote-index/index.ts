@@ -43,6 +43,7 @@
  *   scan.ts     bounds 1–4 with their proofs, and the window scanner (the TS twin of the WASM scan)
  *   rank.ts     best-first order, overlaps, verbatim hits
  *   search.ts   the best-first search (`searchBest`) and the proofs (a)–(j) of its filters
+ *   best-window.ts  bestSpan's pre-pass over a prepared pool (`bestWindowAtLeast`)
  *   pieces.ts   the pigeonhole filter's pieces
  *   grams.ts    the q-gram filter
  *   linear.ts   the linear pass in chunks, best-first threshold levels
@@ -192,23 +193,7 @@ function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
   return index;
 }
 
-/**
- * The window bestSpan would pick, when its ratio is ≥ `minRatio`: the first hit in
- * rank order (ratio, then source, size, start — bestSpan's "first window with the
- * strictly highest ratio"), or null when no window reaches `minRatio` (then the
- * caller's full scan decides). Found by the best-first search (`searchBest`, limit 1).
- * Used by best-span.ts's matcher on its prepared pool.
- */
-export function bestWindowAtLeast(
-  texts: PostedText, quote: IndexedQuote, keys: readonly string[], minRatio: number, backend: BackendRequest | undefined, owner: object,
-): WindowHit | null {
-  const exports = wasmFor(backend);
-  const binding = exports ? quoteIndexBindingFor(exports) : null;
-  const chunkScan = chunkScanOf(binding, owner, texts, quote);
-  const rangeScan = binding ? rangeScanOf(binding, owner, texts, quote) : null;
-  const lanesScan = lanesScanOf(binding, owner, texts, quote, -1);
-  return searchBest(texts, quote, keys, minRatio, 1, true, -1, chunkScan, rangeScan, prefixScanOf(binding, owner, texts, quote, -1), NO_BUDGET, lanesScan)[0] ?? null;
-}
+export { bestWindowAtLeast } from "./best-window.js";
 
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
 export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramEntriesNear, gramHash };

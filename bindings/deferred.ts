@@ -1,0 +1,77 @@
+/**
+ * Parts of a bundle that arrive behind a dynamic `import()`: the WASM modules' bytes
+ * (bindings/wasm.ts) and bestSpan's pre-pass (ts/match/pre-pass.ts). A bundler splits each into
+ * a chunk of its own, so a page downloads it only once something asks for it, and the page's
+ * first load stays small (docs/package.md, "Page sizes"). What waits for a part has a
+ * synchronous twin that gives the same results (the pure-TS backend, the full scan), so a call
+ * never waits: it asks `now()`, which starts the import, and runs the twin until the part has
+ * arrived. `ready()` awaits every part of the bundle.
+ *
+ * The entries that carry a part anyway provide it synchronously (`provide`): the Node entry, its
+ * start-up (bindings/init-node.ts) and the self-contained browser file (ts/browser.ts), so there
+ * the first call runs as before, with nothing to wait for.
+ */
+
+/** A part that arrives behind a dynamic import (see the file comment). */
+export interface Deferred<T> {
+  /** What it is, for messages ("WebAssembly module match", "bestSpan's pre-pass"). */
+  readonly name: string;
+  /** The part when it has arrived or was provided; else null, and its import is started (once). */
+  now(): T | null;
+  /** The import, once; resolves to the part, or to null when the import failed. Never rejects. */
+  load(): Promise<T | null>;
+  /** Give the part synchronously (an entry that bundles it statically). Idempotent. */
+  provide(value: T): void;
+  /** Null when the part is here; else why not: still arriving, or the import's error. */
+  reason(): string | null;
+  /** Whether its import failed (it will not arrive). */
+  failed(): boolean;
+}
+
+const parts: Deferred<unknown>[] = [];
+
+/**
+ * Define (and register, for `loadDeferred`) one part: `load` is its dynamic import. Called at
+ * the top level of the module that uses the part, so the part belongs to a bundle exactly when
+ * that module does.
+ */
+export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
+  let value: T | null = null;
+  let loading: Promise<T | null> | null = null;
+  let error: string | null = null;
+  const part: Deferred<T> = {
+    name,
+    now() {
+      if (value === null && !loading) void part.load();
+      return value;
+    },
+    load() {
+      if (value !== null) return Promise.resolve(value);
+      loading ??= load().then(
+        (v) => (value ??= v),
+        (e: unknown) => {
+          error = e instanceof Error ? e.message : String(e);
+          return value;
+        },
+      );
+      return loading;
+    },
+    provide(v) {
+      value ??= v;
+    },
+    reason() {
+      if (value !== null) return null;
+      if (error !== null) return `${name} failed to load: ${error}`;
+      return `${name} is still arriving (a dynamic import, started at its first use); await ready() to wait for it`;
+    },
+    failed: () => value === null && error !== null,
+  };
+  parts.push(part as Deferred<unknown>);
+  return part;
+}
+
+/** Import every part of the bundle not yet here. Resolves to whether all arrived; never rejects. */
+export async function loadDeferred(): Promise<boolean> {
+  const got = await Promise.all(parts.map((p) => p.load()));
+  return got.every((v) => v !== null);
+}
