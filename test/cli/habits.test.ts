@@ -95,6 +95,19 @@ describe("CLI habits (dist/cli.cjs)", () => {
     expect(over.stderr).toBe('groundwire fragments: --max-bytes must be a size from 1 B to 128 MiB (8MiB, 500kB, 1GiB), got "1GiB"\n');
   });
 
+  it("books --jsonl: every line typed, as index's and fragments' are; a book's line the same with --passages", async () => {
+    const json = JSON.parse((await gw(["books", "--json"])).stdout) as { key: string }[];
+    const lines = (await gw(["books", "--jsonl"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(json.length).toBeGreaterThan(1);
+    expect(lines).toEqual(json.map((b) => ({ type: "book", ...b })));
+    const frankenstein = lines.find((b) => b.key === "novel/frankenstein");
+    expect(frankenstein).toMatchObject({ type: "book", title: "Frankenstein, or The Modern Prometheus", structure: "chapters" });
+    const passages = (await gw(["books", "--passages", "novel/frankenstein", "--jsonl"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(passages[0]).toEqual(frankenstein);
+    expect(passages.length).toBe(frankenstein.passages + 1);
+    expect(passages.slice(1).every((p) => p.type === "passage")).toBe(true);
+  });
+
   it("--jsonl prints one JSON object per line, the same records --json prints", async () => {
     // npm test: index (a header record, then one per row, as fragments and books) and locate (the
     // records of a JSON array); npm run test:deep (test/depth.ts): fragments and books too
@@ -113,7 +126,7 @@ describe("CLI habits (dist/cli.cjs)", () => {
 
       const bj = JSON.parse((await gw(["books", "--passages", "novel/frankenstein", "--json"])).stdout);
       const bl = (await gw(["books", "--passages", "novel/frankenstein", "--jsonl"])).stdout.trimEnd().split("\n").map((l) => JSON.parse(l));
-      expect(bl[0]).toEqual({ type: "book", key: bj.key, title: bj.title, structure: bj.structure });
+      expect(bl[0]).toMatchObject({ type: "book", key: bj.key, title: bj.title, structure: bj.structure });
       expect(bl.slice(1)).toEqual(bj.passages.map((p: object) => ({ type: "passage", ...p })));
     }
 

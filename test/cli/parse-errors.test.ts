@@ -64,6 +64,13 @@ describe("a known option given a wrong shape of value, on every command", () => 
     const followed = await gw([command, option, "--quiet"]);
     usageLine(followed, command);
     expect(followed.stderr).toContain(`${option} needs a value, got the option "--quiet" after it (if "--quiet" is the value, write ${option}=--quiet)`);
+    // whatever the dash-word after it looks like: a short option written with "=" (unknown or
+    // known) is named as the missing value too, not as a short option on its own
+    for (const word of ["-x=y", "-q=1"]) {
+      const r = await gw([command, option, word]);
+      usageLine(r, command);
+      expect(r.stderr).toContain(`${option} needs a value, got the option "${word}" after it (if "${word}" is the value, write ${option}=${word})`);
+    }
   });
 
   it("every shape node:util refuses is named in the command's words (short flags, repeated options, = values)", () => {
@@ -76,6 +83,18 @@ describe("a known option given a wrong shape of value, on every command", () => 
       [["-o", "--json"], 'c: -o needs a value, got the option "--json" after it (if "--json" is the value, write --out=--json) (groundwire help c lists its options)'],
       [["--books", "a", "--books", "-q"], 'c: --books needs a value, got the option "-q" after it (if "-q" is the value, write --books=-q) (groundwire help c lists its options)'],
       [["--help=please"], 'c: --help takes no value, got "please" (write --help alone) (groundwire help c lists its options)'],
+      // a dash-word after a value-taking option, whatever its shape, long option or short
+      [["--limit", "-x=y"], 'c: --limit needs a value, got the option "-x=y" after it (if "-x=y" is the value, write --limit=-x=y) (groundwire help c lists its options)'],
+      [["--limit", "-q=1"], 'c: --limit needs a value, got the option "-q=1" after it (if "-q=1" is the value, write --limit=-q=1) (groundwire help c lists its options)'],
+      [["--limit", "-o=x"], 'c: --limit needs a value, got the option "-o=x" after it (if "-o=x" is the value, write --limit=-o=x) (groundwire help c lists its options)'],
+      [["-o", "-x=y"], 'c: -o needs a value, got the option "-x=y" after it (if "-x=y" is the value, write --out=-x=y) (groundwire help c lists its options)'],
+      [["-o", "-q=1"], 'c: -o needs a value, got the option "-q=1" after it (if "-q=1" is the value, write --out=-q=1) (groundwire help c lists its options)'],
+      [["--books", "a", "--books", "-x"], 'c: --books needs a value, got the option "-x" after it (if "-x" is the value, write --books=-x) (groundwire help c lists its options)'],
+      [["--books", "-xy"], 'c: --books needs a value, got the option "-xy" after it (if "-xy" is the value, write --books=-xy) (groundwire help c lists its options)'],
+      [["--books", "--x=y"], 'c: --books needs a value, got the option "--x=y" after it (if "--x=y" is the value, write --books=--x=y) (groundwire help c lists its options)'],
+      [["--books", "--"], 'c: --books needs a value, got the option "--" after it (if "--" is the value, write --books=--) (groundwire help c lists its options)'],
+      // a short option with "=" that is no option's value is still named on its own
+      [["--limit", "3", "-x=y"], 'c: unknown option "-x" in "-x=y" (groundwire help c lists its options)'],
     ];
     for (const [args, message] of cases) {
       let error: unknown;

@@ -1,5 +1,5 @@
 /**
- * `groundwire books [--corpus DIR] [--passages KEY] [--json]`: list the corpus
+ * `groundwire books [--corpus DIR] [--passages KEY] [--json | --jsonl]`: list the corpus
  * keys with their titles, authors, structure and passage counts; with
  * `--passages KEY`, how that book was cut: each passage's label and first words.
  */
@@ -19,8 +19,8 @@ ${corpusHelp(18)}
   --store URL     the books of a PostgreSQL store instead (postgres://…, or GROUNDWIRE_STORE)
   --passages KEY  list one book's passages instead: label and first words, in order
   --json          print JSON instead of text
-  --jsonl         one JSON object per line: each book (as --json's items); with --passages,
-                  {"type":"book",key,title,structure} then {"type":"passage",...} each
+  --jsonl         one JSON object per line: {"type":"book",...} for each book (as --json's items);
+                  with --passages, that book's line then {"type":"passage",...} each
 ${progressHelp(18)}`;
 
 /** The first `n` words of a passage, with an ellipsis when there are more. */
@@ -74,7 +74,9 @@ const command: Command = {
           firstWords: firstWords(p.content),
         }));
         if (values.jsonl) {
-          const lines = [{ type: "book", key: book.key, title: book.title, structure: book.structure }, ...passages.map((p) => ({ type: "passage", ...p }))];
+          // the book's line is the one `books --jsonl` prints for it: a "book" line has one shape
+          const entry = corpus.books().find((b) => b.key === book.key) ?? { key: book.key, title: book.title, structure: book.structure };
+          const lines = [{ type: "book", ...entry }, ...passages.map((p) => ({ type: "passage", ...p }))];
           process.stdout.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
         } else console.log(JSON.stringify({ key: book.key, title: book.title, structure: book.structure, passages }, null, 2));
         return 0;
@@ -86,7 +88,8 @@ const command: Command = {
     }
     const books = corpus.books();
     if (values.jsonl) {
-      process.stdout.write(books.map((b) => `${JSON.stringify(b)}\n`).join(""));
+      // typed as every --jsonl line of index, fragments and books --passages is
+      process.stdout.write(books.map((b) => `${JSON.stringify({ type: "book", ...b })}\n`).join(""));
       return 0;
     }
     if (values.json) {

@@ -9,12 +9,16 @@ import { Schema, createKernel, renderPlanState, SparqlSyntaxError, PlanError, Go
 import { CliError, echo, parseCommandArgs, printText, type Command } from "./common.js";
 import { checkJsonDepth, createProgress, formatFor, loadGraphInput, readTextInput } from "./io.js";
 import { dialectHelp, DIALECT_OPTIONS, readDialectOptions } from "./endpoint-options.js";
+import { optionLines } from "./help-rows.js";
 import { endpointSchemaFile, isEndpointSchema } from "./schema-sources.js";
 
 const USAGE =
   "usage: groundwire check <query.rq|plan.json|-> --schema <schema.ttl|.nt|-|sparql:URL> [--goal <json or file|->] [--dialect sparql11|virtuoso] [--prefixes PRESET] [--format rq|json|ttl|nt|nq|trig] [--json] [--quiet]\n" +
-  "  --format names the format of the input given as - (standard input; only one input can be -)\n" +
-  "  --schema sparql:URL reads the schema from a live SPARQL endpoint (cached 24 h)\n" +
+  optionLines(23, [
+    ["--schema SCHEMA", "the schema: a .ttl or .nt file, - (standard input), or sparql:URL, read from a live\nSPARQL endpoint (cached 24 h)"],
+    ["--format FORMAT", "names the format of the input given as - (standard input; only one input can be -)"],
+  ]) +
+  "\n" +
   dialectHelp(23);
 
 /** Plans and goals are small; a larger file is a mistake (the cap keeps it from being read whole). */

@@ -19,12 +19,12 @@ Resolves citations (version ids printed by groundwire fragments) against the fil
   lost     the address is gone and the text is nowhere, or is in several places (listed, not guessed)
 Exit code 0 when all are current or moved, 1 when any is stale or lost.
 
-  --artifact ID   the artifact key used when the citations were made (default: as for fragments, the
-                  path relative to the enclosing git work tree, else the file's real path);
-                  a warning on stderr says when no citation's address exists under the id in use
-  --json          machine output: [{versionId, status, reason, fragment, candidates}]
-  --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
-${maxBytesHelp("cite", 18)}`;
+  --artifact ID     the artifact key used when the citations were made (default: as for fragments, the
+                    path relative to the enclosing git work tree, else the file's real path);
+                    a warning on stderr says when no citation's address exists under the id in use
+  --json            machine output: [{versionId, status, reason, fragment, candidates}]
+  --format md|txt   the document's format; overrides the file's extension (needed for - , standard input)
+${maxBytesHelp("cite", 20)}`;
 
 function describe(r: CitationReport, versionId: string): string {
   const lines = [`${r.status.padEnd(7)}  ${versionId}`];

@@ -71,10 +71,17 @@ function unknownOption(args: string[], options: NonNullable<ParseArgsConfig["opt
  * A short option written with `=` (`-q=1`, `-o=out.ttl`), named as written, or undefined.
  * node:util reads `-q=1` as the flags -q, -= and -1 (so "unknown option -=") and `-o=out.ttl`
  * as -o with the value "=out.ttl" (a file named so); neither is what was meant. Arguments after
- * `--` are positionals and are not read.
+ * `--` are positionals and are not read; nor is an argument node:util takes as the value of the
+ * option before it (`--topic -x=y`): that is a value-taking option followed by a dash-word,
+ * which {@link badOptionValue} names with the option it follows (`--topic needs a value, got the
+ * option "-x=y" after it …`), as it does `--topic -x`.
  */
 function shortWithEquals(args: string[], options: NonNullable<ParseArgsConfig["options"]>): string | undefined {
-  for (const arg of args) {
+  const { tokens } = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  // the indices of arguments read as a separate value (`--topic VALUE`, `-o VALUE`)
+  const values = new Set(tokens.filter((t) => t.kind === "option" && t.value !== undefined && !t.inlineValue).map((t) => t.index + 1));
+  for (const [i, arg] of args.entries()) {
+    if (values.has(i)) continue;
     if (arg === "--") return undefined;
     if (arg.length < 3 || arg[0] !== "-" || arg[1] === "-" || arg[2] !== "=") continue;
     const letter = arg[1]!;

@@ -68,15 +68,15 @@ Lists the citable fragments of a markdown (.md) or plain-text (.txt) file:
   <versionId>  L<line>  <nesting><kind>:<anchor>  "<first words>"
 Store a versionId to cite a fragment; check it later with: groundwire cite <file> <versionId>...
 
-  --artifact ID   the artifact key fragment ids hang off; use the same ID with cite. Default: the
-                  same for one file however it is named: inside a git work tree (nearest enclosing
-                  directory with .git) the path relative to its root, e.g. docs/guide.md; else the
-                  file's real absolute path (for - , standard input: give --artifact)
-  --json          machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
-  --jsonl         one JSON object per line: {"type":"artifact",...}, then {"type":"fragment",...} each
-  --format md|txt the document's format; overrides the file's extension (needed for - , standard input)
-${maxBytesHelp("fragments", 18)}
-  -q, --quiet     no progress line on stderr (shown only on a terminal, for files over 4 MB)`;
+  --artifact ID     the artifact key fragment ids hang off; use the same ID with cite. Default: the
+                    same for one file however it is named: inside a git work tree (nearest enclosing
+                    directory with .git) the path relative to its root, e.g. docs/guide.md; else the
+                    file's real absolute path (for - , standard input: give --artifact)
+  --json            machine output: {artifact, fragments:[{fragmentId, versionId, path, kind, ...}]}
+  --jsonl           one JSON object per line: {"type":"artifact",...}, then {"type":"fragment",...} each
+  --format md|txt   the document's format; overrides the file's extension (needed for - , standard input)
+${maxBytesHelp("fragments", 20)}
+  -q, --quiet       no progress line on stderr (shown only on a terminal, for files over 4 MB)`;
 
 /** Files above this size get a progress line on stderr (when it is a terminal). */
 const PROGRESS_BYTES = 4 << 20;

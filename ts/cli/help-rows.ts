@@ -8,9 +8,10 @@
 export type OptionRow = readonly [flag: string, description: string];
 
 /**
- * The rows as help lines: two spaces, the flag, the description from `column` on (two spaces
- * after the flag when the flag reaches past it), each further line of a description indented
- * to `column`.
+ * The rows as help lines: two spaces, the flag, the description from `column` on, each further
+ * line of a description indented to `column`. A flag that leaves less than two spaces before
+ * `column` stands alone on its line and its description starts on the next, at `column` (as
+ * GNU tools and Python's argparse lay it out), so every description starts in one place.
  */
 export function optionLines(column: number, rows: readonly OptionRow[]): string {
   const indent = " ".repeat(column);
@@ -18,7 +19,8 @@ export function optionLines(column: number, rows: readonly OptionRow[]): string 
     .map(([flag, description]) => {
       const head = `  ${flag}`;
       const [first, ...rest] = description.split("\n");
-      return [`${head.length + 2 <= column ? head.padEnd(column) : `${head}  `}${first}`, ...rest.map((line) => indent + line)].join("\n");
+      const lines = head.length + 2 <= column ? [head.padEnd(column) + first] : [head, indent + first];
+      return [...lines, ...rest.map((line) => indent + line)].join("\n");
     })
     .join("\n");
 }

@@ -40,7 +40,8 @@ Keys are <genre>/<book> (see: groundwire books).
   --turns N       utterances in all, a positive integer (default 8)
   --k K           passages retrieved per turn (default 6)
 ${MODEL_HELP}
-  --temperature X sampling temperature, 0 to 2 (default 0.6)
+  --temperature X
+                  sampling temperature, 0 to 2 (default 0.6)
 ${corpusHelp(18)}
   --worker URL    retrieve from a remote worker (groundwire serve) instead of a local corpus
   --store URL     retrieve from a PostgreSQL store (postgres://…, or GROUNDWIRE_STORE; groundwire corpus load)
@@ -48,7 +49,8 @@ ${corpusHelp(18)}
                   (bare --json or --json -: JSON only on stdout, the moot's text on stderr).
                   If the model fails mid-moot, the turns already spoken are written,
                   marked "incomplete", exit 1.
-  --strict-citations  also fail (and retry) a turn whose quote is tagged with a
+  --strict-citations
+                  also fail (and retry) a turn whose quote is tagged with a
                   passage that does not hold it (misattributed)
 ${progressHelp(18)}
 

@@ -48,7 +48,8 @@ ${corpusHelp(22)}
 ${endpointHelp(22)}
   --token-file FILE   the token is the file's first line (or set GROUNDWIRE_TOKEN)
   --no-auth           no token at all: loopback addresses only, with a warning
-  --allowed-host NAME a host name (or address) Host may name besides the bound address
+  --allowed-host NAME
+                      a host name (or address) Host may name besides the bound address
                       and localhost, e.g. behind a proxy (repeatable)
   --cors ORIGIN       let pages of ORIGIN (scheme://host[:port]) call the server: CORS
                       answered for exactly the origins named (repeatable; default none)

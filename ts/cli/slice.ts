@@ -32,7 +32,8 @@ ${maxBytesHelp("slice", 21)}
                      the artifact's named graph with one SPARQL 1.1 Graph Store Protocol PUT (an
                      atomic replace of the previous revision); nothing is sent when it has
                      violations (exit 1, the report on stderr)
-  --graph-store-token-file FILE  sent as Authorization: Bearer (the file's first line)`;
+  --graph-store-token-file FILE
+                     sent as Authorization: Bearer (the file's first line)`;
 
 /**
  * The most fragments `--validate` checks: 25,000. SHACL validation holds the whole slice and

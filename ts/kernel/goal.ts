@@ -18,6 +18,7 @@ export interface Goal {
 import { goalSchema, GOAL_KINDS, type GoalInput } from "./plan-schema.js";
 import { formatLimit, jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../json-depth.js";
 import { checkArgs } from "../arg-kinds.js";
+import { quoteValue } from "../quote-value.js";
 
 export type { GoalInput };
 
@@ -55,7 +56,7 @@ export function parseGoal(value: GoalInput | string | unknown, prefixes: Record<
   let type: string | undefined;
   if (g.type !== undefined && g.type !== null) {
     type = expandName(g.type, prefixes);
-    if (type === undefined) throw new GoalError(`"type" ${g.type} uses an undeclared prefix`);
+    if (type === undefined) throw new GoalError(`"type" ${quoteValue(g.type)} uses an undeclared prefix`);
   }
   return { answer, kind, type, many: g.many ?? true };
 }

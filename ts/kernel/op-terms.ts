@@ -9,6 +9,7 @@
  * compiled into a second pattern, and `"\"x\" } LIMIT 1 #"` is refused, not dropped.
  */
 import { traqula } from "../deps/traqula.js";
+import { QUOTE_LIMIT, quoteValue } from "../quote-value.js";
 
 /** One token of a field: its Traqula token type name, its text and its UTF-16 offsets. */
 export interface FieldToken {
@@ -75,15 +76,17 @@ export function fieldProblem(text: string, shape: FieldShape): string | undefine
   if ("problem" in read) return read.problem;
   const { tokens } = read;
   const first = tokens[0];
-  const after = (i: number) => `after ${tokens[i - 1].image} comes ${JSON.stringify(tokens[i].image)}`;
+  // the token before is shown as written (`after ?o comes "."`), quoted and cut only when it is long
+  const before = (image: string) => (image.length <= QUOTE_LIMIT ? image : quoteValue(image));
+  const after = (i: number) => `after ${before(tokens[i - 1].image)} comes ${quoteValue(tokens[i].image)}`;
   if (shape === "variable") {
-    if (!VARIABLES.has(first.type)) return `is not a variable like "?x": it starts with ${JSON.stringify(first.image)}`;
+    if (!VARIABLES.has(first.type)) return `is not a variable like "?x": it starts with ${quoteValue(first.image)}`;
     return tokens.length > 1 ? `is not one variable: ${after(1)}` : undefined;
   }
   if (shape === "term" || shape === "data") {
     const allowed = (t: FieldToken) =>
       IRIS.has(t.type) || STRINGS.has(t.type) || LITERALS.has(t.type) || (shape === "term" && (VARIABLES.has(t.type) || t.type === "BlankNodeLabel"));
-    if (!allowed(first)) return `is not one ${shape === "term" ? "variable, IRI, prefixed name or literal" : "IRI, prefixed name or literal"}: it starts with ${JSON.stringify(first.image)}`;
+    if (!allowed(first)) return `is not one ${shape === "term" ? "variable, IRI, prefixed name or literal" : "IRI, prefixed name or literal"}: it starts with ${quoteValue(first.image)}`;
     let n = 1;
     if (STRINGS.has(first.type)) {
       if (tokens[1]?.type === "LangTag") n = 2;
@@ -96,7 +99,7 @@ export function fieldProblem(text: string, shape: FieldShape): string | undefine
   if (shape === "predicate") {
     if (tokens.length === 1 && VARIABLES.has(first.type)) return undefined;
     const bad = tokens.find((t) => !IRIS.has(t.type) && !PATH_TOKENS.has(t.type));
-    if (bad) return `is not a property or property path (IRIs, prefixed names, a, ^ / | * + ? ! and parentheses): it holds ${JSON.stringify(bad.image)}`;
+    if (bad) return `is not a property or property path (IRIs, prefixed names, a, ^ / | * + ? ! and parentheses): it holds ${quoteValue(bad.image)}`;
   }
   return undefined;
 }

@@ -32,6 +32,7 @@ import { fieldProblem, fieldTokens, type FieldShape, type FieldToken } from "./o
 
 import { opSchema, VARIABLE, type Op, type Plan } from "./plan-schema.js";
 import { GroundwireError } from "../errors.js";
+import { quoteValue } from "../quote-value.js";
 
 export type { Op, Plan };
 
@@ -85,7 +86,7 @@ class OpCompiler {
 
   str(op: LooseOp, field: string): string {
     const v = op[field];
-    if (typeof v !== "string" || !v.trim()) this.fail(`${op.op} needs "${field}" as a non-empty string, got ${JSON.stringify(v)}`);
+    if (typeof v !== "string" || !v.trim()) this.fail(`${op.op} needs "${field}" as a non-empty string, got ${quoteValue(v)}`);
     return v as string;
   }
 
@@ -95,7 +96,7 @@ class OpCompiler {
    */
   shaped(text: string, shape: FieldShape, op: string, field: string): string {
     const problem = fieldProblem(text, shape);
-    if (problem) this.fail(`${op}: ${field} ${JSON.stringify(text)} ${problem}`);
+    if (problem) this.fail(`${op}: ${field} ${quoteValue(text)} ${problem}`);
     return text;
   }
 
@@ -112,8 +113,8 @@ class OpCompiler {
   expr(text: string, op: string, field = '"expr"'): Expr {
     const problem = fieldProblem(text, "expression");
     // an open bracket at the end: the expression stops where an operand or a closing bracket is still expected
-    if (problem?.startsWith("leaves ")) this.fail(`${op}: the expression ${JSON.stringify(text)} is incomplete: it ends where an operand or ')' is still expected`);
-    if (problem) this.fail(`${op}: ${field} ${JSON.stringify(text)} ${problem}`);
+    if (problem?.startsWith("leaves ")) this.fail(`${op}: the expression ${quoteValue(text)} is incomplete: it ends where an operand or ')' is still expected`);
+    if (problem) this.fail(`${op}: ${field} ${quoteValue(text)} ${problem}`);
     // a projection accepts every expression, aggregates included; the text is balanced, so it stays inside the parentheses
     const head = "SELECT (";
     let q: Query;
@@ -124,17 +125,17 @@ class OpCompiler {
       // Past the expression the parser meets the scratch query's own `AS`: saying "unexpected 'AS'"
       // would name text the planner never wrote. The expression ended too early.
       if (!text.includes("\n") && error.line === 1 && error.column > head.length + text.length) {
-        this.fail(`${op}: the expression ${JSON.stringify(text)} is incomplete: it ends where an operand or ')' is still expected`);
+        this.fail(`${op}: the expression ${quoteValue(text)} is incomplete: it ends where an operand or ')' is still expected`);
       }
       this.fail(`${op}: ${error.detail}`);
     }
     const col = q.projection === "*" ? undefined : q.projection[0];
-    if (!col?.expr) this.fail(`${op}: not an expression: ${text}`);
+    if (!col?.expr) this.fail(`${op}: not an expression: ${quoteValue(text)}`);
     return relocate(col.expr, { op: this.index });
   }
 
   variable(text: unknown, op: string, field: string): Variable {
-    if (typeof text !== "string" || !VARIABLE.test(text)) this.fail(`${op} needs "${field}" as a variable like "?x", got ${JSON.stringify(text)}`);
+    if (typeof text !== "string" || !VARIABLE.test(text)) this.fail(`${op} needs "${field}" as a variable like "?x", got ${quoteValue(text)}`);
     return { kind: "var", name: (text as string).slice(1), at: { op: this.index } };
   }
 
@@ -144,11 +145,11 @@ class OpCompiler {
     // a JSON number as SPARQL digits: 1e21 prints as "1e+21" in JS, which SPARQL reads as a double; an integer keeps its digits
     if (typeof text === "number") text = Number.isInteger(text) ? BigInt(text).toString() : String(text).replace("e+", "e");
     if (typeof text === "boolean") text = String(text);
-    if (typeof text !== "string") this.fail(`${op}: a term must be a string, got ${JSON.stringify(text)}`);
+    if (typeof text !== "string") this.fail(`${op}: a term must be a string, got ${quoteValue(text)}`);
     this.shaped(text as string, "data", op, field);
     const q = this.fragment(`SELECT * WHERE { VALUES ?v { ${text} } }`, op, field);
     const v = q.where.patterns[0];
-    if (!v || v.type !== "values" || v.rows.length !== 1) this.fail(`${op}: not a single term: ${text}`);
+    if (!v || v.type !== "values" || v.rows.length !== 1) this.fail(`${op}: not a single term: ${quoteValue(text)}`);
     return relocate(v.rows[0][0], { op: this.index });
   }
 
@@ -160,7 +161,7 @@ class OpCompiler {
   }
 
   pattern(op: LooseOp): Pattern {
-    if (!op || typeof op !== "object" || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${JSON.stringify(op)}`);
+    if (!op || typeof op !== "object" || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${quoteValue(op)}`);
     const at = { op: this.index };
     switch (op.op) {
       case "triple": {
@@ -172,7 +173,7 @@ class OpCompiler {
         try {
           parseSparql(`SELECT * WHERE { ?s ${p} ?o }`, { prefixes: this.query.prefixes });
         } catch (error) {
-          if (error instanceof SparqlSyntaxError) this.fail(error.undeclaredPrefix === undefined ? `triple: "p" ${JSON.stringify(p)} is not a property or property path SPARQL can read` : `triple: ${error.detail}`);
+          if (error instanceof SparqlSyntaxError) this.fail(error.undeclaredPrefix === undefined ? `triple: "p" ${quoteValue(p)} is not a property or property path SPARQL can read` : `triple: ${error.detail}`);
           throw error;
         }
         const q = this.fragment(`SELECT * WHERE { ${s} ${p} ${o} . }`, "triple");
@@ -196,21 +197,21 @@ class OpCompiler {
         if (!Array.isArray(op.vars) || !Array.isArray(op.rows)) this.fail(`values needs "vars" (variables) and "rows" (lists of terms)`);
         const variables = (op.vars as unknown[]).map((v) => this.variable(v, "values", "vars"));
         const rows = (op.rows as unknown[]).map((r, i) => {
-          if (!Array.isArray(r)) this.fail(`values: row ${i + 1} must be a list of ${variables.length} terms, got ${JSON.stringify(r)}`);
+          if (!Array.isArray(r)) this.fail(`values: row ${i + 1} must be a list of ${variables.length} terms, got ${quoteValue(r)}`);
           if (r.length !== variables.length)
-            this.fail(`values: row ${i + 1} ${JSON.stringify(r)} has ${r.length} term${r.length === 1 ? "" : "s"} for ${variables.length} variable${variables.length === 1 ? "" : "s"} (${variables.map((v) => `?${v.name}`).join(" ")}): write null or "UNDEF" for a missing value`);
+            this.fail(`values: row ${i + 1} ${quoteValue(r)} has ${r.length} term${r.length === 1 ? "" : "s"} for ${variables.length} variable${variables.length === 1 ? "" : "s"} (${variables.map((v) => `?${v.name}`).join(" ")}): write null or "UNDEF" for a missing value`);
           return (r as unknown[]).map((t, j) => this.term(t, "values", `"rows" row ${i + 1} cell ${j + 1}`));
         });
         return { type: "values", variables, rows, at };
       }
     }
     if ((OP_NAMES as readonly string[]).includes(op.op)) this.fail(`"${op.op}" is not allowed inside a nested op list`);
-    this.fail(`unknown op "${op.op}" (expected one of ${OP_NAMES.join(", ")})`);
+    this.fail(`unknown op ${quoteValue(op.op)} (expected one of ${OP_NAMES.join(", ")})`);
   }
 
   top(op: LooseOp, index: number): void {
     this.index = index;
-    if (!op || typeof op !== "object" || Array.isArray(op) || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${JSON.stringify(op)}`);
+    if (!op || typeof op !== "object" || Array.isArray(op) || typeof op.op !== "string") this.fail(`expected an op object like {"op":"triple",…}, got ${quoteValue(op)}`);
     const q = this.query;
     const at = { op: index };
     if (PATTERN_OPS.has(op.op)) {
@@ -220,13 +221,13 @@ class OpCompiler {
     switch (op.op) {
       case "prefix": {
         const prefix = op.prefix;
-        if (typeof prefix !== "string" || !/^[A-Za-z][\w.-]*$|^$/.test(prefix)) this.fail(`prefix needs "prefix" like "ex", got ${JSON.stringify(prefix)}`);
+        if (typeof prefix !== "string" || !/^[A-Za-z][\w.-]*$|^$/.test(prefix)) this.fail(`prefix needs "prefix" like "ex", got ${quoteValue(prefix)}`);
         const iri = this.str(op, "iri");
         // Refused here, not when printed: a namespace holding ">" would end the IRI in the query text.
         try {
           iriRef(iri);
         } catch (error) {
-          this.fail(`prefix "${prefix as string}": ${(error as Error).message}`);
+          this.fail(`prefix ${quoteValue(prefix)}: ${(error as Error).message}`);
         }
         q.prefixes[prefix as string] = iri;
         return;
@@ -246,15 +247,15 @@ class OpCompiler {
           const tokens = this.tokens(b as string, "expression", "group", `"by" item ${i + 1}`);
           // one variable, `(expr)`, `(expr AS ?v)`; anything else is wrapped in parentheses, so it cannot leave its place
           const text = tokens.length === 1 || enclosed(tokens) ? (b as string) : `(${b as string})`;
-          const g = this.fragment(`SELECT * WHERE { } GROUP BY ${text}`, "group", `"by" item ${i + 1} ${JSON.stringify(b)}`);
-          if (g.groupBy.length !== 1 || !onlyClause(g, "groupBy")) this.fail(`group: "by" item ${i + 1} ${JSON.stringify(b)} is not one grouping condition`);
+          const g = this.fragment(`SELECT * WHERE { } GROUP BY ${text}`, "group", `"by" item ${i + 1} ${quoteValue(b)}`);
+          if (g.groupBy.length !== 1 || !onlyClause(g, "groupBy")) this.fail(`group: "by" item ${i + 1} ${quoteValue(b)} is not one grouping condition`);
           q.groupBy.push(...relocate(g.groupBy, at));
         });
         return;
       }
       case "aggregate": {
         const fn = this.str(op, "fn").toUpperCase();
-        if (!["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"].includes(fn)) this.fail(`aggregate: unknown fn "${op.fn}" (expected count, sum, avg, min, max, sample, group_concat)`);
+        if (!["COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"].includes(fn)) this.fail(`aggregate: unknown fn ${quoteValue(op.fn)} (expected count, sum, avg, min, max, sample, group_concat)`);
         const of = op.of === undefined ? "*" : this.shaped(this.str(op, "of"), "expression", "aggregate", '"of"');
         const alias = this.variable(op.as, "aggregate", "as");
         const expr = this.expr(`${fn}(${op.distinct ? "DISTINCT " : ""}${of})`, "aggregate", '"of"');
@@ -270,8 +271,8 @@ class OpCompiler {
           const tokens = this.tokens(text, "expression", "project", `"vars" item ${cols.length + 1}`);
           if (tokens.length === 1 && (tokens[0].type === "Var1" || tokens[0].type === "Var2")) cols.push({ variable: this.variable(text, "project", "vars"), at });
           else {
-            const p = this.fragment(`SELECT ${enclosed(tokens) ? text : `(${text})`} WHERE { }`, "project", `"vars" item ${cols.length + 1} ${JSON.stringify(text)}`);
-            if (p.projection === "*" || p.projection.length !== 1 || !onlyClause(p, "projection")) this.fail(`project: not a column: ${text}`);
+            const p = this.fragment(`SELECT ${enclosed(tokens) ? text : `(${text})`} WHERE { }`, "project", `"vars" item ${cols.length + 1} ${quoteValue(text)}`);
+            if (p.projection === "*" || p.projection.length !== 1 || !onlyClause(p, "projection")) this.fail(`project: not a column: ${quoteValue(text)}`);
             cols.push(relocate(p.projection[0], at));
           }
         }
@@ -295,8 +296,8 @@ class OpCompiler {
           // one variable, `(expr)`, ASC(expr) / DESC(expr), or anything else in parentheses: it cannot leave its place
           const direction = (tokens[0].type === "OrderAsc" || tokens[0].type === "OrderDesc") && enclosed(tokens.slice(1));
           const text = tokens.length === 1 || enclosed(tokens) || direction ? (b as string) : `(${b as string})`;
-          const g = this.fragment(`SELECT * WHERE { } ORDER BY ${text}`, "order", `"by" item ${i + 1} ${JSON.stringify(b)}`);
-          if (g.orderBy.length !== 1 || !onlyClause(g, "orderBy")) this.fail(`order: "by" item ${i + 1} ${JSON.stringify(b)} is not one order condition`);
+          const g = this.fragment(`SELECT * WHERE { } ORDER BY ${text}`, "order", `"by" item ${i + 1} ${quoteValue(b)}`);
+          if (g.orderBy.length !== 1 || !onlyClause(g, "orderBy")) this.fail(`order: "by" item ${i + 1} ${quoteValue(b)} is not one order condition`);
           q.orderBy.push(...relocate(g.orderBy, at));
         });
         return;
@@ -304,14 +305,14 @@ class OpCompiler {
       case "limit":
       case "offset": {
         const n = op.n;
-        if (typeof n !== "number" || !Number.isInteger(n) || n < 0) this.fail(`${op.op} needs "n" as a non-negative integer, got ${JSON.stringify(n)}`);
+        if (typeof n !== "number" || !Number.isInteger(n) || n < 0) this.fail(`${op.op} needs "n" as a non-negative integer, got ${quoteValue(n)}`);
         q[op.op] = n as number;
         return;
       }
       case "finish":
         return;
     }
-    this.fail(`unknown op "${op.op}" (expected one of ${OP_NAMES.join(", ")})`);
+    this.fail(`unknown op ${quoteValue(op.op)} (expected one of ${OP_NAMES.join(", ")})`);
   }
 
   /** The tokens of a field of this shape (refused as in {@link shaped}). */
@@ -383,7 +384,7 @@ export function compileOps(ops: readonly Op[] | Plan | string, options: { prefix
   }
   else if (valueTooDeep(list)) throw new PlanError(`the plan nests deeper than ${formatLimit(MAX_JSON_DEPTH)}`);
   if (list && typeof list === "object" && !Array.isArray(list) && Array.isArray((list as { ops?: unknown }).ops)) list = (list as { ops: unknown }).ops;
-  if (!Array.isArray(list)) throw new PlanError(`a plan is a JSON list of ops, got ${JSON.stringify(list)?.slice(0, 80)}`);
+  if (!Array.isArray(list)) throw new PlanError(`a plan is a JSON list of ops, got ${quoteValue(list)}`);
   const c = new OpCompiler(options.prefixes ?? {});
   list.forEach((op: unknown, i) => {
     // The schema (plan-schema.ts) is the gate; when it refuses an op the compiler's own

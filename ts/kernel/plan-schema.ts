@@ -16,6 +16,7 @@
 import * as z from "zod/mini";
 import { lazySchema } from "../deps/lazy-schema.js";
 import { VARNAME_SOURCE } from "./algebra.js";
+import { quoteValue } from "../quote-value.js";
 
 /** SPARQL 1.1's VAR1 / VAR2, exactly (productions [108], [143], [164]–[166]): `?` or `$`, then VARNAME. */
 export const VARIABLE = new RegExp(`^[?$]${VARNAME_SOURCE}$`);
@@ -24,11 +25,11 @@ export const VARIABLE = new RegExp(`^[?$]${VARNAME_SOURCE}$`);
 export const GOAL_KINDS = ["entity", "literal", "number", "boolean"] as const;
 
 const variable = (field: string) =>
-  z.string().check(z.regex(VARIABLE, { error: (iss) => `"${field}" must be a variable like "?x", got ${JSON.stringify(iss.input)}` }));
+  z.string().check(z.regex(VARIABLE, { error: (iss) => `"${field}" must be a variable like "?x", got ${quoteValue(iss.input)}` }));
 const text = (op: string, field: string) =>
   z
-    .string({ error: (iss) => `${op} needs "${field}" as a non-empty string, got ${JSON.stringify(iss.input)}` })
-    .check(z.refine((s) => s.trim() !== "", { error: (iss) => `${op} needs "${field}" as a non-empty string, got ${JSON.stringify(iss.input)}` }));
+    .string({ error: (iss) => `${op} needs "${field}" as a non-empty string, got ${quoteValue(iss.input)}` })
+    .check(z.refine((s) => s.trim() !== "", { error: (iss) => `${op} needs "${field}" as a non-empty string, got ${quoteValue(iss.input)}` }));
 const nonEmptyStrings = (op: string, field: string, example: string) =>
   z.array(z.string({ error: `${op}: "${field}" items must be strings` }), { error: `${op} needs "${field}" as a non-empty list like ${example}` }).check(
     z.minLength(1, { error: `${op} needs "${field}" as a non-empty list like ${example}` }),
@@ -42,32 +43,32 @@ const nonEmptyStrings = (op: string, field: string, example: string) =>
 export const goalSchema = lazySchema(() =>
   z.strictObject(
       {
-        op: z.optional(z.literal("goal", { error: (iss) => `"op" must be "goal", got ${JSON.stringify(iss.input)}` })),
+        op: z.optional(z.literal("goal", { error: (iss) => `"op" must be "goal", got ${quoteValue(iss.input)}` })),
         answer: z
           .optional(
             z.union([z.string(), z.array(z.string())]).check(
               z.refine((a) => (typeof a === "string" ? [a] : a).every((v) => VARIABLE.test(v)), {
-                error: (iss) => `"answer" must be a list of variables like ["?c"], got ${JSON.stringify(iss.input)}`,
+                error: (iss) => `"answer" must be a list of variables like ["?c"], got ${quoteValue(iss.input)}`,
               }),
             ),
           )
           .check(z.describe('answer variables, e.g. ["?c"]; empty for a yes-or-no question')),
-        kind: z.enum(GOAL_KINDS, { error: (iss) => `"kind" must be one of ${GOAL_KINDS.join(", ")}, got ${JSON.stringify(iss.input)}` }),
+        kind: z.enum(GOAL_KINDS, { error: (iss) => `"kind" must be one of ${GOAL_KINDS.join(", ")}, got ${quoteValue(iss.input)}` }),
         type: z
           .nullish(
             z
-              .string({ error: (iss) => `"type" must be a class name like "ex:City", got ${JSON.stringify(iss.input)}` })
+              .string({ error: (iss) => `"type" must be a class name like "ex:City", got ${quoteValue(iss.input)}` })
               .check(z.minLength(1, { error: `"type" must be a class name like "ex:City", got ""` })),
           )
           .check(z.describe('expected class of an entity answer, e.g. "ex:City"')),
         many: z
-          .optional(z.boolean({ error: (iss) => `"many" must be true or false, got ${JSON.stringify(iss.input)}` }))
+          .optional(z.boolean({ error: (iss) => `"many" must be true or false, got ${quoteValue(iss.input)}` }))
           .check(z.describe("false when one answer is expected (default true)")),
       },
       {
         error: (iss) =>
           iss.code === "invalid_type"
-            ? `expected a JSON object, got ${JSON.stringify(iss.input)}`
+            ? `expected a JSON object, got ${quoteValue(iss.input)}`
             : iss.code === "unrecognized_keys"
               ? `unknown field "${iss.keys[0]}" (expected answer, kind, type, many)`
               : undefined,
@@ -122,7 +123,7 @@ const valuesOp = lazySchema(() =>
   z.object({
     op: z.literal("values"),
     vars: z.array(variable("vars"), { error: `values needs "vars" (variables) and "rows" (lists of terms)` }),
-    rows: z.array(z.array(term, { error: (iss) => `values: each row must be a list of terms, got ${JSON.stringify(iss.input)}` }), {
+    rows: z.array(z.array(term, { error: (iss) => `values: each row must be a list of terms, got ${quoteValue(iss.input)}` }), {
       error: `values needs "vars" (variables) and "rows" (lists of terms)`,
     }),
   }),
@@ -136,9 +137,9 @@ export const patternOpSchema = lazySchema(() =>
 export type PatternOp = z.infer<typeof patternOpSchema>;
 
 const count = (op: string) =>
-  z.number({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }).check(
-    z.int({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }),
-    z.gte(0, { error: (iss) => `${op} needs "n" as a non-negative integer, got ${JSON.stringify(iss.input)}` }),
+  z.number({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${quoteValue(iss.input)}` }).check(
+    z.int({ error: (iss) => `${op} needs "n" as a non-negative integer, got ${quoteValue(iss.input)}` }),
+    z.gte(0, { error: (iss) => `${op} needs "n" as a non-negative integer, got ${quoteValue(iss.input)}` }),
   );
 
 /** The aggregate functions the `aggregate` op knows (any case). */
@@ -152,7 +153,7 @@ export const opSchema = lazySchema(() =>
   z.discriminatedUnion("op", [
     z.object({
       op: z.literal("prefix"),
-      prefix: z.string().check(z.regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${JSON.stringify(iss.input)}` })),
+      prefix: z.string().check(z.regex(/^[A-Za-z][\w.-]*$|^$/, { error: (iss) => `prefix needs "prefix" like "ex", got ${quoteValue(iss.input)}` })),
       iri: text("prefix", "iri"),
     }),
     z.extend(goalSchema, { op: z.literal("goal") }),
@@ -162,7 +163,7 @@ export const opSchema = lazySchema(() =>
       op: z.literal("aggregate"),
       fn: z.string().check(
         z.refine((f) => (AGGREGATE_FUNCTIONS as readonly string[]).includes(f.toLowerCase()), {
-          error: (iss) => `aggregate: unknown fn ${JSON.stringify(iss.input)} (expected ${AGGREGATE_FUNCTIONS.join(", ")})`,
+          error: (iss) => `aggregate: unknown fn ${quoteValue(iss.input)} (expected ${AGGREGATE_FUNCTIONS.join(", ")})`,
         }),
       ),
       of: z.optional(text("aggregate", "of")),
@@ -180,9 +181,9 @@ export const opSchema = lazySchema(() =>
   ], {
     error: (iss) =>
       iss.code === "invalid_union"
-        ? `unknown op ${JSON.stringify((iss.input as { op?: unknown } | undefined)?.op)} (expected one of ${OP_KINDS})`
+        ? `unknown op ${quoteValue((iss.input as { op?: unknown } | undefined)?.op)} (expected one of ${OP_KINDS})`
         : iss.code === "invalid_type"
-          ? `expected an op object like {"op":"triple",…}, got ${JSON.stringify(iss.input)}`
+          ? `expected an op object like {"op":"triple",…}, got ${quoteValue(iss.input)}`
           : undefined,
   }),
 );

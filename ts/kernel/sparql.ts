@@ -15,6 +15,7 @@ import { RDF, XSD } from "./schema.js";
 import { MAX_SPARQL_NESTING, lexSparql, nestingTooDeep, syntaxHint, type LexToken, type SyntaxEdit } from "./syntax-hints.js";
 import { GroundwireError, type GroundwireErrorOptions } from "../errors.js";
 import { checkArgs } from "../args.js";
+import { quoteValue } from "../quote-value.js";
 
 /**
  * The SPARQL text does not parse: carries the 1-based line and column (UTF-16 code units),
@@ -119,7 +120,7 @@ class Converter {
       const ns = this.prefixes[node.prefix] ?? this.fallback[node.prefix];
       if (ns === undefined) {
         const where = this.at(node)?.span;
-        const error = new SparqlSyntaxError(where?.line ?? 1, where?.column ?? 1, `undeclared prefix "${node.prefix}:"`);
+        const error = new SparqlSyntaxError(where?.line ?? 1, where?.column ?? 1, `undeclared prefix ${quoteValue(`${node.prefix}:`)}`);
         error.undeclaredPrefix = node.prefix;
         throw error;
       }
