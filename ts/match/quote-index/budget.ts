@@ -1,6 +1,6 @@
 /** Time: a `locate` call's budget (QuoteSearchTimeoutError past it) and the pacing of a scan cut into chunks (~CHUNK_MS each). */
-import { GroundwireError } from "../../errors.js";
 import { tuning } from "./tuning.js";
+import { QuoteSearchTimeoutError } from "./timeout-error.js";
 
 /**
  * Chunk sizes (in words) for a scan cut into pieces: the first is small below 0.7 (a long quote at
@@ -47,33 +47,3 @@ export class Budget {
   }
 }
 export const NO_BUDGET = /* @__PURE__ */ new Budget(Infinity, 0, Infinity);
-
-/**
- * Thrown by `locate` when its `timeoutMs` ran out before the answer was complete; nothing of the
- * partial search is returned. Says how far it got: `searched` of `total` units (`unit` "words": a
- * linear pass's words; "ranges": word ranges the best-first search was verifying; "filter": its
- * pigeonhole filter) at ratio ≥ `threshold`, after `elapsedMs` of the `timeoutMs` budget.
- * A higher `minRatio` (bounds prune more) or a `limit` (the search stops at the k-th best) costs less.
- */
-export class QuoteSearchTimeoutError extends GroundwireError {
-  override readonly name = "QuoteSearchTimeoutError";
-  constructor(
-    readonly timeoutMs: number,
-    readonly elapsedMs: number,
-    readonly searched: number,
-    readonly total: number,
-    readonly unit: "words" | "ranges" | "filter",
-    readonly threshold: number,
-    readonly minRatio: number,
-    readonly limit: number,
-  ) {
-    const where = unit === "filter"
-      ? "in the pigeonhole filter"
-      : `with ${searched} of ${total} ${unit} (${total ? Math.floor((100 * searched) / total) : 100} %) searched`;
-    const hint = limit === Infinity ? "a limit or a higher minRatio" : "a higher minRatio or a lower limit";
-    super(
-      `locate: gave up after ${Math.round(elapsedMs)} ms (timeoutMs ${timeoutMs}) ${where} at ratio ≥ ${+threshold.toFixed(4)} ` +
-      `(minRatio ${minRatio}); no spans are returned: ${hint} makes the search cheaper`, { code: "limit", status: 422 },
-    );
-  }
-}

@@ -47,7 +47,7 @@
  *   pieces.ts   the pigeonhole filter's pieces
  *   grams.ts    the q-gram filter
  *   linear.ts   the linear pass in chunks, best-first threshold levels
- *   budget.ts   the time budget, chunk pacing, QuoteSearchTimeoutError
+ *   budget.ts   the time budget, chunk pacing; timeout-error.ts QuoteSearchTimeoutError
  *   backend.ts  each pass on WASM or its TS twin
  *   tuning.ts   the search's measured constants and path counters
  *   snapshot.ts a built index as bytes and back (kept by the CLI's on-disk cache)
@@ -80,7 +80,7 @@ export {
   type SourcePassage, type QuoteIndexBook, type QuoteIndexSource, type QuoteIndexInput, type QuoteIndexOptions, type LocateOptions,
   type LocatedSpan, type QuoteIndex, type IndexedText, type IndexedQuote, type WindowHit, type PostedText, type LocatedQuote,
 } from "./types.js";
-export { QuoteSearchTimeoutError } from "./budget.js";
+export { QuoteSearchTimeoutError } from "./timeout-error.js";
 export { QUOTE_INDEX_FORMAT } from "./snapshot.js";
 export { scanRangesTs, scanPrefixTs, scanTs, scanExhaustive } from "./scan.js";
 export { rankHits } from "./rank.js";
