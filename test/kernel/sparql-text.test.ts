@@ -50,6 +50,9 @@ describe("names in printed SPARQL", () => {
     expect(() => toSparql(change('"language":"en"', `"language":${JSON.stringify(injected)}`))).toThrow(/^the language tag /);
     expect(() => toSparql(change('"name":"str"', `"name":${JSON.stringify("str(?o)) } #")}`))).toThrow(/^the function name /);
     expect(() => toSparql(change('"name":"count"', `"name":${JSON.stringify("count(*)) } #")}`))).toThrow(/^the aggregate name /);
+    // a long one is quoted bounded (ts/quote-value.ts): its first 80 characters, an ellipsis, its length
+    const huge = `x } ${"a".repeat(20_000)}`;
+    expect(() => toSparql(change('"name":"k"', `"name":${JSON.stringify(huge)}`))).toThrow(`the variable name ${JSON.stringify(huge.slice(0, 80))}… (20004 characters) cannot be written in SPARQL`);
   });
 });
 

@@ -9,6 +9,7 @@ import { RDF_TYPE, XSD } from "./schema.js";
 import { toPrefixMap } from "../rdf/format-term.js";
 import { GroundwireError } from "../errors.js";
 import { checkArgs } from "../arg-kinds.js";
+import { quoteValue } from "../quote-value.js";
 
 /** A source position. `start`/`end` are UTF-16 code-unit offsets into the query text; line and column are 1-based (column in UTF-16 code units). */
 export interface Span {
@@ -127,7 +128,7 @@ const CALL_NAME = /^(?:[a-z][a-z0-9_]*|\|\||&&|!=|<=|>=|[=<>+\-*/!])$/;
  */
 export class SparqlTermError extends GroundwireError {
   constructor(readonly what: string, readonly value: string) {
-    super(`the ${what} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} cannot be written in SPARQL: it is not a ${what} SPARQL's grammar allows`, { code: "bad_request", status: 400 });
+    super(`the ${what} ${quoteValue(value)} cannot be written in SPARQL: it is not a ${what} SPARQL's grammar allows`, { code: "bad_request", status: 400 });
     this.name = "SparqlTermError";
   }
 }
@@ -152,7 +153,7 @@ const NOT_IN_IRIREF = /[\u0000-\u0020<>"{}|^`\\]/;
  */
 export class SparqlIriError extends GroundwireError {
   constructor(readonly iri: string) {
-    super(`the IRI ${JSON.stringify(iri.length > 80 ? `${iri.slice(0, 80)}…` : iri)} cannot be written in SPARQL: it holds a character an IRI may not contain (space, control, <>"{}|^\`\\)`, { code: "bad_request", status: 400 });
+    super(`the IRI ${quoteValue(iri)} cannot be written in SPARQL: it holds a character an IRI may not contain (space, control, <>"{}|^\`\\)`, { code: "bad_request", status: 400 });
     this.name = "SparqlIriError";
   }
 }

@@ -14,6 +14,7 @@ import { EndpointError, joinEndpointPath, postToEndpoint, upstreamFault } from "
 import { redactUrl } from "../net/redact.js";
 import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkArgs } from "../arg-kinds.js";
+import { quoteValue } from "../quote-value.js";
 
 export { bookBody, CHUNK_CHARS, cutBook, cutChapters, cutDiary, cutDictionary, cutParagraphs, cutVerses, julianToGregorian } from "./book-structure.js";
 export { readBookMetadata } from "./book-metadata.js";
@@ -66,8 +67,7 @@ export class UnknownBookError extends GroundwireError {
         ? `; the corpus holds ${known.join(", ")}`
         : "";
     // a key pasted by mistake (a whole paragraph) is cut, with its own length
-    const shown = key.length > 80 ? `${JSON.stringify(key.slice(0, 80))}… (${key.length} characters)` : JSON.stringify(key);
-    super(`unknown book ${shown}${hint}`, { code: "not_found", status: 404 });
+    super(`unknown book ${quoteValue(key)}${hint}`, { code: "not_found", status: 404 });
     this.name = "UnknownBookError";
   }
 }

@@ -18,6 +18,7 @@
 import type { HTTPError as KyHTTPError } from "ky";
 import { redact, redactAndCut, redactUrl } from "./redact.js";
 import { GroundwireError, ArgumentError } from "../errors.js";
+import { quoteValue } from "../quote-value.js";
 
 type Ky = typeof import("ky");
 let kyModule: Promise<Ky> | null = null;
@@ -213,10 +214,10 @@ export function parseEndpointUrl(url: string, fn = "endpoint", argument = "url")
     u = new URL(url);
   } catch {
     // not a URL, so its credentials cannot be found by its parts: with an "@" it is not shown at all
-    const shown = url.includes("@") ? `a string of ${url.length} characters with an "@" (not shown: it may hold credentials)` : JSON.stringify(redact(url).slice(0, 80));
+    const shown = url.includes("@") ? `a string of ${url.length} characters with an "@" (not shown: it may hold credentials)` : quoteValue(redact(url));
     throw new ArgumentError(fn, argument, "an http(s) URL", url, shown);
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ArgumentError(fn, argument, "an http(s) URL", url, JSON.stringify(redactUrl(u).slice(0, 80)));
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new ArgumentError(fn, argument, "an http(s) URL", url, quoteValue(redactUrl(u)));
   return u;
 }
 

@@ -10,6 +10,7 @@ import type * as RDF from "@rdfjs/types";
 import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkBound, WorkLimitError, workLimitError } from "../work-limits.js";
 import { checkArgs } from "../arg-kinds.js";
+import { quoteValue } from "../quote-value.js";
 
 /** Serializations `parseGraph` reads. */
 export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
@@ -177,7 +178,7 @@ export function parseQuads(
       // N3.js's lexer error quotes the rest of the line raw (`Unexpected ""open .`): quote it as a JSON string
       const unexpected = /^Unexpected "([\s\S]+)"$/.exec(detail)?.[1];
       // Quote at most 80 characters of it (a 50 MB one-line file must not become a 50 MB message).
-      const shown = unexpected !== undefined ? `unexpected text ${quoteCut(unexpected)}` : cut(detail, 400);
+      const shown = unexpected !== undefined ? `unexpected text ${quoteValue(unexpected)}` : cut(detail, 400);
       throw new RdfParseError(source, line, errorColumn(text, line, err.context, detail), shown);
     }
     if (collided && counter > 0) continue;
@@ -192,12 +193,6 @@ function cut(text: string, limit: number): string {
   return `${text.slice(0, end)}… (${text.length} characters)`;
 }
 
-/** JSON-quoted, at most 80 characters of `text` inside the quotes. */
-function quoteCut(text: string): string {
-  if (text.length <= 80) return JSON.stringify(text);
-  const end = /[\uD800-\uDBFF]/.test(text[79]) ? 79 : 80;
-  return `${JSON.stringify(text.slice(0, end))}… (${text.length} characters)`;
-}
 
 /**
  * 1-based column of a parse error. N3.js gives the offending token's start for grammar
