@@ -84,6 +84,33 @@ describe("deferred parts through dist/index.js", () => {
     expect(out.later).toMatchObject({ text: "a b c", ratio: 1 });
   });
 
+  it("bestSpan's pre-pass whose chunk fails to import: the same spans by the full scan, ready() resolves, and one warning says so", () => {
+    // a resolve hook refuses the pre-pass's dynamic import, as a page whose chunk 404s
+    const hook = `export async function resolve(s, c, next) { if (s.endsWith("/best-window.js") && String(c.parentURL).endsWith("/match/pre-pass.js")) throw new Error("chunk best-window.js: 404"); return next(s, c); }`;
+    const { out } = run(`
+      const { register } = await import("node:module");
+      register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
+      const gw = await import(${url("dist/index.js")});
+      const warnings = [];
+      console.warn = (m) => warnings.push(m);
+      const pool = ${JSON.stringify(POOL)}, quotes = ${JSON.stringify(QUOTES)};
+      const first = quotes.map((q) => gw.bestSpan(q, pool));
+      await gw.ready();
+      const after = quotes.map((q) => gw.bestSpan(q, pool));
+      const again = quotes.map((q) => gw.createQuoteMatcher(pool).bestSpan(q));
+      console.log(JSON.stringify({ first, after, again, info: gw.backendInfo(), warnings }));`);
+    expect(out.first).toEqual(out.after);
+    expect(out.again).toEqual(out.after);
+    expect(out.after[0]).toEqual({ text: "a dreary night of November that I beheld the", ratio: 0.7956989247311828, source: 0, start: 10, end: 54 });
+    expect(out.after[1]).toEqual({ text: "The rain pattered dismally against the panes", ratio: 70 / 79, source: 2, start: 0, end: 44 });
+    expect(out.after[2].ratio).toBeLessThan(0.8);
+    // the match module loaded: the scans run on WASM, only the pre-pass is missing
+    expect(out.info).toEqual({ requested: "auto", active: "wasm", reason: null });
+    expect(out.warnings).toEqual([
+      "groundwire: bestSpan runs without its pre-pass (bestSpan's pre-pass failed to load: chunk best-window.js: 404): the full scan alone gives identical results, only slower",
+    ]);
+  });
+
   it("dist/node.js defers nothing: WASM from the first call", () => {
     const { out } = run(`
       const gw = await import(${url("dist/node.js")});
