@@ -167,6 +167,28 @@ describe("bindings/deferred.ts and wasmModule's lazy bytes (dist/bindings/*.js)"
     expect(out.refused).toBe("the wasm backend was requested but is unavailable: WebAssembly module probe's bytes failed to load: chunk probe.js: 404");
   });
 
+  it("a module defined after ready() (an app's chunk imported later): 'wasm' refused with a reason that says ready() ran before it, and a second ready() loads it", () => {
+    const { out } = run(`
+      const w = await import(${url("dist/bindings/wasm.js")});
+      const { ready } = await import(${url("dist/bindings/ready.js")});
+      const early = w.wasmModule("early", () => import(${url("dist/bindings/wasm-suggest.generated.js")}).then((m) => m.SUGGEST_WASM_HEX));
+      const earlyReason = w.backendInfo().reason;
+      await ready();
+      const late = w.wasmModule("late", () => import(${url("dist/bindings/wasm-suggest.generated.js")}).then((m) => m.SUGGEST_WASM_HEX));
+      let refused = null;
+      try { late.exportsFor("wasm"); } catch (e) { refused = e.message; }
+      const lateReason = w.backendInfo().reason;
+      await ready();
+      console.log(JSON.stringify({ earlyReason, early: early.exportsFor("wasm") !== null, refused, lateReason, late: late.exportsFor("wasm") !== null, info: w.backendInfo() }));`);
+    expect(out.earlyReason).toBe("WebAssembly module early's bytes is still arriving (a dynamic import, started at its first use); await ready() to wait for it");
+    expect(out.early).toBe(true);
+    const late = "WebAssembly module late's bytes is still arriving (a dynamic import, started at its first use; its code was loaded after ready() was called, so that call did not wait for it); await ready() again to wait for it";
+    expect(out.refused).toBe(`the wasm backend was requested but is unavailable: ${late}`);
+    expect(out.lateReason).toBe(late);
+    expect(out.late).toBe(true);
+    expect(out.info).toEqual({ requested: "auto", active: "wasm", reason: null });
+  });
+
   it("the self-contained browser file gives every part at import: WASM from the first call, nothing imported", () => {
     const { out } = run(`
       const gw = await import(${url("dist/browser/groundwire.js")});
