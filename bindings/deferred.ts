@@ -54,7 +54,9 @@ export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
     },
     load() {
       if (value !== null) return Promise.resolve(value);
-      loading ??= load().then(
+      // a bundler's import() may throw synchronously (webpack's target "web" in a worker: `document`
+      // is not defined); the executor turns that into the import's failure, so no call throws it
+      loading ??= new Promise<T>((resolve) => resolve(load())).then(
         (v) => (value ??= v),
         (e: unknown) => {
           error = e instanceof Error ? e.message : String(e);

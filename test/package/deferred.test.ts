@@ -130,11 +130,17 @@ describe("bindings/deferred.ts and wasmModule's lazy bytes (dist/bindings/*.js)"
       const ok = deferred("part ok", () => { imports++; return Promise.resolve(42); });
       const bad = deferred("part bad", () => Promise.reject(new Error("no such chunk")));
       const given = deferred("part given", () => Promise.reject(new Error("never imported")));
+      // webpack's import() in a worker bundled for target "web" throws before it returns a promise
+      const thrown = deferred("part thrown", () => { throw new ReferenceError("document is not defined"); });
+      let thrownNow;
+      try { thrownNow = thrown.now(); } catch (e) { thrownNow = "threw: " + e.message; }
       given.provide("here");
       const before = { ok: ok.now(), okReason: ok.reason(), given: given.now(), givenReason: given.reason() };
       ok.now(); // the import runs once
       const all = await loadDeferred();
-      console.log(JSON.stringify({ before, imports, all, ok: ok.now(), okReason: ok.reason(), bad: bad.now(), badFailed: bad.failed(), badReason: bad.reason() }));`);
+      console.log(JSON.stringify({ before, imports, all, ok: ok.now(), okReason: ok.reason(), bad: bad.now(), badFailed: bad.failed(), badReason: bad.reason(), thrownNow, thrownReason: thrown.reason() }));`);
+    expect(out.thrownNow).toBeNull();
+    expect(out.thrownReason).toBe("part thrown failed to load: document is not defined");
     expect(out.before).toEqual({ ok: null, okReason: "part ok is still arriving (a dynamic import, started at its first use); await ready() to wait for it", given: "here", givenReason: null });
     expect(out.imports).toBe(1);
     expect(out.all).toBe(false);
