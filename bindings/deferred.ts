@@ -29,6 +29,12 @@ export interface Deferred<T> {
 }
 
 const parts: Deferred<unknown>[] = [];
+/**
+ * Whether `loadDeferred` (`ready()`) ran already: a part defined after it belongs to code that
+ * arrived later (a chunk of the app imported after `await ready()`), which that call could not
+ * wait for. Its reason says so, since the caller believes everything is loaded.
+ */
+let readyCalled = false;
 
 /**
  * Define (and register, for `loadDeferred`) one part: `load` is its dynamic import. Called at
@@ -36,6 +42,7 @@ const parts: Deferred<unknown>[] = [];
  * that module does.
  */
 export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
+  const afterReady = readyCalled;
   let value: T | null = null;
   let loading: Promise<T | null> | null = null;
   let error: string | null = null;
@@ -47,7 +54,9 @@ export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
     },
     load() {
       if (value !== null) return Promise.resolve(value);
-      loading ??= load().then(
+      // a bundler's import() may throw synchronously (webpack's target "web" in a worker: `document`
+      // is not defined); the executor turns that into the import's failure, so no call throws it
+      loading ??= new Promise<T>((resolve) => resolve(load())).then(
         (v) => (value ??= v),
         (e: unknown) => {
           error = e instanceof Error ? e.message : String(e);
@@ -62,6 +71,9 @@ export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
     reason() {
       if (value !== null) return null;
       if (error !== null) return `${name} failed to load: ${error}`;
+      if (afterReady) {
+        return `${name} is still arriving (a dynamic import, started at its first use; its code was loaded after ready() was called, so that call did not wait for it); await ready() again to wait for it`;
+      }
       return `${name} is still arriving (a dynamic import, started at its first use); await ready() to wait for it`;
     },
     failed: () => value === null && error !== null,
@@ -72,6 +84,7 @@ export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
 
 /** Import every part of the bundle not yet here. Resolves to whether all arrived; never rejects. */
 export async function loadDeferred(): Promise<boolean> {
+  readyCalled = true;
   const got = await Promise.all(parts.map((p) => p.load()));
   return got.every((v) => v !== null);
 }

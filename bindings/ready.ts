@@ -14,7 +14,9 @@ import { initSha256, sha256Backend } from "./sha256.js";
  * and bestSpan's pre-pass arrive behind dynamic imports in a bundled page: bindings/deferred.ts)
  * and, unless node:crypto is the SHA-256 (the Node entry), hash-wasm.
  * Resolves when both are loaded or known unavailable (`backendInfo()` and `sha256Backend()`
- * say which backend runs and why). Idempotent; never rejects.
+ * say which backend runs and why). Idempotent; never rejects. It covers the kernels of the code
+ * loaded when it is called: a chunk of the app imported later that calls a kernel (a lazily
+ * loaded route) brings that kernel's module then, so await `ready()` again after importing it.
  */
 export async function ready(): Promise<void> {
   await Promise.all([initWasm(), loadDeferred(), sha256Backend() === "node:crypto" ? undefined : initSha256()]);

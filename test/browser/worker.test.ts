@@ -72,7 +72,11 @@ function bundleWorkers(app: string): Record<string, string> {
   // esbuild: the CLI with --platform=browser (its default conditions: browser, import, default)
   mkdirSync(join(out, "esbuild"), { recursive: true });
   run(join(ROOT, "node_modules/.bin/esbuild"), ["worker.js", "--bundle", "--format=esm", "--platform=browser", "--outfile=out/esbuild/worker.js", "--log-level=warning"], app);
-  // webpack 5: production mode, default target "web", through its Node API. npm test leaves out
+  // webpack 5: production mode, a module worker bundled as an entry of its own: target "webworker"
+  // with ES module output and chunks loaded by import() (with the default target "web" its chunks,
+  // the WASM bytes among them, load by <script> tags, which a worker has not, and "webworker" alone
+  // loads them by importScripts, which a module worker has not: the worker then runs on pure TS,
+  // with the reason), through its Node API. npm test leaves out
   // its minifier (terser over the whole bundle, most of this suite's time): the package is resolved
   // and bundled as in production; npm run test:deep (test/depth.ts) builds the minified bundle too.
   const webpackScript = join(app, "webpack-build.cjs");
@@ -80,7 +84,7 @@ function bundleWorkers(app: string): Record<string, string> {
     webpackScript,
     [
       `const webpack = require(${JSON.stringify(join(ROOT, "node_modules/webpack"))});`,
-      `webpack({ mode: "production", context: __dirname, entry: "./worker.js", output: { path: __dirname + "/out/webpack", filename: "worker.js" }, performance: { hints: false }${DEEP ? "" : ", optimization: { minimize: false }"} }, (err, stats) => {`,
+      `webpack({ mode: "production", target: "webworker", experiments: { outputModule: true }, context: __dirname, entry: "./worker.js", output: { path: __dirname + "/out/webpack", filename: "worker.js", module: true, chunkFormat: "module", chunkLoading: "import" }, performance: { hints: false }${DEEP ? "" : ", optimization: { minimize: false }"} }, (err, stats) => {`,
       `  if (err || stats.hasErrors()) { console.error(err || stats.toString("errors-only")); process.exit(1); }`,
       `});`,
     ].join("\n"),

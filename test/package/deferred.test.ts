@@ -84,6 +84,33 @@ describe("deferred parts through dist/index.js", () => {
     expect(out.later).toMatchObject({ text: "a b c", ratio: 1 });
   });
 
+  it("bestSpan's pre-pass whose chunk fails to import: the same spans by the full scan, ready() resolves, and one warning says so", () => {
+    // a resolve hook refuses the pre-pass's dynamic import, as a page whose chunk 404s
+    const hook = `export async function resolve(s, c, next) { if (s.endsWith("/best-window.js") && String(c.parentURL).endsWith("/match/pre-pass.js")) throw new Error("chunk best-window.js: 404"); return next(s, c); }`;
+    const { out } = run(`
+      const { register } = await import("node:module");
+      register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
+      const gw = await import(${url("dist/index.js")});
+      const warnings = [];
+      console.warn = (m) => warnings.push(m);
+      const pool = ${JSON.stringify(POOL)}, quotes = ${JSON.stringify(QUOTES)};
+      const first = quotes.map((q) => gw.bestSpan(q, pool));
+      await gw.ready();
+      const after = quotes.map((q) => gw.bestSpan(q, pool));
+      const again = quotes.map((q) => gw.createQuoteMatcher(pool).bestSpan(q));
+      console.log(JSON.stringify({ first, after, again, info: gw.backendInfo(), warnings }));`);
+    expect(out.first).toEqual(out.after);
+    expect(out.again).toEqual(out.after);
+    expect(out.after[0]).toEqual({ text: "a dreary night of November that I beheld the", ratio: 0.7956989247311828, source: 0, start: 10, end: 54 });
+    expect(out.after[1]).toEqual({ text: "The rain pattered dismally against the panes", ratio: 70 / 79, source: 2, start: 0, end: 44 });
+    expect(out.after[2].ratio).toBeLessThan(0.8);
+    // the match module loaded: the scans run on WASM, only the pre-pass is missing
+    expect(out.info).toEqual({ requested: "auto", active: "wasm", reason: null });
+    expect(out.warnings).toEqual([
+      "groundwire: bestSpan runs without its pre-pass (bestSpan's pre-pass failed to load: chunk best-window.js: 404): the full scan alone gives identical results, only slower",
+    ]);
+  });
+
   it("dist/node.js defers nothing: WASM from the first call", () => {
     const { out } = run(`
       const gw = await import(${url("dist/node.js")});
@@ -103,11 +130,17 @@ describe("bindings/deferred.ts and wasmModule's lazy bytes (dist/bindings/*.js)"
       const ok = deferred("part ok", () => { imports++; return Promise.resolve(42); });
       const bad = deferred("part bad", () => Promise.reject(new Error("no such chunk")));
       const given = deferred("part given", () => Promise.reject(new Error("never imported")));
+      // webpack's import() in a worker bundled for target "web" throws before it returns a promise
+      const thrown = deferred("part thrown", () => { throw new ReferenceError("document is not defined"); });
+      let thrownNow;
+      try { thrownNow = thrown.now(); } catch (e) { thrownNow = "threw: " + e.message; }
       given.provide("here");
       const before = { ok: ok.now(), okReason: ok.reason(), given: given.now(), givenReason: given.reason() };
       ok.now(); // the import runs once
       const all = await loadDeferred();
-      console.log(JSON.stringify({ before, imports, all, ok: ok.now(), okReason: ok.reason(), bad: bad.now(), badFailed: bad.failed(), badReason: bad.reason() }));`);
+      console.log(JSON.stringify({ before, imports, all, ok: ok.now(), okReason: ok.reason(), bad: bad.now(), badFailed: bad.failed(), badReason: bad.reason(), thrownNow, thrownReason: thrown.reason() }));`);
+    expect(out.thrownNow).toBeNull();
+    expect(out.thrownReason).toBe("part thrown failed to load: document is not defined");
     expect(out.before).toEqual({ ok: null, okReason: "part ok is still arriving (a dynamic import, started at its first use); await ready() to wait for it", given: "here", givenReason: null });
     expect(out.imports).toBe(1);
     expect(out.all).toBe(false);
@@ -138,6 +171,28 @@ describe("bindings/deferred.ts and wasmModule's lazy bytes (dist/bindings/*.js)"
     expect(out.info).toEqual({ requested: "auto", active: "ts", reason: "WebAssembly module probe's bytes failed to load: chunk probe.js: 404" });
     expect(out.warnings).toEqual(["groundwire: using the pure-TS backend (WebAssembly module probe's bytes failed to load: chunk probe.js: 404); results are identical, only slower"]);
     expect(out.refused).toBe("the wasm backend was requested but is unavailable: WebAssembly module probe's bytes failed to load: chunk probe.js: 404");
+  });
+
+  it("a module defined after ready() (an app's chunk imported later): 'wasm' refused with a reason that says ready() ran before it, and a second ready() loads it", () => {
+    const { out } = run(`
+      const w = await import(${url("dist/bindings/wasm.js")});
+      const { ready } = await import(${url("dist/bindings/ready.js")});
+      const early = w.wasmModule("early", () => import(${url("dist/bindings/wasm-suggest.generated.js")}).then((m) => m.SUGGEST_WASM_HEX));
+      const earlyReason = w.backendInfo().reason;
+      await ready();
+      const late = w.wasmModule("late", () => import(${url("dist/bindings/wasm-suggest.generated.js")}).then((m) => m.SUGGEST_WASM_HEX));
+      let refused = null;
+      try { late.exportsFor("wasm"); } catch (e) { refused = e.message; }
+      const lateReason = w.backendInfo().reason;
+      await ready();
+      console.log(JSON.stringify({ earlyReason, early: early.exportsFor("wasm") !== null, refused, lateReason, late: late.exportsFor("wasm") !== null, info: w.backendInfo() }));`);
+    expect(out.earlyReason).toBe("WebAssembly module early's bytes is still arriving (a dynamic import, started at its first use); await ready() to wait for it");
+    expect(out.early).toBe(true);
+    const late = "WebAssembly module late's bytes is still arriving (a dynamic import, started at its first use; its code was loaded after ready() was called, so that call did not wait for it); await ready() again to wait for it";
+    expect(out.refused).toBe(`the wasm backend was requested but is unavailable: ${late}`);
+    expect(out.lateReason).toBe(late);
+    expect(out.late).toBe(true);
+    expect(out.info).toEqual({ requested: "auto", active: "wasm", reason: null });
   });
 
   it("the self-contained browser file gives every part at import: WASM from the first call, nothing imported", () => {

@@ -33,7 +33,7 @@ import { seqBindingFor } from "../../bindings/sequence-match.js";
 import { createLcsRun, createMatchScratch, matchingCharactersAbove, ratioOf, sequenceRatio as ratioOfStrings } from "./sequence-match.js";
 import { words } from "./words.js";
 import type { PostedText } from "./quote-index/types.js";
-import { prePass } from "./pre-pass.js";
+import { prePassNow } from "./pre-pass.js";
 import { sourceOfWord } from "./quote-index/rank.js";
 import { buildKeyLayout, buildWordTable, type KeyLayout, type WordTable } from "./word-table.js";
 import { tuning } from "./quote-index/tuning.js";
@@ -432,7 +432,7 @@ export function createQuoteMatcher(pool: readonly string[], options: BestSpanOpt
     // nearly every window): when some window reaches it, the best of those is bestSpan's answer,
     // exactly. Only quotes with no such window take the full scan below.
     // (In a bundled page the pre-pass arrives behind a dynamic import: until then, the scan alone.)
-    const bestWindowAtLeast = prePass.now();
+    const bestWindowAtLeast = prePassNow();
     const out: (SpanMatch | null)[] = prepped.map((q) => {
       if (!q.ids.length || !bestWindowAtLeast) return null;
       const top = bestWindowAtLeast(prepared, q, q.keys, ABOVE, binding ? exports : null, token);
