@@ -39,9 +39,11 @@ let readyCalled = false;
 /**
  * Define (and register, for `loadDeferred`) one part: `load` is its dynamic import. Called at
  * the top level of the module that uses the part, so the part belongs to a bundle exactly when
- * that module does.
+ * that module does. `register: false` leaves it out of `loadDeferred`, for a part whose owner
+ * loads it itself when it can use it (a WASM module's bytes: `initWasm`, only where WebAssembly
+ * exists).
  */
-export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
+export function deferred<T>(name: string, load: () => Promise<T>, options: { register?: boolean } = {}): Deferred<T> {
   const afterReady = readyCalled;
   let value: T | null = null;
   let loading: Promise<T | null> | null = null;
@@ -78,7 +80,7 @@ export function deferred<T>(name: string, load: () => Promise<T>): Deferred<T> {
     },
     failed: () => value === null && error !== null,
   };
-  parts.push(part as Deferred<unknown>);
+  if (options.register !== false) parts.push(part as Deferred<unknown>);
   return part;
 }
 

@@ -106,7 +106,8 @@ export function wasmModule(name: string, load: () => Promise<string>): WasmModul
   let syncError: string | null = null;
   /** The background (asynchronous) compile finished, either way. */
   let settled = false;
-  const bytes = deferred(`WebAssembly module ${name}'s bytes`, load);
+  // not one of ready()'s generic parts: loadAsync (initWasm) imports them, only where WebAssembly exists
+  const bytes = deferred(`WebAssembly module ${name}'s bytes`, load, { register: false });
   hexByName.set(name, bytes);
   const early = hexEarly.get(name);
   if (early !== undefined) bytes.provide(early);

@@ -15,9 +15,14 @@ const url = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, file)).hre
 
 /** Run an ES module script in a fresh Node; its last stdout line is JSON. */
 function run(script: string): { out: any } {
+  return { out: runLines(script).out };
+}
+
+/** `run`, with every line the script printed before its JSON. */
+function runLines(script: string): { out: any; lines: string[] } {
   const stdout = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
   const lines = stdout.trim().split("\n");
-  return { out: JSON.parse(lines[lines.length - 1]) };
+  return { out: JSON.parse(lines[lines.length - 1]), lines: lines.slice(0, -1) };
 }
 
 const POOL = [
@@ -109,6 +114,23 @@ describe("deferred parts through dist/index.js", () => {
     expect(out.warnings).toEqual([
       "groundwire: bestSpan runs without its pre-pass (bestSpan's pre-pass failed to load: chunk best-window.js: 404): the full scan alone gives identical results, only slower",
     ]);
+  });
+
+  it("without WebAssembly (iOS Lockdown, --jitless): the first call and ready() import no module's bytes, only the pre-pass", () => {
+    // a resolve hook records every chunk the page asks for
+    const hook = `export async function resolve(s, c, next) { if (/wasm-\\w+\\.generated|best-window/.test(s)) console.log("import " + s); return next(s, c); }`;
+    const { out, lines } = runLines(`
+      const { register } = await import("node:module");
+      register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
+      delete globalThis.WebAssembly;
+      const gw = await import(${url("dist/index.js")});
+      console.warn = () => {};
+      const first = gw.bestSpan(${JSON.stringify(QUOTES[1])}, ${JSON.stringify(POOL)});
+      await gw.ready();
+      console.log(JSON.stringify({ first, info: gw.backendInfo() }));`);
+    expect(out.info).toEqual({ requested: "auto", active: "ts", reason: "WebAssembly is not available in this runtime" });
+    expect(out.first).toEqual({ text: "The rain pattered dismally against the panes", ratio: 70 / 79, source: 2, start: 0, end: 44 });
+    expect(lines.filter((l) => l.startsWith("import "))).toEqual(["import ./quote-index/best-window.js"]);
   });
 
   it("dist/node.js defers nothing: WASM from the first call", () => {
