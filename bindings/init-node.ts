@@ -6,14 +6,11 @@
  * use, its memory reserved then). Where the compile fails the reason is kept (bindings/wasm.ts). hash-wasm is
  * not compiled here (Node never hashes with it; `initSha256()` prepares it for the bench).
  */
-import { initWasm, loadWasmNow, provideWasmHex, reserveWasmMemory } from "./wasm.js";
+import { initWasm, loadWasmNow, reserveWasmMemory } from "./wasm.js";
+import { provideAllWasmHex } from "./wasm-all.js";
 import { loadDeferred } from "./deferred.js";
 import { setSha256Backend } from "./sha256.js";
 import { nodeCryptoBackend } from "./sha256-node.js";
-import { CLOSURE_WASM_HEX } from "./wasm-closure.generated.js";
-import { LISTING_WASM_HEX } from "./wasm-listing.generated.js";
-import { MATCH_WASM_HEX } from "./wasm-match.generated.js";
-import { SUGGEST_WASM_HEX } from "./wasm-suggest.generated.js";
 
 /**
  * Synchronous, for the Node entry's import: node:crypto becomes the active SHA-256, every WASM
@@ -22,7 +19,7 @@ import { SUGGEST_WASM_HEX } from "./wasm-suggest.generated.js";
  */
 export function useNodeBackends(): void {
   setSha256Backend(nodeCryptoBackend);
-  provideWasmHex({ closure: CLOSURE_WASM_HEX, listing: LISTING_WASM_HEX, match: MATCH_WASM_HEX, suggest: SUGGEST_WASM_HEX });
+  provideAllWasmHex();
   reserveWasmMemory(NODE_RESERVED_BYTES);
   loadWasmNow();
 }

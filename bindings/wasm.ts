@@ -38,6 +38,8 @@ export interface WasmModule {
 }
 
 interface ModuleState extends WasmModule {
+  /** Its bytes (hex): arriving behind its dynamic import, or provided. */
+  readonly bytes: Deferred<string>;
   /** Synchronous load, tried once; the exports or null. */
   loadSync(): WasmExports | null;
   /** Asynchronous load, once; never rejects. */
@@ -49,8 +51,6 @@ interface ModuleState extends WasmModule {
 
 /** The modules of this bundle: each binding that a bundle keeps defines (registers) its own. */
 const modules: ModuleState[] = [];
-/** Each module's bytes (hex), by name: arriving behind its dynamic import, or provided. */
-const hexByName = new Map<string, Deferred<string>>();
 /** Hex given by `provideWasmHex` before its binding defined the module. */
 const hexEarly = new Map<string, string>();
 let requested: BackendRequest = "auto";
@@ -108,7 +108,6 @@ export function wasmModule(name: string, load: () => Promise<string>): WasmModul
   let settled = false;
   // not one of ready()'s generic parts: loadAsync (initWasm) imports them, only where WebAssembly exists
   const bytes = deferred(`WebAssembly module ${name}'s bytes`, load, { register: false });
-  hexByName.set(name, bytes);
   const early = hexEarly.get(name);
   if (early !== undefined) bytes.provide(early);
 
@@ -192,6 +191,7 @@ export function wasmModule(name: string, load: () => Promise<string>): WasmModul
 
   const state: ModuleState = {
     name,
+    bytes,
     loadSync,
     loadAsync,
     exports: () => exportsCache,
@@ -223,7 +223,7 @@ export function wasmModule(name: string, load: () => Promise<string>): WasmModul
 export function provideWasmHex(hex: Readonly<Record<string, string>>): void {
   for (const [name, text] of Object.entries(hex)) {
     hexEarly.set(name, text);
-    hexByName.get(name)?.provide(text);
+    for (const m of modules) if (m.name === name) m.bytes.provide(text);
   }
 }
 

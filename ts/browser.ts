@@ -6,14 +6,10 @@
  * first call compiles it at once where the runtime allows, as in Node. Nothing is compiled at
  * import (no top-level await).
  */
-import { provideWasmHex } from "../bindings/wasm.js";
-import { CLOSURE_WASM_HEX } from "../bindings/wasm-closure.generated.js";
-import { LISTING_WASM_HEX } from "../bindings/wasm-listing.generated.js";
-import { MATCH_WASM_HEX } from "../bindings/wasm-match.generated.js";
-import { SUGGEST_WASM_HEX } from "../bindings/wasm-suggest.generated.js";
+import { provideAllWasmHex } from "../bindings/wasm-all.js";
 import { providePrePass } from "./match/index.js";
 
 export * from "./index.js";
 
-provideWasmHex({ closure: CLOSURE_WASM_HEX, listing: LISTING_WASM_HEX, match: MATCH_WASM_HEX, suggest: SUGGEST_WASM_HEX });
+provideAllWasmHex();
 providePrePass();

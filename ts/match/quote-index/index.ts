@@ -193,8 +193,6 @@ function indexOver(ix: Prepared, options: QuoteIndexOptions): QuoteIndex {
   return index;
 }
 
-export { bestWindowAtLeast } from "./best-window.js";
-
 /** Internal views for tests and the bench (the prepared arrays and quote), not part of the public API. */
 export const __quoteIndexInternals = { prepare, prepareQuote, verbatim, searchBest, choosePieces, searchPaths, tuning, scanRangesTs, rangeScanOf, scanPrefixTs, prefixScanOf, chunkScanOf, LEVELS, lanesScanOf, firstAtLeast, WindowScanner, gramIndexOf, gramRanges, gramEntriesSorted, gramEntriesNear, gramHash };
 
