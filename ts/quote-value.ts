@@ -7,8 +7,11 @@
 /** Longest text quoted in a message, in UTF-16 code units (before JSON escaping). */
 export const QUOTE_LIMIT = 80;
 
-/** `text` cut to at most `limit` UTF-16 code units, never between the two halves of a surrogate pair. */
-function head(text: string, limit: number): string {
+/**
+ * `text` cut to at most `limit` UTF-16 code units (its first ones), never between the two halves
+ * of a surrogate pair: `limit - 1` units when unit `limit - 1` is a high surrogate.
+ */
+export function head(text: string, limit: number): string {
   const end = limit > 0 && /[\uD800-\uDBFF]/.test(text[limit - 1]!) ? limit - 1 : limit;
   return text.slice(0, end);
 }

@@ -10,7 +10,7 @@ import type * as RDF from "@rdfjs/types";
 import { GroundwireError, ArgumentError } from "../errors.js";
 import { checkBound, WorkLimitError, workLimitError } from "../work-limits.js";
 import { checkArgs } from "../arg-kinds.js";
-import { quoteValue } from "../quote-value.js";
+import { head, quoteValue } from "../quote-value.js";
 
 /** Serializations `parseGraph` reads. */
 export type RdfFormat = "turtle" | "ntriples" | "nquads" | "trig";
@@ -188,9 +188,7 @@ export function parseQuads(
 
 /** `text` cut to `limit` UTF-16 units with an ellipsis and the full length (never splitting a surrogate pair). */
 function cut(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[limit - 1]) ? limit - 1 : limit;
-  return `${text.slice(0, end)}… (${text.length} characters)`;
+  return text.length <= limit ? text : `${head(text, limit)}… (${text.length} characters)`;
 }
 
 
