@@ -7,6 +7,7 @@
 import { prePass } from "./pre-pass.js";
 import { bestWindowAtLeast } from "./quote-index/best-window.js";
 
+/** Give `prePass` (ts/match/pre-pass.ts) its value, `bestWindowAtLeast`, now. Idempotent; runs no search. */
 export function providePrePass(): void {
   prePass.provide(bestWindowAtLeast);
 }
