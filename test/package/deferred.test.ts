@@ -6,7 +6,9 @@
  * Node process on the built package (the registry of parts is per process).
  */
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, beforeAll } from "vitest";
 import { ROOT, requireBuild } from "./support.js";
@@ -15,14 +17,9 @@ const url = (file: string) => JSON.stringify(pathToFileURL(join(ROOT, file)).hre
 
 /** Run an ES module script in a fresh Node; its last stdout line is JSON. */
 function run(script: string): { out: any } {
-  return { out: runLines(script).out };
-}
-
-/** `run`, with every line the script printed before its JSON. */
-function runLines(script: string): { out: any; lines: string[] } {
   const stdout = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
   const lines = stdout.trim().split("\n");
-  return { out: JSON.parse(lines[lines.length - 1]), lines: lines.slice(0, -1) };
+  return { out: JSON.parse(lines[lines.length - 1]) };
 }
 
 const POOL = [
@@ -117,9 +114,13 @@ describe("deferred parts through dist/index.js", () => {
   });
 
   it("without WebAssembly (iOS Lockdown, --jitless): the first call and ready() import no module's bytes, only the pre-pass", () => {
-    // a resolve hook records every chunk the page asks for
-    const hook = `export async function resolve(s, c, next) { if (/wasm-\\w+\\.generated|best-window/.test(s)) console.log("import " + s); return next(s, c); }`;
-    const { out, lines } = runLines(`
+    // a resolve hook records every chunk the page asks for. The hook runs on Node's loader
+    // thread, whose stdout is not ordered with the main thread's: it appends to a file instead,
+    // before the import it resolves can settle, and the test reads that file once the process ends
+    const record = join(mkdtempSync(join(tmpdir(), "gw-deferred-")), "imports.txt");
+    writeFileSync(record, "");
+    const hook = `import { appendFileSync } from "node:fs"; export async function resolve(s, c, next) { if (/wasm-\\w+\\.generated|best-window/.test(s)) appendFileSync(${JSON.stringify(record)}, s + "\\n"); return next(s, c); }`;
+    const { out } = run(`
       const { register } = await import("node:module");
       register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
       delete globalThis.WebAssembly;
@@ -127,10 +128,14 @@ describe("deferred parts through dist/index.js", () => {
       console.warn = () => {};
       const first = gw.bestSpan(${JSON.stringify(QUOTES[1])}, ${JSON.stringify(POOL)});
       await gw.ready();
+      // an import started and not awaited would still be resolving: give it time to be recorded
+      await new Promise((r) => setTimeout(r, 300));
       console.log(JSON.stringify({ first, info: gw.backendInfo() }));`);
     expect(out.info).toEqual({ requested: "auto", active: "ts", reason: "WebAssembly is not available in this runtime" });
     expect(out.first).toEqual({ text: "The rain pattered dismally against the panes", ratio: 70 / 79, source: 2, start: 0, end: 44 });
-    expect(lines.filter((l) => l.startsWith("import "))).toEqual(["import ./quote-index/best-window.js"]);
+    const imported = readFileSync(record, "utf8").split("\n").filter(Boolean);
+    rmSync(dirname(record), { recursive: true, force: true });
+    expect(imported).toEqual(["./quote-index/best-window.js"]);
   });
 
   it("dist/node.js defers nothing: WASM from the first call", () => {
