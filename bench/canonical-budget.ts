@@ -8,12 +8,12 @@
  * timer (how long the event loop was held) and the resident memory.
  */
 import { parseArgs } from "node:util";
-import { initNodeBackends } from "../bindings/init-node.js";
+import { initNodeStart } from "../ts/node-start.js";
 import { parseGraph } from "../ts/rdf/index.js";
 import { canonicalHash } from "../ts/triple-index/index.js";
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "10000" }, budgets: { type: "string", default: "1000,3000,10000" } } });
-await initNodeBackends();
+await initNodeStart();
 const n = Number(values.n);
 let text = "";
 for (let i = 0; i < n; i++) text += `_:b${i} <http://e/p> _:b${(i + 1) % n} .\n`;

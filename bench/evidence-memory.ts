@@ -9,12 +9,12 @@
  * Run: npx tsx bench/evidence-memory.ts [MB=50]
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { initNodeBackends } from "../bindings/init-node.js";
+import { initNodeStart } from "../ts/node-start.js";
 import { fragmentMarkdown } from "../ts/evidence/index.js";
 
 const MARKDOWN = new URL("../../shared/data/markdown/", import.meta.url);
 
-await initNodeBackends();
+await initNodeStart();
 const wantBytes = Number(process.argv[2] ?? 50) * 1e6;
 const docs = [readFileSync(new URL("commonmark/spec.txt", MARKDOWN), "utf8")];
 for (const history of ["awesome", "system-design-primer"]) {

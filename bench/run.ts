@@ -23,7 +23,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { initNodeBackends } from "../bindings/init-node.js";
+import { initNodeStart } from "../ts/node-start.js";
 import type { BenchSuite } from "./harness.js";
 import { caseText, reportMarkdown, type BenchReport, type SuiteResult } from "./report.js";
 import { measureCase } from "./timing.js";
@@ -65,7 +65,7 @@ if (unknown.length) {
   process.exit(2);
 }
 
-await initNodeBackends();
+await initNodeStart();
 
 const started = performance.now();
 const suites: SuiteResult[] = [];

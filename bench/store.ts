@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { initNodeBackends } from "../bindings/init-node.js";
+import { initNodeStart } from "../ts/node-start.js";
 import { loadBooks } from "../ts/moot/corpus-node.js";
 import { createQuoteIndex } from "../ts/match/index.js";
 import { createEmbeddedCorpus, type Book } from "../ts/moot/retrieval.js";
@@ -91,7 +91,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function main() {
-  await initNodeBackends();
+  await initNodeStart();
   let cluster: { url: string; stop(): void } | null = null;
   let url = process.env.GROUNDWIRE_STORE ?? process.env.GROUNDWIRE_TEST_PG_URL;
   if (!url) {

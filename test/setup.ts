@@ -1,4 +1,4 @@
 // Every suite runs as the Node entry does: SHA-256 on node:crypto, each WASM module compiled synchronously (at its first use here) with its memory reserved.
-import { initNodeBackends } from "../bindings/init-node.js";
+import { initNodeStart } from "../ts/node-start.js";
 
-await initNodeBackends();
+await initNodeStart();

@@ -6,8 +6,7 @@
  * (ts/deps/), so the import itself stays fast. No top-level await: Deno and Bun load
  * it as Node does.
  */
-import { useNodeBackends } from "../bindings/init-node.js";
-import { providePrePass } from "./match/index.js";
+import { useNodeStart } from "./node-start.js";
 
 export * from "./api.js";
 export { loadGraphFile, writeGraphFile, DEFAULT_MAX_GRAPH_BYTES } from "./rdf/load.js";
@@ -18,5 +17,4 @@ export { InputFileError, OutputFileError, type InputFileFault } from "./files.js
 
 // synchronous (no top-level await): node:crypto registered, the WASM modules compiled (≈ 3 ms for the three),
 // bestSpan's pre-pass given (a bundled page imports it at the first call: ts/match/pre-pass.ts)
-useNodeBackends();
-providePrePass();
+useNodeStart();

@@ -61,8 +61,8 @@ async function main(argv: string[]): Promise<number> {
   }
   current = name;
   // loaded only for a command, so `groundwire --help` does not compile the WASM core
-  const { initNodeBackends } = await import("../../bindings/init-node.js");
-  await initNodeBackends();
+  const { initNodeStart } = await import("../node-start.js");
+  await initNodeStart();
   const command = await load();
   return command.run(rest);
 }

@@ -5,7 +5,7 @@
  * error as `{status, code, message}` (an error class does not survive the thread boundary).
  */
 import { workerData } from "node:worker_threads";
-import { initNodeBackends } from "../../bindings/init-node.js";
+import { initNodeStart } from "../node-start.js";
 import { GroundwireError } from "../errors.js";
 import { loadCorpus } from "../moot/corpus-node.js";
 import { createEmbeddedCorpus } from "../moot/index.js";
@@ -13,7 +13,7 @@ import { loadServerContext, type CheckContext } from "./checks.js";
 import { errorResponse } from "./errors.js";
 import { answerText, CHECKS, type CheckName, type WorkerAnswer, type WorkerContextOptions } from "./pool.js";
 
-await initNodeBackends();
+await initNodeStart();
 const options = workerData as WorkerContextOptions;
 const ctx: CheckContext = { ...loadServerContext(options.books ? createEmbeddedCorpus(options.books) : loadCorpus(options.corpusDir), options.graphPairs, options.schemaPairs, options.endpoints, options.sparql), limits: options.limits };
 
