@@ -26,7 +26,7 @@
  *               occurrences as characters in order, without a cache miss per occurrence)
  */
 
-import { wordsInto, type WordSink } from "./words.js";
+import { wordsInto, type AsciiLayoutSink, type WordSink } from "./words.js";
 
 /** Every word of some texts, interned (see the module comment for the layout). */
 export interface WordTable {
@@ -252,7 +252,7 @@ export type KeyLayout = Pick<WordTable, "alphabet" | "chars" | "charStart" | "ch
  * code point's first occurrence is in the first word of the key holding it). A code point first
  * met in a word that `truncate` takes back loses its id again (the table never saw it).
  */
-class LayoutSink implements WordSink {
+class LayoutSink implements AsciiLayoutSink {
   count = 0;
   chars: Int32Array;
   used = 0;
@@ -261,7 +261,7 @@ class LayoutSink implements WordSink {
   spans: Int32Array;
   readonly alphabet = new Map<number, number>([[32, 0]]);
   /** The ids of code points below 128 (most of most keys), -1 until met. */
-  private readonly small = new Int32Array(128).fill(-1);
+  readonly small = new Int32Array(128).fill(-1);
   /** Each code point given an id, in id order (from id 1), then the word that gave it. */
   private readonly added: number[] = [];
   /** First word of the text being read, and `used` when it began (set as each text begins). */
@@ -269,7 +269,7 @@ class LayoutSink implements WordSink {
   textUsed = 0;
 
   /** @param also a sink that gets every word too (the table's key interner) */
-  constructor(units: number, words: number, private readonly also: WordSink | null = null) {
+  constructor(units: number, words: number, readonly also: WordSink | null = null) {
     this.chars = new Int32Array(Math.max(64, units));
     this.charStart = new Int32Array(Math.max(64, words));
     this.charEnd = new Int32Array(this.charStart.length);
@@ -340,7 +340,17 @@ class LayoutSink implements WordSink {
     this.count = w + 1;
   }
 
-  private add(cp: number, w: number): number {
+  moreChars(): Int32Array {
+    return (this.chars = grow(this.chars));
+  }
+
+  moreWords(): void {
+    this.charStart = grow(this.charStart);
+    this.charEnd = grow(this.charEnd);
+    this.spans = grow(this.spans);
+  }
+
+  add(cp: number, w: number): number {
     const a = this.alphabet.size;
     this.alphabet.set(cp, a);
     if (cp < 128) this.small[cp] = a;

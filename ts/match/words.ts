@@ -331,6 +331,106 @@ function scan(flat: string, from: number, to: number, sink: WordSink): boolean {
   return true;
 }
 
+/**
+ * A sink that takes an ASCII text's keys as code points laid out by the scan itself
+ * (ts/match/word-table.ts `LayoutSink`): {@link scanAsciiLayout} writes each key unit, lowered,
+ * as its alphabet id straight into `chars` while it reads the text, instead of handing each word
+ * back to be read again (`plain`). The arrays and counters are the sink's own, read and written
+ * in place; `add` numbers a code point met for the first time, in word `w`.
+ */
+export interface AsciiLayoutSink extends WordSink {
+  count: number;
+  used: number;
+  /** First word of the text being read (no space before its first key). */
+  readonly textFirst: number;
+  chars: Int32Array;
+  charStart: Int32Array;
+  charEnd: Int32Array;
+  spans: Int32Array;
+  /** Alphabet id of each ASCII code point, -1 until met. */
+  readonly small: Int32Array;
+  add(cp: number, w: number): number;
+  /** `chars` grown (doubled), returned. */
+  moreChars(): Int32Array;
+  /** `charStart`, `charEnd` and `spans` grown (doubled). */
+  moreWords(): void;
+  /** A sink that gets every word too, as `plain`/`keyed` (the word table's key interner), or null. */
+  readonly also: WordSink | null;
+}
+
+/**
+ * {@link scan} of a whole ASCII text into an {@link AsciiLayoutSink}: the same words, keys and
+ * spans, in one pass. A key is its word's units with A–Z lowered and apostrophes dropped, which is
+ * `key` of an ASCII word (`plain` keys have no apostrophe; the others, joined through a MID_NUM_LET,
+ * are `keyed` with `key`, which lowers and drops only the apostrophe of ASCII). Every ASCII unit
+ * has a class other than UNSAFE, so nothing is taken back.
+ */
+function scanAsciiLayout(flat: string, sink: AsciiLayoutSink): void {
+  const cls = classes();
+  const to = flat.length;
+  const { small, textFirst, also } = sink;
+  let chars = sink.chars;
+  let w = sink.count;
+  let at = sink.used;
+  let start = -1;
+  let last = OTHER;
+  let upper = false;
+  let apos = false;
+  for (let i = 0; i < to; i++) {
+    let c = flat.charCodeAt(i);
+    const k = cls[c]!;
+    if (k === LETTER || k === DIGIT) {
+      // room for this unit's id and, at a word's first, the space before it
+      if (at + 2 > chars.length) chars = sink.moreChars();
+      if (start < 0) {
+        start = i;
+        upper = apos = false;
+        if (w === sink.charStart.length) sink.moreWords();
+        if (w > textFirst) chars[at++] = 0;
+        sink.charStart[w] = at;
+      }
+      if (c >= 0x41 && c <= 0x5a) {
+        upper = true;
+        c += 0x20;
+      }
+      const a = small[c]!;
+      chars[at++] = a >= 0 ? a : sink.add(c, w);
+      last = k;
+    } else if (start >= 0) {
+      if (k >= MID_LETTER && i + 1 < to && cls[flat.charCodeAt(i + 1)] === last) {
+        // WB6/WB7 (letter, mid, letter) and WB11/WB12 (digit, mid, digit), as scan joins them
+        if (k === MID_NUM_LET || (k === MID_LETTER ? last === LETTER : last === DIGIT)) {
+          if (k === MID_NUM_LET) apos = true;
+          if (c !== 0x27) {
+            if (at + 1 > chars.length) chars = sink.moreChars();
+            const a = small[c]!;
+            chars[at++] = a >= 0 ? a : sink.add(c, w);
+          }
+          continue;
+        }
+      }
+      endWord(sink, flat, w++, at, start, i, upper, apos);
+      start = -1;
+    }
+  }
+  if (start >= 0) endWord(sink, flat, w, at, start, to, upper, apos);
+  sink.used = at;
+}
+
+/** The end of word `w` of a {@link scanAsciiLayout}: its key ends at `at`, it spans [start, end). */
+function endWord(sink: AsciiLayoutSink, flat: string, w: number, at: number, start: number, end: number, upper: boolean, apos: boolean): void {
+  sink.charEnd[w] = at;
+  sink.spans[2 * w] = start;
+  sink.spans[2 * w + 1] = end;
+  sink.count = w + 1;
+  sink.used = at;
+  const also = sink.also;
+  if (also) {
+    if (apos) also.keyed(key(flat.slice(start, end)), start, end);
+    else also.plain(flat, start, end, upper);
+  }
+}
+
 /** Whether every code unit of text[from, to) is scanned: its own grapheme cluster (but CR LF) that the matching text keeps (but quote characters). */
 function allScanned(text: string, from: number, to: number): boolean {
   const cls = classes();
@@ -388,7 +488,8 @@ export function wordsInto(text: string, sink: WordSink): void {
     // ASCII: scanned whole (no chunks; the scanner's classes hold every ASCII unit, and this path
     // never cut ASCII text into chunks)
     if (ascii || ASCII_RE.test(flat)) {
-      scan(flat, 0, flat.length, sink);
+      if ((sink as Partial<AsciiLayoutSink>).moreChars) scanAsciiLayout(flat, sink as AsciiLayoutSink);
+      else scan(flat, 0, flat.length, sink);
       return;
     }
     let nfc: boolean | undefined;
