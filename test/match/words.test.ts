@@ -353,6 +353,20 @@ describe("the quote index's word table (and bestSpan's key layout) equals the Ma
     expectSameTable([`${"Zebra zebu ".repeat(200)} cafe\u0301 Zebra`, "zebu Ω", ""]);
   });
 
+  it("on random ASCII texts (laid out by the scan itself: scanAsciiLayout), beside texts that are not", () => {
+    // apostrophes (dropped from keys), digits joined through , ; . and letters through ', capitals, and
+    // texts long enough to grow the layout's columns past their first guess
+    const ascii = SCANNED_PIECES.filter((p) => /^[\x00-\x7f]+$/.test(p)).concat(["don't", "O'Neil's", "rock'n'roll", "'tis", "1,000.5", "a1b2", "x".repeat(40)]);
+    const text = fc.array(fc.constantFrom(...ascii), { maxLength: 200 }).map((ps) => ps.join(""));
+    const other = fc.array(fc.constantFrom(...SCANNED_PIECES, ...UNSAFE_PIECES), { maxLength: 20 }).map((ps) => ps.join(""));
+    fc.assert(fc.property(fc.array(fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: other }), { maxLength: 6 }), (texts) => {
+        expectSameTable(texts);
+      }), {
+      numRuns: fcRuns(100, 1000),
+    });
+    expectSameTable(["a", "it's  A 'b' c'", "9,9 9, ,9 x'y' 'z", "Ω ab", "AB,CD 1;2 e.g. ".repeat(3000)]);
+  });
+
   it.skipIf(!existsSync(BOOKS))("on every book of ../shared/data/books", () => {
     // npm test: a spread of each book's passages, as above; npm run test:deep: every book whole
     expectSameTable(loadBooks(BOOKS).map((b) => bookSample(b).whole));
