@@ -13,7 +13,10 @@ import type * as RDF from "@rdfjs/types";
 import { describe, expect, it } from "vitest";
 import { createArtifact, EVIDENCE_NS, fragmentMarkdown, GraphStoreError, ingest, ingestToGraphStore, toGraphSlice, type GraphSlice } from "../../ts/evidence/index.js";
 import { parseGraph } from "../../ts/rdf/index.js";
+import { virtuosoReady } from "../kernel/virtuoso-ready.js";
 
+// the global setup starts Virtuoso without waiting for it: wait here, before reading its URL
+await virtuosoReady();
 const GSP = process.env.GROUNDWIRE_TEST_GSP_URL;
 if (!GSP) console.log("note: no test Virtuoso (GROUNDWIRE_TEST_GSP_URL): the Graph Store Protocol ingest is not tested in this run");
 

@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import { loadGraphFile } from "../../ts/rdf/load.js";
 import { createKernel, createSparqlEndpointStore, parseSparql, parseSparqlJsonResults, runCheckedPlan, Schema } from "../../ts/kernel/index.js";
 import { DIALECT_FIXTURE } from "./dialect-fixture.js";
+import { virtuosoReady } from "./virtuoso-ready.js";
 
+// the global setup starts Virtuoso without waiting for it: wait here, before reading its URL
+await virtuosoReady();
 const VIRTUOSO = process.env.GROUNDWIRE_TEST_SPARQL_URL;
 if (!VIRTUOSO) console.log("note: no test Virtuoso (GROUNDWIRE_TEST_SPARQL_URL): the dialect's acceptance by Virtuoso is not tested in this run");
 

@@ -13,9 +13,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, ROOT, startServer, type RunningServer } from "../server/serve-process.js";
+import { virtuosoReady } from "./virtuoso-ready.js";
 
 const run = promisify(execFile);
 const OLYMPICS = fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url));
+// the global setup starts Virtuoso without waiting for it: wait here, before reading its URL
+await virtuosoReady();
 const VIRTUOSO = process.env.GROUNDWIRE_TEST_SPARQL_URL;
 /** The olympics graph of the test Virtuoso (virtuoso-server.ts TEST_GRAPHS), as a schema source. */
 const LIVE = `sparql:${VIRTUOSO}#graph=${encodeURIComponent("http://example.org/olympics/graph")}`;

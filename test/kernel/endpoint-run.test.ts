@@ -12,8 +12,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, CLI, ROOT, startServer, type RunningServer } from "../server/serve-process.js";
 import { freePort } from "../free-port.js";
+import { virtuosoReady } from "./virtuoso-ready.js";
 
 const OLYMPICS = fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url));
+// the global setup starts Virtuoso without waiting for it: wait here, before reading its URL
+await virtuosoReady();
 const VIRTUOSO = process.env.GROUNDWIRE_TEST_SPARQL_URL;
 const SECRET = "endpoint-secret-7f3a9c";
 const tokenDir = mkdtempSync(join(tmpdir(), "groundwire-endpoint-token-"));

@@ -12,7 +12,10 @@ import { schemaFromEndpoint } from "../../ts/kernel/node.js";
 import { TEST_GRAPHS } from "./virtuoso-server.js";
 import { DBPEDIA_ONTOLOGY, hasShared } from "./real-data.js";
 import { DEEP } from "../depth.js";
+import { virtuosoReady } from "./virtuoso-ready.js";
 
+// the global setup starts Virtuoso without waiting for it: wait here, before reading its URL
+await virtuosoReady();
 const VIRTUOSO = process.env.GROUNDWIRE_TEST_SPARQL_URL;
 const OLYMPICS = fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url));
 

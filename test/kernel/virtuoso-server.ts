@@ -7,11 +7,12 @@
 // Anonymous SPARQL updates are granted (the SPARQL user gets SPARQL_UPDATE), so the Graph Store
 // Protocol endpoint /sparql-graph-crud accepts PUT: the graphs are loaded that way, with no SQL
 // text built from a path. Loopback only, and the folder is removed at the end.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { freePort } from "../free-port.js";
 
 export const VIRTUOSO_INI = "/etc/virtuoso-opensource-7/virtuoso.ini";
@@ -89,8 +90,12 @@ export async function putGraph(graphStoreUrl: string, graph: string, turtle: str
   return answer.status;
 }
 
-/** Start Virtuoso in a temporary folder and load the test graphs. */
-export async function startTestVirtuoso(): Promise<TestVirtuoso> {
+/**
+ * Start Virtuoso in a temporary folder and load the test graphs, without waiting: the URLs are
+ * known at once (the ports are chosen first); `ready` settles when the endpoint answers with the
+ * graphs loaded, or rejects (the server stopped) when it cannot start.
+ */
+export async function launchTestVirtuoso(): Promise<TestVirtuoso & { ready: Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), "groundwire-virtuoso-"));
   const [sqlPort, httpPort] = [await freePort(), await freePort()];
   const ini = join(dir, "virtuoso.ini");
@@ -101,17 +106,26 @@ export async function startTestVirtuoso(): Promise<TestVirtuoso> {
     rmSync(dir, { recursive: true, force: true });
   };
   const base = `http://127.0.0.1:${httpPort}`;
-  try {
-    await waitForHttp(`${base}/sparql`, child, 120_000);
-    // fixed SQL text, nothing pasted: let the anonymous SPARQL user update (Graph Store PUT)
-    execFileSync("isql-vt", [String(sqlPort), "dba", "dba", 'exec=grant SPARQL_UPDATE to "SPARQL";'], { stdio: "ignore", timeout: 60_000 });
-    const graphStoreUrl = `${base}/sparql-graph-crud`;
-    await putGraph(graphStoreUrl, TEST_GRAPHS.olympics, readFileSync(fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url)), "utf8"));
-    const ontology = fileURLToPath(new URL("../../../shared/data/rdf/dbpedia-ontology.ttl", import.meta.url));
-    if (existsSync(ontology)) await putGraph(graphStoreUrl, TEST_GRAPHS.dbpediaOntology, readFileSync(ontology, "utf8"));
-    return { sparqlUrl: `${base}/sparql`, graphStoreUrl, stop };
-  } catch (error) {
-    stop();
-    throw error;
-  }
+  const graphStoreUrl = `${base}/sparql-graph-crud`;
+  const ready = (async () => {
+    try {
+      await waitForHttp(`${base}/sparql`, child, 120_000);
+      // fixed SQL text, nothing pasted: let the anonymous SPARQL user update (Graph Store PUT)
+      await promisify(execFile)("isql-vt", [String(sqlPort), "dba", "dba", 'exec=grant SPARQL_UPDATE to "SPARQL";'], { timeout: 60_000 });
+      await putGraph(graphStoreUrl, TEST_GRAPHS.olympics, readFileSync(fileURLToPath(new URL("../../data/kernel/olympics.ttl", import.meta.url)), "utf8"));
+      const ontology = fileURLToPath(new URL("../../../shared/data/rdf/dbpedia-ontology.ttl", import.meta.url));
+      if (existsSync(ontology)) await putGraph(graphStoreUrl, TEST_GRAPHS.dbpediaOntology, readFileSync(ontology, "utf8"));
+    } catch (error) {
+      stop();
+      throw error;
+    }
+  })();
+  return { sparqlUrl: `${base}/sparql`, graphStoreUrl, stop, ready };
+}
+
+/** Start Virtuoso in a temporary folder and load the test graphs. */
+export async function startTestVirtuoso(): Promise<TestVirtuoso> {
+  const { ready, ...v } = await launchTestVirtuoso();
+  await ready;
+  return v;
 }
