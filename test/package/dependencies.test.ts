@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 const docs = readFileSync(join(ROOT, "docs/package.md"), "utf8");
 const section = docs.slice(docs.indexOf("## Dependencies"), docs.indexOf("## Bad input and limits"));
 
@@ -20,5 +20,14 @@ describe("dependency ranges", () => {
       const family = name.startsWith("micromark-util-") ? "micromark-util-*" : name.startsWith("mdast-util-") ? "mdast-util-*" : name;
       expect(section, `${name} is pinned exactly: docs/package.md must say why`).toContain(`\`${family}\``);
     }
+  });
+
+  it("the markdown stack is bundled (dist/vendor/markdown.js), not installed: build-time only, pinned exactly", () => {
+    const stack = ["markdown-it", "micromark", "mdast-util-from-markdown", "mdast-util-gfm", "micromark-extension-gfm"];
+    for (const name of stack) {
+      expect(pkg.dependencies, name).not.toHaveProperty(name);
+      expect(pkg.devDependencies[name], name).toMatch(/^\d/);
+    }
+    expect(section).toContain("`dist/vendor/markdown.js`");
   });
 });

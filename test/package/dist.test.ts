@@ -16,7 +16,7 @@ import { ROOT, importSpecifiers, requireBuild } from "./support.js";
 /** The files of dist/ allowed to carry third-party code, as docs/package.md documents them. */
 const DOCUMENTED_BUNDLES = ["dist/browser/groundwire.js", "dist/vendor/markdown.js"];
 
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; peerDependencies: Record<string, string> };
 // the optional peers (serve's and mcp's HTTP/MCP stack, --store's pg) are declared too
 const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)]);
 const packageOf = (spec: string) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
@@ -31,17 +31,27 @@ function filesUnder(dir: string, ext: RegExp): string[] {
 describe("dependencies are declared, dist/ carries no inlined node_modules code", () => {
   beforeAll(requireBuild);
 
-  it("every package the sources import (ts/, bindings/) is a declared dependency", () => {
+  it("every package the sources import (ts/, bindings/) is a declared dependency; the markdown stack's, bundled, build-time ones", () => {
     const undeclared = new Set<string>();
+    // ts/deps/markdown.ts is the input of dist/vendor/markdown.js, the one copy of the stack
+    // both builds load (Node's ts/deps/markdown.node.ts requires the bundle): its packages are
+    // devDependencies, and no other source may import them
+    const bundled = "ts/deps/markdown.ts";
+    const vendored = new Set<string>();
     for (const file of [...filesUnder("ts", /\.ts$/), ...filesUnder("bindings", /\.ts$/)]) {
       // comments dropped (they quote code); type-only imports are checked on the built
       // declarations below, where they reach consumers
       const code = readFileSync(join(ROOT, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'])\/\/.*$/gm, "$1");
       // static imports and re-exports, dynamic import("x") and require("x")
       const specs = [...code.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*["']([^"'.][^"']*)["']|\bimport\(\s*["']([^"'.][^"']*)["']\s*\)|\brequire\(\s*["']([^"'.][^"']*)["']\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-      for (const s of specs) if (!isBuiltin(s) && !declared.has(packageOf(s))) undeclared.add(`${packageOf(s)} (${file})`);
+      for (const s of specs) {
+        if (file === bundled) vendored.add(packageOf(s));
+        else if (!isBuiltin(s) && !declared.has(packageOf(s))) undeclared.add(`${packageOf(s)} (${file})`);
+      }
     }
     expect([...undeclared]).toEqual([]);
+    expect(vendored.size).toBeGreaterThan(5);
+    for (const p of vendored) expect(pkg.devDependencies[p], `${p}, bundled into dist/vendor/markdown.js, is a devDependency`).toBeDefined();
   });
 
   it("the declarations import only declared packages (@types/n3 is a dependency: no TS7016, no silent any)", () => {

@@ -2,8 +2,8 @@
  * The package loads and answers in the runtimes beside Node: workerd (Cloudflare's runtime,
  * where a module may do no async work at load and WebAssembly compiles are refused), Deno
  * and Bun. Each runs the same workload (test/package/runtimes/workload.js: bestSpan on the
- * parity fixture's first quotes, the fingerprint of a small graph, a SHA-256) and must give
- * Node's values byte for byte, the backend it ran on reported. The three runtimes are the
+ * parity fixture's first quotes, a markdown file's fragments, the fingerprint of a small graph, a
+ * SHA-256) and must give Node's values byte for byte, the backend it ran on reported. The three runtimes are the
  * npm packages in devDependencies (their binaries come as optional dependencies); one that
  * does not run on this machine is skipped with the reason. `npm test` runs dist/node.js in
  * Bun and Deno and both worker forms in workerd (seconds); the deep run adds
@@ -28,6 +28,7 @@ function workloadInput(): string {
     passages: parity.passages,
     quotes: (parity.cases as { quote: string; sources: number[] }[]).slice(0, 8).map((c) => ({ quote: c.quote, sources: c.sources })),
     ntriples: readFileSync(join(ROOT, "test/browser/fixtures/schemaorg-places.nt"), "utf8"),
+    markdown: readFileSync(join(ROOT, "test/fixtures/evidence/awesome-v002.md"), "utf8"),
   });
 }
 
@@ -84,6 +85,7 @@ describe("Node (the reference values)", () => {
   it("dist/node.js: WASM backend and node:crypto at import, no ready() needed", () => {
     expect(node.env).toEqual({ backend: { requested: "auto", active: "wasm", reason: null }, sha256: "node:crypto" });
     expect((node.values as { spans: unknown[] }).spans.filter(Boolean).length).toBeGreaterThan(4);
+    expect((node.values as { fragments: unknown[] }).fragments.length).toBeGreaterThan(20);
   });
 
   it.skipIf(!DEEP)("dist/index.js in Node: pure TS while the WASM modules' chunks arrive, @noble/hashes; after ready(), WASM and hash-wasm; the same values", () => {

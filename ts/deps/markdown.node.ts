@@ -1,5 +1,13 @@
-/** The markdown parser stack for the Node build: `require`d on first use (see ts/deps/README.md). */
+/**
+ * The markdown parser stack for the Node build: the package's own bundle of it,
+ * `dist/vendor/markdown.js` (built from ts/deps/markdown.ts by the first rollup pass, the file the
+ * browser-safe entry imports), `require`d on first use (see ts/deps/README.md). One file instead
+ * of the ~60 small ES modules of markdown-it, micromark and mdast-util-* (resolving and compiling
+ * them was most of a CLI command's start on a small document), and one copy of the stack in an
+ * install: the packages are build-time dependencies only.
+ */
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { Markdown } from "./markdown.js";
 
 export type { Markdown } from "./markdown.js";
@@ -7,19 +15,16 @@ export type { Markdown } from "./markdown.js";
 const require = createRequire(import.meta.url);
 let loaded: Markdown | null = null;
 
-/** The markdown parser stack, loaded at the first call (ES modules, `require`d: Node >= 20.19). */
+/**
+ * Where the bundle is from the file this code was built into: dist/node.js and dist/cli.js sit in
+ * dist/, the chunks they share in dist/chunks/ (rollup.config.mjs, the Node build).
+ */
+function vendorPath(): string {
+  const here = new URL(".", import.meta.url);
+  return fileURLToPath(new URL(here.pathname.endsWith("/chunks/") ? "../vendor/markdown.js" : "./vendor/markdown.js", here));
+}
+
+/** The markdown parser stack, loaded at the first call (an ES module, `require`d: Node >= 20.19). */
 export function markdown(): Markdown {
-  if (loaded) return loaded;
-  return (loaded = {
-    fromMarkdown: (require("mdast-util-from-markdown") as typeof import("mdast-util-from-markdown")).fromMarkdown,
-    parse: (require("micromark") as typeof import("micromark")).parse,
-    preprocess: (require("micromark") as typeof import("micromark")).preprocess,
-    gfmFromMarkdown: (require("mdast-util-gfm") as typeof import("mdast-util-gfm")).gfmFromMarkdown,
-    gfm: (require("micromark-extension-gfm") as typeof import("micromark-extension-gfm")).gfm,
-    frontmatter: (require("micromark-extension-frontmatter") as typeof import("micromark-extension-frontmatter")).frontmatter,
-    frontmatterFromMarkdown: (require("mdast-util-frontmatter") as typeof import("mdast-util-frontmatter")).frontmatterFromMarkdown,
-    normalizeIdentifier: (require("micromark-util-normalize-identifier") as typeof import("micromark-util-normalize-identifier")).normalizeIdentifier,
-    decodeString: (require("micromark-util-decode-string") as typeof import("micromark-util-decode-string")).decodeString,
-    MarkdownIt: require("markdown-it") as typeof import("markdown-it").default,
-  });
+  return (loaded ??= (require(vendorPath()) as { markdown: () => Markdown }).markdown());
 }

@@ -4,7 +4,7 @@
 
 /**
  * @param {Record<string, any>} gw the imported groundwire module
- * @param {{ passages: string[], quotes: { quote: string, sources: number[] }[], ntriples: string }} input
+ * @param {{ passages: string[], quotes: { quote: string, sources: number[] }[], ntriples: string, markdown: string }} input
  */
 export function workload(gw, input) {
   const spans = input.quotes.map((c) => {
@@ -12,8 +12,10 @@ export function workload(gw, input) {
     return r == null ? null : { text: r.text, source: r.source, ratio: r.ratio, start: r.start, end: r.end };
   });
   const graph = gw.parseGraph(input.ntriples, { format: "ntriples", source: "schemaorg-places.nt" });
+  // the markdown stack: Node's build requires its own bundle of it (dist/vendor/markdown.js)
+  const fragments = gw.fragmentMarkdown("awesome", input.markdown).map((f) => [f.fragmentId, f.kind, f.start, f.end]);
   return {
-    values: { spans, fingerprint: gw.fingerprintGraph(graph), sha256: gw.sha256Hex("groundwire ✓ ünïcödé") },
+    values: { spans, fragments, fingerprint: gw.fingerprintGraph(graph), sha256: gw.sha256Hex("groundwire ✓ ünïcödé") },
     env: { backend: gw.backendInfo(), sha256: gw.sha256Backend() },
   };
 }
