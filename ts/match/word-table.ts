@@ -303,11 +303,7 @@ class LayoutSink implements AsciiLayoutSink {
   /** Word `count`: its key, units s[from, to) (A-Z lowered when `upper`), spanning [start, end) of its text. */
   private put(s: string, from: number, to: number, upper: boolean, start: number, end: number): void {
     const w = this.count;
-    if (w === this.charStart.length) {
-      this.charStart = grow(this.charStart);
-      this.charEnd = grow(this.charEnd);
-      this.spans = grow(this.spans);
-    }
+    if (w === this.charStart.length) this.moreWords();
     // a key has at most as many code points as UTF-16 units, plus the space before it
     if (this.used + (to - from) + 1 > this.chars.length) this.chars = grow(this.chars, this.used + (to - from) + 1);
     const chars = this.chars;
@@ -340,10 +336,12 @@ class LayoutSink implements AsciiLayoutSink {
     this.count = w + 1;
   }
 
+  /** `chars` doubled (AsciiLayoutSink: scanAsciiLayout's room for more key units). */
   moreChars(): Int32Array {
     return (this.chars = grow(this.chars));
   }
 
+  /** The word columns (`charStart`, `charEnd`, `spans`) doubled. */
   moreWords(): void {
     this.charStart = grow(this.charStart);
     this.charEnd = grow(this.charEnd);
