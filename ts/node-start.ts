@@ -2,10 +2,10 @@
  * The library's Node start-up, one place for the Node entry, the CLI, the server's workers, the
  * test setup and the bench runner: bindings/init-node.ts (node:crypto, every WASM module's bytes
  * given and compiled) plus the deferred parts that live in ts/ — bestSpan's pre-pass
- * (ts/match/pre-pass.ts) — given at once. A start-up that left the pre-pass to `loadDeferred`
- * got it only where its module was imported before that ran; imported later (a CLI command, a
- * bench suite), it arrived at the first bestSpan's next turn of the event loop, so a synchronous
- * run of calls went without it to the end (identical answers, the verbatim class ~20× slower).
+ * (ts/match/pre-pass.ts) — given at once, so code imported after the start-up (a CLI command, a
+ * bench suite) has it from its first call. `loadDeferred` (ready()) loads only the parts defined
+ * by the time it runs; one defined later would arrive a turn of the event loop after its first
+ * use, and a synchronous run of calls would go without it (identical answers, slower).
  */
 import { initNodeBackends, useNodeBackends } from "../bindings/init-node.js";
 import { providePrePass } from "./match/index.js";
@@ -16,7 +16,10 @@ export function useNodeStart(): void {
   providePrePass();
 }
 
-/** `useNodeStart()`, then what `initNodeBackends` awaits (a compile Node refused synchronously). Never rejects. */
+/**
+ * The pre-pass given, then `initNodeBackends()`: `useNodeBackends()` and the background compile
+ * awaited where Node refused the synchronous one. Never rejects.
+ */
 export async function initNodeStart(): Promise<void> {
   providePrePass();
   await initNodeBackends();
