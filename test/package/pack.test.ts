@@ -6,11 +6,11 @@
  * graph (no node: module may reach a browser). The slow runs (pure-TS backend) use a sample
  * of the bestSpan parity cases (see probeInput); the WASM runs use all of them.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, importGraph, importSpecifiers, packAndInstall, requireBuild, runProbeInNode, sameProbeBytes, type Installed, type ProbeResult } from "./support.js";
@@ -219,6 +219,24 @@ describe("npm pack → install in a fresh project → import from Node", () => {
       child.kill("SIGKILL");
     }
   }, 300_000);
+
+  it("an app that bundles the Node entry into a file of its own (esbuild, platform node) still fragments markdown: the stack's bundle comes from the installed package, else a clear error", () => {
+    const app = join(pkg.app, "bundled-app.mjs");
+    writeFileSync(app, 'import { fragmentMarkdown } from "groundwire";\nconsole.log(JSON.stringify(fragmentMarkdown("a", "# Title\\n\\n| x |\\n|---|\\n| 1 |\\n").map((f) => f.kind)));\n');
+    const esbuild = join(ROOT, "node_modules/.bin/esbuild");
+    const inside = join(pkg.app, "out", "app.mjs");
+    const outside = join(mkdtempSync(join(tmpdir(), "groundwire-bundled-")), "app.mjs");
+    for (const outfile of [inside, outside]) execFileSync(esbuild, [app, "--bundle", "--platform=node", "--format=esm", `--outfile=${outfile}`, "--log-level=error"], { cwd: pkg.app });
+    // inside the project: dist/vendor/ is not beside the app's file, the installed package has it
+    const ok = spawnSync(process.execPath, [inside], { cwd: pkg.app, encoding: "utf8" });
+    expect(ok.stderr).toBe("");
+    expect(JSON.parse(ok.stdout)).toEqual(["section", "table", "row", "row"]);
+    // outside it, with no groundwire to resolve: one error naming both places
+    const lost = spawnSync(process.execPath, [outside], { cwd: dirname(outside), encoding: "utf8" });
+    rmSync(dirname(outside), { recursive: true, force: true });
+    expect(lost.status).not.toBe(0);
+    expect(lost.stderr).toMatch(/groundwire: the markdown parser's bundle is neither at \S*vendor\/markdown\.js nor in an installed groundwire package/);
+  });
 
   it("an unknown subpath is refused by the exports map", () => {
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", 'await import("groundwire/dist/chunks/x.js")'], { cwd: pkg.app, encoding: "utf8" });
