@@ -57,6 +57,20 @@ describe("citations and handles that must be refused", () => {
     expect(pkg.citationStatus({ ...pkg.citeFragment(at) }, fragments).status).toBe("current");
   });
 
+  it("a fragment whose text is white space CommonMark does not count as blank is cited and resolves: the quote check refuses only what no fragment holds", () => {
+    for (const space of ["\v", "\f", "\u00a0", "\u3000", "\v \f"]) {
+      const doc = pkg.fragmentMarkdown("doc.md", `para\n\n${space}\n`);
+      const last = doc[doc.length - 1];
+      expect(last.text, JSON.stringify(space)).toBe(space);
+      const report = pkg.citationStatus(pkg.citeFragment(last), doc);
+      expect(report.status, JSON.stringify(space)).toBe("current");
+      // stale against another version, the suggestions run on a text that normalizes to nothing
+      const other = pkg.fragmentMarkdown("doc.md", "para\n\nnew text\n");
+      const stale = pkg.citationStatus(pkg.citeFragment(last), other);
+      expect(["stale", "lost"], JSON.stringify(space)).toContain(stale.status);
+    }
+  });
+
   it("resolveHandle(envelope, \" n2\") is refused: not a handle the envelope displayed", () => {
     const A = "http://example.org/a";
     const B = "http://example.org/b";

@@ -214,13 +214,20 @@ function suggest(index: FragmentIndex, cited: Citation, atAddress: Fragment | nu
 
 /**
  * A Citation object is held to what parseCitation accepts: a 64-hex fragment id and a
- * `sha256:` content hash; and a citation that carries a quote carries a non-empty one (an
- * empty quote cites nothing, as an empty address addresses nothing).
+ * `sha256:` content hash; and a citation that carries a quote carries a non-blank one (an
+ * empty quote cites nothing, as an empty address addresses nothing: `BLANK_QUOTE`).
  */
+/**
+ * A quote that is empty or blank as CommonMark counts a blank line (spaces, tabs, line endings):
+ * no fragment holds such a text. Other white space (a paragraph of U+000B, U+000C, U+00A0 or
+ * U+3000) is a fragment's text like any other, so `citeFragment` of it resolves.
+ */
+const BLANK_QUOTE = /^[ \t\r\n]*$/;
+
 function checkCitation(c: Citation): Citation {
   const shown = `${String(c.fragmentId)}#${String(c.contentHash)}`;
   if (typeof c.fragmentId !== "string" || !FRAGMENT_ID.test(c.fragmentId)) throw new CitationFormatError(shown, "the fragment id must be 64 lowercase hex characters");
   if (typeof c.contentHash !== "string" || !CONTENT_HASH.test(c.contentHash)) throw new CitationFormatError(shown, "the content hash must be sha256: and 64 lowercase hex characters");
-  if (c.text !== undefined && (typeof c.text !== "string" || c.text.trim() === "")) throw new CitationFormatError(shown, "the cited text (quote) must be a non-empty string when given");
+  if (c.text !== undefined && (typeof c.text !== "string" || BLANK_QUOTE.test(c.text))) throw new CitationFormatError(shown, "the cited text (quote) must be a non-empty string when given");
   return c;
 }
